@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/** Box in CSS pixels. @public */
+export const RectSchema = z.object({
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+});
+/** @public */
+export type Rect = z.infer<typeof RectSchema>;
+
+/**
+ * What the extension remembers about an element: enough to find it again after text edits,
+ * id or class renames, DOM moves and restyling. The full format is docs/data-formats.md.
+ * Unknown fields are kept, so a newer extension's descriptor survives an older runner.
+ */
+export const DescriptorSchema = z.looseObject({
+  /** Format version. */
+  v: z.literal(1),
+  tag: z.string().min(1),
+  role: z.string().optional(),
+  /** Accessible name. */
+  name: z.string().optional(),
+  /** Visible text, whitespace folded, at most 200 characters. */
+  text: z.string().optional(),
+  testid: z.string().optional(),
+  id: z.string().optional(),
+  ariaLabel: z.string().optional(),
+  /** The `name` attribute of a form control. */
+  nameAttr: z.string().optional(),
+  type: z.string().optional(),
+  placeholder: z.string().optional(),
+  href: z.string().optional(),
+  classes: z.array(z.string()).optional(),
+  /** The visual label of a control: `<label>`, `aria-labelledby`, or the nearest text on its row. */
+  label: z.string().optional(),
+  /** Text around the element: nearest heading, named region, table row. */
+  context: z
+    .object({
+      heading: z.string().optional(),
+      region: z.string().optional(),
+      row: z.string().optional(),
+    })
+    .optional(),
+  /** Ancestor path from `html`, e.g. `html/body/main/form/button`. */
+  path: z.string().optional(),
+  /** Absolute XPath of the element in its document. */
+  xpath: z.string().min(1),
+  /** Box relative to the page's top-left corner, in CSS pixels. */
+  rect: RectSchema.optional(),
+  /** The iframe that holds it (as the target named it), absent for the top document. */
+  frame: z.string().optional(),
+  /**
+   * Runtime handle of the element in the document it was resolved in. Never stored in the lock
+   * file: it only lets `locate` and `act` refuse when the page changed since `resolve`.
+   */
+  handle: z.string().optional(),
+});
+/** @public */
+export type Descriptor = z.infer<typeof DescriptorSchema>;

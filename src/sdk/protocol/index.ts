@@ -1,0 +1,6 @@
+// The wire protocol between bridge and extension (spec: protocol-v1). This folder imports
+// neither Node nor `chrome`: the extension bundles it as it is.
+export * from './target.js';
+export * from './descriptor.js';
+export * from './reasons.js';
+export * from './messages.js';

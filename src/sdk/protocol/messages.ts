@@ -1,0 +1,380 @@
+import { z } from 'zod';
+import { DescriptorSchema, RectSchema } from './descriptor.js';
+import { ReasonSchema } from './reasons.js';
+import { TargetSchema } from './target.js';
+
+// ---------------------------------------------------------------------------------------------
+// Handshake and keepalive
+// ---------------------------------------------------------------------------------------------
+
+export const HelloSchema = z.object({
+  type: z.literal('hello'),
+  extVersion: z.string().max(64),
+  chrome: z.string().max(64),
+  profile: z.string().max(200),
+  /** The runId of the run this worker was in before it was stopped. */
+  resume: z.string().max(200).optional(),
+  /** Random challenge: the bridge proves it knows the token by answering its HMAC. */
+  nonce: z.string().max(128).optional(),
+  /** The protocol versions the extension speaks; absent means 1. */
+  protocol: z.number().int().optional(),
+});
+export type Hello = z.infer<typeof HelloSchema>;
+
+export const WelcomeSchema = z.object({
+  type: z.literal('welcome'),
+  runId: z.string(),
+  protocol: z.number().int(),
+  /** HMAC-SHA256(token, nonce) in hex, when hello carried a nonce. */
+  proof: z.string().optional(),
+});
+export type Welcome = z.infer<typeof WelcomeSchema>;
+
+export const PingSchema = z.object({ type: z.literal('ping') });
+export const PongSchema = z.object({ type: z.literal('pong') });
+
+// ---------------------------------------------------------------------------------------------
+// Requests (bridge -> extension)
+// ---------------------------------------------------------------------------------------------
+
+const base = {
+  id: z.number().int().positive(),
+  timeoutMs: z.number().int().positive().max(600_000).optional(),
+  tab: z.number().int().optional(),
+};
+
+const Within = z.union([z.string().min(1), TargetSchema]);
+
+export const ResolveRequestSchema = z.object({
+  ...base,
+  cmd: z.literal('resolve'),
+  target: TargetSchema,
+  descriptor: DescriptorSchema.optional(),
+});
+
+export const LocateRequestSchema = z.object({
+  ...base,
+  cmd: z.literal('locate'),
+  descriptor: DescriptorSchema,
+});
+
+export const ReadRequestSchema = z.object({ ...base, cmd: z.literal('read'), target: TargetSchema });
+
+export const VERIFY_KINDS = [
+  'exists',
+  'text',
+  'targetText',
+  'value',
+  'state',
+  'count',
+  'url',
+  'title',
+  'numberChange',
+] as const;
+export const VerifyKindSchema = z.enum(VERIFY_KINDS);
+
+export const ELEMENT_STATES = [
+  'checked',
+  'unchecked',
+  'enabled',
+  'disabled',
+  'visible',
+  'hidden',
+  'focused',
+  'editable',
+] as const;
+export const ElementStateSchema = z.enum(ELEMENT_STATES);
+
+const verifyBase = { ...base, cmd: z.literal('verify'), negate: z.boolean().optional() };
+
+export const VerifyRequestSchema = z.discriminatedUnion('kind', [
+  z.object({ ...verifyBase, kind: z.literal('exists'), target: TargetSchema, within: Within.optional() }),
+  z.object({ ...verifyBase, kind: z.literal('text'), value: z.string().min(1), within: Within.optional() }),
+  z.object({
+    ...verifyBase,
+    kind: z.literal('targetText'),
+    target: TargetSchema,
+    value: z.string(),
+    within: Within.optional(),
+  }),
+  z.object({ ...verifyBase, kind: z.literal('value'), target: TargetSchema, value: z.string() }),
+  z.object({ ...verifyBase, kind: z.literal('state'), target: TargetSchema, state: ElementStateSchema }),
+  z.object({
+    ...verifyBase,
+    kind: z.literal('count'),
+    target: TargetSchema,
+    value: z.number().int().nonnegative(),
+    within: Within.optional(),
+  }),
+  z.object({ ...verifyBase, kind: z.literal('url'), value: z.string().min(1) }),
+  z.object({ ...verifyBase, kind: z.literal('title'), value: z.string().min(1) }),
+  z.object({
+    ...verifyBase,
+    kind: z.literal('numberChange'),
+    target: TargetSchema,
+    from: z.number(),
+    by: z.number(),
+  }),
+]);
+
+export const WAIT_KINDS = ['visible', 'gone', 'textChanges', 'url'] as const;
+export const WaitKindSchema = z.enum(WAIT_KINDS);
+
+export const WaitRequestSchema = z
+  .object({
+    ...base,
+    cmd: z.literal('wait'),
+    kind: WaitKindSchema,
+    target: TargetSchema.optional(),
+    contains: z.string().min(1).optional(),
+  })
+  .refine((r) => (r.kind === 'url' ? r.contains !== undefined : r.target !== undefined), {
+    message: 'wait url needs `contains`; wait visible/gone/textChanges need `target`',
+  });
+
+export const ACT_ACTIONS = [
+  'click',
+  'doubleClick',
+  'hover',
+  'type',
+  'press',
+  'check',
+  'uncheck',
+  'drag',
+  'select',
+] as const;
+export const ActActionSchema = z.enum(ACT_ACTIONS);
+
+export const ActRequestSchema = z
+  .object({
+    ...base,
+    cmd: z.literal('act'),
+    action: ActActionSchema,
+    descriptor: DescriptorSchema,
+    /** `type`: the text to type. */
+    text: z.string().optional(),
+    /** `press`: a key name such as `Enter`, `Tab`, `ArrowDown`, `a`. */
+    key: z.string().min(1).optional(),
+    /** `select`: an option's label or value. */
+    option: z.string().optional(),
+    /** `drag`: where to drop. */
+    to: DescriptorSchema.optional(),
+  })
+  .refine(
+    (r) =>
+      (r.action !== 'type' || r.text !== undefined) &&
+      (r.action !== 'press' || r.key !== undefined) &&
+      (r.action !== 'select' || r.option !== undefined) &&
+      (r.action !== 'drag' || r.to !== undefined),
+    { message: 'type needs `text`, press needs `key`, select needs `option`, drag needs `to`' },
+  );
+
+export const OutlineItemSchema = z.object({
+  xpath: z.string().min(1),
+  label: z.string().optional(),
+  tone: z.string().optional(),
+});
+export type OutlineItem = z.infer<typeof OutlineItemSchema>;
+
+export const OutlineRequestSchema = z
+  .object({
+    ...base,
+    cmd: z.literal('outline'),
+    items: z.array(OutlineItemSchema).optional(),
+    clear: z.literal(true).optional(),
+  })
+  .refine((r) => (r.items !== undefined) !== (r.clear !== undefined), {
+    message: 'outline takes either `items` or `clear: true`',
+  });
+
+export const TabsRequestSchema = z.object({ ...base, cmd: z.literal('tabs') });
+
+export const NavigateRequestSchema = z.object({ ...base, cmd: z.literal('navigate'), url: z.string().min(1) });
+
+export const TabMatchSchema = z.union([
+  z.strictObject({ urlContains: z.string().min(1) }),
+  z.strictObject({ titleContains: z.string().min(1) }),
+  z.strictObject({ new: z.literal(true) }),
+]);
+export type TabMatch = z.infer<typeof TabMatchSchema>;
+
+export const SwitchTabRequestSchema = z.object({ ...base, cmd: z.literal('switchTab'), match: TabMatchSchema });
+
+export const CloseTabRequestSchema = z.object({ ...base, cmd: z.literal('closeTab') });
+
+/** Every request, keyed by `cmd`. */
+export const RequestSchemas = {
+  resolve: ResolveRequestSchema,
+  locate: LocateRequestSchema,
+  read: ReadRequestSchema,
+  verify: VerifyRequestSchema,
+  wait: WaitRequestSchema,
+  act: ActRequestSchema,
+  outline: OutlineRequestSchema,
+  tabs: TabsRequestSchema,
+  navigate: NavigateRequestSchema,
+  switchTab: SwitchTabRequestSchema,
+  closeTab: CloseTabRequestSchema,
+} as const;
+
+export type Command = keyof typeof RequestSchemas;
+export const COMMANDS = Object.keys(RequestSchemas) as Command[];
+export type RequestOf<C extends Command> = z.infer<(typeof RequestSchemas)[C]>;
+export type Request = { [C in Command]: RequestOf<C> }[Command];
+
+/** A request before the bridge gives it an id. */
+export type RequestInput<C extends Command = Command> = C extends Command
+  ? Omit<RequestOf<C>, 'id'>
+  : never;
+
+/** Commands that only look at the page or the tabs, so may be sent again after a reconnect. */
+export const IDEMPOTENT_COMMANDS: ReadonlySet<Command> = new Set<Command>([
+  'resolve',
+  'verify',
+  'locate',
+  'read',
+  'wait',
+  'tabs',
+]);
+
+/** Commands the extension itself re-sends to a new page after a navigation. */
+export const NAVIGATION_RESEND_COMMANDS: ReadonlySet<Command> = new Set<Command>(['resolve', 'verify']);
+
+/** Validates any request by its `cmd`. */
+export function parseRequest(raw: unknown): z.ZodSafeParseResult<Request> {
+  const cmd = (raw as { cmd?: unknown } | null)?.cmd;
+  const schema = typeof cmd === 'string' ? (RequestSchemas as Record<string, z.ZodType>)[cmd] : undefined;
+  if (!schema) {
+    return z.object({ cmd: z.enum(COMMANDS as [Command, ...Command[]]) }).safeParse(raw) as z.ZodSafeParseResult<Request>;
+  }
+  return schema.safeParse(raw) as z.ZodSafeParseResult<Request>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers (extension -> bridge)
+// ---------------------------------------------------------------------------------------------
+
+const okBase = {
+  id: z.number().int().positive(),
+  ok: z.literal(true),
+  retries: z.number().int().positive().optional(),
+};
+
+export const RepairSchema = z.object({
+  score: z.number(),
+  runnerUp: z.number(),
+  old: DescriptorSchema,
+  changed: z.array(z.string()),
+  changes: z.array(z.string()),
+});
+export type Repair = z.infer<typeof RepairSchema>;
+
+export const ResolveAnswerSchema = z.object({
+  ...okBase,
+  descriptor: DescriptorSchema,
+  matches: z.number().int().nonnegative(),
+  repaired: z.boolean(),
+  via: z.enum(['exact', 'descriptor', 'repair']),
+  repair: RepairSchema.optional(),
+});
+
+export const LocateAnswerSchema = z.object({
+  ...okBase,
+  x: z.number(),
+  y: z.number(),
+  rect: RectSchema,
+  tag: z.string(),
+  editable: z.boolean(),
+  kind: z.enum(['checkbox', 'radio']).optional(),
+  checked: z.boolean().optional(),
+});
+
+export const ReadAnswerSchema = z.object({ ...okBase, text: z.string() });
+export const VerifyAnswerSchema = z.object({ ...okBase, found: z.unknown().optional() });
+export const WaitAnswerSchema = z.object({ ...okBase, found: z.unknown().optional() });
+export const ActAnswerSchema = z.object({ ...okBase });
+export const OutlineAnswerSchema = z.object({
+  ...okBase,
+  drawn: z.number().int().nonnegative().optional(),
+  removed: z.number().int().nonnegative().optional(),
+  remaining: z.number().int().nonnegative().optional(),
+});
+
+export const TabInfoSchema = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  title: z.string(),
+  active: z.boolean(),
+});
+export type TabInfo = z.infer<typeof TabInfoSchema>;
+
+export const TabsAnswerSchema = z.object({ ...okBase, tabs: z.array(TabInfoSchema) });
+export const NavigateAnswerSchema = z.object({ ...okBase, tab: z.number().int(), url: z.string() });
+export const SwitchTabAnswerSchema = z.object({
+  ...okBase,
+  tab: z.number().int(),
+  url: z.string(),
+  title: z.string(),
+});
+export const CloseTabAnswerSchema = z.object({
+  ...okBase,
+  closed: z.number().int(),
+  tab: z.number().int().nullable(),
+  alreadyClosed: z.literal(true).optional(),
+});
+
+export const AnswerSchemas = {
+  resolve: ResolveAnswerSchema,
+  locate: LocateAnswerSchema,
+  read: ReadAnswerSchema,
+  verify: VerifyAnswerSchema,
+  wait: WaitAnswerSchema,
+  act: ActAnswerSchema,
+  outline: OutlineAnswerSchema,
+  tabs: TabsAnswerSchema,
+  navigate: NavigateAnswerSchema,
+  switchTab: SwitchTabAnswerSchema,
+  closeTab: CloseTabAnswerSchema,
+} as const satisfies Record<Command, z.ZodType>;
+
+export type AnswerOf<C extends Command> = z.infer<(typeof AnswerSchemas)[C]>;
+
+export const FailureSchema = z.object({
+  id: z.number().int().positive(),
+  ok: z.literal(false),
+  reason: ReasonSchema,
+  /** A sentence for a person: what was asked, what was found. */
+  message: z.string().optional(),
+  detail: z.record(z.string(), z.unknown()).optional(),
+  retries: z.number().int().positive().optional(),
+});
+export type Failure = z.infer<typeof FailureSchema>;
+
+/** Any answer before it is matched to its request: only the envelope is checked here. */
+export const AnswerEnvelopeSchema = z.looseObject({
+  id: z.number().int().positive(),
+  ok: z.boolean(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Events (extension -> bridge, no reply)
+// ---------------------------------------------------------------------------------------------
+
+export const EventSchema = z.discriminatedUnion('kind', [
+  z.object({ type: z.literal('event'), kind: z.literal('tab-opened'), tab: z.number().int(), url: z.string() }),
+  z.object({ type: z.literal('event'), kind: z.literal('tab-closed'), tab: z.number().int() }),
+  z.object({ type: z.literal('event'), kind: z.literal('navigated'), tab: z.number().int(), url: z.string() }),
+  z.object({
+    type: z.literal('event'),
+    kind: z.literal('console'),
+    tab: z.number().int(),
+    level: z.enum(['error', 'warning', 'log']),
+    text: z.string().max(10_000),
+  }),
+]);
+export type ExtensionEvent = z.infer<typeof EventSchema>;
+
+/** Everything the extension may send after its hello. */
+export const ExtensionMessageSchema = z.union([PongSchema, EventSchema, AnswerEnvelopeSchema]);
+/** Everything the bridge may send. */
+export const BridgeMessageSchema = z.union([WelcomeSchema, PingSchema, z.looseObject({ id: z.number(), cmd: z.string() })]);

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/**
+ * What a script names: an element by its visible text, ARIA role and name, form label,
+ * placeholder, test id, CSS or XPath; optionally inside a region and picked by index.
+ * Several keys narrow each other (all must hold).
+ * @public
+ */
+export interface Target {
+  /** Visible text. Without `exact`: whole text first, case and spacing ignored, else a substring. */
+  text?: string;
+  /** With `text` or `name`: only the whole string, case-sensitive. */
+  exact?: boolean;
+  /** ARIA role, explicit or implicit (`button`, `link`, `textbox`, `checkbox`, ...). */
+  role?: string;
+  /** Accessible name (with `role`, or alone). */
+  name?: string;
+  /** The label of a form control (`<label>`, `aria-label`, `aria-labelledby`). */
+  label?: string;
+  /** The `placeholder` attribute of an input. */
+  placeholder?: string;
+  /** The `data-testid` attribute. */
+  testid?: string;
+  /** A CSS selector (searches open shadow roots). */
+  css?: string;
+  /** An XPath expression. */
+  xpath?: string;
+  /** A region: a dialog, section, form or landmark by its name or heading, or another target. */
+  within?: string | Target;
+  /** Index among the matches, from 0; absent: the target must be unique. */
+  nth?: number;
+  /** A same-origin iframe that holds the element: its `name`, `id` or a CSS selector. */
+  frame?: string;
+}
+
+const LOCATING_KEYS = ['text', 'role', 'name', 'label', 'placeholder', 'testid', 'css', 'xpath'] as const;
+
+const TargetObjectSchema = z
+  .strictObject({
+    text: z.string().min(1).optional(),
+    exact: z.boolean().optional(),
+    role: z.string().min(1).optional(),
+    name: z.string().optional(),
+    label: z.string().min(1).optional(),
+    placeholder: z.string().min(1).optional(),
+    testid: z.string().min(1).optional(),
+    css: z.string().min(1).optional(),
+    xpath: z.string().min(1).optional(),
+    get within(): z.ZodOptional<z.ZodUnion<readonly [z.ZodString, z.ZodType<Target>]>> {
+      return z.union([z.string().min(1), TargetSchema]).optional();
+    },
+    nth: z.number().int().nonnegative().optional(),
+    frame: z.string().min(1).optional(),
+  })
+  .refine((t) => LOCATING_KEYS.some((k) => t[k] !== undefined), {
+    message: `a target needs at least one of: ${LOCATING_KEYS.join(', ')}`,
+  });
+
+/** The wire form of a {@link Target}. @internal */
+export const TargetSchema: z.ZodType<Target> = TargetObjectSchema as z.ZodType<Target>;

@@ -1,0 +1,47 @@
+import { defineConfig } from 'tsup';
+
+// Three products from one source tree: the SDK (ESM + CJS + types), the CLI, and the
+// extension's two bundles. The extension bundles are self-contained because Chrome loads
+// them from the staged extension folder, where there is no node_modules.
+export default defineConfig([
+  {
+    entry: { index: 'src/sdk/index.ts' },
+    outDir: 'dist/sdk',
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: 'node20',
+    platform: 'node',
+  },
+  {
+    entry: { aite: 'src/cli/main.ts' },
+    outDir: 'dist/cli',
+    format: ['esm'],
+    sourcemap: true,
+    clean: true,
+    target: 'node20',
+    platform: 'node',
+    banner: { js: '#!/usr/bin/env node' },
+    // The CLI is built over the public API only: it loads the SDK bundle, never a second copy.
+    external: ['aite'],
+  },
+  {
+    entry: { worker: 'src/extension/worker/main.ts' },
+    outDir: 'dist/extension',
+    format: ['esm'],
+    clean: false,
+    target: 'chrome120',
+    platform: 'browser',
+    noExternal: [/.*/],
+  },
+  {
+    entry: { content: 'src/extension/content/main.ts' },
+    outDir: 'dist/extension',
+    format: ['iife'],
+    clean: false,
+    target: 'chrome120',
+    platform: 'browser',
+    noExternal: [/.*/],
+  },
+]);
