@@ -43,12 +43,21 @@ export const DescriptorSchema = z.looseObject({
       row: z.string().optional(),
     })
     .optional(),
+  /**
+   * Text of the closest ancestor that says more than the element itself (at most 4 levels up,
+   * at most 200 characters): the card, row or group it sits in. Used by repair (locator-repair.md).
+   */
+  near: z.string().optional(),
+  /** The `title` attribute. */
+  title: z.string().optional(),
   /** Ancestor path from `html`, e.g. `html/body/main/form/button`. */
   path: z.string().optional(),
   /** Absolute XPath of the element in its document. */
   xpath: z.string().min(1),
   /** Box relative to the page's top-left corner, in CSS pixels. */
   rect: RectSchema.optional(),
+  /** Size of the page (document scroll size) when `rect` was taken: repair compares positions relative to it. */
+  page: z.object({ width: z.number(), height: z.number() }).optional(),
   /** The iframe that holds it (as the target named it), absent for the top document. */
   frame: z.string().optional(),
   /**

@@ -1,0 +1,223 @@
+// Locator repair (protocol-v1 `resolve`, docs/locator-repair.md). Called by the resolver only when
+// a resolve carries a descriptor and the exact target found nothing on a settled DOM.
+import type { Descriptor } from '../../../sdk/protocol/descriptor.js';
+import type { Target } from '../../../sdk/protocol/target.js';
+import { MAX_LOOKED_AT, collectPool, shortlist } from './candidates.js';
+import { describeChanges } from './changes.js';
+import { type DescribeCache, describeElement, isEnabled, isInteractive, isVisible } from './features.js';
+import { type FieldSim, type Weights, combine, fieldSims } from './score.js';
+import { fold } from './text.js';
+import type { RepairOutcome, RepairStats } from './types.js';
+import { WEIGHTS } from './weights.js';
+
+export type { RepairOutcome, RepairStats } from './types.js';
+export { describeElement } from './features.js';
+
+/** Thresholds of protocol-v1: act at or above, with no rival within the gap. */
+export const ACT_AT = 0.85;
+export const DRIFTED_AT = 0.6;
+export const GAP = 0.15;
+/** A remembered field whose element scores below this is not trusted (locator-repair.md §1). */
+export const REMEMBERED_FLOOR = 0.5;
+const MAX_AMBIGUOUS = 5;
+
+export interface Scored {
+  element: Element;
+  descriptor: Descriptor;
+  score: number;
+  sims: FieldSim[];
+}
+
+export interface RepairOptions {
+  weights?: Weights;
+  /** Replaces the score (benchmark baselines). */
+  scorer?: (old: Descriptor, cand: Descriptor) => number;
+  /** Merge an element with its same-text wrapper (default true). */
+  merge?: boolean;
+  /** Skip the remembered-field step (to measure the score alone). */
+  scoreOnly?: boolean;
+  doc?: Document;
+}
+
+const round = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** Same text and nearly the same box, one inside the other: one candidate, not two. */
+function sameThing(a: Scored, b: Scored): boolean {
+  const x = a.element;
+  const y = b.element;
+  if (!x.contains(y) && !y.contains(x)) return false;
+  const ta = fold(a.descriptor.text ?? a.descriptor.name).toLowerCase();
+  const tb = fold(b.descriptor.text ?? b.descriptor.name).toLowerCase();
+  if (ta !== tb) return false;
+  const ra = a.descriptor.rect;
+  const rb = b.descriptor.rect;
+  if (!ra || !rb) return false;
+  const areaA = Math.max(ra.width * ra.height, 1);
+  const areaB = Math.max(rb.width * rb.height, 1);
+  return Math.min(areaA, areaB) / Math.max(areaA, areaB) >= (ta ? 0.3 : 0.7);
+}
+
+/** Merges nested same-text candidates, keeping the best score and preferring the interactive one. */
+export function mergeWrappers(sorted: Scored[]): Scored[] {
+  const kept: Scored[] = [];
+  for (const c of sorted) {
+    const k = kept.findIndex((x) => sameThing(x, c));
+    if (k < 0) {
+      kept.push(c);
+      continue;
+    }
+    const host = kept[k]!;
+    if (!isInteractive(host.element) && isInteractive(c.element)) {
+      kept[k] = { ...c, score: host.score, sims: host.sims };
+    }
+  }
+  return kept;
+}
+
+/** Scores the visible, enabled candidates of the page against the remembered descriptor. */
+export function scoreCandidates(
+  old: Descriptor,
+  opts: RepairOptions = {},
+): { ranked: Scored[]; candidates: number; lookedAt: number } {
+  const doc = opts.doc ?? document;
+  const W = opts.weights ?? WEIGHTS;
+  const pool = collectPool(doc, old);
+  const short = shortlist(pool.elements, old);
+  const cache: DescribeCache = {};
+  let ranked: Scored[] = short.map((element) => {
+    const descriptor = describeElement(element, cache);
+    const sims = fieldSims(old, descriptor, W.tagFamily);
+    const score = opts.scorer ? opts.scorer(old, descriptor) : combine(sims, W);
+    return { element, descriptor, score, sims };
+  });
+  ranked.sort((a, b) => b.score - a.score);
+  if (opts.merge !== false) ranked = mergeWrappers(ranked);
+  return { ranked, candidates: pool.total, lookedAt: pool.elements.length };
+}
+
+function rememberedMatch(old: Descriptor, doc: Document): { element: Element; field: string } | undefined {
+  const fields: [keyof Descriptor, string][] = [
+    ['testid', 'data-testid'],
+    ['id', 'id'],
+    ['ariaLabel', 'aria-label'],
+    ['nameAttr', 'name'],
+  ];
+  for (const [field, attr] of fields) {
+    const value = old[field];
+    if (typeof value !== 'string' || value === '') continue;
+    const found = [...doc.querySelectorAll(`[${attr}="${CSS.escape(value)}"]`)].filter(
+      (el) => isVisible(el) && isEnabled(el),
+    );
+    if (found.length === 1) return { element: found[0]!, field };
+  }
+  return undefined;
+}
+
+function strip(d: Descriptor): Descriptor {
+  const { handle: _handle, ...rest } = d;
+  return rest as Descriptor;
+}
+
+/**
+ * Repairs a target whose exact match is gone, from the descriptor the lock file remembers.
+ * Returns undefined only when there is no document to look in.
+ */
+export function repair(old: Descriptor, target: Target, opts: RepairOptions = {}): RepairOutcome | undefined {
+  const t0 = performance.now();
+  const doc = opts.doc ?? (typeof document === 'undefined' ? undefined : document);
+  if (!doc?.body) return undefined;
+  const W = opts.weights ?? WEIGHTS;
+  const stats = (candidates: number, lookedAt: number, scored: number): RepairStats => ({
+    candidates,
+    lookedAt,
+    scored,
+    ms: round(performance.now() - t0),
+  });
+  const oldClean = strip(old);
+
+  if (!opts.scoreOnly) {
+    const hit = rememberedMatch(old, doc);
+    if (hit) {
+      const descriptor = describeElement(hit.element);
+      const s = opts.scorer ? opts.scorer(old, descriptor) : combine(fieldSims(old, descriptor, W.tagFamily), W);
+      if (s >= REMEMBERED_FLOOR) {
+        return {
+          ok: true,
+          via: 'descriptor',
+          element: hit.element,
+          descriptor,
+          repair: { score: round(s), runnerUp: 0, old: oldClean, ...describeChanges(old, descriptor) },
+          stats: stats(0, 0, 1),
+        };
+      }
+    }
+  }
+
+  const { ranked, candidates, lookedAt } = scoreCandidates(old, { ...opts, doc });
+  const best = ranked[0];
+  const second = ranked[1];
+  const bestScore = best ? round(best.score) : 0;
+  const runnerUp = second ? round(second.score) : 0;
+  const st = stats(candidates, lookedAt, ranked.length);
+  const what = describeTarget(target);
+
+  if (!best || best.score < DRIFTED_AT) {
+    const detail: Record<string, unknown> = { target, repairTried: true, bestScore };
+    let message = `${what} was not found, and no element on the page is close enough to the remembered one (best score ${bestScore}).`;
+    if (candidates > MAX_LOOKED_AT) {
+      detail.note = `the page has ${candidates} candidate elements; repair looked at ${lookedAt} of them`;
+      message += ` Only ${lookedAt} of the page's ${candidates} candidate elements were looked at.`;
+    }
+    return { ok: false, reason: 'not-found', message, detail, elements: [], stats: st };
+  }
+
+  if (second && best.score - second.score <= GAP) {
+    const close = ranked.filter((r) => best.score - r.score <= GAP).slice(0, MAX_AMBIGUOUS);
+    return {
+      ok: false,
+      reason: 'ambiguous',
+      message: `${what} was not found; ${close.length} elements resemble the remembered one equally well (scores ${close
+        .map((c) => round(c.score))
+        .join(', ')}), so none was used.`,
+      detail: {
+        target,
+        repair: true,
+        candidates: close.map((c) => ({ descriptor: c.descriptor, score: round(c.score) })),
+        old: oldClean,
+      },
+      elements: close.map((c) => c.element),
+      stats: st,
+    };
+  }
+
+  const diff = describeChanges(old, best.descriptor);
+  if (best.score < ACT_AT) {
+    return {
+      ok: false,
+      reason: 'drifted',
+      message: `${what} was not found; the closest element scores ${bestScore} (below ${ACT_AT}), so it was not used: ${
+        diff.changes.slice(0, 4).join(', ') || 'no field changed'
+      }.`,
+      detail: { target, candidate: best.descriptor, score: bestScore, runnerUp, old: oldClean, ...diff },
+      elements: [best.element],
+      stats: st,
+    };
+  }
+
+  return {
+    ok: true,
+    via: 'repair',
+    element: best.element,
+    descriptor: best.descriptor,
+    repair: { score: bestScore, runnerUp, old: oldClean, ...diff },
+    stats: st,
+  };
+}
+
+function describeTarget(t: Target): string {
+  const parts: string[] = [];
+  for (const k of ['text', 'role', 'name', 'label', 'placeholder', 'testid', 'css', 'xpath'] as const) {
+    if (t[k] !== undefined) parts.push(`${k} ${JSON.stringify(t[k])}`);
+  }
+  return `The target (${parts.join(', ')})`;
+}

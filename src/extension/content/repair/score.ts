@@ -1,0 +1,132 @@
+// The similarity score of a candidate to the remembered descriptor (locator-repair.md §3).
+// score = Σ w_f · m_f · s_f / Σ w_f · m_f over the fields f that either side has, where s_f ∈ [0, 1]
+// is the field's similarity and m_f is 1 when both sides have the field, `missing[f]` when only the
+// remembered element had it, `added[f]` when only the candidate has it.
+import type { Descriptor } from '../../../sdk/protocol/descriptor.js';
+import { hrefSim, identSim, identWords, pathSim, setSim, textSim, wordSetSim } from './text.js';
+import { tagFamily } from './features.js';
+
+export const FIELDS = [
+  'tag',
+  'role',
+  'text',
+  'name',
+  'label',
+  'ariaLabel',
+  'placeholder',
+  'title',
+  'id',
+  'testid',
+  'nameAttr',
+  'type',
+  'href',
+  'classes',
+  'heading',
+  'region',
+  'row',
+  'near',
+  'path',
+  'pos',
+  'size',
+] as const;
+export type Field = (typeof FIELDS)[number];
+
+export interface Weights {
+  /** Weight of each field. */
+  w: Record<Field, number>;
+  /** Multiplier of the weight when only the remembered element had the field. */
+  missing: Record<Field, number>;
+  /** Multiplier of the weight when only the candidate has the field. */
+  added: Record<Field, number>;
+  /** Similarity of two different tags of one family (h2/h3, div/section). */
+  tagFamily: number;
+}
+
+/** How a field is present: 1 both, 2 only the remembered element, 3 only the candidate. */
+export type Presence = 1 | 2 | 3;
+
+/** One field's similarity: [field index, similarity, presence]. */
+export type FieldSim = [number, number, Presence];
+
+function presence(a: unknown, b: unknown): Presence | 0 {
+  const ha = a !== undefined && a !== '' && !(Array.isArray(a) && a.length === 0);
+  const hb = b !== undefined && b !== '' && !(Array.isArray(b) && b.length === 0);
+  return ha && hb ? 1 : ha ? 2 : hb ? 3 : 0;
+}
+
+function classSim(a: readonly string[], b: readonly string[]): number {
+  const exact = setSim(a, b);
+  if (exact === 1) return 1;
+  return Math.max(exact, 0.9 * wordSetSim(identWords(a.join(' ')), identWords(b.join(' '))));
+}
+
+function posSim(a: Descriptor, b: Descriptor): number {
+  const ra = a.rect!;
+  const rb = b.rect!;
+  const pa = a.page ?? { width: 1280, height: 800 };
+  const pb = b.page ?? { width: 1280, height: 800 };
+  const dx = Math.abs((ra.x + ra.width / 2) / pa.width - (rb.x + rb.width / 2) / pb.width);
+  const dy = Math.abs((ra.y + ra.height / 2) / pa.height - (rb.y + rb.height / 2) / pb.height);
+  return Math.max(0, 1 - 2 * (dx + dy));
+}
+
+function sizeSim(a: Descriptor, b: Descriptor): number {
+  const ra = a.rect!;
+  const rb = b.rect!;
+  const w = Math.min(ra.width, rb.width) / Math.max(ra.width, rb.width, 1);
+  const h = Math.min(ra.height, rb.height) / Math.max(ra.height, rb.height, 1);
+  return Math.sqrt(w * h);
+}
+
+/** The per-field similarities of a candidate (independent of the weights, so the fitter can reuse them). */
+export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: number): FieldSim[] {
+  const out: FieldSim[] = [];
+  const add = (f: number, a: unknown, b: unknown, sim: () => number): void => {
+    const p = presence(a, b);
+    if (p === 0) return;
+    out.push([f, p === 1 ? sim() : 0, p]);
+  };
+  out.push([0, old.tag === cand.tag ? 1 : tagFamily(old.tag) === tagFamily(cand.tag) ? tagFamilySim : 0, 1]);
+  add(1, old.role, cand.role, () => (old.role === cand.role ? 1 : 0));
+  add(2, old.text, cand.text, () => textSim(old.text, cand.text));
+  add(3, old.name, cand.name, () => textSim(old.name, cand.name));
+  add(4, old.label, cand.label, () => textSim(old.label, cand.label));
+  add(5, old.ariaLabel, cand.ariaLabel, () => textSim(old.ariaLabel, cand.ariaLabel));
+  add(6, old.placeholder, cand.placeholder, () => textSim(old.placeholder, cand.placeholder));
+  add(7, old.title, cand.title, () => textSim(old.title as string, cand.title as string));
+  add(8, old.id, cand.id, () => identSim(old.id, cand.id));
+  add(9, old.testid, cand.testid, () => identSim(old.testid, cand.testid));
+  add(10, old.nameAttr, cand.nameAttr, () => identSim(old.nameAttr, cand.nameAttr));
+  add(11, old.type, cand.type, () => (old.type === cand.type ? 1 : 0));
+  add(12, old.href, cand.href, () => hrefSim(old.href, cand.href));
+  add(13, old.classes, cand.classes, () => classSim(old.classes ?? [], cand.classes ?? []));
+  const oc = old.context ?? {};
+  const cc = cand.context ?? {};
+  add(14, oc.heading, cc.heading, () => textSim(oc.heading, cc.heading));
+  add(15, oc.region, cc.region, () => textSim(oc.region, cc.region));
+  add(16, oc.row, cc.row, () => textSim(oc.row, cc.row));
+  add(17, old.near, cand.near, () => textSim(old.near as string, cand.near as string));
+  out.push([18, pathSim(old.path, cand.path), 1]);
+  if (old.rect && cand.rect) {
+    out.push([19, posSim(old, cand), 1]);
+    out.push([20, sizeSim(old, cand), 1]);
+  }
+  return out;
+}
+
+/** Combines field similarities with weights into a score in [0, 1]. */
+export function combine(sims: readonly FieldSim[], W: Weights): number {
+  let num = 0;
+  let den = 0;
+  for (const [f, s, p] of sims) {
+    const name = FIELDS[f]!;
+    const w = W.w[name] * (p === 1 ? 1 : p === 2 ? W.missing[name] : W.added[name]);
+    num += w * s;
+    den += w;
+  }
+  return den > 0 ? num / den : 0;
+}
+
+export function score(old: Descriptor, cand: Descriptor, W: Weights): number {
+  return combine(fieldSims(old, cand, W.tagFamily), W);
+}

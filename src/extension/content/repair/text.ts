@@ -1,0 +1,175 @@
+// Text normalisation and the similarity functions of the repair score (locator-repair.md §3).
+// Pure functions: no DOM, so unit tests and the weight fitter run them outside a page.
+
+/** Folds whitespace and trims. */
+export function fold(s: string | null | undefined): string {
+  return (s ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** Lower-cased words of a visible string; punctuation separates words. */
+export function words(s: string | undefined): string[] {
+  if (!s) return [];
+  const out = s.toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  return out ?? [];
+}
+
+/**
+ * Words of an identifier-like value (`sendButton`, `btn-send_2`, `user[email]`):
+ * camelCase, digits and any punctuation split it.
+ */
+export function identWords(s: string | undefined): string[] {
+  if (!s) return [];
+  return words(s.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Za-z])(\d)/g, '$1 $2'));
+}
+
+function tokenWeight(t: string): number {
+  // Numbers are the most volatile part of a label ("Inbox 3" -> "Inbox 4").
+  return /^\d+$/.test(t) ? 0.3 : 1;
+}
+
+function tokenMatch(a: string, b: string): number {
+  if (a === b) return 1;
+  const short = a.length < b.length ? a : b;
+  const long = a.length < b.length ? b : a;
+  // Inflections and abbreviations: "msg"/"message" do not count, "email"/"emails" do.
+  if (short.length >= 4 && long.startsWith(short)) return 0.8;
+  if (short.length >= 5 && long.length - short.length <= 1 && editDistanceAtMost1(a, b)) return 0.8;
+  return 0;
+}
+
+function editDistanceAtMost1(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  let j = 0;
+  let edits = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      i++;
+      j++;
+      continue;
+    }
+    if (++edits > 1) return false;
+    if (a.length > b.length) i++;
+    else if (b.length > a.length) j++;
+    else {
+      i++;
+      j++;
+    }
+  }
+  return edits + (a.length - i) + (b.length - j) <= 1;
+}
+
+/**
+ * Weighted Dice coefficient of two word sets, where near-equal words count 0.8.
+ * Order and repetition are ignored: "Send message" ~ "Message: send" = 1.
+ */
+export function wordSetSim(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 && b.length === 0) return 1;
+  if (a.length === 0 || b.length === 0) return 0;
+  const A = [...new Set(a)];
+  const B = [...new Set(b)];
+  let total = 0;
+  for (const t of A) total += tokenWeight(t);
+  for (const t of B) total += tokenWeight(t);
+  let common = 0;
+  const usedB = new Set<number>();
+  for (const t of A) {
+    let best = 0;
+    let bestJ = -1;
+    for (let j = 0; j < B.length; j++) {
+      if (usedB.has(j)) continue;
+      const m = tokenMatch(t, B[j]!);
+      if (m > best) {
+        best = m;
+        bestJ = j;
+        if (m === 1) break;
+      }
+    }
+    if (bestJ >= 0) {
+      usedB.add(bestJ);
+      common += best * (tokenWeight(t) + tokenWeight(B[bestJ]!)) * 0.5;
+    }
+  }
+  return (2 * common) / total;
+}
+
+/** Dice coefficient over character bigrams of the text without spaces ("Sign in" ~ "Signin"). */
+export function bigramSim(a: string, b: string): number {
+  const x = a.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  const y = b.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  if (x === y) return 1;
+  if (x.length < 2 || y.length < 2) return 0;
+  const grams = new Map<string, number>();
+  for (let i = 0; i < x.length - 1; i++) {
+    const g = x.slice(i, i + 2);
+    grams.set(g, (grams.get(g) ?? 0) + 1);
+  }
+  let common = 0;
+  for (let i = 0; i < y.length - 1; i++) {
+    const g = y.slice(i, i + 2);
+    const n = grams.get(g) ?? 0;
+    if (n > 0) {
+      common++;
+      grams.set(g, n - 1);
+    }
+  }
+  return (2 * common) / (x.length - 1 + y.length - 1);
+}
+
+/** Similarity of two visible strings: the better of word sets and (slightly discounted) bigrams. */
+export function textSim(a: string | undefined, b: string | undefined): number {
+  const fa = fold(a).toLowerCase();
+  const fb = fold(b).toLowerCase();
+  if (fa === fb) return 1;
+  if (!fa || !fb) return 0;
+  return Math.max(wordSetSim(words(fa), words(fb)), 0.9 * bigramSim(fa, fb));
+}
+
+/** Similarity of two identifier-like values (ids, test ids, `name` attributes). */
+export function identSim(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 1;
+  if (!a || !b) return 0;
+  return Math.max(wordSetSim(identWords(a), identWords(b)) * 0.95, 0.85 * bigramSim(a, b));
+}
+
+/** Longest common subsequence length of two sequences. */
+export function lcs<T>(a: readonly T[], b: readonly T[]): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  let prev = new Array<number>(b.length + 1).fill(0);
+  let cur = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = a[i - 1] === b[j - 1] ? prev[j - 1]! + 1 : Math.max(prev[j]!, cur[j - 1]!);
+    }
+    [prev, cur] = [cur, prev];
+  }
+  return prev[b.length]!;
+}
+
+/** Healenium-style path similarity: LCS of the tag sequences over the longer length. */
+export function pathSim(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 1;
+  if (!a || !b) return 0;
+  const x = a.split('/');
+  const y = b.split('/');
+  return lcs(x, y) / Math.max(x.length, y.length);
+}
+
+/** Jaccard similarity of two class lists, ignoring order. */
+export function setSim(a: readonly string[] | undefined, b: readonly string[] | undefined): number {
+  const A = new Set(a ?? []);
+  const B = new Set(b ?? []);
+  if (A.size === 0 && B.size === 0) return 1;
+  if (A.size === 0 || B.size === 0) return 0;
+  let common = 0;
+  for (const x of A) if (B.has(x)) common++;
+  return common / (A.size + B.size - common);
+}
+
+/** Similarity of two hrefs: same path and query words, ignoring the origin. */
+export function hrefSim(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 1;
+  if (!a || !b) return 0;
+  const strip = (h: string): string => h.replace(/^[a-z]+:\/\/[^/]+/i, '');
+  return wordSetSim(identWords(strip(a)), identWords(strip(b)));
+}
