@@ -1,0 +1,150 @@
+// Serves test/fixtures/pages on 127.0.0.1 for the end-to-end tests, plus a few dynamic routes:
+//
+//   /slow?ms=N        answers 200 "slow N ms" after N ms (at most 30 s): keeps the network busy
+//   /redirect?to=URL  answers 302 to URL (any origin: used to leave the allow list)
+//   /status/CODE      answers with that status (200-599) and a small HTML page naming it
+//
+// Every answer carries `cache-control: no-store`, so a page is fetched afresh each time.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** A running fixture server. */
+export interface FixtureServer {
+  /** `http://127.0.0.1:<port>/` */
+  url: string;
+  /** `http://127.0.0.1:<port>`: what an allow list names. */
+  origin: string;
+  port: number;
+  /** Stops listening, drops open connections and cancels pending slow answers. */
+  close(): Promise<void>;
+}
+
+export interface FixtureServerOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+}
+
+const PAGES = fileURLToPath(new URL('../fixtures/pages/', import.meta.url));
+const MAX_SLOW_MS = 30_000;
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+export async function startFixtureServer(opts: FixtureServerOptions = {}): Promise<FixtureServer> {
+  const pending = new Set<NodeJS.Timeout>();
+
+  const server = createServer((req, res) => {
+    handle(req, res, pending).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      send(res, 500, 'text/plain; charset=utf-8', `fixture server: ${String(error)}`);
+    });
+  });
+
+  await new Promise<void>((resolveListen, rejectListen) => {
+    server.once('error', rejectListen);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+      server.off('error', rejectListen);
+      resolveListen();
+    });
+  });
+
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('fixture server: no TCP address');
+  const origin = `http://127.0.0.1:${address.port}`;
+  return {
+    url: `${origin}/`,
+    origin,
+    port: address.port,
+    close: () =>
+      new Promise<void>((resolveClose, rejectClose) => {
+        for (const timer of pending) clearTimeout(timer);
+        pending.clear();
+        server.close((error) => (error ? rejectClose(error) : resolveClose()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, pending: Set<NodeJS.Timeout>): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('allow', 'GET, HEAD');
+    return send(res, 405, 'text/plain; charset=utf-8', `${req.method ?? '?'} is not allowed`);
+  }
+
+  if (url.pathname === '/slow') {
+    const ms = Math.min(Math.max(Number(url.searchParams.get('ms') ?? 0) || 0, 0), MAX_SLOW_MS);
+    const timer = setTimeout(() => {
+      pending.delete(timer);
+      send(res, 200, 'text/plain; charset=utf-8', `slow ${ms} ms`, req.method === 'HEAD');
+    }, ms);
+    pending.add(timer);
+    res.once('close', () => {
+      clearTimeout(timer);
+      pending.delete(timer);
+    });
+    return;
+  }
+
+  if (url.pathname === '/redirect') {
+    const to = url.searchParams.get('to');
+    if (!to) return send(res, 400, 'text/plain; charset=utf-8', 'redirect needs ?to=URL');
+    res.setHeader('location', to);
+    return send(res, 302, 'text/plain; charset=utf-8', `redirecting to ${to}`, req.method === 'HEAD');
+  }
+
+  const status = /^\/status\/(\d{3})$/.exec(url.pathname);
+  if (status) {
+    const code = Number(status[1]);
+    if (code < 200 || code > 599) return send(res, 400, 'text/plain; charset=utf-8', 'status must be 200-599');
+    const body = `<!doctype html><meta charset="utf-8"><title>Status ${code}</title><h1>Status ${code}</h1>`;
+    return send(res, code, 'text/html; charset=utf-8', code === 204 || code === 304 ? '' : body, req.method === 'HEAD');
+  }
+
+  if (url.pathname === '/favicon.ico') return send(res, 204, 'image/x-icon', '');
+
+  return serveFile(req, res, url.pathname);
+}
+
+async function serveFile(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return send(res, 400, 'text/plain; charset=utf-8', 'malformed path');
+  }
+  const file = resolve(join(PAGES, decoded.endsWith('/') ? `${decoded}index.html` : decoded));
+  const root = resolve(PAGES);
+  const inside = file.startsWith(root + sep);
+  const info = inside ? await stat(file).catch(() => null) : null;
+  if (!info?.isFile()) return send(res, 404, 'text/plain; charset=utf-8', `no fixture ${pathname}`);
+  const body = await readFile(file);
+  send(res, 200, CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream', body, req.method === 'HEAD');
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headOnly = false): void {
+  if (res.destroyed) return;
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  const empty = status === 204 || status === 304;
+  res.writeHead(status, {
+    'content-type': type,
+    ...(empty ? {} : { 'content-length': bytes.length }),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(headOnly || empty ? undefined : bytes);
+}
