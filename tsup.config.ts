@@ -10,6 +10,8 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,
+    // import.meta.url in the CJS build: the SDK finds its extension bundles next to itself.
+    shims: true,
     clean: true,
     target: 'node20',
     platform: 'node',

@@ -17,6 +17,8 @@ export class AiteError extends Error {
   readonly retries: number;
   /** What was tried, in order. */
   readonly callLog: readonly string[];
+  /** The outlined screenshot of the page when a composed step failed (PNG), if one could be taken. */
+  screenshot: Uint8Array | undefined;
 
   constructor(
     reason: Reason,
@@ -59,13 +61,15 @@ export class AiteError extends Error {
   /** The same error with more call-log lines (the composed step's context). */
   withCallLog(lines: readonly string[]): AiteError {
     const base = this.message.split('\nCall log:\n')[0] ?? this.message;
-    return new AiteError(this.reason, base, {
+    const error = new AiteError(this.reason, base, {
       detail: this.detail,
       command: this.command,
       retries: this.retries,
       callLog: [...lines, ...this.callLog],
       cause: this.cause,
     });
+    error.screenshot = this.screenshot;
+    return error;
   }
 }
 

@@ -223,9 +223,8 @@ export type RequestOf<C extends Command> = z.infer<(typeof RequestSchemas)[C]>;
 export type Request = { [C in Command]: RequestOf<C> }[Command];
 
 /** A request before the bridge gives it an id. */
-export type RequestInput<C extends Command = Command> = C extends Command
-  ? Omit<RequestOf<C>, 'id'>
-  : never;
+export type RequestInput<C extends Command = Command> = C extends Command ? WithoutId<RequestOf<C>> : never;
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 /** Commands that only look at the page or the tabs, so may be sent again after a reconnect. */
 export const IDEMPOTENT_COMMANDS: ReadonlySet<Command> = new Set<Command>([

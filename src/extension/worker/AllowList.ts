@@ -1,0 +1,25 @@
+/**
+ * The run's allow list, read from the manifest's host permissions (the launcher writes them
+ * from the run's `allow`). The extension touches no page outside it.
+ */
+export class AllowList {
+  readonly origins: readonly string[];
+
+  constructor(hostPermissions: readonly string[]) {
+    this.origins = hostPermissions.map((pattern) => pattern.replace(/\/\*$/, ''));
+  }
+
+  allows(url: string | undefined): boolean {
+    if (!url) return false;
+    try {
+      const { origin } = new URL(url);
+      return this.origins.includes(origin);
+    } catch {
+      return false;
+    }
+  }
+
+  describe(): string {
+    return this.origins.join(', ');
+  }
+}

@@ -1,0 +1,199 @@
+import { parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
+import type { AllowList } from './AllowList.js';
+import { Failure } from './Failure.js';
+import { LoadWatch } from './LoadWatch.js';
+import { PageChannel, type PageRequest } from './PageChannel.js';
+import type { RunState } from './RunState.js';
+
+type Handler<C extends Command> = (request: RequestOf<C>) => Promise<Record<string, unknown>>;
+
+const DEFAULT_TIMEOUT_MS = 5_000;
+
+/** Turns each validated request into its answer. Tab commands run here; page commands go to the tab. */
+export class CommandRouter {
+  readonly #page: PageChannel;
+  readonly #handlers: { [C in Command]: Handler<C> };
+
+  constructor(
+    private readonly state: RunState,
+    private readonly allow: AllowList,
+  ) {
+    this.#page = new PageChannel(allow);
+    const page = (request: PageRequest): Promise<Record<string, unknown>> => this.#runOnPage(request);
+    this.#handlers = {
+      tabs: () => this.#tabs(),
+      navigate: (request) => this.#navigate(request),
+      switchTab: (request) => this.#switchTab(request),
+      closeTab: (request) => this.#closeTab(request),
+      resolve: page,
+      locate: page,
+      read: page,
+      verify: page,
+      wait: page,
+      act: page,
+      outline: page,
+    } satisfies { [C in Command]: Handler<C> };
+  }
+
+  /** Validates a raw request and answers it; never throws. */
+  async handle(raw: unknown): Promise<Record<string, unknown> | undefined> {
+    const id = (raw as { id?: unknown } | null)?.id;
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) return undefined;
+    const parsed = parseRequest(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return new Failure('unsupported', `The extension cannot read this request: ${issue?.path.join('.') || '(root)'}: ${issue?.message}.`).toAnswer(id);
+    }
+    const request = parsed.data;
+    try {
+      await this.state.load();
+      const handler = this.#handlers[request.cmd] as Handler<Command>;
+      const answer = await handler(request as never);
+      return { ...answer, id };
+    } catch (error) {
+      if (error instanceof Failure) return error.toAnswer(id);
+      return new Failure('internal', `The extension failed on ${request.cmd}: ${error instanceof Error ? error.message : String(error)}.`).toAnswer(id);
+    }
+  }
+
+  async #tabs(): Promise<Record<string, unknown>> {
+    const tabs = await chrome.tabs.query({});
+    return {
+      ok: true,
+      tabs: tabs
+        .filter((tab) => tab.id !== undefined)
+        .map((tab) => ({ id: tab.id!, url: tab.url ?? tab.pendingUrl ?? '', title: tab.title ?? '', active: tab.active })),
+    };
+  }
+
+  async #navigate(request: RequestOf<'navigate'>): Promise<Record<string, unknown>> {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      throw new Failure('unsupported', `"${request.url}" is not an absolute URL.`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new Failure('unsupported', `navigate only opens http and https pages, not ${url.protocol} ones.`);
+    }
+    if (!this.allow.allows(url.href)) {
+      throw new Failure('internal', `${url.origin} is not in the run's allow list (${this.allow.describe()}). Add it to \`allow\` to let aite open it.`, {
+        url: url.href,
+        allow: [...this.allow.origins],
+      });
+    }
+    const deadline = Date.now() + (request.timeoutMs ?? 30_000);
+    const watch = new LoadWatch();
+    let tabId: number;
+    try {
+      if (request.tab !== undefined) {
+        tabId = request.tab;
+        await chrome.tabs.update(tabId, { url: url.href }).catch(() => {
+          throw new Failure('tab-closed', `Tab ${tabId} does not exist.`, { tab: tabId });
+        });
+      } else {
+        const tab = await chrome.tabs.create({ url: url.href, active: true });
+        tabId = tab.id!;
+        // onCreated may have counted it as a tab that opened by itself before create() returned.
+        await this.state.update((data) => {
+          data.created.push(tabId);
+          data.opened = data.opened.filter((id) => id !== tabId);
+        });
+      }
+    } catch (error) {
+      watch.dispose();
+      throw error;
+    }
+    await this.state.update((data) => {
+      data.runTab = tabId;
+    });
+    const tab = await watch.forTab(tabId, deadline, `loading ${url.href}`);
+    if (!this.allow.allows(tab.url)) {
+      throw new Failure('internal', `The page went to ${tab.url}, outside the run's allow list (${this.allow.describe()}).`, {
+        url: tab.url,
+        allow: [...this.allow.origins],
+      });
+    }
+    return { ok: true, tab: tabId, url: tab.url ?? url.href };
+  }
+
+  async #switchTab(request: RequestOf<'switchTab'>): Promise<Record<string, unknown>> {
+    const current = request.tab ?? this.state.data.runTab;
+    const deadline = Date.now() + (request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const match = request.match;
+    for (;;) {
+      const tabs = (await chrome.tabs.query({})).filter((tab) => tab.id !== undefined && tab.id !== current);
+      const candidates = tabs.filter((tab) => {
+        if ('urlContains' in match) return (tab.url ?? tab.pendingUrl ?? '').includes(match.urlContains);
+        if ('titleContains' in match) return (tab.title ?? '').includes(match.titleContains);
+        return this.state.data.opened.includes(tab.id!) && !this.state.data.taken.includes(tab.id!);
+      });
+      const picked =
+        'new' in match
+          ? candidates.sort((a, b) => this.state.data.opened.indexOf(b.id!) - this.state.data.opened.indexOf(a.id!)).slice(0, 1)
+          : candidates;
+      if (picked.length > 1) {
+        throw new Failure('ambiguous', `${picked.length} tabs match ${JSON.stringify(match)}; name one more precisely.`, {
+          candidates: picked.map((tab) => ({ tab: tab.id, url: tab.url, title: tab.title })),
+        });
+      }
+      const tab = picked[0];
+      if (tab && tab.status === 'complete') {
+        await chrome.tabs.update(tab.id!, { active: true });
+        if (tab.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true }).catch(() => undefined);
+        await this.state.update((data) => {
+          if (current !== undefined) data.history.push(current);
+          data.taken.push(tab.id!);
+          data.runTab = tab.id!;
+        });
+        return { ok: true, tab: tab.id!, url: tab.url ?? '', title: tab.title ?? '' };
+      }
+      if (Date.now() >= deadline) {
+        throw new Failure('timeout', `No tab matching ${JSON.stringify(match)} finished loading in time.`, {
+          tabs: tabs.map((t) => t.url ?? t.pendingUrl ?? ''),
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async #closeTab(request: RequestOf<'closeTab'>): Promise<Record<string, unknown>> {
+    const target = request.tab ?? this.state.data.runTab;
+    if (target === undefined) throw new Failure('tab-closed', 'There is no run tab to close.');
+    const alreadyClosed = await chrome.tabs.remove(target).then(
+      () => false,
+      () => true,
+    );
+    let next: number | null = null;
+    await this.state.update((data) => {
+      data.history = data.history.filter((id) => id !== target);
+      if (data.runTab === target) data.runTab = undefined;
+    });
+    while (this.state.data.history.length > 0) {
+      const candidate = this.state.data.history[this.state.data.history.length - 1]!;
+      const exists = await chrome.tabs.get(candidate).then(
+        () => true,
+        () => false,
+      );
+      await this.state.update((data) => data.history.pop());
+      if (exists) {
+        next = candidate;
+        break;
+      }
+    }
+    if (next === null && this.state.data.runTab !== undefined) next = this.state.data.runTab;
+    await this.state.update((data) => {
+      data.runTab = next ?? undefined;
+    });
+    if (next !== null) await chrome.tabs.update(next, { active: true }).catch(() => undefined);
+    return { ok: true, closed: target, tab: next, ...(alreadyClosed ? { alreadyClosed: true } : {}) };
+  }
+
+  async #runOnPage(request: PageRequest): Promise<Record<string, unknown>> {
+    const tabId = request.tab ?? this.state.data.runTab;
+    if (tabId === undefined) throw new Failure('tab-closed', `There is no run tab yet for ${request.cmd}: navigate first.`);
+    return this.#page.run(request, tabId);
+  }
+}
+
+export type { Request };

@@ -1,0 +1,99 @@
+import { Failure } from './Failure.js';
+
+/**
+ * Watches tab loads from the moment it is made, so that a load that finishes before the caller
+ * knows the tab's id (a tab just created) is not missed.
+ */
+export class LoadWatch {
+  readonly #complete = new Set<number>();
+  readonly #errors = new Map<number, string>();
+  readonly #removed = new Set<number>();
+  readonly #wakers = new Set<() => void>();
+  readonly #onUpdated = (tabId: number, change: chrome.tabs.OnUpdatedInfo): void => {
+    if (change.status === 'loading') this.#complete.delete(tabId);
+    if (change.status === 'complete') this.#complete.add(tabId);
+    this.#wake();
+  };
+  readonly #onError = (details: chrome.webNavigation.WebNavigationFramedErrorCallbackDetails): void => {
+    // ERR_ABORTED is a navigation replaced by another one, not a failed load.
+    if (details.frameId === 0 && details.error !== 'net::ERR_ABORTED') this.#errors.set(details.tabId, details.error);
+    this.#wake();
+  };
+  readonly #onRemoved = (tabId: number): void => {
+    this.#removed.add(tabId);
+    this.#wake();
+  };
+
+  constructor() {
+    chrome.tabs.onUpdated.addListener(this.#onUpdated);
+    chrome.webNavigation.onErrorOccurred.addListener(this.#onError);
+    chrome.tabs.onRemoved.addListener(this.#onRemoved);
+  }
+
+  /** Resolves with the loaded tab; `load-failed`, `tab-closed` or `timeout` otherwise. */
+  async forTab(tabId: number, deadline: number, what: string): Promise<chrome.tabs.Tab> {
+    try {
+      for (;;) {
+        if (this.#removed.has(tabId)) throw new Failure('tab-closed', `The tab closed while ${what}.`, { tab: tabId });
+        const error = this.#errors.get(tabId);
+        if (error) {
+          const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+          throw new Failure('load-failed', `The browser could not load the page (${error}) while ${what}.`, {
+            tab: tabId,
+            error,
+            url: tab?.url ?? tab?.pendingUrl,
+          });
+        }
+        if (this.#complete.has(tabId)) {
+          const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+          if (!tab) throw new Failure('tab-closed', `The tab closed while ${what}.`, { tab: tabId });
+          if (tab.status === 'complete') return tab;
+          this.#complete.delete(tabId);
+        }
+        const remaining = deadline - Date.now();
+        if (remaining <= 0) throw new Failure('timeout', `Timed out while ${what}.`, { tab: tabId });
+        await this.#sleepUntilEvent(remaining);
+      }
+    } finally {
+      this.dispose();
+    }
+  }
+
+  dispose(): void {
+    chrome.tabs.onUpdated.removeListener(this.#onUpdated);
+    chrome.webNavigation.onErrorOccurred.removeListener(this.#onError);
+    chrome.tabs.onRemoved.removeListener(this.#onRemoved);
+    this.#wake();
+  }
+
+  #sleepUntilEvent(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#wakers.add(done);
+    });
+  }
+
+  #wake(): void {
+    for (const waker of [...this.#wakers]) waker();
+  }
+}
+
+/** Waits until a tab that may be loading has finished (no-op when it is complete). */
+export async function tabSettled(tabId: number, deadline: number, what: string): Promise<chrome.tabs.Tab> {
+  const watch = new LoadWatch();
+  const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+  if (!tab) {
+    watch.dispose();
+    throw new Failure('tab-closed', `The tab closed while ${what}.`, { tab: tabId });
+  }
+  if (tab.status === 'complete') {
+    watch.dispose();
+    return tab;
+  }
+  return watch.forTab(tabId, deadline, what);
+}

@@ -1,0 +1,84 @@
+import { NAVIGATION_RESEND_COMMANDS, type Request } from '../../sdk/protocol/index.js';
+import type { AllowList } from './AllowList.js';
+import { Failure } from './Failure.js';
+import { tabSettled } from './LoadWatch.js';
+
+export type PageRequest = Extract<Request, { cmd: 'resolve' | 'locate' | 'read' | 'verify' | 'wait' | 'act' | 'outline' }>;
+
+const DEFAULT_TIMEOUT_MS = 5_000;
+
+/**
+ * Carries a page command to the content script of one tab. The script is injected on demand
+ * in tabs that were open before the extension loaded; a command that only looks at the page is
+ * sent again to the new page when the page navigates under it, and every re-send is counted.
+ */
+export class PageChannel {
+  constructor(private readonly allow: AllowList) {}
+
+  async run(request: PageRequest, tabId: number): Promise<Record<string, unknown>> {
+    const deadline = Date.now() + (request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    let retries = 0;
+    let injected = false;
+    for (;;) {
+      const tab = await tabSettled(tabId, deadline, `waiting for the page to load before ${request.cmd}`).catch(
+        (error: unknown) => {
+          throw error instanceof Failure && error.reason === 'timeout'
+            ? new Failure('timeout', `The page did not finish loading within ${request.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms, so ${request.cmd} was not sent.`)
+            : error;
+        },
+      );
+      if (!this.allow.allows(tab.url)) {
+        throw new Failure(
+          'internal',
+          `The run's tab shows ${originOf(tab.url)}, which is not in the run's allow list (${this.allow.describe()}). Add that origin to \`allow\` to let aite work on it.`,
+          { url: tab.url, allow: [...this.allow.origins] },
+        );
+      }
+      const remaining = Math.max(1, deadline - Date.now());
+      try {
+        // A re-sent command gets what is left of its own budget, not a fresh one.
+        const answer = await sendToContent(tabId, { ...request, timeoutMs: remaining });
+        if (typeof answer !== 'object' || answer === null || !('ok' in answer)) {
+          throw new Failure('internal', `The content script gave no answer to ${request.cmd}.`);
+        }
+        return retries > 0 ? { ...answer, retries } : (answer as Record<string, unknown>);
+      } catch (error) {
+        if (error instanceof Failure) throw error;
+        const text = error instanceof Error ? error.message : String(error);
+        if (/Receiving end does not exist/i.test(text) && !injected) {
+          injected = true;
+          await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['content.js'] }).catch((e: unknown) => {
+            throw new Failure('internal', `Could not inject the aite content script into tab ${tabId}: ${String(e)}.`);
+          });
+          continue;
+        }
+        const stillThere = await chrome.tabs.get(tabId).catch(() => undefined);
+        if (!stillThere) throw new Failure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
+        if (NAVIGATION_RESEND_COMMANDS.has(request.cmd) && Date.now() < deadline) {
+          retries += 1;
+          injected = false;
+          continue;
+        }
+        throw new Failure(
+          'navigation',
+          request.cmd === 'act'
+            ? 'The page navigated while the action ran; it was not sent again. Check what the page did before repeating it.'
+            : `The page navigated during ${request.cmd}.`,
+          { tab: tabId, error: text },
+        );
+      }
+    }
+  }
+}
+
+function sendToContent(tabId: number, request: PageRequest): Promise<unknown> {
+  return chrome.tabs.sendMessage(tabId, { aite: 1, request }, { frameId: 0 });
+}
+
+function originOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? '').origin;
+  } catch {
+    return url ?? '(no url)';
+  }
+}

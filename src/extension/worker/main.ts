@@ -1,0 +1,51 @@
+import type { ExtensionEvent } from '../../sdk/protocol/index.js';
+import { AllowList } from './AllowList.js';
+import { BridgeConnection } from './BridgeConnection.js';
+import { CommandRouter } from './CommandRouter.js';
+import { RunState } from './RunState.js';
+
+// One controller per worker instance. Chrome may stop this worker at any time; everything it
+// must remember lives in RunState (storage.session), and the alarm below reconnects it.
+const state = new RunState();
+const allow = new AllowList(chrome.runtime.getManifest().host_permissions ?? []);
+const router = new CommandRouter(state, allow);
+
+const connection = new BridgeConnection({
+  async onMessage(message) {
+    if ((message as { type?: unknown }).type === 'ping') return { type: 'pong' };
+    return router.handle(message);
+  },
+  async lastRunId() {
+    await state.load();
+    return state.data.runId;
+  },
+  async onWelcome(welcome, resumed) {
+    await state.begin(welcome.runId, resumed);
+  },
+});
+
+function emit(event: ExtensionEvent): void {
+  connection.send(event);
+}
+
+chrome.tabs.onCreated.addListener((tab) => {
+  if (tab.id === undefined) return;
+  const id = tab.id;
+  void state.update((data) => {
+    if (!data.created.includes(id)) data.opened.push(id);
+  });
+  emit({ type: 'event', kind: 'tab-opened', tab: id, url: tab.pendingUrl ?? tab.url ?? '' });
+});
+chrome.tabs.onRemoved.addListener((tabId) => emit({ type: 'event', kind: 'tab-closed', tab: tabId }));
+chrome.webNavigation.onCommitted.addListener((details) => {
+  if (details.frameId === 0) emit({ type: 'event', kind: 'navigated', tab: details.tabId, url: details.url });
+});
+chrome.runtime.onMessage.addListener((message: { aite?: number; event?: ExtensionEvent }, sender) => {
+  // Only our own content scripts can reach this listener; pages cannot.
+  if (message?.aite !== 1 || !message.event || sender.id !== chrome.runtime.id || sender.tab?.id === undefined) return;
+  if (message.event.kind === 'console') emit({ ...message.event, tab: sender.tab.id });
+});
+
+chrome.alarms.create('aite-keepalive', { periodInMinutes: 0.5 });
+chrome.alarms.onAlarm.addListener(() => connection.connect());
+connection.connect();

@@ -1,0 +1,73 @@
+import type { Command, Request } from '../protocol/index.js';
+import { AiteError } from '../errors/AiteError.js';
+
+/** One request the bridge sent (or will send) and has no answer for yet. */
+export interface PendingRequest {
+  readonly id: number;
+  readonly cmd: Command;
+  readonly request: Request;
+  /** Re-sends after reconnects, added to the answer's own count. */
+  resends: number;
+  /** How many times it went out. */
+  attempts: number;
+  /** Whether the request went out on the current connection. */
+  sent: boolean;
+  readonly resolve: (answer: Record<string, unknown>) => void;
+  readonly reject: (error: AiteError) => void;
+}
+
+/**
+ * The one registry of requests in flight. Each entry has a label and a deadline; closing the
+ * bridge clears them all with one error, so nothing waits forever.
+ */
+export class PendingRequests {
+  readonly #entries = new Map<number, PendingRequest & { timer: NodeJS.Timeout }>();
+  #nextId = 1;
+
+  nextId(): number {
+    return this.#nextId++;
+  }
+
+  add(
+    entry: Omit<PendingRequest, 'resolve' | 'reject'>,
+    timeoutMs: number,
+    onTimeout: () => AiteError,
+  ): Promise<Record<string, unknown>> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#entries.delete(entry.id);
+        reject(onTimeout());
+      }, timeoutMs);
+      timer.unref?.();
+      this.#entries.set(entry.id, { ...entry, resolve, reject, timer });
+    });
+  }
+
+  get(id: number): PendingRequest | undefined {
+    return this.#entries.get(id);
+  }
+
+  /** Settles one entry; false when the id is unknown (late, duplicate or forged answer). */
+  settle(id: number, outcome: { answer: Record<string, unknown> } | { error: AiteError }): boolean {
+    const entry = this.#entries.get(id);
+    if (!entry) return false;
+    clearTimeout(entry.timer);
+    this.#entries.delete(id);
+    if ('answer' in outcome) entry.resolve(outcome.answer);
+    else entry.reject(outcome.error);
+    return true;
+  }
+
+  all(): PendingRequest[] {
+    return [...this.#entries.values()];
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Rejects everything still waiting. */
+  clear(error: (entry: PendingRequest) => AiteError): void {
+    for (const entry of [...this.#entries.values()]) this.settle(entry.id, { error: error(entry) });
+  }
+}

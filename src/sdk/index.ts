@@ -1,0 +1,28 @@
+// The public API of aite. Everything a user may import is named here; nothing else is public.
+export { launch, type LaunchOptions } from './session/launch.js';
+export { attach, type AttachOptions } from './session/attach.js';
+export { Session, SessionEvent, type SessionEvents } from './session/Session.js';
+export { Tab } from './session/Tab.js';
+export { Locator } from './session/Locator.js';
+export { Verify, type VerifyOptions } from './session/Verify.js';
+export type { RetryCounts, StepRecord, StepResult, TargetInput, Warning } from './session/types.js';
+export { Bridge, type BridgeOptions } from './bridge/Bridge.js';
+export { BridgeEvent, type BridgeEvents, type Rejection, type RetryInfo } from './bridge/BridgeEvents.js';
+export { AiteError } from './errors/AiteError.js';
+export { findChrome } from './launch/findChrome.js';
+export { AITE_EXTENSION_ID } from './launch/ExtensionIdentity.js';
+export { CloseCode, REASONS, type Reason } from './protocol/reasons.js';
+export type { Target } from './protocol/target.js';
+export type { Descriptor, Rect } from './protocol/descriptor.js';
+export type {
+  AnswerOf,
+  Command,
+  ExtensionEvent,
+  Hello,
+  OutlineItem,
+  Repair,
+  RequestInput,
+  RequestOf,
+  TabInfo,
+  TabMatch,
+} from './protocol/messages.js';

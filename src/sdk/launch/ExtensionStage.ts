@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AiteError } from '../errors/AiteError.js';
+import { EXTENSION_PUBLIC_KEY } from './ExtensionIdentity.js';
+import { packageRoot, packageVersion } from './packageRoot.js';
+
+/** The built files every copy of the extension needs. */
+const BUNDLES = ['worker.js', 'content.js'] as const;
+
+/** What the extension reads to find its bridge; never web-accessible. */
+export interface BridgeConfig {
+  url: string;
+  token: string;
+  profile: string;
+}
+
+/**
+ * Turns the run's `allow` list into host match patterns, refusing what is not an http(s) origin.
+ * @public
+ */
+export function allowPatterns(allow: readonly string[]): string[] {
+  if (allow.length === 0) {
+    throw new AiteError('unsupported', '`allow` is empty: list the origins aite may touch, e.g. ["http://127.0.0.1:4173"].');
+  }
+  return allow.map((entry) => {
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      throw new AiteError('unsupported', `\`allow\` entry "${entry}" is not an origin like "http://127.0.0.1:4173".`);
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.href.replace(/\/$/, '') !== url.origin) {
+      throw new AiteError('unsupported', `\`allow\` entry "${entry}" must be an http(s) origin without a path, like "${url.origin}".`);
+    }
+    return `${url.origin}/*`;
+  });
+}
+
+/**
+ * One run's copy of the aite extension, in `<userDataDir>/aite-extension/`: the bundles, a
+ * manifest whose host permissions are exactly the run's allow list, and bridge.json.
+ * Parallel runs never share a copy.
+ */
+export class ExtensionStage {
+  private constructor(readonly dir: string) {}
+
+  static async create(options: { userDataDir: string; allow: readonly string[]; buildDir?: string }): Promise<ExtensionStage> {
+    const patterns = allowPatterns(options.allow);
+    const buildDir = options.buildDir ?? join(packageRoot(), 'dist', 'extension');
+    for (const file of BUNDLES) {
+      if (!existsSync(join(buildDir, file))) {
+        throw new AiteError('internal', `The aite extension is not built (${file} missing in ${buildDir}). Run \`npm run build\`.`);
+      }
+    }
+    const dir = join(options.userDataDir, 'aite-extension');
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await Promise.all(BUNDLES.map((file) => copyFile(join(buildDir, file), join(dir, file))));
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest(patterns), null, 2));
+    return new ExtensionStage(dir);
+  }
+
+  get bridgeConfigPath(): string {
+    return join(this.dir, 'bridge.json');
+  }
+
+  writeBridgeConfig(config: BridgeConfig): Promise<void> {
+    return ExtensionStage.writeBridgeConfigInto(this.dir, config);
+  }
+
+  /** Writes bridge.json with mode 0600: a fresh file, then a rename, so no planted link is followed. */
+  static async writeBridgeConfigInto(dir: string, config: BridgeConfig): Promise<void> {
+    const temp = join(dir, `.bridge-${randomBytes(6).toString('hex')}.json`);
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(JSON.stringify(config));
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, join(dir, 'bridge.json'));
+  }
+
+  async removeBridgeConfig(): Promise<void> {
+    await rm(this.bridgeConfigPath, { force: true });
+  }
+}
+
+function manifest(patterns: string[]): Record<string, unknown> {
+  return {
+    manifest_version: 3,
+    name: 'aite',
+    description: 'Runs aite test and automation steps in the origins of the run’s allow list.',
+    version: packageVersion().replace(/[^\d.].*$/, ''),
+    key: EXTENSION_PUBLIC_KEY,
+    minimum_chrome_version: '120',
+    background: { service_worker: 'worker.js', type: 'module' },
+    permissions: ['tabs', 'scripting', 'storage', 'alarms', 'webNavigation'],
+    host_permissions: patterns,
+    content_scripts: [{ matches: patterns, js: ['content.js'], run_at: 'document_idle' }],
+    action: { default_title: 'aite' },
+  };
+}

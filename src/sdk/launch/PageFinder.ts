@@ -1,0 +1,39 @@
+import type { Browser, Page } from 'puppeteer-core';
+import type { TabInfo } from '../protocol/index.js';
+
+/**
+ * Finds the debugging-pipe page that shows an extension tab. The two sides share no id, so the
+ * page is found by url, then by title when two share a url; if that is still not enough it
+ * refuses rather than guesses.
+ */
+export class PageFinder {
+  readonly #cache = new Map<number, Page>();
+
+  constructor(private readonly browser: Browser) {}
+
+  /** The page for `tab`, trusting a cached page while it still shows `knownUrl`. */
+  cached(tabId: number, knownUrl: string | undefined): Page | undefined {
+    const page = this.#cache.get(tabId);
+    if (page && !page.isClosed() && knownUrl !== undefined && page.url() === knownUrl) return page;
+    return undefined;
+  }
+
+  async find(tab: TabInfo): Promise<Page | { refused: string }> {
+    const pages = (await this.browser.pages()).filter((page) => !page.isClosed());
+    let matches = pages.filter((page) => page.url() === tab.url);
+    if (matches.length > 1) {
+      const titled = await Promise.all(matches.map(async (page) => ((await page.title().catch(() => '')) === tab.title ? page : undefined)));
+      matches = titled.filter((page): page is Page => page !== undefined);
+    }
+    if (matches.length === 1) {
+      this.#cache.set(tab.id, matches[0]!);
+      return matches[0]!;
+    }
+    return {
+      refused:
+        matches.length === 0
+          ? `no page in Chrome shows ${tab.url}`
+          : `${matches.length} pages show ${tab.url} with the title "${tab.title}", so aite cannot tell which is the run's tab`,
+    };
+  }
+}

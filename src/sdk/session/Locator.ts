@@ -1,0 +1,54 @@
+import type { AnswerOf, Descriptor, OutlineItem, RequestOf } from '../protocol/index.js';
+import type { Send } from './Channel.js';
+import { toTarget, type TargetInput } from './types.js';
+
+/**
+ * Finding and reading elements in the run's tab. Each method sends one protocol request.
+ * @public
+ */
+export class Locator {
+  /** @internal */
+  constructor(private readonly send: Send) {}
+
+  /** Finds exactly one element; with `descriptor`, repairs a drifted target or refuses. */
+  resolve(target: TargetInput, options: { descriptor?: Descriptor; timeoutMs?: number } = {}): Promise<AnswerOf<'resolve'>> {
+    return this.send({ cmd: 'resolve', target: toTarget(target), descriptor: options.descriptor, timeoutMs: options.timeoutMs });
+  }
+
+  /** Scrolls the element into view and answers where to click, once it is visible, enabled and on top. */
+  locate(descriptor: Descriptor, options: { timeoutMs?: number } = {}): Promise<AnswerOf<'locate'>> {
+    return this.send({ cmd: 'locate', descriptor, timeoutMs: options.timeoutMs });
+  }
+
+  /** The element's visible text (or a control's value). */
+  read(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<AnswerOf<'read'>> {
+    return this.send({ cmd: 'read', target: toTarget(target), timeoutMs: options.timeoutMs });
+  }
+
+  /** An action as plain DOM events in the page (attach mode, or `select`). */
+  act(
+    action: RequestOf<'act'>['action'],
+    descriptor: Descriptor,
+    options: Pick<RequestOf<'act'>, 'text' | 'key' | 'option' | 'to' | 'timeoutMs'> = {},
+  ): Promise<AnswerOf<'act'>> {
+    return this.send({ cmd: 'act', action, descriptor, ...options });
+  }
+
+  /** Waits until the target is visible or gone, its text changes, or the url contains a string. */
+  wait(
+    kind: RequestOf<'wait'>['kind'],
+    options: { target?: TargetInput; contains?: string; timeoutMs?: number } = {},
+  ): Promise<AnswerOf<'wait'>> {
+    return this.send({ cmd: 'wait', kind, target: options.target === undefined ? undefined : toTarget(options.target), contains: options.contains, timeoutMs: options.timeoutMs });
+  }
+
+  /** Draws labelled boxes around elements (for a screenshot). */
+  outline(items: OutlineItem[]): Promise<AnswerOf<'outline'>> {
+    return this.send({ cmd: 'outline', items });
+  }
+
+  /** Removes the boxes; answers how many were removed and how many remain. */
+  clearOutline(): Promise<AnswerOf<'outline'>> {
+    return this.send({ cmd: 'outline', clear: true });
+  }
+}

@@ -1,0 +1,467 @@
+import { EventEmitter } from 'node:events';
+import type { Browser, Page } from 'puppeteer-core';
+import type TypedEmitter from 'typed-emitter';
+import type { Bridge } from '../bridge/Bridge.js';
+import { AiteError } from '../errors/AiteError.js';
+import { PageFinder } from '../launch/PageFinder.js';
+import type { AnswerOf, Command, Descriptor, ExtensionEvent, OutlineItem, RequestInput, Target } from '../protocol/index.js';
+import type { Send } from './Channel.js';
+import { Locator } from './Locator.js';
+import { Tab } from './Tab.js';
+import { toTarget, type RetryCounts, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
+import { Verify } from './Verify.js';
+
+/**
+ * Events of a {@link Session}, by name.
+ * @public
+ */
+export type SessionEvents = {
+  /** A composed step finished (passed or failed). */
+  step: (record: StepRecord) => void;
+  /** An answer carried re-sends; `retries` is how many. */
+  retry: (info: { cmd: Command; retries: number }) => void;
+  /** An event from the extension: tab opened/closed, navigated, console error. */
+  event: (event: ExtensionEvent) => void;
+  /** Something worth knowing that did not fail a step. */
+  warning: (warning: Warning) => void;
+};
+
+/**
+ * The names of the {@link SessionEvents}.
+ * @public
+ */
+export const SessionEvent = {
+  Step: 'step',
+  Retry: 'retry',
+  Event: 'event',
+  Warning: 'warning',
+} as const satisfies Record<string, keyof SessionEvents>;
+
+/** @internal */
+export interface SessionParts {
+  bridge: Bridge;
+  browser: Browser | undefined;
+  profile: string;
+  timeoutMs: number;
+  close: () => Promise<void>;
+}
+
+type Point = AnswerOf<'locate'>;
+
+/** The one thing a step has found: the element now, and how it was found. */
+interface Found {
+  descriptor: Descriptor;
+  resolved: AnswerOf<'resolve'>;
+}
+
+/**
+ * One run in one Chrome profile. Holds the `bridge`, and `tab`, `locator` and `verify`, whose
+ * methods each send one protocol request; the composed steps (`click`, `type`, ...) resolve,
+ * locate and send real input over the debugging pipe.
+ * @public
+ */
+export class Session extends (EventEmitter as new () => TypedEmitter<SessionEvents>) {
+  readonly bridge: Bridge;
+  readonly tab: Tab;
+  readonly locator: Locator;
+  readonly verify: Verify;
+  readonly profile: string;
+  /** The puppeteer-core Browser when launched over the pipe (an escape hatch); undefined in attach mode. */
+  readonly browser: Browser | undefined;
+  /** Re-sends counted over the session. Nothing hides a retry. */
+  readonly retries: RetryCounts = { total: 0, byCommand: {} };
+  /** Console errors the pages of this run reported. */
+  readonly consoleErrors: Array<{ tab: number; text: string }> = [];
+
+  readonly #parts: SessionParts;
+  readonly #pages: PageFinder | undefined;
+  readonly #tabUrls = new Map<number, string>();
+  #currentTab: number | null = null;
+  #gone: string | undefined;
+  #closing: Promise<void> | undefined;
+  #stepLog: string[] | undefined;
+
+  /** @internal */
+  constructor(parts: SessionParts) {
+    super();
+    this.#parts = parts;
+    this.bridge = parts.bridge;
+    this.browser = parts.browser;
+    this.profile = parts.profile;
+    this.#pages = parts.browser ? new PageFinder(parts.browser) : undefined;
+    const send = this.#send;
+    this.tab = new Tab(send, () => this.#currentTab);
+    this.locator = new Locator(send);
+    this.verify = new Verify(send);
+    this.bridge.on('event', (event) => this.#onEvent(event));
+    parts.browser?.on('disconnected', () => {
+      if (this.#closing) return;
+      this.#gone = 'Chrome exited';
+      this.bridge.failPending('Chrome exited');
+    });
+  }
+
+  /** This run's id (from the bridge's welcome). */
+  get runId(): string {
+    return this.bridge.runId;
+  }
+
+  // ------------------------------------------------------------------ composed steps
+
+  /** Clicks the target with real mouse input (plain events in attach mode). */
+  click(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
+    return this.#step('click', target, async () => {
+      const found = await this.#find(target, options.timeoutMs);
+      await this.#pointer(found, 'click', (page, at) => page.mouse.click(at.x, at.y), options.timeoutMs);
+    });
+  }
+
+  /** Double-clicks the target. */
+  doubleClick(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
+    return this.#step('doubleClick', target, async () => {
+      const found = await this.#find(target, options.timeoutMs);
+      await this.#pointer(found, 'doubleClick', (page, at) => page.mouse.click(at.x, at.y, { clickCount: 2 }), options.timeoutMs);
+    });
+  }
+
+  /** Moves the mouse over the target. */
+  hover(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
+    return this.#step('hover', target, async () => {
+      const found = await this.#find(target, options.timeoutMs);
+      await this.#pointer(found, 'hover', (page, at) => page.mouse.move(at.x, at.y), options.timeoutMs);
+    });
+  }
+
+  /** Clicks the target to focus it, then types `text` key by key (appends to what is there). */
+  type(target: TargetInput, text: string, options: { timeoutMs?: number } = {}): Promise<StepResult> {
+    return this.#step('type', target, async () => {
+      const found = await this.#find(target, options.timeoutMs);
+      await this.#pointer(
+        found,
+        'type',
+        async (page, at) => {
+          await page.mouse.click(at.x, at.y);
+          await page.keyboard.type(text);
+        },
+        options.timeoutMs,
+        { text },
+      );
+    });
+  }
+
+  /** Clears the target's value and types `text` into it. */
+  fill(target: TargetInput, text: string, options: { timeoutMs?: number } = {}): Promise<StepResult> {
+    return this.#step('fill', target, async () => {
+      const found = await this.#find(target, options.timeoutMs);
+      await this.#pointer(
+        found,
+        'type',
+        async (page, at) => {
+          await page.mouse.click(at.x, at.y, { clickCount: 3 });
+          await page.keyboard.down('ControlLeft');
+          await page.keyboard.press('KeyA');
+          await page.keyboard.up('ControlLeft');
+          await page.keyboard.press('Backspace');
+          if (text) await page.keyboard.sendCharacter(text);
+        },
+        options.timeoutMs,
+        { text },
+      );
+    });
+  }
+
+  /** Presses a key (`Enter`, `Tab`, `ArrowDown`, `a`), in the target when one is named. */
+  press(key: string, target?: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
+    return this.#step('press', target, async () => {
+      if (target === undefined) {
+        if (this.#pages) return void (await (await this.#runPage()).keyboard.press(key as never));
+        throw new AiteError('unsupported', 'press without a target needs the debugging pipe; name the element to press the key in.');
+      }
+      const found = await this.#find(target, options.timeoutMs);
+      await this.#pointer(
+        found,
+        'press',
+        async (page, at) => {
+          await page.mouse.click(at.x, at.y);
+          await page.keyboard.press(key as never);
+        },
+        options.timeoutMs,
+        { key },
+      );
+    });
+  }
+
+  /** Checks a checkbox or radio (does nothing when it already is), then verifies it. */
+  check(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
+    return this.#toggle('check', target, true, options.timeoutMs);
+  }
+
+  /** Unchecks a checkbox (does nothing when it already is), then verifies it. */
+  uncheck(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
+    return this.#toggle('uncheck', target, false, options.timeoutMs);
+  }
+
+  /** Picks an option of a `<select>` by its label or value. */
+  select(target: TargetInput, option: string, options: { timeoutMs?: number } = {}): Promise<StepResult> {
+    return this.#step('select', target, async () => {
+      const found = await this.#find(target, options.timeoutMs);
+      // A native select's popup is not part of the page; choosing through the DOM is what every tool does.
+      await this.locator.act('select', found.descriptor, { option, timeoutMs: options.timeoutMs });
+    });
+  }
+
+  /** Drags `from` onto `to` with real mouse input. */
+  drag(from: TargetInput, to: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
+    return this.#step('drag', from, async () => {
+      const source = await this.#find(from, options.timeoutMs);
+      const target = await this.#find(to, options.timeoutMs);
+      if (!this.#pages) {
+        await this.locator.act('drag', source.descriptor, { to: target.descriptor, timeoutMs: options.timeoutMs });
+        return;
+      }
+      const a = await this.locator.locate(source.descriptor, { timeoutMs: options.timeoutMs });
+      const page = await this.#runPage();
+      await page.mouse.move(a.x, a.y);
+      await page.mouse.down();
+      const b = await this.locator.locate(target.descriptor, { timeoutMs: options.timeoutMs });
+      await page.mouse.move(b.x, b.y, { steps: 8 });
+      await page.mouse.up();
+    });
+  }
+
+  /** Waits until the run's page has had no network request in flight for `idleMs` (default 500). */
+  waitForNetworkIdle(options: { idleMs?: number; timeoutMs?: number } = {}): Promise<StepResult> {
+    return this.#step('waitForNetworkIdle', undefined, async () => {
+      if (!this.#pages) throw new AiteError('unsupported', 'waitForNetworkIdle needs the debugging pipe (not available in attach mode).');
+      const timeout = options.timeoutMs ?? this.#parts.timeoutMs;
+      await (await this.#runPage())
+        .waitForNetworkIdle({ idleTime: options.idleMs ?? 500, timeout })
+        .catch((error: unknown) => {
+          throw new AiteError('timeout', `The network did not go idle within ${timeout} ms.`, { cause: error, command: 'wait' });
+        });
+    });
+  }
+
+  /**
+   * A PNG of the run's tab, brought to the front first. Returns undefined, with a warning, when
+   * no picture can be taken (attach mode, or the tab cannot be told apart from another).
+   */
+  async screenshot(): Promise<Uint8Array | undefined> {
+    if (!this.#pages) {
+      this.#warn({ code: 'screenshot', message: 'Screenshots need the debugging pipe; attach mode has none.' });
+      return undefined;
+    }
+    try {
+      const page = await this.#runPage();
+      await page.bringToFront();
+      return await page.screenshot({ type: 'png' });
+    } catch (error) {
+      this.#warn({ code: 'screenshot', message: `No screenshot: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
+      return undefined;
+    }
+  }
+
+  /** Closes Chrome (when launched) and the bridge, deletes bridge.json and a temp profile. */
+  close(): Promise<void> {
+    this.#closing ??= this.#parts.close();
+    return this.#closing;
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  readonly #send: Send = async <R extends RequestInput>(request: R): Promise<AnswerOf<R['cmd']>> => {
+    if (this.#gone) {
+      throw new AiteError('connection-lost', `${request.cmd} not sent: ${this.#gone}.`, { command: request.cmd });
+    }
+    const withDefaults = this.#withDefaults(request);
+    this.#stepLog?.push(`${request.cmd} ${summarise(withDefaults)}`);
+    try {
+      const answer = await this.bridge.request(withDefaults);
+      this.#count(request.cmd, answer.retries);
+      this.#track(request.cmd, answer);
+      return answer;
+    } catch (error) {
+      if (error instanceof AiteError) this.#count(request.cmd, error.retries);
+      throw error;
+    }
+  };
+
+  #withDefaults<R extends RequestInput>(request: R): R {
+    const cmd: Command = request.cmd;
+    if (cmd === 'tabs' || cmd === 'closeTab' || cmd === 'outline') return request;
+    const fallback = cmd === 'navigate' ? Math.max(30_000, this.#parts.timeoutMs) : this.#parts.timeoutMs;
+    return { ...request, timeoutMs: (request as { timeoutMs?: number }).timeoutMs ?? fallback } as R;
+  }
+
+  #count(cmd: Command, retries: number | undefined): void {
+    if (!retries) return;
+    this.retries.total += retries;
+    this.retries.byCommand[cmd] = (this.retries.byCommand[cmd] ?? 0) + retries;
+    this.#stepLog?.push(`  ${cmd} was re-sent ${retries} time(s)`);
+    this.emit('retry', { cmd, retries });
+  }
+
+  #track(cmd: Command, answer: Record<string, unknown>): void {
+    if (cmd === 'navigate' || cmd === 'switchTab') {
+      this.#currentTab = answer.tab as number;
+      this.#tabUrls.set(answer.tab as number, answer.url as string);
+    } else if (cmd === 'closeTab') {
+      this.#currentTab = (answer.tab as number | null) ?? null;
+      this.#tabUrls.delete(answer.closed as number);
+    }
+  }
+
+  #onEvent(event: ExtensionEvent): void {
+    if (event.kind === 'navigated') this.#tabUrls.set(event.tab, event.url);
+    if (event.kind === 'tab-closed') this.#tabUrls.delete(event.tab);
+    if (event.kind === 'console') this.consoleErrors.push({ tab: event.tab, text: event.text });
+    this.emit('event', event);
+  }
+
+  #warn(warning: Warning): void {
+    this.#stepWarnings?.push(warning);
+    this.emit('warning', warning);
+  }
+
+  #stepWarnings: Warning[] | undefined;
+
+  async #find(input: TargetInput, timeoutMs?: number): Promise<Found> {
+    const resolved = await this.locator.resolve(input, { timeoutMs });
+    return { descriptor: resolved.descriptor, resolved };
+  }
+
+  /** Real input at the located point over the pipe; one plain-event `act` without it. */
+  async #pointer(
+    found: Found,
+    action: 'click' | 'doubleClick' | 'hover' | 'type' | 'press',
+    input: (page: Page, at: Point) => Promise<void>,
+    timeoutMs: number | undefined,
+    extra: { text?: string; key?: string } = {},
+  ): Promise<void> {
+    if (!this.#pages) {
+      await this.locator.act(action, found.descriptor, { ...extra, timeoutMs });
+      return;
+    }
+    const at = await this.locator.locate(found.descriptor, { timeoutMs });
+    const page = await this.#runPage();
+    await input(page, at);
+  }
+
+  async #toggle(name: 'check' | 'uncheck', target: TargetInput, want: boolean, timeoutMs?: number): Promise<StepResult> {
+    return this.#step(name, target, async () => {
+      const found = await this.#find(target, timeoutMs);
+      if (!this.#pages) {
+        await this.locator.act(name, found.descriptor, { timeoutMs });
+        return;
+      }
+      const at = await this.locator.locate(found.descriptor, { timeoutMs });
+      if (at.kind === undefined) {
+        throw new AiteError('unsupported', `${name} needs a checkbox or radio; the target is a <${at.tag}>.`, { command: name });
+      }
+      if (at.checked !== want) await (await this.#runPage()).mouse.click(at.x, at.y);
+      await this.verify.state(found.descriptor.xpath ? { xpath: found.descriptor.xpath } : toTarget(target), want ? 'checked' : 'unchecked', { timeoutMs });
+    });
+  }
+
+  async #runPage(): Promise<Page> {
+    const pages = this.#pages;
+    const tabId = this.#currentTab;
+    if (!pages) throw new AiteError('unsupported', 'This session has no debugging pipe (attach mode).');
+    if (tabId === null) throw new AiteError('tab-closed', 'There is no run tab yet: navigate first.');
+    const cached = pages.cached(tabId, this.#tabUrls.get(tabId));
+    if (cached) return cached;
+    const info = (await this.tab.list()).find((tab) => tab.id === tabId);
+    if (!info) throw new AiteError('tab-closed', `The run's tab ${tabId} is closed.`);
+    this.#tabUrls.set(tabId, info.url);
+    const page = await pages.find(info);
+    if ('refused' in page) throw new AiteError('internal', `Cannot reach the run's tab over the debugging pipe: ${page.refused}.`);
+    return page;
+  }
+
+  async #step(name: string, target: TargetInput | undefined, body: () => Promise<void>): Promise<StepResult> {
+    const started = performance.now();
+    const retriesBefore = this.retries.total;
+    const warnings: Warning[] = [];
+    const log: string[] = [];
+    this.#stepWarnings = warnings;
+    this.#stepLog = log;
+    const resolvedTarget = target === undefined ? undefined : toTarget(target);
+    try {
+      await body();
+      const result: StepResult = {
+        ok: true,
+        retries: this.retries.total - retriesBefore,
+        warnings,
+        durationMs: Math.round(performance.now() - started),
+      };
+      this.emit('step', { name, target: resolvedTarget, ok: true, retries: result.retries, durationMs: result.durationMs, warnings });
+      return result;
+    } catch (caught) {
+      this.#stepLog = undefined;
+      const error =
+        caught instanceof AiteError
+          ? caught
+          : new AiteError('internal', `${name} failed: ${caught instanceof Error ? caught.message : String(caught)}`, { cause: caught, command: name });
+      error.screenshot = await this.#failureScreenshot(error);
+      const retries = this.retries.total - retriesBefore;
+      const durationMs = Math.round(performance.now() - started);
+      this.emit('step', { name, target: resolvedTarget, ok: false, reason: error.reason, retries, durationMs, warnings });
+      const failed = error.withCallLog([`${name}${resolvedTarget ? ` ${JSON.stringify(resolvedTarget)}` : ''}`, ...log.map((l) => `  ${l}`)]);
+      throw failed;
+    } finally {
+      this.#stepWarnings = undefined;
+      this.#stepLog = undefined;
+    }
+  }
+
+  /** Outlines what the failure is about, takes the picture, and clears the boxes again. */
+  async #failureScreenshot(error: AiteError): Promise<Uint8Array | undefined> {
+    if (!this.#pages || this.#gone || this.#currentTab === null) return undefined;
+    const items = outlineItems(error);
+    let drawn = false;
+    if (items.length > 0) {
+      try {
+        await this.locator.outline(items);
+        drawn = true;
+      } catch (e) {
+        this.#warn({ code: 'outline', message: `Could not draw the outline: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
+      }
+    }
+    const png = await this.screenshot();
+    if (drawn) {
+      try {
+        const cleared = await this.locator.clearOutline();
+        if (cleared.remaining) this.#warn({ code: 'outline', message: `${cleared.remaining} outline box(es) remained on the page.` });
+      } catch (e) {
+        this.#warn({ code: 'outline', message: `Could not clear the outline: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
+      }
+    }
+    return png;
+  }
+}
+
+function outlineItems(error: AiteError): OutlineItem[] {
+  const detail = error.detail as {
+    candidates?: Array<{ descriptor?: Descriptor; score?: number }>;
+    candidate?: Descriptor;
+    score?: number;
+    element?: Descriptor;
+    coveredBy?: { xpath?: string };
+  };
+  const items: OutlineItem[] = [];
+  if (detail.candidate?.xpath) items.push({ xpath: detail.candidate.xpath, tone: 'candidate', label: `possible match ${detail.score ?? ''}`.trim() });
+  for (const [i, c] of (detail.candidates ?? []).entries()) {
+    if (c.descriptor?.xpath) items.push({ xpath: c.descriptor.xpath, tone: 'candidate', label: `match ${i + 1}${c.score ? ` (${c.score})` : ''}` });
+  }
+  if (detail.element?.xpath) items.push({ xpath: detail.element.xpath, tone: 'wanted', label: error.reason });
+  if (detail.coveredBy?.xpath) items.push({ xpath: detail.coveredBy.xpath, tone: 'cover', label: 'covering element' });
+  return items.slice(0, 10);
+}
+
+function summarise(request: object): string {
+  const { cmd: _cmd, ...rest } = request as Record<string, unknown>;
+  const text = JSON.stringify(rest, (key, value: unknown) => (key === 'descriptor' || key === 'to' ? '(element)' : value));
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+export type { Target };

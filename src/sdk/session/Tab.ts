@@ -1,0 +1,39 @@
+import type { AnswerOf, TabInfo, TabMatch } from '../protocol/index.js';
+import type { Send } from './Channel.js';
+
+/**
+ * The run's tabs. Each method sends one protocol request.
+ * @public
+ */
+export class Tab {
+  /** @internal */
+  constructor(
+    private readonly send: Send,
+    private readonly currentTab: () => number | null,
+  ) {}
+
+  /** The run's tab id, or null before the first navigate. */
+  get current(): number | null {
+    return this.currentTab();
+  }
+
+  /** Every open tab. */
+  async list(): Promise<TabInfo[]> {
+    return (await this.send({ cmd: 'tabs' })).tabs;
+  }
+
+  /** Loads `url` in the run's tab (a new tab the first time) and waits for it to load. */
+  navigate(url: string, options: { tab?: number; timeoutMs?: number } = {}): Promise<AnswerOf<'navigate'>> {
+    return this.send({ cmd: 'navigate', url, tab: options.tab ?? this.current ?? undefined, timeoutMs: options.timeoutMs });
+  }
+
+  /** Makes a matching tab (not the current one) the run's tab, once it has loaded. */
+  switchTo(match: TabMatch, options: { timeoutMs?: number } = {}): Promise<AnswerOf<'switchTab'>> {
+    return this.send({ cmd: 'switchTab', match, tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
+  }
+
+  /** Closes a tab (default: the run's) and goes back to the tab the run switched from. */
+  close(tab?: number): Promise<AnswerOf<'closeTab'>> {
+    return this.send({ cmd: 'closeTab', tab: tab ?? this.current ?? undefined });
+  }
+}

@@ -1,0 +1,68 @@
+import type { AnswerOf, RequestOf, Target } from '../protocol/index.js';
+import type { Send } from './Channel.js';
+import { toTarget, type TargetInput } from './types.js';
+
+type Within = string | Target;
+/** Options every check takes. @public */
+export interface VerifyOptions {
+  /** Pass when the condition does NOT hold. */
+  negate?: boolean;
+  /** How long the page may take to get there. */
+  timeoutMs?: number;
+}
+type State = RequestOf<'verify'> extends infer R ? (R extends { kind: 'state'; state: infer S } ? S : never) : never;
+
+/**
+ * Checks on the page. Each method sends one `verify` request; the page is re-checked until the
+ * condition holds or `timeoutMs` passes, then a `mismatch` names what was expected and found.
+ * @public
+ */
+export class Verify {
+  /** @internal */
+  constructor(private readonly send: Send) {}
+
+  /** The target exists (is visible). */
+  exists(target: TargetInput, options: VerifyOptions & { within?: Within } = {}): Promise<AnswerOf<'verify'>> {
+    return this.send({ cmd: 'verify', kind: 'exists', target: toTarget(target), ...options });
+  }
+
+  /** The page, or a region named by `within`, shows `value`. */
+  text(value: string, options: VerifyOptions & { within?: Within } = {}): Promise<AnswerOf<'verify'>> {
+    return this.send({ cmd: 'verify', kind: 'text', value, ...options });
+  }
+
+  /** The target's text contains `value`. */
+  targetText(target: TargetInput, value: string, options: VerifyOptions & { within?: Within } = {}): Promise<AnswerOf<'verify'>> {
+    return this.send({ cmd: 'verify', kind: 'targetText', target: toTarget(target), value, ...options });
+  }
+
+  /** A form control's value equals `value`. */
+  value(target: TargetInput, value: string, options: VerifyOptions = {}): Promise<AnswerOf<'verify'>> {
+    return this.send({ cmd: 'verify', kind: 'value', target: toTarget(target), value, ...options });
+  }
+
+  /** The target is checked, unchecked, enabled, disabled, visible, hidden, focused or editable. */
+  state(target: TargetInput, state: State, options: VerifyOptions = {}): Promise<AnswerOf<'verify'>> {
+    return this.send({ cmd: 'verify', kind: 'state', target: toTarget(target), state, ...options });
+  }
+
+  /** Exactly `n` visible elements match the target. */
+  count(target: TargetInput, n: number, options: VerifyOptions & { within?: Within } = {}): Promise<AnswerOf<'verify'>> {
+    return this.send({ cmd: 'verify', kind: 'count', target: toTarget(target), value: n, ...options });
+  }
+
+  /** The tab's url contains `contains`. */
+  url(contains: string, options: VerifyOptions = {}): Promise<AnswerOf<'verify'>> {
+    return this.send({ cmd: 'verify', kind: 'url', value: contains, ...options });
+  }
+
+  /** The tab's title contains `contains`. */
+  title(contains: string, options: VerifyOptions = {}): Promise<AnswerOf<'verify'>> {
+    return this.send({ cmd: 'verify', kind: 'title', value: contains, ...options });
+  }
+
+  /** The first number in the target's text is `from + by`. */
+  numberChange(target: TargetInput, change: { from: number; by: number }, options: VerifyOptions = {}): Promise<AnswerOf<'verify'>> {
+    return this.send({ cmd: 'verify', kind: 'numberChange', target: toTarget(target), ...change, ...options });
+  }
+}

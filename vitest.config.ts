@@ -1,0 +1,33 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const alias = { aite: fileURLToPath(new URL('./src/sdk/index.ts', import.meta.url)) };
+
+// Three tiers: unit (no browser), page (page logic in real Chromium, no extension), and e2e
+// (real Chromium with the real built extension). The environment shows in the file name.
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 10_000 },
+      },
+      {
+        resolve: { alias },
+        test: { name: 'page', include: ['test/page/**/*.page.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.e2e.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // Two cores: one Chromium at a time keeps timings honest.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
