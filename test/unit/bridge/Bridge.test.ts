@@ -1,0 +1,226 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { request as httpRequest } from 'node:http';
+import { AiteError, Bridge } from '../../../src/sdk/index.js';
+import { FakeExtension, until } from '../../support/FakeExtension.js';
+
+let bridge: Bridge;
+afterEach(async () => {
+  await bridge?.close();
+});
+
+function upgradeStatus(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.on('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      ws.terminate();
+    });
+    ws.on('open', () => {
+      resolve(101);
+      ws.close();
+    });
+    ws.on('error', (error) => (/Unexpected server response/.test(error.message) ? undefined : reject(error)));
+  });
+}
+
+function httpStatus(port: number, method: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('Bridge edge', () => {
+  it('listens on 127.0.0.1 with a 128-bit token and path /ext', async () => {
+    bridge = await Bridge.start();
+    expect(bridge.url).toBe(`ws://127.0.0.1:${bridge.port}/ext`);
+    expect(bridge.token).toMatch(/^[0-9a-f]{32}$/);
+    const other = await Bridge.start();
+    expect(other.token).not.toBe(bridge.token);
+    await other.close();
+  });
+
+  it('closes a socket with a wrong token with 4401, and never puts the token in the rejection', async () => {
+    bridge = await Bridge.start();
+    const messages: string[] = [];
+    bridge.on('rejected', (r) => messages.push(r.message));
+    for (const token of ['0'.repeat(32), '', 'abc', `${bridge.token}&token=${bridge.token}`]) {
+      const fake = FakeExtension.open(bridge, { token });
+      expect((await fake.closed).code).toBe(4401);
+    }
+    expect(messages.length).toBe(4);
+    expect(messages.join('\n')).not.toContain(bridge.token);
+  });
+
+  it('refuses a foreign, missing or null Origin, and a forged Host, with 403 before the upgrade', async () => {
+    bridge = await Bridge.start();
+    const url = `ws://127.0.0.1:${bridge.port}/ext?token=${bridge.token}`;
+    expect(await upgradeStatus(url, { origin: 'http://127.0.0.1:8080' })).toBe(403);
+    expect(await upgradeStatus(url, { origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop' })).toBe(403);
+    expect(await upgradeStatus(url, { origin: 'null' })).toBe(403);
+    expect(await upgradeStatus(url, {})).toBe(403);
+    expect(await upgradeStatus(url, { origin: `chrome-extension://${(await import('../../../src/sdk/index.js')).AITE_EXTENSION_ID}`, host: 'evil.example:80' })).toBe(403);
+  });
+
+  it('answers a wrong path with 404 and a plain GET with 426, with no secret in the body', async () => {
+    bridge = await Bridge.start();
+    const notFound = await httpStatus(bridge.port, 'GET', `/nope?token=${bridge.token}`);
+    expect(notFound.status).toBe(404);
+    const plain = await httpStatus(bridge.port, 'GET', '/ext');
+    expect(plain.status).toBe(426);
+    const post = await httpStatus(bridge.port, 'POST', '/ext');
+    expect(post.status).toBe(426);
+    expect(notFound.body + plain.body + post.body).not.toContain(bridge.token);
+  });
+
+  it('closes with 4408 when no hello comes in time', async () => {
+    bridge = await Bridge.start({ helloTimeoutMs: 100 });
+    const fake = FakeExtension.open(bridge);
+    expect((await fake.closed).code).toBe(4408);
+  });
+
+  it('welcomes a hello with runId and protocol 1, and proves the token when asked', async () => {
+    bridge = await Bridge.start();
+    const fake = await FakeExtension.connect(bridge, { nonce: 'n0nce' });
+    expect(fake.welcome).toMatchObject({ type: 'welcome', runId: bridge.runId, protocol: 1 });
+    expect(fake.welcome?.proof).toBe(FakeExtension.proof(bridge.token, 'n0nce'));
+    expect(bridge.connected).toBe(true);
+    fake.ws.close();
+  });
+
+  it('closes a hello with another protocol number with 4426', async () => {
+    bridge = await Bridge.start();
+    const fake = FakeExtension.open(bridge);
+    await new Promise((resolve) => fake.ws.once('open', resolve));
+    fake.ws.send(JSON.stringify({ type: 'hello', extVersion: '9', chrome: '1', profile: 'p', protocol: 2 }));
+    expect((await fake.closed).code).toBe(4426);
+  });
+
+  it('replaces an older connection with 4409', async () => {
+    bridge = await Bridge.start();
+    const first = await FakeExtension.connect(bridge);
+    const second = await FakeExtension.connect(bridge);
+    expect((await first.closed).code).toBe(4409);
+    expect(await bridge.request({ cmd: 'tabs' })).toMatchObject({ ok: true });
+    expect(second.received.length).toBe(1);
+    second.ws.close();
+  });
+
+  it('closes with 1009 on a message over 8 MiB and accepts one of exactly 8 MiB', async () => {
+    bridge = await Bridge.start();
+    const fake = await FakeExtension.connect(bridge);
+    const warnings: string[] = [];
+    bridge.on('warning', (w) => warnings.push(w));
+    fake.ws.send(Buffer.alloc(8 * 1024 * 1024, 0x20).toString());
+    await until(() => warnings.length === 1);
+    expect(bridge.connected).toBe(true);
+    fake.ws.send(Buffer.alloc(8 * 1024 * 1024 + 1, 0x20).toString());
+    expect((await fake.closed).code).toBe(1009);
+  });
+
+  it('sends one request at a time: N+1 waits for answer N', async () => {
+    bridge = await Bridge.start();
+    const fake = await FakeExtension.connect(bridge);
+    const held: Array<() => void> = [];
+    fake.onRequest = (request) => {
+      held.push(() => fake.ws.send(JSON.stringify({ id: request.id, ok: true, tabs: [] })));
+      return undefined;
+    };
+    const a = bridge.request({ cmd: 'tabs' });
+    const b = bridge.request({ cmd: 'tabs' });
+    await until(() => fake.received.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fake.received.length).toBe(1);
+    held.shift()!();
+    await a;
+    await until(() => fake.received.length === 2);
+    expect(fake.received.map((r) => r.id)).toEqual([1, 2]);
+    held.shift()!();
+    await b;
+    fake.ws.close();
+  });
+
+  it('re-sends an idempotent request after a reconnect, counted in retries', async () => {
+    bridge = await Bridge.start();
+    const retries: number[] = [];
+    bridge.on('retry', (info) => retries.push(info.retries));
+    const first = await FakeExtension.connect(bridge);
+    first.onRequest = () => undefined;
+    const answer = bridge.request({ cmd: 'tabs' });
+    await until(() => first.received.length === 1);
+    first.ws.terminate();
+    await until(() => !bridge.connected);
+    const second = await FakeExtension.connect(bridge, { resume: bridge.runId });
+    expect(await answer).toMatchObject({ ok: true, retries: 1 });
+    expect(second.received[0]).toMatchObject({ cmd: 'tabs', id: first.received[0]!.id });
+    expect(retries).toEqual([1]);
+    second.ws.close();
+  });
+
+  it('fails an act whose answer was lost with connection-lost and never sends it again', async () => {
+    bridge = await Bridge.start();
+    const first = await FakeExtension.connect(bridge);
+    first.onRequest = () => undefined;
+    const descriptor = { v: 1 as const, tag: 'button', xpath: '/html/body/button' };
+    const act = bridge.request({ cmd: 'act', action: 'click', descriptor });
+    await until(() => first.received.length === 1);
+    first.ws.terminate();
+    const error = await act.then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(AiteError);
+    expect((error as AiteError).reason).toBe('connection-lost');
+    expect((error as AiteError).detail).toMatchObject({ dispatched: 'unknown' });
+    const second = await FakeExtension.connect(bridge);
+    await bridge.request({ cmd: 'tabs' });
+    expect(second.received.map((r) => r.cmd)).toEqual(['tabs']);
+    second.ws.close();
+  });
+
+  it('closes with 4410 when pings go unanswered', async () => {
+    bridge = await Bridge.start({ pingIntervalMs: 20, pongTimeoutMs: 100 });
+    const fake = await FakeExtension.connect(bridge);
+    fake.answerPings = false;
+    expect((await fake.closed).code).toBe(4410);
+  });
+
+  it('drops answers with unknown ids and malformed JSON with a warning, and keeps serving', async () => {
+    bridge = await Bridge.start();
+    const fake = await FakeExtension.connect(bridge);
+    const warnings: string[] = [];
+    bridge.on('warning', (w) => warnings.push(w));
+    fake.ws.send(JSON.stringify({ id: 999, ok: true }));
+    fake.ws.send('{not json');
+    fake.ws.send(JSON.stringify({ __proto__: { polluted: true }, id: 5, ok: true }));
+    await until(() => warnings.length === 3);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(await bridge.request({ cmd: 'tabs' })).toMatchObject({ ok: true });
+    fake.ws.close();
+  });
+
+  it('refuses locally a request over 8 MB and one that is not valid protocol', async () => {
+    bridge = await Bridge.start();
+    const fake = await FakeExtension.connect(bridge);
+    const big = bridge.request({ cmd: 'navigate', url: `http://127.0.0.1/${'a'.repeat(8 * 1024 * 1024)}` });
+    await expect(big).rejects.toMatchObject({ reason: 'unsupported' });
+    await expect(bridge.request({ cmd: 'verify', kind: 'count', target: { text: 'x' }, value: -1 } as never)).rejects.toThrow(/value/);
+    expect(fake.received.length).toBe(0);
+    fake.ws.close();
+  });
+
+  it('turns a failure answer into an AiteError with reason, detail and retries', async () => {
+    bridge = await Bridge.start();
+    const fake = await FakeExtension.connect(bridge);
+    fake.onRequest = (r) => ({ id: r.id, ok: false, reason: 'mismatch', detail: { expected: '1 MALLBUCKS', found: '1 MUCK' }, retries: 2 });
+    const error = (await bridge.request({ cmd: 'verify', kind: 'text', value: '1 MALLBUCKS' }).catch((e: unknown) => e)) as AiteError;
+    expect(error.reason).toBe('mismatch');
+    expect(error.detail).toEqual({ expected: '1 MALLBUCKS', found: '1 MUCK' });
+    expect(error.retries).toBe(2);
+    expect(error.message).toContain('1 MUCK');
+    fake.ws.close();
+  });
+});
