@@ -11,17 +11,25 @@ const OUT_DIR = fileURLToPath(new URL('./out/', import.meta.url));
 const SCREENSHOT = fileURLToPath(new URL('./out/mallbucks.png', import.meta.url));
 const headless = !process.argv.includes('--headed');
 
-let session;
+/** The session once launched: counted by `step`, closed in `finally`. */
+/** @type {import('aite').Session | undefined} */
+let running;
 let steps = 0;
 const started = performance.now();
 
-/** Runs one step and prints one line for it: its duration, and any retries it needed. */
+/**
+ * Runs one step and prints one line for it: its duration, and any retries it needed.
+ * @template T
+ * @param {string} label
+ * @param {() => Promise<T>} run
+ * @returns {Promise<T>}
+ */
 async function step(label, run) {
-  const retriesBefore = session?.retries.total ?? 0;
+  const retriesBefore = running?.retries.total ?? 0;
   const t0 = performance.now();
   try {
     const value = await run();
-    const retries = (session?.retries.total ?? 0) - retriesBefore;
+    const retries = (running?.retries.total ?? 0) - retriesBefore;
     const extra = retries > 0 ? `, ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
     console.log(`  \u2713 ${label}  (${ms(performance.now() - t0)}${extra})`);
     steps += 1;
@@ -32,10 +40,12 @@ async function step(label, run) {
   }
 }
 
+/** @param {number} duration */
 function ms(duration) {
   return `${Math.round(duration)} ms`;
 }
 
+/** @param {string} path */
 function show(path) {
   return relative(process.cwd(), path) || path;
 }
@@ -48,7 +58,8 @@ const origin = new URL(url).origin;
 let exitCode = 0;
 
 try {
-  session = await step(`launch Chrome, allow ${origin}`, () => launch({ allow: [origin], headless }));
+  const session = await step(`launch Chrome, allow ${origin}`, () => launch({ allow: [origin], headless }));
+  running = session;
 
   await step(`navigate ${url}`, () => session.tab.navigate(url));
   await step('verify text "5 MALLBUCKS"', () => session.verify.text('5 MALLBUCKS'));
@@ -86,10 +97,10 @@ try {
   exitCode = 1;
   const reason = error && typeof error === 'object' && 'reason' in error ? ` [${error.reason}]` : '';
   console.error(`\u2717 demo failed after ${steps} steps${reason}: ${error instanceof Error ? error.message : String(error)}`);
-  if (session) console.error(`  retries so far: ${session.retries.total}`);
+  if (running) console.error(`  retries so far: ${running.retries.total}`);
 } finally {
   try {
-    await session?.close();
+    await running?.close();
   } catch (error) {
     console.error(`  (closing the session failed: ${error instanceof Error ? error.message : String(error)})`);
   }
