@@ -1,0 +1,29 @@
+import { afterAll, beforeAll } from 'vitest';
+import { launch, type LaunchOptions, type Session } from '../../../src/sdk/index.js';
+import { startFixtureServer, type FixtureServer } from '../../support/FixtureServer.js';
+
+/** One fixture server and one launched session shared by the tests of a file. */
+export interface E2eContext {
+  server: FixtureServer;
+  session: Session;
+  /** The fixture page's absolute URL. */
+  page(path: string): string;
+}
+
+/**
+ * Launches real Chromium with the real built extension once per test file. A missing browser
+ * fails loudly: nothing here skips.
+ */
+export function useSession(options: Partial<LaunchOptions> = {}): E2eContext {
+  const context = {} as E2eContext;
+  beforeAll(async () => {
+    context.server = await startFixtureServer();
+    context.session = await launch({ allow: [context.server.origin], ...options });
+    context.page = (path: string) => new URL(path, context.server.url).href;
+  });
+  afterAll(async () => {
+    await context.session?.close();
+    await context.server?.close();
+  });
+  return context;
+}

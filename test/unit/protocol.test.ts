@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AnswerSchemas,
+  COMMANDS,
+  DescriptorSchema,
+  EventSchema,
+  FailureSchema,
+  HelloSchema,
+  IDEMPOTENT_COMMANDS,
+  REASONS,
+  TargetSchema,
+  WelcomeSchema,
+  parseRequest,
+} from '../../src/sdk/protocol/index.js';
+
+const descriptor = { v: 1, tag: 'button', xpath: '/html/body/button[1]' };
+
+describe('protocol schemas', () => {
+  it('knows every command of protocol v1 and an answer schema for each', () => {
+    expect([...COMMANDS].sort()).toEqual(
+      ['act', 'closeTab', 'locate', 'navigate', 'outline', 'read', 'resolve', 'switchTab', 'tabs', 'verify', 'wait'].sort(),
+    );
+    for (const cmd of COMMANDS) expect(AnswerSchemas[cmd]).toBeDefined();
+  });
+
+  it('has exactly the reasons of the spec', () => {
+    expect(REASONS).toEqual([
+      'not-found', 'ambiguous', 'not-visible', 'not-enabled', 'timeout', 'mismatch', 'drifted', 'navigation',
+      'load-failed', 'tab-closed', 'connection-lost', 'unsupported', 'pre-state', 'internal',
+    ]);
+    expect(FailureSchema.safeParse({ id: 1, ok: false, reason: 'exploded' }).success).toBe(false);
+  });
+
+  it('re-sends only the idempotent commands', () => {
+    expect([...IDEMPOTENT_COMMANDS].sort()).toEqual(['locate', 'read', 'resolve', 'tabs', 'verify', 'wait']);
+  });
+
+  it('parses the examples of the spec', () => {
+    expect(HelloSchema.parse({ type: 'hello', extVersion: '0.1.0', chrome: '154.0.0.0', profile: 'test-qian' })).toBeTruthy();
+    expect(WelcomeSchema.parse({ type: 'welcome', runId: '2026-10-09T13-00-00Z-ab12', protocol: 1 })).toBeTruthy();
+    const requests = [
+      { id: 7, cmd: 'resolve', target: { text: 'Send' }, timeoutMs: 5000, tab: 123 },
+      { id: 8, cmd: 'act', action: 'click', descriptor },
+      { id: 9, cmd: 'verify', kind: 'text', value: '1 MALLBUCKS', within: 'Review send', timeoutMs: 5000 },
+      { id: 11, cmd: 'tabs' },
+      { id: 12, cmd: 'navigate', tab: 123, url: 'https://example.test/' },
+      { id: 13, cmd: 'outline', items: [{ xpath: '/html/body/a', label: 'possible match 0.74', tone: 'candidate' }] },
+      { id: 14, cmd: 'outline', clear: true },
+      { id: 13, cmd: 'switchTab', match: { urlContains: '/pay' }, tab: 123, timeoutMs: 5000 },
+      { id: 13, cmd: 'switchTab', match: { new: true }, tab: 123 },
+      { id: 14, cmd: 'closeTab', tab: 124 },
+      { id: 20, cmd: 'locate', descriptor, timeoutMs: 5000 },
+      { id: 21, cmd: 'read', target: { css: '.balance' } },
+      { id: 22, cmd: 'verify', kind: 'targetText', target: { text: 'x' }, value: 'y', negate: true, within: 'z' },
+      { id: 23, cmd: 'wait', kind: 'url', contains: '/done' },
+      { id: 24, cmd: 'act', action: 'select', descriptor, option: 'Dark blue' },
+    ];
+    for (const request of requests) expect(parseRequest(request).success, JSON.stringify(request)).toBe(true);
+    expect(AnswerSchemas.resolve.parse({ id: 7, ok: true, descriptor, matches: 1, repaired: false, via: 'exact' })).toBeTruthy();
+    expect(AnswerSchemas.closeTab.parse({ id: 14, ok: true, closed: 124, tab: null, alreadyClosed: true })).toBeTruthy();
+    expect(EventSchema.parse({ type: 'event', kind: 'console', tab: 123, level: 'error', text: 'boom' })).toBeTruthy();
+  });
+
+  it('refuses malformed requests with a message naming the field', () => {
+    const bad = parseRequest({ id: 1, cmd: 'act', action: 'type', descriptor });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.message).toMatch(/type needs `text`/);
+    expect(parseRequest({ id: 1, cmd: 'launchMissiles' }).success).toBe(false);
+    expect(parseRequest({ id: 1, cmd: 'outline', items: [], clear: true }).success).toBe(false);
+    expect(parseRequest({ id: 1, cmd: 'switchTab', match: { urlContains: 'a', new: true } }).success).toBe(false);
+  });
+
+  it('requires a target to name something, and allows nested regions', () => {
+    expect(TargetSchema.safeParse({ nth: 1 }).success).toBe(false);
+    expect(TargetSchema.safeParse({ text: 'Save', within: { role: 'region', name: 'Billing', within: 'Main' } }).success).toBe(true);
+    expect(TargetSchema.safeParse({ text: 'Save', bogus: 1 }).success).toBe(false);
+  });
+
+  it('keeps unknown descriptor fields, so newer descriptors survive', () => {
+    expect(DescriptorSchema.parse({ ...descriptor, future: 42 })).toMatchObject({ future: 42 });
+    expect(DescriptorSchema.safeParse({ ...descriptor, v: 2 }).success).toBe(false);
+  });
+});
