@@ -1,7 +1,7 @@
-// Locator repair (protocol-v1 `resolve`, docs/locator-repair.md). Called by the resolver only when
-// a resolve carries a descriptor and the exact target found nothing on a settled DOM.
-import type { Descriptor } from '../../../sdk/protocol/descriptor.js';
-import type { Target } from '../../../sdk/protocol/target.js';
+// Locator repair (protocol-v1 `resolve`, docs/locator-repair.md). `resolve` calls it once per
+// request, only when the request carries a remembered descriptor, the exact target found nothing
+// (never for ambiguous or hidden matches), and the DOM has settled.
+import type { Descriptor, Target } from '../../../sdk/protocol/index.js';
 import { MAX_LOOKED_AT, collectPool, shortlist } from './candidates.js';
 import { describeChanges } from './changes.js';
 import { type DescribeCache, describeElement, isEnabled, isInteractive, isVisible } from './features.js';
@@ -120,9 +120,10 @@ function strip(d: Descriptor): Descriptor {
 
 /**
  * Repairs a target whose exact match is gone, from the descriptor the lock file remembers.
- * Returns undefined only when there is no document to look in.
+ * Returns undefined only when there is no document to look in (resolve then keeps waiting).
  */
 export function repair(old: Descriptor, target: Target, opts: RepairOptions = {}): RepairOutcome | undefined {
+  void target; // the answer's detail.target is added by resolve
   const t0 = performance.now();
   const doc = opts.doc ?? (typeof document === 'undefined' ? undefined : document);
   if (!doc?.body) return undefined;
@@ -142,11 +143,11 @@ export function repair(old: Descriptor, target: Target, opts: RepairOptions = {}
       const s = opts.scorer ? opts.scorer(old, descriptor) : combine(fieldSims(old, descriptor, W.tagFamily), W);
       if (s >= REMEMBERED_FLOOR) {
         return {
-          ok: true,
+          kind: 'found',
           via: 'descriptor',
           element: hit.element,
-          descriptor,
           repair: { score: round(s), runnerUp: 0, old: oldClean, ...describeChanges(old, descriptor) },
+          elements: [hit.element],
           stats: stats(0, 0, 1),
         };
       }
@@ -159,32 +160,21 @@ export function repair(old: Descriptor, target: Target, opts: RepairOptions = {}
   const bestScore = best ? round(best.score) : 0;
   const runnerUp = second ? round(second.score) : 0;
   const st = stats(candidates, lookedAt, ranked.length);
-  const what = describeTarget(target);
 
   if (!best || best.score < DRIFTED_AT) {
-    const detail: Record<string, unknown> = { target, repairTried: true, bestScore };
-    let message = `${what} was not found, and no element on the page is close enough to the remembered one (best score ${bestScore}).`;
-    if (candidates > MAX_LOOKED_AT) {
-      detail.note = `the page has ${candidates} candidate elements; repair looked at ${lookedAt} of them`;
-      message += ` Only ${lookedAt} of the page's ${candidates} candidate elements were looked at.`;
-    }
-    return { ok: false, reason: 'not-found', message, detail, elements: [], stats: st };
+    const note =
+      candidates > MAX_LOOKED_AT
+        ? `the page has ${candidates} candidate elements; repair looked at ${lookedAt} of them`
+        : undefined;
+    return { kind: 'not-found', bestScore, ...(note ? { note } : {}), elements: [], stats: st };
   }
 
   if (second && best.score - second.score <= GAP) {
     const close = ranked.filter((r) => best.score - r.score <= GAP).slice(0, MAX_AMBIGUOUS);
     return {
-      ok: false,
-      reason: 'ambiguous',
-      message: `${what} was not found; ${close.length} elements resemble the remembered one equally well (scores ${close
-        .map((c) => round(c.score))
-        .join(', ')}), so none was used.`,
-      detail: {
-        target,
-        repair: true,
-        candidates: close.map((c) => ({ descriptor: c.descriptor, score: round(c.score) })),
-        old: oldClean,
-      },
+      kind: 'ambiguous',
+      candidates: close.map((c) => ({ descriptor: c.descriptor, score: round(c.score) })),
+      old: oldClean,
       elements: close.map((c) => c.element),
       stats: st,
     };
@@ -193,31 +183,23 @@ export function repair(old: Descriptor, target: Target, opts: RepairOptions = {}
   const diff = describeChanges(old, best.descriptor);
   if (best.score < ACT_AT) {
     return {
-      ok: false,
-      reason: 'drifted',
-      message: `${what} was not found; the closest element scores ${bestScore} (below ${ACT_AT}), so it was not used: ${
-        diff.changes.slice(0, 4).join(', ') || 'no field changed'
-      }.`,
-      detail: { target, candidate: best.descriptor, score: bestScore, runnerUp, old: oldClean, ...diff },
+      kind: 'drifted',
+      candidate: best.descriptor,
+      score: bestScore,
+      runnerUp,
+      old: oldClean,
+      ...diff,
       elements: [best.element],
       stats: st,
     };
   }
 
   return {
-    ok: true,
+    kind: 'found',
     via: 'repair',
     element: best.element,
-    descriptor: best.descriptor,
     repair: { score: bestScore, runnerUp, old: oldClean, ...diff },
+    elements: [best.element],
     stats: st,
   };
-}
-
-function describeTarget(t: Target): string {
-  const parts: string[] = [];
-  for (const k of ['text', 'role', 'name', 'label', 'placeholder', 'testid', 'css', 'xpath'] as const) {
-    if (t[k] !== undefined) parts.push(`${k} ${JSON.stringify(t[k])}`);
-  }
-  return `The target (${parts.join(', ')})`;
 }

@@ -1,10 +1,8 @@
-// The answer of repair to the resolver. The resolver adds `id`, `matches` and a handle and sends it
-// as the `resolve` answer of protocol-v1 (ok) or as a failure with `reason` and `detail`.
-import type { Descriptor } from '../../../sdk/protocol/descriptor.js';
-import type { Repair } from '../../../sdk/protocol/messages.js';
+import type { Descriptor, Repair } from '../../../sdk/protocol/index.js';
 
+/** What repair measured, for the benchmark and the report (never on the wire by itself). */
 export interface RepairStats {
-  /** Candidates on the page (before the 2000 cap). */
+  /** Candidate elements on the page (before the 2000 cap). */
   candidates: number;
   /** Candidates looked at (at most 2000). */
   lookedAt: number;
@@ -14,23 +12,29 @@ export interface RepairStats {
   ms: number;
 }
 
-export type RepairOutcome =
+/**
+ * What the repair step concluded, mapped by `resolve` onto the protocol's repair answers
+ * (protocol-v1 "resolve may carry descriptor"):
+ * - `found`: ok answer, `repaired: true`, with `via` and the `repair` object. The element is
+ *   returned (not a descriptor) so resolve describes it and gives it a handle like any match.
+ * - `drifted`: failure `drifted`, a candidate between 0.60 and 0.85 that is never acted on.
+ * - `ambiguous`: failure `ambiguous` with `repair: true` (two candidates within 0.15).
+ * - `not-found`: the plain not-found plus `repairTried: true`, `bestScore` and `note`
+ *   (when the page had more than 2000 candidate elements).
+ * `elements` (the proposed element, or the ones that could not be told apart, best first) and
+ * `stats` are for outlines and the benchmark; resolve may ignore them.
+ */
+export type RepairOutcome = (
+  | { kind: 'found'; element: Element; via: 'descriptor' | 'repair'; repair: Repair }
   | {
-      ok: true;
-      via: 'descriptor' | 'repair';
-      element: Element;
-      /** The element now. */
-      descriptor: Descriptor;
-      repair: Repair;
-      stats: RepairStats;
+      kind: 'drifted';
+      candidate: Descriptor;
+      score: number;
+      runnerUp: number;
+      old: Descriptor;
+      changed: string[];
+      changes: string[];
     }
-  | {
-      ok: false;
-      reason: 'drifted' | 'ambiguous' | 'not-found';
-      /** A sentence for a person. */
-      message: string;
-      detail: Record<string, unknown>;
-      /** The proposed element (drifted) or the ones it could not tell apart (ambiguous), best first. */
-      elements: Element[];
-      stats: RepairStats;
-    };
+  | { kind: 'ambiguous'; candidates: { descriptor: Descriptor; score: number }[]; old: Descriptor }
+  | { kind: 'not-found'; bestScore: number; note?: string }
+) & { elements?: Element[]; stats?: RepairStats };

@@ -1,0 +1,134 @@
+// In-page half of the repair benchmark, bundled (iife, global `aiteBench`) and injected into each
+// served page. It resolves a target exactly (a small stand-in for the content script's resolver:
+// whole text, then substring; role/name; label; placeholder; testid; css; xpath), describes the
+// element for the lock file, and runs repair the way `resolve` does.
+import type { Descriptor } from '../../src/sdk/protocol/descriptor.js';
+import type { Target } from '../../src/sdk/protocol/target.js';
+import { repair, scoreCandidates, type RepairOptions } from '../../src/extension/content/repair/index.js';
+import { accessibleName, describeElement, elementText, implicitRole, isEnabled, isVisible, visualLabel, xpathOf } from '../../src/extension/content/repair/features.js';
+import { isCandidate } from '../../src/extension/content/repair/candidates.js';
+import { FIELDS } from '../../src/extension/content/repair/score.js';
+import { fold } from '../../src/extension/content/repair/text.js';
+import { similoScorer } from './similo.js';
+
+const norm = (s: string | undefined): string => fold(s).toLowerCase();
+
+function innermost(els: Element[]): Element[] {
+  return els.filter((e) => !els.some((o) => o !== e && e.contains(o)));
+}
+
+function byText(all: Element[], text: string): Element[] {
+  const want = norm(text);
+  const whole = innermost(all.filter((e) => norm(elementText(e)) === want));
+  if (whole.length) return whole;
+  return innermost(all.filter((e) => norm(elementText(e)).includes(want)));
+}
+
+/** Every element the target names (visible or not), innermost first. */
+export function exactMatches(t: Target): Element[] {
+  if (t.xpath) {
+    const out: Element[] = [];
+    const r = document.evaluate(t.xpath, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+    for (let i = 0; i < r.snapshotLength; i++) out.push(r.snapshotItem(i) as Element);
+    return out;
+  }
+  if (t.css) return [...document.querySelectorAll(t.css)];
+  if (t.testid) return [...document.querySelectorAll(`[data-testid="${CSS.escape(t.testid)}"]`)];
+  let all = [...document.body.getElementsByTagName('*')].filter(isCandidate);
+  if (t.role) all = all.filter((e) => implicitRole(e) === t.role);
+  if (t.placeholder) all = all.filter((e) => norm(e.getAttribute('placeholder') ?? '') === norm(t.placeholder));
+  if (t.label) {
+    all = all.filter(
+      (e) => /^(INPUT|SELECT|TEXTAREA)$/.test(e.tagName) && (norm(visualLabel(e)) === norm(t.label) || norm(e.getAttribute('aria-label') ?? '') === norm(t.label)),
+    );
+  }
+  if (t.name) all = all.filter((e) => norm(accessibleName(e, elementText(e), visualLabel(e))) === norm(t.name));
+  if (t.text) all = byText(all, t.text);
+  return all;
+}
+
+export type Exact = { status: 'found'; element: Element } | { status: 'not-found' | 'ambiguous' | 'hidden'; count: number };
+
+export function resolveExact(t: Target): Exact {
+  const m = exactMatches(t);
+  const shown = m.filter((e) => isVisible(e));
+  if (m.length === 0) return { status: 'not-found', count: 0 };
+  if (shown.length === 0) return { status: 'hidden', count: m.length };
+  if (shown.length > 1) return { status: 'ambiguous', count: shown.length };
+  return { status: 'found', element: shown[0]! };
+}
+
+/** The descriptor the lock file would hold after the target resolved on the old page. */
+export function record(t: Target): { ok: true; descriptor: Descriptor } | { ok: false; why: string } {
+  const r = resolveExact(t);
+  if (r.status !== 'found') return { ok: false, why: `${r.status} (${r.count})` };
+  return { ok: true, descriptor: describeElement(r.element) };
+}
+
+/** Takes the truth marker off the page (so nothing can read it) and returns the xpath it marked. */
+export function takeTruth(marker: string): string | undefined {
+  const el = document.querySelector(`[${marker}]`);
+  document.querySelectorAll(`[${marker}]`).forEach((e) => e.removeAttribute(marker));
+  if (!el || !isVisible(el) || !isEnabled(el)) return undefined;
+  return xpathOf(el);
+}
+
+export interface Run {
+  exact: 'found' | 'not-found' | 'ambiguous' | 'hidden';
+  exactXpath?: string;
+  ok?: boolean;
+  via?: string;
+  reason?: string;
+  xpath?: string;
+  /** Proposed elements of a refusal (drifted: one; ambiguous: the close ones). */
+  proposed?: string[];
+  score?: number;
+  runnerUp?: number;
+  ms?: number;
+  changes?: string[];
+  lookedAt?: number;
+  candidates?: number;
+  note?: string;
+}
+
+export type Mode = 'ours' | 'similo';
+
+function options(mode: Mode, scoreOnly: boolean): RepairOptions {
+  return mode === 'similo' ? { scorer: similoScorer, merge: false, scoreOnly } : { scoreOnly };
+}
+
+/** One `resolve` with a descriptor, as the content script answers it. */
+export function resolveWithRepair(t: Target, old: Descriptor, mode: Mode = 'ours', scoreOnly = false, forceRepair = false): Run {
+  const exact = resolveExact(t);
+  if (exact.status === 'found' && !forceRepair) return { exact: 'found', exactXpath: xpathOf(exact.element) };
+  if (exact.status !== 'not-found' && !forceRepair) return { exact: exact.status };
+  const out = repair(old, t, options(mode, scoreOnly));
+  if (!out) return { exact: exact.status, ok: false, reason: 'internal' };
+  const base = { exact: exact.status, ms: out.stats?.ms, lookedAt: out.stats?.lookedAt, candidates: out.stats?.candidates };
+  if (out.kind === 'found') {
+    return { ...base, ok: true, via: out.via, xpath: xpathOf(out.element), score: out.repair.score, runnerUp: out.repair.runnerUp, changes: out.repair.changes };
+  }
+  const score = out.kind === 'drifted' ? out.score : out.kind === 'ambiguous' ? out.candidates[0]?.score : out.bestScore;
+  const runnerUp = out.kind === 'drifted' ? out.runnerUp : out.kind === 'ambiguous' ? out.candidates[1]?.score : undefined;
+  return {
+    ...base,
+    ok: false,
+    reason: out.kind,
+    proposed: (out.elements ?? []).map(xpathOf),
+    score,
+    runnerUp,
+    ...(out.kind === 'not-found' && out.note ? { note: out.note } : {}),
+  };
+}
+
+/** Field similarities of the scored candidates, for the weight fitter. */
+export function dump(old: Descriptor, truthXpath: string | undefined): { rows: { sims: number[][]; truth: boolean; xpath: string }[]; fields: readonly string[] } {
+  const { ranked } = scoreCandidates(old, { merge: true });
+  return {
+    fields: FIELDS,
+    rows: ranked.map((r) => {
+      const xp = xpathOf(r.element);
+      return { sims: r.sims.map((s) => [s[0], Math.round(s[1] * 1000) / 1000, s[2]]), truth: xp === truthXpath, xpath: xp };
+    }),
+  };
+}

@@ -1,0 +1,302 @@
+// Repair benchmark: every drift case in real headless Chromium. For each case the old page is
+// loaded and the target resolved exactly and described (the lock file's descriptor); then the new
+// page is loaded, the truth marker taken off, and `resolve` with that descriptor is answered the
+// way the content script does (exact first, repair only on not-found). Real release pairs
+// (test/fixtures/drift/real) are scored directly (the labelled old element against the new page).
+//
+//   npm run bench:repair                 all cases, our scorer and the Similo baseline
+//   npm run bench:repair -- --dump f     also write field similarities for bench/repair/fit.ts
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Descriptor } from '../../src/sdk/protocol/descriptor.js';
+import type { Target } from '../../src/sdk/protocol/target.js';
+import type { Mode, Run } from './harness.js';
+import { startServer } from './server.js';
+import { fetchReleases } from './releases.js';
+
+// Run from the package root (npm scripts do); the script itself runs from a bundle elsewhere.
+const ROOT = resolve(process.cwd());
+const DRIFT = join(ROOT, 'test/fixtures/drift');
+
+interface Case {
+  id: string;
+  category: string;
+  split: 'train' | 'test';
+  oldUrl: string;
+  newUrl: string;
+  target: Target;
+  /** A marker attribute on the right element of the new page, its xpath, or none. */
+  truth: { marker: string } | { xpath: string } | 'none';
+  /** Release pairs: score the labelled element directly, whatever the exact target does. */
+  direct?: boolean;
+}
+
+interface Result {
+  c: Case;
+  mode: Mode;
+  recorded: boolean;
+  truth?: string;
+  run?: Run;
+}
+
+const args = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+
+async function bundle(): Promise<string> {
+  const out = await build({
+    entryPoints: [join(ROOT, 'bench/repair/harness.ts')],
+    bundle: true,
+    format: 'iife',
+    globalName: 'aiteBench',
+    platform: 'browser',
+    target: 'chrome120',
+    write: false,
+  });
+  return out.outputFiles[0]!.text;
+}
+
+async function launch(): Promise<{ browser: Browser; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'aite-bench-'));
+  const browser = await puppeteer.launch({
+    executablePath: process.env.AITE_CHROME ?? '/usr/bin/chromium',
+    headless: true,
+    pipe: true,
+    userDataDir: dir,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--window-size=1280,900'],
+    defaultViewport: { width: 1280, height: 900 },
+  });
+  return { browser, dir };
+}
+
+async function open(page: Page, url: string, script: string): Promise<void> {
+  await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
+  await page.addScriptTag({ content: script });
+}
+
+type BenchGlobal = typeof import('./harness.js');
+declare const aiteBench: BenchGlobal;
+
+async function runCase(page: Page, c: Case, script: string, modes: Mode[], dumpRows: unknown[] | undefined): Promise<Result[]> {
+  await open(page, c.oldUrl, script);
+  const rec = await page.evaluate((t) => aiteBench.record(t as Target), c.target as never);
+  if (!rec.ok) return modes.map((mode) => ({ c, mode, recorded: false }));
+  const old = rec.descriptor;
+  const out: Result[] = [];
+  for (const mode of modes) {
+    await open(page, c.newUrl, script);
+    const truth = await page.evaluate((tr) => {
+      if (tr === 'none') return undefined;
+      if ('marker' in tr) return aiteBench.takeTruth(tr.marker);
+      const r = document.evaluate(tr.xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue as Element | null;
+      return r ? tr.xpath : undefined;
+    }, c.truth as never);
+    const run = await page.evaluate(
+      (t, d, m, direct) => aiteBench.resolveWithRepair(t as Target, d as Descriptor, m as Mode, direct as boolean, direct as boolean),
+      c.target as never,
+      old as never,
+      mode,
+      c.direct === true,
+    );
+    out.push({ c, mode, recorded: true, truth, run });
+    if (dumpRows && mode === 'ours' && (run.exact === 'not-found' || c.direct)) {
+      const d = await page.evaluate((o, tx) => aiteBench.dump(o as Descriptor, tx as string | undefined), old as never, truth as never);
+      dumpRows.push({ id: c.id, split: c.split, category: c.category, truth: truth !== undefined, rows: d.rows });
+    }
+  }
+  return out;
+}
+
+function syntheticCases(base: string, dir: string): Case[] {
+  const list = JSON.parse(readFileSync(join(dir, 'cases.json'), 'utf8')) as {
+    id: string;
+    category: string;
+    split: 'train' | 'test';
+    old: string;
+    new: string;
+    target: Target;
+    truth: { marker: string } | 'none';
+  }[];
+  return list.map((x) => ({ id: x.id, category: x.category, split: x.split, oldUrl: `${base}/drift/${x.old}`, newUrl: `${base}/drift/${x.new}`, target: x.target, truth: x.truth }));
+}
+
+interface Tally {
+  cases: number;
+  unrecorded: number;
+  exactRight: number;
+  exactWrong: number;
+  exactRefused: number;
+  repairable: number;
+  gone: number;
+  correct: number;
+  wrong: number;
+  correctRefusals: number;
+  refusedRepairable: number;
+  refusalsProposingRight: number;
+  byVia: Record<string, number>;
+  byReason: Record<string, number>;
+  wrongIds: string[];
+  missedIds: string[];
+  ms: number[];
+}
+
+function tally(results: Result[]): Tally {
+  const t: Tally = {
+    cases: 0, unrecorded: 0, exactRight: 0, exactWrong: 0, exactRefused: 0, repairable: 0, gone: 0, correct: 0, wrong: 0,
+    correctRefusals: 0, refusedRepairable: 0, refusalsProposingRight: 0, byVia: {}, byReason: {}, wrongIds: [], missedIds: [], ms: [],
+  };
+  for (const r of results) {
+    t.cases++;
+    if (!r.recorded || !r.run) {
+      t.unrecorded++;
+      continue;
+    }
+    const run = r.run;
+    if (run.ok === undefined) {
+      // The exact target answered; repair never ran.
+      if (run.exact === 'found') {
+        if (run.exactXpath === r.truth) t.exactRight++;
+        else {
+          t.exactWrong++;
+        }
+      } else t.exactRefused++;
+      continue;
+    }
+    if (run.ms !== undefined) t.ms.push(run.ms);
+    if (r.truth) t.repairable++;
+    else t.gone++;
+    if (run.ok) {
+      t.byVia[run.via!] = (t.byVia[run.via!] ?? 0) + 1;
+      if (run.xpath === r.truth) t.correct++;
+      else {
+        t.wrong++;
+        t.wrongIds.push(`${r.c.id} (${run.via} ${run.score}/${run.runnerUp})`);
+      }
+    } else {
+      t.byReason[run.reason!] = (t.byReason[run.reason!] ?? 0) + 1;
+      if (!r.truth) t.correctRefusals++;
+      else {
+        t.refusedRepairable++;
+        t.missedIds.push(`${r.c.id} (${run.reason} ${run.score}/${run.runnerUp})`);
+        if (run.proposed?.[0] === r.truth) t.refusalsProposingRight++;
+      }
+    }
+  }
+  return t;
+}
+
+const pct = (a: number, b: number): string => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
+
+function quantile(xs: number[], q: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+}
+
+function report(title: string, t: Tally, verbose: boolean): void {
+  console.log(`\n== ${title}`);
+  console.log(`  cases ${t.cases}${t.unrecorded ? ` (${t.unrecorded} not recordable on the old page)` : ''}; exact target answered ${t.exactRight + t.exactWrong + t.exactRefused} (right ${t.exactRight}, other element ${t.exactWrong}, refused ${t.exactRefused})`);
+  console.log(`  repair ran ${t.repairable + t.gone}: repairable ${t.repairable}, target gone/unusable ${t.gone}`);
+  console.log(`  repaired and correct   ${t.correct}/${t.repairable} = ${pct(t.correct, t.repairable)}  (via ${Object.entries(t.byVia).map(([k, v]) => `${k} ${v}`).join(', ') || '-'})`);
+  console.log(`  wrong acts             ${t.wrong}`);
+  console.log(`  correct refusals       ${t.correctRefusals}/${t.gone}`);
+  console.log(`  refused repairable     ${t.refusedRepairable}, of which the proposed candidate is right: ${t.refusalsProposingRight}`);
+  console.log(`  refusals by reason     ${Object.entries(t.byReason).map(([k, v]) => `${k} ${v}`).join(', ') || '-'}`);
+  if (t.ms.length) console.log(`  in-page repair time    median ${quantile(t.ms, 0.5).toFixed(1)} ms, p95 ${quantile(t.ms, 0.95).toFixed(1)} ms (n=${t.ms.length})`);
+  if (verbose) {
+    for (const id of t.wrongIds) console.log(`    WRONG  ${id}`);
+    for (const id of t.missedIds.slice(0, 40)) console.log(`    missed ${id}`);
+  }
+}
+
+async function timing(page: Page, cases: Case[], script: string): Promise<number[]> {
+  // Repair alone on the pages with 3000+ elements (2000 looked at), five times each.
+  const ms: number[] = [];
+  for (const c of cases) {
+    await open(page, c.oldUrl, script);
+    const rec = await page.evaluate((t) => aiteBench.record(t as Target), c.target as never);
+    if (!rec.ok) continue;
+    await open(page, c.newUrl, script);
+    for (let i = 0; i < 5; i++) {
+      const run = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor, 'ours', true, true), c.target as never, rec.descriptor as never);
+      if (run.ms !== undefined && run.lookedAt === 2000) ms.push(run.ms);
+    }
+  }
+  return ms;
+}
+
+async function main(): Promise<void> {
+  const verbose = args.includes('--verbose');
+  const modes: Mode[] = args.includes('--ours-only') ? ['ours'] : ['ours', 'similo'];
+  const dumpFile = flag('--dump');
+  const dumpRows: unknown[] | undefined = dumpFile ? [] : undefined;
+
+  const gen = mkdtempSync(join(tmpdir(), 'aite-drift-'));
+  // The changed pages are generated (deterministically) rather than stored: see test/fixtures/drift/README.md.
+  const genBundle = join(gen, 'generate.mjs');
+  await build({ entryPoints: [join(DRIFT, 'generate.ts')], bundle: true, platform: 'node', format: 'esm', outfile: genBundle, logLevel: 'warning' });
+  execFileSync(process.execPath, [genBundle, gen], { stdio: 'ignore' });
+
+  const releases = args.includes('--no-real') ? undefined : await fetchReleases(join(tmpdir(), 'aite-releases'));
+  const server = await startServer({ drift: gen, ...(releases ? { real: releases.dir } : {}) });
+  const script = await bundle();
+  const { browser, dir } = await launch();
+  try {
+    const page = await browser.newPage();
+    await page.setRequestInterception(true);
+    page.on('request', (req) => {
+      const u = new URL(req.url());
+      if (u.hostname === '127.0.0.1' || u.protocol === 'data:') void req.continue();
+      else void req.abort();
+    });
+    const synthetic = syntheticCases(server.base, gen);
+    const real: Case[] = releases ? releases.cases(server.base) : [];
+    const results: Result[] = [];
+    const t0 = Date.now();
+    for (const c of [...synthetic, ...real]) {
+      try {
+        results.push(...(await runCase(page, c, script, modes, dumpRows)));
+      } catch (e) {
+        console.error(`case ${c.id}: ${(e as Error).message}`);
+      }
+    }
+    const realIds = new Set(real.map((c) => c.id));
+    for (const mode of modes) {
+      const mine = results.filter((r) => r.mode === mode);
+      const syn = mine.filter((r) => !realIds.has(r.c.id));
+      const rel = mine.filter((r) => realIds.has(r.c.id));
+      const name = mode === 'ours' ? 'aite repair' : 'plain Similo baseline (same candidates, no merging)';
+      report(`${name} — synthetic drift corpus, training split`, tally(syn.filter((r) => r.c.split === 'train')), false);
+      report(`${name} — synthetic drift corpus, held-out split`, tally(syn.filter((r) => r.c.split === 'test')), verbose);
+      if (rel.length) {
+        report(`${name} — real release pairs, training split`, tally(rel.filter((r) => r.c.split === 'train')), false);
+        report(`${name} — real release pairs, held-out split`, tally(rel.filter((r) => r.c.split === 'test')), verbose);
+      }
+      report(`${name} — everything`, tally(mine), verbose && mode === 'ours');
+    }
+    const bigCases = synthetic.filter((c) => c.category === 'big-page');
+    const ms = await timing(page, bigCases, script);
+    console.log(`\n== in-page repair time at 2000 elements looked at (pages of 3000+ elements, ${bigCases.length} pages x 5 runs)`);
+    console.log(`  median ${quantile(ms, 0.5).toFixed(1)} ms, p95 ${quantile(ms, 0.95).toFixed(1)} ms (n=${ms.length})`);
+    if (releases) console.log(`\nreal release pairs from npm: ${releases.packages.join(', ')}`);
+    console.log(`\n(${results.length} runs in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    if (dumpFile && dumpRows) writeFileSync(dumpFile, JSON.stringify(dumpRows));
+  } finally {
+    await browser.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(gen, { recursive: true, force: true });
+  }
+}
+
+if (!existsSync(join(DRIFT, 'generate.ts'))) throw new Error('run from the package root: test/fixtures/drift/generate.ts not found');
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
