@@ -9,6 +9,7 @@ export type { RetryCounts, StepRecord, StepResult, TargetInput, Warning } from '
 export { Bridge, type BridgeOptions } from './bridge/Bridge.js';
 export { BridgeEvent, type BridgeEvents, type Rejection, type RetryInfo } from './bridge/BridgeEvents.js';
 export { AiteError } from './errors/AiteError.js';
+export { LockFile, type LockProposal } from './lock/LockFile.js';
 export { findChrome } from './launch/findChrome.js';
 export { AITE_EXTENSION_ID } from './launch/ExtensionIdentity.js';
 export { CloseCode, REASONS, type Reason } from './protocol/reasons.js';

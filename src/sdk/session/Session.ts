@@ -4,6 +4,7 @@ import type TypedEmitter from 'typed-emitter';
 import type { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
 import { PageFinder } from '../launch/PageFinder.js';
+import type { LockFile } from '../lock/LockFile.js';
 import type { AnswerOf, Command, Descriptor, ExtensionEvent, OutlineItem, RequestInput, Target } from '../protocol/index.js';
 import type { Send } from './Channel.js';
 import { Locator } from './Locator.js';
@@ -43,6 +44,7 @@ export interface SessionParts {
   browser: Browser | undefined;
   profile: string;
   timeoutMs: number;
+  lock?: LockFile;
   close: () => Promise<void>;
 }
 
@@ -99,6 +101,11 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       this.#gone = 'Chrome exited';
       this.bridge.failPending('Chrome exited');
     });
+  }
+
+  /** The lock file, when the session was launched with `lockFile`. */
+  get lock(): LockFile | undefined {
+    return this.#parts.lock;
   }
 
   /** This run's id (from the bridge's welcome). */
@@ -263,7 +270,13 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
 
   /** Closes Chrome (when launched) and the bridge, deletes bridge.json and a temp profile. */
   close(): Promise<void> {
-    this.#closing ??= this.#parts.close();
+    this.#closing ??= (async () => {
+      try {
+        await this.#parts.lock?.save();
+      } finally {
+        await this.#parts.close();
+      }
+    })();
     return this.#closing;
   }
 
@@ -325,10 +338,22 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
 
   #stepWarnings: Warning[] | undefined;
 
+  /** Resolves a target with what the lock file remembers of it, and keeps the lock file up to date. */
   async #find(input: TargetInput, timeoutMs?: number): Promise<Found> {
-    const resolved = await this.locator.resolve(input, { timeoutMs });
+    const target = toTarget(input);
+    const lock = this.#parts.lock;
+    const page = this.#currentTab === null ? undefined : this.#tabUrls.get(this.#currentTab);
+    const remembered = lock && page ? lock.get(target, page) : undefined;
+    const resolved = await this.locator.resolve(target, { descriptor: remembered, timeoutMs });
+    if (lock && page) {
+      if (resolved.via === 'exact') lock.recordExact(target, page, resolved.descriptor);
+      else lock.proposeRepair(target, page, resolved.descriptor, resolved.repair);
+    }
+    if (resolved.repaired && this.#stepRepair) this.#stepRepair.push(resolved);
     return { descriptor: resolved.descriptor, resolved };
   }
+
+  #stepRepair: Array<AnswerOf<'resolve'>> | undefined;
 
   /** Real input at the located point over the pipe; one plain-event `act` without it. */
   async #pointer(
@@ -383,8 +408,10 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     const retriesBefore = this.retries.total;
     const warnings: Warning[] = [];
     const log: string[] = [];
+    const repairs: Array<AnswerOf<'resolve'>> = [];
     this.#stepWarnings = warnings;
     this.#stepLog = log;
+    this.#stepRepair = repairs;
     const resolvedTarget = target === undefined ? undefined : toTarget(target);
     try {
       await body();
@@ -393,8 +420,9 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
         retries: this.retries.total - retriesBefore,
         warnings,
         durationMs: Math.round(performance.now() - started),
+        ...(repairs.length > 0 ? { repaired: true, repair: repairs[0]!.repair } : {}),
       };
-      this.emit('step', { name, target: resolvedTarget, ok: true, retries: result.retries, durationMs: result.durationMs, warnings });
+      this.emit('step', { name, target: resolvedTarget, ok: true, retries: result.retries, durationMs: result.durationMs, warnings, repaired: result.repaired });
       return result;
     } catch (caught) {
       this.#stepLog = undefined;
@@ -411,6 +439,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     } finally {
       this.#stepWarnings = undefined;
       this.#stepLog = undefined;
+      this.#stepRepair = undefined;
     }
   }
 

@@ -9,6 +9,7 @@ import { ExtensionStage } from '../launch/ExtensionStage.js';
 import { findChrome } from '../launch/findChrome.js';
 import { launchChrome } from '../launch/launchChrome.js';
 import { onProcessEnd } from '../launch/ProcessCleanup.js';
+import { LockFile } from '../lock/LockFile.js';
 import { Session } from './Session.js';
 
 /**
@@ -75,6 +76,7 @@ export function parseOptions<T>(schema: z.ZodType<T>, options: unknown, what: st
 export async function launch(options: LaunchOptions): Promise<Session> {
   const opts = parseOptions(LaunchOptionsSchema, options, 'launch()');
   const executablePath = findChrome(opts.chrome);
+  const lock = opts.lockFile ? await LockFile.open(opts.lockFile, { updateLock: opts.updateLock }) : undefined;
   const profile = opts.profile ?? 'default';
   const timeoutMs = opts.timeoutMs ?? 5_000;
   const tempDir = opts.userDataDir ? undefined : await mkdtemp(join(tmpdir(), 'aite-profile-'));
@@ -126,6 +128,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
       browser,
       profile,
       timeoutMs,
+      lock,
       close: () => cleanup(() => browser.close()),
     });
     browser.on('disconnected', () => void stage?.removeBridgeConfig());
