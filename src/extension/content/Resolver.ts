@@ -1,0 +1,335 @@
+import type { Reason, Target } from '../../sdk/protocol/index.js';
+import { describe } from './describe.js';
+import { accessibleName, isAriaHidden, isInteractive, labelsOf, roleOf, UNNAMED_ROLES } from './dom/aria.js';
+import { composedContains, composedParent, findFrame, queryCssDeep, walkElements } from './dom/query.js';
+import { findRegions } from './dom/regions.js';
+import { matchText, TextIndex, type TextMatch } from './dom/text.js';
+import { isRendered, whyHidden } from './dom/visibility.js';
+import { evaluateXPath } from './dom/xpath.js';
+import { formatElement, formatTarget, listOf, q } from './explain.js';
+import { handles } from './Handles.js';
+import { PageFailure } from './PageFailure.js';
+import { activity, done, pending, settle, type Step } from './settle.js';
+
+/** A region name or a target that must resolve to one element. */
+export type Within = string | Target;
+
+/** Why a target cannot match at all yet: its frame or region is not there (waiting may help). */
+export interface Blocked {
+  reason: Reason;
+  message: string;
+  detail?: Record<string, unknown>;
+}
+
+/** One look at the page for a target. */
+export interface Evaluation {
+  /** Visible matches in document order, after preferring whole-text matches; `nth` not applied. */
+  visible: Element[];
+  /** Matches that exist but are not rendered. */
+  hidden: Element[];
+  blocked?: Blocked;
+  texts: TextIndex;
+}
+
+export const DEFAULT_TIMEOUT_MS = 5000;
+/** An ambiguous answer is only given once the DOM has been this quiet (a list may still be rendering). */
+export const AMBIGUOUS_QUIET_MS = 100;
+const CANDIDATES_MAX = 10;
+
+const LOCATING_KEYS = ['role', 'name', 'label', 'placeholder', 'testid', 'css', 'xpath'] as const;
+
+/**
+ * Finds what a target names, once, now. Keys narrow each other; `text`, `name`, `label` and
+ * `placeholder` match whole-or-part (see `matchText`) and whole matches win over partial ones.
+ * `within` (from the target, and an outer one from the request) limits the search to regions.
+ */
+export function evaluate(target: Target, opts: { within?: Within | undefined; doc?: Document } = {}): Evaluation {
+  const texts = new TextIndex();
+  let doc = opts.doc ?? document;
+  if (target.frame !== undefined) {
+    const f = findFrame(target.frame, doc);
+    if (f.kind === 'missing') {
+      return blocked(texts, 'not-found', `No iframe has the name, id or css ${q(target.frame)}, so ${formatTarget(target)} cannot be looked for.`, { frame: target.frame });
+    }
+    if (f.kind === 'cross-origin') {
+      throw new PageFailure('unsupported', `The iframe ${q(target.frame)} shows another origin (or has not loaded a document aite may read): the content script can only look into same-origin iframes.`, { target, frame: target.frame });
+    }
+    doc = f.doc;
+  }
+
+  let scopes: Element[] | undefined;
+  for (const w of [opts.within, target.within]) {
+    if (w === undefined) continue;
+    const found = scopeOf(w, doc, texts);
+    if ('reason' in found) return { visible: [], hidden: [], blocked: found, texts };
+    const inner = scopes ? found.filter((s) => scopes!.some((o) => o !== s && composedContains(o, s))) : found;
+    if (inner.length === 0) {
+      return blocked(texts, 'not-found', `No region ${describeWithin(w)} is inside ${describeWithin(opts.within!)}.`, { within: w });
+    }
+    scopes = inner;
+  }
+
+  const order = new Map<Element, number>();
+  const collect = (el: Element): void => {
+    if (!order.has(el)) order.set(el, order.size);
+  };
+  if (scopes) for (const s of scopes) walkElements(s, collect);
+  else walkElements(doc, collect);
+
+  const test = compile(target, doc, texts);
+  const whole: Element[] = [];
+  const part: Element[] = [];
+  for (const el of order.keys()) {
+    const m = test(el);
+    if (m === 'whole') whole.push(el);
+    else if (m === 'part') part.push(el);
+  }
+
+  const split = (els: Element[]): [Element[], Element[]] => {
+    const vis: Element[] = [];
+    const hid: Element[] = [];
+    for (const el of els) (isRendered(el) ? vis : hid).push(el);
+    return [vis, hid];
+  };
+  const [wholeVis, wholeHid] = split(whole);
+  const [partVis, partHid] = split(part);
+  let visible = wholeVis.length > 0 ? wholeVis : partVis;
+  let hidden = wholeHid.length > 0 ? wholeHid : partHid;
+
+  const textOnly = target.text !== undefined && LOCATING_KEYS.every((k) => target[k] === undefined);
+  if (textOnly) {
+    visible = promote(deepest(visible), texts, order);
+    hidden = deepest(hidden);
+  }
+  return { visible, hidden, texts };
+}
+
+function blocked(texts: TextIndex, reason: Reason, message: string, detail?: Record<string, unknown>): Evaluation {
+  return { visible: [], hidden: [], blocked: detail ? { reason, message, detail } : { reason, message }, texts };
+}
+
+/** An evaluation that found nothing because its region or frame is missing. */
+export function blockedEvaluation(b: Blocked): Evaluation {
+  return { visible: [], hidden: [], blocked: b, texts: new TextIndex() };
+}
+
+function describeWithin(w: Within): string {
+  return typeof w === 'string' ? q(w) : `(${formatTarget(w)})`;
+}
+
+/** The region elements a `within` names, or why there are none. */
+export function scopeOf(w: Within, doc: Document = document, texts: TextIndex = new TextIndex()): Element[] | Blocked {
+  if (typeof w === 'string') {
+    const regions = findRegions(doc, w, texts);
+    if (regions.length > 0) return regions;
+    return {
+      reason: 'not-found',
+      message: `No visible dialog, section, form, fieldset or landmark is named ${q(w)} (by its label or first heading).`,
+      detail: { within: w },
+    };
+  }
+  const ev = evaluate(w, { doc });
+  if (ev.blocked) return ev.blocked;
+  const n = ev.visible.length;
+  if (w.nth !== undefined) {
+    if (n > w.nth) return [ev.visible[w.nth]!];
+  } else if (n === 1) return [ev.visible[0]!];
+  if (n > 1) {
+    return {
+      reason: 'ambiguous',
+      message: `The region target (${formatTarget(w)}) matches ${n} visible elements (${listOf(ev.visible.map((e) => formatElement(e, ev.texts.of(e))))}); a within target must name one element.`,
+      detail: { within: w, matches: n },
+    };
+  }
+  return {
+    reason: ev.hidden.length > 0 ? 'not-visible' : 'not-found',
+    message: ev.hidden.length > 0
+      ? `The region target (${formatTarget(w)}) matches only hidden elements.`
+      : `The region target (${formatTarget(w)}) matches nothing.`,
+    detail: { within: w },
+  };
+}
+
+/** One predicate for all keys of a target: undefined (no match), 'whole' or 'part'. */
+function compile(t: Target, doc: Document, texts: TextIndex): (el: Element) => TextMatch | undefined {
+  const exact = t.exact === true;
+  const plain: ((el: Element) => boolean)[] = [];
+  const tiered: ((el: Element) => TextMatch | undefined)[] = [];
+  if (t.css !== undefined) {
+    const set = queryCssDeep(doc, t.css);
+    plain.push((el) => set.has(el));
+  }
+  if (t.xpath !== undefined) {
+    const set = new Set(evaluateXPath(doc, t.xpath));
+    plain.push((el) => set.has(el));
+  }
+  if (t.testid !== undefined) {
+    const id = t.testid;
+    plain.push((el) => el.getAttribute('data-testid') === id);
+  }
+  if (t.role !== undefined) {
+    const role = t.role.toLowerCase();
+    plain.push((el) => roleOf(el) === role && !isAriaHidden(el));
+  } else if (t.name !== undefined) {
+    plain.push((el) => !UNNAMED_ROLES.has(roleOf(el)) && !isAriaHidden(el));
+  }
+  if (t.placeholder !== undefined) {
+    const want = t.placeholder;
+    tiered.push((el) => {
+      const p = el.getAttribute('placeholder');
+      return p === null ? undefined : matchText(p, want, exact);
+    });
+  }
+  if (t.label !== undefined) {
+    const want = t.label;
+    tiered.push((el) => best(labelsOf(el, texts).map((l) => matchText(l, want, exact))));
+  }
+  if (t.name !== undefined) {
+    const want = t.name;
+    // An empty name asks for elements without one (as Playwright's `name: ''` cannot; useful for icons).
+    tiered.push((el) => {
+      const name = accessibleName(el, texts);
+      return want === '' ? (name === '' ? 'whole' : undefined) : matchText(name, want, exact);
+    });
+  }
+  if (t.text !== undefined) {
+    const want = t.text;
+    tiered.push((el) => matchText(texts.of(el), want, exact));
+  }
+  return (el) => {
+    for (const p of plain) if (!p(el)) return undefined;
+    let all: TextMatch = 'whole';
+    for (const p of tiered) {
+      const m = p(el);
+      if (!m) return undefined;
+      if (m === 'part') all = 'part';
+    }
+    return all;
+  };
+}
+
+function best(ms: (TextMatch | undefined)[]): TextMatch | undefined {
+  return ms.includes('whole') ? 'whole' : ms.includes('part') ? 'part' : undefined;
+}
+
+/** Drops every match that has another match inside it: the text belongs to the innermost. */
+function deepest(els: Element[]): Element[] {
+  if (els.length < 2) return els;
+  const set = new Set(els);
+  const hasInner = new Set<Element>();
+  for (const el of els) {
+    for (let p = composedParent(el); p; p = composedParent(p)) if (set.has(p)) hasInner.add(p);
+  }
+  return els.filter((el) => !hasInner.has(el));
+}
+
+/**
+ * A text match inside a button, link, label etc. with the same text stands for that control:
+ * `<button><span>Send</span></button>` is the button. Promoted matches are deduplicated and
+ * kept in document order.
+ */
+function promote(els: Element[], texts: TextIndex, order: Map<Element, number>): Element[] {
+  const out = new Set<Element>();
+  for (const el of els) {
+    let chosen = el;
+    if (!isInteractive(el)) {
+      const text = texts.of(el);
+      for (let p = composedParent(el); p && order.has(p) && texts.of(p) === text; p = composedParent(p)) {
+        if (isInteractive(p)) {
+          chosen = p;
+          break;
+        }
+      }
+    }
+    out.add(chosen);
+  }
+  return [...out].sort((a, b) => order.get(a)! - order.get(b)!);
+}
+
+// -------------------------------------------------------------------------------------------
+// Resolving to one element over time
+// -------------------------------------------------------------------------------------------
+
+/** What a resolution settled on. */
+export type Resolution =
+  | { kind: 'one'; element: Element; matches: number; texts: TextIndex }
+  | { kind: 'ambiguous'; ev: Evaluation };
+
+/**
+ * One check of "does the target name exactly one visible element": done with the element,
+ * done with `ambiguous` once several matches have been stable for a quiet moment, else pending.
+ */
+export function pickStep(target: Target, ev: Evaluation): Step<Resolution, Evaluation> {
+  if (ev.blocked) return pending(ev);
+  const n = ev.visible.length;
+  if (target.nth !== undefined) {
+    return n > target.nth ? done({ kind: 'one', element: ev.visible[target.nth]!, matches: n, texts: ev.texts }) : pending(ev);
+  }
+  if (n === 1) return done({ kind: 'one', element: ev.visible[0]!, matches: 1, texts: ev.texts });
+  if (n > 1) {
+    const quiet = activity.quietMs();
+    return quiet >= AMBIGUOUS_QUIET_MS ? done({ kind: 'ambiguous', ev }) : pending(ev, AMBIGUOUS_QUIET_MS - quiet + 1);
+  }
+  return pending(ev);
+}
+
+/**
+ * Waits until the target names exactly one visible element (or its `nth`), and returns it.
+ * Throws the failure a person can act on: not-found, not-visible, ambiguous, or the region's.
+ */
+export async function resolveOne(target: Target, timeoutMs: number, within?: Within): Promise<{ element: Element; matches: number; texts: TextIndex }> {
+  const step = await settle(() => pickStep(target, evaluate(target, { within })), timeoutMs);
+  if (!step.done) throw missFailure(target, step.last, timeoutMs);
+  if (step.value.kind === 'ambiguous') throw ambiguousFailure(target, step.value.ev);
+  return step.value;
+}
+
+/** The failure for a target that matched no visible element (or too few for its nth). */
+export function missFailure(target: Target, ev: Evaluation, timeoutMs: number): PageFailure {
+  if (ev.blocked) return new PageFailure(ev.blocked.reason, `${ev.blocked.message} (waited ${timeoutMs} ms)`, { target, ...ev.blocked.detail });
+  const n = ev.visible.length;
+  if (target.nth !== undefined && n > 0) {
+    return new PageFailure(
+      'not-found',
+      `${cap(formatTarget(target))} matches only ${n} visible element${n === 1 ? '' : 's'}; nth ${target.nth} counts from 0, so it needs at least ${target.nth + 1} (waited ${timeoutMs} ms).`,
+      { target, matches: n },
+    );
+  }
+  if (ev.hidden.length > 0) {
+    const h = ev.hidden[0]!;
+    return new PageFailure(
+      'not-visible',
+      `${cap(formatTarget(target))} matches ${ev.hidden.length} element${ev.hidden.length === 1 ? '' : 's'}, but none is visible: ${formatElement(h, ev.texts.of(h))} is hidden because ${whyHidden(h)} (waited ${timeoutMs} ms). Make it visible first (open its dialog, menu or section), or name a visible element.`,
+      { target, matches: 0, hidden: ev.hidden.length, candidates: ev.hidden.slice(0, 3).map((e) => ({ descriptor: describe(e, { frame: target.frame, texts: ev.texts }) })) },
+    );
+  }
+  return plainNotFound(target, `waited ${timeoutMs} ms`);
+}
+
+/** The not-found of a target that matches nothing at all; `when` says how long was looked. */
+export function plainNotFound(target: Target, when: string): PageFailure {
+  return new PageFailure(
+    'not-found',
+    `No element matches ${formatTarget(target)} (${when}). Check the target against the page, or raise timeoutMs if it appears later.`,
+    { target },
+  );
+}
+
+/** The failure for a target that names several visible elements. */
+export function ambiguousFailure(target: Target, ev: Evaluation): PageFailure {
+  const n = ev.visible.length;
+  const shown = ev.visible.slice(0, CANDIDATES_MAX);
+  return new PageFailure(
+    'ambiguous',
+    `${cap(formatTarget(target))} matches ${n} visible elements: ${listOf(shown.map((e) => formatElement(e, ev.texts.of(e))))}. Add \`nth\`, \`within\`, \`exact\` or another key to name one.`,
+    {
+      target,
+      matches: n,
+      candidates: shown.map((e) => ({ descriptor: { ...describe(e, { frame: target.frame, texts: ev.texts }), handle: handles.handleOf(e) } })),
+    },
+  );
+}
+
+function cap(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

@@ -1,0 +1,153 @@
+import type { AnswerOf, RequestOf } from '../../sdk/protocol/index.js';
+import { topViewportRect } from './dom/geometry.js';
+import { composedContains, deepElementFromPoint } from './dom/query.js';
+import { checkableOf, checkState } from './dom/state.js';
+import { formatElement, q } from './explain.js';
+import { elementFromDescriptor } from './fromDescriptor.js';
+import { drag } from './input/drag.js';
+import { press, typeText, unknownKey } from './input/keyboard.js';
+import { click, doubleClick, hover, type Aim } from './input/mouse.js';
+import { selectOption } from './input/selectOption.js';
+import { waitActionable, type ActionPoint } from './locate.js';
+import { PageFailure } from './PageFailure.js';
+import { DEFAULT_TIMEOUT_MS } from './Resolver.js';
+
+type ActRequest = RequestOf<'act'>;
+type Action = ActRequest['action'];
+
+/** That an act reached the point of dispatching its input (see {@link lastActDispatched}). */
+export interface ActDispatch {
+  id: number;
+  action: Action;
+  /** Date.now() when dispatching began. */
+  at: number;
+}
+
+const DISPATCH_MEMORY = 50;
+const dispatched = new Map<number, ActDispatch>();
+
+/**
+ * Whether act `id` began dispatching its input in this document: recorded just before the
+ * first event, so an act whose answer was lost can be reported as "may have happened" rather
+ * than "did not happen". Only the last 50 acts are remembered; undefined means this document
+ * never started dispatching that act (or it was forgotten, or the page has navigated since).
+ */
+export function lastActDispatched(id: number): ActDispatch | undefined {
+  return dispatched.get(id);
+}
+
+function recordDispatch(id: number, action: Action): void {
+  dispatched.set(id, { id, action, at: Date.now() });
+  if (dispatched.size > DISPATCH_MEMORY) dispatched.delete(dispatched.keys().next().value!);
+}
+
+function centre(el: Element): { x: number; y: number } {
+  const r = topViewportRect(el);
+  return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+}
+
+function aimOf(p: ActionPoint): Aim {
+  return { el: p.hit, x: p.x, y: p.y };
+}
+
+/**
+ * `act`: the action as plain DOM events (only used when the runner has no CDP pipe). The
+ * element is exactly the descriptor's (a stale handle fails; nothing is acted on elsewhere),
+ * after the checks `locate` makes: pointer actions need the element's middle uncovered;
+ * keyboard and select need it visible and enabled.
+ */
+export async function act(req: ActRequest): Promise<AnswerOf<'act'>> {
+  const el = elementFromDescriptor(req.descriptor);
+  const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = performance.now() + timeoutMs;
+  const left = (): number => Math.max(0, deadline - performance.now());
+  const go = (): void => recordDispatch(req.id, req.action);
+
+  switch (req.action) {
+    case 'click': {
+      const p = await waitActionable(el, timeoutMs, { enabled: true, hitTest: true });
+      go();
+      click(aimOf(p));
+      break;
+    }
+    case 'doubleClick': {
+      const p = await waitActionable(el, timeoutMs, { enabled: true, hitTest: true });
+      go();
+      doubleClick(aimOf(p));
+      break;
+    }
+    case 'hover': {
+      const p = await waitActionable(el, timeoutMs, { enabled: false, hitTest: true });
+      go();
+      hover(aimOf(p));
+      break;
+    }
+    case 'type': {
+      await waitActionable(el, timeoutMs, { enabled: true, hitTest: false });
+      go();
+      typeText(el, req.text ?? '');
+      break;
+    }
+    case 'press': {
+      const key = req.key ?? '';
+      const bad = unknownKey(key);
+      if (bad) throw new PageFailure('unsupported', `press does not know the key ${q(bad)}; use a single character or a key name such as Enter, Tab, Escape, ArrowDown, Backspace (modifiers as "Shift+Tab").`, { key });
+      await waitActionable(el, timeoutMs, { enabled: true, hitTest: false });
+      go();
+      press(el, key);
+      break;
+    }
+    case 'check':
+    case 'uncheck':
+      await setChecked(req, el, req.action === 'check', timeoutMs, go);
+      break;
+    case 'drag': {
+      const to = elementFromDescriptor(req.to!);
+      const from = await waitActionable(el, timeoutMs, { enabled: true, hitTest: true });
+      await waitActionable(to, left(), { enabled: false, hitTest: false });
+      // Scrolling the target into view may have moved the source: aim at where both are now.
+      const src = centre(el);
+      const dst = centre(to);
+      const under = deepElementFromPoint(dst.x, dst.y);
+      go();
+      drag({ el: from.hit, ...src }, { el: under && composedContains(to, under) ? under : to, ...dst });
+      break;
+    }
+    case 'select': {
+      const select = el.localName === 'select' ? el : el.localName === 'label' ? (el as HTMLLabelElement).control : null;
+      if (!select || select.localName !== 'select') {
+        throw new PageFailure('unsupported', `select works on a <select> (or its label); ${formatElement(el)} is not one. For a custom list box, click it and then click the option.`, { tag: el.localName });
+      }
+      await waitActionable(select, timeoutMs, { enabled: true, hitTest: false });
+      go();
+      selectOption(select as HTMLSelectElement, req.option ?? '');
+      break;
+    }
+  }
+  return { id: req.id, ok: true };
+}
+
+/** check/uncheck: clicks only when the state differs, then requires the new state. */
+async function setChecked(req: ActRequest, el: Element, want: boolean, timeoutMs: number, go: () => void): Promise<void> {
+  const box = checkableOf(el);
+  const state = box ? checkState(box) : undefined;
+  if (!box || !state) {
+    throw new PageFailure('unsupported', `${req.action} works on a checkbox, radio or switch (or its label); ${formatElement(el)} is none of them.`, { tag: el.localName });
+  }
+  if (state.checked === want) return;
+  if (!want && state.kind === 'radio') {
+    throw new PageFailure('unsupported', `A radio button cannot be unchecked by clicking it; check another option of its group instead.`, { tag: el.localName });
+  }
+  const p = await waitActionable(el, timeoutMs, { enabled: true, hitTest: true });
+  if (checkState(box)!.checked === want) return; // the page changed it while aite waited
+  go();
+  click(aimOf(p));
+  const after = checkState(box)!.checked;
+  if (after !== want) {
+    throw new PageFailure(
+      'mismatch',
+      `Clicked ${formatElement(el)} once to ${req.action} it, but it is still ${after ? 'checked' : 'unchecked'} (the page may have prevented the change).`,
+      { expected: want ? 'checked' : 'unchecked', found: after ? 'checked' : 'unchecked' },
+    );
+  }
+}

@@ -1,0 +1,167 @@
+import { PageFailure } from '../PageFailure.js';
+import { isElement, isFrameElement, isShadowRoot, styleOf } from './nodes.js';
+
+/** A tree the content script searches: a document or an open shadow root. */
+export type Root = Document | ShadowRoot;
+
+// Never part of what a target can name: no box, or not page content at all.
+const SKIP = new Set(['head', 'script', 'style', 'noscript', 'template', 'link', 'meta']);
+
+/**
+ * Every element under `start` in document order, descending into open shadow roots (a host's
+ * shadow tree comes right after the host, before its light children). Same-origin iframes are
+ * not entered: a target reaches into one only through its `frame` key, as in Playwright, so a
+ * descriptor always knows which document its xpath belongs to. Our own overlay boxes are skipped.
+ */
+export function walkElements(start: Root | Element, visit: (el: Element) => void): void {
+  const stack: Node[] = [];
+  const pushChildren = (parent: ParentNode): void => {
+    const kids: Element[] = [];
+    for (let c = parent.firstElementChild; c; c = c.nextElementSibling) kids.push(c);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+  };
+  if (isElement(start)) {
+    pushChildren(start);
+    if (start.shadowRoot) pushChildren(start.shadowRoot);
+  } else pushChildren(start);
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    if (SKIP.has(el.localName) || el.hasAttribute('data-aite-overlay')) continue;
+    visit(el);
+    pushChildren(el);
+    // Pushed last, so popped first: the shadow tree is visited before the light children.
+    if (el.shadowRoot) pushChildren(el.shadowRoot);
+  }
+}
+
+/** Every open shadow root under a document (for CSS queries, which stop at shadow boundaries). */
+export function shadowRootsOf(doc: Document): ShadowRoot[] {
+  const roots: ShadowRoot[] = [];
+  walkElements(doc, (el) => {
+    if (el.shadowRoot) roots.push(el.shadowRoot);
+  });
+  return roots;
+}
+
+/** `querySelectorAll` over a document and all its open shadow roots. */
+export function queryCssDeep(doc: Document, css: string): Set<Element> {
+  const found = new Set<Element>();
+  try {
+    for (const root of [doc, ...shadowRootsOf(doc)]) for (const el of root.querySelectorAll(css)) found.add(el);
+  } catch (e) {
+    throw new PageFailure('unsupported', `The css selector ${JSON.stringify(css)} is not valid CSS (${(e as Error).message}). Fix the selector.`, { css });
+  }
+  return found;
+}
+
+/** The parent in the composed tree: crosses shadow boundaries, not frame boundaries. */
+export function composedParent(node: Node): Element | null {
+  if (node.parentElement) return node.parentElement;
+  const root = node.parentNode;
+  return isShadowRoot(root) ? root.host : null;
+}
+
+/** `ancestor.contains(node)` through shadow roots. */
+export function composedContains(ancestor: Node, node: Node): boolean {
+  for (let n: Node | null = node; n; n = n.parentNode ?? (isShadowRoot(n) ? n.host : null)) {
+    if (n === ancestor) return true;
+  }
+  return false;
+}
+
+/**
+ * The deepest element at a point given in the TOP viewport's CSS pixels: `elementFromPoint`
+ * stops at shadow hosts and iframes, so it is asked again inside each open shadow root and
+ * each same-origin frame (with the point moved into the frame's viewport).
+ */
+export function deepElementFromPoint(x: number, y: number, doc: Document = document): Element | null {
+  let hit = doc.elementFromPoint(x, y);
+  while (hit) {
+    const sr = hit.shadowRoot;
+    if (sr) {
+      const inner = sr.elementFromPoint(x, y);
+      if (inner && inner !== hit) {
+        hit = inner;
+        continue;
+      }
+    }
+    if (isFrameElement(hit)) {
+      const inner = sameOriginDocument(hit);
+      if (inner) {
+        const o = contentOffset(hit);
+        return deepElementFromPoint(x - o.x, y - o.y, inner) ?? hit;
+      }
+    }
+    return hit;
+  }
+  return null;
+}
+
+/** Where an iframe's viewport starts inside its own document's viewport (border + padding). */
+export function contentOffset(frame: Element): { x: number; y: number } {
+  const r = frame.getBoundingClientRect();
+  const cs = styleOf(frame);
+  return {
+    x: r.left + frame.clientLeft + parseFloat(cs.paddingLeft || '0'),
+    y: r.top + frame.clientTop + parseFloat(cs.paddingTop || '0'),
+  };
+}
+
+/** The frame's document if the content script may read it (same origin), else null. */
+export function sameOriginDocument(frame: Element): Document | null {
+  try {
+    return (frame as HTMLIFrameElement).contentDocument ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Result of looking for the iframe a target's `frame` names. */
+export type FrameLookup =
+  | { kind: 'found'; doc: Document; frame: Element }
+  | { kind: 'missing' }
+  | { kind: 'cross-origin'; frame: Element };
+
+/**
+ * The iframe a `frame` key names: by `name`, then `id`, then as a CSS selector, searched in
+ * `doc` and its open shadow roots. The first visible one wins over hidden ones.
+ */
+export function findFrame(spec: string, doc: Document = document): FrameLookup {
+  const frames: Element[] = [];
+  walkElements(doc, (el) => {
+    if (el.localName === 'iframe' || el.localName === 'frame') frames.push(el);
+  });
+  let hits = frames.filter((f) => f.getAttribute('name') === spec);
+  if (hits.length === 0) hits = frames.filter((f) => f.id === spec);
+  if (hits.length === 0) {
+    try {
+      hits = frames.filter((f) => f.matches(spec));
+    } catch {
+      hits = [];
+    }
+  }
+  const frame = hits[0];
+  if (!frame) return { kind: 'missing' };
+  const inner = sameOriginDocument(frame);
+  return inner ? { kind: 'found', doc: inner, frame } : { kind: 'cross-origin', frame };
+}
+
+/** The focused element, looking into shadow roots and same-origin frames. */
+export function deepActiveElement(doc: Document = document): Element | null {
+  let active: Element | null = doc.activeElement;
+  for (;;) {
+    if (!active) return null;
+    if (active.shadowRoot?.activeElement) {
+      active = active.shadowRoot.activeElement;
+      continue;
+    }
+    if (isFrameElement(active)) {
+      const inner = sameOriginDocument(active);
+      if (inner?.activeElement && inner.activeElement !== inner.body) {
+        active = inner.activeElement;
+        continue;
+      }
+    }
+    return active;
+  }
+}

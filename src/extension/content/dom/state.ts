@@ -1,0 +1,66 @@
+import { roleOf } from './aria.js';
+import { composedParent } from './query.js';
+
+const FORM_CONTROLS = new Set(['button', 'input', 'select', 'textarea', 'optgroup', 'option', 'fieldset']);
+
+/**
+ * Enabled: not `:disabled` (own attribute, a disabled fieldset, a disabled optgroup) and no
+ * `aria-disabled="true"` on it or an ancestor (ARIA lets a container disable its content).
+ */
+export function isEnabled(el: Element): boolean {
+  return disabledBy(el) === undefined;
+}
+
+/** What disables an element, in words; undefined when enabled. */
+export function disabledBy(el: Element): string | undefined {
+  if (FORM_CONTROLS.has(el.localName) && el.matches(':disabled')) {
+    if (el.hasAttribute('disabled')) return 'it has the disabled attribute';
+    return el.closest('fieldset[disabled]') ? 'it is inside a disabled <fieldset>' : 'it is disabled';
+  }
+  for (let n: Element | null = el; n; n = composedParent(n)) {
+    if (n.getAttribute('aria-disabled') === 'true') return n === el ? 'it has aria-disabled="true"' : 'an ancestor has aria-disabled="true"';
+  }
+  return undefined;
+}
+
+const NOT_TYPED = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'color', 'range', 'hidden']);
+
+/** Whether a person could type into it: a text-like input, textarea or contenteditable, enabled and not read-only. */
+export function isEditable(el: Element): boolean {
+  if (!isEnabled(el)) return false;
+  if (el.localName === 'input') {
+    const input = el as HTMLInputElement;
+    return !NOT_TYPED.has(input.type) && !input.readOnly;
+  }
+  if (el.localName === 'textarea') return !(el as HTMLTextAreaElement).readOnly;
+  return (el as HTMLElement).isContentEditable === true && el.getAttribute('aria-readonly') !== 'true';
+}
+
+export type CheckKind = 'checkbox' | 'radio';
+
+/** For checkboxes and radios, native or by role: their kind and state. */
+export function checkState(el: Element): { kind: CheckKind; checked: boolean } | undefined {
+  if (el.localName === 'input') {
+    const input = el as HTMLInputElement;
+    if (input.type === 'checkbox' || input.type === 'radio') return { kind: input.type, checked: input.checked };
+    return undefined;
+  }
+  const role = roleOf(el);
+  const kind: CheckKind | undefined =
+    role === 'checkbox' || role === 'switch' || role === 'menuitemcheckbox' ? 'checkbox' : role === 'radio' || role === 'menuitemradio' ? 'radio' : undefined;
+  if (!kind) return undefined;
+  return { kind, checked: el.getAttribute('aria-checked') === 'true' };
+}
+
+/**
+ * The checkable element an action on `el` changes: itself, or the control of a `<label>`
+ * (people often name a checkbox by its label's text).
+ */
+export function checkableOf(el: Element): Element | undefined {
+  if (checkState(el)) return el;
+  if (el.localName === 'label') {
+    const control = (el as HTMLLabelElement).control;
+    if (control && checkState(control)) return control;
+  }
+  return undefined;
+}

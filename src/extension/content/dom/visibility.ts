@@ -1,0 +1,47 @@
+import { styleOf } from './nodes.js';
+
+/**
+ * Whether an element is rendered: it has a box (non-zero size), is not `display: none` or
+ * `visibility: hidden` (itself or inherited), is not in the skipped content of a closed
+ * `<details>` or `content-visibility: hidden`, and its iframe (if any) is rendered too.
+ * Opacity does not count: a transparent element still takes clicks (as in Playwright).
+ *
+ * `checkVisibility()` is what makes closed `<details>` work: their content keeps a non-zero
+ * box in Chromium 156 but is reported not visible.
+ */
+export function isRendered(el: Element, opts: { box?: boolean } = {}): boolean {
+  const tag = el.localName;
+  if (tag === 'option' || tag === 'optgroup') {
+    // Options of a closed drop-down have no box of their own; they are as visible as their select.
+    const select = el.closest('select');
+    return select ? isRendered(select, opts) : false;
+  }
+  if (!el.checkVisibility({ visibilityProperty: true })) return false;
+  if (opts.box !== false && !hasBox(el)) return false;
+  const frame = el.ownerDocument.defaultView?.frameElement;
+  return frame ? isRendered(frame, opts) : true;
+}
+
+function hasBox(el: Element): boolean {
+  const r = el.getBoundingClientRect();
+  if (r.width > 0 && r.height > 0) return true;
+  // `display: contents` has no box of its own but shows its children.
+  if (styleOf(el).display === 'contents') {
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (hasBox(c)) return true;
+  }
+  return false;
+}
+
+/** Why an element is not rendered, in words for a failure message. */
+export function whyHidden(el: Element): string {
+  const select = el.localName === 'option' || el.localName === 'optgroup' ? el.closest('select') : null;
+  if (select) return `its <select> is hidden (${whyHidden(select)})`;
+  if (!el.isConnected) return 'it is no longer in the page';
+  if (el.closest('details:not([open])') && !el.closest('summary')) return 'it is inside a closed <details>';
+  if (!el.checkVisibility()) return 'it or an ancestor has display: none';
+  if (!el.checkVisibility({ visibilityProperty: true })) return 'it has visibility: hidden';
+  const frame = el.ownerDocument.defaultView?.frameElement;
+  if (frame && !isRendered(frame)) return 'its iframe is hidden';
+  if (!hasBox(el)) return 'it has zero size';
+  return 'it is not rendered';
+}

@@ -1,0 +1,42 @@
+import type { Target } from '../../sdk/protocol/index.js';
+import { cut, fold } from './dom/text.js';
+
+// Sentences for failure messages: what was asked and what was found, in a person's words.
+
+/** A target in words: `role button named "Send" within "Review send"`. */
+export function formatTarget(t: Target): string {
+  const parts: string[] = [];
+  if (t.role !== undefined) parts.push(`role ${t.role}`);
+  if (t.name !== undefined) parts.push(t.role !== undefined ? `named ${q(t.name)}` : `name ${q(t.name)}`);
+  if (t.text !== undefined) parts.push(`text ${q(t.text)}`);
+  if (t.label !== undefined) parts.push(`label ${q(t.label)}`);
+  if (t.placeholder !== undefined) parts.push(`placeholder ${q(t.placeholder)}`);
+  if (t.testid !== undefined) parts.push(`testid ${q(t.testid)}`);
+  if (t.css !== undefined) parts.push(`css ${q(t.css)}`);
+  if (t.xpath !== undefined) parts.push(`xpath ${q(t.xpath)}`);
+  if (t.exact) parts.push('(exact)');
+  if (t.within !== undefined) parts.push(`within ${typeof t.within === 'string' ? q(t.within) : `(${formatTarget(t.within)})`}`);
+  if (t.nth !== undefined) parts.push(`nth ${t.nth}`);
+  if (t.frame !== undefined) parts.push(`in frame ${q(t.frame)}`);
+  return parts.join(' ');
+}
+
+/** An element in words: `<button#send.primary> "Send"`. */
+export function formatElement(el: Element, text?: string): string {
+  let head = el.localName;
+  if (el.id) head += `#${el.id}`;
+  const classes = Array.from(el.classList).slice(0, 2);
+  if (classes.length > 0) head += `.${classes.join('.')}`;
+  const t = cut(fold(text ?? el.textContent ?? ''), 40);
+  return t ? `<${head}> ${q(t)}` : `<${head}>`;
+}
+
+/** A list of things in words, at most `max` shown. */
+export function listOf(items: string[], max = 3): string {
+  const shown = items.slice(0, max).join(', ');
+  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+}
+
+export function q(s: string): string {
+  return JSON.stringify(s);
+}

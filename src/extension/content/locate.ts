@@ -1,0 +1,121 @@
+import type { AnswerOf, Rect, Reason, RequestOf } from '../../sdk/protocol/index.js';
+import { sameRect, topViewportRect } from './dom/geometry.js';
+import { windowOf } from './dom/nodes.js';
+import { composedContains, deepElementFromPoint } from './dom/query.js';
+import { checkState, disabledBy, isEditable } from './dom/state.js';
+import { cut, fold } from './dom/text.js';
+import { isRendered, whyHidden } from './dom/visibility.js';
+import { xpathOf } from './dom/xpath.js';
+import { formatElement } from './explain.js';
+import { elementFromDescriptor } from './fromDescriptor.js';
+import { PageFailure } from './PageFailure.js';
+import { DEFAULT_TIMEOUT_MS } from './Resolver.js';
+import { done, nextFrame, pending, settle, type Step } from './settle.js';
+
+/** Where to act on an element, in the top viewport's CSS pixels. */
+export interface ActionPoint {
+  x: number;
+  y: number;
+  rect: Rect;
+  /** The element at the point (the element itself or one inside it). */
+  hit: Element;
+}
+
+interface Problem {
+  reason: Reason;
+  message: string;
+  detail?: Record<string, unknown>;
+}
+
+export interface Actionability {
+  /** The element must not be disabled. */
+  enabled: boolean;
+  /** The middle of the element must hit the element itself (nothing covering it). */
+  hitTest: boolean;
+}
+
+/**
+ * Waits until an element can take input like a person would give it: scrolled into view
+ * (centre, instantly), rendered, enabled, not moving across two animation frames, and (with
+ * `hitTest`) its centre not covered by another element. Throws what still failed at the deadline.
+ */
+export async function waitActionable(el: Element, timeoutMs: number, need: Actionability): Promise<ActionPoint> {
+  const step = await settle<ActionPoint, Problem>(() => checkActionable(el, need), timeoutMs);
+  if (step.done) return step.value;
+  throw new PageFailure(step.last.reason, `${step.last.message} (waited ${timeoutMs} ms).`, step.last.detail);
+}
+
+async function checkActionable(el: Element, need: Actionability): Promise<Step<ActionPoint, Problem>> {
+  assertConnected(el);
+  el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  const name = formatElement(el);
+  if (!isRendered(el)) {
+    return pending({ reason: 'not-visible', message: `${name} is not visible: ${whyHidden(el)}`, detail: { why: whyHidden(el) } });
+  }
+  const disabled = need.enabled ? disabledBy(el) : undefined;
+  if (disabled) return pending({ reason: 'not-enabled', message: `${name} is not enabled: ${disabled}`, detail: { why: disabled } });
+
+  const before = topViewportRect(el);
+  await nextFrame(windowOf(el));
+  await nextFrame(windowOf(el));
+  assertConnected(el);
+  const rect = topViewportRect(el);
+  if (!sameRect(before, rect)) {
+    return pending({ reason: 'timeout', message: `${name} kept moving (its box changed between animation frames); wait for the animation to end`, detail: { rect } });
+  }
+  const x = round(rect.x + rect.width / 2);
+  const y = round(rect.y + rect.height / 2);
+  if (!need.hitTest) return done({ x, y, rect, hit: el });
+
+  if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) {
+    return pending({ reason: 'not-visible', message: `${name} could not be scrolled into view: its middle (${x}, ${y}) is outside the window`, detail: { x, y, rect } });
+  }
+  const hit = deepElementFromPoint(x, y);
+  if (hit && (hit === el || composedContains(el, hit) || labelOf(hit) === el)) return done({ x, y, rect, hit });
+  const coveredBy = hit ? { tag: hit.localName, ...(hit.id ? { id: hit.id } : {}), ...textOf(hit), xpath: xpathOf(hit) } : undefined;
+  return pending({
+    reason: 'not-visible',
+    message: hit
+      ? `${name} is covered by ${formatElement(hit)} at its middle (${x}, ${y}); close or wait for the covering element`
+      : `${name} is not hit at its middle (${x}, ${y})`,
+    detail: { x, y, rect, ...(coveredBy ? { coveredBy } : {}) },
+  });
+}
+
+// A click on a control's <label> reaches the control: a custom checkbox is often drawn by its label.
+function labelOf(hit: Element): Element | null {
+  const label = hit.closest('label') as HTMLLabelElement | null;
+  return label?.control ?? null;
+}
+
+function textOf(el: Element): { text?: string } {
+  const t = cut(fold(el.textContent ?? ''), 80);
+  return t ? { text: t } : {};
+}
+
+function assertConnected(el: Element): void {
+  if (!el.isConnected) {
+    throw new PageFailure('not-found', `${formatElement(el)} was removed from the page while aite waited for it; resolve again.`, { stale: 'removed' });
+  }
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+/** `locate`: where the runner should click, after the checks a real click needs. */
+export async function locate(req: RequestOf<'locate'>): Promise<AnswerOf<'locate'>> {
+  const el = elementFromDescriptor(req.descriptor);
+  const p = await waitActionable(el, req.timeoutMs ?? DEFAULT_TIMEOUT_MS, { enabled: true, hitTest: true });
+  const check = checkState(el);
+  return {
+    id: req.id,
+    ok: true,
+    x: p.x,
+    y: p.y,
+    rect: p.rect,
+    tag: el.localName,
+    editable: isEditable(el),
+    ...(check ? { kind: check.kind, checked: check.checked } : {}),
+  };
+}

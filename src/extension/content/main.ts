@@ -1,0 +1,67 @@
+import { handlePageRequest, lastActDispatched, type PageRequest } from './PageCommands.js';
+import { PAGE_ERROR_EVENT } from './pageErrorRelay.js';
+
+/**
+ * The content script's entry (bundled as an IIFE). It only wires Chrome to the page logic:
+ * every `chrome.*` call of the page side is in this file, so the rest runs in a plain page
+ * for tests.
+ *
+ * Messages from the worker:
+ * - `{ aite: 1, request }`: a page command; answered through sendResponse with the ok answer
+ *   or a failure (`handlePageRequest` never throws).
+ * - `{ aite: 1, query: 'actDispatched', id }`: whether act `id` began dispatching input in
+ *   this document, `{ dispatched: ActDispatch | null }` (for reporting an act whose answer was lost).
+ * Events to the worker: `{ aite: 1, event: { type: 'event', kind: 'console', level: 'error', text } }`
+ * for the page's uncaught errors; the worker adds `tab`.
+ */
+
+// The worker injects this file on demand into tabs that were open before the extension
+// loaded, and Chrome may have injected it already: all content scripts of the extension
+// share this isolated world's global, so a symbol on it marks a document as served.
+const INSTALLED = Symbol.for('aite.content.installed');
+const scope = globalThis as typeof globalThis & { [INSTALLED]?: true };
+
+// A page that throws in a loop must not flood the run's report or the socket.
+const CONSOLE_EVENTS_MAX = 100;
+
+if (!scope[INSTALLED]) {
+  scope[INSTALLED] = true;
+  install();
+}
+
+function install(): void {
+  chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
+    if (sender.id !== chrome.runtime.id) return false;
+    const m = message as { aite?: unknown; request?: unknown; query?: unknown; id?: unknown } | null;
+    if (!m || m.aite !== 1) return false;
+    if (m.request !== undefined) {
+      void handlePageRequest(m.request as PageRequest).then(sendResponse);
+      return true; // the answer comes asynchronously
+    }
+    if (m.query === 'actDispatched' && typeof m.id === 'number') {
+      sendResponse({ dispatched: lastActDispatched(m.id) ?? null });
+    }
+    return false;
+  });
+
+  // Page errors reach this isolated world only through the main-world relay (pageErrorRelay.ts).
+  let sent = 0;
+  window.addEventListener(PAGE_ERROR_EVENT, (e) => {
+    const text = (e as CustomEvent<unknown>).detail;
+    if (typeof text !== 'string' || sent > CONSOLE_EVENTS_MAX) return;
+    sent++;
+    sendConsole(sent > CONSOLE_EVENTS_MAX ? `(more than ${CONSOLE_EVENTS_MAX} page errors; the rest of this page's errors are not reported)` : text);
+  });
+}
+
+function sendConsole(text: string): void {
+  try {
+    chrome.runtime
+      .sendMessage({ aite: 1, event: { type: 'event', kind: 'console', level: 'error', text: text.slice(0, 10_000) } })
+      .catch(() => {
+        // No worker listening (it is restarting): the error is lost, the page is not disturbed.
+      });
+  } catch {
+    // The extension was reloaded and this script is orphaned: nothing to report to.
+  }
+}

@@ -1,0 +1,96 @@
+import type { AnswerOf, Descriptor, RequestOf, Target } from '../../sdk/protocol/index.js';
+import { describe } from './describe.js';
+import type { TextIndex } from './dom/text.js';
+import { formatTarget, q } from './explain.js';
+import { handles } from './Handles.js';
+import { PageFailure } from './PageFailure.js';
+import { repair, type RepairOutcome } from './repair/index.js';
+import { ambiguousFailure, DEFAULT_TIMEOUT_MS, evaluate, missFailure, pickStep, plainNotFound, type Evaluation, type Resolution } from './Resolver.js';
+import { activity, documentSettled, done, pending, settle } from './settle.js';
+
+/** Repair only looks at a settled DOM: loaded, and no mutations for this long (REPAIR-NOTES). */
+export const REPAIR_QUIET_MS = 150;
+
+type Outcome = Resolution | { kind: 'repair'; outcome: RepairOutcome };
+
+/**
+ * `resolve`: waits until the target names exactly one visible element and describes it, with
+ * a handle for `locate`/`act`. With a remembered descriptor, and only when the exact target
+ * finds nothing on a settled DOM, the repair hook is asked once; when it declines, resolve
+ * keeps waiting for the exact target. If the DOM never settles within the timeout, repair is
+ * asked once at the deadline instead (there is nothing left to wait for then).
+ */
+export async function resolve(req: RequestOf<'resolve'>): Promise<AnswerOf<'resolve'>> {
+  const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const { target, descriptor } = req;
+  let repairTried = false;
+  const repairable = (ev: Evaluation): boolean =>
+    descriptor !== undefined && !repairTried && !ev.blocked && ev.visible.length === 0 && ev.hidden.length === 0;
+
+  const step = await settle<Outcome, Evaluation>(() => {
+    const ev = evaluate(target);
+    const s = pickStep(target, ev);
+    if (s.done || !repairable(ev)) return s;
+    if (!documentSettled(REPAIR_QUIET_MS)) return pending(ev, Math.max(1, REPAIR_QUIET_MS - activity.quietMs() + 1));
+    repairTried = true;
+    const outcome = repair(descriptor!, target);
+    return outcome ? done({ kind: 'repair', outcome }) : s;
+  }, timeoutMs);
+
+  let outcome: Outcome;
+  if (step.done) outcome = step.value;
+  else {
+    const last = step.last;
+    const late = repairable(last) ? repair(descriptor!, target) : undefined;
+    if (!late) throw missFailure(target, last, timeoutMs);
+    outcome = { kind: 'repair', outcome: late };
+  }
+
+  switch (outcome.kind) {
+    case 'one':
+      return {
+        id: req.id,
+        ok: true,
+        descriptor: described(outcome.element, target, outcome.texts),
+        matches: outcome.matches,
+        repaired: false,
+        via: 'exact',
+      };
+    case 'ambiguous':
+      throw ambiguousFailure(target, outcome.ev);
+    case 'repair':
+      return repairAnswer(req.id, target, descriptor!, outcome.outcome);
+  }
+}
+
+function described(el: Element, target: Target, texts?: TextIndex): Descriptor {
+  return { ...describe(el, texts ? { frame: target.frame, texts } : { frame: target.frame }), handle: handles.handleOf(el) };
+}
+
+function repairAnswer(id: number, target: Target, old: Descriptor, o: RepairOutcome): AnswerOf<'resolve'> {
+  switch (o.kind) {
+    case 'found':
+      return { id, ok: true, descriptor: described(o.element, target), matches: 1, repaired: true, via: o.via, repair: o.repair };
+    case 'drifted':
+      throw new PageFailure(
+        'drifted',
+        `Nothing matches ${formatTarget(target)} any more; the closest element, ${q(o.candidate.text ?? o.candidate.name ?? o.candidate.tag)}, scores ${o.score.toFixed(2)} against the remembered one (changed: ${o.changes.join('; ') || o.changed.join(', ')}), too little to act on. Check it and update the target or the lock file.`,
+        { target, candidate: o.candidate, score: o.score, runnerUp: o.runnerUp, old: o.old, changed: o.changed, changes: o.changes },
+      );
+    case 'ambiguous':
+      throw new PageFailure(
+        'ambiguous',
+        `Nothing matches ${formatTarget(target)} any more, and ${o.candidates.length} elements are equally close to the remembered one; none is chosen. Update the target.`,
+        { target, repair: true, candidates: o.candidates, old: o.old },
+      );
+    case 'not-found': {
+      const base = plainNotFound(target, 'the page had settled');
+      const note = o.note ? ` ${o.note}` : '';
+      throw new PageFailure(
+        'not-found',
+        `${base.message} Repair from the remembered element found nothing close enough (best score ${o.bestScore.toFixed(2)}).${note}`,
+        { ...base.detail, repairTried: true, bestScore: o.bestScore, ...(o.note ? { note: o.note } : {}), old },
+      );
+    }
+  }
+}

@@ -1,0 +1,244 @@
+import type { AnswerOf, RequestOf, Target } from '../../sdk/protocol/index.js';
+import { deepActiveElement } from './dom/query.js';
+import { checkableOf, checkState, isEditable, isEnabled } from './dom/state.js';
+import { cut, findFolded, fold, matchText, visibleText } from './dom/text.js';
+import { controlValue, readableText, selectedLabels } from './dom/value.js';
+import { formatTarget, q } from './explain.js';
+import { firstNumber, sameNumber } from './number.js';
+import { PageFailure } from './PageFailure.js';
+import {
+  ambiguousFailure,
+  blockedEvaluation,
+  DEFAULT_TIMEOUT_MS,
+  evaluate,
+  missFailure,
+  pickStep,
+  scopeOf,
+  type Evaluation,
+  type Within,
+} from './Resolver.js';
+import { done, pending, settle, type Step } from './settle.js';
+
+type VerifyRequest = RequestOf<'verify'>;
+type ElementState = Extract<VerifyRequest, { kind: 'state' }>['state'];
+
+const FOUND_TEXT_MAX = 300;
+
+/** What one look at the page showed for a verify. */
+interface Seen {
+  holds: boolean;
+  /** The wire `found`: what the page showed (text, value, state, count, url, number). */
+  found: unknown;
+}
+
+/** Why a verify could not look yet: its target (or, without one, its region) is missing. */
+interface Unresolved {
+  target?: Target;
+  ev: Evaluation;
+}
+
+type Look = { seen: Seen } | { unresolved: Unresolved; recheckInMs?: number | undefined };
+
+/**
+ * `verify`: re-checks until the condition holds (or, with `negate`, does not), else
+ * `mismatch` with what was expected and what the page showed last.
+ *
+ * Matching choices: `text` and `targetText` look for the value in the visible text with case
+ * and whitespace ignored (the page's "1 MALLBUCKS" passes for "1 mallbucks", and line breaks do
+ * not matter); `title` is the same rule on the title. `url` is a plain case-sensitive substring
+ * of location.href (paths are case-sensitive). `value` is exact equality (a select also passes
+ * on its chosen option's label). `count` counts visible matches. A target that must name one
+ * element (targetText, value, state other than visible/hidden, numberChange) fails as
+ * not-found/ambiguous, not mismatch, when it does not.
+ */
+export async function verify(req: VerifyRequest): Promise<AnswerOf<'verify'>> {
+  const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const negate = req.negate === true;
+  const step = await settle<unknown, Look>((): Step<unknown, Look> => {
+    const look = lookOnce(req);
+    if ('unresolved' in look) return pending(look, look.recheckInMs);
+    return look.seen.holds !== negate ? done(look.seen.found) : pending(look);
+  }, timeoutMs);
+  if (step.done) return { id: req.id, ok: true, found: step.value };
+  const last = step.last;
+  if ('unresolved' in last) {
+    const { target, ev } = last.unresolved;
+    if (target) throw missFailure(target, ev, timeoutMs);
+    throw new PageFailure(ev.blocked!.reason, `${ev.blocked!.message} (waited ${timeoutMs} ms)`, ev.blocked!.detail);
+  }
+  const expected = expectedOf(req);
+  throw new PageFailure(
+    'mismatch',
+    `Expected ${subjectOf(req)} ${negate ? 'not ' : ''}${expectedWords(req)}, but found ${words(last.seen.found)} (waited ${timeoutMs} ms).`,
+    { expected, found: last.seen.found, ...(negate ? { negate: true } : {}) },
+  );
+}
+
+function lookOnce(req: VerifyRequest): Look {
+  switch (req.kind) {
+    case 'exists': {
+      const ev = evaluate(req.target, { within: req.within });
+      if (ev.blocked) return { unresolved: { target: withOuter(req.target, req.within), ev } };
+      const n = ev.visible.length;
+      return { seen: { holds: n > (req.target.nth ?? 0), found: n } };
+    }
+    case 'text': {
+      const text = regionText(req.within);
+      if (typeof text !== 'string') return text;
+      const hit = findFolded(text, req.value);
+      return { seen: { holds: hit !== undefined, found: hit ?? cut(text, FOUND_TEXT_MAX) } };
+    }
+    case 'targetText':
+      return withOne(req.target, req.within, (el) => {
+        const text = readableText(el);
+        return { holds: findFolded(text, req.value) !== undefined, found: cut(fold(text), FOUND_TEXT_MAX) };
+      });
+    case 'value':
+      return withOne(req.target, undefined, (el) => {
+        const value = controlValue(el);
+        if (value === undefined) return { holds: false, found: null };
+        const labels = el.localName === 'select' ? selectedLabels(el as HTMLSelectElement) : [];
+        return { holds: value === req.value || labels.includes(req.value), found: value };
+      });
+    case 'state':
+      return stateLook(req.target, req.state);
+    case 'count': {
+      const target: Target = { ...req.target };
+      delete target.nth;
+      const ev = evaluate(target, { within: req.within });
+      if (ev.blocked) return { unresolved: { target: withOuter(target, req.within), ev } };
+      return { seen: { holds: ev.visible.length === req.value, found: ev.visible.length } };
+    }
+    case 'url':
+      return { seen: { holds: location.href.includes(req.value), found: location.href } };
+    case 'title': {
+      const title = fold(document.title);
+      return { seen: { holds: matchText(title, req.value, false) !== undefined, found: title } };
+    }
+    case 'numberChange':
+      return withOne(req.target, undefined, (el) => {
+        const text = fold(readableText(el));
+        const n = firstNumber(text);
+        return { holds: n !== undefined && sameNumber(n, req.from + req.by), found: n ?? cut(text, FOUND_TEXT_MAX) };
+      });
+  }
+}
+
+/** Looks at the one element a target names; an ambiguous target fails the verify at once. */
+function withOne(target: Target, within: Within | undefined, see: (el: Element) => Seen): Look {
+  const ev = evaluate(target, { within });
+  const s = pickStep(target, ev);
+  if (!s.done) return { unresolved: { target: withOuter(target, within), ev }, recheckInMs: s.recheckInMs };
+  if (s.value.kind === 'ambiguous') throw ambiguousFailure(withOuter(target, within), s.value.ev);
+  return { seen: see(s.value.element) };
+}
+
+function stateLook(target: Target, state: ElementState): Look {
+  if (state === 'visible' || state === 'hidden') {
+    const ev = evaluate(target);
+    if (ev.blocked) return state === 'hidden' ? { seen: { holds: true, found: 'hidden' } } : { unresolved: { target, ev } };
+    const shown = ev.visible.length > (target.nth ?? 0);
+    return { seen: { holds: shown === (state === 'visible'), found: shown ? 'visible' : 'hidden' } };
+  }
+  return withOne(target, undefined, (el) => {
+    switch (state) {
+      case 'checked':
+      case 'unchecked': {
+        const box = checkableOf(el);
+        const c = box ? checkState(box) : undefined;
+        if (!c) return { holds: false, found: 'not checkable' };
+        return { holds: c.checked === (state === 'checked'), found: c.checked ? 'checked' : 'unchecked' };
+      }
+      case 'enabled':
+      case 'disabled': {
+        const enabled = isEnabled(el);
+        return { holds: enabled === (state === 'enabled'), found: enabled ? 'enabled' : 'disabled' };
+      }
+      case 'focused': {
+        const focused = deepActiveElement() === el;
+        return { holds: focused, found: focused ? 'focused' : 'not focused' };
+      }
+      case 'editable': {
+        const editable = isEditable(el);
+        return { holds: editable, found: editable ? 'editable' : 'not editable' };
+      }
+    }
+  });
+}
+
+/** The visible text of the page, or of the regions `within` names (joined by " | "). */
+function regionText(within: Within | undefined): string | Look {
+  if (within === undefined) return visibleText(document.body ?? document.documentElement);
+  const scopes = scopeOf(within);
+  if ('reason' in scopes) {
+    return { unresolved: { ev: blockedEvaluation(scopes) } };
+  }
+  return scopes.map((s) => visibleText(s)).join(' | ');
+}
+
+// The request's `within` becomes part of the target named in failures (when the target has none).
+function withOuter(target: Target, within: Within | undefined): Target {
+  return within === undefined || target.within !== undefined ? target : { ...target, within };
+}
+
+function expectedOf(req: VerifyRequest): unknown {
+  switch (req.kind) {
+    case 'exists':
+      return 'exists';
+    case 'state':
+      return req.state;
+    case 'numberChange':
+      return req.from + req.by;
+    default:
+      return req.value;
+  }
+}
+
+function subjectOf(req: VerifyRequest): string {
+  const inside = 'within' in req && req.within !== undefined ? ` within ${typeof req.within === 'string' ? q(req.within) : `(${formatTarget(req.within)})`}` : '';
+  switch (req.kind) {
+    case 'exists':
+      return `${formatTarget(req.target)}${inside} to`;
+    case 'text':
+      return `the page${inside} to`;
+    case 'targetText':
+      return `the text of ${formatTarget(req.target)}${inside} to`;
+    case 'value':
+      return `the value of ${formatTarget(req.target)} to`;
+    case 'state':
+      return `${formatTarget(req.target)} to`;
+    case 'count':
+      return `the number of visible elements matching ${formatTarget(req.target)}${inside} to`;
+    case 'url':
+      return 'the URL to';
+    case 'title':
+      return 'the title to';
+    case 'numberChange':
+      return `the number in ${formatTarget(req.target)} to`;
+  }
+}
+
+function expectedWords(req: VerifyRequest): string {
+  switch (req.kind) {
+    case 'exists':
+      return 'exist (visible)';
+    case 'text':
+    case 'targetText':
+    case 'url':
+    case 'title':
+      return `contain ${q(req.value)}`;
+    case 'value':
+      return `be ${q(req.value)}`;
+    case 'state':
+      return `be ${req.state}`;
+    case 'count':
+      return `be ${req.value}`;
+    case 'numberChange':
+      return `be ${req.from + req.by} (${req.from} ${req.by < 0 ? '-' : '+'} ${Math.abs(req.by)})`;
+  }
+}
+
+function words(found: unknown): string {
+  if (found === null || found === undefined) return 'no value (not a form control)';
+  return typeof found === 'string' ? q(found) : String(found);
+}
