@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+const ProfileSchema = z.strictObject({
+  userDataDir: z.string().min(1).optional().describe('Chrome user data dir of this profile (relative to the config file); default a fresh temp dir per run.'),
+  allow: z.array(z.string().min(1)).optional().describe('Origins this profile may touch besides the shared `allow`.'),
+  chrome: z.string().min(1).optional().describe('Chrome executable for this profile.'),
+});
+
+const WebServerSchema = z.strictObject({
+  command: z.string().min(1).describe('Shell command that starts the app, e.g. "node server.mjs 4173".'),
+  url: z.string().min(1).describe('aite waits until this URL answers before running scripts.'),
+  cwd: z.string().min(1).optional().describe('Working directory of the command (relative to the config file); default the config file\'s folder.'),
+  timeoutMs: z.number().int().positive().max(600_000).optional().describe('How long the app may take to start; default 30000.'),
+  reuseExisting: z.boolean().optional().describe('Use an app already answering at `url` instead of starting one; default true.'),
+});
+
+/** The schema of `aite.config.json`. */
+export const ConfigSchema = z.strictObject({
+  $schema: z.string().optional(),
+  allow: z.array(z.string().min(1)).optional().describe('Origins the extension may touch (its host permissions).'),
+  baseUrl: z.string().min(1).optional().describe('Relative navigate and http URLs in scripts resolve against it.'),
+  profiles: z
+    .record(z.string().min(1).max(200), ProfileSchema)
+    .optional()
+    .describe('Named profiles: a script step with `profile` runs in that profile\'s Chrome. "default" always exists.'),
+  chrome: z.string().min(1).optional().describe('Chrome executable; else AITE_CHROME, then the usual install paths.'),
+  lockFile: z.string().min(1).optional().describe('The lock file remembering the elements scripts name (relative to the config file).'),
+  timeoutMs: z.number().int().positive().max(600_000).optional().describe('Default timeout of each step, in milliseconds.'),
+  headless: z.boolean().optional().describe('Default true; --headed overrides.'),
+  report: z
+    .union([z.string().min(1), z.strictObject({ dir: z.string().min(1), junit: z.boolean().optional() })])
+    .optional()
+    .describe('Where `aite run` writes its report (relative to the config file); --report overrides.'),
+  webServer: WebServerSchema.optional().describe('An app to start before the scripts run and stop after.'),
+});
+
+/**
+ * The contents of `aite.config.json`, as written.
+ * @public
+ */
+export type AiteConfigFile = z.infer<typeof ConfigSchema>;
+
+/**
+ * A profile of the config, with its paths made absolute.
+ * @public
+ */
+export interface ProfileConfig {
+  userDataDir?: string;
+  allow: string[];
+  chrome?: string;
+}
+
+/**
+ * The config a run uses: the file's values with paths made absolute, and flags applied.
+ * @public
+ */
+export interface AiteConfig {
+  /** The config file it came from (absolute), if any. */
+  file?: string;
+  /** The folder relative paths are resolved against. */
+  dir: string;
+  allow: string[];
+  baseUrl?: string;
+  profiles: Record<string, ProfileConfig>;
+  chrome?: string;
+  lockFile?: string;
+  timeoutMs?: number;
+  headless: boolean;
+  report?: { dir: string; junit: boolean };
+  webServer?: { command: string; url: string; cwd: string; timeoutMs: number; reuseExisting: boolean };
+}
+
+/**
+ * The JSON Schema of `aite.config.json`, generated from the zod schema that checks it.
+ * @public
+ */
+export function configJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(ConfigSchema, { io: 'input', unrepresentable: 'any' }),
+    $id: 'https://aite.dev/schema/aite-config.schema.json',
+    title: 'aite.config.json',
+  };
+}

@@ -1,0 +1,185 @@
+import { z } from 'zod';
+
+// The report model: what report.json holds, and what the HTML and JUnit writers read. It is a
+// schema so `merge-reports` checks what it joins instead of trusting it.
+
+const WarningSchema = z.object({ code: z.string(), message: z.string() });
+
+const RepairDiffSchema = z.object({ field: z.string(), before: z.string(), after: z.string() });
+
+const StepRepairSchema = z.object({
+  score: z.number(),
+  runnerUp: z.number(),
+  changed: z.array(z.string()),
+  changes: z.array(z.string()),
+  /** Each changed field, before and after. */
+  diff: z.array(RepairDiffSchema),
+  /** The element as remembered. */
+  old: z.record(z.string(), z.unknown()).optional(),
+  /** `written` with --update-lock; `proposed` otherwise. */
+  lock: z.enum(['written', 'proposed']),
+});
+
+const TabEventSchema = z.object({
+  kind: z.enum(['tab-opened', 'tab-closed', 'navigated']),
+  tab: z.number(),
+  url: z.string().optional(),
+  profile: z.string(),
+});
+
+const ConsoleErrorSchema = z.object({ tab: z.number(), text: z.string(), profile: z.string() });
+
+export const STEP_STATUSES = ['passed', 'failed', 'skipped'] as const;
+
+const StepReportSchema = z.object({
+  /** `pre` or `steps`. */
+  section: z.enum(['pre', 'steps']),
+  /** 1-based within its section. */
+  number: z.number().int().positive(),
+  /** The action key: click, verify, ... */
+  action: z.string(),
+  /** What the script called it, or a description. */
+  title: z.string(),
+  profile: z.string(),
+  status: z.enum(STEP_STATUSES),
+  /** Why it failed: a protocol reason (pre-state for a failed pre step). */
+  reason: z.string().optional(),
+  /** The reason of the underlying failure when `reason` is pre-state. */
+  cause: z.string().optional(),
+  message: z.string().optional(),
+  detail: z.record(z.string(), z.unknown()).optional(),
+  callLog: z.array(z.string()).optional(),
+  retries: z.number().int().nonnegative(),
+  repaired: z.boolean().optional(),
+  repair: StepRepairSchema.optional(),
+  warnings: z.array(WarningSchema),
+  consoleErrors: z.array(ConsoleErrorSchema),
+  tabEvents: z.array(TabEventSchema),
+  /** Milliseconds since the script started. */
+  startMs: z.number().nonnegative(),
+  durationMs: z.number().nonnegative(),
+  /** A screenshot file, relative to the report dir. */
+  screenshot: z.string().optional(),
+  /** The step's line in the script file. */
+  line: z.number().int().positive().optional(),
+});
+
+export const SCRIPT_STATUSES = ['passed', 'failed', 'pre-state', 'error'] as const;
+
+const ScriptReportSchema = z.object({
+  /** The script file, relative to the working directory of the run. */
+  file: z.string(),
+  name: z.string(),
+  /** passed; failed (a step failed); pre-state (a pre step failed); error (could not run). */
+  status: z.enum(SCRIPT_STATUSES),
+  /** The failure in one sentence, when not passed. */
+  error: z.object({ reason: z.string().optional(), message: z.string() }).optional(),
+  profiles: z.array(z.string()),
+  startedAt: z.string(),
+  durationMs: z.number().nonnegative(),
+  retries: z.number().int().nonnegative(),
+  steps: z.array(StepReportSchema),
+});
+
+export const RunReportSchema = z.object({
+  /** Format version of report.json. */
+  version: z.literal(1),
+  tool: z.object({ name: z.literal('aite'), version: z.string() }),
+  startedAt: z.string(),
+  durationMs: z.number().nonnegative(),
+  status: z.enum(SCRIPT_STATUSES),
+  shard: z.object({ index: z.number().int().positive(), total: z.number().int().positive() }).optional(),
+  /** Reports joined by merge-reports, by their folder. */
+  mergedFrom: z.array(z.string()).optional(),
+  totals: z.object({
+    scripts: z.number().int(),
+    passed: z.number().int(),
+    failed: z.number().int(),
+    preState: z.number().int(),
+    errors: z.number().int(),
+    steps: z.number().int(),
+    retries: z.number().int(),
+    repairs: z.number().int(),
+  }),
+  scripts: z.array(ScriptReportSchema),
+});
+
+/** One step in the report. @public */
+export type StepReport = z.infer<typeof StepReportSchema>;
+/** One script in the report. @public */
+export type ScriptReport = z.infer<typeof ScriptReportSchema>;
+/** A whole run: what report.json holds. @public */
+export type RunReport = z.infer<typeof RunReportSchema>;
+/** How a script ended. @public */
+export type ScriptStatus = ScriptReport['status'];
+/** A repair as the report shows it. @public */
+export type StepRepair = z.infer<typeof StepRepairSchema>;
+
+/**
+ * A file the report refers to (a screenshot), with its bytes, until it is written.
+ * @public
+ */
+export interface Attachment {
+  /** Relative to the report dir, e.g. `screenshots/send-step-4.png`. */
+  file: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * A script's report and its screenshots, as `runScript` returns them.
+ * @public
+ */
+export interface ScriptRun {
+  report: ScriptReport;
+  attachments: Attachment[];
+}
+
+/** The run's status from its scripts': an error beats a failure beats an unmet pre-state. */
+export function overallStatus(scripts: readonly ScriptReport[]): ScriptStatus {
+  const statuses = new Set(scripts.map((s) => s.status));
+  for (const status of ['error', 'failed', 'pre-state'] as const) if (statuses.has(status)) return status;
+  return 'passed';
+}
+
+/**
+ * Builds the run report from its scripts' reports.
+ * @public
+ */
+export function createRunReport(
+  scripts: ScriptReport[],
+  meta: { version: string; startedAt: string; durationMs: number; shard?: { index: number; total: number }; mergedFrom?: string[] },
+): RunReport {
+  const count = (status: ScriptStatus): number => scripts.filter((s) => s.status === status).length;
+  return {
+    version: 1,
+    tool: { name: 'aite', version: meta.version },
+    startedAt: meta.startedAt,
+    durationMs: meta.durationMs,
+    status: overallStatus(scripts),
+    ...(meta.shard ? { shard: meta.shard } : {}),
+    ...(meta.mergedFrom ? { mergedFrom: meta.mergedFrom } : {}),
+    totals: {
+      scripts: scripts.length,
+      passed: count('passed'),
+      failed: count('failed'),
+      preState: count('pre-state'),
+      errors: count('error'),
+      steps: scripts.reduce((n, s) => n + s.steps.length, 0),
+      retries: scripts.reduce((n, s) => n + s.retries, 0),
+      repairs: scripts.reduce((n, s) => n + s.steps.filter((step) => step.repair).length, 0),
+    },
+    scripts,
+  };
+}
+
+/**
+ * The exit code of a run: 0 all passed, 1 a step failed (or a script could not run), 3 a
+ * pre-state check was not met (and nothing else failed). Usage mistakes (2) never reach a report.
+ * @public
+ */
+export function exitCodeOf(report: Pick<RunReport, 'scripts'>): 0 | 1 | 3 {
+  const statuses = new Set(report.scripts.map((s) => s.status));
+  if (statuses.has('failed') || statuses.has('error')) return 1;
+  if (statuses.has('pre-state')) return 3;
+  return 0;
+}

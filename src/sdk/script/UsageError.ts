@@ -1,0 +1,54 @@
+/**
+ * Where in a script or config file something is wrong.
+ * @public
+ */
+export interface UsageIssue {
+  /** One sentence: what is wrong and what to do. */
+  message: string;
+  /** The file, as the user named it. */
+  file?: string;
+  /** `pre` or `steps`, with the step's 1-based number, when the issue is in a step. */
+  step?: { section: 'pre' | 'steps'; number: number; action?: string };
+  /** The field, as a dotted path inside the step (or the file when not in a step). */
+  field?: string;
+  line?: number;
+  column?: number;
+}
+
+/**
+ * What kind of mistake: a file that is not there, a file that does not parse, a script or config
+ * that does not fit its schema, a profile no config declares, no Chrome, or a bad command line.
+ * @public
+ */
+export type UsageErrorCode = 'file-not-found' | 'syntax' | 'invalid' | 'unknown-profile' | 'no-chrome' | 'usage';
+
+/**
+ * A mistake in how aite was asked to run: a script, the config or the command line. The CLI
+ * exits with code 2 for it. The message is one paragraph per issue, naming the file, the step
+ * and the field.
+ * @public
+ */
+export class UsageError extends Error {
+  readonly code: UsageErrorCode;
+  readonly issues: readonly UsageIssue[];
+
+  constructor(code: UsageErrorCode, issues: UsageIssue[] | string, options: { cause?: unknown } = {}) {
+    const list = typeof issues === 'string' ? [{ message: issues }] : issues;
+    super(list.map(formatIssue).join('\n\n'), { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.issues = list;
+  }
+}
+
+/** `send.aite.json:12:7, step 3 (type), field "text": expected a string. Example ...` */
+export function formatIssue(issue: UsageIssue): string {
+  const where: string[] = [];
+  if (issue.file) where.push(`${issue.file}${issue.line ? `:${issue.line}${issue.column ? `:${issue.column}` : ''}` : ''}`);
+  if (issue.step) {
+    const label = issue.step.section === 'pre' ? `pre step ${issue.step.number}` : `step ${issue.step.number}`;
+    where.push(issue.step.action ? `${label} (${issue.step.action})` : label);
+  }
+  if (issue.field) where.push(`field "${issue.field}"`);
+  return where.length > 0 ? `${where.join(', ')}: ${issue.message}` : issue.message;
+}

@@ -1,0 +1,96 @@
+import type { Target } from '../protocol/target.js';
+import { actionOf, type ScriptStep } from './schema.js';
+
+/**
+ * A short description of a target: `"Send"`, `button "Review"`, `label "Amount"`.
+ * @public
+ */
+export function describeTarget(target: string | Target): string {
+  if (typeof target === 'string') return JSON.stringify(target);
+  const parts: string[] = [];
+  if (target.role) parts.push(target.name !== undefined ? `${target.role} ${JSON.stringify(target.name)}` : target.role);
+  else if (target.name !== undefined) parts.push(`name ${JSON.stringify(target.name)}`);
+  if (target.text !== undefined) parts.push(parts.length ? `text ${JSON.stringify(target.text)}` : JSON.stringify(target.text));
+  for (const key of ['label', 'placeholder', 'testid', 'css', 'xpath'] as const) {
+    if (target[key] !== undefined) parts.push(`${key} ${JSON.stringify(target[key])}`);
+  }
+  if (target.exact) parts.push('(exact)');
+  if (target.nth !== undefined) parts.push(`#${target.nth}`);
+  if (target.frame) parts.push(`in frame ${JSON.stringify(target.frame)}`);
+  if (target.within !== undefined) parts.push(`within ${describeTarget(target.within)}`);
+  return parts.join(' ');
+}
+
+/**
+ * What a step does, in a few words: `type "1" into label "Amount"`.
+ * @public
+ */
+export function describeStep(step: ScriptStep): string {
+  if (step.name) return step.name;
+  const s = step as Record<string, unknown> & ScriptStep;
+  const action = actionOf(step);
+  const t = (value: unknown): string => describeTarget(value as string | Target);
+  switch (action) {
+    case 'navigate':
+      return `navigate ${String(s.navigate)}`;
+    case 'type':
+    case 'fill':
+      return `${action} ${JSON.stringify(s.text)} into ${t(s[action])}`;
+    case 'press':
+      return `press ${String(s.press)}${s.target !== undefined ? ` in ${t(s.target)}` : ''}`;
+    case 'select':
+      return `select ${JSON.stringify(s.option)} in ${t(s.select)}`;
+    case 'drag':
+      return `drag ${t(s.drag)} to ${t(s.to)}`;
+    case 'verify': {
+      const v = s.verify as Record<string, unknown>;
+      const not = v.negate ? 'not ' : '';
+      const within = v.within !== undefined ? ` within ${t(v.within)}` : '';
+      switch (v.kind) {
+        case 'text':
+          return `verify ${not}text ${JSON.stringify(v.value)}${within}`;
+        case 'exists':
+          return `verify ${t(v.target)} ${not}exists${within}`;
+        case 'targetText':
+          return `verify ${t(v.target)} ${not}shows ${JSON.stringify(v.value)}${within}`;
+        case 'value':
+          return `verify ${t(v.target)} ${not}has value ${JSON.stringify(v.value)}`;
+        case 'state':
+          return `verify ${t(v.target)} is ${not}${String(v.state)}`;
+        case 'count':
+          return `verify ${not}${String(v.value)} × ${t(v.target)}${within}`;
+        case 'url':
+        case 'title':
+          return `verify ${v.kind} ${not}contains ${JSON.stringify(v.value)}`;
+        case 'numberChange':
+          return `verify ${t(v.target)} ${not}went from ${String(v.from)} by ${Number(v.by) >= 0 ? '+' : ''}${String(v.by)}`;
+        default:
+          return `verify ${String(v.kind)}`;
+      }
+    }
+    case 'wait': {
+      const w = s.wait as Record<string, unknown>;
+      if (w.kind === 'url') return `wait for url containing ${JSON.stringify(w.contains)}`;
+      if (w.kind === 'networkIdle') return 'wait for network idle';
+      if (w.kind === 'textChanges') return `wait for ${t(w.target)} to change`;
+      return `wait for ${t(w.target)} to be ${String(w.kind)}`;
+    }
+    case 'switchTab': {
+      const m = s.switchTab as Record<string, unknown>;
+      if (m.new) return 'switch to the new tab';
+      return m.urlContains !== undefined ? `switch to tab with url ${JSON.stringify(m.urlContains)}` : `switch to tab titled ${JSON.stringify(m.titleContains)}`;
+    }
+    case 'closeTab':
+      return 'close the tab';
+    case 'screenshot': {
+      const shot = s.screenshot;
+      return typeof shot === 'string' ? `screenshot ${shot}` : 'screenshot';
+    }
+    case 'http': {
+      const h = s.http as { method?: string; url: string };
+      return `${h.method ?? 'GET'} ${h.url}`;
+    }
+    default:
+      return `${action} ${t(s[action])}`;
+  }
+}

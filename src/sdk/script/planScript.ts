@@ -1,0 +1,135 @@
+import type { AiteConfig } from '../config/schema.js';
+import { findChrome } from '../launch/findChrome.js';
+import type { LoadedScript } from './parseScript.js';
+import { actionOf, type ScriptStep } from './schema.js';
+import { didYouMean } from './suggest.js';
+import { UsageError, type UsageIssue } from './UsageError.js';
+
+/**
+ * How a script will run: its profiles and what each launches with, every step's profile and
+ * absolute URLs. Everything a user can get wrong before Chrome starts is checked here.
+ * @public
+ */
+export interface ScriptPlan {
+  loaded: LoadedScript;
+  /** Profiles in order of first use. */
+  profiles: Array<{ name: string; allow: string[]; userDataDir?: string; chrome?: string }>;
+  /** Steps of `pre` then `steps`, with where they run. */
+  steps: PlannedStep[];
+  baseUrl?: string;
+  timeoutMs?: number;
+}
+
+/** One step with its resolved profile and section. @public */
+export interface PlannedStep {
+  section: 'pre' | 'steps';
+  /** 1-based within its section. */
+  number: number;
+  step: ScriptStep;
+  profile: string;
+  /** Needs a browser (everything but an `http` check). */
+  browser: boolean;
+  /** For navigate: the absolute URL. */
+  url?: string;
+  line?: number;
+}
+
+/**
+ * Checks a loaded script against the config: profiles it names exist, relative URLs have a
+ * `baseUrl`, an allow list exists, Chrome is there. Throws {@link UsageError} naming the step.
+ * @public
+ */
+export function planScript(loaded: LoadedScript, config: AiteConfig, options: { checkChrome?: boolean } = {}): ScriptPlan {
+  const { script, file } = loaded;
+  const issues: UsageIssue[] = [];
+  const known = Object.keys(config.profiles);
+  const baseUrl = script.baseUrl ?? config.baseUrl;
+  const defaultProfile = script.profile ?? 'default';
+  const where = (section: 'pre' | 'steps', index: number, field?: string): Pick<UsageIssue, 'file' | 'line' | 'column' | 'step' | 'field'> => {
+    const at = loaded.locate(field ? [section, index, field] : [section, index]);
+    return { file, line: at?.line, column: at?.column, field, step: { section, number: index + 1, action: actionOf((section === 'pre' ? script.pre! : script.steps)[index]!) } };
+  };
+
+  if (!known.includes(defaultProfile)) {
+    const at = loaded.locate(['profile']);
+    issues.push({ file, line: at?.line, column: at?.column, field: 'profile', message: unknownProfile(defaultProfile, known, config) });
+  }
+
+  if (baseUrl !== undefined && !isAbsoluteUrl(baseUrl)) {
+    const at = script.baseUrl !== undefined ? loaded.locate(['baseUrl']) : undefined;
+    issues.push({ file: script.baseUrl !== undefined ? file : config.file, line: at?.line, field: 'baseUrl', message: `baseUrl must be an absolute URL such as "http://127.0.0.1:4173/", got ${JSON.stringify(baseUrl)}.` });
+  }
+
+  const steps: PlannedStep[] = [];
+  for (const section of ['pre', 'steps'] as const) {
+    (section === 'pre' ? (script.pre ?? []) : script.steps).forEach((step, index) => {
+      const profile = step.profile ?? defaultProfile;
+      if (step.profile !== undefined && !known.includes(step.profile)) {
+        issues.push({ ...where(section, index, 'profile'), message: unknownProfile(step.profile, known, config) });
+      }
+      const planned: PlannedStep = {
+        section,
+        number: index + 1,
+        step,
+        profile,
+        browser: !('http' in step),
+        line: loaded.locate([section, index])?.line,
+      };
+      const raw = 'navigate' in step ? step.navigate : 'http' in step ? step.http.url : undefined;
+      if (raw !== undefined) {
+        if (isAbsoluteUrl(raw)) planned.url = new URL(raw).href;
+        else if (baseUrl !== undefined && isAbsoluteUrl(baseUrl)) planned.url = new URL(raw, baseUrl).href;
+        else {
+          issues.push({
+            ...where(section, index, 'navigate' in step ? 'navigate' : 'http.url'),
+            message: `${JSON.stringify(raw)} is not an absolute URL. Write it in full ("http://127.0.0.1:4173/"), or set "baseUrl" in the script or aite.config.json (or pass --base-url).`,
+          });
+        }
+      }
+      steps.push(planned);
+    });
+  }
+
+  const names = [...new Set(steps.filter((s) => s.browser).map((s) => s.profile))];
+  const inferred = [...new Set(steps.filter((s) => s.url && 'navigate' in s.step).map((s) => new URL(s.url!).origin))];
+  const profiles = names.map((name) => {
+    const profile = config.profiles[name] ?? { allow: [] };
+    const listed = [...new Set([...config.allow, ...(script.allow ?? []), ...profile.allow])];
+    return { name, allow: listed.length > 0 ? listed : inferred, userDataDir: profile.userDataDir, chrome: profile.chrome ?? config.chrome };
+  });
+  for (const profile of profiles) {
+    if (profile.allow.length === 0 && issues.length === 0) {
+      issues.push({
+        file,
+        message: `profile "${profile.name}" has no origin to allow and the script navigates nowhere. Add "allow": ["http://127.0.0.1:4173"] to the script or aite.config.json (or pass --allow).`,
+      });
+    }
+  }
+  if (issues.length > 0) {
+    throw new UsageError(issues.some((i) => i.field === 'profile') ? 'unknown-profile' : 'invalid', issues);
+  }
+
+  if (options.checkChrome !== false) {
+    for (const chrome of new Set(profiles.map((p) => p.chrome))) {
+      try {
+        findChrome(chrome);
+      } catch (error) {
+        throw new UsageError('no-chrome', [{ file, message: `${(error as Error).message} Run \`aite doctor\` to check the setup.` }], { cause: error });
+      }
+    }
+  }
+  return { loaded, profiles, steps, baseUrl, timeoutMs: script.timeoutMs ?? config.timeoutMs };
+}
+
+function unknownProfile(name: string, known: string[], config: AiteConfig): string {
+  const from = config.file ? `in ${config.file}` : 'without a config file (only "default" exists)';
+  return `unknown profile "${name}".${didYouMean(name, known)} Known profiles: ${known.map((k) => `"${k}"`).join(', ')} (${from}). Declare it under "profiles" in aite.config.json, e.g. "profiles": { "${name}": { "userDataDir": "profiles/${name}" } }.`;
+}
+
+function isAbsoluteUrl(value: string): boolean {
+  try {
+    return Boolean(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,339 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, relative, resolve } from 'node:path';
+import type { AiteConfig } from '../config/schema.js';
+import { resolveConfig } from '../config/loadConfig.js';
+import { AiteError } from '../errors/AiteError.js';
+import type { Descriptor, OutlineItem } from '../protocol/index.js';
+import { launch as defaultLaunch, type LaunchOptions } from '../session/launch.js';
+import type { Session } from '../session/Session.js';
+import type { StepResult, Warning } from '../session/types.js';
+import type { Attachment, ScriptReport, ScriptRun, StepRepair, StepReport } from '../report/model.js';
+import { describeStep } from './describeStep.js';
+import { executeStep } from './executeStep.js';
+import { loadScript, type LoadedScript } from './parseScript.js';
+import { planScript, type PlannedStep, type ScriptPlan } from './planScript.js';
+import { ProfileSessions } from './ProfileSessions.js';
+import { actionOf } from './schema.js';
+
+/**
+ * Hears about a script run as it happens (the CLI's progress lines are one).
+ * @public
+ */
+export interface RunListener {
+  scriptStart?(info: { file: string; name: string; steps: number; profiles: string[] }): void;
+  stepStart?(info: { file: string; section: 'pre' | 'steps'; number: number; action: string; title: string; profile: string }): void;
+  stepEnd?(step: StepReport, info: { file: string }): void;
+  scriptEnd?(report: ScriptReport): void;
+}
+
+/**
+ * Options of {@link runScript}.
+ * @public
+ */
+export interface RunScriptOptions {
+  /** The config (see `loadConfig`); default: no file, defaults only. */
+  config?: AiteConfig;
+  /** Write proposed repairs into the lock file. */
+  updateLock?: boolean;
+  listener?: RunListener;
+  /** Paths in the report are shown relative to it; default the working directory. */
+  cwd?: string;
+  /** Starts a session per profile; default {@link launch}. */
+  launch?: (options: LaunchOptions) => Promise<Session>;
+  /** Used by `http` steps; default the global fetch. */
+  fetch?: typeof fetch;
+}
+
+const DEFAULT_TIMEOUT_MS = 5_000;
+
+/**
+ * Runs a step script: launches a Chrome (and bridge) for each profile its steps name, runs the
+ * `pre` steps (a failure there is reason `pre-state`) and then the steps, routing each to its
+ * profile's session, and answers the report of every step with its screenshots. A usage mistake
+ * (unknown profile, relative URL without baseUrl, no Chrome) throws `UsageError` before anything
+ * starts; a failing step never throws: it is in the report.
+ *
+ * @example
+ * ```ts
+ * const { report } = await runScript('send.aite.json', { config: await loadConfig() });
+ * console.log(report.status, report.steps.map((s) => `${s.title}: ${s.status}`));
+ * ```
+ * @public
+ */
+export async function runScript(script: string | LoadedScript, options: RunScriptOptions = {}): Promise<ScriptRun> {
+  const cwd = options.cwd ?? process.cwd();
+  const config = options.config ?? resolveConfig({}, cwd);
+  const loaded = typeof script === 'string' ? await loadScript(script, { cwd }) : script;
+  const plan = planScript(loaded, config, { checkChrome: options.launch === undefined });
+  return new ScriptRunner(plan, config, options, cwd).run();
+}
+
+class ScriptRunner {
+  readonly #plan: ScriptPlan;
+  readonly #config: AiteConfig;
+  readonly #options: RunScriptOptions;
+  readonly #file: string;
+  readonly #slug: string;
+  readonly #sessions: ProfileSessions;
+  readonly #attachments: Attachment[] = [];
+  #current: StepReport | undefined;
+  /** Events that came between steps go to the next one. */
+  #pending: Pick<StepReport, 'warnings' | 'consoleErrors' | 'tabEvents'> = { warnings: [], consoleErrors: [], tabEvents: [] };
+
+  constructor(plan: ScriptPlan, config: AiteConfig, options: RunScriptOptions, cwd: string) {
+    this.#plan = plan;
+    this.#config = config;
+    this.#options = options;
+    this.#file = relative(cwd, plan.loaded.path) || plan.loaded.file;
+    this.#slug = slugify(this.#file.replace(/\.(aite\.)?(json|ya?ml)$/i, ''));
+    this.#sessions = new ProfileSessions(options.launch ?? defaultLaunch, {
+      event: (profile, event) => {
+        const into = this.#current ?? this.#pending;
+        if (event.kind === 'console') {
+          if (event.level === 'error') into.consoleErrors.push({ tab: event.tab, text: event.text, profile });
+        } else {
+          into.tabEvents.push({ kind: event.kind, tab: event.tab, ...('url' in event ? { url: event.url } : {}), profile });
+        }
+      },
+      warning: (_profile, warning) => {
+        const into = this.#current ?? this.#pending;
+        if (!into.warnings.includes(warning)) into.warnings.push(warning);
+      },
+    });
+  }
+
+  async run(): Promise<ScriptRun> {
+    const started = performance.now();
+    const startedAt = new Date().toISOString();
+    const { loaded, steps } = this.#plan;
+    const name = loaded.script.name ?? basename(loaded.file);
+    const listener = this.#options.listener;
+    listener?.scriptStart?.({ file: this.#file, name, steps: steps.length, profiles: this.#plan.profiles.map((p) => p.name) });
+
+    const reports: StepReport[] = [];
+    let status: ScriptReport['status'] = 'passed';
+    let error: ScriptReport['error'];
+    try {
+      for (const planned of steps) {
+        if (status !== 'passed') {
+          reports.push(this.#skipped(planned, performance.now() - started));
+          listener?.stepEnd?.(reports.at(-1)!, { file: this.#file });
+          continue;
+        }
+        listener?.stepStart?.({
+          file: this.#file,
+          section: planned.section,
+          number: planned.number,
+          action: actionOf(planned.step),
+          title: describeStep(planned.step),
+          profile: planned.profile,
+        });
+        const { report, launchFailed } = await this.#runStep(planned, performance.now() - started);
+        reports.push(report);
+        listener?.stepEnd?.(report, { file: this.#file });
+        if (report.status === 'failed') {
+          status = launchFailed ? 'error' : planned.section === 'pre' ? 'pre-state' : 'failed';
+          error = { reason: report.reason, message: `${planned.section === 'pre' ? 'pre step' : 'step'} ${planned.number} (${report.title}): ${report.message ?? 'failed'}` };
+        }
+      }
+    } finally {
+      const closeErrors = await this.#sessions.closeAll();
+      const last = reports.at(-1);
+      for (const e of closeErrors) last?.warnings.push({ code: 'close', message: e.message });
+    }
+    const report: ScriptReport = {
+      file: this.#file,
+      name,
+      status,
+      ...(error ? { error } : {}),
+      profiles: this.#plan.profiles.map((p) => p.name),
+      startedAt,
+      durationMs: Math.round(performance.now() - started),
+      retries: reports.reduce((n, s) => n + s.retries, 0),
+      steps: reports,
+    };
+    listener?.scriptEnd?.(report);
+    return { report, attachments: this.#attachments };
+  }
+
+  async #runStep(planned: PlannedStep, startMs: number): Promise<{ report: StepReport; launchFailed: boolean }> {
+    const report: StepReport = {
+      ...this.#base(planned, startMs),
+      status: 'passed',
+      retries: 0,
+      warnings: this.#pending.warnings,
+      consoleErrors: this.#pending.consoleErrors,
+      tabEvents: this.#pending.tabEvents,
+      durationMs: 0,
+    };
+    this.#pending = { warnings: [], consoleErrors: [], tabEvents: [] };
+    this.#current = report;
+    const t0 = performance.now();
+    let launchFailed = false;
+    try {
+      if (planned.browser && !this.#sessions.started) {
+        launchFailed = true;
+        await this.#sessions.start(this.#plan.profiles.map((p) => ({ name: p.name, options: this.#launchOptions(p) })));
+        launchFailed = false;
+      }
+      const retriesBefore = this.#sessions.retries();
+      try {
+        const outcome = await executeStep(planned, planned.browser ? () => this.#sessions.get(planned.profile) : undefined, {
+          defaultTimeoutMs: this.#plan.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          fetch: this.#options.fetch,
+        });
+        if (outcome.result) this.#adoptResult(report, outcome.result);
+        if (outcome.png) await this.#saveScreenshot(report, planned, outcome.png);
+      } finally {
+        report.retries = this.#sessions.retries() - retriesBefore;
+      }
+    } catch (caught) {
+      const error =
+        caught instanceof AiteError
+          ? caught
+          : new AiteError('internal', caught instanceof Error ? caught.message : String(caught), { cause: caught });
+      report.status = 'failed';
+      const message = error.message.split('\nCall log:\n')[0]!;
+      if (planned.section === 'pre' && !launchFailed) {
+        report.reason = 'pre-state';
+        report.cause = error.reason;
+        report.message = `Pre-state not met: ${message}`;
+      } else {
+        report.reason = error.reason;
+        report.message = message;
+      }
+      if (Object.keys(error.detail).length > 0) report.detail = jsonSafe(error.detail) as Record<string, unknown>;
+      if (error.callLog.length > 0) report.callLog = [...error.callLog];
+      if (error.retries && report.retries === 0) report.retries = error.retries;
+      const png = error.screenshot ?? (planned.browser && !launchFailed ? await this.#failureScreenshot(planned.profile, error) : undefined);
+      if (png) await this.#saveScreenshot(report, planned, png, 'failed');
+    } finally {
+      report.durationMs = Math.round(performance.now() - t0);
+      this.#current = undefined;
+    }
+    return { report, launchFailed };
+  }
+
+  #base(planned: PlannedStep, startMs: number): Pick<StepReport, 'section' | 'number' | 'action' | 'title' | 'profile' | 'startMs' | 'line'> {
+    return {
+      section: planned.section,
+      number: planned.number,
+      action: actionOf(planned.step),
+      title: describeStep(planned.step),
+      profile: planned.profile,
+      startMs: Math.round(startMs),
+      ...(planned.line ? { line: planned.line } : {}),
+    };
+  }
+
+  #skipped(planned: PlannedStep, startMs: number): StepReport {
+    return { ...this.#base(planned, startMs), status: 'skipped', retries: 0, warnings: [], consoleErrors: [], tabEvents: [], durationMs: 0 };
+  }
+
+  #launchOptions(profile: ScriptPlan['profiles'][number]): LaunchOptions {
+    return {
+      allow: profile.allow,
+      profile: profile.name,
+      ...(profile.chrome ? { chrome: profile.chrome } : {}),
+      ...(profile.userDataDir ? { userDataDir: profile.userDataDir } : {}),
+      headless: this.#config.headless,
+      ...(this.#config.lockFile ? { lockFile: this.#config.lockFile } : {}),
+      updateLock: this.#options.updateLock ?? false,
+      ...(this.#plan.timeoutMs ? { timeoutMs: this.#plan.timeoutMs } : {}),
+    };
+  }
+
+  #adoptResult(report: StepReport, result: StepResult): void {
+    for (const warning of result.warnings) if (!report.warnings.includes(warning)) report.warnings.push(warning);
+    if (result.repaired) report.repaired = true;
+    if (result.repair) {
+      report.repaired = true;
+      report.repair = toStepRepair(result.repair, this.#options.updateLock ?? false);
+    }
+  }
+
+  /** A picture of the page for a failure the Session did not picture (verify, wait, navigate). */
+  async #failureScreenshot(profile: string, error: AiteError): Promise<Uint8Array | undefined> {
+    let session: Session;
+    try {
+      session = this.#sessions.get(profile);
+    } catch {
+      return undefined;
+    }
+    if (session.tab.current === null || error.reason === 'connection-lost') return undefined;
+    const items = outlineItems(error);
+    let drawn = false;
+    if (items.length > 0) drawn = await session.locator.outline(items).then(() => true, () => false);
+    const png = await session.screenshot();
+    if (drawn) await session.locator.clearOutline().catch(() => undefined);
+    return png;
+  }
+
+  async #saveScreenshot(report: StepReport, planned: PlannedStep, png: Uint8Array, suffix?: string): Promise<void> {
+    const step = planned.step;
+    const named = 'screenshot' in step && typeof step.screenshot === 'string' ? step.screenshot : typeof (step as { screenshot?: { name?: string } }).screenshot === 'object' ? (step as { screenshot: { name?: string } }).screenshot.name : undefined;
+    const base = `${this.#slug}-${planned.section === 'pre' ? 'pre' : 'step'}-${planned.number}${named ? `-${slugify(named.replace(/\.png$/i, ''))}` : ''}${suffix ? `-${suffix}` : ''}`;
+    const file = `screenshots/${base}.png`;
+    this.#attachments.push({ file, bytes: png });
+    report.screenshot = file;
+    const path = 'screenshot' in step && typeof step.screenshot === 'object' && step.screenshot !== null && 'path' in step.screenshot ? step.screenshot.path : undefined;
+    if (path) {
+      const target = resolve(this.#options.cwd ?? process.cwd(), path);
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, png);
+    }
+  }
+}
+
+function toStepRepair(repair: NonNullable<StepResult['repair']>, updateLock: boolean): StepRepair {
+  return {
+    score: repair.score,
+    runnerUp: repair.runnerUp,
+    changed: repair.changed,
+    changes: repair.changes,
+    diff: repair.changes.map(parseChange),
+    old: jsonSafe(repair.old) as Record<string, unknown>,
+    lock: updateLock ? 'written' : 'proposed',
+  };
+}
+
+/** `text "Send" -> "Send money"` as field, before, after. */
+export function parseChange(change: string): { field: string; before: string; after: string } {
+  const match = /^(\S+) (.*) -> (.*)$/s.exec(change);
+  if (!match) return { field: change, before: '', after: '' };
+  return { field: match[1]!, before: match[2]!, after: match[3]! };
+}
+
+/** Outline boxes for what a failure is about: candidates, the element, what covers it. */
+function outlineItems(error: AiteError): OutlineItem[] {
+  const detail = error.detail as {
+    candidates?: Array<{ descriptor?: Descriptor; score?: number }>;
+    candidate?: Descriptor;
+    element?: Descriptor;
+    coveredBy?: { xpath?: string };
+  };
+  const items: OutlineItem[] = [];
+  if (detail.candidate?.xpath) items.push({ xpath: detail.candidate.xpath, tone: 'candidate', label: 'possible match' });
+  for (const [i, c] of (Array.isArray(detail.candidates) ? detail.candidates : []).entries()) {
+    if (c.descriptor?.xpath) items.push({ xpath: c.descriptor.xpath, tone: 'candidate', label: `match ${i + 1}${c.score ? ` (${c.score})` : ''}` });
+  }
+  if (detail.element?.xpath) items.push({ xpath: detail.element.xpath, tone: 'wanted', label: error.reason });
+  if (detail.coveredBy?.xpath) items.push({ xpath: detail.coveredBy.xpath, tone: 'cover', label: 'covering element' });
+  return items.slice(0, 10);
+}
+
+function slugify(text: string): string {
+  return text.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'script';
+}
+
+/** A copy that JSON can hold: no bytes, no cycles, no functions. */
+function jsonSafe(value: unknown, seen = new WeakSet<object>()): unknown {
+  if (value === null || typeof value !== 'object') return typeof value === 'function' || typeof value === 'bigint' ? String(value) : value;
+  if (value instanceof Uint8Array) return `(${value.byteLength} bytes)`;
+  if (seen.has(value)) return '(circular)';
+  seen.add(value);
+  if (Array.isArray(value)) return value.map((v) => jsonSafe(v, seen));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonSafe(v, seen)]));
+}
+
+export type { Warning };

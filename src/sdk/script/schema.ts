@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { TabMatchSchema } from '../protocol/messages.js';
+import { TargetSchema } from '../protocol/target.js';
+
+// The step-script format (docs/cli.md). One schema per step kind: the parser picks the kind by
+// the step's action key first, so an error names the field of that kind, never "no union
+// member matched". The union of all of them is what the published JSON Schema describes.
+
+const TargetInput = z
+  .union([z.string().min(1), TargetSchema])
+  .describe('An element: a plain string is its visible text, or an object such as { "label": "Amount" }.');
+const Within = z.union([z.string().min(1), TargetSchema]).describe('A region (dialog, section, landmark) by name, or a target.');
+const Timeout = z.number().int().positive().max(600_000);
+
+/** Keys every step may carry besides its action. */
+const common = {
+  /** What the report calls the step; default: a description of it. */
+  name: z.string().min(1).optional().describe('What the report calls this step.'),
+  /** The profile (Chrome) the step runs in; default the script's `profile`, else `default`. */
+  profile: z.string().min(1).max(200).optional().describe('The profile (a Chrome of its own) this step runs in.'),
+  /** How long the step may take, in ms. */
+  timeoutMs: Timeout.optional().describe('How long this step may take, in milliseconds.'),
+};
+
+const negate = z.boolean().optional().describe('Pass when the condition does NOT hold.');
+
+const VerifyStep = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('exists'), target: TargetInput, within: Within.optional(), negate }),
+  z.strictObject({ kind: z.literal('text'), value: z.string().min(1), within: Within.optional(), negate }),
+  z.strictObject({ kind: z.literal('targetText'), target: TargetInput, value: z.string(), within: Within.optional(), negate }),
+  z.strictObject({ kind: z.literal('value'), target: TargetInput, value: z.string(), negate }),
+  z.strictObject({
+    kind: z.literal('state'),
+    target: TargetInput,
+    state: z.enum(['checked', 'unchecked', 'enabled', 'disabled', 'visible', 'hidden', 'focused', 'editable']),
+    negate,
+  }),
+  z.strictObject({ kind: z.literal('count'), target: TargetInput, value: z.number().int().nonnegative(), within: Within.optional(), negate }),
+  z.strictObject({ kind: z.literal('url'), value: z.string().min(1), negate }),
+  z.strictObject({ kind: z.literal('title'), value: z.string().min(1), negate }),
+  z.strictObject({ kind: z.literal('numberChange'), target: TargetInput, from: z.number(), by: z.number(), negate }),
+]);
+
+const WaitStep = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('visible'), target: TargetInput }),
+  z.strictObject({ kind: z.literal('gone'), target: TargetInput }),
+  z.strictObject({ kind: z.literal('textChanges'), target: TargetInput }),
+  z.strictObject({ kind: z.literal('url'), contains: z.string().min(1) }),
+  z.strictObject({
+    kind: z.literal('networkIdle'),
+    idleMs: z.number().int().nonnegative().max(60_000).optional().describe('Quiet time that counts as idle (default 500).'),
+  }),
+]);
+
+const HttpCheck = z.strictObject({
+  url: z.string().min(1).describe('Absolute, or relative to baseUrl.'),
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  body: z.unknown().optional().describe('Sent as JSON.'),
+  status: z.number().int().min(100).max(599).optional().describe('Expected status; default any 2xx.'),
+  json: z.unknown().optional().describe('The answer must be JSON containing these fields and values (a subset).'),
+  contains: z.string().optional().describe('The answer body must contain this text.'),
+});
+
+const Screenshot = z.union([
+  z.literal(true),
+  z.string().min(1).regex(/^[\w.-]+$/, 'a screenshot name uses letters, digits, ".", "-" and "_"'),
+  z.strictObject({ name: z.string().min(1).regex(/^[\w.-]+$/).optional(), path: z.string().min(1).optional().describe('Also write the PNG here (relative to the working directory).') }),
+]);
+
+/** The schema of each step kind, by its action key. */
+export const STEP_SCHEMAS = {
+  navigate: z.strictObject({ navigate: z.string().min(1).describe('An absolute URL, or a path relative to baseUrl.'), ...common }),
+  click: z.strictObject({ click: TargetInput, ...common }),
+  doubleClick: z.strictObject({ doubleClick: TargetInput, ...common }),
+  hover: z.strictObject({ hover: TargetInput, ...common }),
+  type: z.strictObject({ type: TargetInput, text: z.string().describe('Typed key by key after what is there.'), ...common }),
+  fill: z.strictObject({ fill: TargetInput, text: z.string().describe('Replaces the value.'), ...common }),
+  press: z.strictObject({ press: z.string().min(1).describe('A key: Enter, Tab, ArrowDown, a ...'), target: TargetInput.optional(), ...common }),
+  select: z.strictObject({ select: TargetInput, option: z.string().describe("An option's label or value."), ...common }),
+  check: z.strictObject({ check: TargetInput, ...common }),
+  uncheck: z.strictObject({ uncheck: TargetInput, ...common }),
+  drag: z.strictObject({ drag: TargetInput, to: TargetInput, ...common }),
+  verify: z.strictObject({ verify: VerifyStep, ...common }),
+  wait: z.strictObject({ wait: WaitStep, ...common }),
+  switchTab: z.strictObject({ switchTab: TabMatchSchema, ...common }),
+  closeTab: z.strictObject({ closeTab: z.literal(true), ...common }),
+  screenshot: z.strictObject({ screenshot: Screenshot, ...common }),
+  http: z.strictObject({ http: HttpCheck, ...common }),
+} as const;
+
+/**
+ * The action keys a step can have (exactly one per step).
+ * @public
+ */
+export type StepAction = keyof typeof STEP_SCHEMAS;
+
+/** @public */
+export const STEP_ACTIONS = Object.keys(STEP_SCHEMAS) as StepAction[];
+
+/** A correct example of each step kind, shown when one is written wrong. */
+export const STEP_EXAMPLES: Record<StepAction, string> = {
+  navigate: '{ "navigate": "http://127.0.0.1:4173/" }',
+  click: '{ "click": { "text": "Send" } }',
+  doubleClick: '{ "doubleClick": { "text": "Row 1" } }',
+  hover: '{ "hover": { "role": "button", "name": "Help" } }',
+  type: '{ "type": { "label": "Amount" }, "text": "1" }',
+  fill: '{ "fill": { "label": "Amount" }, "text": "1" }',
+  press: '{ "press": "Enter", "target": { "label": "Amount" } }',
+  select: '{ "select": { "label": "Colour" }, "option": "Dark blue" }',
+  check: '{ "check": { "label": "Subscribe" } }',
+  uncheck: '{ "uncheck": { "label": "Subscribe" } }',
+  drag: '{ "drag": { "text": "Alpha" }, "to": { "text": "Gamma" } }',
+  verify: '{ "verify": { "kind": "text", "value": "5 MALLBUCKS" } }',
+  wait: '{ "wait": { "kind": "visible", "target": { "text": "Done" } } }',
+  switchTab: '{ "switchTab": { "urlContains": "/pay" } }',
+  closeTab: '{ "closeTab": true }',
+  screenshot: '{ "screenshot": "after-send" }',
+  http: '{ "http": { "url": "http://127.0.0.1:4173/api/balance", "json": { "balance": 5 } } }',
+};
+
+/**
+ * One step of a script.
+ * @public
+ */
+export type ScriptStep = { [A in StepAction]: z.infer<(typeof STEP_SCHEMAS)[A]> }[StepAction];
+
+/** The step kind that has action `A`. @public */
+export type StepOf<A extends StepAction> = z.infer<(typeof STEP_SCHEMAS)[A]>;
+
+const StepSchema = z
+  .union(STEP_ACTIONS.map((a) => STEP_SCHEMAS[a]) as unknown as [z.ZodType<ScriptStep>, ...Array<z.ZodType<ScriptStep>>])
+  .describe('One step: exactly one action key (navigate, click, type, verify, ...), plus optional name, profile and timeoutMs.');
+
+/** The top-level keys of a script, with steps not yet checked (the parser checks each one by its kind). */
+export const ScriptShellSchema = z.strictObject({
+  $schema: z.string().optional(),
+  name: z.string().min(1).optional().describe('What the report calls this script; default its file name.'),
+  description: z.string().optional(),
+  profile: z.string().min(1).max(200).optional().describe('The profile of steps that name none; default "default".'),
+  allow: z.array(z.string().min(1)).optional().describe('Origins the extension may touch, added to the config\'s.'),
+  baseUrl: z.string().min(1).optional().describe('Relative navigate and http URLs resolve against it.'),
+  timeoutMs: Timeout.optional().describe('Default timeout of each step, in milliseconds.'),
+  pre: z.array(z.unknown()).optional().describe('Checks of the state before the test: a failure is "pre-state", not an app failure.'),
+  steps: z.array(z.unknown()).min(1, 'a script needs at least one step'),
+});
+
+/** The full script schema (what the JSON Schema file describes). */
+export const ScriptSchema = ScriptShellSchema.extend({
+  pre: z.array(StepSchema).optional().describe('Checks of the state before the test: a failure is "pre-state", not an app failure.'),
+  steps: z.array(StepSchema).min(1),
+});
+
+/**
+ * A step script, as parsed and checked.
+ * @public
+ */
+export type Script = Omit<z.infer<typeof ScriptShellSchema>, 'pre' | 'steps'> & {
+  pre?: ScriptStep[];
+  steps: ScriptStep[];
+};
+
+/**
+ * The JSON Schema (draft 2020-12) of step scripts, generated from the zod schema the parser uses.
+ * @public
+ */
+export function scriptJsonSchema(): Record<string, unknown> {
+  const names = z.registry<{ id: string }>();
+  names.add(StepSchema, { id: 'Step' });
+  names.add(TargetSchema, { id: 'Target' });
+  names.add(TargetInput, { id: 'TargetInput' });
+  for (const action of STEP_ACTIONS) names.add(STEP_SCHEMAS[action], { id: `${action}Step` });
+  return {
+    ...z.toJSONSchema(ScriptSchema, {
+      io: 'input',
+      unrepresentable: 'any',
+      metadata: names,
+      // A registry of our own names the definitions; descriptions stay in zod's global one.
+      override: ({ zodSchema, jsonSchema }) => {
+        const description = z.globalRegistry.get(zodSchema as unknown as z.ZodType)?.description;
+        if (description && !jsonSchema.description) jsonSchema.description = description;
+      },
+    }),
+    $id: 'https://aite.dev/schema/aite-script.schema.json',
+    title: 'aite step script',
+  };
+}
+
+/** The action key of a step. */
+export function actionOf(step: ScriptStep): StepAction {
+  for (const action of STEP_ACTIONS) if (action in step) return action;
+  throw new Error('a step without an action');
+}
