@@ -1,0 +1,48 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Attachment, RunReport } from './model.js';
+import { renderHtml } from './renderHtml.js';
+import { renderJunit } from './renderJunit.js';
+
+/**
+ * The files a report was written to.
+ * @public
+ */
+export interface WrittenReport {
+  dir: string;
+  json: string;
+  html: string;
+  junit?: string;
+  screenshots: string[];
+}
+
+/**
+ * Writes `report.json`, `index.html` (self-contained) and the screenshots into `dir`, and
+ * `junit.xml` with `junit: true`.
+ * @public
+ */
+export async function writeReport(
+  dir: string,
+  report: RunReport,
+  attachments: readonly Attachment[] = [],
+  options: { junit?: boolean } = {},
+): Promise<WrittenReport> {
+  await mkdir(dir, { recursive: true });
+  const screenshots: string[] = [];
+  for (const attachment of attachments) {
+    const path = join(dir, attachment.file);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, attachment.bytes);
+    screenshots.push(path);
+  }
+  const json = join(dir, 'report.json');
+  await writeFile(json, `${JSON.stringify(report, null, 2)}\n`);
+  const html = join(dir, 'index.html');
+  await writeFile(html, renderHtml(report, new Map(attachments.map((a) => [a.file, a.bytes]))));
+  let junit: string | undefined;
+  if (options.junit) {
+    junit = join(dir, 'junit.xml');
+    await writeFile(junit, renderJunit(report));
+  }
+  return { dir, json, html, junit, screenshots };
+}
