@@ -77,13 +77,18 @@ export function evaluate(target: Target, opts: { within?: Within | undefined; do
   else walkElements(doc, collect);
 
   const test = compile(target, doc, texts);
-  const whole: Element[] = [];
-  const part: Element[] = [];
+  const textOnly = target.text !== undefined && LOCATING_KEYS.every((k) => target[k] === undefined);
+  const found = new Map<Element, TextMatch>();
   for (const el of order.keys()) {
     const m = test(el);
-    if (m === 'whole') whole.push(el);
-    else if (m === 'part') part.push(el);
+    if (m) found.set(el, m);
   }
+  // The text belongs to the innermost element that has it, visible or not: else the body
+  // would "contain" the text of a hidden button and match in its place.
+  const kept = textOnly ? deepest([...found.keys()]) : [...found.keys()];
+  const whole: Element[] = [];
+  const part: Element[] = [];
+  for (const el of kept) (found.get(el) === 'whole' ? whole : part).push(el);
 
   const split = (els: Element[]): [Element[], Element[]] => {
     const vis: Element[] = [];
@@ -93,15 +98,9 @@ export function evaluate(target: Target, opts: { within?: Within | undefined; do
   };
   const [wholeVis, wholeHid] = split(whole);
   const [partVis, partHid] = split(part);
-  let visible = wholeVis.length > 0 ? wholeVis : partVis;
-  let hidden = wholeHid.length > 0 ? wholeHid : partHid;
-
-  const textOnly = target.text !== undefined && LOCATING_KEYS.every((k) => target[k] === undefined);
-  if (textOnly) {
-    visible = promote(deepest(visible), texts, order);
-    hidden = deepest(hidden);
-  }
-  return { visible, hidden, texts };
+  const visible = wholeVis.length > 0 ? wholeVis : partVis;
+  const hidden = wholeHid.length > 0 ? wholeHid : partHid;
+  return { visible: textOnly ? promote(visible, texts, order) : visible, hidden, texts };
 }
 
 function blocked(texts: TextIndex, reason: Reason, message: string, detail?: Record<string, unknown>): Evaluation {
@@ -194,7 +193,7 @@ function compile(t: Target, doc: Document, texts: TextIndex): (el: Element) => T
   }
   if (t.text !== undefined) {
     const want = t.text;
-    tiered.push((el) => matchText(texts.of(el), want, exact));
+    tiered.push((el) => texts.match(el, want, exact));
   }
   return (el) => {
     for (const p of plain) if (!p(el)) return undefined;

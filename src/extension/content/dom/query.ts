@@ -14,23 +14,21 @@ const SKIP = new Set(['head', 'script', 'style', 'noscript', 'template', 'link',
  * descriptor always knows which document its xpath belongs to. Our own overlay boxes are skipped.
  */
 export function walkElements(start: Root | Element, visit: (el: Element) => void): void {
-  const stack: Node[] = [];
-  const pushChildren = (parent: ParentNode): void => {
-    const kids: Element[] = [];
-    for (let c = parent.firstElementChild; c; c = c.nextElementSibling) kids.push(c);
-    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
-  };
   if (isElement(start)) {
-    pushChildren(start);
-    if (start.shadowRoot) pushChildren(start.shadowRoot);
-  } else pushChildren(start);
-  while (stack.length > 0) {
-    const el = stack.pop() as Element;
+    if (start.shadowRoot) visitChildren(start.shadowRoot, visit);
+    visitChildren(start, visit);
+  } else visitChildren(start, visit);
+}
+
+// Recursive over firstElementChild/nextElementSibling: no arrays, no iterators (this runs over
+// every element of the page for most commands). Recursion depth is the DOM's depth.
+function visitChildren(parent: ParentNode, visit: (el: Element) => void): void {
+  for (let el = parent.firstElementChild; el; el = el.nextElementSibling) {
     if (SKIP.has(el.localName) || el.hasAttribute('data-aite-overlay')) continue;
     visit(el);
-    pushChildren(el);
-    // Pushed last, so popped first: the shadow tree is visited before the light children.
-    if (el.shadowRoot) pushChildren(el.shadowRoot);
+    // The shadow tree is visited before the light children (it is what renders).
+    if (el.shadowRoot) visitChildren(el.shadowRoot, visit);
+    if (el.firstElementChild) visitChildren(el, visit);
   }
 }
 

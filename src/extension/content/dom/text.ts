@@ -56,59 +56,176 @@ const BLOCK = new Set([
 const BUTTON_INPUTS = new Set(['button', 'submit', 'reset']);
 
 /**
- * The text a target's `text` key is matched against, memoised for one evaluation of the page.
- * Like Playwright's, it is structural (textContent-like, hidden descendants included) so a
- * 2000-element page costs one pass; visibility is judged on the matched element itself.
- * Open shadow roots are read in place of their host's light children (slots take their
- * assigned nodes), and `<input type=button|submit|reset>` counts by its value.
+ * The text a target's `text` key is matched against, for one evaluation of the page.
+ * Like Playwright's, it is structural (textContent-like, hidden descendants included);
+ * visibility is judged on the matched element itself. Open shadow roots are read in place of
+ * their host's light children (slots take their assigned nodes), and
+ * `<input type=button|submit|reset>` counts by its value.
+ *
+ * Speed: every element's text is a slice of ONE folded string of its document, built in a
+ * single walk, so matching a 2000-element page is linear instead of building and folding a
+ * string per element (an element's folded text is always a contiguous piece of its parent's).
  */
 export class TextIndex {
-  readonly #raw = new Map<Element, string>();
-  readonly #folded = new Map<Element, string>();
+  readonly #docs = new Map<Document, DocText>();
+  readonly #slow = new Map<Element, string>();
 
   /** Folded match text of an element. */
   of(el: Element): string {
-    let t = this.#folded.get(el);
-    if (t === undefined) {
-      t = fold(this.#rawOf(el));
-      this.#folded.set(el, t);
+    const span = this.#doc(el).spans.get(el);
+    if (!span) return this.#slowOf(el);
+    return this.#doc(el).text.slice(span[0], span[1]).trim();
+  }
+
+  /** `matchText(this.of(el), wanted, exact)`, without building the element's string. */
+  match(el: Element, wanted: string, exact: boolean): TextMatch | undefined {
+    const doc = this.#doc(el);
+    const span = doc.spans.get(el);
+    if (!span) return matchText(this.#slowOf(el), wanted, exact);
+    return doc.match(span, wanted, exact);
+  }
+
+  #doc(el: Element): DocText {
+    const d = el.ownerDocument;
+    let t = this.#docs.get(d);
+    if (!t) {
+      t = new DocText(d);
+      this.#docs.set(d, t);
     }
     return t;
   }
 
-  #rawOf(el: Element): string {
-    const known = this.#raw.get(el);
-    if (known !== undefined) return known;
-    let out = '';
-    const tag = el.localName;
-    if (NOT_TEXT.has(tag) || el.hasAttribute('data-aite-overlay')) {
-      out = '';
-    } else if (tag === 'input') {
-      const input = el as HTMLInputElement;
-      out = BUTTON_INPUTS.has(input.type) ? input.value : '';
-    } else {
-      const kids: Iterable<Node> = el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
-      out = this.#join(kids);
+  // For elements the composed walk does not reach (light children a shadow root does not slot).
+  #slowOf(el: Element): string {
+    let t = this.#slow.get(el);
+    if (t === undefined) {
+      t = fold(rawText(el));
+      this.#slow.set(el, t);
     }
-    if (BLOCK.has(tag)) out = ` ${out} `;
-    this.#raw.set(el, out);
-    return out;
+    return t;
+  }
+}
+
+const WHITESPACE = /\s/;
+const WHITESPACE_RUNS = /\s+/g;
+
+/** One document's text, folded, with each element's span in it. */
+class DocText {
+  text = '';
+  #lower = '';
+  readonly spans = new Map<Element, [number, number]>();
+  readonly #hits = new Map<string, number[]>();
+  #parts: string[] = [];
+  #lowerParts: string[] = [];
+  #len = 0;
+  #space = true;
+
+  constructor(doc: Document) {
+    if (doc.documentElement) this.#visit(doc.documentElement);
+    this.text = this.#parts.join('');
+    this.#lower = this.#lowerParts.join('');
+    this.#parts = [];
+    this.#lowerParts = [];
   }
 
-  #join(nodes: Iterable<Node>): string {
-    let out = '';
-    for (const n of nodes) {
-      if (n.nodeType === Node.TEXT_NODE) out += (n as Text).data;
-      else if (n.nodeType === Node.ELEMENT_NODE) {
-        const e = n as Element;
-        if (e.localName === 'slot') {
-          const assigned = (e as HTMLSlotElement).assignedNodes();
-          out += assigned.length > 0 ? this.#join(assigned) : this.#join(e.childNodes);
-        } else out += this.#rawOf(e);
-      }
+  match(span: [number, number], wanted: string, exact: boolean): TextMatch | undefined {
+    const w = fold(wanted);
+    let [start, end] = span;
+    if (this.text.charCodeAt(start) === 32) start++;
+    if (end > start && this.text.charCodeAt(end - 1) === 32) end--;
+    if (exact) return end - start === w.length && this.text.startsWith(w, start) ? 'whole' : undefined;
+    const wl = lowerSameLength(w);
+    if (end - start === wl.length && this.#lower.startsWith(wl, start)) return 'whole';
+    const hits = this.#hitsOf(wl);
+    // The first occurrence at or after the span's start must also end inside it.
+    let lo = 0;
+    let hi = hits.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (hits[mid]! < start) lo = mid + 1;
+      else hi = mid;
     }
-    return out;
+    return lo < hits.length && hits[lo]! + wl.length <= end ? 'part' : undefined;
   }
+
+  #hitsOf(wl: string): number[] {
+    let hits = this.#hits.get(wl);
+    if (!hits) {
+      hits = [];
+      if (wl.length > 0) for (let at = this.#lower.indexOf(wl); at >= 0; at = this.#lower.indexOf(wl, at + 1)) hits.push(at);
+      this.#hits.set(wl, hits);
+    }
+    return hits;
+  }
+
+  #append(s: string): void {
+    let t = WHITESPACE.test(s) ? s.replace(WHITESPACE_RUNS, ' ') : s;
+    if (this.#space && t.charCodeAt(0) === 32) t = t.slice(1);
+    if (t.length === 0) return;
+    this.#parts.push(t);
+    this.#lowerParts.push(lowerSameLength(t));
+    this.#len += t.length;
+    this.#space = t.charCodeAt(t.length - 1) === 32;
+  }
+
+  #visit(el: Element): void {
+    const start = this.#len;
+    const tag = el.localName;
+    if (!NOT_TEXT.has(tag) && !el.hasAttribute('data-aite-overlay')) {
+      const block = BLOCK.has(tag);
+      if (block) this.#append(' ');
+      if (tag === 'input') {
+        const input = el as HTMLInputElement;
+        if (BUTTON_INPUTS.has(input.type)) this.#append(input.value);
+      } else this.#visitChildren(el.shadowRoot ?? el);
+      if (block) this.#append(' ');
+    }
+    this.spans.set(el, [start, this.#len]);
+  }
+
+  #visitChildren(parent: ParentNode): void {
+    for (let n = (parent as Node).firstChild; n; n = n.nextSibling) this.#visitNode(n);
+  }
+
+  #visitNode(n: Node): void {
+    if (n.nodeType === 3) this.#append((n as Text).data);
+    else if (n.nodeType === 1) {
+      const e = n as Element;
+      if (e.localName === 'slot') {
+        const assigned = (e as HTMLSlotElement).assignedNodes();
+        const start = this.#len;
+        if (assigned.length > 0) for (const a of assigned) this.#visitNode(a);
+        else this.#visitChildren(e);
+        this.spans.set(e, [start, this.#len]);
+      } else this.#visit(e);
+    }
+  }
+}
+
+/** Lower case without changing the length (a few characters, like U+0130, grow when lowered). */
+function lowerSameLength(s: string): string {
+  const l = s.toLowerCase();
+  if (l.length === s.length) return l;
+  let out = '';
+  for (const ch of s) {
+    const c = ch.toLowerCase();
+    out += c.length === ch.length ? c : ch;
+  }
+  return out;
+}
+
+function rawText(el: Element): string {
+  const tag = el.localName;
+  let out = '';
+  if (NOT_TEXT.has(tag) || el.hasAttribute('data-aite-overlay')) out = '';
+  else if (tag === 'input') out = BUTTON_INPUTS.has((el as HTMLInputElement).type) ? (el as HTMLInputElement).value : '';
+  else {
+    for (const n of el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes) {
+      if (n.nodeType === 3) out += (n as Text).data;
+      else if (n.nodeType === 1) out += rawText(n as Element);
+    }
+  }
+  return BLOCK.has(tag) ? ` ${out} ` : out;
 }
 
 /**

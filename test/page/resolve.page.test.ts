@@ -1,0 +1,310 @@
+import type { Descriptor } from 'aite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PageHarness, type TestPage } from './support/harness.js';
+
+const h = new PageHarness();
+let t: TestPage;
+
+beforeAll(async () => {
+  await h.start();
+  t = await h.open('targets.html');
+});
+afterAll(() => h.stop());
+
+type Resolved = { descriptor: Descriptor; matches: number; repaired: boolean; via: string };
+
+async function resolved(target: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Resolved> {
+  return (await t.ok({ cmd: 'resolve', target, timeoutMs: 1000, ...extra } as never)) as unknown as Resolved;
+}
+
+describe('resolve: target kinds', () => {
+  it('text: whole text first (case ignored), promoted from the span to its button', async () => {
+    const a = await resolved({ text: 'send' });
+    expect(a).toMatchObject({ id: 1, ok: true, matches: 1, repaired: false, via: 'exact' });
+    expect(a.descriptor).toMatchObject({ v: 1, tag: 'button', id: 'send', text: 'Send', role: 'button', name: 'Send' });
+    expect(a.descriptor.handle).toMatch(/^[0-9a-f]{12}:\d+$/);
+  });
+
+  it('text: a part of the text when no whole match exists; the deepest element wins', async () => {
+    expect((await resolved({ text: 'Ann' })).descriptor).toMatchObject({ tag: 'b' });
+    expect((await resolved({ text: 'welcome back' })).descriptor).toMatchObject({ tag: 'p', id: 'welcome' });
+    expect((await resolved({ text: 'lots of space' })).descriptor).toMatchObject({ id: 'spaced' });
+  });
+
+  it('text with exact: whole and case-sensitive', async () => {
+    expect((await resolved({ text: 'Case Sensitive', exact: true })).descriptor.id).toBe('case');
+    const f = await t.fail({ cmd: 'resolve', target: { text: 'case sensitive', exact: true }, timeoutMs: 200 });
+    expect(f.reason).toBe('not-found');
+    const part = await t.fail({ cmd: 'resolve', target: { text: 'Case', exact: true }, timeoutMs: 200 });
+    expect(part.reason).toBe('not-found');
+  });
+
+  it('text matches a submit input by its value', async () => {
+    expect((await resolved({ text: 'Submit order' })).descriptor).toMatchObject({ tag: 'input', id: 'submit-input', type: 'submit' });
+  });
+
+  it('role and name (implicit roles, name from content, whole name preferred)', async () => {
+    expect((await resolved({ role: 'button', name: 'Send' })).descriptor.id).toBe('send');
+    expect((await resolved({ role: 'link', name: 'shop' })).descriptor.href).toBe('/shop');
+    expect((await resolved({ role: 'checkbox', name: 'I accept the terms' })).descriptor.id).toBe('terms');
+    expect((await resolved({ role: 'checkbox', name: 'Fancy box' })).descriptor.id).toBe('fancy');
+    expect((await resolved({ role: 'navigation' })).descriptor.tag).toBe('nav');
+    expect((await resolved({ role: 'combobox', name: 'Colour' })).descriptor.id).toBe('colour');
+    expect((await resolved({ name: 'Phone number' })).descriptor.id).toBe('phone');
+  });
+
+  it('label: <label for>, wrapping label, aria-label, aria-labelledby', async () => {
+    expect((await resolved({ label: 'Email address' })).descriptor.id).toBe('email');
+    expect((await resolved({ label: 'full name' })).descriptor.id).toBe('fullname');
+    expect((await resolved({ label: 'Phone number' })).descriptor.id).toBe('phone');
+    expect((await resolved({ label: 'City' })).descriptor.id).toBe('city');
+    expect((await resolved({ label: 'Colour' })).descriptor.id).toBe('colour');
+  });
+
+  it('placeholder, testid, css, xpath', async () => {
+    expect((await resolved({ placeholder: 'you@example.com' })).descriptor.id).toBe('email');
+    expect((await resolved({ placeholder: 'jane' })).descriptor.id).toBe('fullname');
+    expect((await resolved({ testid: 'notes-field' })).descriptor.id).toBe('notes');
+    expect((await resolved({ css: '#list .item:nth-child(2)' })).descriptor.text).toBe('Banana');
+    expect((await resolved({ xpath: '//li[text()="Cherry"]' })).descriptor.text).toBe('Cherry');
+  });
+
+  it('keys narrow each other', async () => {
+    expect((await resolved({ css: '.item', text: 'banana' })).descriptor.text).toBe('Banana');
+    expect((await resolved({ testid: 'card', text: 'two' })).descriptor.text).toBe('Card two');
+    const f = await t.fail({ cmd: 'resolve', target: { css: '.item', text: 'Durian' }, timeoutMs: 200 });
+    expect(f.reason).toBe('not-found');
+  });
+
+  it('css, testid and text reach into open shadow roots; xpath of a shadow element uses #shadow-root', async () => {
+    const byCss = await resolved({ css: '#shadow-btn' });
+    expect(byCss.descriptor).toMatchObject({ tag: 'button', text: 'Shadow action', testid: 'shadow-btn' });
+    expect(byCss.descriptor.xpath).toBe('/html/body/div[4]/#shadow-root/div/button'); // the 4th div of body is the host
+    expect(byCss.descriptor.path).toBe('html/body/div/#shadow-root/div/button');
+    expect(byCss.descriptor.context?.heading).toBe('Shadow heading');
+    expect((await resolved({ text: 'Shadow action' })).descriptor.xpath).toBe(byCss.descriptor.xpath);
+    expect((await resolved({ testid: 'shadow-btn' })).descriptor.xpath).toBe(byCss.descriptor.xpath);
+    expect((await resolved({ role: 'button', name: 'shadow action' })).descriptor.xpath).toBe(byCss.descriptor.xpath);
+    expect((await resolved({ xpath: byCss.descriptor.xpath })).descriptor.handle).toBe(byCss.descriptor.handle);
+    // Slotted light-DOM text counts as the host's text, and is itself findable.
+    expect((await resolved({ text: 'Slotted text' })).descriptor.id).toBe('slotted');
+  });
+
+  it('frame: a same-origin iframe by name, id or css; the descriptor remembers the frame', async () => {
+    for (const frame of ['innerframe', 'inner', 'iframe[src="frame.html"]']) {
+      const a = await resolved({ text: 'Frame button', frame });
+      expect(a.descriptor).toMatchObject({ tag: 'button', id: 'frame-btn', frame, xpath: '/html/body/button' });
+    }
+    // Without `frame` the iframe is not searched.
+    expect((await t.fail({ cmd: 'resolve', target: { text: 'Frame button' }, timeoutMs: 200 })).reason).toBe('not-found');
+    const noFrame = await t.fail({ cmd: 'resolve', target: { text: 'x', frame: 'nope' }, timeoutMs: 200 });
+    expect(noFrame.reason).toBe('not-found');
+    expect(noFrame.message).toMatch(/No iframe has the name, id or css "nope"/);
+  });
+
+  it('within a region: a dialog by its label, a form by its heading, a nested target', async () => {
+    const all = await t.fail({ cmd: 'resolve', target: { text: 'Confirm' }, timeoutMs: 300 });
+    expect(all.reason).toBe('ambiguous');
+    expect((await resolved({ text: 'Confirm', within: 'Review send' })).descriptor.context?.region).toBe('Review send');
+    expect((await resolved({ text: 'Confirm', within: 'other form' })).descriptor.xpath).toContain('form');
+    expect((await resolved({ text: 'Confirm', within: { css: '#review' } })).descriptor.context?.region).toBe('Review send');
+    expect((await resolved({ role: 'link', within: 'Main menu', nth: 1 })).descriptor.text).toBe('Shop');
+    const missing = await t.fail({ cmd: 'resolve', target: { text: 'Confirm', within: 'No such dialog' }, timeoutMs: 200 });
+    expect(missing.reason).toBe('not-found');
+    expect(missing.message).toMatch(/No visible dialog, section, form, fieldset or landmark is named "No such dialog"/);
+    const ambiguousWithin = await t.fail({ cmd: 'resolve', target: { text: 'Confirm', within: { css: '.card' } }, timeoutMs: 300 });
+    expect(ambiguousWithin.reason).toBe('ambiguous');
+  });
+
+  it('nth picks among the visible matches and still reports their count', async () => {
+    const a = await resolved({ css: '.item', nth: 2 });
+    expect(a).toMatchObject({ matches: 3 });
+    expect(a.descriptor.text).toBe('Cherry');
+    const cards = await resolved({ testid: 'card', nth: 1 });
+    expect(cards.matches).toBe(2); // the hidden third card does not count
+    const tooFew = await t.fail({ cmd: 'resolve', target: { css: '.item', nth: 5 }, timeoutMs: 200 });
+    expect(tooFew).toMatchObject({ reason: 'not-found', detail: { matches: 3 } });
+    expect(tooFew.message).toMatch(/matches only 3 visible elements/);
+  });
+});
+
+describe('resolve: failures', () => {
+  it('ambiguous lists at most 10 candidates with descriptors, once the DOM is quiet', async () => {
+    const f = await t.fail({ cmd: 'resolve', target: { css: '.item' }, timeoutMs: 2000 });
+    expect(f.reason).toBe('ambiguous');
+    const detail = f.detail as { target: unknown; matches: number; candidates: { descriptor: Descriptor }[] };
+    expect(detail.target).toEqual({ css: '.item' });
+    expect(detail.matches).toBe(3);
+    expect(detail.candidates.map((c) => c.descriptor.text)).toEqual(['Apple', 'Banana', 'Cherry']);
+    expect(f.message).toMatch(/matches 3 visible elements: <li.item> "Apple", <li.item> "Banana", <li.item> "Cherry"/);
+    const many = await t.page.evaluate(() => {
+      const ul = document.createElement('ul');
+      ul.id = 'many';
+      for (let i = 0; i < 15; i++) ul.insertAdjacentHTML('beforeend', `<li class="many">Row ${i}</li>`);
+      document.body.append(ul);
+    });
+    void many;
+    const f15 = await t.fail({ cmd: 'resolve', target: { css: '.many' }, timeoutMs: 2000 });
+    expect((f15.detail as { candidates: unknown[]; matches: number }).candidates).toHaveLength(10);
+    expect((f15.detail as { matches: number }).matches).toBe(15);
+    await t.page.evaluate(() => document.getElementById('many')?.remove());
+  });
+
+  it('not-visible when only hidden elements match: display none, visibility hidden, closed details', async () => {
+    for (const [text, why] of [
+      ['Secret', /display: none/],
+      ['Ghost', /visibility: hidden/],
+      ['Tucked away', /closed <details>/],
+    ] as const) {
+      const f = await t.fail({ cmd: 'resolve', target: { text }, timeoutMs: 200 });
+      expect(f.reason).toBe('not-visible');
+      expect(f.message).toMatch(why);
+      expect(f.detail).toMatchObject({ target: { text }, hidden: 1 });
+    }
+  });
+
+  it('not-found names the target and says what to do', async () => {
+    const f = await t.fail({ cmd: 'resolve', target: { role: 'button', name: 'Nope' }, timeoutMs: 150 });
+    expect(f).toMatchObject({ id: 1, ok: false, reason: 'not-found', detail: { target: { role: 'button', name: 'Nope' } } });
+    expect(f.message).toBe('No element matches role button named "Nope" (waited 150 ms). Check the target against the page, or raise timeoutMs if it appears later.');
+  });
+
+  it('bad css and xpath are refused at once as unsupported', async () => {
+    const css = await t.fail({ cmd: 'resolve', target: { css: 'div[' }, timeoutMs: 3000 });
+    expect(css.reason).toBe('unsupported');
+    expect(css.message).toMatch(/not valid CSS/);
+    const xp = await t.fail({ cmd: 'resolve', target: { xpath: '//div[' }, timeoutMs: 3000 });
+    expect(xp.reason).toBe('unsupported');
+  });
+});
+
+describe('resolve: waiting', () => {
+  it('waits for an element that appears later (re-checked on DOM changes)', async () => {
+    await t.page.evaluate(() => {
+      setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<button id="late">Late button</button>'), 300);
+    });
+    const start = Date.now();
+    const a = await resolved({ text: 'Late button' }, { timeoutMs: 3000 });
+    expect(a.descriptor.id).toBe('late');
+    expect(Date.now() - start).toBeLessThan(1500);
+  });
+
+  it('waits for ambiguity to resolve while the DOM keeps changing', async () => {
+    await t.page.evaluate(() => {
+      document.body.insertAdjacentHTML('beforeend', '<div class="dup">Twin</div><div class="dup" id="twin2">Twin</div>');
+      setTimeout(() => document.getElementById('twin2')?.remove(), 50);
+    });
+    const a = await resolved({ css: '.dup' }, { timeoutMs: 2000 });
+    expect(a.matches).toBe(1);
+  });
+
+  it('sees content added to a shadow root (not a document mutation)', async () => {
+    await t.page.evaluate(() => {
+      setTimeout(() => {
+        document.getElementById('host')!.shadowRoot!.querySelector('.shadow-wrap')!.insertAdjacentHTML('beforeend', '<b id="shadow-late">Shadow late</b>');
+      }, 200);
+    });
+    expect((await resolved({ text: 'Shadow late' }, { timeoutMs: 3000 })).descriptor.id).toBe('shadow-late');
+  });
+});
+
+describe('resolve: descriptor', () => {
+  it('records what repair needs: label, context heading/region/row, path, xpath, rect', async () => {
+    const email = (await resolved({ label: 'Email address' })).descriptor;
+    expect(email).toMatchObject({
+      tag: 'input',
+      role: 'textbox',
+      name: 'Email address',
+      id: 'email',
+      nameAttr: 'email',
+      type: 'email',
+      placeholder: 'you@example.com',
+      label: 'Email address',
+      context: { heading: 'Forms', region: 'Forms' },
+      path: 'html/body/section/input',
+    });
+    expect(email.xpath).toBe('/html/body/section[2]/input[1]'); // indexed: the section holds several inputs
+    expect(email.rect).toMatchObject({ x: expect.any(Number), y: expect.any(Number) });
+    expect(email.rect!.width).toBeGreaterThan(0);
+    expect(email.text).toBeUndefined(); // a control's value is not its text
+
+    // Nearest text on the same row labels an unlabelled input.
+    expect((await resolved({ css: '#promo' })).descriptor.label).toBe('Promo code');
+    // A checkbox in a table: the column header is its label, the row's text its context.
+    const alice = (await resolved({ css: '#alice-active' })).descriptor;
+    expect(alice).toMatchObject({ label: 'Active', context: { row: 'Alice' } });
+    // Text after a checkbox labels it when there is no <label>.
+    expect((await resolved({ css: '#terms' })).descriptor.label).toBe('I accept the terms');
+    // A link's text and href.
+    expect((await resolved({ text: 'Home' })).descriptor).toMatchObject({ tag: 'a', href: '/home', text: 'Home', context: { region: 'Main menu' } });
+  });
+
+  it('text is cut to 200 characters', async () => {
+    await t.page.evaluate(() => document.body.insertAdjacentHTML('beforeend', `<p id="long">${'word '.repeat(100)}</p>`));
+    const d = (await resolved({ css: '#long' })).descriptor;
+    expect(d.text!.length).toBe(200);
+  });
+
+  it('an element gets the same handle each time; a reload gives another document id', async () => {
+    const a = (await resolved({ css: '#send' })).descriptor.handle!;
+    const b = (await resolved({ text: 'Send' })).descriptor.handle!;
+    expect(a).toBe(b);
+    const other = await h.open('targets.html');
+    const c = (await other.ok({ cmd: 'resolve', target: { css: '#send' } })).descriptor as Descriptor;
+    expect(c.handle!.split(':')[0]).not.toBe(a.split(':')[0]);
+    await other.close();
+  });
+});
+
+describe('resolve: repair hook', () => {
+  it('with a descriptor and nothing found, the repair module is asked once the DOM settled', async () => {
+    // A remembered button whose text changed: repair (by score) or the plain not-found; either
+    // way resolve answers without waiting for the whole timeout once the DOM is settled.
+    await t.page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<section aria-label="Payment"><button id="pay-now" data-testid="pay">Pay now</button></section>'));
+    const old = (await resolved({ text: 'Pay now' })).descriptor;
+    await t.page.evaluate(() => {
+      const b = document.getElementById('pay-now')!;
+      b.textContent = 'Pay immediately';
+    });
+    const start = Date.now();
+    const a = await t.run({ cmd: 'resolve', target: { text: 'Pay now', exact: true }, descriptor: { ...old, handle: undefined }, timeoutMs: 4000 } as never);
+    expect(Date.now() - start).toBeLessThan(3000);
+    if (a.ok) {
+      expect(a).toMatchObject({ repaired: true, via: 'descriptor', matches: 1 });
+      expect((a.descriptor as Descriptor).id).toBe('pay-now');
+      expect((a.descriptor as Descriptor).handle).toBeDefined();
+    } else {
+      expect(['not-found', 'drifted', 'ambiguous']).toContain(a.reason);
+    }
+  });
+
+  it('never repairs a hidden match', async () => {
+    const f = await t.fail({ cmd: 'resolve', target: { text: 'Secret' }, descriptor: { v: 1, tag: 'button', xpath: '/html/body/button', text: 'Secret', id: 'send' }, timeoutMs: 300 } as never);
+    expect(f.reason).toBe('not-visible');
+  });
+});
+
+describe('resolve: speed', () => {
+  it('resolves on a 2000-element page in a few milliseconds', async () => {
+    const p = await h.open('big.html');
+    await p.ok({ cmd: 'resolve', target: { text: 'Item 1999' } }); // warm up
+    const ms = await p.page.evaluate(async () => {
+      const api = (window as unknown as { __aitePage: { handlePageRequest(r: unknown): Promise<{ ok: boolean }> } }).__aitePage;
+      const runs: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        const t0 = performance.now();
+        const a = await api.handlePageRequest({ id: 1, cmd: 'resolve', target: { text: `Item ${1000 + i}` } });
+        if (!a.ok) throw new Error(JSON.stringify(a));
+        runs.push(performance.now() - t0);
+      }
+      runs.sort((a, b) => a - b);
+      return { best: runs[0]!, median: runs[7]! };
+    });
+    const count = await p.page.evaluate(() => document.querySelectorAll('*').length);
+    expect(count).toBeGreaterThanOrEqual(2000);
+    // The best run shows the cost (a few ms); the median also shows how busy the machine is.
+    expect(ms.best).toBeLessThan(15);
+    console.log(`resolve on ${count} elements: best ${ms.best.toFixed(1)} ms, median ${ms.median.toFixed(1)} ms`);
+    await p.close();
+  });
+});
