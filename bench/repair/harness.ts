@@ -132,3 +132,36 @@ export function dump(old: Descriptor, truthXpath: string | undefined): { rows: {
     }),
   };
 }
+
+export interface Item {
+  xpath: string;
+  tag: string;
+  text: string;
+  nameAttr: string;
+  placeholder: string;
+  href: string;
+  type: string;
+  id: string;
+  label: string;
+}
+
+/** Visible controls, links and headings: what a script would name, for labelling release pairs. */
+export function inventory(): Item[] {
+  const out: Item[] = [];
+  for (const el of document.body.querySelectorAll('a[href],button,input,select,textarea,h1,h2,h3,h4,h5,h6,[role="button"]')) {
+    if (!isVisible(el)) continue;
+    if (el.tagName === 'INPUT' && (el as HTMLInputElement).type === 'hidden') continue;
+    out.push({
+      xpath: xpathOf(el),
+      tag: el.tagName.toLowerCase(),
+      text: fold(elementText(el)),
+      nameAttr: el.getAttribute('name') ?? '',
+      placeholder: el.getAttribute('placeholder') ?? '',
+      href: el.getAttribute('href') ?? '',
+      type: (el as HTMLInputElement).type ?? '',
+      id: el.id,
+      label: visualLabel(el),
+    });
+  }
+  return out;
+}

@@ -1,9 +1,123 @@
-// Real release-to-release pairs: filled in below.
-export interface Releases {
-  dir: string;
-  packages: string[];
-  cases: (base: string) => never[];
+// Real release-to-release pairs: two versions of UI kits that ship their demo pages on npm.
+// The packages are fetched with `npm pack` into a cache folder (nothing of them is committed);
+// which element of the new page is which element of the old one is the JSON sidecar
+// test/fixtures/drift/real/labels.json (written by label-releases.ts, reviewed by hand).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Target } from '../../src/sdk/protocol/target.js';
+
+export const PACKAGES = [
+  'admin-lte@2.4.18',
+  'admin-lte@3.0.0',
+  'admin-lte@3.2.0',
+  'startbootstrap-sb-admin-2@4.0.0',
+  'startbootstrap-sb-admin-2@4.1.4',
+  'startbootstrap-sb-admin@5.0.2',
+  'startbootstrap-sb-admin@7.0.7',
+] as const;
+
+/** Page pairs: [old package, new package, old page, new page]. */
+export const PAIRS: [string, string, string, string][] = [];
+const ADMINLTE_PAGES = [
+  'pages/examples/login.html',
+  'pages/examples/register.html',
+  'pages/UI/buttons.html',
+  'pages/forms/general.html',
+  'pages/mailbox/compose.html',
+  'pages/mailbox/mailbox.html',
+  'pages/examples/profile.html',
+  'pages/examples/invoice.html',
+  'pages/tables/simple.html',
+  'starter.html',
+  'pages/examples/lockscreen.html',
+  'pages/forms/advanced.html',
+  'pages/UI/general.html',
+];
+for (const p of ADMINLTE_PAGES) {
+  PAIRS.push(['admin-lte@2.4.18', 'admin-lte@3.2.0', p, p]);
+  PAIRS.push(['admin-lte@3.0.0', 'admin-lte@3.2.0', p, p]);
 }
-export async function fetchReleases(_dir: string): Promise<undefined> {
-  return undefined;
+for (const p of ['login.html', 'register.html', 'forgot-password.html', 'buttons.html', 'cards.html', 'tables.html', 'index.html', 'charts.html', 'blank.html', '404.html']) {
+  PAIRS.push(['startbootstrap-sb-admin-2@4.0.0', 'startbootstrap-sb-admin-2@4.1.4', p, p]);
+}
+for (const [a, b] of [
+  ['login.html', 'dist/login.html'],
+  ['register.html', 'dist/register.html'],
+  ['forgot-password.html', 'dist/password.html'],
+  ['tables.html', 'dist/tables.html'],
+  ['index.html', 'dist/index.html'],
+  ['charts.html', 'dist/charts.html'],
+  ['404.html', 'dist/404.html'],
+] as const) {
+  PAIRS.push(['startbootstrap-sb-admin@5.0.2', 'startbootstrap-sb-admin@7.0.7', a, b]);
+}
+
+export interface Label {
+  /** `pkg@old -> pkg@new :: page` */
+  pair: string;
+  oldPkg: string;
+  newPkg: string;
+  oldPage: string;
+  newPage: string;
+  old: string;
+  /** The same element in the new release, or null when it is gone. */
+  new: string | null;
+  what: string;
+  split: 'train' | 'test';
+  /** How the label was made: `auto` (unique equal text/name in both, reviewed) or `hand`. */
+  how: 'auto' | 'hand';
+}
+
+export const LABELS_FILE = 'test/fixtures/drift/real/labels.json';
+
+export const folderOf = (pkg: string): string => pkg.replace('@', '-');
+
+/** Fetches and unpacks the packages (once); undefined when the registry cannot be reached. */
+export async function fetchReleases(dir: string, root = process.cwd()): Promise<
+  | {
+      dir: string;
+      packages: string[];
+      cases: (base: string) => {
+        id: string;
+        category: string;
+        split: 'train' | 'test';
+        oldUrl: string;
+        newUrl: string;
+        target: Target;
+        truth: { xpath: string } | 'none';
+        direct: true;
+      }[];
+    }
+  | undefined
+> {
+  mkdirSync(dir, { recursive: true });
+  try {
+    for (const pkg of PACKAGES) {
+      const folder = join(dir, folderOf(pkg));
+      if (existsSync(join(folder, 'package', 'package.json'))) continue;
+      const out = execFileSync('npm', ['pack', pkg, '--pack-destination', dir, '--silent'], { encoding: 'utf8' }).trim().split('\n').pop()!;
+      mkdirSync(folder, { recursive: true });
+      execFileSync('tar', ['xzf', join(dir, out), '-C', folder]);
+    }
+  } catch (e) {
+    console.error(`release pairs skipped: ${(e as Error).message.split('\n')[0]}`);
+    return undefined;
+  }
+  const labels: Label[] = existsSync(join(root, LABELS_FILE)) ? JSON.parse(readFileSync(join(root, LABELS_FILE), 'utf8')) : [];
+  return {
+    dir,
+    packages: [...PACKAGES],
+    cases: (base) =>
+      labels.map((l, i) => ({
+        id: `real-${i}-${l.pair}-${l.what}`,
+        category: `release ${l.oldPkg} -> ${l.newPkg}`,
+        split: l.split,
+        oldUrl: `${base}/real/${folderOf(l.oldPkg)}/package/${l.oldPage}`,
+        newUrl: `${base}/real/${folderOf(l.newPkg)}/package/${l.newPage}`,
+        target: { xpath: l.old },
+        truth: l.new === null ? 'none' : { xpath: l.new },
+        direct: true,
+      })),
+  };
 }

@@ -83,31 +83,59 @@ async function open(page: Page, url: string, script: string): Promise<void> {
 type BenchGlobal = typeof import('./harness.js');
 declare const aiteBench: BenchGlobal;
 
-async function runCase(page: Page, c: Case, script: string, modes: Mode[], dumpRows: unknown[] | undefined): Promise<Result[]> {
-  await open(page, c.oldUrl, script);
-  const rec = await page.evaluate((t) => aiteBench.record(t as Target), c.target as never);
-  if (!rec.ok) return modes.map((mode) => ({ c, mode, recorded: false }));
-  const old = rec.descriptor;
+/** Runs every case: each old page is loaded once to record its targets, each new page once per mode. */
+async function runAll(page: Page, cases: Case[], script: string, modes: Mode[], dumpRows: unknown[] | undefined): Promise<Result[]> {
+  const recorded = new Map<string, Descriptor | null>();
+  const byOld = new Map<string, Case[]>();
+  for (const c of cases) byOld.set(c.oldUrl, [...(byOld.get(c.oldUrl) ?? []), c]);
+  for (const [url, group] of byOld) {
+    try {
+      await open(page, url, script);
+      const recs = await page.evaluate((ts: Target[]) => ts.map((t) => aiteBench.record(t)), group.map((c) => c.target));
+      group.forEach((c, i) => {
+        const r = recs[i]!;
+        recorded.set(c.id, r.ok ? r.descriptor : null);
+      });
+    } catch (e) {
+      console.error(`old page ${url}: ${(e as Error).message}`);
+    }
+  }
+  const byNew = new Map<string, Case[]>();
+  for (const c of cases) byNew.set(c.newUrl, [...(byNew.get(c.newUrl) ?? []), c]);
   const out: Result[] = [];
   for (const mode of modes) {
-    await open(page, c.newUrl, script);
-    const truth = await page.evaluate((tr) => {
-      if (tr === 'none') return undefined;
-      if ('marker' in tr) return aiteBench.takeTruth(tr.marker);
-      const r = document.evaluate(tr.xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue as Element | null;
-      return r ? tr.xpath : undefined;
-    }, c.truth as never);
-    const run = await page.evaluate(
-      (t, d, m, direct) => aiteBench.resolveWithRepair(t as Target, d as Descriptor, m as Mode, direct as boolean, direct as boolean),
-      c.target as never,
-      old as never,
-      mode,
-      c.direct === true,
-    );
-    out.push({ c, mode, recorded: true, truth, run });
-    if (dumpRows && mode === 'ours' && (run.exact === 'not-found' || c.direct)) {
-      const d = await page.evaluate((o, tx) => aiteBench.dump(o as Descriptor, tx as string | undefined), old as never, truth as never);
-      dumpRows.push({ id: c.id, split: c.split, category: c.category, truth: truth !== undefined, rows: d.rows });
+    for (const [url, group] of byNew) {
+      try {
+        await open(page, url, script);
+      } catch (e) {
+        console.error(`new page ${url}: ${(e as Error).message}`);
+        continue;
+      }
+      for (const c of group) {
+        const old = recorded.get(c.id);
+        if (!old) {
+          out.push({ c, mode, recorded: false });
+          continue;
+        }
+        const truth = await page.evaluate((tr: Case['truth']) => {
+          if (tr === 'none') return undefined;
+          if ('marker' in tr) return aiteBench.takeTruth(tr.marker);
+          const r = document.evaluate(tr.xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue as Element | null;
+          return r ? tr.xpath : undefined;
+        }, c.truth);
+        const run = await page.evaluate(
+          (t, d, m, direct) => aiteBench.resolveWithRepair(t as Target, d as Descriptor, m as Mode, direct as boolean, direct as boolean),
+          c.target as never,
+          old as never,
+          mode,
+          c.direct === true,
+        );
+        out.push({ c, mode, recorded: true, truth, run });
+        if (dumpRows && mode === 'ours' && (run.exact === 'not-found' || c.direct)) {
+          const d = await page.evaluate((o, tx) => aiteBench.dump(o as Descriptor, tx as string | undefined), old as never, truth as never);
+          dumpRows.push({ id: c.id, split: c.split, category: c.category, truth: truth !== undefined, rows: d.rows });
+        }
+      }
     }
   }
   return out;
@@ -201,7 +229,7 @@ function quantile(xs: number[], q: number): number {
 
 function report(title: string, t: Tally, verbose: boolean): void {
   console.log(`\n== ${title}`);
-  console.log(`  cases ${t.cases}${t.unrecorded ? ` (${t.unrecorded} not recordable on the old page)` : ''}; exact target answered ${t.exactRight + t.exactWrong + t.exactRefused} (right ${t.exactRight}, other element ${t.exactWrong}, refused ${t.exactRefused})`);
+  console.log(`  cases ${t.cases}${t.unrecorded ? ` (${t.unrecorded} not recordable on the old page)` : ''}; exact target answered, no repair ran: ${t.exactRight + t.exactWrong + t.exactRefused} (the right element ${t.exactRight}, another element ${t.exactWrong}, refused as ambiguous/hidden ${t.exactRefused})`);
   console.log(`  repair ran ${t.repairable + t.gone}: repairable ${t.repairable}, target gone/unusable ${t.gone}`);
   console.log(`  repaired and correct   ${t.correct}/${t.repairable} = ${pct(t.correct, t.repairable)}  (via ${Object.entries(t.byVia).map(([k, v]) => `${k} ${v}`).join(', ') || '-'})`);
   console.log(`  wrong acts             ${t.wrong}`);
@@ -257,15 +285,8 @@ async function main(): Promise<void> {
     });
     const synthetic = syntheticCases(server.base, gen);
     const real: Case[] = releases ? releases.cases(server.base) : [];
-    const results: Result[] = [];
     const t0 = Date.now();
-    for (const c of [...synthetic, ...real]) {
-      try {
-        results.push(...(await runCase(page, c, script, modes, dumpRows)));
-      } catch (e) {
-        console.error(`case ${c.id}: ${(e as Error).message}`);
-      }
-    }
+    const results = await runAll(page, [...synthetic, ...real], script, modes, dumpRows);
     const realIds = new Set(real.map((c) => c.id));
     for (const mode of modes) {
       const mine = results.filter((r) => r.mode === mode);

@@ -1,7 +1,7 @@
 // Which elements repair looks at, and the cheap comparison that keeps the best 60 of them
 // (locator-repair.md §2).
 import type { Descriptor } from '../../../sdk/protocol/descriptor.js';
-import { classList, elementText, isEnabled, isInteractive, isVisible, tagFamily } from './features.js';
+import { elementText, isEnabled, isInteractive, isVisible, tagFamily } from './features.js';
 import { identWords, words } from './text.js';
 
 export const MAX_LOOKED_AT = 2000;
@@ -69,35 +69,31 @@ function labelsText(el: Element): string {
 }
 
 /**
- * The quick comparison: share of remembered words the element carries in its text or attributes,
- * plus tag, type, class and identifier agreement. Attribute reads and `textContent` only.
+ * The quick comparison: share of remembered words found (as substrings, lower-cased) in the
+ * element's text and naming attributes, plus tag, type, class and identifier agreement. Attribute
+ * reads and `textContent` only: no layout, no tokenising.
  */
-export function cheapScore(el: Element, old: Descriptor, q: Set<string>, oldClasses: Set<string>): number {
+export function cheapScore(el: Element, old: Descriptor, q: readonly string[], oldClasses: Set<string>): number {
   const tag = el.tagName.toLowerCase();
   let s = tag === old.tag ? 1 : tagFamily(tag) === tagFamily(old.tag) ? 0.7 : 0;
-  if (q.size > 0) {
-    const cw = new Set<string>();
-    const add = (x: string | null | undefined): void => {
-      for (const w of words(x ?? undefined)) cw.add(w);
-    };
-    add(elementText(el, true));
-    add(el.getAttribute('aria-label'));
-    add(el.getAttribute('placeholder'));
-    add(el.getAttribute('title'));
-    if (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) add(labelsText(el));
-    for (const a of [el.id, el.getAttribute('data-testid'), el.getAttribute('name')]) {
-      for (const w of identWords(a ?? undefined)) cw.add(w);
+  if (q.length > 0) {
+    let hay = elementText(el, true);
+    for (const a of ['aria-label', 'placeholder', 'title', 'id', 'data-testid', 'name', 'value']) {
+      const v = el.getAttribute(a);
+      if (v) hay += ' ' + v;
     }
+    if (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) hay += labelsText(el);
+    hay = hay.toLowerCase();
     let hit = 0;
-    for (const w of q) if (cw.has(w)) hit++;
-    s += 3 * (hit / q.size);
+    for (const w of q) if (hay.includes(w)) hit++;
+    s += 3 * (hit / q.length);
   }
   if (old.type !== undefined && (el as HTMLInputElement).type === old.type) s += 0.3;
   if (old.id !== undefined && el.id === old.id) s += 1;
   if (old.testid !== undefined && el.getAttribute('data-testid') === old.testid) s += 1;
   if (old.nameAttr !== undefined && el.getAttribute('name') === old.nameAttr) s += 1;
   if (oldClasses.size > 0) {
-    const cls = classList(el);
+    const cls = el.classList;
     let common = 0;
     for (const c of cls) if (oldClasses.has(c)) common++;
     if (cls.length) s += (0.5 * common) / (oldClasses.size + cls.length - common);
@@ -105,17 +101,23 @@ export function cheapScore(el: Element, old: Descriptor, q: Set<string>, oldClas
   return s;
 }
 
-/** Visible, enabled pool elements ranked by the quick comparison, best {@link MAX_SCORED} kept. */
+/**
+ * Pool elements ranked by the quick comparison; the best {@link MAX_SCORED} that are visible and
+ * enabled are kept. Visibility is checked in rank order, so only the leaders pay for it.
+ */
 export function shortlist(pool: readonly Element[], old: Descriptor, limit = MAX_SCORED): Element[] {
-  const q = queryWords(old);
+  const q = [...queryWords(old)];
   const oldClasses = new Set(old.classes ?? []);
   const ranked: { el: Element; s: number; i: number }[] = [];
   for (let i = 0; i < pool.length; i++) {
     const el = pool[i]!;
-    if (!isVisible(el) || !isEnabled(el)) continue;
     ranked.push({ el, s: cheapScore(el, old, q, oldClasses), i });
   }
   ranked.sort((a, b) => b.s - a.s || a.i - b.i);
-  return ranked.slice(0, limit).map((r) => r.el);
+  const out: Element[] = [];
+  for (const r of ranked) {
+    if (out.length >= limit) break;
+    if (isVisible(r.el) && isEnabled(r.el)) out.push(r.el);
+  }
+  return out;
 }
-

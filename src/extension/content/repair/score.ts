@@ -3,7 +3,7 @@
 // is the field's similarity and m_f is 1 when both sides have the field, `missing[f]` when only the
 // remembered element had it, `added[f]` when only the candidate has it.
 import type { Descriptor } from '../../../sdk/protocol/descriptor.js';
-import { hrefSim, identSim, identWords, pathSim, setSim, textSim, wordSetSim } from './text.js';
+import { type WordWeight, hrefSim, identSim, identWords, pathSim, setSim, textSim, wordSetSim, words } from './text.js';
 import { tagFamily } from './features.js';
 
 export const FIELDS = [
@@ -79,7 +79,28 @@ function sizeSim(a: Descriptor, b: Descriptor): number {
 }
 
 /** The per-field similarities of a candidate (independent of the weights, so the fitter can reuse them). */
-export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: number): FieldSim[] {
+/**
+ * Similarity of two context strings (row, neighbour text) with words weighted by rarity among the
+ * candidates: rows of one table share most words ("Edit Delete example com"), the rare ones (a
+ * name) tell them apart.
+ */
+function contextSim(a: string | undefined, b: string | undefined, idf: WordWeight | undefined): number {
+  if (!idf) return textSim(a, b);
+  return wordSetSim(words(a), words(b), idf);
+}
+
+/** Inverse document frequency of context words over a set of candidate descriptors. */
+export function contextIdf(cands: readonly Descriptor[]): WordWeight {
+  const df = new Map<string, number>();
+  for (const d of cands) {
+    const seen = new Set([...words(d.context?.row), ...words(d.near as string | undefined)]);
+    for (const w of seen) df.set(w, (df.get(w) ?? 0) + 1);
+  }
+  const n = cands.length;
+  return (t: string): number => Math.log((n + 1) / ((df.get(t) ?? 0) + 0.5));
+}
+
+export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: number, idf?: WordWeight): FieldSim[] {
   const out: FieldSim[] = [];
   const add = (f: number, a: unknown, b: unknown, sim: () => number): void => {
     const p = presence(a, b);
@@ -104,8 +125,8 @@ export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: numbe
   const cc = cand.context ?? {};
   add(14, oc.heading, cc.heading, () => textSim(oc.heading, cc.heading));
   add(15, oc.region, cc.region, () => textSim(oc.region, cc.region));
-  add(16, oc.row, cc.row, () => textSim(oc.row, cc.row));
-  add(17, old.near, cand.near, () => textSim(old.near as string, cand.near as string));
+  add(16, oc.row, cc.row, () => contextSim(oc.row, cc.row, idf));
+  add(17, old.near, cand.near, () => contextSim(old.near as string, cand.near as string, idf));
   out.push([18, pathSim(old.path, cand.path), 1]);
   if (old.rect && cand.rect) {
     out.push([19, posSim(old, cand), 1]);

@@ -22,10 +22,9 @@ export function identWords(s: string | undefined): string[] {
   return words(s.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Za-z])(\d)/g, '$1 $2'));
 }
 
-function tokenWeight(t: string): number {
-  // Numbers are the most volatile part of a label ("Inbox 3" -> "Inbox 4").
-  return /^\d+$/.test(t) ? 0.3 : 1;
-}
+/** Weight of a word in a word set: 1, or its inverse document frequency among the candidates. */
+export type WordWeight = (t: string) => number;
+const unit: WordWeight = () => 1;
 
 function tokenMatch(a: string, b: string): number {
   if (a === b) return 1;
@@ -63,7 +62,7 @@ function editDistanceAtMost1(a: string, b: string): boolean {
  * Weighted Dice coefficient of two word sets, where near-equal words count 0.8.
  * Order and repetition are ignored: "Send message" ~ "Message: send" = 1.
  */
-export function wordSetSim(a: readonly string[], b: readonly string[]): number {
+export function wordSetSim(a: readonly string[], b: readonly string[], tokenWeight: WordWeight = unit): number {
   if (a.length === 0 && b.length === 0) return 1;
   if (a.length === 0 || b.length === 0) return 0;
   const A = [...new Set(a)];
@@ -122,7 +121,12 @@ export function textSim(a: string | undefined, b: string | undefined): number {
   const fb = fold(b).toLowerCase();
   if (fa === fb) return 1;
   if (!fa || !fb) return 0;
-  return Math.max(wordSetSim(words(fa), words(fb)), 0.9 * bigramSim(fa, fb));
+  const wa = words(fa);
+  const wb = words(fb);
+  const ws = wordSetSim(wa, wb);
+  // Bigrams forgive merged and split words ("Sign in"/"Signin"), never a different number.
+  const digits = (w: string[]): string => w.filter((t) => /\d/.test(t)).join(' ');
+  return digits(wa) === digits(wb) ? Math.max(ws, 0.9 * bigramSim(fa, fb)) : ws;
 }
 
 /** Similarity of two identifier-like values (ids, test ids, `name` attributes). */

@@ -1,0 +1,159 @@
+// Fits the repair score's weights on the training split of a dump written by
+// `npm run bench:repair -- --dump /tmp/drift-dump.json`, and reports the held-out split.
+// Coordinate search from the hand-set start: each weight (and each missing/added multiplier)
+// is tried at a few multiples, and a change is kept when the objective improves:
+//   objective = correct acts − 25 · wrong acts + 0.05 · Σ clipped safety margins
+// where the margin of a repairable case is how far the right element clears both the 0.85
+// threshold and the 0.15 gap, and that of a gone case how far its best candidate stays below
+// 0.85 (or within the gap of a rival). Only the scored candidates' field similarities are used,
+// so the remembered-field step is not involved: the score is fitted for the hard cases.
+//   node fit.mjs /tmp/drift-dump.json
+import { readFileSync } from 'node:fs';
+import { FIELDS, type Weights } from '../../src/extension/content/repair/score.js';
+import { WEIGHTS } from '../../src/extension/content/repair/weights.js';
+
+interface Row {
+  sims: [number, number, 1 | 2 | 3][];
+  truth: boolean;
+}
+interface DumpCase {
+  id: string;
+  split: 'train' | 'test';
+  truth: boolean;
+  rows: Row[];
+}
+
+const ACT = 0.85;
+const GAP = 0.15;
+const DRIFT = 0.6;
+const NF = FIELDS.length;
+
+type Vec = Float64Array; // [w(NF), missing(NF), added(NF)]
+
+function toVec(W: Weights): Vec {
+  const v = new Float64Array(3 * NF);
+  FIELDS.forEach((f, i) => {
+    v[i] = W.w[f];
+    v[NF + i] = W.missing[f];
+    v[2 * NF + i] = W.added[f];
+  });
+  return v;
+}
+
+function toWeights(v: Vec): Weights {
+  const pick = (o: number): Record<string, number> => Object.fromEntries(FIELDS.map((f, i) => [f, Math.round(v[o + i]! * 100) / 100]));
+  return { w: pick(0), missing: pick(NF), added: pick(2 * NF), tagFamily: WEIGHTS.tagFamily } as Weights;
+}
+
+function score(row: Row, v: Vec): number {
+  let num = 0;
+  let den = 0;
+  for (const [f, s, p] of row.sims) {
+    const w = v[f]! * (p === 1 ? 1 : p === 2 ? v[NF + f]! : v[2 * NF + f]!);
+    num += w * s;
+    den += w;
+  }
+  return den > 0 ? num / den : 0;
+}
+
+interface Eval {
+  correct: number;
+  wrong: number;
+  repairable: number;
+  gone: number;
+  correctRefusal: number;
+  proposedRight: number;
+  drifted: number;
+  ambiguous: number;
+  notFound: number;
+  margin: number;
+}
+
+function evaluate(cases: DumpCase[], v: Vec): Eval {
+  const e: Eval = { correct: 0, wrong: 0, repairable: 0, gone: 0, correctRefusal: 0, proposedRight: 0, drifted: 0, ambiguous: 0, notFound: 0, margin: 0 };
+  for (const c of cases) {
+    let best = -1;
+    let second = -1;
+    let bestTruth = false;
+    let truthScore = -1;
+    let otherBest = -1;
+    for (const r of c.rows) {
+      const s = score(r, v);
+      if (s > best) {
+        second = best;
+        best = s;
+        bestTruth = r.truth;
+      } else if (s > second) second = s;
+      if (r.truth) truthScore = Math.max(truthScore, s);
+      else otherBest = Math.max(otherBest, s);
+    }
+    const repairable = c.truth && c.rows.some((r) => r.truth);
+    if (c.truth) e.repairable++;
+    else e.gone++;
+    const acts = best >= ACT && (second < 0 || best - second > GAP);
+    if (acts) {
+      if (bestTruth && c.truth) e.correct++;
+      else e.wrong++;
+    } else {
+      if (!c.truth) e.correctRefusal++;
+      else if (bestTruth && best >= DRIFT) e.proposedRight++;
+      if (best < DRIFT) e.notFound++;
+      else if (second >= 0 && best - second <= GAP) e.ambiguous++;
+      else e.drifted++;
+    }
+    if (repairable) e.margin += Math.max(-0.3, Math.min(0.3, Math.min(truthScore - ACT, truthScore - otherBest - GAP)));
+    else e.margin += Math.max(-0.3, Math.min(0.3, Math.max(ACT - best, second >= 0 ? GAP - (best - second) : -1)));
+  }
+  return e;
+}
+
+const objective = (e: Eval): number => e.correct - 25 * e.wrong + 0.05 * e.margin;
+
+function fit(train: DumpCase[], start: Vec): Vec {
+  let v = Float64Array.from(start);
+  let bestObj = objective(evaluate(train, v));
+  const factors = [0, 0.5, 0.7, 0.85, 1.2, 1.4, 2];
+  for (let round = 0; round < 6; round++) {
+    let improved = false;
+    for (let i = 0; i < v.length; i++) {
+      const isMult = i >= NF;
+      const base = v[i]!;
+      const tries = new Set<number>(factors.map((f) => base * f));
+      if (base === 0) for (const x of isMult ? [0.1, 0.3, 0.6, 1] : [0.1, 0.3, 1]) tries.add(x);
+      if (isMult) for (const x of [0, 0.2, 0.5, 1]) tries.add(x);
+      for (const x of tries) {
+        const y = Math.max(0, Math.min(isMult ? 1 : 8, x));
+        if (y === v[i]) continue;
+        const cand = Float64Array.from(v);
+        cand[i] = y;
+        const o = objective(evaluate(train, cand));
+        if (o > bestObj + 1e-9) {
+          bestObj = o;
+          v = cand;
+          improved = true;
+        }
+      }
+    }
+    console.error(`round ${round}: objective ${bestObj.toFixed(3)}`);
+    if (!improved) break;
+  }
+  return v;
+}
+
+function show(name: string, e: Eval): void {
+  console.log(
+    `${name}: repaired and correct ${e.correct}/${e.repairable} (${((100 * e.correct) / Math.max(1, e.repairable)).toFixed(1)}%), wrong ${e.wrong}, correct refusals ${e.correctRefusal}/${e.gone}, refused with the right proposal ${e.proposedRight}; drifted ${e.drifted}, ambiguous ${e.ambiguous}, not-found ${e.notFound}`,
+  );
+}
+
+const file = process.argv[2] ?? '/tmp/drift-dump.json';
+const all = JSON.parse(readFileSync(file, 'utf8')) as DumpCase[];
+const train = all.filter((c) => c.split === 'train');
+const test = all.filter((c) => c.split === 'test');
+const start = toVec(WEIGHTS);
+show('start, train', evaluate(train, start));
+show('start, held-out', evaluate(test, start));
+const v = fit(train, start);
+show('fitted, train', evaluate(train, v));
+show('fitted, held-out', evaluate(test, v));
+console.log(JSON.stringify(toWeights(v)));

@@ -1,0 +1,152 @@
+// Proposes labels for the release pairs: an element of the old page is paired with one of the new
+// page when they agree on a key that is unique on both pages (tag family + visible text; else
+// `name`, placeholder, id or href of a control/link). The repair score is not used, so labels do
+// not favour it. The output is reviewed by hand (bench/repair/label-review.txt lists every
+// unpaired element) and hand labels are added with how: "hand".
+//   node label.mjs > test/fixtures/drift/real/labels.json
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import puppeteer from 'puppeteer-core';
+import type { Item } from './harness.js';
+import { PAIRS, fetchReleases, type Label } from './releases.js';
+import { startServer } from './server.js';
+
+type BenchGlobal = typeof import('./harness.js');
+declare const aiteBench: BenchGlobal;
+
+const family = (tag: string): string => (/^h[1-6]$/.test(tag) ? 'h' : /^(a|button)$/.test(tag) ? 'action' : tag);
+
+function keys(i: Item): string[] {
+  const k: string[] = [];
+  const t = i.text.toLowerCase();
+  if (t.length >= 2) k.push(`t:${family(i.tag)}:${t}`);
+  if (i.nameAttr) k.push(`n:${i.tag}:${i.nameAttr}`);
+  if (i.placeholder) k.push(`p:${i.tag}:${i.placeholder.toLowerCase()}`);
+  if (i.id) k.push(`i:${i.tag}:${i.id}`);
+  if (i.href && i.href !== '#' && !i.href.startsWith('javascript')) k.push(`h:${i.href.replace(/^(\.\.\/)+/, '')}|${t}`);
+  return k;
+}
+
+/** Pairs the unique-key rule cannot make (the text changed), labelled by reading both pages. */
+const HAND: [string, string, string, string, string, string | null, string][] = [
+  ['startbootstrap-sb-admin@5.0.2', 'startbootstrap-sb-admin@7.0.7', 'login.html', 'dist/login.html', '/html[1]/body[1]/div[1]/div[1]/div[2]/form[1]/div[3]/div[1]/label[1]/input[1]', '/html[1]/body[1]/div[1]/div[1]/main[1]/div[1]/div[1]/div[1]/div[1]/div[2]/form[1]/div[3]/input[1]', 'checkbox "Remember Password"'],
+  ['startbootstrap-sb-admin@5.0.2', 'startbootstrap-sb-admin@7.0.7', 'login.html', 'dist/login.html', '/html[1]/body[1]/div[1]/div[1]/div[2]/div[1]/a[1]', '/html[1]/body[1]/div[1]/div[1]/main[1]/div[1]/div[1]/div[1]/div[1]/div[3]/div[1]/a[1]', 'a "Register an Account" -> "Need an account? Sign up!"'],
+  ['startbootstrap-sb-admin@5.0.2', 'startbootstrap-sb-admin@7.0.7', 'register.html', 'dist/register.html', '/html[1]/body[1]/div[1]/div[1]/div[2]/form[1]/div[1]/div[1]/div[1]/div[1]/input[1]', '/html[1]/body[1]/div[1]/div[1]/main[1]/div[1]/div[1]/div[1]/div[1]/div[2]/form[1]/div[1]/div[1]/div[1]/input[1]', 'input "First name"'],
+  ['startbootstrap-sb-admin@5.0.2', 'startbootstrap-sb-admin@7.0.7', 'register.html', 'dist/register.html', '/html[1]/body[1]/div[1]/div[1]/div[2]/form[1]/div[1]/div[1]/div[2]/div[1]/input[1]', '/html[1]/body[1]/div[1]/div[1]/main[1]/div[1]/div[1]/div[1]/div[1]/div[2]/form[1]/div[1]/div[2]/div[1]/input[1]', 'input "Last name"'],
+  ['startbootstrap-sb-admin@5.0.2', 'startbootstrap-sb-admin@7.0.7', 'register.html', 'dist/register.html', '/html[1]/body[1]/div[1]/div[1]/div[2]/form[1]/a[1]', '/html[1]/body[1]/div[1]/div[1]/main[1]/div[1]/div[1]/div[1]/div[1]/div[2]/form[1]/div[4]/div[1]/a[1]', 'a "Register" -> "Create Account"'],
+  ['startbootstrap-sb-admin@5.0.2', 'startbootstrap-sb-admin@7.0.7', 'register.html', 'dist/register.html', '/html[1]/body[1]/div[1]/div[1]/div[2]/div[1]/a[1]', '/html[1]/body[1]/div[1]/div[1]/main[1]/div[1]/div[1]/div[1]/div[1]/div[3]/div[1]/a[1]', 'a "Login Page" -> "Have an account? Go to login"'],
+  ['startbootstrap-sb-admin@5.0.2', 'startbootstrap-sb-admin@7.0.7', 'register.html', 'dist/register.html', '/html[1]/body[1]/div[1]/div[1]/div[2]/div[1]/a[2]', null, 'a "Forgot Password?" (gone from the register page)'],
+  ['startbootstrap-sb-admin@5.0.2', 'startbootstrap-sb-admin@7.0.7', 'forgot-password.html', 'dist/password.html', '/html[1]/body[1]/div[1]/div[1]/div[2]/div[2]/a[1]', '/html[1]/body[1]/div[1]/div[1]/main[1]/div[1]/div[1]/div[1]/div[1]/div[3]/div[1]/a[1]', 'a "Register an Account" -> "Need an account? Sign up!"'],
+  ['startbootstrap-sb-admin@5.0.2', 'startbootstrap-sb-admin@7.0.7', 'forgot-password.html', 'dist/password.html', '/html[1]/body[1]/div[1]/div[1]/div[2]/div[2]/a[2]', '/html[1]/body[1]/div[1]/div[1]/main[1]/div[1]/div[1]/div[1]/div[1]/div[2]/form[1]/div[2]/a[1]', 'a "Login Page" -> "Return to login"'],
+  ['startbootstrap-sb-admin@5.0.2', 'startbootstrap-sb-admin@7.0.7', 'index.html', 'dist/index.html', '/html[1]/body[1]/nav[1]/ul[1]/li[1]/a[1]', null, 'a alerts "9+" (gone: no alerts menu in 7)'],
+  ['startbootstrap-sb-admin@5.0.2', 'startbootstrap-sb-admin@7.0.7', 'tables.html', 'dist/tables.html', '/html[1]/body[1]/nav[1]/ul[1]/li[2]/a[1]', null, 'a messages "7" (gone: no messages menu in 7)'],
+  ['admin-lte@2.4.18', 'admin-lte@3.2.0', 'pages/examples/login.html', 'pages/examples/login.html', '/html[1]/body[1]/div[1]/div[2]/form[1]/div[3]/div[1]/div[1]/label[1]/div[1]/input[1]', '/html[1]/body[1]/div[1]/div[2]/div[1]/form[1]/div[3]/div[1]/div[1]/input[1]', 'checkbox "Remember Me"'],
+  ['admin-lte@2.4.18', 'admin-lte@3.2.0', 'pages/examples/register.html', 'pages/examples/register.html', '/html[1]/body[1]/div[1]/div[2]/form[1]/div[5]/div[1]/div[1]/label[1]/div[1]/input[1]', '/html[1]/body[1]/div[1]/div[2]/div[1]/form[1]/div[5]/div[1]/div[1]/input[1]', 'checkbox "I agree to the terms"'],
+];
+
+/** At most this many auto labels per page pair, so the menus every page repeats do not dominate. */
+const PER_PAGE = 12;
+
+function hash(s: string): number {
+  let x = 2166136261;
+  for (let i = 0; i < s.length; i++) x = Math.imul(x ^ s.charCodeAt(i), 16777619);
+  return x >>> 0;
+}
+
+async function main(): Promise<void> {
+  const rel = await fetchReleases(join(tmpdir(), 'aite-releases'));
+  if (!rel) throw new Error('no releases');
+  const server = await startServer({ real: rel.dir });
+  const script = (await build({ entryPoints: ['bench/repair/harness.ts'], bundle: true, format: 'iife', globalName: 'aiteBench', write: false })).outputFiles[0]!.text;
+  const userDataDir = mkdtempSync(join(tmpdir(), 'aite-label-'));
+  const browser = await puppeteer.launch({
+    executablePath: process.env.AITE_CHROME ?? '/usr/bin/chromium',
+    headless: true,
+    pipe: true,
+    userDataDir,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    defaultViewport: { width: 1280, height: 900 },
+  });
+  const labels: Label[] = [];
+  const review: string[] = [];
+  try {
+    const page = await browser.newPage();
+    await page.setRequestInterception(true);
+    page.on('request', (r) => (new URL(r.url()).hostname === '127.0.0.1' ? void r.continue() : void r.abort()));
+    const inv = async (pkg: string, p: string): Promise<Item[]> => {
+      await page.goto(`${server.base}/real/${pkg.replace('@', '-')}/package/${p}`, { waitUntil: 'load' });
+      await page.addScriptTag({ content: script });
+      return page.evaluate(() => aiteBench.inventory());
+    };
+    for (const [oldPkg, newPkg, oldPage, newPage] of PAIRS) {
+      const a = await inv(oldPkg, oldPage);
+      const b = await inv(newPkg, newPage);
+      const count = (items: Item[]): Map<string, number> => {
+        const m = new Map<string, number>();
+        for (const i of items) for (const k of new Set(keys(i))) m.set(k, (m.get(k) ?? 0) + 1);
+        return m;
+      };
+      const ca = count(a);
+      const cb = count(b);
+      const byKey = new Map<string, Item>();
+      for (const i of b) for (const k of keys(i)) if (cb.get(k) === 1) byKey.set(k, i);
+      const used = new Set<string>();
+      const pair = `${oldPkg} -> ${newPkg} :: ${oldPage}`;
+      for (const i of a) {
+        const k = keys(i).find((x) => ca.get(x) === 1 && byKey.has(x));
+        const m = k ? byKey.get(k)! : undefined;
+        if (!m || used.has(m.xpath)) {
+          review.push(`${pair}\tUNPAIRED\t${i.tag}\t${i.xpath}\t${JSON.stringify(i.text || i.nameAttr || i.placeholder || i.label)}`);
+          continue;
+        }
+        used.add(m.xpath);
+        labels.push({
+          pair,
+          oldPkg,
+          newPkg,
+          oldPage,
+          newPage,
+          old: i.xpath,
+          new: m.xpath,
+          what: `${i.tag} ${JSON.stringify((i.text || i.nameAttr || i.placeholder || i.label).slice(0, 40))}`,
+          split: hash(pair) % 2 === 0 ? 'train' : 'test',
+          how: 'auto',
+        });
+      }
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
+  // Keep each menu item once per package pair, then a seeded sample per page pair, then the hand labels.
+  const seen = new Set<string>();
+  const sampled: Label[] = [];
+  const byPage = new Map<string, Label[]>();
+  for (const l of labels) {
+    const k = `${l.oldPkg}|${l.newPkg}|${l.what}|${l.old}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    byPage.set(l.pair, [...(byPage.get(l.pair) ?? []), l]);
+  }
+  for (const list of byPage.values()) {
+    list.sort((a, b) => hash(a.old) - hash(b.old));
+    sampled.push(...list.slice(0, PER_PAGE));
+  }
+  for (const [oldPkg, newPkg, oldPage, newPage, old, nu, what] of HAND) {
+    const pair = `${oldPkg} -> ${newPkg} :: ${oldPage}`;
+    sampled.push({ pair, oldPkg, newPkg, oldPage, newPage, old, new: nu, what, split: hash(pair) % 2 === 0 ? 'train' : 'test', how: 'hand' });
+  }
+  labels.length = 0;
+  labels.push(...sampled);
+  writeFileSync('bench/repair/label-review.txt', review.join('\n') + '\n');
+  process.stdout.write(JSON.stringify(labels, null, 1) + '\n');
+  console.error(`${labels.length} labels, ${review.length} unpaired`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

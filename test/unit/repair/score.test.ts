@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
+import { combine, contextIdf, fieldSims, FIELDS, score } from '../../../src/extension/content/repair/score.js';
+import { describeChanges } from '../../../src/extension/content/repair/changes.js';
+import { WEIGHTS } from '../../../src/extension/content/repair/weights.js';
+
+const send: Descriptor = {
+  v: 1,
+  tag: 'button',
+  role: 'button',
+  name: 'Send',
+  text: 'Send',
+  id: 'send-btn',
+  classes: ['btn', 'btn-primary'],
+  context: { heading: 'New message', region: 'Compose' },
+  near: 'Send Save draft Discard',
+  path: 'html/body/div/main/form/div/button',
+  xpath: '/html[1]/body[1]/div[1]/main[1]/form[1]/div[1]/button[1]',
+  rect: { x: 220, y: 400, width: 60, height: 30 },
+  page: { width: 1280, height: 900 },
+};
+
+describe('repair score', () => {
+  it('is 1 for the same element and in [0, 1] for any other', () => {
+    expect(score(send, send, WEIGHTS)).toBeCloseTo(1, 6);
+    const other: Descriptor = { v: 1, tag: 'a', text: 'Help', href: '/help', xpath: '/html[1]/body[1]/footer[1]/a[1]', path: 'html/body/footer/a' };
+    const s = score(send, other, WEIGHTS);
+    expect(s).toBeGreaterThanOrEqual(0);
+    expect(s).toBeLessThan(0.5);
+  });
+
+  it('a lost id costs little; a different one costs more', () => {
+    const noId = { ...send };
+    delete noId.id;
+    const otherId = { ...send, id: 'cancel-btn' };
+    expect(score(send, noId, WEIGHTS)).toBeGreaterThan(score(send, otherId, WEIGHTS));
+    expect(score(send, noId, WEIGHTS)).toBeGreaterThan(0.9);
+  });
+
+  it('heading levels are one family', () => {
+    const h2: Descriptor = { v: 1, tag: 'h2', text: 'Regional', xpath: '/h2', path: 'html/body/h2' };
+    const h3 = { ...h2, tag: 'h3' };
+    const p = { ...h2, tag: 'p' };
+    expect(score(h2, h3, WEIGHTS)).toBeGreaterThan(score(h2, p, WEIGHTS));
+  });
+
+  it('reports each field with its presence, and combine ignores fields neither side has', () => {
+    const sims = fieldSims(send, { ...send, text: 'Send now' }, WEIGHTS.tagFamily);
+    const text = sims.find(([f]) => FIELDS[f] === 'text')!;
+    expect(text[1]).toBeCloseTo(2 / 3, 5);
+    expect(text[2]).toBe(1);
+    expect(sims.some(([f]) => FIELDS[f] === 'testid')).toBe(false);
+    expect(combine([], WEIGHTS)).toBe(0);
+  });
+
+  it('rare row words decide between rows of one table', () => {
+    const row = (name: string): Descriptor => ({ ...send, context: { row: `${name} ${name.toLowerCase()}@example.com Editor Edit Delete` } });
+    const idf = contextIdf([row('Ada'), row('Grace'), row('Alan'), row('Edsger')]);
+    const a = fieldSims(row('Ada'), row('Ada'), 0.8, idf).find(([f]) => FIELDS[f] === 'row')![1];
+    const b = fieldSims(row('Ada'), row('Grace'), 0.8, idf).find(([f]) => FIELDS[f] === 'row')![1];
+    expect(a).toBe(1);
+    expect(b).toBeLessThan(0.4);
+  });
+
+  it('describes changes field by field, readably', () => {
+    const now = { ...send, text: 'Send now', name: 'Send now' };
+    delete now.id;
+    const { changed, changes } = describeChanges(send, now);
+    expect(changed).toEqual(['name', 'text', 'id']);
+    expect(changes).toContain('text "Send" -> "Send now"');
+    expect(changes).toContain('id "send-btn" -> (none)');
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { bigramSim, hrefSim, identSim, identWords, lcs, pathSim, setSim, textSim, wordSetSim, words } from '../../../src/extension/content/repair/text.js';
+
+describe('repair text similarity', () => {
+  it('splits visible text and identifiers into words', () => {
+    expect(words('Send  now!')).toEqual(['send', 'now']);
+    expect(identWords('sendButton-2_primary')).toEqual(['send', 'button', '2', 'primary']);
+  });
+
+  it('compares word sets, not strings: order and repetition do not matter', () => {
+    expect(wordSetSim(['send', 'message'], ['message', 'send'])).toBe(1);
+    expect(textSim('Send message', 'Message: send')).toBe(1);
+    expect(textSim('Send', 'Send now')).toBeCloseTo(2 / 3, 5);
+  });
+
+  it('counts near-equal words (plural, one typo) at 0.8 and ignores unrelated ones', () => {
+    expect(wordSetSim(['email'], ['emails'])).toBeCloseTo(0.8, 5);
+    expect(wordSetSim(['cancel'], ['delete'])).toBe(0);
+  });
+
+  it('weights words by a given rarity', () => {
+    const idf = (t: string): number => (t === 'ada' ? 5 : 0.1);
+    expect(wordSetSim(['ada', 'edit', 'delete'], ['ada', 'edit', 'delete'], idf)).toBe(1);
+    expect(wordSetSim(['ada', 'edit', 'delete'], ['alan', 'edit', 'delete'], idf)).toBeLessThan(0.1);
+  });
+
+  it('falls back to bigrams for merged or split words', () => {
+    expect(bigramSim('Sign in', 'Signin')).toBe(1);
+    expect(textSim('Sign in', 'Signin')).toBeCloseTo(0.9, 5);
+  });
+
+  it('numbers are words like any other: "Address line 1" is not "Address line 2"', () => {
+    expect(textSim('Address line 1', 'Address line 2')).toBeLessThan(0.7);
+  });
+
+  it('compares identifiers by their words', () => {
+    expect(identSim('send-btn', 'btn-send')).toBeCloseTo(0.95, 5);
+    expect(identSim('send', undefined)).toBe(0);
+  });
+
+  it('path similarity is the LCS of tag sequences over the longer one (Healenium)', () => {
+    expect(lcs(['a', 'b', 'c'], ['a', 'c'])).toBe(2);
+    expect(pathSim('html/body/form/button', 'html/body/main/form/div/button')).toBeCloseTo(4 / 6, 5);
+  });
+
+  it('class lists and hrefs', () => {
+    expect(setSim(['btn', 'primary'], ['primary', 'btn'])).toBe(1);
+    expect(setSim(['btn'], ['link'])).toBe(0);
+    expect(hrefSim('https://a.example/users/42', '/users/42')).toBe(1);
+  });
+});
