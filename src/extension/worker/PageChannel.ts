@@ -47,6 +47,7 @@ export class PageChannel {
         const text = error instanceof Error ? error.message : String(error);
         if (/Receiving end does not exist/i.test(text) && !injected) {
           injected = true;
+          await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['page-errors.js'], world: 'MAIN' }).catch(() => undefined);
           await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['content.js'] }).catch((e: unknown) => {
             throw new Failure('internal', `Could not inject the aite content script into tab ${tabId}: ${String(e)}.`);
           });

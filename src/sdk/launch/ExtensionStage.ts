@@ -7,7 +7,7 @@ import { EXTENSION_PUBLIC_KEY } from './ExtensionIdentity.js';
 import { packageRoot, packageVersion } from './packageRoot.js';
 
 /** The built files every copy of the extension needs. */
-const BUNDLES = ['worker.js', 'content.js'] as const;
+const BUNDLES = ['worker.js', 'content.js', 'page-errors.js'] as const;
 
 /** What the extension reads to find its bridge; never web-accessible. */
 export interface BridgeConfig {
@@ -98,7 +98,11 @@ function manifest(patterns: string[]): Record<string, unknown> {
     background: { service_worker: 'worker.js', type: 'module' },
     permissions: ['tabs', 'scripting', 'storage', 'alarms', 'webNavigation'],
     host_permissions: patterns,
-    content_scripts: [{ matches: patterns, js: ['content.js'], run_at: 'document_idle' }],
+    content_scripts: [
+      { matches: patterns, js: ['content.js'], run_at: 'document_idle' },
+      // Page errors are only seen in the page's own world (see pageErrorRelay.ts).
+      { matches: patterns, js: ['page-errors.js'], run_at: 'document_start', world: 'MAIN' },
+    ],
     action: { default_title: 'aite' },
   };
 }

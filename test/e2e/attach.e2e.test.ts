@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attach, findChrome, type Session } from '../../src/sdk/index.js';
+import { ExtensionStage } from '../../src/sdk/launch/ExtensionStage.js';
+import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
+
+// Attach mode: a Chrome the user runs with the aite extension installed, no debugging pipe.
+let server: FixtureServer;
+let chrome: ChildProcess;
+let session: Session;
+let profileDir: string;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  profileDir = await mkdtemp(join(tmpdir(), 'aite-attach-'));
+  const stage = await ExtensionStage.create({ userDataDir: profileDir, allow: [server.origin] });
+  const attached = attach({ extensionDir: stage.dir, allow: [server.origin], connectTimeoutMs: 30_000 });
+  chrome = spawn(
+    findChrome(),
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${profileDir}`,
+      `--load-extension=${stage.dir}`,
+      `--disable-extensions-except=${stage.dir}`,
+      'about:blank',
+    ],
+    { stdio: 'ignore' },
+  );
+  session = await attached;
+});
+
+afterAll(async () => {
+  await session?.close();
+  chrome?.kill('SIGKILL');
+  await server?.close();
+  await rm(profileDir, { recursive: true, force: true });
+});
+
+describe('attach mode', () => {
+  it('connects to a Chrome started without a pipe, with no browser handle', () => {
+    expect(session.bridge.connected).toBe(true);
+    expect(session.browser).toBeUndefined();
+  });
+
+  it('clicks and types through act with plain events', async () => {
+    await session.tab.navigate(new URL('buttons.html', server.url).href);
+    const result = await session.click({ text: 'Save', within: 'Actions' });
+    expect(result.ok).toBe(true);
+    await session.verify.targetText({ css: '#count' }, '1');
+    await session.type({ label: 'Email' }, 'x@y.z');
+    await session.verify.value({ label: 'Email' }, 'x@y.z');
+  });
+
+  it('reports screenshots as unavailable warnings, not failures', async () => {
+    const warnings: string[] = [];
+    session.on('warning', (w) => warnings.push(w.code));
+    expect(await session.screenshot()).toBeUndefined();
+    expect(warnings).toEqual(['screenshot']);
+  });
+});
