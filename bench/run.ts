@@ -1,0 +1,388 @@
+// `npm run bench`: aite against Playwright and puppeteer-core on the same Chromium, same flags,
+// same pages, same machine, same run. Each tool runs in its own Node process (bench/driver.ts);
+// every scenario is run interleaved, A B C A B C ..., so machine noise hits all three alike.
+//
+//   node bench/out/run.mjs [--quick] [--only launch,click,...] [--out bench/results.json]
+//
+// Run by bench/build-and-run.mjs, which bundles this file and the driver into bench/out/ first.
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { findChrome } from 'aite';
+import { aiteChromeArgs } from './chrome.js';
+import { startPageServer } from './server.js';
+import { median, p95 } from './stats.js';
+import type { LaunchSettings, ToolName } from './tools/Tool.js';
+
+const ROOT = resolve(process.cwd());
+const OUT = join(ROOT, 'bench/out');
+const argv = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const QUICK = argv.includes('--quick');
+const ONLY = flag('--only')?.split(',');
+const RESULTS = resolve(ROOT, flag('--out') ?? 'bench/results.json');
+const TOOLS: ToolName[] = ['aite', 'playwright', 'puppeteer'];
+const q = (n: number): number => (QUICK ? Math.max(2, Math.ceil(n / 4)) : n);
+const wanted = (group: string): boolean => !ONLY || ONLY.includes(group);
+const benchStarted = performance.now();
+
+// Iterations per tool (after warm-up); slow scenarios get fewer.
+const N = {
+  launch: q(10),
+  primitive: q(40),
+  flow: q(10),
+  scaleFlow: q(5),
+  repair: q(30),
+  parallel: q(3),
+};
+const SIZES = [200, 2000, 20000];
+const PROFILES = [1, 2, 4, 8];
+
+// ------------------------------------------------------------------------------ drivers
+
+class Driver {
+  readonly #child: ChildProcess;
+  readonly #waiting = new Map<number, { resolve(v: any): void; reject(e: Error): void }>();
+  #next = 1;
+
+  constructor(readonly tool: ToolName) {
+    this.#child = fork(join(OUT, 'driver.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.#child.on('message', (m: { id: number; ok: boolean; result?: unknown; error?: string }) => {
+      const w = this.#waiting.get(m.id);
+      this.#waiting.delete(m.id);
+      if (m.ok) w?.resolve(m.result);
+      else w?.reject(new Error(`${tool}: ${m.error}`));
+    });
+    this.#child.on('exit', (code) => {
+      for (const w of this.#waiting.values()) w.reject(new Error(`${tool}: driver exited (${code})`));
+      this.#waiting.clear();
+    });
+  }
+
+  call<T = any>(op: string, arg?: unknown, timeoutMs = 180_000): Promise<T> {
+    const id = this.#next++;
+    return new Promise<T>((resolvePromise, reject) => {
+      const timer = setTimeout(() => {
+        this.#waiting.delete(id);
+        reject(new Error(`${this.tool}: ${op} took over ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.#waiting.set(id, {
+        resolve: (v) => {
+          clearTimeout(timer);
+          resolvePromise(v);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+      this.#child.send({ id, op, arg });
+    });
+  }
+
+  stop(): void {
+    this.#child.disconnect();
+  }
+}
+
+// ------------------------------------------------------------------------------ results
+
+interface Metric {
+  name: string;
+  unit: 'ms';
+  n: number;
+  note?: string;
+  /** aite/playwright target, or an absolute ms target for aite-only metrics. */
+  target?: { ratio?: number; ms?: number };
+  samples: Partial<Record<ToolName, number[]>>;
+  extra?: Record<string, unknown>;
+}
+
+const metrics: Metric[] = [];
+const scaling: { rows: Array<{ label: string; n: number; tools: Partial<Record<ToolName, { median: number; p95: number; wallMedian?: number }>> }> } = { rows: [] };
+const failures: string[] = [];
+
+function metric(name: string, n: number, target?: Metric['target'], note?: string): Metric {
+  const m: Metric = { name, unit: 'ms', n, target, note, samples: {} };
+  metrics.push(m);
+  return m;
+}
+
+/**
+ * Runs `op` on each driver in turn (A B C A B C ...), `warmup` rounds untimed then `n` timed,
+ * and records `pick(result)` per tool. A tool that fails is reported and dropped from this metric.
+ */
+async function interleave(
+  m: Metric | undefined,
+  drivers: Driver[],
+  n: number,
+  warmup: number,
+  op: string,
+  arg: (d: Driver) => unknown,
+  pick: (result: any) => number = (r) => r.ms,
+  sink?: (tool: ToolName, result: any) => void,
+): Promise<void> {
+  let active = [...drivers];
+  for (let round = -warmup; round < n; round++) {
+    for (const d of [...active]) {
+      try {
+        const result = await d.call(op, arg(d));
+        if (round >= 0) {
+          if (m) (m.samples[d.tool] ??= []).push(pick(result));
+          sink?.(d.tool, result);
+        }
+      } catch (error) {
+        failures.push(`${m?.name ?? op}: ${(error as Error).message}`);
+        console.error(`  ! ${m?.name ?? op}: ${(error as Error).message.split('\n')[0]}`);
+        active = active.filter((x) => x !== d);
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------ output
+
+const fmt = (ms: number | undefined): string =>
+  ms === undefined || Number.isNaN(ms) ? '-' : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 100 ? `${ms.toFixed(0)}` : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
+const ratio = (a: number | undefined, b: number | undefined): number | undefined =>
+  a === undefined || b === undefined || Number.isNaN(a) || Number.isNaN(b) || b === 0 ? undefined : a / b;
+const fmtRatio = (r: number | undefined): string => (r === undefined ? '-' : `${r.toFixed(2)}x`);
+const pad = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+const lpad = (s: string, n: number): string => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
+
+function summary(m: Metric) {
+  const tools: Partial<Record<ToolName, { median: number; p95: number; n: number }>> = {};
+  for (const t of TOOLS) {
+    const s = m.samples[t];
+    if (s?.length) tools[t] = { median: median(s), p95: p95(s), n: s.length };
+  }
+  const vsPlaywright = ratio(tools.aite?.median, tools.playwright?.median);
+  const vsPuppeteer = ratio(tools.aite?.median, tools.puppeteer?.median);
+  let met: boolean | undefined;
+  if (m.target?.ratio !== undefined && vsPlaywright !== undefined) met = vsPlaywright <= m.target.ratio;
+  if (m.target?.ms !== undefined) {
+    const inPage = (m.extra?.inPageMedian as number | undefined) ?? tools.aite?.median;
+    met = inPage !== undefined && inPage <= m.target.ms;
+  }
+  return { tools, vsPlaywright, vsPuppeteer, met };
+}
+
+function printTable(): void {
+  const head = `${pad('metric (ms)', 34)}${lpad('N', 4)}  ${pad('aite med / p95', 17)}${pad('playwright med/p95', 20)}${pad('puppeteer med/p95', 19)}${lpad('aite/pw', 8)}${lpad('aite/pptr', 10)}  target`;
+  console.log(`\n${head}\n${'-'.repeat(head.length + 6)}`);
+  for (const m of metrics) {
+    const s = summary(m);
+    const cell = (t: ToolName): string => (s.tools[t] ? `${fmt(s.tools[t]!.median)} / ${fmt(s.tools[t]!.p95)}` : '-');
+    const target =
+      m.target?.ratio !== undefined
+        ? `<= ${m.target.ratio.toFixed(1)}x pw ${s.met === undefined ? '' : s.met ? 'met' : 'MISSED'}`
+        : m.target?.ms !== undefined
+          ? `<= ${m.target.ms} ms in page ${s.met === undefined ? '' : s.met ? 'met' : 'MISSED'}`
+          : '';
+    console.log(
+      `${pad(m.name, 34)}${lpad(String(m.n), 4)}  ${pad(cell('aite'), 17)}${pad(cell('playwright'), 20)}${pad(cell('puppeteer'), 19)}${lpad(fmtRatio(s.vsPlaywright), 8)}${lpad(fmtRatio(s.vsPuppeteer), 10)}  ${target}`,
+    );
+    if (m.extra?.line) console.log(`${pad('', 38)}${String(m.extra.line)}`);
+  }
+}
+
+function printScaling(): void {
+  if (scaling.rows.length === 0) return;
+  console.log(`\nScaling: time per flow step (ms, median of N flows; the 20-step flow, its total / 20)`);
+  const head = `${pad('', 30)}${lpad('N', 4)}${lpad('aite', 10)}${lpad('playwright', 12)}${lpad('puppeteer', 11)}${lpad('aite/pw', 9)}${lpad('aite/pptr', 10)}`;
+  console.log(`${head}\n${'-'.repeat(head.length)}`);
+  for (const row of scaling.rows) {
+    const t = row.tools;
+    console.log(
+      `${pad(row.label, 30)}${lpad(String(row.n), 4)}${lpad(fmt(t.aite?.median), 10)}${lpad(fmt(t.playwright?.median), 12)}${lpad(fmt(t.puppeteer?.median), 11)}${lpad(fmtRatio(ratio(t.aite?.median, t.playwright?.median)), 9)}${lpad(fmtRatio(ratio(t.aite?.median, t.puppeteer?.median)), 10)}`,
+    );
+  }
+}
+
+// ------------------------------------------------------------------------------ main
+
+async function main(): Promise<void> {
+  if (!existsSync(join(OUT, 'driver.mjs'))) throw new Error('bench/out/driver.mjs is missing: run `npm run bench` (it bundles first).');
+  const executablePath = findChrome();
+  const chromeVersion = execFileSync(executablePath, ['--version'], { encoding: 'utf8' }).trim();
+  const args = aiteChromeArgs(ROOT);
+  const pages = await startPageServer(join(ROOT, 'bench/pages'));
+  // Loaded from the source tree at run time: it serves its app folder next to itself.
+  const { startDemoServer } = (await import(pathToFileURL(join(ROOT, 'examples/demo/server.mjs')).href)) as typeof import('../examples/demo/server.mjs');
+  const demos = Object.fromEntries(await Promise.all(TOOLS.map(async (t) => [t, await startDemoServer()] as const))) as Record<
+    ToolName,
+    Awaited<ReturnType<typeof startDemoServer>>
+  >;
+  const wallet = (els: number, drift = false): string => `${pages.origin}/wallet.html?els=${els}${drift ? '&drift=1' : ''}`;
+  const settings = (tool: ToolName): LaunchSettings => ({
+    executablePath,
+    args,
+    origins: [pages.origin, new URL(demos[tool].url).origin],
+    timeoutMs: 30_000,
+  });
+
+  console.log(`aite bench: ${chromeVersion} · Node ${process.version} · ${cpus().length} cores · ${Math.round(totalmem() / 2 ** 30)} GB${QUICK ? ' · --quick' : ''}`);
+  console.log(`flags (aite's, for all three): ${args.join(' ')}`);
+
+  const drivers = TOOLS.map((t) => new Driver(t));
+  const byTool = (t: ToolName): Driver => drivers.find((d) => d.tool === t)!;
+  await Promise.all(drivers.map((d) => d.call('init', { tool: d.tool, settings: settings(d.tool) })));
+
+  try {
+    if (wanted('launch')) {
+      console.log('· launch to ready');
+      const m = metric('launch to ready', N.launch, { ratio: 1.0 }, 'aite: until the extension is connected; others: launch + newPage');
+      await interleave(m, drivers, N.launch, 1, 'launch', () => undefined);
+    }
+
+    console.log('· opening one browser per tool for the single-profile scenarios');
+    await Promise.all(drivers.map((d) => d.call('open')));
+
+    if (wanted('primitives')) {
+      const els = await Promise.all(drivers.map((d) => d.call<{ elements: number }>('goto', { url: wallet(2000) })));
+      const kinds = [
+        ['click', 'click', { ratio: 0.5 }],
+        ['type', 'type 20 characters', { ratio: 1.0 }],
+        ['fill', 'fill', { ratio: 1.0 }],
+        ['verify', 'verify / wait for text', { ratio: 0.5 }],
+        ['read', 'read text', undefined],
+      ] as const;
+      console.log(`· primitives on wallet.html (${els[0]!.elements} elements)`);
+      for (const [kind, name, target] of kinds) {
+        const m = metric(name, N.primitive, target);
+        await interleave(m, drivers, N.primitive, 3, 'primitive', () => ({ kind }));
+      }
+    }
+
+    if (wanted('flows')) {
+      console.log('· 20-step flow on the demo app');
+      const m = metric('20-step flow, demo app', N.flow);
+      await interleave(m, drivers, N.flow, 1, 'flow', (d) => ({ url: demos[d.tool].url, reset: `${demos[d.tool].url}api/reset` }));
+      console.log('· 20-step flow on a 2000-element page');
+      const m2 = metric('20-step flow, 2000 elements', N.flow);
+      await interleave(m2, drivers, N.flow, 1, 'flow', () => ({ url: wallet(2000) }));
+    }
+
+    if (wanted('scaling')) {
+      for (const size of SIZES) {
+        console.log(`· scaling: flow on ${size} elements`);
+        const existing = size === 2000 ? metrics.find((m) => m.name === '20-step flow, 2000 elements') : undefined;
+        const samples: Partial<Record<ToolName, number[]>> = {};
+        if (existing) for (const t of TOOLS) samples[t] = existing.samples[t]?.map((ms) => ms / 20);
+        else {
+          await interleave(undefined, drivers, N.scaleFlow, 1, 'flow', () => ({ url: wallet(size) }), undefined, (t, r) =>
+            (samples[t] ??= []).push(r.ms / 20),
+          );
+        }
+        const n = Math.max(...TOOLS.map((t) => samples[t]?.length ?? 0));
+        scaling.rows.push({
+          label: `${size} elements, 1 profile`,
+          n,
+          tools: Object.fromEntries(TOOLS.filter((t) => samples[t]?.length).map((t) => [t, { median: median(samples[t]!), p95: p95(samples[t]!) }])),
+        });
+      }
+    }
+
+    if (wanted('repair')) {
+      console.log('· repair on a drifted 2000-element page (aite only)');
+      const aiteDriver = byTool('aite');
+      const harness = join(OUT, 'repair-timer.js');
+      const m = metric('repair, drifted 2000 elements', N.repair, { ms: 30 }, 'aite only: resolve with the remembered descriptor');
+      await aiteDriver.call('repairSetup', { url: wallet(2000), driftUrl: wallet(2000, true), harness: existsSync(harness) ? harness : undefined });
+      const inPage: number[] = [];
+      const vias = new Set<string>();
+      await interleave(m, [aiteDriver], N.repair, 2, 'repair', () => undefined, (r) => r.ms, (_t, r) => {
+        if (typeof r.inPageMs === 'number') inPage.push(r.inPageMs);
+        vias.add(`${r.via}${r.score !== undefined ? ` (score ${Number(r.score).toFixed(2)})` : ''}`);
+      });
+      if (inPage.length) {
+        m.extra = {
+          inPageMedian: median(inPage),
+          inPageP95: p95(inPage),
+          line: `in page (repair() alone): median ${fmt(median(inPage))} / p95 ${fmt(p95(inPage))} ms; found via ${[...vias].join(', ')}`,
+        };
+      }
+    }
+
+    await Promise.all(drivers.map((d) => d.call('close')));
+
+    if (wanted('parallel')) {
+      for (const k of PROFILES) {
+        console.log(`· ${k} profile(s) in parallel, the flow on 2000 elements in each`);
+        await Promise.all(drivers.map((d) => d.call('crowdOpen', { k }, 300_000)));
+        const perStep: Partial<Record<ToolName, number[]>> = {};
+        const walls: Partial<Record<ToolName, number[]>> = {};
+        const m = k === 4 ? metric('4 profiles in parallel (wall)', N.parallel, undefined, 'the flow in 4 browsers at once; wall time') : undefined;
+        await interleave(m, drivers, N.parallel, 1, 'crowdFlow', () => ({ url: wallet(2000) }), (r) => r.wall, (t, r) => {
+          (perStep[t] ??= []).push(r.ms);
+          (walls[t] ??= []).push(r.wall);
+        });
+        await Promise.all(drivers.map((d) => d.call('crowdClose')));
+        scaling.rows.push({
+          label: `2000 elements, ${k} profile${k > 1 ? 's' : ''} at once`,
+          n: Math.max(...TOOLS.map((t) => perStep[t]?.length ?? 0)),
+          tools: Object.fromEntries(
+            TOOLS.filter((t) => perStep[t]?.length).map((t) => [t, { median: median(perStep[t]!), p95: p95(perStep[t]!), wallMedian: median(walls[t]!) }]),
+          ),
+        });
+      }
+    }
+
+    const memory = Object.fromEntries(
+      await Promise.all(drivers.map(async (d) => [d.tool, await d.call<{ peakRss: number; maxRss: number }>('memory')] as const)),
+    ) as Record<ToolName, { peakRss: number; maxRss: number }>;
+
+    printTable();
+    printScaling();
+    const mb = (b: number): string => `${(b / 2 ** 20).toFixed(0)} MB`;
+    console.log(
+      `\nPeak memory of each tool's Node process (maxRSS): ${TOOLS.map((t) => `${t} ${mb(memory[t].maxRss)}`).join(' · ')}` +
+        ` · orchestrator ${mb(process.resourceUsage().maxRSS * 1024)}`,
+    );
+    const seconds = (performance.now() - benchStarted) / 1000;
+    console.log(`Total bench time ${seconds.toFixed(0)} s.${failures.length ? ` ${failures.length} failure(s), see above.` : ''}`);
+
+    const results = {
+      date: new Date().toISOString(),
+      quick: QUICK,
+      machine: { cpus: cpus().length, model: cpus()[0]?.model, memGB: Math.round(totalmem() / 2 ** 30), node: process.version, chromium: chromeVersion },
+      chromeArgs: args,
+      seconds: Math.round(seconds),
+      metrics: metrics.map((m) => {
+        const s = summary(m);
+        return {
+          name: m.name,
+          unit: m.unit,
+          n: m.n,
+          note: m.note,
+          target: m.target,
+          met: s.met,
+          tools: s.tools,
+          ratio: { playwright: s.vsPlaywright, puppeteer: s.vsPuppeteer },
+          ...(m.extra ? { extra: Object.fromEntries(Object.entries(m.extra).filter(([k]) => k !== 'line')) } : {}),
+          samples: m.samples,
+        };
+      }),
+      scaling: scaling.rows,
+      memory: { ...memory, orchestratorMaxRss: process.resourceUsage().maxRSS * 1024 },
+      failures,
+    };
+    writeFileSync(RESULTS, `${JSON.stringify(results, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v * 100) / 100 : v), 2)}\n`);
+    console.log(`Wrote ${RESULTS.replace(`${ROOT}/`, '')}.`);
+  } finally {
+    for (const d of drivers) d.stop();
+    await pages.close();
+    await Promise.all(Object.values(demos).map((d) => d.close()));
+  }
+  if (failures.length) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
