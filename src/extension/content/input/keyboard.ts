@@ -105,6 +105,11 @@ function inputEvent(type: 'beforeinput' | 'input', el: Element, inputType: strin
   return el.dispatchEvent(new InputEvent(type, { inputType, data, bubbles: true, cancelable: type === 'beforeinput', composed: true }));
 }
 
+// What was typed into a control without a caret API (number, email, date...). Such a value
+// can be invalid while typing ("12." in a number field reads back as ""), so the next
+// keystroke appends to what was typed, not to what the field reports.
+const typedInto = new WeakMap<Element, string>();
+
 /** Inserts text at the caret as a keystroke would (beforeinput, value change, input). */
 function insert(el: Element, text: string, inputType: string): void {
   if (isTextControl(el)) {
@@ -117,7 +122,11 @@ function insert(el: Element, text: string, inputType: string): void {
       const start = el.selectionStart;
       setNativeValue(el, value.slice(0, start) + text + value.slice(el.selectionEnd));
       el.setSelectionRange(start + text.length, start + text.length);
-    } else setNativeValue(el, value + text);
+    } else {
+      const typed = (typedInto.get(el) ?? value) + text;
+      typedInto.set(el, typed);
+      setNativeValue(el, typed);
+    }
     inputEvent('input', el, inputType, text);
   } else if ((el as HTMLElement).isContentEditable) {
     // execCommand fires beforeinput/input itself, like the browser's own editing.
@@ -168,6 +177,7 @@ export function focusFor(el: Element): Element {
 export function typeText(el: Element, text: string): void {
   const target = focusFor(el);
   const before = isTextControl(target) ? target.value : undefined;
+  typedInto.delete(target);
   for (const ch of text) {
     if (ch === '\n') {
       pressOn(target, 'Enter');
@@ -178,6 +188,7 @@ export function typeText(el: Element, text: string): void {
     if (keyEvent('keydown', target, k, mods) && keyEvent('keypress', target, k, mods)) insert(target, ch, 'insertText');
     keyEvent('keyup', target, k, mods);
   }
+  typedInto.delete(target);
   if (isTextControl(target) && target.value !== before) target.dispatchEvent(new Event('change', { bubbles: true }));
 }
 

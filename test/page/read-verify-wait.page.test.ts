@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PageHarness, type TestPage } from './support/harness.js';
+
+const h = new PageHarness();
+let t: TestPage;
+
+beforeAll(async () => {
+  await h.start();
+  t = await h.open('verify.html');
+});
+afterAll(() => h.stop());
+
+describe('read', () => {
+  it('reads visible text, an input value, a textarea and a select label', async () => {
+    expect(await t.ok({ cmd: 'read', target: { css: '#balance' } })).toEqual({ id: 1, ok: true, text: '1,234.5 MALLBUCKS' });
+    expect((await t.ok({ cmd: 'read', target: { label: 'Amount' } })).text).toBe('42');
+    expect((await t.ok({ cmd: 'read', target: { css: '#note' } })).text).toBe('hello\nworld');
+    expect((await t.ok({ cmd: 'read', target: { label: 'Colour' } })).text).toBe('Dark blue');
+    expect((await t.ok({ cmd: 'read', target: { css: '#host' } })).text).toBe('Shadow says hi');
+  });
+
+  it('fails like resolve: not-found, ambiguous', async () => {
+    expect((await t.fail({ cmd: 'read', target: { css: '#nope' }, timeoutMs: 100 })).reason).toBe('not-found');
+    expect((await t.fail({ cmd: 'read', target: { css: '.item' }, timeoutMs: 1000 })).reason).toBe('ambiguous');
+  });
+});
+
+describe('verify', () => {
+  it('exists (and negated), within a region', async () => {
+    expect(await t.ok({ cmd: 'verify', kind: 'exists', target: { text: 'Confirm' } })).toEqual({ id: 1, ok: true, found: 1 });
+    expect((await t.ok({ cmd: 'verify', kind: 'exists', target: { text: 'Confirm' }, within: 'Review send' })).found).toBe(1);
+    expect((await t.ok({ cmd: 'verify', kind: 'exists', target: { text: 'Nope' }, negate: true, timeoutMs: 200 })).found).toBe(0);
+    const f = await t.fail({ cmd: 'verify', kind: 'exists', target: { text: 'Confirm' }, within: 'History', timeoutMs: 150 });
+    expect(f).toMatchObject({ reason: 'mismatch', detail: { expected: 'exists', found: 0 } });
+    expect(f.message).toBe('Expected text "Confirm" within "History" to exist (visible), but found 0 (waited 150 ms).');
+  });
+
+  it('text: the page or a region shows the value (case and spacing ignored)', async () => {
+    expect(await t.ok({ cmd: 'verify', kind: 'text', value: '1 MALLBUCKS', within: 'Review send' })).toEqual({ id: 1, ok: true, found: '1 MALLBUCKS' });
+    expect((await t.ok({ cmd: 'verify', kind: 'text', value: 'amount: 1 mallbucks', within: 'Review send' })).found).toBe('Amount: 1 MALLBUCKS');
+    expect((await t.ok({ cmd: 'verify', kind: 'text', value: 'Shadow says hi' })).found).toBe('Shadow says hi');
+    // Hidden text is not shown text.
+    expect((await t.ok({ cmd: 'verify', kind: 'text', value: 'Hidden entry', negate: true, timeoutMs: 100 })).found).toEqual(expect.stringContaining('Wallet'));
+    const f = await t.fail({ cmd: 'verify', kind: 'text', value: '2 MALLBUCKS', within: 'Review send', timeoutMs: 150 });
+    expect(f).toMatchObject({ reason: 'mismatch', detail: { expected: '2 MALLBUCKS', found: 'Review Amount: 1 MALLBUCKS Confirm' } });
+    expect(f.message).toBe('Expected the page within "Review send" to contain "2 MALLBUCKS", but found "Review Amount: 1 MALLBUCKS Confirm" (waited 150 ms).');
+    const neg = await t.fail({ cmd: 'verify', kind: 'text', value: 'Wallet', negate: true, timeoutMs: 100 });
+    expect(neg).toMatchObject({ reason: 'mismatch', detail: { negate: true, expected: 'Wallet', found: 'Wallet' } });
+    const region = await t.fail({ cmd: 'verify', kind: 'text', value: 'x', within: 'No region', timeoutMs: 100 });
+    expect(region.reason).toBe('not-found');
+  });
+
+  it('text: found is cut to 300 characters', async () => {
+    const f = await t.fail({ cmd: 'verify', kind: 'text', value: 'not on the page at all', timeoutMs: 100 });
+    expect((f.detail as { found: string }).found.length).toBeLessThanOrEqual(300);
+  });
+
+  it('text waits for the page to show it', async () => {
+    await t.page.evaluate(() => setTimeout(() => (document.getElementById('status')!.textContent = 'Sent!'), 200));
+    expect((await t.ok({ cmd: 'verify', kind: 'text', value: 'sent!', timeoutMs: 3000 })).found).toBe('Sent!');
+    await t.page.evaluate(() => (document.getElementById('status')!.textContent = 'Idle'));
+  });
+
+  it('targetText: the element text contains the value; within; negate; mismatch', async () => {
+    expect((await t.ok({ cmd: 'verify', kind: 'targetText', target: { css: '#balance' }, value: '1,234.5' })).found).toBe('1,234.5 MALLBUCKS');
+    expect((await t.ok({ cmd: 'verify', kind: 'targetText', target: { role: 'listitem', nth: 2 }, value: 'got', within: 'History' })).found).toBe('Got 5');
+    expect((await t.ok({ cmd: 'verify', kind: 'targetText', target: { css: '#balance' }, value: 'EUR', negate: true, timeoutMs: 100 })).ok).toBe(true);
+    const f = await t.fail({ cmd: 'verify', kind: 'targetText', target: { css: '#balance' }, value: 'EUR', timeoutMs: 100 });
+    expect(f).toMatchObject({ reason: 'mismatch', detail: { expected: 'EUR', found: '1,234.5 MALLBUCKS' } });
+    const amb = await t.fail({ cmd: 'verify', kind: 'targetText', target: { css: '.item' }, value: 'Sent', timeoutMs: 1000 });
+    expect(amb.reason).toBe('ambiguous');
+    expect((await t.fail({ cmd: 'verify', kind: 'targetText', target: { css: '#nope' }, value: 'x', timeoutMs: 100 })).reason).toBe('not-found');
+  });
+
+  it('value: equals, a select by value or label; mismatch shows the value', async () => {
+    expect((await t.ok({ cmd: 'verify', kind: 'value', target: { label: 'Amount' }, value: '42' })).found).toBe('42');
+    expect((await t.ok({ cmd: 'verify', kind: 'value', target: { label: 'Colour' }, value: 'dblue' })).found).toBe('dblue');
+    expect((await t.ok({ cmd: 'verify', kind: 'value', target: { label: 'Colour' }, value: 'Dark blue' })).found).toBe('dblue');
+    expect((await t.ok({ cmd: 'verify', kind: 'value', target: { label: 'Amount' }, value: '4', negate: true, timeoutMs: 100 })).ok).toBe(true);
+    const f = await t.fail({ cmd: 'verify', kind: 'value', target: { label: 'Amount' }, value: '43', timeoutMs: 100 });
+    expect(f).toMatchObject({ reason: 'mismatch', detail: { expected: '43', found: '42' } });
+    expect(f.message).toBe('Expected the value of label "Amount" to be "43", but found "42" (waited 100 ms).');
+  });
+
+  it('state: checked/unchecked (native, role, by label), enabled/disabled, visible/hidden, focused, editable', async () => {
+    const ok = (target: Record<string, unknown>, state: string, negate?: boolean): Promise<unknown> =>
+      t.ok({ cmd: 'verify', kind: 'state', target, state, ...(negate ? { negate } : {}), timeoutMs: 200 } as never).then((a) => a.found);
+    expect(await ok({ css: '#agree' }, 'unchecked')).toBe('unchecked');
+    expect(await ok({ text: 'Agree' }, 'unchecked')).toBe('unchecked'); // the label's checkbox
+    expect(await ok({ role: 'checkbox', name: 'Fancy' }, 'checked')).toBe('checked');
+    expect(await ok({ css: '#agree' }, 'checked', true)).toBe('unchecked');
+    expect(await ok({ text: 'Go' }, 'disabled')).toBe('disabled');
+    expect(await ok({ label: 'Amount' }, 'enabled')).toBe('enabled');
+    expect(await ok({ text: 'Saved' }, 'hidden')).toBe('hidden');
+    expect(await ok({ text: 'No such thing' }, 'hidden')).toBe('hidden');
+    expect(await ok({ css: '#balance' }, 'visible')).toBe('visible');
+    expect(await ok({ label: 'Amount' }, 'editable')).toBe('editable');
+    expect(await ok({ css: '#ro' }, 'editable', true)).toBe('not editable');
+    await t.page.focus('#focusme');
+    expect(await ok({ placeholder: 'Focus me' }, 'focused')).toBe('focused');
+    const f = await t.fail({ cmd: 'verify', kind: 'state', target: { css: '#agree' }, state: 'checked', timeoutMs: 100 });
+    expect(f).toMatchObject({ reason: 'mismatch', detail: { expected: 'checked', found: 'unchecked' } });
+    const notBox = await t.fail({ cmd: 'verify', kind: 'state', target: { css: '#balance' }, state: 'checked', timeoutMs: 100 });
+    expect(notBox.detail).toMatchObject({ found: 'not checkable' });
+  });
+
+  it('state waits for the change', async () => {
+    await t.page.evaluate(() => setTimeout(() => ((document.getElementById('agree') as HTMLInputElement).checked = true), 150));
+    // A property change is no DOM mutation: the poll sees it.
+    expect((await t.ok({ cmd: 'verify', kind: 'state', target: { css: '#agree' }, state: 'checked', timeoutMs: 3000 })).found).toBe('checked');
+    await t.page.evaluate(() => ((document.getElementById('agree') as HTMLInputElement).checked = false));
+  });
+
+  it('count: visible matches, within; negate; mismatch', async () => {
+    expect((await t.ok({ cmd: 'verify', kind: 'count', target: { css: '.item' }, value: 3 })).found).toBe(3);
+    expect((await t.ok({ cmd: 'verify', kind: 'count', target: { role: 'button' }, value: 1, within: 'Review send' })).found).toBe(1);
+    expect((await t.ok({ cmd: 'verify', kind: 'count', target: { css: '.item' }, value: 4, negate: true, timeoutMs: 100 })).found).toBe(3);
+    const f = await t.fail({ cmd: 'verify', kind: 'count', target: { css: '.item' }, value: 4, timeoutMs: 100 });
+    expect(f).toMatchObject({ reason: 'mismatch', detail: { expected: 4, found: 3 } });
+  });
+
+  it('url and title contain the value', async () => {
+    const url = t.page.url();
+    expect((await t.ok({ cmd: 'verify', kind: 'url', value: '/verify.html' })).found).toBe(url);
+    expect((await t.ok({ cmd: 'verify', kind: 'url', value: '/other', negate: true, timeoutMs: 100 })).found).toBe(url);
+    expect((await t.fail({ cmd: 'verify', kind: 'url', value: '/VERIFY.html', timeoutMs: 100 })).detail).toMatchObject({ expected: '/VERIFY.html', found: url });
+    expect((await t.ok({ cmd: 'verify', kind: 'title', value: 'mallbucks' })).found).toBe('Verify page – MallBucks');
+    const f = await t.fail({ cmd: 'verify', kind: 'title', value: 'Checkout', timeoutMs: 100 });
+    expect(f).toMatchObject({ reason: 'mismatch', detail: { expected: 'Checkout', found: 'Verify page – MallBucks' } });
+  });
+
+  it('numberChange: the first number of the text equals from + by', async () => {
+    expect((await t.ok({ cmd: 'verify', kind: 'numberChange', target: { css: '#balance' }, from: 1235.5, by: -1 })).found).toBe(1234.5);
+    expect((await t.ok({ cmd: 'verify', kind: 'numberChange', target: { css: '#debt' }, from: 0, by: -3 })).found).toBe(-3);
+    expect((await t.ok({ cmd: 'verify', kind: 'numberChange', target: { css: '#balance' }, from: 1, by: 1, negate: true, timeoutMs: 100 })).found).toBe(1234.5);
+    const f = await t.fail({ cmd: 'verify', kind: 'numberChange', target: { css: '#balance' }, from: 1000, by: 1, timeoutMs: 100 });
+    expect(f).toMatchObject({ reason: 'mismatch', detail: { expected: 1001, found: 1234.5 } });
+    expect(f.message).toBe('Expected the number in css "#balance" to be 1001 (1000 + 1), but found 1234.5 (waited 100 ms).');
+    const noNumber = await t.fail({ cmd: 'verify', kind: 'numberChange', target: { text: 'Wallet' }, from: 1, by: 1, timeoutMs: 100 });
+    expect(noNumber.detail).toMatchObject({ found: 'Wallet' });
+  });
+});
+
+describe('wait', () => {
+  it('visible: until a match shows; timeout otherwise', async () => {
+    await t.page.evaluate(() => setTimeout(() => (document.getElementById('toast')!.style.display = ''), 150));
+    expect(await t.ok({ cmd: 'wait', kind: 'visible', target: { text: 'Saved' }, timeoutMs: 3000 })).toEqual({ id: 1, ok: true, found: 1 });
+    const f = await t.fail({ cmd: 'wait', kind: 'visible', target: { text: 'Never' }, timeoutMs: 150 });
+    expect(f).toMatchObject({ reason: 'timeout', detail: { expected: 'text "Never" to be visible', found: 0 } });
+    expect(f.message).toBe('Waited 150 ms for text "Never" to be visible; it did not happen (last seen: 0 visible). Raise timeoutMs if the page is slow.');
+  });
+
+  it('gone: until no match is visible', async () => {
+    await t.page.evaluate(() => setTimeout(() => document.getElementById('toast')!.remove(), 150));
+    expect((await t.ok({ cmd: 'wait', kind: 'gone', target: { text: 'Saved' }, timeoutMs: 3000 })).found).toBe(0);
+    expect((await t.fail({ cmd: 'wait', kind: 'gone', target: { text: 'Wallet' }, timeoutMs: 100 })).reason).toBe('timeout');
+  });
+
+  it('textChanges: until the text differs from when the wait started', async () => {
+    await t.page.evaluate(() => setTimeout(() => (document.getElementById('status')!.textContent = 'Busy'), 150));
+    expect((await t.ok({ cmd: 'wait', kind: 'textChanges', target: { css: '#status' }, timeoutMs: 3000 })).found).toBe('Busy');
+    const f = await t.fail({ cmd: 'wait', kind: 'textChanges', target: { css: '#status' }, timeoutMs: 150 });
+    expect(f).toMatchObject({ reason: 'timeout', detail: { found: 'Busy' } });
+    expect((await t.fail({ cmd: 'wait', kind: 'textChanges', target: { css: '#nope' }, timeoutMs: 100 })).reason).toBe('not-found');
+  });
+
+  it('url: until location.href contains the string (history changes are no DOM mutation)', async () => {
+    await t.page.evaluate(() => setTimeout(() => history.pushState(null, '', '/verify.html#done'), 150));
+    expect((await t.ok({ cmd: 'wait', kind: 'url', contains: '#done', timeoutMs: 3000 })).found).toMatch(/verify\.html#done$/);
+    expect((await t.fail({ cmd: 'wait', kind: 'url', contains: '/elsewhere', timeoutMs: 100 })).reason).toBe('timeout');
+  });
+});
