@@ -75,6 +75,8 @@ const ScriptReportSchema = z.object({
   /** The failure in one sentence, when not passed. */
   error: z.object({ reason: z.string().optional(), message: z.string() }).optional(),
   profiles: z.array(z.string()),
+  /** How long starting Chrome (every profile at once) took, when it was started. */
+  launchMs: z.number().nonnegative().optional(),
   startedAt: z.string(),
   durationMs: z.number().nonnegative(),
   retries: z.number().int().nonnegative(),

@@ -21,6 +21,10 @@ import { actionOf } from './schema.js';
  */
 export interface RunListener {
   scriptStart?(info: { file: string; name: string; steps: number; profiles: string[] }): void;
+  /** Chrome (one per profile) is starting, before the first step that needs it. */
+  launchStart?(info: { file: string; profiles: string[] }): void;
+  /** Chrome (one per profile) started, before the first step that needs it. */
+  launched?(info: { file: string; profiles: string[]; durationMs: number; error?: string }): void;
   stepStart?(info: { file: string; section: 'pre' | 'steps'; number: number; action: string; title: string; profile: string }): void;
   stepEnd?(step: StepReport, info: { file: string }): void;
   scriptEnd?(report: ScriptReport): void;
@@ -77,6 +81,7 @@ class ScriptRunner {
   readonly #sessions: ProfileSessions;
   readonly #attachments: Attachment[] = [];
   #current: StepReport | undefined;
+  #launchMs: number | undefined;
   /** Events that came between steps go to the next one. */
   #pending: Pick<StepReport, 'warnings' | 'consoleErrors' | 'tabEvents'> = { warnings: [], consoleErrors: [], tabEvents: [] };
 
@@ -120,14 +125,6 @@ class ScriptRunner {
           listener?.stepEnd?.(reports.at(-1)!, { file: this.#file });
           continue;
         }
-        listener?.stepStart?.({
-          file: this.#file,
-          section: planned.section,
-          number: planned.number,
-          action: actionOf(planned.step),
-          title: describeStep(planned.step),
-          profile: planned.profile,
-        });
         const { report, launchFailed } = await this.#runStep(planned, performance.now() - started);
         reports.push(report);
         listener?.stepEnd?.(report, { file: this.#file });
@@ -147,6 +144,7 @@ class ScriptRunner {
       status,
       ...(error ? { error } : {}),
       profiles: this.#plan.profiles.map((p) => p.name),
+      ...(this.#launchMs !== undefined ? { launchMs: this.#launchMs } : {}),
       startedAt,
       durationMs: Math.round(performance.now() - started),
       retries: reports.reduce((n, s) => n + s.retries, 0),
@@ -168,14 +166,27 @@ class ScriptRunner {
     };
     this.#pending = { warnings: [], consoleErrors: [], tabEvents: [] };
     this.#current = report;
-    const t0 = performance.now();
+    let t0 = performance.now();
     let launchFailed = false;
     try {
       if (planned.browser && !this.#sessions.started) {
         launchFailed = true;
-        await this.#sessions.start(this.#plan.profiles.map((p) => ({ name: p.name, options: this.#launchOptions(p) })));
+        const profiles = this.#plan.profiles.map((p) => p.name);
+        this.#options.listener?.launchStart?.({ file: this.#file, profiles });
+        try {
+          await this.#sessions.start(this.#plan.profiles.map((p) => ({ name: p.name, options: this.#launchOptions(p) })));
+        } catch (error) {
+          this.#options.listener?.launched?.({ file: this.#file, profiles, durationMs: Math.round(performance.now() - t0), error: String(error) });
+          throw error;
+        }
+        this.#launchMs = Math.round(performance.now() - t0);
+        this.#options.listener?.launched?.({ file: this.#file, profiles, durationMs: this.#launchMs });
         launchFailed = false;
+        // The step's own time starts now; the launch is reported on its own.
+        t0 = performance.now();
+        report.startMs += this.#launchMs;
       }
+      this.#stepStart(planned);
       const retriesBefore = this.#sessions.retries();
       try {
         const outcome = await executeStep(planned, planned.browser ? () => this.#sessions.get(planned.profile) : undefined, {
@@ -188,6 +199,7 @@ class ScriptRunner {
         report.retries = this.#sessions.retries() - retriesBefore;
       }
     } catch (caught) {
+      if (launchFailed) this.#stepStart(planned);
       const error =
         caught instanceof AiteError
           ? caught
@@ -214,12 +226,23 @@ class ScriptRunner {
     return { report, launchFailed };
   }
 
+  #stepStart(planned: PlannedStep): void {
+    this.#options.listener?.stepStart?.({
+      file: this.#file,
+      section: planned.section,
+      number: planned.number,
+      action: actionOf(planned.step),
+      title: titleOf(planned),
+      profile: planned.profile,
+    });
+  }
+
   #base(planned: PlannedStep, startMs: number): Pick<StepReport, 'section' | 'number' | 'action' | 'title' | 'profile' | 'startMs' | 'line'> {
     return {
       section: planned.section,
       number: planned.number,
       action: actionOf(planned.step),
-      title: describeStep(planned.step),
+      title: titleOf(planned),
       profile: planned.profile,
       startMs: Math.round(startMs),
       ...(planned.line ? { line: planned.line } : {}),
@@ -283,6 +306,12 @@ class ScriptRunner {
       await writeFile(target, png);
     }
   }
+}
+
+/** The step's description, with a relative URL shown in full. */
+function titleOf(planned: PlannedStep): string {
+  if (!planned.step.name && 'navigate' in planned.step && planned.url) return `navigate ${planned.url}`;
+  return describeStep(planned.step);
 }
 
 function toStepRepair(repair: NonNullable<StepResult['repair']>, updateLock: boolean): StepRepair {
