@@ -51,7 +51,7 @@ describe('attach mode', () => {
     expect(session.browser).toBeUndefined();
   });
 
-  it('clicks and types through act with plain events', async () => {
+  it('[ACT-ACTIONS] clicks and types through act with plain events', async () => {
     await session.tab.navigate(new URL('buttons.html', server.url).href);
     const result = await session.click({ text: 'Save', within: 'Actions' });
     expect(result.ok).toBe(true);
@@ -60,7 +60,7 @@ describe('attach mode', () => {
     await session.verify.value({ label: 'Email' }, 'x@y.z');
   });
 
-  it('reports screenshots as unavailable warnings, not failures', async () => {
+  it('[SS-WARNING] reports screenshots as unavailable warnings, not failures', async () => {
     const warnings: string[] = [];
     session.on('warning', (w) => warnings.push(w.code));
     expect(await session.screenshot()).toBeUndefined();

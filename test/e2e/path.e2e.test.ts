@@ -18,14 +18,14 @@ async function failure(promise: Promise<unknown>): Promise<AiteError> {
 }
 
 describe('the path end to end, in real Chromium with the real extension', () => {
-  it('launches Chrome over the pipe and the extension says hello', () => {
+  it('[H-HELLO] launches Chrome over the pipe and the extension says hello', () => {
     expect(ctx.session.bridge.connected).toBe(true);
     expect(ctx.session.bridge.hello?.profile).toBe('default');
     expect(ctx.session.browser?.connected).toBe(true);
     expect(ctx.session.runId).toBe(ctx.session.bridge.runId);
   });
 
-  it('navigate opens the run tab, waits for load, and tabs lists it', async () => {
+  it('[NAV-NEW-TAB, NAV-LOAD, TAB-LIST] navigate opens the run tab, waits for load, and tabs lists it', async () => {
     const answer = await ctx.session.tab.navigate(ctx.page('buttons.html'));
     expect(answer.url).toBe(ctx.page('buttons.html'));
     expect(ctx.session.tab.current).toBe(answer.tab);
@@ -36,14 +36,14 @@ describe('the path end to end, in real Chromium with the real extension', () => 
     expect(again.tab).toBe(answer.tab);
   });
 
-  it('navigate refuses non-http(s) pages and origins outside the allow list', async () => {
+  it('[NAV-HTTP-ONLY, ALLOW-LIST] navigate refuses non-http(s) pages and origins outside the allow list', async () => {
     expect((await failure(ctx.session.tab.navigate('file:///etc/passwd'))).reason).toBe('unsupported');
     const outside = await failure(ctx.session.tab.navigate('http://127.0.0.1:9/'));
     expect(outside.reason).toBe('internal');
     expect(outside.message).toContain(ctx.server.origin);
   });
 
-  it('resolves exact targets of every kind, uniquely', async () => {
+  it('[RS-EXACT, NAV-RUN-TAB] resolves exact targets of every kind, uniquely', async () => {
     await ctx.session.tab.navigate(ctx.page('buttons.html'));
     const cases = [
       { text: 'Locked' },
@@ -64,7 +64,7 @@ describe('the path end to end, in real Chromium with the real extension', () => 
     expect((await ctx.session.locator.resolve({ text: 'Save', within: 'Billing' })).descriptor.id).toBe('billing-save');
   });
 
-  it('answers ambiguous with the candidates, and not-found after the timeout', async () => {
+  it('[RS-AMBIGUOUS, RS-NOT-FOUND] answers ambiguous with the candidates, and not-found after the timeout', async () => {
     const ambiguous = await failure(ctx.session.locator.resolve({ text: 'Delete' }));
     expect(ambiguous.reason).toBe('ambiguous');
     expect((ambiguous.detail.candidates as unknown[]).length).toBe(2);
@@ -72,7 +72,7 @@ describe('the path end to end, in real Chromium with the real extension', () => 
     expect(missing.reason).toBe('not-found');
   });
 
-  it('locate answers a point inside the element, and not-visible with coveredBy under an overlay', async () => {
+  it('[LOC-ANSWER, LOC-CHECKS, LOC-COVERED] locate answers a point inside the element, and not-visible with coveredBy under an overlay', async () => {
     const save = await ctx.session.locator.resolve({ css: '#save' });
     const at = await ctx.session.locator.locate(save.descriptor);
     expect(at.tag).toBe('button');
@@ -85,7 +85,7 @@ describe('the path end to end, in real Chromium with the real extension', () => 
     expect(JSON.stringify(covered.detail.coveredBy)).toContain('cookie-banner');
   });
 
-  it('reads text and verifies text, targetText, exists, url and title', async () => {
+  it('[READ, V-TEXT, V-TARGET-TEXT, V-EXISTS, V-URL, V-TITLE, V-MISMATCH] reads text and verifies text, targetText, exists, url and title', async () => {
     await ctx.session.tab.navigate(ctx.page('counter.html'));
     expect((await ctx.session.locator.read({ css: '#value' })).text).toBe('10');
     await ctx.session.verify.text('Increment');
@@ -110,7 +110,7 @@ describe('the path end to end, in real Chromium with the real extension', () => 
     await ctx.session.verify.value({ label: 'Email' }, 'qian@example.com');
   });
 
-  it('composed click and type send trusted input over the pipe, exactly once', async () => {
+  it('[ACT-PIPE] composed click and type send trusted input over the pipe, exactly once', async () => {
     await ctx.session.tab.navigate(ctx.page('buttons.html'));
     const result = await ctx.session.click({ text: 'Save', within: 'Actions' });
     expect(result).toMatchObject({ ok: true, retries: 0 });
@@ -129,7 +129,7 @@ describe('the path end to end, in real Chromium with the real extension', () => 
     expect(Buffer.from(error.screenshot!).subarray(1, 4).toString()).toBe('PNG');
   });
 
-  it('takes a PNG screenshot of the run tab', async () => {
+  it('[SS-PIPE] takes a PNG screenshot of the run tab', async () => {
     await ctx.session.tab.navigate(ctx.page('counter.html'));
     const png = await ctx.session.screenshot();
     expect(png).toBeDefined();
@@ -137,7 +137,7 @@ describe('the path end to end, in real Chromium with the real extension', () => 
     expect(png!.length).toBeGreaterThan(1000);
   });
 
-  it('a web page cannot open the bridge socket', async () => {
+  it('[SEC-NOT-IN-PAGE] a web page cannot open the bridge socket', async () => {
     await ctx.session.tab.navigate(ctx.page('counter.html'));
     const page = (await ctx.session.browser!.pages()).find((p) => p.url() === ctx.page('counter.html'))!;
     const outcome = await page.evaluate(
@@ -152,7 +152,7 @@ describe('the path end to end, in real Chromium with the real extension', () => 
     expect(outcome).toBe('error');
   });
 
-  it('no TCP port but the bridge listens in Chrome or the runner (besides the test server)', () => {
+  it('[T-LOOPBACK] no TCP port but the bridge listens in Chrome or the runner (besides the test server)', () => {
     const pid = ctx.session.browser!.process()!.pid!;
     const ports = listeningPorts([pid, process.pid]);
     const expected = new Set([ctx.session.bridge.port, ctx.server.port]);
@@ -162,7 +162,7 @@ describe('the path end to end, in real Chromium with the real extension', () => 
 });
 
 describe('bridge.json and close()', () => {
-  it('is 0600 during the run, and gone with Chrome and the temp profile after close', async () => {
+  it('[SEC-BRIDGE-JSON] is 0600 during the run, and gone with Chrome and the temp profile after close', async () => {
     const server = await startFixtureServer();
     const session = await launch({ allow: [server.origin] });
     const pid = session.browser!.process()!.pid!;

@@ -23,7 +23,7 @@ describe('protocol schemas', () => {
     for (const cmd of COMMANDS) expect(AnswerSchemas[cmd]).toBeDefined();
   });
 
-  it('has exactly the reasons of the spec', () => {
+  it('[RQ-REASONS] has exactly the reasons of the spec', () => {
     expect(REASONS).toEqual([
       'not-found', 'ambiguous', 'not-visible', 'not-enabled', 'timeout', 'mismatch', 'drifted', 'navigation',
       'load-failed', 'tab-closed', 'connection-lost', 'unsupported', 'pre-state', 'internal',

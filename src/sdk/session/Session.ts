@@ -4,6 +4,7 @@ import type TypedEmitter from 'typed-emitter';
 import type { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
 import { PageFinder } from '../launch/PageFinder.js';
+import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
 import type { AnswerOf, Command, Descriptor, ExtensionEvent, OutlineItem, RequestInput, Target } from '../protocol/index.js';
 import type { Send } from './Channel.js';
@@ -96,6 +97,13 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     this.locator = new Locator(send);
     this.verify = new Verify(send);
     this.bridge.on('event', (event) => this.#onEvent(event));
+    const browser = parts.browser;
+    if (browser) {
+      // A stopped worker would otherwise wait for its alarm (30 s) to reconnect.
+      this.bridge.on('disconnected', () => {
+        if (!this.#closing && !this.#gone) void wakeWorker(browser).catch(() => undefined);
+      });
+    }
     parts.browser?.on('disconnected', () => {
       if (this.#closing) return;
       this.#gone = 'Chrome exited';

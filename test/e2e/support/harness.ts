@@ -14,11 +14,12 @@ export interface E2eContext {
  * Launches real Chromium with the real built extension once per test file. A missing browser
  * fails loudly: nothing here skips.
  */
-export function useSession(options: Partial<LaunchOptions> = {}): E2eContext {
+export function useSession(options: Partial<LaunchOptions> & { extraAllow?: () => string[] } = {}): E2eContext {
   const context = {} as E2eContext;
   beforeAll(async () => {
     context.server = await startFixtureServer();
-    context.session = await launch({ allow: [context.server.origin], ...options });
+    const { extraAllow, ...launchOptions } = options;
+    context.session = await launch({ ...launchOptions, allow: [context.server.origin, ...(extraAllow?.() ?? [])] });
     context.page = (path: string) => new URL(path, context.server.url).href;
   });
   afterAll(async () => {

@@ -37,7 +37,7 @@ function httpStatus(port: number, method: string, path: string): Promise<{ statu
 }
 
 describe('Bridge edge', () => {
-  it('listens on 127.0.0.1 with a 128-bit token and path /ext', async () => {
+  it('[T-URL, T-LOOPBACK, SEC-TOKEN] listens on 127.0.0.1 with a 128-bit token and path /ext', async () => {
     bridge = await Bridge.start();
     expect(bridge.url).toBe(`ws://127.0.0.1:${bridge.port}/ext`);
     expect(bridge.token).toMatch(/^[0-9a-f]{32}$/);
@@ -46,7 +46,7 @@ describe('Bridge edge', () => {
     await other.close();
   });
 
-  it('closes a socket with a wrong token with 4401, and never puts the token in the rejection', async () => {
+  it('[T-TOKEN] closes a socket with a wrong token with 4401, and never puts the token in the rejection', async () => {
     bridge = await Bridge.start();
     const messages: string[] = [];
     bridge.on('rejected', (r) => messages.push(r.message));
@@ -79,13 +79,13 @@ describe('Bridge edge', () => {
     expect(notFound.body + plain.body + post.body).not.toContain(bridge.token);
   });
 
-  it('closes with 4408 when no hello comes in time', async () => {
+  it('[KA-4408] closes with 4408 when no hello comes in time', async () => {
     bridge = await Bridge.start({ helloTimeoutMs: 100 });
     const fake = FakeExtension.open(bridge);
     expect((await fake.closed).code).toBe(4408);
   });
 
-  it('welcomes a hello with runId and protocol 1, and proves the token when asked', async () => {
+  it('[H-WELCOME] welcomes a hello with runId and protocol 1, and proves the token when asked', async () => {
     bridge = await Bridge.start();
     const fake = await FakeExtension.connect(bridge, { nonce: 'n0nce' });
     expect(fake.welcome).toMatchObject({ type: 'welcome', runId: bridge.runId, protocol: 1 });
@@ -94,7 +94,7 @@ describe('Bridge edge', () => {
     fake.ws.close();
   });
 
-  it('closes a hello with another protocol number with 4426', async () => {
+  it('[H-MISMATCH] closes a hello with another protocol number with 4426', async () => {
     bridge = await Bridge.start();
     const fake = FakeExtension.open(bridge);
     await new Promise((resolve) => fake.ws.once('open', resolve));
@@ -102,7 +102,7 @@ describe('Bridge edge', () => {
     expect((await fake.closed).code).toBe(4426);
   });
 
-  it('replaces an older connection with 4409', async () => {
+  it('[KA-4409] replaces an older connection with 4409', async () => {
     bridge = await Bridge.start();
     const first = await FakeExtension.connect(bridge);
     const second = await FakeExtension.connect(bridge);
@@ -112,7 +112,7 @@ describe('Bridge edge', () => {
     second.ws.close();
   });
 
-  it('closes with 1009 on a message over 8 MiB and accepts one of exactly 8 MiB', async () => {
+  it('[DL-SIZE] closes with 1009 on a message over 8 MiB and accepts one of exactly 8 MiB', async () => {
     bridge = await Bridge.start();
     const fake = await FakeExtension.connect(bridge);
     const warnings: string[] = [];
@@ -124,7 +124,7 @@ describe('Bridge edge', () => {
     expect((await fake.closed).code).toBe(1009);
   });
 
-  it('sends one request at a time: N+1 waits for answer N', async () => {
+  it('[DL-ONE-AT-A-TIME, RQ-ID] sends one request at a time: N+1 waits for answer N', async () => {
     bridge = await Bridge.start();
     const fake = await FakeExtension.connect(bridge);
     const held: Array<() => void> = [];
@@ -146,7 +146,7 @@ describe('Bridge edge', () => {
     fake.ws.close();
   });
 
-  it('re-sends an idempotent request after a reconnect, counted in retries', async () => {
+  it('[DL-RESEND-IDEMPOTENT, RT-FIELD] re-sends an idempotent request after a reconnect, counted in retries', async () => {
     bridge = await Bridge.start();
     const retries: number[] = [];
     bridge.on('retry', (info) => retries.push(info.retries));
@@ -163,7 +163,7 @@ describe('Bridge edge', () => {
     second.ws.close();
   });
 
-  it('fails an act whose answer was lost with connection-lost and never sends it again', async () => {
+  it('[DL-ACT-LOST] fails an act whose answer was lost with connection-lost and never sends it again', async () => {
     bridge = await Bridge.start();
     const first = await FakeExtension.connect(bridge);
     first.onRequest = () => undefined;
@@ -181,7 +181,7 @@ describe('Bridge edge', () => {
     second.ws.close();
   });
 
-  it('closes with 4410 when pings go unanswered', async () => {
+  it('[KA-4410] closes with 4410 when pings go unanswered', async () => {
     bridge = await Bridge.start({ pingIntervalMs: 20, pongTimeoutMs: 100 });
     const fake = await FakeExtension.connect(bridge);
     fake.answerPings = false;
@@ -202,7 +202,7 @@ describe('Bridge edge', () => {
     fake.ws.close();
   });
 
-  it('refuses locally a request over 8 MB and one that is not valid protocol', async () => {
+  it('[DL-SIZE] refuses locally a request over 8 MB and one that is not valid protocol', async () => {
     bridge = await Bridge.start();
     const fake = await FakeExtension.connect(bridge);
     const big = bridge.request({ cmd: 'navigate', url: `http://127.0.0.1/${'a'.repeat(8 * 1024 * 1024)}` });
@@ -212,7 +212,7 @@ describe('Bridge edge', () => {
     fake.ws.close();
   });
 
-  it('turns a failure answer into an AiteError with reason, detail and retries', async () => {
+  it('[RQ-FAILURE, RQ-REASONS] turns a failure answer into an AiteError with reason, detail and retries', async () => {
     bridge = await Bridge.start();
     const fake = await FakeExtension.connect(bridge);
     fake.onRequest = (r) => ({ id: r.id, ok: false, reason: 'mismatch', detail: { expected: '1 MALLBUCKS', found: '1 MUCK' }, retries: 2 });

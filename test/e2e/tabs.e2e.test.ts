@@ -1,0 +1,93 @@
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import type { ExtensionEvent } from '../../src/sdk/index.js';
+import { failure } from './support/failure.js';
+import { useSession } from './support/harness.js';
+
+// A port with nothing behind it, in the allow list, for load-failed.
+const deadPort = await new Promise<number>((resolve) => {
+  const probe = createServer().listen(0, '127.0.0.1', () => {
+    const port = (probe.address() as { port: number }).port;
+    probe.close(() => resolve(port));
+  });
+});
+const ctx = useSession({ extraAllow: () => [`http://127.0.0.1:${deadPort}`] });
+const events: ExtensionEvent[] = [];
+
+async function ready(): Promise<void> {
+  if (events.length === 0) ctx.session.on('event', (e) => events.push(e));
+}
+
+describe('tabs, switchTab, closeTab and tab events', () => {
+  it('[SW-MATCH, SW-WAIT, SW-FRONT, EV-TAB-OPENED, EV-NAVIGATED] switches to a popup by url once it has loaded, and brings it to the front', async () => {
+    await ready();
+    const opener = await ctx.session.tab.navigate(ctx.page('popup.html'));
+    expect(events.some((e) => e.kind === 'navigated' && e.tab === opener.tab && e.url === ctx.page('popup.html'))).toBe(true);
+    await ctx.session.click({ text: 'Open payment' });
+    const pay = await ctx.session.tab.switchTo({ urlContains: '/pay' });
+    expect(pay.url).toBe(ctx.page('pay.html'));
+    expect(pay.title).toBe('Pay');
+    expect(ctx.session.tab.current).toBe(pay.tab);
+    expect(events.some((e) => e.kind === 'tab-opened' && e.tab === pay.tab)).toBe(true);
+    const tabs = await ctx.session.tab.list();
+    expect(tabs.find((t) => t.id === pay.tab)?.active).toBe(true);
+    await ctx.session.verify.exists({ text: 'Pay now' });
+  });
+
+  it('[SW-NOT-CURRENT, SW-TIMEOUT] never counts the current tab, and times out listing the open tabs', async () => {
+    const error = await failure(ctx.session.tab.switchTo({ urlContains: '/pay' }, { timeoutMs: 300 }));
+    expect(error.reason).toBe('timeout');
+    expect(error.detail.tabs).toEqual(expect.arrayContaining([ctx.page('popup.html')]));
+  });
+
+  it('[CT-BACK, EV-TAB-CLOSED] closeTab goes back to the tab the run switched from', async () => {
+    const pay = ctx.session.tab.current!;
+    const closed = await ctx.session.tab.close();
+    expect(closed.closed).toBe(pay);
+    expect(ctx.session.tab.current).toBe(closed.tab);
+    expect((await ctx.session.tab.list()).find((t) => t.id === closed.tab)?.url).toBe(ctx.page('popup.html'));
+    await expect.poll(() => events.some((e) => e.kind === 'tab-closed' && e.tab === pay)).toBe(true);
+  });
+
+  it('[CT-ALREADY] closing a tab that is already gone answers alreadyClosed', async () => {
+    await ctx.session.click({ text: 'Open payment' });
+    const pay = await ctx.session.tab.switchTo({ new: true });
+    await ctx.session.click({ text: 'Close tab' });
+    const closed = await ctx.session.tab.close(pay.tab);
+    expect(closed).toMatchObject({ closed: pay.tab, alreadyClosed: true });
+    expect(closed.tab).not.toBe(pay.tab);
+  });
+
+  it('[SW-MATCH, SW-AMBIGUOUS] finds a tab by title, and refuses two matching tabs', async () => {
+    await ctx.session.tab.navigate(ctx.page('popup.html'));
+    await ctx.session.click({ text: 'Open payment' });
+    await ctx.session.click({ text: 'Open payment' });
+    const error = await failure(ctx.session.tab.switchTo({ titleContains: 'Pay' }, { timeoutMs: 2000 }));
+    expect(error.reason).toBe('ambiguous');
+    expect((error.detail.candidates as unknown[]).length).toBe(2);
+    const newest = await ctx.session.tab.switchTo({ new: true });
+    expect(newest.title).toBe('Pay');
+    await ctx.session.tab.close();
+    const other = await ctx.session.tab.switchTo({ titleContains: 'Pay' });
+    expect(other.tab).not.toBe(newest.tab);
+    await ctx.session.tab.close();
+  });
+
+  it('[NAV-LOAD] navigate times out on a page that does not finish loading in time', async () => {
+    const error = await failure(ctx.session.tab.navigate(ctx.page('slow?ms=3000'), { timeoutMs: 300 }));
+    expect(error.reason).toBe('timeout');
+  });
+
+  it('[NAV-LOAD-FAILED] a page the browser cannot load is load-failed, not a timeout', async () => {
+    const error = await failure(ctx.session.tab.navigate(`http://127.0.0.1:${deadPort}/`, { timeoutMs: 10_000 }));
+    expect(error.reason).toBe('load-failed');
+    expect(String(error.detail.error)).toMatch(/ERR_CONNECTION_REFUSED/);
+  });
+
+  it('[EV-CONSOLE] page errors reach the session as console events', async () => {
+    await ctx.session.tab.navigate(ctx.page('console-error.html'));
+    await expect.poll(() => ctx.session.consoleErrors.map((e) => e.text).join('\n')).toMatch(/kaboom/);
+    expect(events.some((e) => e.kind === 'console' && e.level === 'error' && /kaboom/.test(e.text))).toBe(true);
+  });
+});
+
