@@ -156,4 +156,9 @@ show('start, held-out', evaluate(test, start));
 const v = fit(train, start);
 show('fitted, train', evaluate(train, v));
 show('fitted, held-out', evaluate(test, v));
+const isReal = (c: DumpCase): boolean => c.id.startsWith('real-');
+for (const [name, vec] of [['start', start], ['fitted', v]] as const) {
+  show(`${name}, held-out synthetic`, evaluate(test.filter((c) => !isReal(c)), vec));
+  show(`${name}, held-out real release pairs`, evaluate(test.filter(isReal), vec));
+}
 console.log(JSON.stringify(toWeights(v)));

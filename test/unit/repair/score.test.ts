@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
-import { combine, contextIdf, fieldSims, FIELDS, score } from '../../../src/extension/content/repair/score.js';
+import { combine, fieldSims, FIELDS, rarity, score } from '../../../src/extension/content/repair/score.js';
 import { describeChanges } from '../../../src/extension/content/repair/changes.js';
 import { WEIGHTS } from '../../../src/extension/content/repair/weights.js';
 
@@ -55,7 +55,7 @@ describe('repair score', () => {
 
   it('rare row words decide between rows of one table', () => {
     const row = (name: string): Descriptor => ({ ...send, context: { row: `${name} ${name.toLowerCase()}@example.com Editor Edit Delete` } });
-    const idf = contextIdf([row('Ada'), row('Grace'), row('Alan'), row('Edsger')]);
+    const idf = rarity([row('Ada'), row('Grace'), row('Alan'), row('Edsger')]);
     const a = fieldSims(row('Ada'), row('Ada'), 0.8, idf).find(([f]) => FIELDS[f] === 'row')![1];
     const b = fieldSims(row('Ada'), row('Grace'), 0.8, idf).find(([f]) => FIELDS[f] === 'row')![1];
     expect(a).toBe(1);

@@ -5,7 +5,7 @@ import type { Descriptor, Target } from '../../../sdk/protocol/index.js';
 import { MAX_LOOKED_AT, collectPool, shortlist } from './candidates.js';
 import { describeChanges } from './changes.js';
 import { type DescribeCache, describeElement, isEnabled, isInteractive, isVisible } from './features.js';
-import { type FieldSim, type Weights, combine, contextIdf, fieldSims } from './score.js';
+import { type FieldSim, type Weights, combine, fieldSims, rarity } from './score.js';
 import { fold } from './text.js';
 import type { RepairOutcome, RepairStats } from './types.js';
 import { WEIGHTS } from './weights.js';
@@ -85,9 +85,9 @@ export function scoreCandidates(
   const short = shortlist(pool.elements, old);
   const cache: DescribeCache = {};
   const described = short.map((element) => ({ element, descriptor: describeElement(element, cache) }));
-  const idf = contextIdf(described.map((d) => d.descriptor));
+  const rare = rarity(described.map((d) => d.descriptor));
   let ranked: Scored[] = described.map(({ element, descriptor }) => {
-    const sims = fieldSims(old, descriptor, W.tagFamily, idf);
+    const sims = fieldSims(old, descriptor, W.tagFamily, rare);
     const score = opts.scorer ? opts.scorer(old, descriptor) : combine(sims, W);
     return { element, descriptor, score, sims };
   });

@@ -3,7 +3,7 @@
 // is the field's similarity and m_f is 1 when both sides have the field, `missing[f]` when only the
 // remembered element had it, `added[f]` when only the candidate has it.
 import type { Descriptor } from '../../../sdk/protocol/descriptor.js';
-import { type WordWeight, hrefSim, identSim, identWords, pathSim, setSim, textSim, wordSetSim, words } from './text.js';
+import { type WordWeight, hrefSim, identSim, identWords, pathSim, setSim, textSim, withStops, wordSetSim, words } from './text.js';
 import { tagFamily } from './features.js';
 
 export const FIELDS = [
@@ -79,28 +79,38 @@ function sizeSim(a: Descriptor, b: Descriptor): number {
 }
 
 /** The per-field similarities of a candidate (independent of the weights, so the fitter can reuse them). */
-/**
- * Similarity of two context strings (row, neighbour text) with words weighted by rarity among the
- * candidates: rows of one table share most words ("Edit Delete example com"), the rare ones (a
- * name) tell them apart.
- */
-function contextSim(a: string | undefined, b: string | undefined, idf: WordWeight | undefined): number {
-  if (!idf) return textSim(a, b);
-  return wordSetSim(words(a), words(b), idf);
+/** Word weights from the candidates themselves: rare words tell candidates apart. */
+export interface Rarity {
+  /** Over the candidates' text, name, label, aria-label and placeholder. */
+  text: WordWeight;
+  /** Over the candidates' row and neighbour text. */
+  context: WordWeight;
 }
 
-/** Inverse document frequency of context words over a set of candidate descriptors. */
-export function contextIdf(cands: readonly Descriptor[]): WordWeight {
+function idfOf(cands: readonly Descriptor[], pick: (d: Descriptor) => (string | undefined)[]): WordWeight {
   const df = new Map<string, number>();
   for (const d of cands) {
-    const seen = new Set([...words(d.context?.row), ...words(d.near as string | undefined)]);
+    const seen = new Set<string>();
+    for (const s of pick(d)) for (const w of words(s)) seen.add(w);
     for (const w of seen) df.set(w, (df.get(w) ?? 0) + 1);
   }
   const n = cands.length;
-  return (t: string): number => Math.log((n + 1) / ((df.get(t) ?? 0) + 0.5));
+  return withStops((t: string): number => Math.log((n + 1) / ((df.get(t) ?? 0) + 0.5)));
 }
 
-export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: number, idf?: WordWeight): FieldSim[] {
+/**
+ * Inverse document frequency of words over the scored candidates: the rows of one table share
+ * most words ("Edit Delete example com"), "Sign in using Facebook" and "... Google" share three;
+ * the rare words (a name, "Facebook") tell them apart.
+ */
+export function rarity(cands: readonly Descriptor[]): Rarity {
+  return {
+    text: idfOf(cands, (d) => [d.text, d.name, d.label, d.ariaLabel, d.placeholder]),
+    context: idfOf(cands, (d) => [d.context?.row, d.near as string | undefined]),
+  };
+}
+
+export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: number, rare?: Rarity): FieldSim[] {
   const out: FieldSim[] = [];
   const add = (f: number, a: unknown, b: unknown, sim: () => number): void => {
     const p = presence(a, b);
@@ -109,11 +119,11 @@ export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: numbe
   };
   out.push([0, old.tag === cand.tag ? 1 : tagFamily(old.tag) === tagFamily(cand.tag) ? tagFamilySim : 0, 1]);
   add(1, old.role, cand.role, () => (old.role === cand.role ? 1 : 0));
-  add(2, old.text, cand.text, () => textSim(old.text, cand.text));
-  add(3, old.name, cand.name, () => textSim(old.name, cand.name));
-  add(4, old.label, cand.label, () => textSim(old.label, cand.label));
-  add(5, old.ariaLabel, cand.ariaLabel, () => textSim(old.ariaLabel, cand.ariaLabel));
-  add(6, old.placeholder, cand.placeholder, () => textSim(old.placeholder, cand.placeholder));
+  add(2, old.text, cand.text, () => textSim(old.text, cand.text, rare?.text));
+  add(3, old.name, cand.name, () => textSim(old.name, cand.name, rare?.text));
+  add(4, old.label, cand.label, () => textSim(old.label, cand.label, rare?.text));
+  add(5, old.ariaLabel, cand.ariaLabel, () => textSim(old.ariaLabel, cand.ariaLabel, rare?.text));
+  add(6, old.placeholder, cand.placeholder, () => textSim(old.placeholder, cand.placeholder, rare?.text));
   add(7, old.title, cand.title, () => textSim(old.title as string, cand.title as string));
   add(8, old.id, cand.id, () => identSim(old.id, cand.id));
   add(9, old.testid, cand.testid, () => identSim(old.testid, cand.testid));
@@ -125,8 +135,8 @@ export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: numbe
   const cc = cand.context ?? {};
   add(14, oc.heading, cc.heading, () => textSim(oc.heading, cc.heading));
   add(15, oc.region, cc.region, () => textSim(oc.region, cc.region));
-  add(16, oc.row, cc.row, () => contextSim(oc.row, cc.row, idf));
-  add(17, old.near, cand.near, () => contextSim(old.near as string, cand.near as string, idf));
+  add(16, oc.row, cc.row, () => textSim(oc.row, cc.row, rare?.context));
+  add(17, old.near, cand.near, () => textSim(old.near as string, cand.near as string, rare?.context));
   out.push([18, pathSim(old.path, cand.path), 1]);
   if (old.rect && cand.rect) {
     out.push([19, posSim(old, cand), 1]);

@@ -24,7 +24,12 @@ export function identWords(s: string | undefined): string[] {
 
 /** Weight of a word in a word set: 1, or its inverse document frequency among the candidates. */
 export type WordWeight = (t: string) => number;
-const unit: WordWeight = () => 1;
+// Words that carry little: "Create an account" and "Create account" name one thing.
+const STOP = new Set(['a', 'an', 'the', 'your', 'my', 'of', 'to', 'for', 'and', 'or', 'in', 'on', 'at', 'with', 'is', 'this']);
+const unit: WordWeight = (t) => (STOP.has(t) ? 0.3 : 1);
+
+/** A word weight scaled down for stop words. */
+export const withStops = (w: WordWeight): WordWeight => (t) => (STOP.has(t) ? 0.3 : 1) * w(t);
 
 function tokenMatch(a: string, b: string): number {
   if (a === b) return 1;
@@ -115,16 +120,20 @@ export function bigramSim(a: string, b: string): number {
   return (2 * common) / (x.length - 1 + y.length - 1);
 }
 
-/** Similarity of two visible strings: the better of word sets and (slightly discounted) bigrams. */
-export function textSim(a: string | undefined, b: string | undefined): number {
+/**
+ * Similarity of two visible strings: the word-set similarity (words weighted by `weight`, e.g. their
+ * rarity among the candidates), or, when the two share almost no word, 0.9 × the bigram similarity
+ * (merged or split words: "Sign in"/"Signin") provided both carry the same numbers.
+ */
+export function textSim(a: string | undefined, b: string | undefined, weight: WordWeight = unit): number {
   const fa = fold(a).toLowerCase();
   const fb = fold(b).toLowerCase();
   if (fa === fb) return 1;
   if (!fa || !fb) return 0;
   const wa = words(fa);
   const wb = words(fb);
-  const ws = wordSetSim(wa, wb);
-  // Bigrams forgive merged and split words ("Sign in"/"Signin"), never a different number.
+  const ws = wordSetSim(wa, wb, weight);
+  if (wordSetSim(wa, wb) >= 0.5) return ws;
   const digits = (w: string[]): string => w.filter((t) => /\d/.test(t)).join(' ');
   return digits(wa) === digits(wb) ? Math.max(ws, 0.9 * bigramSim(fa, fb)) : ws;
 }
