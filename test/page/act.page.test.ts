@@ -185,7 +185,7 @@ describe('act: never on another element', () => {
     const api = (): Promise<[unknown, unknown]> =>
       t.page.evaluate(() => {
         const p = (window as unknown as { __aitePage: { lastActDispatched(id: number): unknown } }).__aitePage;
-        return [p.lastActDispatched(77) ?? null, p.lastActDispatched(78) ?? null];
+        return [p.lastActDispatched(77) ?? null, p.lastActDispatched(78) ?? null] as [unknown, unknown];
       });
     expect(await api()).toEqual([null, null]);
     await t.ok({ cmd: 'act', id: 77, action: 'click', descriptor: await d({ text: 'Click me' }) } as never);

@@ -308,3 +308,14 @@ describe('resolve: speed', () => {
     await p.close();
   });
 });
+
+describe('handlePageRequest', () => {
+  it('a bug becomes internal with its message; an unknown command is unsupported', async () => {
+    const bug = await t.fail({ cmd: 'resolve', target: null } as never);
+    expect(bug).toMatchObject({ id: 1, ok: false, reason: 'internal' });
+    expect(bug.message).toMatch(/^The page script failed on resolve: .+\. This is a bug in aite's content script/);
+    const unknown = await t.fail({ cmd: 'tabs' } as never);
+    expect(unknown).toMatchObject({ reason: 'unsupported' });
+    expect(unknown.message).toMatch(/does not handle the command "tabs"/);
+  });
+});

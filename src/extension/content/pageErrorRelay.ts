@@ -8,8 +8,9 @@
  * both worlds see. Only a string crosses (an object in `detail` would arrive as null).
  *
  * In the main world the error event has everything: `message` ("Uncaught Error: boom"),
- * filename, line, column, and `error.stack`. Errors of cross-origin scripts loaded without
- * CORS arrive as "Script error." with no location or stack (the browser hides them).
+ * filename, line, column, and `error.stack` (measured). Errors of cross-origin scripts loaded
+ * without CORS arrive as "Script error." with no location or stack (the browser hides them);
+ * so do errors of code an automation tool evaluates in the page (puppeteer's `evaluate`).
  * A page can dispatch the same DOM event itself; the worst it can do is add lines to the
  * run's console list, which it can do with real errors anyway.
  */
