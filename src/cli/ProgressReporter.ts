@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { RunListener, ScriptReport, StepReport } from 'aite';
 import { colorsFor, type Colors, type Io } from './Io.js';
 
@@ -15,8 +16,12 @@ export class ProgressReporter implements RunListener {
   #multiProfile = false;
   #liveLine: string | undefined;
 
-  constructor(io: Io) {
+  readonly #reportDir: string | undefined;
+
+  /** `reportDir`: where screenshots are written, relative to the working directory. */
+  constructor(io: Io, reportDir?: string) {
     this.#io = io;
+    this.#reportDir = reportDir;
     this.#c = colorsFor(io.stdout, io.env);
     this.#live = io.stdout.isTTY === true && io.env.TERM !== 'dumb' && !io.env.CI;
   }
@@ -76,7 +81,7 @@ export class ProgressReporter implements RunListener {
     const lines = [`  ${icon} ${label}  ${c.dim(facts.join(' · '))}`];
     if (step.status === 'failed') {
       for (const line of (step.message ?? '').split('\n')) lines.push(`      ${c.red(line)}`);
-      if (step.screenshot) lines.push(`      ${c.dim(`screenshot: ${step.screenshot}`)}`);
+      if (step.screenshot && this.#reportDir !== undefined) lines.push(`      ${c.dim(`screenshot: ${join(this.#reportDir, step.screenshot)}`)}`);
     }
     if (step.repair) {
       for (const d of step.repair.diff) lines.push(`      ${c.dim(d.field)} ${c.red(d.before)} ${c.dim('→')} ${c.green(d.after)}`);

@@ -107,7 +107,7 @@ export async function runCommand(patterns: string[], flags: RunFlags, io: Io, se
   if (code) throw new UsageError(code, issues);
 
   const c = colorsFor(io.stdout, io.env);
-  const progress = json ? undefined : new ProgressReporter(io);
+  const progress = json ? undefined : new ProgressReporter(io, reportDir ? relative(io.cwd, reportDir) : undefined);
   if (!json) {
     const facts = [
       `${files.length} ${files.length === 1 ? 'script' : 'scripts'}${shard ? ` (shard ${shard.index}/${shard.total} of ${all.length})` : ''}`,

@@ -74,6 +74,8 @@ const ScriptReportSchema = z.object({
   status: z.enum(SCRIPT_STATUSES),
   /** The failure in one sentence, when not passed. */
   error: z.object({ reason: z.string().optional(), message: z.string() }).optional(),
+  /** Warnings of the script as a whole (closing Chrome, ...). */
+  warnings: z.array(WarningSchema).optional(),
   profiles: z.array(z.string()),
   /** How long starting Chrome (every profile at once) took, when it was started. */
   launchMs: z.number().nonnegative().optional(),

@@ -103,6 +103,7 @@ function scriptSection(script: ScriptReport, index: number, images: ReadonlyMap<
         <p class="meta"><code>${script.file}</code> · ${formatDuration(script.durationMs)} · ${script.steps.length} steps${script.retries ? html` · <span class="retry-chip">${script.retries} ${script.retries === 1 ? 'retry' : 'retries'}</span>` : ''}${script.profiles.length ? html` · profiles ${script.profiles.map((p) => html`<span class="profile">${p}</span>`)}` : ''}</p>
       </div>
     </header>
+    ${script.warnings?.length ? html`<div class="list warnings script-warnings"><ul>${script.warnings.map((w) => html`<li><code>${w.code}</code> ${w.message}</li>`)}</ul></div>` : ''}
     ${script.error && !script.steps.some((s) => s.status === 'failed') ? html`<p class="script-error">${script.error.message}</p>` : ''}
     <ol class="timeline">
       ${script.steps.map((step) => stepItem(step, index, total, multi, images))}

@@ -51,6 +51,7 @@ a { color: inherit; }
 .script-head { padding: 16px 20px 10px; border-bottom: 1px solid var(--line); }
 .script-head h2 { margin: 0; font-size: 18px; display: flex; gap: 10px; align-items: center; }
 .meta { margin: 4px 0 0; color: var(--muted); }
+.script-warnings { margin: 10px 20px 0; color: var(--warn); }
 .script-error { margin: 12px 20px; color: var(--bad); }
 .badge { display: inline-block; border-radius: 999px; padding: 1px 10px; font-size: 12px; font-weight: 600; background: var(--good-bg); color: var(--good); }
 .badge-failed, .badge-error { background: var(--bad-bg); color: var(--bad); }

@@ -118,6 +118,7 @@ class ScriptRunner {
     const reports: StepReport[] = [];
     let status: ScriptReport['status'] = 'passed';
     let error: ScriptReport['error'];
+    const warnings: Warning[] = [];
     try {
       for (const planned of steps) {
         if (status !== 'passed') {
@@ -135,14 +136,14 @@ class ScriptRunner {
       }
     } finally {
       const closeErrors = await this.#sessions.closeAll();
-      const last = reports.at(-1);
-      for (const e of closeErrors) last?.warnings.push({ code: 'close', message: e.message });
+      for (const e of closeErrors) warnings.push({ code: 'close', message: e.message });
     }
     const report: ScriptReport = {
       file: this.#file,
       name,
       status,
       ...(error ? { error } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
       profiles: this.#plan.profiles.map((p) => p.name),
       ...(this.#launchMs !== undefined ? { launchMs: this.#launchMs } : {}),
       startedAt,
@@ -174,6 +175,8 @@ class ScriptRunner {
         const profiles = this.#plan.profiles.map((p) => p.name);
         this.#options.listener?.launchStart?.({ file: this.#file, profiles });
         try {
+          // The lock file's folder may not exist yet (a fresh checkout, an ignored out/ folder).
+          if (this.#config.lockFile) await mkdir(dirname(this.#config.lockFile), { recursive: true });
           await this.#sessions.start(this.#plan.profiles.map((p) => ({ name: p.name, options: this.#launchOptions(p) })));
         } catch (error) {
           this.#options.listener?.launched?.({ file: this.#file, profiles, durationMs: Math.round(performance.now() - t0), error: String(error) });

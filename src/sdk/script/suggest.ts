@@ -14,19 +14,21 @@ export function closest(word: string, known: readonly string[]): string | undefi
 
 /** ` Did you mean "click"?`, or nothing. */
 export function didYouMean(word: string, known: readonly string[]): string {
-  const match = closest(word, known);
+  // The word itself may be known elsewhere (a step's "profile" is not a config's "profiles").
+  const match = closest(word, known.filter((k) => k !== word));
   return match && match !== word ? ` Did you mean "${match}"?` : '';
 }
 
-/** Levenshtein distance. */
+/** Edit distance where swapping two neighbouring letters counts as one edit (typos do that). */
 function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
     }
-    previous = row;
   }
-  return previous[b.length]!;
+  return d[a.length]![b.length]!;
 }
