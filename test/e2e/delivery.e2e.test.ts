@@ -1,0 +1,111 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { failure } from './support/failure.js';
+import { useSession } from './support/harness.js';
+import { extensionWorker, stopWorker } from './support/worker.js';
+
+const ctx = useSession();
+
+// Found without a bridge request: requests are serialised, so one would wait behind the command under test.
+async function runPage(): Promise<Page> {
+  const pages = (await ctx.session.browser!.pages()).filter((p) => p.url().startsWith(ctx.server.origin));
+  expect(pages).toHaveLength(1);
+  return pages[0]!;
+}
+
+function extensionDir(): string {
+  const arg = ctx.session.browser!.process()!.spawnargs.find((a) => a.startsWith('--user-data-dir='))!;
+  return join(arg.split('=')[1]!, 'aite-extension');
+}
+
+describe('delivery, re-sends and retries', () => {
+  it('[NAV-RESEND, RT-COUNTED, RT-FIELD] a verify cut by a navigation is sent again to the new page, and counted', async () => {
+    const before = ctx.session.retries.total;
+    await ctx.session.tab.navigate(ctx.page('navigating.html?ms=300'));
+    const answer = await ctx.session.verify.text('Arrived', { timeoutMs: 8000 });
+    expect(answer.retries).toBeGreaterThanOrEqual(1);
+    expect(ctx.session.retries.total - before).toBe(answer.retries);
+    expect(ctx.session.retries.byCommand.verify).toBeGreaterThanOrEqual(1);
+  });
+
+  it('[KA-RECONNECT, DL-RESEND-IDEMPOTENT, RT-ADD] a wait cut by a stopped worker is re-sent after the reconnect with resume', async () => {
+    await ctx.session.tab.navigate(ctx.page('textchange.html?ms=50'));
+    const hellos: Array<{ resume?: string }> = [];
+    ctx.session.bridge.on('hello', (h) => hellos.push(h));
+    const before = ctx.session.retries.byCommand.wait ?? 0;
+    const waiting = ctx.session.locator.wait('visible', { target: { text: 'Finished' }, timeoutMs: 15_000 });
+    await stopWorker(ctx.session.browser!);
+    await expect.poll(() => hellos.length, { timeout: 15_000 }).toBe(1);
+    expect(hellos[0]!.resume).toBe(ctx.session.runId);
+    await (await runPage()).click('#start');
+    const answer = await waiting;
+    expect(answer.retries).toBe(1);
+    expect((ctx.session.retries.byCommand.wait ?? 0) - before).toBe(1);
+  });
+
+  it('[DL-ACT-LOST] an act whose answer is lost fails connection-lost, clicked the page at most once, and is never sent again', async () => {
+    await ctx.session.tab.navigate(ctx.page('slow-click.html?ms=2000'));
+    const button = await ctx.session.locator.resolve({ role: 'button', name: 'Slow save' });
+    const sent: string[] = [];
+    const page = await runPage();
+    const started = new Promise<void>((resolve) => page.on('console', (m) => m.text() === 'slow-click started' && resolve()));
+    const acting = ctx.session.locator.act('click', button.descriptor, { timeoutMs: 10_000 });
+    // The click handler holds the page for 2 s: stop the worker while the act is in flight.
+    await started;
+    ctx.session.bridge.on('retry', (r) => sent.push(r.cmd));
+    await stopWorker(ctx.session.browser!);
+    const error = await failure(acting);
+    expect(error.reason).toBe('connection-lost');
+    expect(error.retries).toBe(0);
+    // After the reconnect the next command works, and the page was clicked exactly once.
+    await ctx.session.verify.targetText({ css: '#count' }, '1');
+    expect(await (await runPage()).evaluate(() => (window as unknown as { __slowClicks: number }).__slowClicks)).toBe(1);
+    expect(sent).not.toContain('act');
+  });
+
+  it('[NAV-ACT-NOT-RESENT] an act whose page navigates under it fails as navigation and is not sent again', async () => {
+    await ctx.session.tab.navigate(ctx.page('overlay.html'));
+    const buy = await ctx.session.locator.resolve({ text: 'Buy' });
+    // The banner covers the button, so the act waits for it to be clickable; the page leaves meanwhile.
+    const acting = ctx.session.locator.act('click', buy.descriptor, { timeoutMs: 10_000 });
+    const page = await runPage();
+    await page.evaluate(() => setTimeout(() => (location.href = 'counter.html'), 300));
+    const error = await failure(acting);
+    expect(error.reason).toBe('navigation');
+    expect(error.retries).toBe(0);
+    await ctx.session.verify.url('counter.html');
+  });
+
+  it('[KA-4401, SEC-REREAD] a worker with a stale token gets 4401, keeps retrying, and joins once bridge.json is right', async () => {
+    const file = join(extensionDir(), 'bridge.json');
+    const good = await readFile(file, 'utf8');
+    const rejected: string[] = [];
+    ctx.session.bridge.on('rejected', (r) => rejected.push(r.cause));
+    await writeFile(file, JSON.stringify({ ...JSON.parse(good), token: '0'.repeat(32) }), { mode: 0o600 });
+    await stopWorker(ctx.session.browser!);
+    await expect.poll(() => rejected.includes('token'), { timeout: 15_000 }).toBe(true);
+    const worker = await extensionWorker(ctx.session.browser!);
+    await expect.poll(() => worker.evaluate(() => chrome.action.getBadgeText({})), { timeout: 5_000 }).toBe('ERR');
+    await writeFile(file, good, { mode: 0o600 });
+    await ctx.session.bridge.waitForExtension(20_000);
+    expect((await ctx.session.tab.list()).length).toBeGreaterThan(0);
+    await expect.poll(() => worker.evaluate(() => chrome.action.getBadgeText({}))).toBe('');
+  });
+
+  it('[KA-ALARM, KA-PING] the worker keeps a 30 s alarm, and answers pings', async () => {
+    const worker = await extensionWorker(ctx.session.browser!);
+    const alarms = await worker.evaluate(() => chrome.alarms.getAll());
+    expect(alarms).toEqual([expect.objectContaining({ name: 'aite-keepalive', periodInMinutes: 0.5 })]);
+  });
+
+  it('[SEC-HOSTS] the staged manifest asks host permissions for exactly the allow list', async () => {
+    const manifest = JSON.parse(await readFile(join(extensionDir(), 'manifest.json'), 'utf8')) as {
+      host_permissions: string[];
+      web_accessible_resources?: unknown;
+    };
+    expect(manifest.host_permissions).toEqual([`${ctx.server.origin}/*`]);
+    expect(manifest.web_accessible_resources).toBeUndefined();
+  });
+});
