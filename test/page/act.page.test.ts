@@ -70,6 +70,13 @@ describe('act: keyboard', () => {
     expect((await t.counts())['editor:input']).toBe(8);
   });
 
+  it('type refuses a read-only field and an element that cannot take keys', async () => {
+    await t.page.evaluate(() => document.getElementById('name')!.setAttribute('readonly', ''));
+    expect(await act('type', await d({ label: 'Name' }), { text: 'x' })).toMatchObject({ ok: false, reason: 'not-enabled' });
+    expect(await act('type', await d({ text: 'Hover me' }), { text: 'x' })).toMatchObject({ ok: false, reason: 'unsupported' });
+    expect(await t.counts()).toEqual({});
+  });
+
   it('press Enter in a form field clicks its default button, which submits once', async () => {
     await act('type', await d({ label: 'Query' }), { text: 'shoes' });
     expect(await act('press', await d({ label: 'Query' }), { key: 'Enter' })).toEqual({ id: 1, ok: true });

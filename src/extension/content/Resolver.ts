@@ -185,7 +185,7 @@ function compile(t: Target, doc: Document, texts: TextIndex): (el: Element) => T
   }
   if (t.name !== undefined) {
     const want = t.name;
-    // An empty name asks for elements without one (as Playwright's `name: ''` cannot; useful for icons).
+    // An empty name asks for elements that have none (an icon-only button, say).
     tiered.push((el) => {
       const name = accessibleName(el, texts);
       return want === '' ? (name === '' ? 'whole' : undefined) : matchText(name, want, exact);
@@ -290,7 +290,7 @@ export function missFailure(target: Target, ev: Evaluation, timeoutMs: number): 
   if (target.nth !== undefined && n > 0) {
     return new PageFailure(
       'not-found',
-      `${cap(formatTarget(target))} matches only ${n} visible element${n === 1 ? '' : 's'}; nth ${target.nth} counts from 0, so it needs at least ${target.nth + 1} (waited ${timeoutMs} ms).`,
+      `The target ${formatTarget(target)} matches only ${n} visible element${n === 1 ? '' : 's'}; nth ${target.nth} counts from 0, so it needs at least ${target.nth + 1} (waited ${timeoutMs} ms).`,
       { target, matches: n },
     );
   }
@@ -298,7 +298,7 @@ export function missFailure(target: Target, ev: Evaluation, timeoutMs: number): 
     const h = ev.hidden[0]!;
     return new PageFailure(
       'not-visible',
-      `${cap(formatTarget(target))} matches ${ev.hidden.length} element${ev.hidden.length === 1 ? '' : 's'}, but none is visible: ${formatElement(h, ev.texts.of(h))} is hidden because ${whyHidden(h)} (waited ${timeoutMs} ms). Make it visible first (open its dialog, menu or section), or name a visible element.`,
+      `The target ${formatTarget(target)} matches ${ev.hidden.length} element${ev.hidden.length === 1 ? '' : 's'}, but none is visible: ${formatElement(h, ev.texts.of(h))} is hidden because ${whyHidden(h)} (waited ${timeoutMs} ms). Make it visible first (open its dialog, menu or section), or name a visible element.`,
       { target, matches: 0, hidden: ev.hidden.length, candidates: ev.hidden.slice(0, 3).map((e) => ({ descriptor: describe(e, { frame: target.frame, texts: ev.texts }) })) },
     );
   }
@@ -320,15 +320,11 @@ export function ambiguousFailure(target: Target, ev: Evaluation): PageFailure {
   const shown = ev.visible.slice(0, CANDIDATES_MAX);
   return new PageFailure(
     'ambiguous',
-    `${cap(formatTarget(target))} matches ${n} visible elements: ${listOf(shown.map((e) => formatElement(e, ev.texts.of(e))))}. Add \`nth\`, \`within\`, \`exact\` or another key to name one.`,
+    `The target ${formatTarget(target)} matches ${n} visible elements: ${listOf(shown.map((e) => formatElement(e, ev.texts.of(e))))}. Add \`nth\`, \`within\`, \`exact\` or another key to name one.`,
     {
       target,
       matches: n,
       candidates: shown.map((e) => ({ descriptor: { ...describe(e, { frame: target.frame, texts: ev.texts }), handle: handles.handleOf(e) } })),
     },
   );
-}
-
-function cap(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }

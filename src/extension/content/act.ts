@@ -1,10 +1,11 @@
 import type { AnswerOf, RequestOf } from '../../sdk/protocol/index.js';
 import { topViewportRect } from './dom/geometry.js';
 import { composedContains, deepElementFromPoint } from './dom/query.js';
-import { checkableOf, checkState } from './dom/state.js';
+import { checkableOf, checkState, isEditable } from './dom/state.js';
 import { formatElement, q } from './explain.js';
 import { elementFromDescriptor } from './fromDescriptor.js';
 import { drag } from './input/drag.js';
+import { isFocusable } from './input/focus.js';
 import { press, typeText, unknownKey } from './input/keyboard.js';
 import { click, doubleClick, hover, type Aim } from './input/mouse.js';
 import { selectOption } from './input/selectOption.js';
@@ -84,6 +85,7 @@ export async function act(req: ActRequest): Promise<AnswerOf<'act'>> {
     }
     case 'type': {
       await waitActionable(el, timeoutMs, { enabled: true, hitTest: false });
+      assertTypable(el);
       go();
       typeText(el, req.text ?? '');
       break;
@@ -125,6 +127,20 @@ export async function act(req: ActRequest): Promise<AnswerOf<'act'>> {
     }
   }
   return { id: req.id, ok: true };
+}
+
+/**
+ * Keys need somewhere to go: an editable field, or at least a focusable element that handles
+ * keys itself (a custom editor). A read-only field would silently swallow the text.
+ */
+function assertTypable(el: Element): void {
+  if (isEditable(el)) return;
+  if ((el as HTMLInputElement).readOnly) {
+    throw new PageFailure('not-enabled', `${formatElement(el)} is read-only; nothing can be typed into it.`, { why: 'read-only' });
+  }
+  if (!isFocusable(el)) {
+    throw new PageFailure('unsupported', `type needs a text field, a textarea, a contenteditable or another focusable element; ${formatElement(el)} is none of them.`, { tag: el.localName });
+  }
 }
 
 /** check/uncheck: clicks only when the state differs, then requires the new state. */
