@@ -23,7 +23,7 @@ function extensionDir(): string {
 describe('delivery, re-sends and retries', () => {
   it('[NAV-RESEND, RT-COUNTED, RT-FIELD] a verify cut by a navigation is sent again to the new page, and counted', async () => {
     const before = ctx.session.retries.total;
-    await ctx.session.tab.navigate(ctx.page('navigating.html?ms=300'));
+    await ctx.session.tab.navigate(ctx.page('navigating.html?ms=3000'));
     const answer = await ctx.session.verify.text('Arrived', { timeoutMs: 8000 });
     expect(answer.retries).toBeGreaterThanOrEqual(1);
     expect(ctx.session.retries.total - before).toBe(answer.retries);
