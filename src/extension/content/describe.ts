@@ -86,14 +86,18 @@ function pageSize(el: Element): { width: number; height: number } {
 
 const BUTTON_INPUTS = new Set(['button', 'submit', 'reset']);
 
-// A control's value is state, not identity (every checkbox's value is "on"): only buttons count it.
+// A control's typed value is state, not identity (every checkbox's value is "on"): only button
+// inputs count theirs. A select shows its chosen option and an image its alt, as in
+// repair/features.ts, so remembered and candidate descriptors are read alike.
 function elementText(el: Element): string {
   const tag = el.localName;
   if (tag === 'input') {
     const input = el as HTMLInputElement;
-    return BUTTON_INPUTS.has(input.type) ? fold(input.value) : '';
+    return BUTTON_INPUTS.has(input.type) || input.type === 'image' ? fold(input.value || input.alt || '') : '';
   }
-  if (tag === 'select' || tag === 'textarea') return '';
+  if (tag === 'textarea') return '';
+  if (tag === 'select') return fold((el as HTMLSelectElement).selectedOptions[0]?.text ?? '');
+  if (tag === 'img') return fold((el as HTMLImageElement).alt);
   return visibleText(el);
 }
 
@@ -108,10 +112,15 @@ function isControl(el: Element): boolean {
 
 /**
  * The label a person reads next to a control: its `<label>`s, its aria-labelledby, the column
- * header of its table cell, or the nearest text on the same row.
+ * header of its table cell, or the nearest text on the same row. Other elements only get the
+ * column header of the table cell they sit in.
  */
 export function visualLabel(el: Element, texts: TextIndex): string | undefined {
-  if (!isControl(el)) return undefined;
+  if (!isControl(el)) {
+    // A link or button in a table cell is labelled by its column ("Edit" under "Action").
+    const cell = el.closest('td, th');
+    return cell && cell !== el ? columnHeader(cell as HTMLTableCellElement, texts) : undefined;
+  }
   const labels = nativeLabels(el, texts);
   if (labels.length > 0) return cut(fold(labels.join(' ')), LABEL_MAX);
   const ids = el.getAttribute('aria-labelledby')?.trim();
