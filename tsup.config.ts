@@ -50,4 +50,37 @@ export default defineConfig([
     platform: 'browser',
     noExternal: [/.*/],
   },
+  {
+    // Embedding: one thin entry per test runner (aite/vitest, aite/jest, aite/jest-environment,
+    // aite/mocha, aite/node-test), each over the public API: 'aite' stays external so a test file
+    // and its helper share one copy of the SDK. The runners themselves are never bundled.
+    entry: {
+      jest: 'src/embed/jest.ts',
+      'jest-environment': 'src/embed/jest-environment.ts',
+      mocha: 'src/embed/mocha.ts',
+      'node-test': 'src/embed/node-test.ts',
+    },
+    outDir: 'dist/embed',
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: 'node20',
+    platform: 'node',
+    external: ['aite', 'jest-environment-node'],
+    // Keep `node:test` as written: there is no bare `test` module.
+    removeNodeProtocol: false,
+  },
+  {
+    // Vitest is ESM only, so its entry is too.
+    entry: { vitest: 'src/embed/vitest.ts' },
+    outDir: 'dist/embed',
+    format: ['esm'],
+    dts: true,
+    sourcemap: true,
+    clean: false,
+    target: 'node20',
+    platform: 'node',
+    external: ['aite', 'vitest'],
+  },
 ]);

@@ -61,3 +61,12 @@ export { renderHtml } from './report/renderHtml.js';
 export { renderJunit } from './report/renderJunit.js';
 export { writeReport, type WrittenReport } from './report/writeReport.js';
 export { mergeReports } from './report/mergeReports.js';
+
+// embedding: the runner-agnostic core of aite/vitest, aite/jest, aite/mocha and aite/node-test
+export {
+  SessionFixture,
+  type SessionFixtureOptions,
+  type SessionFixtureOptionsInput,
+  type TestFailure,
+} from './testing/SessionFixture.js';
+export { annotateError } from './testing/annotateError.js';

@@ -1,0 +1,44 @@
+import { TestEnvironment } from 'jest-environment-node';
+import { JEST_FAILURE_HANDLERS, type JestFailureHandler } from './jestFailures.js';
+
+/** What this environment reads of jest-circus's events. */
+interface CircusTest {
+  name: string;
+  parent?: { name: string; parent?: unknown };
+}
+interface CircusEvent {
+  name: string;
+  error?: unknown;
+  test?: CircusTest;
+}
+
+/**
+ * Jest's node environment, and one thing more: when a test function fails, it calls the failure
+ * hook that `useAite()` from `aite/jest` registered, with the error the test threw, so the step's
+ * screenshot and the retry counts are attached before Jest formats the failure.
+ *
+ * @example
+ * ```ts
+ * // jest.config.cjs
+ * module.exports = { testEnvironment: 'aite/jest-environment' };
+ * ```
+ * @public
+ */
+export default class AiteEnvironment extends TestEnvironment {
+  async handleTestEvent(event: CircusEvent): Promise<void> {
+    if (event.name !== 'test_fn_failure' || !event.test) return;
+    const handlers = (this.global as { [JEST_FAILURE_HANDLERS]?: Set<JestFailureHandler> })[JEST_FAILURE_HANDLERS];
+    for (const handler of handlers ?? []) await handler(event.error, fullName(event.test));
+  }
+}
+
+function fullName(test: CircusTest): string {
+  const names = [test.name];
+  // The root block is named ROOT_DESCRIBE_BLOCK and has no parent.
+  for (let block = test.parent as { name: string; parent?: unknown } | undefined; block?.parent; block = block.parent as typeof block) {
+    names.unshift(block.name);
+  }
+  return names.join(' > ');
+}
+
+export { AiteEnvironment as TestEnvironment };

@@ -1,0 +1,61 @@
+import { SessionFixture, type SessionFixtureOptionsInput } from 'aite';
+import { JEST_FAILURE_HANDLERS, type JestFailureHandler } from './jestFailures.js';
+
+export { SessionFixture, type SessionFixtureOptions, type SessionFixtureOptionsInput, type TestFailure } from 'aite';
+
+type Hook = () => Promise<void> | void;
+
+/** Jest's hooks, which Jest puts on the global object of every test file. */
+interface JestGlobals {
+  beforeAll?: (hook: Hook) => void;
+  afterAll?: (hook: Hook) => void;
+  beforeEach?: (hook: Hook) => void;
+  [JEST_FAILURE_HANDLERS]?: Set<JestFailureHandler>;
+}
+
+/**
+ * Launches one aite session for the tests of this file (in `beforeAll`) and closes it in
+ * `afterAll`, whether the tests passed or not.
+ *
+ * With `testEnvironment: 'aite/jest-environment'` in the Jest config, a failed test also gets
+ * the failed step's screenshot written to the results folder, and its path, the reason and the
+ * retry counts appended to the error Jest reports. (Jest tells only its environment which test
+ * failed and why.)
+ *
+ * @example
+ * ```ts
+ * // jest.config.cjs: module.exports = { testEnvironment: 'aite/jest-environment' };
+ * const { useAite } = require('aite/jest');
+ *
+ * const aite = useAite({ allow: ['http://127.0.0.1:4173'] });
+ *
+ * test('opens the send form', async () => {
+ *   await aite.session.tab.navigate('http://127.0.0.1:4173/');
+ *   await aite.session.click({ text: 'Send' });
+ * });
+ * ```
+ * @public
+ */
+export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
+  const jest = globalThis as JestGlobals;
+  const { beforeAll, afterAll, beforeEach } = jest;
+  if (!beforeAll || !afterAll || !beforeEach) {
+    throw new Error('aite/jest: useAite() needs Jest\'s hooks (beforeAll, afterAll, beforeEach); run the file with jest.');
+  }
+  const fixture = new SessionFixture(options);
+  const onFailure: JestFailureHandler = async (error, testName) => {
+    await fixture.testFailed(error, testName);
+  };
+  beforeAll(async () => {
+    (jest[JEST_FAILURE_HANDLERS] ??= new Set()).add(onFailure);
+    await fixture.start();
+  });
+  beforeEach(() => {
+    fixture.testStarted();
+  });
+  afterAll(async () => {
+    jest[JEST_FAILURE_HANDLERS]?.delete(onFailure);
+    await fixture.stop();
+  });
+  return fixture;
+}

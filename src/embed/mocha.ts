@@ -1,0 +1,69 @@
+import { SessionFixture, type SessionFixtureOptionsInput } from 'aite';
+
+export { SessionFixture, type SessionFixtureOptions, type SessionFixtureOptionsInput, type TestFailure } from 'aite';
+
+/** What this entry uses of a Mocha test. */
+interface MochaTest {
+  state?: string;
+  err?: unknown;
+  fullTitle(): string;
+}
+
+type MochaHook = (this: { currentTest?: MochaTest }) => Promise<void> | void;
+
+/** Mocha's BDD hooks, which Mocha puts on the global object while it loads a test file. */
+interface MochaGlobals {
+  before?: (hook: MochaHook) => void;
+  after?: (hook: MochaHook) => void;
+  beforeEach?: (hook: MochaHook) => void;
+  afterEach?: (hook: MochaHook) => void;
+}
+
+/**
+ * Launches one aite session for the tests of this file (in `before`) and closes it in `after`,
+ * whether the tests passed or not. When a test fails, the failed step's screenshot is written to
+ * the results folder and its path, the reason and the retry counts are appended to the error
+ * Mocha reports.
+ *
+ * Call it at the top level of a test file or inside a `describe`, with Mocha's BDD interface
+ * (the default).
+ *
+ * @example
+ * ```ts
+ * import { useAite } from 'aite/mocha';
+ *
+ * describe('the wallet', function () {
+ *   const aite = useAite({ allow: ['http://127.0.0.1:4173'] });
+ *
+ *   it('opens the send form', async function () {
+ *     await aite.session.tab.navigate('http://127.0.0.1:4173/');
+ *     await aite.session.click({ text: 'Send' });
+ *   });
+ * });
+ * ```
+ * @public
+ */
+export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
+  const mocha = globalThis as MochaGlobals;
+  const { before, after, beforeEach, afterEach } = mocha;
+  if (!before || !after || !beforeEach || !afterEach) {
+    throw new Error('aite/mocha: useAite() needs Mocha\'s BDD hooks (before, after, beforeEach, afterEach); run the file with mocha.');
+  }
+  const fixture = new SessionFixture(options);
+  before(async function () {
+    await fixture.start();
+  });
+  beforeEach(function () {
+    fixture.testStarted();
+  });
+  afterEach(async function () {
+    const test = this.currentTest;
+    if (test?.state !== 'failed') return;
+    // Mocha prints failures after the run: what is appended to the error now shows there.
+    await fixture.testFailed(test.err, test.fullTitle());
+  });
+  after(async function () {
+    await fixture.stop();
+  });
+  return fixture;
+}

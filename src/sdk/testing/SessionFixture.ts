@@ -1,0 +1,202 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { AiteError } from '../errors/AiteError.js';
+import { REASONS } from '../protocol/reasons.js';
+import { launch, type LaunchOptions } from '../session/launch.js';
+import type { Session } from '../session/Session.js';
+import type { RetryCounts } from '../session/types.js';
+import { annotateError } from './annotateError.js';
+
+/**
+ * Options of a {@link SessionFixture}: everything {@link launch} takes, and where failure
+ * screenshots go.
+ * @public
+ */
+export interface SessionFixtureOptions extends LaunchOptions {
+  /**
+   * Folder for failure screenshots. Default: the `AITE_RESULTS_DIR` environment variable, else
+   * `aite-results` in the current directory. Created when the first screenshot is written.
+   */
+  resultsDir?: string;
+}
+
+/**
+ * The options, or a function that answers them when the session starts, for the common case
+ * where `allow` names a server that is itself started in a `before` hook.
+ * @public
+ */
+export type SessionFixtureOptionsInput = SessionFixtureOptions | (() => SessionFixtureOptions | Promise<SessionFixtureOptions>);
+
+/**
+ * What {@link SessionFixture.testFailed} found out about a failed test and appended to its error.
+ * @public
+ */
+export interface TestFailure {
+  /** The test's full name, as the runner gave it. */
+  testName: string;
+  /** The {@link AiteError} reason when aite's error failed the test; undefined for other errors. */
+  reason: string | undefined;
+  /** Absolute path of the PNG written for this failure; undefined when no picture could be taken. */
+  screenshot: string | undefined;
+  /** Re-sends counted during the failed test, and over the whole session so far. */
+  retries: { test: number; session: RetryCounts };
+  /** The lines appended to the test's error message, one fact a line, each starting `aite:`. */
+  summary: string;
+}
+
+/**
+ * One launched {@link Session} shared by the tests of a file (or worker), with the two things a
+ * test runner needs around it: cleanup that survives a failing test, and a failure hook that
+ * writes the step's screenshot and names it, with the retry counts, in the test's output.
+ *
+ * The runner entries (`aite/vitest`, `aite/jest`, `aite/mocha`, `aite/node-test`) wire it to
+ * their runner's hooks; use it directly for any other runner.
+ *
+ * @example
+ * ```ts
+ * import { SessionFixture } from 'aite';
+ *
+ * const fixture = new SessionFixture({ allow: ['http://127.0.0.1:4173'] });
+ * await fixture.start(); // in a before-all hook
+ * fixture.testStarted(); // in a before-each hook
+ * try {
+ *   await fixture.session.tab.navigate('http://127.0.0.1:4173/');
+ *   await fixture.session.click({ text: 'Send' });
+ * } catch (error) {
+ *   const failure = await fixture.testFailed(error, 'sends one MALLBUCK'); // in the failure hook
+ *   console.error(failure.summary);
+ * } finally {
+ *   await fixture.stop(); // in an after-all hook: runs whether the tests passed or not
+ * }
+ * ```
+ * @public
+ */
+export class SessionFixture {
+  readonly #options: SessionFixtureOptionsInput;
+  #session: Session | undefined;
+  #starting: Promise<Session> | undefined;
+  #resultsDir: string | undefined;
+  #retriesAtTestStart = 0;
+  readonly #written = new Set<string>();
+
+  constructor(options: SessionFixtureOptionsInput) {
+    this.#options = options;
+  }
+
+  /** The launched session. Throws when {@link SessionFixture.start} has not run (or failed). */
+  get session(): Session {
+    if (!this.#session) {
+      throw new AiteError(
+        'unsupported',
+        'The aite session is not started: start() runs in the before-all hook that useAite() registers; call useAite() at the top level of the test file, or check the hook did not fail.',
+      );
+    }
+    return this.#session;
+  }
+
+  /** Whether a session is running. */
+  get started(): boolean {
+    return this.#session !== undefined;
+  }
+
+  /** Launches the session, once; later calls answer the same session. */
+  start(): Promise<Session> {
+    this.#starting ??= (async () => {
+      const { resultsDir, ...launchOptions } = typeof this.#options === 'function' ? await this.#options() : this.#options;
+      this.#resultsDir = resultsDir;
+      this.#session = await launch(launchOptions);
+      return this.#session;
+    })();
+    this.#starting.catch(() => {
+      this.#starting = undefined;
+    });
+    return this.#starting;
+  }
+
+  /**
+   * Closes Chrome and the bridge and deletes bridge.json and the temp profile. Safe to call more
+   * than once, and after a failed start.
+   */
+  async stop(): Promise<void> {
+    const starting = this.#starting;
+    this.#starting = undefined;
+    if (!starting) return;
+    const session = await starting.catch(() => undefined);
+    this.#session = undefined;
+    await session?.close();
+  }
+
+  /** Marks the start of a test, so a failure reports the retries of that test alone. */
+  testStarted(): void {
+    this.#retriesAtTestStart = this.#session?.retries.total ?? 0;
+  }
+
+  /**
+   * Handles a failed test: writes the failed step's screenshot (or, when the error carries none,
+   * a picture of the page as the test left it) into the results folder, and appends where it is,
+   * the reason and the retry counts to the error's message, so every reporter shows them.
+   */
+  async testFailed(error: unknown, testName: string): Promise<TestFailure> {
+    const session = this.#session;
+    const reason = reasonOf(error);
+    const screenshot = await this.#saveScreenshot(error, testName);
+    const retries = { test: (session?.retries.total ?? 0) - this.#retriesAtTestStart, session: snapshot(session?.retries) };
+    const lines = [
+      reason ? `aite: ${reason}${stepOf(error) ? ` in ${stepOf(error)}` : ''}` : undefined,
+      screenshot ? `aite: screenshot ${screenshot}` : session ? 'aite: no screenshot could be taken' : 'aite: no session (launch failed or was never started)',
+      session ? `aite: retries ${retries.test} in this test, ${describeRetries(retries.session)} in the session` : undefined,
+    ].filter((line): line is string => line !== undefined);
+    const summary = lines.join('\n');
+    annotateError(error, summary);
+    return { testName, reason, screenshot, retries, summary };
+  }
+
+  async #saveScreenshot(error: unknown, testName: string): Promise<string | undefined> {
+    const carried = (error as { screenshot?: unknown } | null)?.screenshot;
+    let png = ArrayBuffer.isView(carried) ? new Uint8Array(carried.buffer, carried.byteOffset, carried.byteLength) : undefined;
+    if (!png && this.#session?.browser) png = await this.#session.screenshot();
+    if (!png) return undefined;
+    const dir = resolve(this.#resultsDir ?? process.env.AITE_RESULTS_DIR ?? 'aite-results');
+    await mkdir(dir, { recursive: true });
+    const base = slug(testName) || 'test';
+    let path = join(dir, `${base}.png`);
+    for (let n = 2; this.#written.has(path); n += 1) path = join(dir, `${base}-${n}.png`);
+    this.#written.add(path);
+    await writeFile(path, png);
+    return path;
+  }
+}
+
+function reasonOf(error: unknown): string | undefined {
+  if (error instanceof AiteError) return error.reason;
+  // Runners may hand over a copy (Vitest serialises errors): trust the shape, not the class.
+  const reason = (error as { reason?: unknown } | null)?.reason;
+  return typeof reason === 'string' && (REASONS as readonly string[]).includes(reason) ? reason : undefined;
+}
+
+/** The composed step and its target (the call log's first line), else the failed command. */
+function stepOf(error: unknown): string | undefined {
+  const { callLog, command } = (error ?? {}) as { callLog?: unknown; command?: unknown };
+  const first = Array.isArray(callLog) ? callLog[0] : undefined;
+  if (typeof first === 'string' && first.trim()) return first.trim();
+  return typeof command === 'string' ? command : undefined;
+}
+
+function snapshot(retries: RetryCounts | undefined): RetryCounts {
+  return { total: retries?.total ?? 0, byCommand: { ...retries?.byCommand } };
+}
+
+function describeRetries(retries: RetryCounts): string {
+  const by = Object.entries(retries.byCommand)
+    .filter(([, n]) => (n ?? 0) > 0)
+    .map(([command, n]) => `${command} ${n}`);
+  return `${retries.total}${by.length > 0 ? ` (${by.join(', ')})` : ''}`;
+}
+
+function slug(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 100);
+}
