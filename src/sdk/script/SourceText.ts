@@ -99,16 +99,36 @@ function jsonSyntaxError(error: unknown, text: string, file: string): UsageError
     const before = text.slice(0, Number(position[1]));
     line = before.split('\n').length;
     column = before.length - before.lastIndexOf('\n');
+  } else if (unexpectedTokenAt(raw, text) !== undefined) {
+    const before = text.slice(0, unexpectedTokenAt(raw, text));
+    line = before.split('\n').length;
+    column = before.length - before.lastIndexOf('\n');
   } else if (/Unexpected end of JSON input/.test(raw)) {
     line = text.split('\n').length;
   }
   const message = raw
+    .replace(/, (\.\.\.)?".*" is not valid JSON$/s, '')
     .replace(/ in JSON at position \d+.*$/s, '')
+    .replace(/ after JSON at position \d+.*$/s, ' after the end of the JSON')
+    .replace(/^(Unexpected token '?[\]}]'?)$/, '$1 (a comma too many before it?)')
     .replace(/\s*\(line \d+ column \d+\)/, '')
     .replace(/^Unexpected end of JSON input$/, 'the file ends too early (a missing } or ]?)')
     .trim();
   const hint = text.trim() === '' ? 'the file is empty; a script is an object such as { "steps": [ { "navigate": "http://127.0.0.1:4173/" } ] }' : lowerFirst(message);
   return new UsageError('syntax', [{ file, line, column, message: `this is not valid JSON: ${hint}.` }], { cause: error });
+}
+
+/**
+ * Node 20 says `Unexpected token ']', ..."e": "/" }, ] }" is not valid JSON`: no position, but
+ * the text around it, starting 10 characters before the token when it starts with `...`.
+ */
+function unexpectedTokenAt(message: string, text: string): number | undefined {
+  const match = /^Unexpected token '?(.)'?, (\.\.\.)?"(.*?)"(\.\.\.)? is not valid JSON$/s.exec(message);
+  if (!match) return undefined;
+  const [, token, cut, context] = match as unknown as [string, string, string | undefined, string];
+  const start = text.indexOf(context);
+  if (start < 0) return undefined;
+  return cut ? start + 10 : start + Math.max(0, context.indexOf(token));
 }
 
 function lowerFirst(text: string): string {

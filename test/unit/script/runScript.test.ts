@@ -59,7 +59,7 @@ describe('runScript', () => {
     ]);
   });
 
-  it('starts a Chrome per profile and routes each step by its profile; the key never reaches a session', async () => {
+  it('[T-PROFILES] starts a Chrome per profile and routes each step by its profile; the key never reaches a session', async () => {
     const fake = fakeLauncher();
     const cfg = config({ profiles: { sender: { userDataDir: 'profiles/sender' }, receiver: { userDataDir: 'profiles/receiver' } } });
     const { report } = await runScript(
