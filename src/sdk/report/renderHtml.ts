@@ -214,6 +214,10 @@ function describeDescriptor(d: Record<string, unknown> | undefined): string {
   else if (d.text) parts.push(JSON.stringify(d.text));
   if (d.testid) parts.push(`testid=${String(d.testid)}`);
   if (d.id) parts.push(`#${String(d.id)}`);
+  // What tells look-alikes apart: the row or card they sit in.
+  const context = d.context as { row?: string; region?: string } | undefined;
+  const near = context?.row ?? (typeof d.near === 'string' ? d.near : undefined) ?? context?.region;
+  if (near) parts.push(`near ${JSON.stringify(near.length > 60 ? `${near.slice(0, 57)}...` : near)}`);
   return parts.join(' ');
 }
 
