@@ -28,10 +28,13 @@ const GAP = 0.15;
 const DRIFT = 0.6;
 const NF = FIELDS.length;
 
-type Vec = Float64Array; // [w(NF), missing(NF), added(NF)]
+type Vec = Float64Array; // [w(NF), missing(NF), added(NF), power, contrast floor, contrast range]
 
 function toVec(W: Weights): Vec {
-  const v = new Float64Array(3 * NF);
+  const v = new Float64Array(3 * NF + 3);
+  v[3 * NF] = W.power;
+  v[3 * NF + 1] = W.contrast.floor;
+  v[3 * NF + 2] = W.contrast.range;
   FIELDS.forEach((f, i) => {
     v[i] = W.w[f];
     v[NF + i] = W.missing[f];
@@ -42,18 +45,43 @@ function toVec(W: Weights): Vec {
 
 function toWeights(v: Vec): Weights {
   const pick = (o: number): Record<string, number> => Object.fromEntries(FIELDS.map((f, i) => [f, Math.round(v[o + i]! * 100) / 100]));
-  return { w: pick(0), missing: pick(NF), added: pick(2 * NF), tagFamily: WEIGHTS.tagFamily } as Weights;
+  return { w: pick(0), missing: pick(NF), added: pick(2 * NF), tagFamily: WEIGHTS.tagFamily, power: Math.round(v[3 * NF]! * 100) / 100, contrast: { floor: Math.round(v[3 * NF + 1]! * 100) / 100, top: WEIGHTS.contrast.top, range: Math.round(v[3 * NF + 2]! * 100) / 100 } } as Weights;
 }
 
-function score(row: Row, v: Vec): number {
+function score(row: Row, v: Vec, contrast?: Float64Array): number {
   let num = 0;
   let den = 0;
   for (const [f, s, p] of row.sims) {
-    const w = v[f]! * (p === 1 ? 1 : p === 2 ? v[NF + f]! : v[2 * NF + f]!);
+    const w = v[f]! * (p === 1 ? 1 : p === 2 ? v[NF + f]! : v[2 * NF + f]!) * (contrast ? contrast[f]! : 1);
     num += w * s;
     den += w;
   }
-  return den > 0 ? num / den : 0;
+  return den > 0 ? Math.pow(num / den, v[3 * NF]!) : 0;
+}
+
+/** The same contrast multipliers as score.ts `contrastOf`. */
+function contrastOf(rows: Row[], v: Vec): Float64Array {
+  const out = new Float64Array(NF).fill(1);
+  const floor = v[3 * NF + 1]!;
+  const range = v[3 * NF + 2]!;
+  if (floor >= 1 || rows.length < 2) return out;
+  const lead = rows
+    .map((r) => [score(r, v), r] as const)
+    .sort((a, b) => b[0] - a[0])
+    .slice(0, Math.max(2, WEIGHTS.contrast.top))
+    .map(([, r]) => r);
+  const lo = new Float64Array(NF).fill(Infinity);
+  const hi = new Float64Array(NF).fill(-Infinity);
+  for (const r of lead) {
+    const seen = new Float64Array(NF);
+    for (const [f, s] of r.sims) seen[f] = s;
+    for (let f = 0; f < NF; f++) {
+      lo[f] = Math.min(lo[f]!, seen[f]!);
+      hi[f] = Math.max(hi[f]!, seen[f]!);
+    }
+  }
+  for (let f = 0; f < NF; f++) out[f] = floor + (1 - floor) * Math.min(1, (hi[f]! - lo[f]!) / range);
+  return out;
 }
 
 interface Eval {
@@ -77,8 +105,9 @@ function evaluate(cases: DumpCase[], v: Vec): Eval {
     let bestTruth = false;
     let truthScore = -1;
     let otherBest = -1;
+    const contrast = contrastOf(c.rows, v);
     for (const r of c.rows) {
-      const s = score(r, v);
+      const s = score(r, v, contrast);
       if (s > best) {
         second = best;
         best = s;
@@ -116,13 +145,18 @@ function fit(train: DumpCase[], start: Vec): Vec {
   for (let round = 0; round < 6; round++) {
     let improved = false;
     for (let i = 0; i < v.length; i++) {
-      const isMult = i >= NF;
+      const isPower = i === 3 * NF;
+      const isFloor = i === 3 * NF + 1;
+      const isRange = i === 3 * NF + 2;
+      const isMult = i >= NF && i < 3 * NF;
       const base = v[i]!;
-      const tries = new Set<number>(factors.map((f) => base * f));
-      if (base === 0) for (const x of isMult ? [0.1, 0.3, 0.6, 1] : [0.1, 0.3, 1]) tries.add(x);
+      const tries = new Set<number>(
+        isPower ? [0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1] : isFloor ? [0.1, 0.2, 0.3, 0.45, 0.6, 0.8, 1] : isRange ? [0.2, 0.3, 0.5, 0.7, 1] : factors.map((f) => base * f),
+      );
+      if (base === 0 && i < 3 * NF) for (const x of isMult ? [0.1, 0.3, 0.6, 1] : [0.1, 0.3, 1]) tries.add(x);
       if (isMult) for (const x of [0, 0.2, 0.5, 1]) tries.add(x);
       for (const x of tries) {
-        const y = Math.max(0, Math.min(isMult ? 1 : 8, x));
+        const y = isPower || isFloor || isRange ? x : Math.max(0, Math.min(isMult ? 1 : 8, x));
         if (y === v[i]) continue;
         const cand = Float64Array.from(v);
         cand[i] = y;

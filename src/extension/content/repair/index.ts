@@ -5,7 +5,7 @@ import type { Descriptor, Target } from '../../../sdk/protocol/index.js';
 import { MAX_LOOKED_AT, collectPool, shortlist } from './candidates.js';
 import { describeChanges } from './changes.js';
 import { type DescribeCache, describeElement, isEnabled, isInteractive, isVisible } from './features.js';
-import { type FieldSim, type Weights, combine, fieldSims, rarity } from './score.js';
+import { type FieldSim, type Weights, combine, contrastOf, fieldSims, rarity } from './score.js';
 import { fold } from './text.js';
 import type { RepairOutcome, RepairStats } from './types.js';
 import { WEIGHTS } from './weights.js';
@@ -57,8 +57,11 @@ function sameThing(a: Scored, b: Scored): boolean {
   return Math.min(areaA, areaB) / Math.max(areaA, areaB) >= (ta ? 0.3 : 0.7);
 }
 
-/** Merges nested same-text candidates, keeping the best score and preferring the interactive one. */
-export function mergeWrappers(sorted: Scored[]): Scored[] {
+/**
+ * Merges nested same-text candidates, keeping the best score; the answer is the one with the
+ * remembered tag, else the interactive one.
+ */
+export function mergeWrappers(sorted: Scored[], oldTag?: string): Scored[] {
   const kept: Scored[] = [];
   for (const c of sorted) {
     const k = kept.findIndex((x) => sameThing(x, c));
@@ -67,7 +70,9 @@ export function mergeWrappers(sorted: Scored[]): Scored[] {
       continue;
     }
     const host = kept[k]!;
-    if (!isInteractive(host.element) && isInteractive(c.element)) {
+    const hostTag = host.element.tagName.toLowerCase() === oldTag;
+    const cTag = c.element.tagName.toLowerCase() === oldTag;
+    if ((cTag && !hostTag) || (cTag === hostTag && !isInteractive(host.element) && isInteractive(c.element))) {
       kept[k] = { ...c, score: host.score, sims: host.sims };
     }
   }
@@ -86,13 +91,15 @@ export function scoreCandidates(
   const cache: DescribeCache = {};
   const described = short.map((element) => ({ element, descriptor: describeElement(element, cache) }));
   const rare = rarity(described.map((d) => d.descriptor));
-  let ranked: Scored[] = described.map(({ element, descriptor }) => {
-    const sims = fieldSims(old, descriptor, W.tagFamily, rare);
-    const score = opts.scorer ? opts.scorer(old, descriptor) : combine(sims, W);
+  const allSims = described.map(({ descriptor }) => fieldSims(old, descriptor, W.tagFamily, rare));
+  const contrast = contrastOf(allSims, W);
+  let ranked: Scored[] = described.map(({ element, descriptor }, i) => {
+    const sims = allSims[i]!;
+    const score = opts.scorer ? opts.scorer(old, descriptor) : combine(sims, W, contrast);
     return { element, descriptor, score, sims };
   });
   ranked.sort((a, b) => b.score - a.score);
-  if (opts.merge !== false) ranked = mergeWrappers(ranked);
+  if (opts.merge !== false) ranked = mergeWrappers(ranked, old.tag);
   return { ranked, candidates: pool.total, lookedAt: pool.elements.length };
 }
 

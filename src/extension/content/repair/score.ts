@@ -40,6 +40,19 @@ export interface Weights {
   added: Record<Field, number>;
   /** Similarity of two different tags of one family (h2/h3, div/section). */
   tagFamily: number;
+  /**
+   * Calibration: the weighted mean is raised to this power, so that the protocol's fixed
+   * thresholds (0.85 act, 0.60 drifted, 0.15 gap) fall where the corpus says they should.
+   * Monotone: it never changes which candidate is best.
+   */
+  power: number;
+  /**
+   * Contrast: a field on which the leading candidates all agree (same tag, same classes, same
+   * form) tells them nothing, and only compresses their scores together. Its weight is scaled
+   * by floor + (1 − floor) · min(1, spread / range), where spread is the max − min of the
+   * field's weighted similarity over the `top` candidates by the plain score.
+   */
+  contrast: { floor: number; top: number; range: number };
 }
 
 /** How a field is present: 1 both, 2 only the remembered element, 3 only the candidate. */
@@ -145,19 +158,44 @@ export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: numbe
   return out;
 }
 
-/** Combines field similarities with weights into a score in [0, 1]. */
-export function combine(sims: readonly FieldSim[], W: Weights): number {
+/** Combines field similarities with weights (and per-field contrast multipliers) into a score in [0, 1]. */
+export function combine(sims: readonly FieldSim[], W: Weights, contrast?: ArrayLike<number>): number {
   let num = 0;
   let den = 0;
   for (const [f, s, p] of sims) {
     const name = FIELDS[f]!;
-    const w = W.w[name] * (p === 1 ? 1 : p === 2 ? W.missing[name] : W.added[name]);
+    const w = W.w[name] * (p === 1 ? 1 : p === 2 ? W.missing[name] : W.added[name]) * (contrast ? contrast[f]! : 1);
     num += w * s;
     den += w;
   }
-  return den > 0 ? num / den : 0;
+  return den > 0 ? Math.pow(num / den, W.power) : 0;
 }
 
+/**
+ * Per-field contrast multipliers over one page's candidates (see {@link Weights.contrast}). A field
+ * a candidate lacks counts as similarity 0 for the spread.
+ */
+export function contrastOf(all: readonly FieldSim[][], W: Weights): Float64Array {
+  const out = new Float64Array(FIELDS.length).fill(1);
+  const { floor, top, range } = W.contrast;
+  if (floor >= 1 || all.length < 2) return out;
+  const order = all.map((sims, i) => [combine(sims, W), i] as const).sort((a, b) => b[0] - a[0]);
+  const lead = order.slice(0, Math.max(2, top)).map(([, i]) => all[i]!);
+  const lo = new Float64Array(FIELDS.length).fill(Infinity);
+  const hi = new Float64Array(FIELDS.length).fill(-Infinity);
+  for (const sims of lead) {
+    const seen = new Float64Array(FIELDS.length);
+    for (const [f, s] of sims) seen[f] = s;
+    for (let f = 0; f < FIELDS.length; f++) {
+      lo[f] = Math.min(lo[f]!, seen[f]!);
+      hi[f] = Math.max(hi[f]!, seen[f]!);
+    }
+  }
+  for (let f = 0; f < FIELDS.length; f++) out[f] = floor + (1 - floor) * Math.min(1, (hi[f]! - lo[f]!) / range);
+  return out;
+}
+
+/** The score of one candidate alone (no contrast: that needs the other candidates). */
 export function score(old: Descriptor, cand: Descriptor, W: Weights): number {
   return combine(fieldSims(old, cand, W.tagFamily), W);
 }

@@ -142,7 +142,12 @@ export function textSim(a: string | undefined, b: string | undefined, weight: Wo
 export function identSim(a: string | undefined, b: string | undefined): number {
   if (a === b) return 1;
   if (!a || !b) return 0;
-  return Math.max(wordSetSim(identWords(a), identWords(b)) * 0.95, 0.85 * bigramSim(a, b));
+  const wa = identWords(a);
+  const wb = identWords(b);
+  const ws = 0.95 * wordSetSim(wa, wb);
+  // "check3" and "check13" are two elements, not one renamed.
+  const digits = (w: string[]): string => w.filter((t) => /\d/.test(t)).join(' ');
+  return digits(wa) === digits(wb) ? Math.max(ws, 0.85 * bigramSim(a, b)) : ws;
 }
 
 /** Longest common subsequence length of two sequences. */

@@ -74,4 +74,6 @@ export const WEIGHTS: Weights = {
     size: 1,
   },
   tagFamily: 0.8,
+  power: 1,
+  contrast: { floor: 0.3, top: 8, range: 0.5 },
 };
