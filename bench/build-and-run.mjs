@@ -10,14 +10,15 @@ const common = { bundle: true, logLevel: 'warning', absWorkingDir: root };
 await Promise.all([
   build({
     ...common,
-    entryPoints: { run: 'bench/run.ts', driver: 'bench/driver.ts' },
+    entryPoints: { run: 'bench/run.ts', driver: 'bench/driver.ts', profile: 'bench/profile.ts', 'profile-launch': 'bench/profile-launch.ts', ab: 'bench/ab.ts', 'ab-worker': 'bench/ab-worker.ts' },
     outdir: 'bench/out',
     outExtension: { '.js': '.mjs' },
     platform: 'node',
     format: 'esm',
     target: 'node20',
     // The tools run as installed; aite is its built package (dist/, via its own package name).
-    external: ['aite', 'playwright-core', 'puppeteer-core'],
+    // profile.ts imports src/ directly, so only the SDK's own dependencies stay external.
+    packages: 'external',
   }),
   // The content script's repair function alone, evaluated in the drifted page to time it there.
   build({
@@ -31,5 +32,12 @@ await Promise.all([
   }).catch((error) => console.warn(`bench: no in-page repair timer (${error.message.split('\n')[0]})`)),
 ]);
 
-const child = spawn(process.execPath, ['bench/out/run.mjs', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+// `--profile`: aite's path piece by piece (bench/profile.ts) instead of the comparison.
+// `--profile-launch`: launch to ready phase by phase, with variants (bench/profile-launch.ts).
+// `--ab <case>`: an A/B of one candidate change (bench/ab.ts).
+// `--ab-worker --a <dir> --b <dir>`: two builds of the extension side by side (bench/ab-worker.ts).
+const mode = ['--profile', '--profile-launch', '--ab-worker', '--ab'].find((a) => process.argv.includes(a));
+const script = mode ? `bench/out/${mode.slice(2)}.mjs` : 'bench/out/run.mjs';
+const rest = process.argv.slice(2);
+const child = spawn(process.execPath, [script, ...rest], { cwd: root, stdio: 'inherit' });
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -33,12 +33,12 @@ const benchStarted = performance.now();
 
 // Iterations per tool (after warm-up); slow scenarios get fewer.
 const N = {
-  launch: q(10),
-  primitive: q(40),
-  flow: q(10),
-  scaleFlow: q(5),
+  launch: q(8),
+  primitive: q(30),
+  flow: q(8),
+  scaleFlow: q(4),
   repair: q(30),
-  parallel: q(3),
+  parallel: q(2),
 };
 const SIZES = [200, 2000, 20000];
 const PROFILES = [1, 2, 4, 8];
@@ -255,7 +255,7 @@ async function main(): Promise<void> {
       console.log(`· primitives on wallet.html (${els[0]!.elements} elements)`);
       for (const [kind, name, target] of kinds) {
         const m = metric(name, N.primitive, target);
-        await interleave(m, drivers, N.primitive, 3, 'primitive', () => ({ kind }));
+        await interleave(m, drivers, N.primitive, 2, 'primitive', () => ({ kind }));
       }
     }
 
