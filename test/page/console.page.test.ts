@@ -35,7 +35,6 @@ beforeAll(async () => {
   worker = (await target.worker())!;
   page = await browser.newPage();
   await page.goto(`${server.origin}/console.html`, { waitUntil: 'load' });
-  await page.waitForFunction(() => document.documentElement.hasAttribute('data-isolated-errors') || document.readyState === 'complete');
   tab = await worker.evaluate((u) => (self as unknown as { tabIdOf(u: string): Promise<number> }).tabIdOf(u), '/console.html');
 });
 
