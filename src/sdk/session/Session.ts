@@ -135,7 +135,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   doubleClick(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
     return this.#step('doubleClick', target, async () => {
       const found = await this.#find(target, options.timeoutMs);
-      await this.#pointer(found, 'doubleClick', (page, at) => page.mouse.click(at.x, at.y, { clickCount: 2 }), options.timeoutMs);
+      await this.#pointer(found, 'doubleClick', (page, at) => page.mouse.click(at.x, at.y, { count: 2 }), options.timeoutMs);
     });
   }
 
@@ -173,10 +173,11 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
         'type',
         async (page, at) => {
           await page.mouse.click(at.x, at.y, { clickCount: 3 });
-          await page.keyboard.down('ControlLeft');
-          await page.keyboard.press('KeyA');
-          await page.keyboard.up('ControlLeft');
-          await page.keyboard.press('Backspace');
+          // Select all, then delete: the same key events in the same order as pressing them one
+          // by one, sent without waiting for each acknowledgement (puppeteer fixes each event's
+          // modifiers when it is called, and one CDP session delivers input in order).
+          const keys = page.keyboard;
+          await Promise.all([keys.down('ControlLeft'), keys.down('KeyA'), keys.up('KeyA'), keys.up('ControlLeft'), keys.down('Backspace'), keys.up('Backspace')]);
           if (text) await page.keyboard.sendCharacter(text);
         },
         options.timeoutMs,

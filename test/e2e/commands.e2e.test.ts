@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { failure } from './support/failure.js';
+import { useSession } from './support/harness.js';
+
+// Every page command through the real worker and content script, in real Chromium.
+const ctx = useSession();
+
+/** The puppeteer page of the run's tab (for evaluating in it), once its document is live. */
+async function runPage(): Promise<Page> {
+  const url = (await ctx.session.tab.list()).find((t) => t.id === ctx.session.tab.current)!.url;
+  const page = (await ctx.session.browser!.pages()).find((p) => p.url() === url)!;
+  await page.waitForFunction(() => document.readyState === 'complete');
+  return page;
+}
+const win = <T>(page: Page, key: string): Promise<T> => page.evaluate((k) => (window as unknown as Record<string, T>)[k]!, key);
+
+describe('verify, every kind', () => {
+  it('[V-VALUE, V-STATE, V-COUNT, V-NEGATE] value, state, count and negate', async () => {
+    await ctx.session.tab.navigate(ctx.page('buttons.html'));
+    await ctx.session.verify.value({ label: 'Email' }, '');
+    await ctx.session.verify.state({ text: 'Locked' }, 'disabled');
+    await ctx.session.verify.state({ role: 'checkbox', name: 'Subscribe' }, 'unchecked');
+    await ctx.session.verify.state({ role: 'radio', name: 'Monthly' }, 'checked');
+    await ctx.session.verify.count({ text: 'Delete' }, 2);
+    await ctx.session.verify.exists({ text: 'Secret' }, { negate: true });
+    await ctx.session.verify.text('Nowhere on this page', { negate: true });
+    const mismatch = await failure(ctx.session.verify.count({ text: 'Delete' }, 3, { timeoutMs: 200 }));
+    expect(mismatch.reason).toBe('mismatch');
+    expect(mismatch.detail).toMatchObject({ expected: 3, found: 2 });
+  });
+
+  it('[V-NUMBER-CHANGE, V-TEXT] numberChange after clicks, and text within a region', async () => {
+    await ctx.session.tab.navigate(ctx.page('counter.html'));
+    await ctx.session.click({ text: 'Increment' });
+    await ctx.session.click({ text: 'Increment' });
+    await ctx.session.verify.numberChange({ css: '#value' }, { from: 10, by: 2 });
+    const wrong = await failure(ctx.session.verify.numberChange({ css: '#value' }, { from: 10, by: 5 }, { timeoutMs: 200 }));
+    expect(wrong.reason).toBe('mismatch');
+    await ctx.session.tab.navigate(ctx.page('buttons.html'));
+    await ctx.session.verify.text('Save', { within: 'Billing' });
+    const outside = await failure(ctx.session.verify.text('Subscribe', { within: 'Billing', timeoutMs: 200 }));
+    expect(outside.detail.expected).toBe('Subscribe');
+  });
+});
+
+describe('wait, every kind', () => {
+  it('[W-VISIBLE, W-GONE, W-TEXT-CHANGES, W-URL] visible, gone, textChanges and url', async () => {
+    await ctx.session.tab.navigate(ctx.page('buttons.html'));
+    const page = await runPage();
+    await page.evaluate(() => setTimeout(() => document.getElementById('reveal')!.click(), 100));
+    await ctx.session.locator.wait('visible', { target: { text: 'Secret' } });
+    await page.evaluate(() => setTimeout(() => (document.getElementById('secret')!.hidden = true), 100));
+    await ctx.session.locator.wait('gone', { target: { text: 'Secret' } });
+    await ctx.session.tab.navigate(ctx.page('textchange.html?ms=100'));
+    await (await runPage()).evaluate(() => setTimeout(() => document.getElementById('start')!.click(), 50));
+    const changed = await ctx.session.locator.wait('textChanges', { target: { role: 'status' } });
+    expect(changed.found).toBe('Finished');
+    await (await runPage()).evaluate(() => setTimeout(() => (location.hash = 'done'), 100));
+    await ctx.session.locator.wait('url', { contains: '#done' });
+    const late = await failure(ctx.session.locator.wait('url', { contains: '#never', timeoutMs: 200 }));
+    expect(late.reason).toBe('timeout');
+  });
+
+  it('[W-NETWORK-IDLE] network idle comes from the runner, after the slow request ends', async () => {
+    await ctx.session.tab.navigate(ctx.page('slow.html'));
+    await ctx.session.waitForNetworkIdle({ idleMs: 200, timeoutMs: 10_000 });
+    await ctx.session.verify.text('Done', { timeoutMs: 100 });
+  });
+});
+
+describe('act, every action, as plain events', () => {
+  it('[ACT-ACTIONS] doubleClick, press, check, uncheck, select by label and by value', async () => {
+    await ctx.session.tab.navigate(ctx.page('buttons.html'));
+    const page = await runPage();
+    const save = await ctx.session.locator.resolve({ css: '#save' });
+    await ctx.session.locator.act('doubleClick', save.descriptor);
+    expect(await win<number>(page, '__clicks')).toBe(2);
+    const subscribe = await ctx.session.locator.resolve({ role: 'checkbox', name: 'Subscribe' });
+    await ctx.session.locator.act('check', subscribe.descriptor);
+    await ctx.session.verify.state({ role: 'checkbox', name: 'Subscribe' }, 'checked');
+    await ctx.session.locator.act('check', subscribe.descriptor);
+    await ctx.session.verify.state({ role: 'checkbox', name: 'Subscribe' }, 'checked');
+    await ctx.session.locator.act('uncheck', subscribe.descriptor);
+    await ctx.session.verify.state({ role: 'checkbox', name: 'Subscribe' }, 'unchecked');
+    const colour = await ctx.session.locator.resolve({ label: 'Colour' });
+    await ctx.session.locator.act('select', colour.descriptor, { option: 'Dark blue' });
+    await ctx.session.verify.value({ label: 'Colour' }, 'navy');
+    await ctx.session.locator.act('select', colour.descriptor, { option: 'green' });
+    await ctx.session.verify.value({ label: 'Colour' }, 'green');
+    const missing = await failure(ctx.session.locator.act('select', colour.descriptor, { option: 'Purple' }));
+    expect(missing.message).toContain('Dark blue');
+    const email = await ctx.session.locator.resolve({ label: 'Email' });
+    await ctx.session.locator.act('type', email.descriptor, { text: 'a' });
+    await ctx.session.locator.act('press', email.descriptor, { key: 'Backspace' });
+    await ctx.session.verify.value({ label: 'Email' }, '');
+  });
+
+  it('[ACT-ACTIONS] drag reorders a list', async () => {
+    await ctx.session.tab.navigate(ctx.page('drag.html'));
+    const alpha = await ctx.session.locator.resolve({ text: 'Alpha' });
+    const gamma = await ctx.session.locator.resolve({ text: 'Gamma' });
+    await ctx.session.locator.act('drag', alpha.descriptor, { to: gamma.descriptor });
+    await ctx.session.verify.targetText({ css: '#order' }, 'Beta, Gamma, Alpha');
+  });
+});
+
+describe('composed steps with trusted input', () => {
+  it('[ACT-PIPE] doubleClick, hover, press, check, uncheck, select, drag and fill', async () => {
+    await ctx.session.tab.navigate(ctx.page('buttons.html'));
+    const page = await runPage();
+    await ctx.session.doubleClick({ css: '#save' });
+    expect(await win<number>(page, '__clicks')).toBe(2);
+    await ctx.session.hover({ text: 'Reveal' });
+    await ctx.session.check({ role: 'checkbox', name: 'Subscribe' });
+    await ctx.session.uncheck({ role: 'checkbox', name: 'Subscribe' });
+    await ctx.session.check({ role: 'radio', name: 'Yearly' });
+    await ctx.session.verify.state({ role: 'radio', name: 'Monthly' }, 'unchecked');
+    await ctx.session.select({ label: 'Colour' }, 'Dark blue');
+    await ctx.session.verify.value({ label: 'Colour' }, 'navy');
+    await ctx.session.type({ label: 'Email' }, 'old');
+    await ctx.session.fill({ label: 'Email' }, 'new@example.com');
+    await ctx.session.verify.value({ label: 'Email' }, 'new@example.com');
+    await ctx.session.press('Backspace', { label: 'Email' });
+    await ctx.session.verify.value({ label: 'Email' }, 'new@example.co');
+    await ctx.session.tab.navigate(ctx.page('drag.html'));
+    await ctx.session.drag({ text: 'Alpha' }, { text: 'Gamma' });
+    await ctx.session.verify.targetText({ css: '#order' }, 'Beta, Gamma, Alpha');
+  });
+});
+
+describe('outline', () => {
+  it('[OL-DRAW, OL-OVERLAY, OL-REPLACE, OL-CLEAR] draws our own boxes, replaces them, and clears them', async () => {
+    await ctx.session.tab.navigate(ctx.page('buttons.html'));
+    const page = await runPage();
+    const save = await ctx.session.locator.resolve({ css: '#save' });
+    const items = Array.from({ length: 12 }, (_, i) => ({ xpath: save.descriptor.xpath, label: `${'x'.repeat(100)}${i}`, tone: i === 0 ? 'wanted' : 'candidate' }));
+    expect((await ctx.session.locator.outline(items)).drawn).toBe(10);
+    const boxes = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-aite-overlay]')].map((d) => ({
+        parent: d.parentElement === document.documentElement,
+        pointer: (d as HTMLElement).style.pointerEvents,
+        text: d.textContent ?? '',
+      })),
+    );
+    expect(boxes).toHaveLength(10);
+    expect(boxes.every((b) => b.parent && b.pointer === 'none' && b.text.length <= 80)).toBe(true);
+    await ctx.session.locator.outline([{ xpath: save.descriptor.xpath, label: 'again' }]);
+    expect(await page.evaluate(() => document.querySelectorAll('[data-aite-overlay]').length)).toBe(1);
+    expect(await ctx.session.locator.clearOutline()).toMatchObject({ removed: 1, remaining: 0 });
+    expect(await page.evaluate(() => document.querySelectorAll('[data-aite-overlay]').length)).toBe(0);
+  });
+
+  it('[OL-RUNNER] a failed step is photographed with the candidates outlined, and the boxes are cleared after', async () => {
+    await ctx.session.tab.navigate(ctx.page('buttons.html'));
+    const page = await runPage();
+    const error = await failure(ctx.session.click({ text: 'Delete' }));
+    expect(error.reason).toBe('ambiguous');
+    expect(error.screenshot?.length).toBeGreaterThan(1000);
+    expect(await page.evaluate(() => document.querySelectorAll('[data-aite-overlay]').length)).toBe(0);
+  });
+});
+
+describe('screenshots', () => {
+  it('[SS-REFUSE, SS-WARNING] refuses, with a warning, when two tabs show the same page', async () => {
+    await ctx.session.tab.navigate(ctx.page('popup.html'));
+    await ctx.session.click({ text: 'Open payment' });
+    await ctx.session.click({ text: 'Open payment' });
+    await ctx.session.tab.switchTo({ new: true });
+    const warnings: string[] = [];
+    ctx.session.on('warning', (w) => warnings.push(w.message));
+    expect(await ctx.session.screenshot()).toBeUndefined();
+    expect(warnings.join('\n')).toMatch(/cannot tell which/);
+  });
+});
