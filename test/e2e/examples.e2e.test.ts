@@ -7,8 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 // The four embedding examples, run the way a user runs them: each runner as a child process, on
 // the built package, against real Chromium. Their default runs pass; their failing twins exit
 // non-zero with a message naming the reason and the target, and the screenshot where it says.
-// AITE_EXAMPLES_ROOT runs them from another copy of the package (one with other `exports`).
-const root = resolve(process.env.AITE_EXAMPLES_ROOT ?? resolve(__dirname, '../..'));
+// AITE_PACKAGE_ROOT runs them from another copy of the package (one with other `exports`).
+const root = resolve(process.env.AITE_PACKAGE_ROOT ?? resolve(__dirname, '../..'));
 const bin = (path: string): string => resolve(__dirname, '../../node_modules', path);
 
 interface Runner {
