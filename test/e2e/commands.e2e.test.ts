@@ -151,6 +151,23 @@ describe('outline', () => {
     expect(await page.evaluate(() => document.querySelectorAll('[data-aite-overlay]').length)).toBe(0);
   });
 
+  it('[OL-EXPIRE] the page removes boxes nobody cleared after 15 s', async () => {
+    await ctx.session.tab.navigate(ctx.page('counter.html'));
+    const page = await runPage();
+    const value = await ctx.session.locator.resolve({ css: '#value' });
+    await ctx.session.locator.outline([{ xpath: value.descriptor.xpath, label: 'left alone' }]);
+    expect(await page.evaluate(() => document.querySelectorAll('[data-aite-overlay]').length)).toBe(1);
+    // Virtual time: the page's 15 s pass at once, without the test waiting for them.
+    const cdp = await page.createCDPSession();
+    await new Promise<void>((resolve) => {
+      cdp.once('Emulation.virtualTimeBudgetExpired', () => resolve());
+      void cdp.send('Emulation.setVirtualTimePolicy', { policy: 'advance', budget: 16_000 });
+    });
+    await cdp.send('Emulation.setVirtualTimePolicy', { policy: 'advance' }).catch(() => undefined);
+    await cdp.detach();
+    expect(await page.evaluate(() => document.querySelectorAll('[data-aite-overlay]').length)).toBe(0);
+  });
+
   it('[OL-RUNNER] a failed step is photographed with the candidates outlined, and the boxes are cleared after', async () => {
     await ctx.session.tab.navigate(ctx.page('buttons.html'));
     const page = await runPage();
