@@ -85,6 +85,11 @@ export class LoadWatch {
 
 /** Waits until a tab that may be loading has finished (no-op when it is complete). */
 export async function tabSettled(tabId: number, deadline: number, what: string): Promise<chrome.tabs.Tab> {
+  // Every page command comes through here, and the tab has nearly always finished loading: answer
+  // that case without adding and removing three event listeners (each a message to the browser).
+  const first = await chrome.tabs.get(tabId).catch(() => undefined);
+  if (first?.status === 'complete') return first;
+  // Otherwise watch before looking again, so a load that finishes in between is not missed.
   const watch = new LoadWatch();
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);
   if (!tab) {
