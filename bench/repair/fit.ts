@@ -136,13 +136,13 @@ function evaluate(cases: DumpCase[], v: Vec): Eval {
   return e;
 }
 
-const objective = (e: Eval): number => e.correct - 25 * e.wrong + 0.05 * e.margin;
+const objective = (e: Eval): number => e.correct - 100 * e.wrong + 0.05 * e.margin;
 
 function fit(train: DumpCase[], start: Vec): Vec {
   let v = Float64Array.from(start);
   let bestObj = objective(evaluate(train, v));
   const factors = [0, 0.5, 0.7, 0.85, 1.2, 1.4, 2];
-  for (let round = 0; round < 6; round++) {
+  for (let round = 0; round < 4; round++) {
     let improved = false;
     for (let i = 0; i < v.length; i++) {
       const isPower = i === 3 * NF;
@@ -151,7 +151,7 @@ function fit(train: DumpCase[], start: Vec): Vec {
       const isMult = i >= NF && i < 3 * NF;
       const base = v[i]!;
       const tries = new Set<number>(
-        isPower ? [0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1] : isFloor ? [0.1, 0.2, 0.3, 0.45, 0.6, 0.8, 1] : isRange ? [0.2, 0.3, 0.5, 0.7, 1] : factors.map((f) => base * f),
+        isPower ? [0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1] : isFloor ? [0.3, 0.45, 0.6, 0.8, 1] : isRange ? [0.2, 0.3, 0.5, 0.7, 1] : factors.map((f) => base * f),
       );
       if (base === 0 && i < 3 * NF) for (const x of isMult ? [0.1, 0.3, 0.6, 1] : [0.1, 0.3, 1]) tries.add(x);
       if (isMult) for (const x of [0, 0.2, 0.5, 1]) tries.add(x);

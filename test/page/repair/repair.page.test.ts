@@ -1,0 +1,141 @@
+// Repair in real Chromium: the old page is described, the new page repaired, as `resolve` does.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
+import type { Target } from '../../../src/sdk/protocol/target.js';
+import type { Run } from '../../../bench/repair/harness.js';
+import { startServer } from '../../../bench/repair/server.js';
+
+type BenchGlobal = typeof import('../../../bench/repair/harness.js');
+declare const aiteBench: BenchGlobal;
+
+const PAGES: Record<string, string> = {
+  'compose-old.html': `<h1>New message</h1><form aria-label="Compose"><label for="to">To</label><input id="to" name="to">
+    <div class="actions"><button id="send-btn" class="btn primary">Send</button><button class="btn">Save draft</button></div></form>`,
+  'compose-new.html': `<h1>New message</h1><form aria-label="Compose"><label for="to">To</label><input id="to" name="to">
+    <div class="toolbar"><div class="slot"><button class="btn2 primary" data-truth>Send now</button></div><button class="btn2">Save draft</button></div></form>`,
+  'compose-id.html': `<h1>New message</h1><form aria-label="Compose"><div><button id="send-btn" class="x">Submit message</button><button>Save draft</button></div></form>`,
+  'compose-gone.html': `<h1>New message</h1><form aria-label="Compose"><label for="to">To</label><input id="to" name="to">
+    <div class="actions"><button class="btn primary">Schedule</button><button class="btn">Save draft</button></div></form>`,
+  'twins-old.html': `<ul><li>Alpha <a href="/a">Open</a></li><li>Beta <a href="/b">Open</a></li></ul>`,
+  'twins-new.html': `<ul><li>Gamma <a href="/c">Open it</a></li><li>Delta <a href="/d">Open it</a></li></ul>`,
+  'checks-old.html': `<h2>Notifications</h2><div><input type="checkbox" id="a"><label for="a">Email notifications</label></div>
+    <div><input type="checkbox" id="b"><label for="b">SMS notifications</label></div><div><input type="checkbox" id="c"><label for="c">Push notifications</label></div>`,
+  'checks-new.html': `<h2>Notifications</h2><div><input type="checkbox" id="a2"><label for="a2">Email notifications</label></div>
+    <div><input type="checkbox" id="b2" data-truth><label for="b2">SMS text notifications</label></div><div><input type="checkbox" id="c2"><label for="c2">Push notifications</label></div>`,
+  'wrap-old.html': `<table><tr><th>Name</th><th>Action</th></tr><tr><td>Ada</td><td><a href="/ada/edit">Edit profile</a></td></tr></table>`,
+  'wrap-new.html': `<table><tr><th>Name</th><th>Action</th></tr><tr><td>Ada</td><td><a href="/ada/edit" data-truth><span>Edit the profile</span></a></td></tr></table>`,
+  'big-old.html': `<main><button class="go">Continue</button></main>`,
+  'big-new.html': `<section>${Array.from({ length: 2200 }, (_, i) => `<p>Line ${i}</p>`).join('')}</section><main><button class="go">Proceed</button></main>`,
+};
+
+let browser: Browser;
+let page: Page;
+let server: Awaited<ReturnType<typeof startServer>>;
+let dir: string;
+let profile: string;
+let script: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'aite-repair-pages-'));
+  for (const [name, body] of Object.entries(PAGES)) writeFileSync(join(dir, name), `<!doctype html><html><body>${body}</body></html>`);
+  server = await startServer({ p: dir });
+  script = (await build({ entryPoints: ['bench/repair/harness.ts'], bundle: true, format: 'iife', globalName: 'aiteBench', write: false, logLevel: 'silent' })).outputFiles[0]!.text;
+  profile = mkdtempSync(join(tmpdir(), 'aite-repair-profile-'));
+  browser = await puppeteer.launch({
+    executablePath: process.env.AITE_CHROME ?? '/usr/bin/chromium',
+    headless: true,
+    pipe: true,
+    userDataDir: profile,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+  page = await browser.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(profile, { recursive: true, force: true });
+});
+
+async function open(name: string): Promise<void> {
+  await page.goto(`${server.base}/p/${name}`, { waitUntil: 'load' });
+  await page.addScriptTag({ content: script });
+}
+
+async function drift(oldPage: string, newPage: string, target: Target): Promise<{ run: Run; truth: string | undefined }> {
+  await open(oldPage);
+  const rec = await page.evaluate((t) => aiteBench.record(t as Target), target as never);
+  if (!rec.ok) throw new Error(`old page: ${rec.why}`);
+  await open(newPage);
+  const truth = await page.evaluate(() => aiteBench.takeTruth('data-truth'));
+  const run = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor), target as never, rec.descriptor as never);
+  if (process.env.AITE_DEBUG) console.log(JSON.stringify({ old: rec.descriptor, run }, null, 1));
+  return { run, truth };
+}
+
+describe('repair in the page', () => {
+  it('does not repair what the exact target still finds', async () => {
+    const { run, truth } = await drift('compose-old.html', 'compose-new.html', { text: 'Send' });
+    expect(run.exact).toBe('found'); // "Send now" still contains "Send"
+    expect(run.exactXpath).toBe(truth);
+    expect(run.ok).toBeUndefined();
+  });
+
+  it('repairs when the exact target is gone, with via "repair" and readable changes', async () => {
+    const { run, truth } = await drift('compose-old.html', 'compose-new.html', { css: '#send-btn' });
+    expect(run.ok).toBe(true);
+    expect(run.via).toBe('repair');
+    expect(run.xpath).toBe(truth);
+    expect(run.score).toBeGreaterThanOrEqual(0.85);
+    expect(run.changes).toContain('text "Send" -> "Send now"');
+  });
+
+  it('uses a surviving id first (via "descriptor")', async () => {
+    const { run } = await drift('compose-old.html', 'compose-id.html', { text: 'Send' });
+    expect(run.ok).toBe(true);
+    expect(run.via).toBe('descriptor');
+  });
+
+  it('refuses when the element is gone: a look-alike is never acted on', async () => {
+    const { run } = await drift('compose-old.html', 'compose-gone.html', { css: '#send-btn' });
+    expect(run.ok).toBe(false);
+    expect(['not-found', 'drifted', 'ambiguous']).toContain(run.reason);
+  });
+
+  it('two equally close candidates are never a guess', async () => {
+    await open('twins-old.html');
+    const rec = await page.evaluate(() => aiteBench.record({ xpath: '//li[1]/a' }));
+    expect(rec.ok).toBe(true);
+    await open('twins-new.html');
+    // The old row's words (Alpha) are gone from both rows: nothing tells the two links apart.
+    const run = await page.evaluate((d) => aiteBench.resolveWithRepair({ text: 'Nope' }, d as Descriptor), (rec as { descriptor: Descriptor }).descriptor as never);
+    expect(run.ok).toBe(false);
+    expect(run.reason).toBe('ambiguous');
+    expect(run.proposed).toHaveLength(2);
+  });
+
+  it('tells similar checkboxes apart by their visual label', async () => {
+    const { run, truth } = await drift('checks-old.html', 'checks-new.html', { label: 'SMS notifications' });
+    expect(run.ok).toBe(true);
+    expect(run.xpath).toBe(truth);
+  });
+
+  it('an element and its same-text wrapper are one candidate (the link wins)', async () => {
+    const { run, truth } = await drift('wrap-old.html', 'wrap-new.html', { text: 'Edit profile' });
+    expect(run.ok).toBe(true);
+    expect(run.xpath).toBe(truth);
+  });
+
+  it('on a page of more than 2000 candidates, looks at 2000 and says so when it finds nothing', async () => {
+    const { run } = await drift('big-old.html', 'big-new.html', { text: 'Continue' });
+    expect(run.lookedAt).toBe(2000);
+    expect(run.candidates).toBeGreaterThan(2000);
+    if (run.ok === false && run.reason === 'not-found') expect(run.note).toMatch(/looked at 2000/);
+  });
+});
