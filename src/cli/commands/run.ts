@@ -128,7 +128,7 @@ export async function runCommand(patterns: string[], flags: RunFlags, io: Io, se
   try {
     if (config.webServer && flags.webServer !== false) {
       server = await startWebServer(config.webServer);
-      if (!json) writeLines(io.stdout, c.dim(`${server.reused ? 'using the app already at' : 'started the app at'} ${server.url}`));
+      if (!json) writeLines(io.stdout, c.dim(server.reused ? `using the app already answering at ${server.url}` : `started \`${config.webServer.command}\` (${server.url} answers)`));
     }
     for (const script of loaded) {
       const run = await runScript(script, {
