@@ -52,8 +52,10 @@ export interface BridgeOptions {
   answerGraceMs?: number;
   /** Origins allowed to connect. Default: the aite extension's. */
   allowedOrigins?: readonly string[];
-  /** Upgraded sockets that have not said hello yet, at most. Default 16. */
+  /** Upgraded sockets that have not said hello yet, at most; the oldest is dropped for a new one. Default 16. */
   maxPendingSockets?: number;
+  /** A client must finish its HTTP upgrade request within this time. Default 5 000. */
+  headersTimeoutMs?: number;
 }
 
 type Emitter = new () => TypedEmitter<BridgeEvents>;
@@ -103,6 +105,7 @@ export class Bridge extends (EventEmitter as Emitter) {
       answerGraceMs: options.answerGraceMs ?? 10_000,
       allowedOrigins: options.allowedOrigins ?? [AITE_EXTENSION_ORIGIN],
       maxPendingSockets: options.maxPendingSockets ?? 16,
+      headersTimeoutMs: options.headersTimeoutMs ?? 5_000,
     };
   }
 
@@ -112,10 +115,9 @@ export class Bridge extends (EventEmitter as Emitter) {
     if (!/^[0-9a-f]{32}$/.test(token)) {
       throw new AiteError('unsupported', 'Bridge token must be 32 lowercase hex characters (128 bits).');
     }
-    const server = createServer();
-    // A client that never finishes its upgrade request is dropped.
-    server.headersTimeout = 5_000;
-    server.requestTimeout = 5_000;
+    // A client that never finishes its upgrade request is dropped; the check runs every second.
+    const headersTimeout = options.headersTimeoutMs ?? 5_000;
+    const server = createServer({ headersTimeout, requestTimeout: headersTimeout, connectionsCheckingInterval: Math.min(1_000, headersTimeout) });
     const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -206,10 +208,18 @@ export class Bridge extends (EventEmitter as Emitter) {
         refuse(socket, verdict.status);
         return;
       }
-      if (this.#closed || this.#pendingSockets.size >= this.#options.maxPendingSockets) {
-        this.emit('rejected', { cause: 'capacity', status: 503, message: 'upgrade refused: too many sockets waiting for hello' });
+      if (this.#closed) {
         refuse(socket, 503);
         return;
+      }
+      // Silent sockets must not lock the extension out: the oldest one makes room.
+      if (this.#pendingSockets.size >= this.#options.maxPendingSockets) {
+        const oldest = this.#pendingSockets.values().next().value;
+        if (oldest) {
+          this.#pendingSockets.delete(oldest);
+          this.emit('rejected', { cause: 'capacity', code: CloseCode.HelloTimeout, message: 'socket closed: too many sockets waiting for hello' });
+          oldest.close(CloseCode.HelloTimeout, 'too many sockets waiting for hello');
+        }
       }
       this.#wss.handleUpgrade(req, socket, head, (ws) => this.#onSocket(ws, verdict.tokenValid));
     });

@@ -37,6 +37,8 @@ export interface LaunchOptions {
   connectTimeoutMs?: number;
   /** Extra Chrome flags. */
   args?: string[];
+  /** Keepalive timing of the bridge (defaults: ping every 15 s, 4410 after 30 s of silence). */
+  keepAlive?: { pingIntervalMs?: number; pongTimeoutMs?: number };
 }
 
 const LaunchOptionsSchema = z.strictObject({
@@ -50,6 +52,9 @@ const LaunchOptionsSchema = z.strictObject({
   timeoutMs: z.number().int().positive().max(600_000).optional(),
   connectTimeoutMs: z.number().int().positive().optional(),
   args: z.array(z.string()).optional(),
+  keepAlive: z
+    .strictObject({ pingIntervalMs: z.number().int().positive().optional(), pongTimeoutMs: z.number().int().positive().optional() })
+    .optional(),
 });
 
 /** Checks options at the door so a typo is an error that names it, not a silent default. */
@@ -100,7 +105,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
   };
 
   try {
-    bridge = await Bridge.start({ profile, defaultTimeoutMs: timeoutMs });
+    bridge = await Bridge.start({ profile, defaultTimeoutMs: timeoutMs, ...opts.keepAlive });
     stage = await ExtensionStage.create({ userDataDir, allow: opts.allow });
     await stage.writeBridgeConfig({ url: bridge.url, token: bridge.token, profile });
     const connectTimeoutMs = opts.connectTimeoutMs ?? 20_000;

@@ -46,7 +46,7 @@ describe('Bridge edge', () => {
     await other.close();
   });
 
-  it('[T-TOKEN] closes a socket with a wrong token with 4401, and never puts the token in the rejection', async () => {
+  it('[T-TOKEN] row 3: closes a socket with a wrong token with 4401, and never puts the token in the rejection', async () => {
     bridge = await Bridge.start();
     const messages: string[] = [];
     bridge.on('rejected', (r) => messages.push(r.message));
@@ -58,7 +58,7 @@ describe('Bridge edge', () => {
     expect(messages.join('\n')).not.toContain(bridge.token);
   });
 
-  it('refuses a foreign, missing or null Origin, and a forged Host, with 403 before the upgrade', async () => {
+  it('row 2: refuses a foreign, missing or null Origin, and a forged Host, with 403 before the upgrade', async () => {
     bridge = await Bridge.start();
     const url = `ws://127.0.0.1:${bridge.port}/ext?token=${bridge.token}`;
     expect(await upgradeStatus(url, { origin: 'http://127.0.0.1:8080' })).toBe(403);
@@ -68,7 +68,7 @@ describe('Bridge edge', () => {
     expect(await upgradeStatus(url, { origin: `chrome-extension://${(await import('../../../src/sdk/index.js')).AITE_EXTENSION_ID}`, host: 'evil.example:80' })).toBe(403);
   });
 
-  it('answers a wrong path with 404 and a plain GET with 426, with no secret in the body', async () => {
+  it('row 4: answers a wrong path with 404 and a plain GET with 426, with no secret in the body', async () => {
     bridge = await Bridge.start();
     const notFound = await httpStatus(bridge.port, 'GET', `/nope?token=${bridge.token}`);
     expect(notFound.status).toBe(404);
@@ -79,7 +79,7 @@ describe('Bridge edge', () => {
     expect(notFound.body + plain.body + post.body).not.toContain(bridge.token);
   });
 
-  it('[KA-4408] closes with 4408 when no hello comes in time', async () => {
+  it('[KA-4408] row 7: closes with 4408 when no hello comes in time', async () => {
     bridge = await Bridge.start({ helloTimeoutMs: 100 });
     const fake = FakeExtension.open(bridge);
     expect((await fake.closed).code).toBe(4408);
@@ -94,7 +94,7 @@ describe('Bridge edge', () => {
     fake.ws.close();
   });
 
-  it('[H-MISMATCH] closes a hello with another protocol number with 4426', async () => {
+  it('[H-MISMATCH] row 9: closes a hello with another protocol number with 4426', async () => {
     bridge = await Bridge.start();
     const fake = FakeExtension.open(bridge);
     await new Promise((resolve) => fake.ws.once('open', resolve));
@@ -102,7 +102,7 @@ describe('Bridge edge', () => {
     expect((await fake.closed).code).toBe(4426);
   });
 
-  it('[KA-4409] replaces an older connection with 4409', async () => {
+  it('[KA-4409] row 15: replaces an older connection with 4409', async () => {
     bridge = await Bridge.start();
     const first = await FakeExtension.connect(bridge);
     const second = await FakeExtension.connect(bridge);
@@ -112,7 +112,7 @@ describe('Bridge edge', () => {
     second.ws.close();
   });
 
-  it('[DL-SIZE] closes with 1009 on a message over 8 MiB and accepts one of exactly 8 MiB', async () => {
+  it('[DL-SIZE] row 11: closes with 1009 on a message over 8 MiB and accepts one of exactly 8 MiB', async () => {
     bridge = await Bridge.start();
     const fake = await FakeExtension.connect(bridge);
     const warnings: string[] = [];
@@ -124,7 +124,7 @@ describe('Bridge edge', () => {
     expect((await fake.closed).code).toBe(1009);
   });
 
-  it('[DL-ONE-AT-A-TIME, RQ-ID] sends one request at a time: N+1 waits for answer N', async () => {
+  it('[DL-ONE-AT-A-TIME, RQ-ID] row 32: sends one request at a time: N+1 waits for answer N', async () => {
     bridge = await Bridge.start();
     const fake = await FakeExtension.connect(bridge);
     const held: Array<() => void> = [];
@@ -146,7 +146,7 @@ describe('Bridge edge', () => {
     fake.ws.close();
   });
 
-  it('[DL-RESEND-IDEMPOTENT, RT-FIELD] re-sends an idempotent request after a reconnect, counted in retries', async () => {
+  it('[DL-RESEND-IDEMPOTENT, RT-FIELD] row 26: re-sends an idempotent request after a reconnect, counted in retries', async () => {
     bridge = await Bridge.start();
     const retries: number[] = [];
     bridge.on('retry', (info) => retries.push(info.retries));
@@ -163,7 +163,7 @@ describe('Bridge edge', () => {
     second.ws.close();
   });
 
-  it('[DL-ACT-LOST] fails an act whose answer was lost with connection-lost and never sends it again', async () => {
+  it('[DL-ACT-LOST] row 26: fails an act whose answer was lost with connection-lost and never sends it again', async () => {
     bridge = await Bridge.start();
     const first = await FakeExtension.connect(bridge);
     first.onRequest = () => undefined;
@@ -181,14 +181,14 @@ describe('Bridge edge', () => {
     second.ws.close();
   });
 
-  it('[KA-4410] closes with 4410 when pings go unanswered', async () => {
+  it('[KA-4410] row 27: closes with 4410 when pings go unanswered', async () => {
     bridge = await Bridge.start({ pingIntervalMs: 20, pongTimeoutMs: 100 });
     const fake = await FakeExtension.connect(bridge);
     fake.answerPings = false;
     expect((await fake.closed).code).toBe(4410);
   });
 
-  it('drops answers with unknown ids and malformed JSON with a warning, and keeps serving', async () => {
+  it('row 13, row 14: drops answers with unknown ids and malformed JSON with a warning, and keeps serving', async () => {
     bridge = await Bridge.start();
     const fake = await FakeExtension.connect(bridge);
     const warnings: string[] = [];
@@ -202,7 +202,7 @@ describe('Bridge edge', () => {
     fake.ws.close();
   });
 
-  it('[DL-SIZE] refuses locally a request over 8 MB and one that is not valid protocol', async () => {
+  it('[DL-SIZE] row 12: refuses locally a request over 8 MB and one that is not valid protocol', async () => {
     bridge = await Bridge.start();
     const fake = await FakeExtension.connect(bridge);
     const big = bridge.request({ cmd: 'navigate', url: `http://127.0.0.1/${'a'.repeat(8 * 1024 * 1024)}` });
@@ -221,6 +221,96 @@ describe('Bridge edge', () => {
     expect(error.detail).toEqual({ expected: '1 MALLBUCKS', found: '1 MUCK' });
     expect(error.retries).toBe(2);
     expect(error.message).toContain('1 MUCK');
+    fake.ws.close();
+  });
+
+  it('row 6: drops a client that never finishes its upgrade request', async () => {
+    bridge = await Bridge.start({ headersTimeoutMs: 300 });
+    const { connect } = await import('node:net');
+    const socket = connect(bridge.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('GET /ext HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    const closed = await new Promise<boolean>((resolve) => {
+      socket.once('close', () => resolve(true));
+      socket.once('error', () => resolve(true));
+    });
+    expect(closed).toBe(true);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(answer).not.toContain(bridge.token);
+  });
+
+  it('row 8: hundreds of idle sockets do not keep the extension out', async () => {
+    bridge = await Bridge.start({ maxPendingSockets: 8 });
+    const { connect } = await import('node:net');
+    const idle = Array.from({ length: 300 }, () => connect(bridge.port, '127.0.0.1'));
+    const silent = Array.from({ length: 20 }, () => FakeExtension.open(bridge));
+    await Promise.all(silent.map((f) => new Promise((resolve) => f.ws.once('open', resolve))));
+    const fake = await FakeExtension.connect(bridge);
+    expect(fake.welcome?.runId).toBe(bridge.runId);
+    const evicted = await Promise.all(silent.slice(0, 12).map((f) => f.closed));
+    expect(evicted.every((c) => c.code === 4408)).toBe(true);
+    for (const socket of idle) socket.destroy();
+    for (const f of silent) f.ws.terminate();
+    fake.ws.close();
+  });
+
+  it('row 10: a request-shaped message before hello closes the socket, and nothing acts', async () => {
+    bridge = await Bridge.start();
+    const fake = FakeExtension.open(bridge);
+    await new Promise((resolve) => fake.ws.once('open', resolve));
+    fake.ws.send(JSON.stringify({ id: 1, ok: true, tabs: [] }));
+    expect((await fake.closed).code).toBe(4426);
+    expect(bridge.connected).toBe(false);
+  });
+
+  it('row 13: binary frames, deep nesting and invalid UTF-8 are dropped or closed, and the bridge serves the next connection', async () => {
+    bridge = await Bridge.start();
+    const warnings: string[] = [];
+    bridge.on('warning', (w) => warnings.push(w));
+    const fake = await FakeExtension.connect(bridge);
+    fake.ws.send(Buffer.from([1, 2, 3]), { binary: true });
+    fake.ws.send('['.repeat(200_000) + ']'.repeat(200_000));
+    await until(() => warnings.length === 2);
+    expect(bridge.connected).toBe(true);
+    fake.ws.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false });
+    expect((await fake.closed).code).toBe(1007);
+    const next = await FakeExtension.connect(bridge);
+    expect(await bridge.request({ cmd: 'tabs' })).toMatchObject({ ok: true });
+    next.ws.close();
+  });
+
+  it('row 14: a duplicate answer and an answer after the request timed out are dropped, never settling another request', async () => {
+    bridge = await Bridge.start({ answerGraceMs: 0 });
+    const fake = await FakeExtension.connect(bridge);
+    const warnings: string[] = [];
+    bridge.on('warning', (w) => warnings.push(w));
+    fake.onRequest = (r) => (r.cmd === 'tabs' ? [{ id: r.id, ok: true, tabs: [] }] : undefined);
+    fake.onRequest = (r) => {
+      if (r.cmd === 'wait') return undefined; // never answered in time
+      fake.ws.send(JSON.stringify({ id: r.id, ok: true, tabs: [] }));
+      return { id: r.id, ok: true, tabs: [{ id: 1, url: 'dup', title: '', active: true }] };
+    };
+    const first = await bridge.request({ cmd: 'tabs' });
+    expect(first.tabs).toEqual([]);
+    await expect(bridge.request({ cmd: 'wait', kind: 'url', contains: 'x', timeoutMs: 50 })).rejects.toMatchObject({ reason: 'timeout' });
+    const waitId = fake.received.find((r) => r.cmd === 'wait')!.id;
+    fake.ws.send(JSON.stringify({ id: waitId, ok: true }));
+    const next = await bridge.request({ cmd: 'tabs' });
+    expect(next.tabs).toEqual([]);
+    await until(() => warnings.length >= 2);
+    expect(warnings.every((w) => /unknown or finished request/.test(w))).toBe(true);
+    fake.ws.close();
+  });
+
+  it('[KA-PING] keeps a connection that answers pings', async () => {
+    bridge = await Bridge.start({ pingIntervalMs: 20, pongTimeoutMs: 100 });
+    const fake = await FakeExtension.connect(bridge);
+    const pings = fake.received.length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(bridge.connected).toBe(true);
+    expect(pings).toBe(0);
     fake.ws.close();
   });
 });
