@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile, rm } from 'node:fs/promises';
 import { dirname, join, basename } from 'node:path';
 import { z } from 'zod';
 import { AiteError } from '../errors/AiteError.js';
@@ -111,6 +111,7 @@ export class LockFile {
     const text = `${JSON.stringify({ version: 1, entries }, null, 2)}\n`;
     const temp = join(dirname(this.path), `.${basename(this.path)}.${randomBytes(4).toString('hex')}.tmp`);
     try {
+      await mkdir(dirname(this.path), { recursive: true });
       await writeFile(temp, text, { flag: 'wx' });
       await rename(temp, this.path);
     } catch (error) {
