@@ -1,0 +1,109 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// docs/getting-started.md, followed to the letter in an empty folder: its `sh` blocks are run in
+// order with bash (one shell per block, the folder carried from block to block), and its
+// `file=<path>` blocks are written where they say. Two substitutions only: `apt-get` lines are
+// checked, not run (the machine has Chromium; .ci/run installs it), and `aite` in `npm install`
+// is this repository's packed tarball instead of the registry's. Needs `npm run build` first.
+const root = resolve(process.env.AITE_PACKAGE_ROOT ?? resolve(__dirname, '../..'));
+const guide = readFileSync(resolve(__dirname, '../../docs/getting-started.md'), 'utf8');
+
+interface Block {
+  lang: string;
+  file: string | undefined;
+  body: string;
+}
+
+const blocks: Block[] = [...guide.matchAll(/^```(\w*)([^\n]*)\n([\s\S]*?)^```$/gm)].map((m) => ({
+  lang: m[1]!,
+  file: /\bfile=(\S+)/.exec(m[2]!)?.[1],
+  body: m[3]!,
+}));
+
+/** Each `sh` block, with the files the guide shows before it. */
+const steps: Array<{ files: Block[]; commands: string }> = [];
+let pending: Block[] = [];
+for (const block of blocks) {
+  if (block.file) pending.push(block);
+  else if (block.lang === 'sh') {
+    steps.push({ files: pending, commands: block.body });
+    pending = [];
+  }
+}
+if (pending.length > 0) steps.push({ files: pending, commands: '' });
+
+const scratch = mkdtempSync(join(tmpdir(), 'aite-guide-'));
+let cwd = join(scratch, 'home');
+let tarball = '';
+
+beforeAll(() => {
+  mkdirSync(cwd, { recursive: true });
+  mkdirSync(join(scratch, 'tmp'));
+  const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', scratch], { cwd: root, encoding: 'utf8' });
+  tarball = join(scratch, packed.trim().split('\n').at(-1)!);
+}, 120_000);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function adapt(commands: string): string {
+  return commands
+    .split('\n')
+    .map((line) => {
+      if (/\bapt-get install\b/.test(line)) {
+        expect(line).toContain('chromium');
+        return `# (checked, not run) ${line}`;
+      }
+      if (/^npm install\b/.test(line.trim())) return line.replace(/(\s)aite(?=\s|$)/, `$1${tarball}`);
+      return line;
+    })
+    .join('\n');
+}
+
+function bash(script: string): Promise<{ code: number | null; output: string }> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TMPDIR: join(scratch, 'tmp'),
+    NO_COLOR: '1',
+    CI: 'true',
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
+  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'NODE_OPTIONS' || key === 'TEST') delete env[key];
+  return new Promise((done, fail) => {
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, output }));
+  });
+}
+
+describe('docs/getting-started.md, followed in an empty folder', () => {
+  it('shows a test for each runner, and the commands that run them', () => {
+    const commands = steps.map((step) => step.commands).join('\n');
+    for (const run of ['npx vitest run', 'npx jest', 'npx mocha', 'node --test']) expect(commands).toContain(run);
+    expect(blocks.filter((block) => block.file?.startsWith('tests/')).length).toBe(4);
+  });
+
+  for (const [index, step] of steps.entries()) {
+    const title = step.commands.trim() || `writes ${step.files.map((file) => file.file).join(', ')}`;
+    it(`${index + 1}. ${title.split('\n').join(' · ')}`, async () => {
+      for (const file of step.files) {
+        const path = join(cwd, file.file!);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, file.body);
+      }
+      if (!step.commands.trim()) return;
+      const where = join(scratch, 'cwd');
+      const result = await bash(`${adapt(step.commands)}\npwd > ${JSON.stringify(where)}`);
+      expect(result.code, result.output).toBe(0);
+      cwd = readFileSync(where, 'utf8').trim();
+    }, 600_000);
+  }
+});
