@@ -1,5 +1,5 @@
 import { TestEnvironment } from 'jest-environment-node';
-import { JEST_FAILURE_HANDLERS, type JestFailureHandler } from './jestFailures.js';
+import { JEST_ENVIRONMENT_MARK, JEST_FAILURE_HANDLERS, type JestFailureHandler } from './jestFailures.js';
 
 /** What this environment reads of jest-circus's events. */
 interface CircusTest {
@@ -25,6 +25,11 @@ interface CircusEvent {
  * @public
  */
 export default class AiteEnvironment extends TestEnvironment {
+  override async setup(): Promise<void> {
+    await super.setup();
+    (this.global as { [JEST_ENVIRONMENT_MARK]?: true })[JEST_ENVIRONMENT_MARK] = true;
+  }
+
   async handleTestEvent(event: CircusEvent): Promise<void> {
     if (event.name !== 'test_fn_failure' || !event.test) return;
     const handlers = (this.global as { [JEST_FAILURE_HANDLERS]?: Set<JestFailureHandler> })[JEST_FAILURE_HANDLERS];

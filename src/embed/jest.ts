@@ -1,5 +1,5 @@
 import { SessionFixture, type SessionFixtureOptionsInput } from 'aite';
-import { JEST_FAILURE_HANDLERS, type JestFailureHandler } from './jestFailures.js';
+import { JEST_ENVIRONMENT_MARK, JEST_FAILURE_HANDLERS, type JestFailureHandler } from './jestFailures.js';
 
 export { SessionFixture, type SessionFixtureOptions, type SessionFixtureOptionsInput, type TestFailure } from 'aite';
 
@@ -11,7 +11,10 @@ interface JestGlobals {
   afterAll?: (hook: Hook) => void;
   beforeEach?: (hook: Hook) => void;
   [JEST_FAILURE_HANDLERS]?: Set<JestFailureHandler>;
+  [JEST_ENVIRONMENT_MARK]?: true;
 }
+
+let warned = false;
 
 /**
  * Launches one aite session for the tests of this file (in `beforeAll`) and closes it in
@@ -47,6 +50,10 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     await fixture.testFailed(error, testName);
   };
   beforeAll(async () => {
+    if (!jest[JEST_ENVIRONMENT_MARK] && !warned) {
+      warned = true;
+      console.warn("aite/jest: failed tests will not name a screenshot or retries: set testEnvironment: 'aite/jest-environment' in the Jest config.");
+    }
     (jest[JEST_FAILURE_HANDLERS] ??= new Set()).add(onFailure);
     await fixture.start();
   });

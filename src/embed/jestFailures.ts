@@ -7,3 +7,6 @@ export const JEST_FAILURE_HANDLERS = Symbol.for('aite.jest.failureHandlers');
 
 /** Called by the environment with the error the test threw and the test's full name. */
 export type JestFailureHandler = (error: unknown, testName: string) => Promise<void>;
+
+/** Set on the test file's global object by `aite/jest-environment`, so `aite/jest` knows it is there. */
+export const JEST_ENVIRONMENT_MARK = Symbol.for('aite.jest.environment');
