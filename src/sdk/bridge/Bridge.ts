@@ -85,6 +85,7 @@ export class Bridge extends (EventEmitter as Emitter) {
   #socket: WebSocket | undefined;
   #hello: Hello | undefined;
   #lastHeard = 0;
+  #lastTick = Date.now();
   #pingTimer: NodeJS.Timeout | undefined;
   #closed = false;
 
@@ -396,9 +397,14 @@ export class Bridge extends (EventEmitter as Emitter) {
   }
 
   #keepAlive(): void {
+    const now = Date.now();
+    const late = now - this.#lastTick > this.#options.pingIntervalMs * 1.5;
+    this.#lastTick = now;
     const ws = this.#socket;
     if (!ws) return;
-    if (Date.now() - this.#lastHeard > this.#options.pongTimeoutMs) {
+    // When our own event loop was blocked, pongs may be waiting unread: judge the link on the next tick.
+    if (late) this.#lastHeard = now;
+    if (now - this.#lastHeard > this.#options.pongTimeoutMs) {
       this.emit('rejected', { cause: 'ping', code: CloseCode.PingTimeout, message: 'socket closed: no answer to pings' });
       ws.close(CloseCode.PingTimeout, 'no answer to pings');
       // A half-open link may never finish the closing handshake.

@@ -313,4 +313,16 @@ describe('Bridge edge', () => {
     expect(pings).toBe(0);
     fake.ws.close();
   });
+
+  it('row 29: a runner whose event loop was blocked does not close a healthy link', async () => {
+    bridge = await Bridge.start({ pingIntervalMs: 50, pongTimeoutMs: 150 });
+    const fake = await FakeExtension.connect(bridge);
+    const until = Date.now() + 600;
+    while (Date.now() < until) {
+      // blocked on purpose
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(bridge.connected).toBe(true);
+    fake.ws.close();
+  });
 });
