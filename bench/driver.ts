@@ -134,15 +134,16 @@ const ops: Record<string, (arg: any) => Promise<unknown>> = {
       answer = await page.session.locator.resolve({ text: 'Needle' }, { descriptor: repairState!.descriptor as never });
     });
     if (!answer?.repaired) throw new Error(`repair: resolve answered via ${answer?.via}, not by repair`);
-    let inPageMs: number | undefined;
+    let inPage: { ms: number; scoreOnlyMs: number; scoreOnly: string } | undefined;
     if (repairState.harness) {
-      inPageMs = await (await page.page()).evaluate(
-        (d, t) => (globalThis as unknown as { aiteBenchRepair: { time(d: unknown, t: unknown): number } }).aiteBenchRepair.time(d, t),
+      type Timer = { aiteBenchRepair: { time(d: unknown, t: unknown): NonNullable<typeof inPage> } };
+      inPage = await (await page.page()).evaluate(
+        (d, t) => (globalThis as unknown as Timer).aiteBenchRepair.time(d, t),
         repairState.descriptor,
         { text: 'Needle' },
       );
     }
-    return { ms, inPageMs, via: answer.via, score: answer.repair?.score };
+    return { ms, inPageMs: inPage?.ms, scoreOnlyMs: inPage?.scoreOnlyMs, scoreOnly: inPage?.scoreOnly, via: answer.via, score: answer.repair?.score };
   },
 
   /** k more browsers (profiles), launched one after another, each on `url`. */

@@ -10,7 +10,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { findChrome } from 'aite';
+import { loadAite } from './tools/aite.js';
 import { aiteChromeArgs } from './chrome.js';
 import { startPageServer } from './server.js';
 import { median, p95 } from './stats.js';
@@ -33,10 +33,12 @@ const benchStarted = performance.now();
 
 // Iterations per tool (after warm-up); slow scenarios get fewer.
 const N = {
-  launch: q(8),
+  launch: q(6),
   primitive: q(30),
-  flow: q(8),
+  flow: q(6),
   scaleFlow: q(4),
+  /** The 20 000-element flow takes seconds per step for every tool. */
+  hugeFlow: q(2),
   repair: q(30),
   parallel: q(2),
 };
@@ -208,6 +210,7 @@ function printScaling(): void {
 
 async function main(): Promise<void> {
   if (!existsSync(join(OUT, 'driver.mjs'))) throw new Error('bench/out/driver.mjs is missing: run `npm run bench` (it bundles first).');
+  const { findChrome } = await loadAite();
   const executablePath = findChrome();
   const chromeVersion = execFileSync(executablePath, ['--version'], { encoding: 'utf8' }).trim();
   const args = aiteChromeArgs(ROOT);
@@ -234,6 +237,8 @@ async function main(): Promise<void> {
   await Promise.all(drivers.map((d) => d.call('init', { tool: d.tool, settings: settings(d.tool) })));
 
   try {
+    // A scenario that throws ends the scenarios, never the report: what was measured is printed.
+    try {
     if (wanted('launch')) {
       console.log('· launch to ready');
       const m = metric('launch to ready', N.launch, { ratio: 1.0 }, 'aite: until the extension is connected; others: launch + newPage');
@@ -275,7 +280,8 @@ async function main(): Promise<void> {
         const samples: Partial<Record<ToolName, number[]>> = {};
         if (existing) for (const t of TOOLS) samples[t] = existing.samples[t]?.map((ms) => ms / 20);
         else {
-          await interleave(undefined, drivers, N.scaleFlow, 1, 'flow', () => ({ url: wallet(size) }), undefined, (t, r) =>
+          const huge = size >= 20000;
+          await interleave(undefined, drivers, huge ? N.hugeFlow : N.scaleFlow, huge ? 0 : 1, 'flow', () => ({ url: wallet(size) }), undefined, (t, r) =>
             (samples[t] ??= []).push(r.ms / 20),
           );
         }
@@ -295,16 +301,24 @@ async function main(): Promise<void> {
       const m = metric('repair, drifted 2000 elements', N.repair, { ms: 30 }, 'aite only: resolve with the remembered descriptor');
       await aiteDriver.call('repairSetup', { url: wallet(2000), driftUrl: wallet(2000, true), harness: existsSync(harness) ? harness : undefined });
       const inPage: number[] = [];
+      const scoring: number[] = [];
+      const scoringKinds = new Set<string>();
       const vias = new Set<string>();
       await interleave(m, [aiteDriver], N.repair, 2, 'repair', () => undefined, (r) => r.ms, (_t, r) => {
         if (typeof r.inPageMs === 'number') inPage.push(r.inPageMs);
+        if (typeof r.scoreOnlyMs === 'number') scoring.push(r.scoreOnlyMs);
+        if (r.scoreOnly) scoringKinds.add(r.scoreOnly);
         vias.add(`${r.via}${r.score !== undefined ? ` (score ${Number(r.score).toFixed(2)})` : ''}`);
       });
       if (inPage.length) {
         m.extra = {
           inPageMedian: median(inPage),
           inPageP95: p95(inPage),
-          line: `in page (repair() alone): median ${fmt(median(inPage))} / p95 ${fmt(p95(inPage))} ms; found via ${[...vias].join(', ')}`,
+          scoringMedian: median(scoring),
+          scoringP95: p95(scoring),
+          line:
+            `in page, repair() alone: median ${fmt(median(inPage))} / p95 ${fmt(p95(inPage))} ms (found via ${[...vias].join(', ')}); ` +
+            `scoring every candidate (scoreOnly): median ${fmt(median(scoring))} / p95 ${fmt(p95(scoring))} ms (${[...scoringKinds].join(', ')})`,
         };
       }
     }
@@ -314,15 +328,27 @@ async function main(): Promise<void> {
     if (wanted('parallel')) {
       for (const k of PROFILES) {
         console.log(`· ${k} profile(s) in parallel, the flow on 2000 elements in each`);
-        await Promise.all(drivers.map((d) => d.call('crowdOpen', { k }, 300_000)));
+        const opened = await Promise.all(
+          drivers.map((d) =>
+            d.call('crowdOpen', { k }, 300_000).then(
+              () => d,
+              (error: Error) => {
+                failures.push(`${k} profiles: ${error.message}`);
+                console.error(`  ! ${k} profiles: ${error.message.split('\n')[0]}`);
+                return undefined;
+              },
+            ),
+          ),
+        );
+        const crowd = opened.filter((d): d is Driver => d !== undefined);
         const perStep: Partial<Record<ToolName, number[]>> = {};
         const walls: Partial<Record<ToolName, number[]>> = {};
         const m = k === 4 ? metric('4 profiles in parallel (wall)', N.parallel, undefined, 'the flow in 4 browsers at once; wall time') : undefined;
-        await interleave(m, drivers, N.parallel, 1, 'crowdFlow', () => ({ url: wallet(2000) }), (r) => r.wall, (t, r) => {
+        await interleave(m, crowd, N.parallel, k >= 4 ? 0 : 1, 'crowdFlow', () => ({ url: wallet(2000) }), (r) => r.wall, (t, r) => {
           (perStep[t] ??= []).push(r.ms);
           (walls[t] ??= []).push(r.wall);
         });
-        await Promise.all(drivers.map((d) => d.call('crowdClose')));
+        await Promise.all(drivers.map((d) => d.call('crowdClose').catch(() => undefined)));
         scaling.rows.push({
           label: `2000 elements, ${k} profile${k > 1 ? 's' : ''} at once`,
           n: Math.max(...TOOLS.map((t) => perStep[t]?.length ?? 0)),
@@ -333,8 +359,15 @@ async function main(): Promise<void> {
       }
     }
 
+    } catch (error) {
+      failures.push(`scenarios stopped: ${(error as Error).message}`);
+      console.error(`  ! scenarios stopped: ${(error as Error).message.split('\n')[0]}`);
+    }
+
     const memory = Object.fromEntries(
-      await Promise.all(drivers.map(async (d) => [d.tool, await d.call<{ peakRss: number; maxRss: number }>('memory')] as const)),
+      await Promise.all(
+        drivers.map(async (d) => [d.tool, await d.call<{ peakRss: number; maxRss: number }>('memory').catch(() => ({ peakRss: 0, maxRss: 0 }))] as const),
+      ),
     ) as Record<ToolName, { peakRss: number; maxRss: number }>;
 
     printTable();

@@ -1,5 +1,15 @@
-import { launch, type Session } from 'aite';
+import { pathToFileURL } from 'node:url';
+import type { Session } from 'aite';
 import type { Page } from 'puppeteer-core';
+
+/**
+ * aite's built package: the snapshot of dist/ that build-and-run.mjs took (AITE_BENCH_SDK), so a
+ * rebuild of dist/ during the run cannot pull the extension out from under a launch.
+ */
+export function loadAite(): Promise<typeof import('aite')> {
+  const snapshot = process.env.AITE_BENCH_SDK;
+  return (snapshot ? import(pathToFileURL(snapshot).href) : import('aite')) as Promise<typeof import('aite')>;
+}
 import type { Instance, LaunchSettings, Tool } from './Tool.js';
 
 /** aite through its public API only, as a user's script would drive it. */
@@ -48,6 +58,7 @@ export const aite: Tool = {
   name: 'aite',
   async launch(settings: LaunchSettings): Promise<Instance> {
     // launch() adds its own flags; the bench passes nothing extra so aite runs as users get it.
+    const { launch } = await loadAite();
     const session = await launch({
       allow: settings.origins,
       chrome: settings.executablePath,
