@@ -6,8 +6,9 @@ import type { Descriptor } from '../../src/sdk/protocol/descriptor.js';
 import type { Target } from '../../src/sdk/protocol/target.js';
 import { repair, scoreCandidates, type RepairOptions } from '../../src/extension/content/repair/index.js';
 import { accessibleName, describeElement, elementText, implicitRole, isEnabled, isVisible, visualLabel, xpathOf } from '../../src/extension/content/repair/features.js';
-import { isCandidate } from '../../src/extension/content/repair/candidates.js';
-import { FIELDS } from '../../src/extension/content/repair/score.js';
+import { collectPool, isCandidate, shortlist } from '../../src/extension/content/repair/candidates.js';
+import { FIELDS, contrastOf, fieldSims, rarity } from '../../src/extension/content/repair/score.js';
+import { WEIGHTS } from '../../src/extension/content/repair/weights.js';
 import { fold } from '../../src/extension/content/repair/text.js';
 import { similoScorer } from './similo.js';
 
@@ -164,4 +165,35 @@ export function inventory(): Item[] {
     });
   }
   return out;
+}
+
+/** Where repair's time goes on this page (ms per phase, best of five). */
+export function profile(old: Descriptor): Record<string, number> {
+  const best: Record<string, number> = {};
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    const pool = collectPool(document, old);
+    const t1 = performance.now();
+    const short = shortlist(pool.elements, old);
+    const t2 = performance.now();
+    const cache = {};
+    const ds = short.map((el) => describeElement(el, cache));
+    const t3a = performance.now();
+    const rare = rarity(ds);
+    const sims = ds.map((d) => fieldSims(old, d, 0.8, rare));
+    const t3b = performance.now();
+    contrastOf(sims, WEIGHTS);
+    const t3 = performance.now();
+    best.sims = Math.min(best.sims ?? Infinity, t3b - t3a);
+    best.contrast = Math.min(best.contrast ?? Infinity, t3 - t3b);
+    const t35 = performance.now();
+    scoreCandidates(old, {});
+    const t36 = performance.now();
+    best.scoreCandidates = Math.min(best.scoreCandidates ?? Infinity, t36 - t35);
+    repair(old, { text: 'x' }, { scoreOnly: true });
+    const t4 = performance.now();
+    const m = { pool: t1 - t0, shortlist: t2 - t1, describe60: t3a - t2, repair: t4 - t36, lookedAt: pool.elements.length };
+    for (const [k, v] of Object.entries(m)) best[k] = Math.min(best[k] ?? Infinity, v);
+  }
+  return best;
 }

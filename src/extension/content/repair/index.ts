@@ -17,8 +17,11 @@ export { describeElement } from './features.js';
 export const ACT_AT = 0.85;
 export const DRIFTED_AT = 0.6;
 export const GAP = 0.15;
-/** A remembered field whose element scores below this is not trusted (locator-repair.md §1). */
-export const REMEMBERED_FLOOR = 0.5;
+/**
+ * A remembered field whose element scores below this is not trusted (locator-repair.md §1): it
+ * may not act on an element the score would not even propose.
+ */
+export const REMEMBERED_FLOOR = 0.6;
 const MAX_AMBIGUOUS = 5;
 
 export interface Scored {
@@ -41,20 +44,24 @@ export interface RepairOptions {
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
+interface MergeKey {
+  text: string;
+  area: number;
+}
+
+function mergeKey(c: Scored): MergeKey {
+  const r = c.descriptor.rect;
+  return {
+    text: fold(c.descriptor.text ?? c.descriptor.name).toLowerCase(),
+    area: r ? Math.max(r.width * r.height, 1) : 0,
+  };
+}
+
 /** Same text and nearly the same box, one inside the other: one candidate, not two. */
-function sameThing(a: Scored, b: Scored): boolean {
-  const x = a.element;
-  const y = b.element;
-  if (!x.contains(y) && !y.contains(x)) return false;
-  const ta = fold(a.descriptor.text ?? a.descriptor.name).toLowerCase();
-  const tb = fold(b.descriptor.text ?? b.descriptor.name).toLowerCase();
-  if (ta !== tb) return false;
-  const ra = a.descriptor.rect;
-  const rb = b.descriptor.rect;
-  if (!ra || !rb) return false;
-  const areaA = Math.max(ra.width * ra.height, 1);
-  const areaB = Math.max(rb.width * rb.height, 1);
-  return Math.min(areaA, areaB) / Math.max(areaA, areaB) >= (ta ? 0.3 : 0.7);
+function sameThing(a: Scored, ka: MergeKey, b: Scored, kb: MergeKey): boolean {
+  if (ka.text !== kb.text || ka.area === 0 || kb.area === 0) return false;
+  if (Math.min(ka.area, kb.area) / Math.max(ka.area, kb.area) < (ka.text ? 0.3 : 0.7)) return false;
+  return a.element.contains(b.element) || b.element.contains(a.element);
 }
 
 /**
@@ -63,10 +70,13 @@ function sameThing(a: Scored, b: Scored): boolean {
  */
 export function mergeWrappers(sorted: Scored[], oldTag?: string): Scored[] {
   const kept: Scored[] = [];
+  const keys: MergeKey[] = [];
   for (const c of sorted) {
-    const k = kept.findIndex((x) => sameThing(x, c));
+    const kc = mergeKey(c);
+    const k = kept.findIndex((x, i) => sameThing(x, keys[i]!, c, kc));
     if (k < 0) {
       kept.push(c);
+      keys.push(kc);
       continue;
     }
     const host = kept[k]!;
@@ -113,6 +123,9 @@ function rememberedMatch(old: Descriptor, doc: Document): { element: Element; fi
   for (const [field, attr] of fields) {
     const value = old[field];
     if (typeof value !== 'string' || value === '') continue;
+    // A radio's or checkbox's `name` names its group, not the element: with the remembered one
+    // gone, the group's other member would be "exactly one".
+    if (field === 'nameAttr' && (old.type === 'radio' || old.type === 'checkbox')) continue;
     const found = [...doc.querySelectorAll(`[${attr}="${CSS.escape(value)}"]`)].filter(
       (el) => isVisible(el) && isEnabled(el),
     );

@@ -76,22 +76,33 @@ export function wordSetSim(a: readonly string[], b: readonly string[], tokenWeig
   for (const t of A) total += tokenWeight(t);
   for (const t of B) total += tokenWeight(t);
   let common = 0;
-  const usedB = new Set<number>();
+  // Equal words first; near-equal ones only among the rest, and only while that stays small
+  // (a row's 30 words against another's would cost 900 comparisons for little).
+  const inB = new Set(B);
+  const inA = new Set(A);
+  const restA: string[] = [];
   for (const t of A) {
-    let best = 0;
-    let bestJ = -1;
-    for (let j = 0; j < B.length; j++) {
-      if (usedB.has(j)) continue;
-      const m = tokenMatch(t, B[j]!);
-      if (m > best) {
-        best = m;
-        bestJ = j;
-        if (m === 1) break;
+    if (inB.has(t)) common += tokenWeight(t);
+    else restA.push(t);
+  }
+  const restB = B.filter((t) => !inA.has(t));
+  if (restA.length > 0 && restB.length > 0 && restA.length * restB.length <= 64) {
+    const used = new Set<number>();
+    for (const t of restA) {
+      let best = 0;
+      let bestJ = -1;
+      for (let j = 0; j < restB.length; j++) {
+        if (used.has(j)) continue;
+        const m = tokenMatch(t, restB[j]!);
+        if (m > best) {
+          best = m;
+          bestJ = j;
+        }
       }
-    }
-    if (bestJ >= 0) {
-      usedB.add(bestJ);
-      common += best * (tokenWeight(t) + tokenWeight(B[bestJ]!)) * 0.5;
+      if (bestJ >= 0) {
+        used.add(bestJ);
+        common += best * (tokenWeight(t) + tokenWeight(restB[bestJ]!)) * 0.5;
+      }
     }
   }
   return (2 * common) / total;
