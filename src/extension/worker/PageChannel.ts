@@ -48,7 +48,10 @@ export class PageChannel {
         if (/Receiving end does not exist/i.test(text) && !injected) {
           injected = true;
           await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['page-errors.js'], world: 'MAIN' }).catch(() => undefined);
-          await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['content.js'] }).catch((e: unknown) => {
+          await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['content.js'] }).catch(async (e: unknown) => {
+            if (!(await chrome.tabs.get(tabId).catch(() => undefined))) {
+              throw new Failure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
+            }
             throw new Failure('internal', `Could not inject the aite content script into tab ${tabId}: ${String(e)}.`);
           });
           continue;

@@ -35,7 +35,8 @@ export class AiteError extends Error {
     super(log.length > 0 ? `${message}\nCall log:\n${log.map((l) => `  - ${l}`).join('\n')}` : message, {
       cause: options.cause,
     });
-    this.name = new.target.name;
+    // Spelled out: bundlers rename classes.
+    this.name = 'AiteError';
     this.reason = reason;
     this.detail = options.detail ?? {};
     this.command = options.command;

@@ -335,7 +335,11 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
 
   #onEvent(event: ExtensionEvent): void {
     if (event.kind === 'navigated') this.#tabUrls.set(event.tab, event.url);
-    if (event.kind === 'tab-closed') this.#tabUrls.delete(event.tab);
+    if (event.kind === 'tab-closed') {
+      this.#tabUrls.delete(event.tab);
+      // The next navigate opens a new run tab instead of naming one that is gone.
+      if (event.tab === this.#currentTab) this.#currentTab = null;
+    }
     if (event.kind === 'console') this.consoleErrors.push({ tab: event.tab, text: event.text });
     this.emit('event', event);
   }

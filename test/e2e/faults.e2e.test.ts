@@ -1,0 +1,118 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { AITE_EXTENSION_ID } from '../../src/sdk/index.js';
+import { wakeWorker } from '../../src/sdk/launch/wakeWorker.js';
+import { startFixtureServer } from '../support/FixtureServer.js';
+import { failure } from './support/failure.js';
+import { useSession } from './support/harness.js';
+import { extensionWorker, stopWorker } from './support/worker.js';
+
+// FAULTS.md rows that one shared session can survive, one after another.
+const outside = await startFixtureServer();
+afterAll(() => outside.close());
+const ctx = useSession();
+
+async function runPage(): Promise<Page> {
+  const url = (await ctx.session.tab.list()).find((t) => t.id === ctx.session.tab.current)!.url;
+  const page = (await ctx.session.browser!.pages()).find((p) => p.url() === url)!;
+  await page.waitForFunction(() => document.readyState === 'complete');
+  return page;
+}
+
+describe('faults in one session', () => {
+  it('row 20: a page cannot fetch the extension\u2019s bridge.json', async () => {
+    await ctx.session.tab.navigate(ctx.page('counter.html'));
+    const outcome = await (await runPage()).evaluate(
+      (url) => fetch(url).then((r) => `status ${r.status}`, () => 'refused'),
+      `chrome-extension://${AITE_EXTENSION_ID}/bridge.json`,
+    );
+    expect(outcome).toBe('refused');
+  });
+
+  it('row 23: a worker stopped while idle reconnects with resume, and the next command works', async () => {
+    const hellos: Array<{ resume?: string }> = [];
+    ctx.session.bridge.on('hello', (h) => hellos.push(h));
+    await stopWorker(ctx.session.browser!);
+    await expect.poll(() => hellos.length, { timeout: 15_000 }).toBe(1);
+    expect(hellos[0]!.resume).toBe(ctx.session.runId);
+    await ctx.session.verify.text('Increment');
+  });
+
+  it('row 34: an element replaced by a navigation between resolve and act is refused; nothing is clicked elsewhere', async () => {
+    await ctx.session.tab.navigate(ctx.page('counter.html'));
+    const inc = await ctx.session.locator.resolve({ text: 'Increment' });
+    await ctx.session.tab.navigate(ctx.page('counter.html'));
+    const error = await failure(ctx.session.locator.act('click', inc.descriptor));
+    expect(error.reason).toBe('not-found');
+    expect(error.message).toMatch(/page changed|resolve again/i);
+    await ctx.session.verify.targetText({ css: '#value' }, '10');
+  });
+
+  it('row 36: a tab closed during a command answers tab-closed', async () => {
+    await ctx.session.tab.navigate(ctx.page('counter.html'));
+    const page = await runPage();
+    const waiting = ctx.session.locator.wait('visible', { target: { text: 'Never there' }, timeoutMs: 10_000 });
+    await page.evaluate(() => setTimeout(() => window.close(), 200)).catch(() => undefined);
+    await page.close();
+    const error = await failure(waiting);
+    expect(error.reason).toBe('tab-closed');
+  });
+
+  it('row 37: a renderer crash fails fast and clearly, and the session can navigate again', async () => {
+    await ctx.session.tab.navigate(ctx.page('counter.html'));
+    const page = await runPage();
+    const cdp = await page.createCDPSession();
+    const started = Date.now();
+    const waiting = ctx.session.locator.wait('visible', { target: { text: 'Never there' }, timeoutMs: 10_000 });
+    // The crashed page never answers this command.
+    void cdp.send('Page.crash').catch(() => undefined);
+    const error = await failure(waiting);
+    expect(['tab-closed', 'navigation', 'internal']).toContain(error.reason);
+    expect(Date.now() - started).toBeLessThan(9_000);
+    const again = await ctx.session.tab.navigate(ctx.page('counter.html'));
+    expect(again.url).toBe(ctx.page('counter.html'));
+    await ctx.session.verify.text('Increment');
+  });
+
+  it('row 40: a redirect to an origin outside the allow list fails as internal naming the allow list; nothing acts', async () => {
+    const error = await failure(ctx.session.tab.navigate(ctx.page(`redirect?to=${encodeURIComponent(`${outside.url}counter.html`)}`)));
+    expect(error.reason).toBe('internal');
+    expect(error.message).toContain(ctx.server.origin);
+    const next = await failure(ctx.session.verify.text('Increment', { timeoutMs: 500 }));
+    expect(next.reason).toBe('internal');
+    expect(next.message).toMatch(/allow list/);
+  });
+
+  it('row 12: a page answer over 8 MB comes back as an error, not a giant frame', async () => {
+    await ctx.session.tab.navigate(ctx.page('counter.html'));
+    await (await runPage()).evaluate(() => {
+      const p = document.createElement('p');
+      p.id = 'huge';
+      p.textContent = 'x'.repeat(9 * 1024 * 1024);
+      document.body.append(p);
+    });
+    const error = await failure(ctx.session.locator.read({ css: '#huge' }, { timeoutMs: 20_000 }));
+    expect(error.reason).toBe('internal');
+    expect(error.message).toMatch(/8 MB/);
+    await ctx.session.verify.text('Increment');
+  });
+
+  it('row 15: a second connection with the same token replaces the extension, which then stops retrying', async () => {
+    const { FakeExtension } = await import('../support/FakeExtension.js');
+    const intruder = await FakeExtension.connect(ctx.session.bridge);
+    const worker = await extensionWorker(ctx.session.browser!);
+    await expect.poll(() => worker.evaluate(() => chrome.action.getBadgeText({}))).toBe('ERR');
+    // No flapping: the replaced worker does not come back by itself while its instance lives.
+    const hellos: unknown[] = [];
+    ctx.session.bridge.on('hello', (h) => hellos.push(h));
+    intruder.ws.close();
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(hellos).toHaveLength(0);
+    // A restarted worker joins again.
+    await stopWorker(ctx.session.browser!);
+    await wakeWorker(ctx.session.browser!);
+    await ctx.session.bridge.waitForExtension(20_000);
+    await ctx.session.verify.text('Increment');
+  });
+});
+
