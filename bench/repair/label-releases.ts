@@ -1,7 +1,7 @@
 // Proposes labels for the release pairs: an element of the old page is paired with one of the new
 // page when they agree on a key that is unique on both pages (tag family + visible text; else
 // `name`, placeholder, id or href of a control/link). The repair score is not used, so labels do
-// not favour it. The output is reviewed by hand (bench/repair/label-review.txt lists every
+// not favour it. The output is reviewed by hand ($TMPDIR/aite-label-review.txt lists every
 // unpaired element) and hand labels are added with how: "hand".
 //   node label.mjs > test/fixtures/drift/real/labels.json
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   }
   labels.length = 0;
   labels.push(...sampled);
-  writeFileSync('bench/repair/label-review.txt', review.join('\n') + '\n');
+  writeFileSync(join(tmpdir(), 'aite-label-review.txt'), review.join('\n') + '\n');
   process.stdout.write(JSON.stringify(labels, null, 1) + '\n');
   console.error(`${labels.length} labels, ${review.length} unpaired`);
 }
