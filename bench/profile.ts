@@ -31,7 +31,7 @@ async function main(): Promise<void> {
       await body();
       (samples[name] ??= []).push(performance.now() - s);
     };
-    const answer = { id: 7, ok: true, ...found };
+    const answer = { ...found, id: 7, ok: true };
     for (let i = -3; i < N; i++) {
       await time('tabs (bridge-worker-bridge)', () => session.bridge.request({ cmd: 'tabs' }));
       await time('read #status (…-content-…)', () => session.locator.read({ css: '#status' }));

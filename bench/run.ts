@@ -34,7 +34,7 @@ const benchStarted = performance.now();
 // Iterations per tool (after warm-up); slow scenarios get fewer.
 const N = {
   launch: q(6),
-  primitive: q(30),
+  primitive: q(25),
   flow: q(6),
   scaleFlow: q(4),
   /** The 20 000-element flow takes seconds per step for every tool. */
@@ -43,6 +43,7 @@ const N = {
   parallel: q(2),
 };
 const SIZES = [200, 2000, 20000];
+// 1 profile is the single-profile flow on 2000 elements, measured above.
 const PROFILES = [1, 2, 4, 8];
 
 // ------------------------------------------------------------------------------ drivers
@@ -175,7 +176,7 @@ function summary(m: Metric) {
 }
 
 function printTable(): void {
-  const head = `${pad('metric (ms)', 34)}${lpad('N', 4)}  ${pad('aite med / p95', 17)}${pad('playwright med/p95', 20)}${pad('puppeteer med/p95', 19)}${lpad('aite/pw', 8)}${lpad('aite/pptr', 10)}  target`;
+  const head = `${pad('metric (ms)', 34)}${lpad('N', 4)}  ${pad('aite med / p95', 19)}${pad('playwright med/p95', 21)}${pad('puppeteer med/p95', 20)}${lpad('aite/pw', 8)}${lpad('aite/pptr', 10)}  target`;
   console.log(`\n${head}\n${'-'.repeat(head.length + 6)}`);
   for (const m of metrics) {
     const s = summary(m);
@@ -187,21 +188,21 @@ function printTable(): void {
           ? `<= ${m.target.ms} ms in page ${s.met === undefined ? '' : s.met ? 'met' : 'MISSED'}`
           : '';
     console.log(
-      `${pad(m.name, 34)}${lpad(String(m.n), 4)}  ${pad(cell('aite'), 17)}${pad(cell('playwright'), 20)}${pad(cell('puppeteer'), 19)}${lpad(fmtRatio(s.vsPlaywright), 8)}${lpad(fmtRatio(s.vsPuppeteer), 10)}  ${target}`,
+      `${pad(m.name, 34)}${lpad(String(m.n), 4)}  ${pad(cell('aite'), 19)}${pad(cell('playwright'), 21)}${pad(cell('puppeteer'), 20)}${lpad(fmtRatio(s.vsPlaywright), 8)}${lpad(fmtRatio(s.vsPuppeteer), 10)}  ${target}`,
     );
-    if (m.extra?.line) console.log(`${pad('', 38)}${String(m.extra.line)}`);
+    if (m.extra?.line) console.log(`${pad('', 40)}${String(m.extra.line)}`);
   }
 }
 
 function printScaling(): void {
   if (scaling.rows.length === 0) return;
   console.log(`\nScaling: time per flow step (ms, median of N flows; the 20-step flow, its total / 20)`);
-  const head = `${pad('', 30)}${lpad('N', 4)}${lpad('aite', 10)}${lpad('playwright', 12)}${lpad('puppeteer', 11)}${lpad('aite/pw', 9)}${lpad('aite/pptr', 10)}`;
+  const head = `${pad('', 36)}${lpad('N', 4)}${lpad('aite', 10)}${lpad('playwright', 12)}${lpad('puppeteer', 11)}${lpad('aite/pw', 9)}${lpad('aite/pptr', 10)}`;
   console.log(`${head}\n${'-'.repeat(head.length)}`);
   for (const row of scaling.rows) {
     const t = row.tools;
     console.log(
-      `${pad(row.label, 30)}${lpad(String(row.n), 4)}${lpad(fmt(t.aite?.median), 10)}${lpad(fmt(t.playwright?.median), 12)}${lpad(fmt(t.puppeteer?.median), 11)}${lpad(fmtRatio(ratio(t.aite?.median, t.playwright?.median)), 9)}${lpad(fmtRatio(ratio(t.aite?.median, t.puppeteer?.median)), 10)}`,
+      `${pad(row.label, 36)}${lpad(String(row.n), 4)}${lpad(fmt(t.aite?.median), 10)}${lpad(fmt(t.playwright?.median), 12)}${lpad(fmt(t.puppeteer?.median), 11)}${lpad(fmtRatio(ratio(t.aite?.median, t.playwright?.median)), 9)}${lpad(fmtRatio(ratio(t.aite?.median, t.puppeteer?.median)), 10)}`,
     );
   }
 }
@@ -326,7 +327,20 @@ async function main(): Promise<void> {
     await Promise.all(drivers.map((d) => d.call('close')));
 
     if (wanted('parallel')) {
-      for (const k of PROFILES) {
+      const single = metrics.find((m) => m.name === '20-step flow, 2000 elements');
+      if (single) {
+        scaling.rows.push({
+          label: '2000 elements, 1 profile at once',
+          n: single.n,
+          tools: Object.fromEntries(
+            TOOLS.filter((t) => single.samples[t]?.length).map((t) => {
+              const perStep = single.samples[t]!.map((ms) => ms / 20);
+              return [t, { median: median(perStep), p95: p95(perStep), wallMedian: median(single.samples[t]!) }];
+            }),
+          ),
+        });
+      }
+      for (const k of PROFILES.filter((p) => p > 1 || !single)) {
         console.log(`· ${k} profile(s) in parallel, the flow on 2000 elements in each`);
         const opened = await Promise.all(
           drivers.map((d) =>
@@ -344,7 +358,7 @@ async function main(): Promise<void> {
         const perStep: Partial<Record<ToolName, number[]>> = {};
         const walls: Partial<Record<ToolName, number[]>> = {};
         const m = k === 4 ? metric('4 profiles in parallel (wall)', N.parallel, undefined, 'the flow in 4 browsers at once; wall time') : undefined;
-        await interleave(m, crowd, N.parallel, k >= 4 ? 0 : 1, 'crowdFlow', () => ({ url: wallet(2000) }), (r) => r.wall, (t, r) => {
+        await interleave(m, crowd, N.parallel, 0, 'crowdFlow', () => ({ url: wallet(2000) }), (r) => r.wall, (t, r) => {
           (perStep[t] ??= []).push(r.ms);
           (walls[t] ??= []).push(r.wall);
         });
