@@ -1,0 +1,144 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import { Bridge, findChrome, launch } from '../../src/sdk/index.js';
+import { ExtensionStage } from '../../src/sdk/launch/ExtensionStage.js';
+import { startFixtureServer } from '../support/FixtureServer.js';
+import { failure } from './support/failure.js';
+
+// Faults that end or disturb whole processes: each test has its own Chrome.
+
+function profileOf(args: readonly string[]): string {
+  return args.find((a) => a.startsWith('--user-data-dir='))!.split('=')[1]!;
+}
+
+/** Running, not a zombie waiting for a parent that is gone to reap it. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const port = (probe.address() as { port: number }).port;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+describe('the browser and the runner going away', () => {
+  it('row 38: Chrome killed: pending requests fail within a second, bridge.json is deleted', async () => {
+    const server = await startFixtureServer();
+    const session = await launch({ allow: [server.origin] });
+    try {
+      await session.tab.navigate(new URL('counter.html', server.url).href);
+      const file = join(profileOf(session.browser!.process()!.spawnargs), 'aite-extension', 'bridge.json');
+      expect(existsSync(file)).toBe(true);
+      const waiting = session.locator.wait('visible', { target: { text: 'Never' }, timeoutMs: 30_000 });
+      const killedAt = Date.now();
+      session.browser!.process()!.kill('SIGKILL');
+      const error = await failure(waiting);
+      expect(error.reason).toBe('connection-lost');
+      expect(Date.now() - killedAt).toBeLessThan(1_000);
+      await expect.poll(() => existsSync(file)).toBe(false);
+      expect((await failure(session.tab.list())).reason).toBe('connection-lost');
+    } finally {
+      await session.close();
+      await server.close();
+    }
+  });
+
+  for (const [how, code] of [
+    ['exits without closing', 'process.exit(0)'],
+    ['throws', 'throw new Error("boom")'],
+    ['gets SIGINT', 'process.kill(process.pid, "SIGINT"); await new Promise(() => {})'],
+    ['gets SIGTERM', 'process.kill(process.pid, "SIGTERM"); await new Promise(() => {})'],
+  ] as const) {
+    it(`row 19: the runner ${how}: bridge.json is deleted and Chrome is gone`, async () => {
+      const script = `
+        import { launch } from ${JSON.stringify(new URL('../../dist/sdk/index.js', import.meta.url).href)};
+        const session = await launch({ allow: ['http://127.0.0.1:9'] });
+        const proc = session.browser.process();
+        const dir = proc.spawnargs.find((a) => a.startsWith('--user-data-dir=')).split('=')[1];
+        console.log(JSON.stringify({ pid: proc.pid, dir }));
+        ${code};
+      `;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      await new Promise((resolve) => child.on('exit', resolve));
+      const { pid, dir } = JSON.parse(out.trim().split('\n').pop()!) as { pid: number; dir: string };
+      expect(existsSync(join(dir, 'aite-extension', 'bridge.json'))).toBe(false);
+      await expect.poll(() => alive(pid)).toBe(false);
+    });
+  }
+});
+
+describe('bridges that are late or not ours', () => {
+  it('row 30: a bridge that starts after the worker is joined by backoff', async () => {
+    const server = await startFixtureServer();
+    const profile = await mkdtemp(join(tmpdir(), 'aite-late-'));
+    const stage = await ExtensionStage.create({ userDataDir: profile, allow: [server.origin] });
+    const port = await freePort();
+    const token = 'c'.repeat(32);
+    await stage.writeBridgeConfig({ url: `ws://127.0.0.1:${port}/ext`, token, profile: 'late' });
+    const chrome = spawn(findChrome(), ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', `--user-data-dir=${profile}`, `--load-extension=${stage.dir}`, `--disable-extensions-except=${stage.dir}`, 'about:blank'], { stdio: 'ignore' });
+    try {
+      // The worker is up and retrying before the bridge exists: that is the scenario.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const bridge = await Bridge.start({ port, token });
+      await bridge.waitForExtension(20_000);
+      expect(bridge.hello?.profile).toBe('late');
+      await bridge.close();
+    } finally {
+      chrome.kill('SIGKILL');
+      await server.close();
+      await rm(profile, { recursive: true, force: true });
+    }
+  });
+
+  it('row 17: a process squatting on the bridge port after the runner died is not obeyed', async () => {
+    const server = await startFixtureServer();
+    const session = await launch({ allow: [server.origin] });
+    try {
+      const port = session.bridge.port;
+      const pagesBefore = (await session.browser!.pages()).length;
+      await session.bridge.close();
+      const squatter = new WebSocketServer({ host: '127.0.0.1', port });
+      const closes: number[] = [];
+      squatter.on('connection', (ws) => {
+        ws.on('message', () => {
+          ws.send(JSON.stringify({ type: 'welcome', runId: 'evil', protocol: 1, proof: '0'.repeat(64) }));
+          ws.send(JSON.stringify({ id: 1, cmd: 'navigate', url: `${server.url}counter.html` }));
+        });
+        ws.on('close', (code) => closes.push(code));
+      });
+      await expect.poll(() => closes.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+      expect(closes[0]).toBe(4401);
+      expect((await session.browser!.pages()).length).toBe(pagesBefore);
+      await new Promise<void>((resolve) => squatter.close(() => resolve()));
+    } finally {
+      await session.close();
+      await server.close();
+    }
+  });
+
+  it('row 39: a Chrome that ignores the extension fails with a clear error, no hang', async () => {
+    const started = Date.now();
+    const error = await failure(launch({ allow: ['http://127.0.0.1:9'], args: ['--disable-extensions'], connectTimeoutMs: 4_000 }));
+    expect(error.message).toMatch(/extension|did not start/);
+    expect(error.message).toMatch(/aite doctor/);
+    expect(Date.now() - started).toBeLessThan(40_000);
+  });
+});
+
