@@ -285,27 +285,15 @@ describe('resolve: repair hook', () => {
 });
 
 describe('resolve: speed', () => {
-  it('resolves on a 2000-element page in a few milliseconds', async () => {
+  it('resolves each target uniquely on a 2000-element page (speed is measured by npm run bench)', async () => {
     const p = await h.open('big.html');
-    await p.ok({ cmd: 'resolve', target: { text: 'Item 1999' } }); // warm up
-    const ms = await p.page.evaluate(async () => {
-      const api = (window as unknown as { __aitePage: { handlePageRequest(r: unknown): Promise<{ ok: boolean }> } }).__aitePage;
-      const runs: number[] = [];
-      for (let i = 0; i < 15; i++) {
-        const t0 = performance.now();
-        const a = await api.handlePageRequest({ id: 1, cmd: 'resolve', target: { text: `Item ${1000 + i}` } });
-        if (!a.ok) throw new Error(JSON.stringify(a));
-        runs.push(performance.now() - t0);
-      }
-      runs.sort((a, b) => a - b);
-      return { best: runs[0]!, median: runs[7]! };
-    });
     const count = await p.page.evaluate(() => document.querySelectorAll('*').length);
     expect(count).toBeGreaterThanOrEqual(2000);
-    // The best run shows the cost (a few ms); the median also shows how busy the machine is.
-    expect(ms.best).toBeLessThan(20);
-    console.log(`resolve on ${count} elements: best ${ms.best.toFixed(1)} ms, median ${ms.median.toFixed(1)} ms`);
-    await p.close();
+    for (let i = 0; i < 15; i++) {
+      const answer = (await p.ok({ cmd: 'resolve', target: { text: `Item ${1000 + i}` } })) as { descriptor: { text?: string }; matches: number };
+      expect(answer.matches).toBe(1);
+      expect(answer.descriptor.text).toBe(`Item ${1000 + i}`);
+    }
   });
 });
 
