@@ -1,0 +1,107 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, type Descriptor, type Session, type Target } from '../../src/sdk/index.js';
+import { failure } from './support/failure.js';
+
+// Repair through the real extension: a page before and after a release, one target.
+const PAGES: Record<string, string> = {
+  'compose-old.html': `<h1>New message</h1><form aria-label="Compose"><label for="to">To</label><input id="to" name="to">
+    <div class="actions"><button id="send-btn" class="btn primary" type="submit">Send</button><button type="button">Save draft</button></div></form>`,
+  'compose-mild.html': `<h1>New message</h1><form aria-label="Compose"><label for="to">To</label><input id="to" name="to">
+    <div class="actions"><button id="send-button" class="btn primary" type="submit">Send</button><button type="button">Save draft</button></div></form>`,
+  'compose-testid-old.html': `<h1>New message</h1><form aria-label="Compose"><button data-testid="send" id="a1">Send</button></form>`,
+  'compose-testid-new.html': `<h1>New message</h1><form aria-label="Compose"><button data-testid="send" id="b7">Send</button></form>`,
+  'compose-testid-drift.html': `<h1>New message</h1><form aria-label="Compose"><button data-testid="send" id="b7">Post</button></form>`,
+  'compose-gone.html': `<h1>New message</h1><form aria-label="Compose"><label for="to">To</label><input id="to" name="to">
+    <div class="actions"><button type="button">Save draft</button></div></form>`,
+  'twins-old.html': `<h1>Files</h1><ul><li>Alpha <a href="/a" class="open">Open</a></li><li>Beta <a href="/b" class="other">Close</a></li></ul>`,
+  'twins-new.html': `<h1>Files</h1><ul><li>Gamma <a href="/c" class="open">Open it</a></li><li>Delta <a href="/c" class="open">Open it</a></li></ul>`,
+  'big-old.html': `<main><h2>Checkout</h2><button class="go">Continue</button></main>`,
+  'big-new.html': `<section>${Array.from({ length: 2200 }, (_, i) => `<p>Line ${i}</p>`).join('')}</section><main><h2>Payment</h2><a href="/x">Help</a></main>`,
+};
+
+let server: Server;
+let origin: string;
+let session: Session;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const body = PAGES[(req.url ?? '/').slice(1)];
+    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html' }).end(`<!doctype html><title>t</title><body>${body ?? 'none'}</body>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  session = await launch({ allow: [origin], timeoutMs: 3000 });
+});
+afterAll(async () => {
+  await session?.close();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+async function remembered(page: string, target: Target): Promise<Descriptor> {
+  await session.tab.navigate(`${origin}/${page}`);
+  return (await session.locator.resolve(target)).descriptor;
+}
+
+describe('repair in real Chromium, through the extension', () => {
+  it('[RS-NO-REPAIR-UNLESS-NOT-FOUND] an exact match is answered exactly, even with a descriptor', async () => {
+    const old = await remembered('compose-old.html', { text: 'Send' });
+    await session.tab.navigate(`${origin}/compose-mild.html`);
+    const answer = await session.locator.resolve({ text: 'Send' }, { descriptor: old });
+    expect(answer).toMatchObject({ via: 'exact', repaired: false });
+    const ambiguous = await failure(session.locator.resolve({ css: 'button' }, { descriptor: old }));
+    expect(ambiguous.reason).toBe('ambiguous');
+    expect(ambiguous.detail.repair).toBeUndefined();
+  });
+
+  it('[RS-FIELDS] a surviving remembered test id finds the element (via "descriptor")', async () => {
+    const old = await remembered('compose-testid-old.html', { css: '#a1' });
+    await session.tab.navigate(`${origin}/compose-testid-new.html`);
+    const answer = await session.locator.resolve({ css: '#a1' }, { descriptor: old });
+    expect(answer).toMatchObject({ repaired: true, via: 'descriptor' });
+    expect(answer.descriptor.id).toBe('b7');
+  });
+
+  it('[RS-DRIFTED] a candidate that is close but not close enough is refused as drifted, with what changed', async () => {
+    const old = await remembered('compose-testid-old.html', { css: '#a1' });
+    await session.tab.navigate(`${origin}/compose-testid-drift.html`);
+    const error = await failure(session.locator.resolve({ css: '#a1' }, { descriptor: old }));
+    expect(error.reason).toBe('drifted');
+    expect(error.detail.score).toBeGreaterThanOrEqual(0.6);
+    expect(error.detail.score).toBeLessThan(0.85);
+    expect((error.detail.changes as string[]).join('\n')).toMatch(/"Send" -> "Post"/);
+  });
+
+  it('[RS-REPAIR] a renamed id is repaired by scoring, with readable changes', async () => {
+    const old = await remembered('compose-old.html', { css: '#send-btn' });
+    await session.tab.navigate(`${origin}/compose-mild.html`);
+    const answer = await session.locator.resolve({ css: '#send-btn' }, { descriptor: old });
+    expect(answer).toMatchObject({ repaired: true, via: 'repair' });
+    expect(answer.descriptor.id).toBe('send-button');
+    expect(answer.repair!.score).toBeGreaterThanOrEqual(0.85);
+    expect(answer.repair!.changes.join('\n')).toMatch(/send-btn.*send-button/);
+  });
+
+  it('[RS-REPAIR-NOT-FOUND] an element that is gone is refused, with repairTried and bestScore, and a note above 2000 elements', async () => {
+    const old = await remembered('compose-old.html', { css: '#send-btn' });
+    await session.tab.navigate(`${origin}/compose-gone.html`);
+    const error = await failure(session.locator.resolve({ css: '#send-btn' }, { descriptor: old }));
+    expect(['not-found', 'drifted']).toContain(error.reason);
+    const big = await remembered('big-old.html', { text: 'Continue' });
+    await session.tab.navigate(`${origin}/big-new.html`);
+    const gone = await failure(session.locator.resolve({ text: 'Continue' }, { descriptor: big }));
+    expect(gone.reason).toBe('not-found');
+    expect(gone.detail).toMatchObject({ repairTried: true });
+    expect(typeof gone.detail.bestScore).toBe('number');
+    expect(String(gone.detail.note)).toMatch(/2000/);
+  });
+
+  it('[RS-REPAIR-AMBIGUOUS] two equally close candidates are refused as ambiguous, never guessed', async () => {
+    const old = await remembered('twins-old.html', { text: 'Open' });
+    await session.tab.navigate(`${origin}/twins-new.html`);
+    const error = await failure(session.locator.resolve({ text: 'Open', exact: true }, { descriptor: old }));
+    expect(error.reason).toBe('ambiguous');
+    expect(error.detail.repair).toBe(true);
+    expect((error.detail.candidates as unknown[]).length).toBeGreaterThanOrEqual(2);
+  });
+});
