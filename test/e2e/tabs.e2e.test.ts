@@ -62,6 +62,8 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     await ctx.session.tab.navigate(ctx.page('popup.html'));
     await ctx.session.click({ text: 'Open payment' });
     await ctx.session.click({ text: 'Open payment' });
+    // Both popups must have loaded (and so have their title) for the match to see two.
+    await expect.poll(async () => (await ctx.session.tab.list()).filter((t) => t.title === 'Pay').length).toBe(2);
     const error = await failure(ctx.session.tab.switchTo({ titleContains: 'Pay' }, { timeoutMs: 2000 }));
     expect(error.reason).toBe('ambiguous');
     expect((error.detail.candidates as unknown[]).length).toBe(2);

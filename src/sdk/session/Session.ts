@@ -382,7 +382,13 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     }
     const at = await this.locator.locate(found.descriptor, { timeoutMs });
     const page = await this.#runPage();
-    await input(page, at);
+    try {
+      await input(page, at);
+    } catch (error) {
+      // A click that closes its own tab (window.close) never gets its acknowledgement: it landed.
+      if (error instanceof Error && /Target closed|Session closed|detached/i.test(error.message) && page.isClosed()) return;
+      throw error;
+    }
   }
 
   async #toggle(name: 'check' | 'uncheck', target: TargetInput, want: boolean, timeoutMs?: number): Promise<StepResult> {
