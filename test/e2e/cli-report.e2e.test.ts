@@ -77,6 +77,12 @@ describe('the report of a failing run', () => {
       void (request.url().startsWith('file:') || request.url().startsWith('data:') ? request.continue() : request.abort());
     });
     await page.goto(pathToFileURL(join(dir, 'report/index.html')).href, { waitUntil: 'load' });
+    // Screenshots load lazily, as a person scrolls to them.
+    await page.evaluate(() => document.querySelector('.step-failed .shot img')?.scrollIntoView());
+    await page.waitForFunction(() => {
+      const img = document.querySelector('.step-failed .shot img') as HTMLImageElement | null;
+      return !img || (img.complete && img.naturalWidth > 0);
+    });
     const seen = await page.evaluate(() => {
       const text = (selector: string) => (document.querySelector(selector) as HTMLElement | null)?.innerText ?? null;
       const img = document.querySelector('.step-failed .shot img') as HTMLImageElement | null;
