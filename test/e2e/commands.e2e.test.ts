@@ -2,17 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
+import { runPage as runPageOf } from './support/runPage.js';
 
 // Every page command through the real worker and content script, in real Chromium.
 const ctx = useSession();
 
-/** The puppeteer page of the run's tab (for evaluating in it), once its document is live. */
-async function runPage(): Promise<Page> {
-  const url = (await ctx.session.tab.list()).find((t) => t.id === ctx.session.tab.current)!.url;
-  const page = (await ctx.session.browser!.pages()).find((p) => p.url() === url)!;
-  await page.waitForFunction(() => document.readyState === 'complete');
-  return page;
-}
+const runPage = (): Promise<Page> => runPageOf(ctx.session);
 const win = <T>(page: Page, key: string): Promise<T> => page.evaluate((k) => (window as unknown as Record<string, T>)[k]!, key);
 
 describe('verify, every kind', () => {

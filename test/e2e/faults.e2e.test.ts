@@ -5,6 +5,7 @@ import { wakeWorker } from '../../src/sdk/launch/wakeWorker.js';
 import { startFixtureServer } from '../support/FixtureServer.js';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
+import { runPage as runPageOf } from './support/runPage.js';
 import { extensionWorker, stopWorker } from './support/worker.js';
 
 // FAULTS.md rows that one shared session can survive, one after another.
@@ -12,12 +13,7 @@ const outside = await startFixtureServer();
 afterAll(() => outside.close());
 const ctx = useSession();
 
-async function runPage(): Promise<Page> {
-  const url = (await ctx.session.tab.list()).find((t) => t.id === ctx.session.tab.current)!.url;
-  const page = (await ctx.session.browser!.pages()).find((p) => p.url() === url)!;
-  await page.waitForFunction(() => document.readyState === 'complete');
-  return page;
-}
+const runPage = (): Promise<Page> => runPageOf(ctx.session);
 
 describe('faults in one session', () => {
   it('row 20: a page cannot fetch the extension\u2019s bridge.json', async () => {
