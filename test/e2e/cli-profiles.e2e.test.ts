@@ -84,6 +84,20 @@ describe('aite run, in real Chromium with the real extension', () => {
     for (const profile of ['sender', 'receiver']) expect((await readFile(join(dir, 'profiles', profile, 'Local State'), 'utf8')).length).toBeGreaterThan(0);
   });
 
+  it('[RQ-REASONS] a pre step the page does not meet fails as pre-state, exit 3, and the steps are not run', { timeout: 120_000 }, async () => {
+    await writeFile(
+      join(dir, 'pre.aite.yaml'),
+      ['name: pre-state', 'profile: sender', 'pre:', '  - navigate: counter.html', '  - verify: { kind: targetText, target: { css: "#value" }, value: "99" }', '    timeoutMs: 300', 'steps:', '  - click: Increment'].join('\n'),
+    );
+    const { code, stdout, stderr } = await aite(['run', 'pre.aite.yaml', '--report', 'pre-report'], dir);
+    expect(code, stdout + stderr).toBe(3);
+    expect(stdout).toMatch(/pre-state/);
+    const report = JSON.parse(await readFile(join(dir, 'pre-report/report.json'), 'utf8')) as RunReport;
+    const steps = report.scripts[0]!.steps;
+    expect(steps.find((st) => st.status === 'failed')?.reason).toBe('pre-state');
+    expect(steps.filter((st) => st.section !== 'pre').every((st) => st.status === 'skipped')).toBe(true);
+  });
+
   it('runs the demo through the CLI: the config starts the app, the pre-state holds, the report is written', { timeout: 120_000 }, async () => {
     const out = join(dir, 'demo-report');
     const { code, stdout } = await aite(['run', 'examples/demo/send.aite.json', '--config', 'examples/demo/aite.config.json', '--report', out], process.cwd());

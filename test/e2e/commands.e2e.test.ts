@@ -39,6 +39,18 @@ describe('verify, every kind', () => {
   });
 });
 
+describe('locate refusals', () => {
+  it('[LOC-CHECKS] a disabled control is not-enabled, and a hidden one not-visible', async () => {
+    await ctx.session.tab.navigate(ctx.page('buttons.html'));
+    const locked = await ctx.session.locator.resolve({ text: 'Locked' });
+    const disabled = await failure(ctx.session.locator.locate(locked.descriptor, { timeoutMs: 300 }));
+    expect(disabled.reason).toBe('not-enabled');
+    expect(disabled.message).toMatch(/disabled/);
+    const hidden = await failure(ctx.session.locator.resolve({ text: 'Secret' }, { timeoutMs: 300 }));
+    expect(hidden.reason).toBe('not-visible');
+  });
+});
+
 describe('wait, every kind', () => {
   it('[W-VISIBLE, W-GONE, W-TEXT-CHANGES, W-URL] visible, gone, textChanges and url', async () => {
     await ctx.session.tab.navigate(ctx.page('buttons.html'));

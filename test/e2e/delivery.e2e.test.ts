@@ -21,7 +21,7 @@ function extensionDir(): string {
 }
 
 describe('delivery, re-sends and retries', () => {
-  it('[NAV-RESEND, RT-COUNTED, RT-FIELD] a verify cut by a navigation is sent again to the new page, and counted', async () => {
+  it('[NAV-RESEND, RT-COUNTED, RT-FIELD] row 33: a verify cut by a navigation is sent again to the new page, and counted', async () => {
     const before = ctx.session.retries.total;
     await ctx.session.tab.navigate(ctx.page('navigating.html?ms=3000'));
     const answer = await ctx.session.verify.text('Arrived', { timeoutMs: 8000 });
@@ -30,7 +30,7 @@ describe('delivery, re-sends and retries', () => {
     expect(ctx.session.retries.byCommand.verify).toBeGreaterThanOrEqual(1);
   });
 
-  it('[KA-RECONNECT, DL-RESEND-IDEMPOTENT, RT-ADD] a wait cut by a stopped worker is re-sent after the reconnect with resume', async () => {
+  it('[KA-RECONNECT, DL-RESEND-IDEMPOTENT, RT-ADD] row 24: a wait cut by a stopped worker is re-sent after the reconnect with resume', async () => {
     await ctx.session.tab.navigate(ctx.page('textchange.html?ms=50'));
     const hellos: Array<{ resume?: string }> = [];
     ctx.session.bridge.on('hello', (h) => hellos.push(h));
@@ -45,7 +45,7 @@ describe('delivery, re-sends and retries', () => {
     expect((ctx.session.retries.byCommand.wait ?? 0) - before).toBe(1);
   });
 
-  it('[DL-ACT-LOST] an act whose answer is lost fails connection-lost, clicked the page at most once, and is never sent again', async () => {
+  it('[DL-ACT-LOST] row 25: an act whose answer is lost fails connection-lost, clicked the page at most once, and is never sent again', async () => {
     await ctx.session.tab.navigate(ctx.page('slow-click.html?ms=2000'));
     const button = await ctx.session.locator.resolve({ role: 'button', name: 'Slow save' });
     const sent: string[] = [];
@@ -78,7 +78,7 @@ describe('delivery, re-sends and retries', () => {
     await ctx.session.verify.url('counter.html');
   });
 
-  it('[KA-4401, SEC-REREAD] a worker with a stale token gets 4401, keeps retrying, and joins once bridge.json is right', async () => {
+  it('[KA-4401, SEC-REREAD] row 16: a worker with a stale token gets 4401, keeps retrying, and joins once bridge.json is right', async () => {
     const file = join(extensionDir(), 'bridge.json');
     const good = await readFile(file, 'utf8');
     const rejected: string[] = [];
@@ -100,7 +100,7 @@ describe('delivery, re-sends and retries', () => {
     expect(alarms).toEqual([expect.objectContaining({ name: 'aite-keepalive', periodInMinutes: 0.5 })]);
   });
 
-  it('[SEC-HOSTS] the staged manifest asks host permissions for exactly the allow list', async () => {
+  it('[SEC-HOSTS] row 22: the staged manifest asks host permissions for exactly the allow list', async () => {
     const manifest = JSON.parse(await readFile(join(extensionDir(), 'manifest.json'), 'utf8')) as {
       host_permissions: string[];
       web_accessible_resources?: unknown;

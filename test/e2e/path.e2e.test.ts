@@ -72,7 +72,7 @@ describe('the path end to end, in real Chromium with the real extension', () => 
     expect(missing.reason).toBe('not-found');
   });
 
-  it('[LOC-ANSWER, LOC-CHECKS, LOC-COVERED] locate answers a point inside the element, and not-visible with coveredBy under an overlay', async () => {
+  it('[LOC-ANSWER, LOC-CHECKS, LOC-COVERED] row 35: locate answers a point inside the element, and not-visible with coveredBy under an overlay', async () => {
     const save = await ctx.session.locator.resolve({ css: '#save' });
     const at = await ctx.session.locator.locate(save.descriptor);
     expect(at.tag).toBe('button');
@@ -137,7 +137,7 @@ describe('the path end to end, in real Chromium with the real extension', () => 
     expect(png!.length).toBeGreaterThan(1000);
   });
 
-  it('[SEC-NOT-IN-PAGE] a web page cannot open the bridge socket', async () => {
+  it('[SEC-NOT-IN-PAGE] row 1: a web page cannot open the bridge socket', async () => {
     await ctx.session.tab.navigate(ctx.page('counter.html'));
     const page = (await ctx.session.browser!.pages()).find((p) => p.url() === ctx.page('counter.html'))!;
     const outcome = await page.evaluate(
@@ -152,7 +152,7 @@ describe('the path end to end, in real Chromium with the real extension', () => 
     expect(outcome).toBe('error');
   });
 
-  it('[T-LOOPBACK] no TCP port but the bridge listens in Chrome or the runner (besides the test server)', () => {
+  it('[T-LOOPBACK] row 5, row 21: no TCP port but the bridge listens in Chrome or the runner (besides the test server)', () => {
     const pid = ctx.session.browser!.process()!.pid!;
     const ports = listeningPorts([pid, process.pid]);
     const expected = new Set([ctx.session.bridge.port, ctx.server.port]);

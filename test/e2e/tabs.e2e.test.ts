@@ -80,7 +80,7 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     expect(error.reason).toBe('timeout');
   });
 
-  it('[NAV-LOAD-FAILED] a page the browser cannot load is load-failed, not a timeout', async () => {
+  it('[NAV-LOAD-FAILED] row 42: a page the browser cannot load is load-failed, not a timeout', async () => {
     const error = await failure(ctx.session.tab.navigate(`http://127.0.0.1:${deadPort}/`, { timeoutMs: 10_000 }));
     expect(error.reason).toBe('load-failed');
     expect(String(error.detail.error)).toMatch(/ERR_CONNECTION_REFUSED/);
