@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,29 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** A process and everything below it (Linux /proc). */
+function descendants(root: number): Set<number> {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const seen = new Set<number>();
+  const stack = [root];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return seen;
 }
 
 async function freePort(): Promise<number> {
@@ -82,6 +105,28 @@ describe('the browser and the runner going away', () => {
       await expect.poll(() => alive(pid)).toBe(false);
     });
   }
+});
+
+describe('a frozen browser', () => {
+  it('row 28: Chrome stopped and resumed: 4410, a reconnect, and nothing repeated', async () => {
+    const server = await startFixtureServer();
+    const session = await launch({ allow: [server.origin], keepAlive: { pingIntervalMs: 300, pongTimeoutMs: 1_500 } });
+    try {
+      await session.tab.navigate(new URL('counter.html', server.url).href);
+      await session.click({ text: 'Increment' });
+      const causes: string[] = [];
+      session.bridge.on('rejected', (r) => causes.push(r.cause));
+      const pids = [...descendants(session.browser!.process()!.pid!)];
+      for (const pid of pids) process.kill(pid, 'SIGSTOP');
+      await expect.poll(() => causes, { timeout: 10_000 }).toContain('ping');
+      for (const pid of pids) process.kill(pid, 'SIGCONT');
+      await session.bridge.waitForExtension(20_000);
+      await session.verify.targetText({ css: '#value' }, '11');
+    } finally {
+      await session.close();
+      await server.close();
+    }
+  });
 });
 
 describe('bridges that are late or not ours', () => {
