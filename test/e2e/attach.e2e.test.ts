@@ -40,9 +40,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await session?.close();
-  chrome?.kill('SIGKILL');
+  if (chrome && chrome.exitCode === null) {
+    const exited = new Promise((resolve) => chrome.once('exit', resolve));
+    chrome.kill('SIGKILL');
+    await exited;
+  }
   await server?.close();
-  await rm(profileDir, { recursive: true, force: true });
+  await rm(profileDir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('attach mode', () => {

@@ -146,9 +146,11 @@ describe('bridges that are late or not ours', () => {
       expect(bridge.hello?.profile).toBe('late');
       await bridge.close();
     } finally {
+      const exited = new Promise((resolve) => chrome.once('exit', resolve));
       chrome.kill('SIGKILL');
+      await exited;
       await server.close();
-      await rm(profile, { recursive: true, force: true });
+      await rm(profile, { recursive: true, force: true, maxRetries: 5 });
     }
   });
 
