@@ -53,6 +53,8 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     await ctx.session.click({ text: 'Open payment' });
     const pay = await ctx.session.tab.switchTo({ new: true });
     await ctx.session.click({ text: 'Close tab' });
+    // window.close() finishes after the click: wait until the tab is really gone.
+    await expect.poll(async () => (await ctx.session.tab.list()).some((t) => t.id === pay.tab)).toBe(false);
     const closed = await ctx.session.tab.close(pay.tab);
     expect(closed).toMatchObject({ closed: pay.tab, alreadyClosed: true });
     expect(closed.tab).not.toBe(pay.tab);
