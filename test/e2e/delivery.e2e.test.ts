@@ -51,12 +51,13 @@ describe('delivery, re-sends and retries', () => {
     const sent: string[] = [];
     const page = await runPage();
     const started = new Promise<void>((resolve) => page.on('console', (m) => m.text() === 'slow-click started' && resolve()));
-    const acting = ctx.session.locator.act('click', button.descriptor, { timeoutMs: 10_000 });
+    // The failure is taken as soon as the call starts: it may reject while the test still acts.
+    const acting = failure(ctx.session.locator.act('click', button.descriptor, { timeoutMs: 10_000 }));
     // The click handler holds the page for 2 s: stop the worker while the act is in flight.
     await started;
     ctx.session.bridge.on('retry', (r) => sent.push(r.cmd));
     await stopWorker(ctx.session.browser!);
-    const error = await failure(acting);
+    const error = await acting;
     expect(error.reason).toBe('connection-lost');
     expect(error.retries).toBe(0);
     // After the reconnect the next command works, and the page was clicked exactly once.
@@ -69,10 +70,10 @@ describe('delivery, re-sends and retries', () => {
     await ctx.session.tab.navigate(ctx.page('overlay.html'));
     const buy = await ctx.session.locator.resolve({ text: 'Buy' });
     // The banner covers the button, so the act waits for it to be clickable; the page leaves meanwhile.
-    const acting = ctx.session.locator.act('click', buy.descriptor, { timeoutMs: 10_000 });
+    const acting = failure(ctx.session.locator.act('click', buy.descriptor, { timeoutMs: 10_000 }));
     const page = await runPage();
     await page.evaluate(() => setTimeout(() => (location.href = 'counter.html'), 300));
-    const error = await failure(acting);
+    const error = await acting;
     expect(error.reason).toBe('navigation');
     expect(error.retries).toBe(0);
     await ctx.session.verify.url('counter.html');

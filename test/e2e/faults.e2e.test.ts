@@ -47,10 +47,11 @@ describe('faults in one session', () => {
   it('row 36: a tab closed during a command answers tab-closed', async () => {
     await ctx.session.tab.navigate(ctx.page('counter.html'));
     const page = await runPage();
-    const waiting = ctx.session.locator.wait('visible', { target: { text: 'Never there' }, timeoutMs: 10_000 });
+    // The failure is taken as soon as the call starts: it may reject while the test still acts.
+    const waiting = failure(ctx.session.locator.wait('visible', { target: { text: 'Never there' }, timeoutMs: 10_000 }));
     await page.evaluate(() => setTimeout(() => window.close(), 200)).catch(() => undefined);
     await page.close();
-    const error = await failure(waiting);
+    const error = await waiting;
     expect(error.reason).toBe('tab-closed');
   });
 
@@ -59,10 +60,10 @@ describe('faults in one session', () => {
     const page = await runPage();
     const cdp = await page.createCDPSession();
     const started = Date.now();
-    const waiting = ctx.session.locator.wait('visible', { target: { text: 'Never there' }, timeoutMs: 10_000 });
+    const waiting = failure(ctx.session.locator.wait('visible', { target: { text: 'Never there' }, timeoutMs: 10_000 }));
     // The crashed page never answers this command.
     void cdp.send('Page.crash').catch(() => undefined);
-    const error = await failure(waiting);
+    const error = await waiting;
     expect(['tab-closed', 'navigation', 'internal']).toContain(error.reason);
     expect(Date.now() - started).toBeLessThan(9_000);
     const again = await ctx.session.tab.navigate(ctx.page('counter.html'));
