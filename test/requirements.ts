@@ -20,6 +20,7 @@ export const REQUIREMENTS = {
   'RS-EXACT': 'resolve without a descriptor resolves exactly: { descriptor, matches, repaired: false, via: "exact" }',
   'RS-AMBIGUOUS': 'two or more exact matches answer ambiguous with the candidates',
   'RS-NOT-FOUND': 'no match answers not-found',
+  'RS-PREPARE': 'beyond v1: resolve with `prepare` readies the element (click: the locate checks; fill: focused, text selected) and answers `point`, so a composed step is one round trip',
   'RS-NO-REPAIR-UNLESS-NOT-FOUND': 'an ambiguous or hidden exact match is never repaired',
   'RS-FIELDS': 'with a descriptor and no exact match, remembered testid, id, aria-label, name are tried in order (via "descriptor")',
   'RS-REPAIR': 'a scored candidate >= 0.85 with no rival within 0.15 answers repaired: true, via "repair", with repair { score, runnerUp, old, changed, changes }',

@@ -136,6 +136,44 @@ describe('composed steps with trusted input', () => {
   });
 });
 
+describe('fill', () => {
+  it('[ACT-PIPE, RS-PREPARE] replaces the value with trusted text input after one resolve, in inputs, textareas and contenteditables', async () => {
+    await ctx.session.tab.navigate(ctx.page('fill.html'));
+    const page = await runPage();
+    const sent: string[] = [];
+    const request = ctx.session.bridge.request.bind(ctx.session.bridge);
+    ctx.session.bridge.request = ((r: Parameters<typeof request>[0]) => {
+      sent.push(`${r.cmd}${'prepare' in r && r.prepare ? `:${r.prepare}` : ''}`);
+      return request(r);
+    }) as typeof request;
+    try {
+      await ctx.session.fill({ label: 'Name' }, 'Grace Hopper');
+      expect(sent).toEqual(['resolve:fill']);
+      await ctx.session.fill({ label: 'Bio' }, 'one line');
+      await ctx.session.fill({ role: 'textbox', name: 'Motto' }, 'new motto');
+      await ctx.session.fill({ label: 'Name' }, '');
+      await ctx.session.click({ text: 'Go' });
+      expect(sent.slice(-1)).toEqual(['resolve:click']);
+    } finally {
+      ctx.session.bridge.request = request;
+    }
+    const seen = await page.evaluate(() => ({
+      name: (document.getElementById('name') as HTMLInputElement).value,
+      bio: (document.getElementById('bio') as HTMLTextAreaElement).value,
+      motto: document.getElementById('motto')!.textContent,
+      inputs: (window as unknown as { __inputs: Array<{ id: string; trusted: boolean }> }).__inputs,
+      clicks: (window as unknown as { __clicks: number }).__clicks,
+    }));
+    expect(seen).toMatchObject({ name: '', bio: 'one line', motto: 'new motto', clicks: 0 });
+    expect(seen.inputs.map((i) => i.id)).toEqual(['name', 'bio', 'motto', 'name']);
+    expect(seen.inputs.every((i) => i.trusted)).toBe(true);
+
+    const readOnly = failure(ctx.session.fill({ label: 'Locked' }, 'x'));
+    expect(await readOnly).toMatchObject({ reason: 'unsupported', message: expect.stringMatching(/fill needs a text field.*read-only/) });
+    expect(await page.evaluate(() => (document.getElementById('locked') as HTMLInputElement).value)).toBe('fixed');
+  });
+});
+
 describe('outline', () => {
   it('[OL-DRAW, OL-OVERLAY, OL-REPLACE, OL-CLEAR] draws our own boxes, replaces them, and clears them', async () => {
     await ctx.session.tab.navigate(ctx.page('buttons.html'));

@@ -1,4 +1,4 @@
-import type { AnswerOf, Rect, Reason, RequestOf } from '../../sdk/protocol/index.js';
+import type { AnswerOf, Point, PREPARE_KINDS, Rect, Reason, RequestOf } from '../../sdk/protocol/index.js';
 import { sameRect, topViewportRect } from './dom/geometry.js';
 import { windowOf } from './dom/nodes.js';
 import { composedContains, deepElementFromPoint } from './dom/query.js';
@@ -32,12 +32,17 @@ export interface Actionability {
   enabled: boolean;
   /** The middle of the element must hit the element itself (nothing covering it). */
   hitTest: boolean;
+  /** The box must stay put across an animation frame (pointer input aims at it). Default true. */
+  stable?: boolean;
 }
+
+const POINTER: Actionability = { enabled: true, hitTest: true, stable: true };
 
 /**
  * Waits until an element can take input like a person would give it: scrolled into view
- * (centre, instantly), rendered, enabled, not moving across two animation frames, and (with
- * `hitTest`) its centre not covered by another element. Throws what still failed at the deadline.
+ * (centre, instantly), rendered, enabled, (with `stable`) not moving across an animation frame,
+ * and (with `hitTest`) its centre not covered by another element. Throws what still failed at
+ * the deadline.
  */
 export async function waitActionable(el: Element, timeoutMs: number, need: Actionability): Promise<ActionPoint> {
   const step = await settle<ActionPoint, Problem>(() => checkActionable(el, need), timeoutMs);
@@ -55,11 +60,15 @@ async function checkActionable(el: Element, need: Actionability): Promise<Step<A
   const disabled = need.enabled ? disabledBy(el) : undefined;
   if (disabled) return pending({ reason: 'not-enabled', message: `${name} is not enabled: ${disabled}`, detail: { why: disabled } });
 
+  // Two boxes a frame apart: CSS animations advance, and rAF-driven scripts run, once per frame,
+  // so a moving element shows a different box in the next frame's callback.
   const before = topViewportRect(el);
-  await nextFrame(windowOf(el));
-  await nextFrame(windowOf(el));
-  assertConnected(el);
-  const rect = topViewportRect(el);
+  const stable = need.stable ?? true;
+  if (stable) {
+    await nextFrame(windowOf(el));
+    assertConnected(el);
+  }
+  const rect = stable ? topViewportRect(el) : before;
   if (!sameRect(before, rect)) {
     return pending({ reason: 'timeout', message: `${name} kept moving (its box changed between animation frames); wait for the animation to end`, detail: { rect } });
   }
@@ -106,16 +115,39 @@ function round(n: number): number {
 /** `locate`: where the runner should click, after the checks a real click needs. */
 export async function locate(req: RequestOf<'locate'>): Promise<AnswerOf<'locate'>> {
   const el = elementFromDescriptor(req.descriptor);
-  const p = await waitActionable(el, req.timeoutMs ?? DEFAULT_TIMEOUT_MS, { enabled: true, hitTest: true });
+  return { id: req.id, ok: true, ...(await prepare(el, 'click', req.timeoutMs ?? DEFAULT_TIMEOUT_MS)) };
+}
+
+/**
+ * Gets an element ready for what a composed step will do with it (resolve's `prepare`, and
+ * `locate`). `click`: the checks a real click needs. `fill`: visible, enabled and editable, then
+ * focused with its text selected, so the runner's trusted text input replaces it (what a person
+ * does with Ctrl+A before typing; no click, so no click handler runs, as in other tools' fill).
+ */
+export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], timeoutMs: number): Promise<Point> {
+  const p = await waitActionable(el, timeoutMs, how === 'click' ? POINTER : { enabled: true, hitTest: false, stable: false });
+  const editable = isEditable(el);
+  if (how === 'fill') {
+    if (!editable) {
+      throw new PageFailure('unsupported', `fill needs a text field, a textarea or a contenteditable that is not read-only; ${formatElement(el)} is not one.`, {
+        tag: el.localName,
+      });
+    }
+    selectContents(el as HTMLElement);
+  }
   const check = checkState(el);
-  return {
-    id: req.id,
-    ok: true,
-    x: p.x,
-    y: p.y,
-    rect: p.rect,
-    tag: el.localName,
-    editable: isEditable(el),
-    ...(check ? { kind: check.kind, checked: check.checked } : {}),
-  };
+  return { x: p.x, y: p.y, rect: p.rect, tag: el.localName, editable, ...(check ? { kind: check.kind, checked: check.checked } : {}) };
+}
+
+function selectContents(el: HTMLElement): void {
+  el.focus({ preventScroll: true });
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+    el.select();
+    return;
+  }
+  const selection = el.ownerDocument.getSelection();
+  const range = el.ownerDocument.createRange();
+  range.selectNodeContents(el);
+  selection?.removeAllRanges();
+  selection?.addRange(range);
 }

@@ -1,4 +1,5 @@
 import { handlePageRequest, lastActDispatched, type PageRequest } from './PageCommands.js';
+import { PAGE_PORT_NAME, type PagePortAnswer, type PagePortRequest } from '../PagePort.js';
 import { PAGE_ERROR_EVENT } from './pageErrorRelay.js';
 
 /**
@@ -6,9 +7,10 @@ import { PAGE_ERROR_EVENT } from './pageErrorRelay.js';
  * every `chrome.*` call of the page side is in this file, so the rest runs in a plain page
  * for tests.
  *
- * Messages from the worker:
- * - `{ aite: 1, request }`: a page command; answered through sendResponse with the ok answer
- *   or a failure (`handlePageRequest` never throws).
+ * From the worker:
+ * - on the port named PAGE_PORT_NAME, `{ aite: 1, seq, request }`: a page command; answered on
+ *   the port with `{ seq, answer }`, the ok answer or a failure (`handlePageRequest` never throws).
+ * - `{ aite: 1, request }` as a one-off message: the same, answered through sendResponse.
  * - `{ aite: 1, query: 'actDispatched', id }`: whether act `id` began dispatching input in
  *   this document, `{ dispatched: ActDispatch | null }` (for reporting an act whose answer was lost).
  * Events to the worker: `{ aite: 1, event: { type: 'event', kind: 'console', level: 'error', text } }`
@@ -30,6 +32,20 @@ if (!scope[INSTALLED]) {
 }
 
 function install(): void {
+  chrome.runtime.onConnect.addListener((port) => {
+    if (port.name !== PAGE_PORT_NAME || port.sender?.id !== chrome.runtime.id) return;
+    port.onMessage.addListener((message: PagePortRequest) => {
+      if (message?.aite !== 1 || typeof message.seq !== 'number') return;
+      void handlePageRequest(message.request as PageRequest).then((answer) => {
+        try {
+          port.postMessage({ seq: message.seq, answer } satisfies PagePortAnswer);
+        } catch {
+          // The worker went away with the port; the bridge fails or re-sends the request.
+        }
+      });
+    });
+  });
+
   chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
     if (sender.id !== chrome.runtime.id) return false;
     const m = message as { aite?: unknown; request?: unknown; query?: unknown; id?: unknown } | null;

@@ -3,6 +3,7 @@ import { describe } from './describe.js';
 import type { TextIndex } from './dom/text.js';
 import { formatTarget, q } from './explain.js';
 import { handles } from './Handles.js';
+import { prepare } from './locate.js';
 import { PageFailure } from './PageFailure.js';
 import { repair, type RepairOutcome } from './repair/index.js';
 import { ambiguousFailure, DEFAULT_TIMEOUT_MS, evaluate, missFailure, pickStep, plainNotFound, type Evaluation, type Resolution } from './Resolver.js';
@@ -22,6 +23,15 @@ type Outcome = Resolution | { kind: 'repair'; outcome: RepairOutcome };
  */
 export async function resolve(req: RequestOf<'resolve'>): Promise<AnswerOf<'resolve'>> {
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = performance.now() + timeoutMs;
+  const found = await find(req, timeoutMs);
+  if (!req.prepare) return found.answer;
+  // One budget for finding and readying the element, as one step of a person's.
+  const point = await prepare(found.element, req.prepare, Math.max(1, deadline - performance.now()));
+  return { ...found.answer, point };
+}
+
+async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ answer: AnswerOf<'resolve'>; element: Element }> {
   const { target, descriptor } = req;
   let repairTried = false;
   const repairable = (ev: Evaluation): boolean =>
@@ -49,12 +59,15 @@ export async function resolve(req: RequestOf<'resolve'>): Promise<AnswerOf<'reso
   switch (outcome.kind) {
     case 'one':
       return {
-        id: req.id,
-        ok: true,
-        descriptor: described(outcome.element, target, outcome.texts),
-        matches: outcome.matches,
-        repaired: false,
-        via: 'exact',
+        answer: {
+          id: req.id,
+          ok: true,
+          descriptor: described(outcome.element, target, outcome.texts),
+          matches: outcome.matches,
+          repaired: false,
+          via: 'exact',
+        },
+        element: outcome.element,
       };
     case 'ambiguous':
       throw ambiguousFailure(target, outcome.ev);
@@ -67,10 +80,10 @@ function described(el: Element, target: Target, texts?: TextIndex): Descriptor {
   return { ...describe(el, texts ? { frame: target.frame, texts } : { frame: target.frame }), handle: handles.handleOf(el) };
 }
 
-function repairAnswer(id: number, target: Target, old: Descriptor, o: RepairOutcome): AnswerOf<'resolve'> {
+function repairAnswer(id: number, target: Target, old: Descriptor, o: RepairOutcome): { answer: AnswerOf<'resolve'>; element: Element } {
   switch (o.kind) {
     case 'found':
-      return { id, ok: true, descriptor: described(o.element, target), matches: 1, repaired: true, via: o.via, repair: o.repair };
+      return { answer: { id, ok: true, descriptor: described(o.element, target), matches: 1, repaired: true, via: o.via, repair: o.repair }, element: o.element };
     case 'drifted':
       throw new PageFailure(
         'drifted',

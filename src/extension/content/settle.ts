@@ -112,10 +112,12 @@ export async function settle<T, F>(check: () => Step<T, F> | Promise<Step<T, F>>
   const deadline = performance.now() + timeoutMs;
   activity.start();
   for (let round = 0; ; round++) {
-    activity.watchRoots();
     const seq = activity.seq;
     const step = await check();
     if (step.done) return step;
+    // Only a check that has to wait looks for new shadow roots and frames (a walk of the whole
+    // page): most checks pass at once. A change in a root found now is still caught by the poll.
+    activity.watchRoots();
     const left = deadline - performance.now();
     if (left <= 0) return step;
     const poll = POLL_MS[Math.min(round, POLL_MS.length - 1)]!;

@@ -1,5 +1,6 @@
 import { NAVIGATION_RESEND_COMMANDS, type Request } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
+import { ContentPorts } from './ContentPorts.js';
 import { Failure } from './Failure.js';
 import { tabSettled } from './LoadWatch.js';
 
@@ -13,6 +14,8 @@ const DEFAULT_TIMEOUT_MS = 5_000;
  * sent again to the new page when the page navigates under it, and every re-send is counted.
  */
 export class PageChannel {
+  readonly #ports = new ContentPorts();
+
   constructor(private readonly allow: AllowList) {}
 
   async run(request: PageRequest, tabId: number): Promise<Record<string, unknown>> {
@@ -37,7 +40,7 @@ export class PageChannel {
       const remaining = Math.max(1, deadline - Date.now());
       try {
         // A re-sent command gets what is left of its own budget, not a fresh one.
-        const answer = await sendToContent(tabId, { ...request, timeoutMs: remaining });
+        const answer = await this.#ports.request(tabId, { ...request, timeoutMs: remaining });
         if (typeof answer !== 'object' || answer === null || !('ok' in answer)) {
           throw new Failure('internal', `The content script gave no answer to ${request.cmd}.`);
         }
@@ -73,10 +76,6 @@ export class PageChannel {
       }
     }
   }
-}
-
-function sendToContent(tabId: number, request: PageRequest): Promise<unknown> {
-  return chrome.tabs.sendMessage(tabId, { aite: 1, request }, { frameId: 0 });
 }
 
 function originOf(url: string | undefined): string {

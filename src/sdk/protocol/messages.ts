@@ -45,11 +45,19 @@ const base = {
 
 const Within = z.union([z.string().min(1), TargetSchema]);
 
+/**
+ * Beyond v1, compatible with it: what a composed step will do with the element, so one round
+ * trip finds it and gets it ready. `click`: also do what `locate` does and answer `point`;
+ * `fill`: wait until it is visible, enabled and editable, focus it, select its text, answer `point`.
+ */
+export const PREPARE_KINDS = ['click', 'fill'] as const;
+
 export const ResolveRequestSchema = z.object({
   ...base,
   cmd: z.literal('resolve'),
   target: TargetSchema,
   descriptor: DescriptorSchema.optional(),
+  prepare: z.enum(PREPARE_KINDS).optional(),
 });
 
 export const LocateRequestSchema = z.object({
@@ -268,17 +276,8 @@ export const RepairSchema = z.object({
 });
 export type Repair = z.infer<typeof RepairSchema>;
 
-export const ResolveAnswerSchema = z.object({
-  ...okBase,
-  descriptor: DescriptorSchema,
-  matches: z.number().int().nonnegative(),
-  repaired: z.boolean(),
-  via: z.enum(['exact', 'descriptor', 'repair']),
-  repair: RepairSchema.optional(),
-});
-
-export const LocateAnswerSchema = z.object({
-  ...okBase,
+/** Where to act on an element: the fields of a `locate` answer. */
+export const PointSchema = z.object({
   x: z.number(),
   y: z.number(),
   rect: RectSchema,
@@ -287,6 +286,20 @@ export const LocateAnswerSchema = z.object({
   kind: z.enum(['checkbox', 'radio']).optional(),
   checked: z.boolean().optional(),
 });
+export type Point = z.infer<typeof PointSchema>;
+
+export const ResolveAnswerSchema = z.object({
+  ...okBase,
+  descriptor: DescriptorSchema,
+  matches: z.number().int().nonnegative(),
+  repaired: z.boolean(),
+  via: z.enum(['exact', 'descriptor', 'repair']),
+  repair: RepairSchema.optional(),
+  /** With `prepare`: the element is ready, and this is where to act on it. */
+  point: PointSchema.optional(),
+});
+
+export const LocateAnswerSchema = z.object({ ...okBase, ...PointSchema.shape });
 
 export const ReadAnswerSchema = z.object({ ...okBase, text: z.string() });
 export const VerifyAnswerSchema = z.object({ ...okBase, found: z.unknown().optional() });

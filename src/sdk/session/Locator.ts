@@ -10,9 +10,16 @@ export class Locator {
   /** @internal */
   constructor(private readonly send: Send) {}
 
-  /** Finds exactly one element; with `descriptor`, repairs a drifted target or refuses. */
-  resolve(target: TargetInput, options: { descriptor?: Descriptor; timeoutMs?: number } = {}): Promise<AnswerOf<'resolve'>> {
-    return this.send({ cmd: 'resolve', target: toTarget(target), descriptor: options.descriptor, timeoutMs: options.timeoutMs });
+  /**
+   * Finds exactly one element; with `descriptor`, repairs a drifted target or refuses. With
+   * `prepare`, also gets it ready for a click (what `locate` checks) or for filling (focused,
+   * text selected) and answers `point`: one round trip instead of two.
+   */
+  resolve(
+    target: TargetInput,
+    options: { descriptor?: Descriptor; timeoutMs?: number; prepare?: RequestOf<'resolve'>['prepare'] } = {},
+  ): Promise<AnswerOf<'resolve'>> {
+    return this.send({ cmd: 'resolve', target: toTarget(target), descriptor: options.descriptor, timeoutMs: options.timeoutMs, prepare: options.prepare });
   }
 
   /** Scrolls the element into view and answers where to click, once it is visible, enabled and on top. */

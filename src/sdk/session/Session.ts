@@ -6,7 +6,7 @@ import { AiteError } from '../errors/AiteError.js';
 import { PageFinder } from '../launch/PageFinder.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import type { AnswerOf, Command, Descriptor, ExtensionEvent, OutlineItem, RequestInput, Target } from '../protocol/index.js';
+import type { AnswerOf, Command, Descriptor, ExtensionEvent, OutlineItem, Point, RequestInput, RequestOf, Target } from '../protocol/index.js';
 import type { Send } from './Channel.js';
 import { Locator } from './Locator.js';
 import { Tab } from './Tab.js';
@@ -49,13 +49,14 @@ export interface SessionParts {
   close: () => Promise<void>;
 }
 
-type Point = AnswerOf<'locate'>;
-
-/** The one thing a step has found: the element now, and how it was found. */
+/** The one thing a step has found: the element now, how it was found, and where to act on it. */
 interface Found {
   descriptor: Descriptor;
   resolved: AnswerOf<'resolve'>;
+  point?: Point;
 }
+
+type Prepare = RequestOf<'resolve'>['prepare'];
 
 /**
  * One run in one Chrome profile. Holds the `bridge`, and `tab`, `locator` and `verify`, whose
@@ -126,7 +127,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   /** Clicks the target with real mouse input (plain events in attach mode). */
   click(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
     return this.#step('click', target, async () => {
-      const found = await this.#find(target, options.timeoutMs);
+      const found = await this.#find(target, options.timeoutMs, 'click');
       await this.#pointer(found, 'click', (page, at) => page.mouse.click(at.x, at.y), options.timeoutMs);
     });
   }
@@ -134,7 +135,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   /** Double-clicks the target. */
   doubleClick(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
     return this.#step('doubleClick', target, async () => {
-      const found = await this.#find(target, options.timeoutMs);
+      const found = await this.#find(target, options.timeoutMs, 'click');
       await this.#pointer(found, 'doubleClick', (page, at) => page.mouse.click(at.x, at.y, { count: 2 }), options.timeoutMs);
     });
   }
@@ -142,7 +143,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   /** Moves the mouse over the target. */
   hover(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
     return this.#step('hover', target, async () => {
-      const found = await this.#find(target, options.timeoutMs);
+      const found = await this.#find(target, options.timeoutMs, 'click');
       await this.#pointer(found, 'hover', (page, at) => page.mouse.move(at.x, at.y), options.timeoutMs);
     });
   }
@@ -150,7 +151,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   /** Clicks the target to focus it, then types `text` key by key (appends to what is there). */
   type(target: TargetInput, text: string, options: { timeoutMs?: number } = {}): Promise<StepResult> {
     return this.#step('type', target, async () => {
-      const found = await this.#find(target, options.timeoutMs);
+      const found = await this.#find(target, options.timeoutMs, 'click');
       await this.#pointer(
         found,
         'type',
@@ -164,21 +165,20 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     });
   }
 
-  /** Clears the target's value and types `text` into it. */
+  /**
+   * Replaces the target's value with `text`: the field is focused with its text selected, then
+   * `text` arrives as trusted text input (an empty `text` deletes the selection). Like other
+   * tools' fill, it does not click the field first; use `type` for key-by-key typing.
+   */
   fill(target: TargetInput, text: string, options: { timeoutMs?: number } = {}): Promise<StepResult> {
     return this.#step('fill', target, async () => {
-      const found = await this.#find(target, options.timeoutMs);
+      const found = await this.#find(target, options.timeoutMs, 'fill');
       await this.#pointer(
         found,
         'type',
-        async (page, at) => {
-          await page.mouse.click(at.x, at.y, { clickCount: 3 });
-          // Select all, then delete: the same key events in the same order as pressing them one
-          // by one, sent without waiting for each acknowledgement (puppeteer fixes each event's
-          // modifiers when it is called, and one CDP session delivers input in order).
-          const keys = page.keyboard;
-          await Promise.all([keys.down('ControlLeft'), keys.down('KeyA'), keys.up('KeyA'), keys.up('ControlLeft'), keys.down('Backspace'), keys.up('Backspace')]);
+        async (page) => {
           if (text) await page.keyboard.sendCharacter(text);
+          else await page.keyboard.press('Delete');
         },
         options.timeoutMs,
         { text },
@@ -193,7 +193,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
         if (this.#pages) return void (await (await this.#runPage()).keyboard.press(key as never));
         throw new AiteError('unsupported', 'press without a target needs the debugging pipe; name the element to press the key in.');
       }
-      const found = await this.#find(target, options.timeoutMs);
+      const found = await this.#find(target, options.timeoutMs, 'click');
       await this.#pointer(
         found,
         'press',
@@ -352,18 +352,19 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   #stepWarnings: Warning[] | undefined;
 
   /** Resolves a target with what the lock file remembers of it, and keeps the lock file up to date. */
-  async #find(input: TargetInput, timeoutMs?: number): Promise<Found> {
+  async #find(input: TargetInput, timeoutMs?: number, prepare?: Prepare): Promise<Found> {
     const target = toTarget(input);
     const lock = this.#parts.lock;
     const page = this.#currentTab === null ? undefined : this.#tabUrls.get(this.#currentTab);
     const remembered = lock && page ? lock.get(target, page) : undefined;
-    const resolved = await this.locator.resolve(target, { descriptor: remembered, timeoutMs });
+    // Plain-event acts (no pipe) make their own checks in the page; only pipe input needs a point.
+    const resolved = await this.locator.resolve(target, { descriptor: remembered, timeoutMs, prepare: this.#pages ? prepare : undefined });
     if (lock && page) {
       if (resolved.via === 'exact') lock.recordExact(target, page, resolved.descriptor);
       else lock.proposeRepair(target, page, resolved.descriptor, resolved.repair);
     }
     if (resolved.repaired && this.#stepRepair) this.#stepRepair.push(resolved);
-    return { descriptor: resolved.descriptor, resolved };
+    return { descriptor: resolved.descriptor, resolved, ...(resolved.point ? { point: resolved.point } : {}) };
   }
 
   #stepRepair: Array<AnswerOf<'resolve'>> | undefined;
@@ -380,7 +381,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       await this.locator.act(action, found.descriptor, { ...extra, timeoutMs });
       return;
     }
-    const at = await this.locator.locate(found.descriptor, { timeoutMs });
+    const at = found.point ?? (await this.locator.locate(found.descriptor, { timeoutMs }));
     const page = await this.#runPage();
     try {
       await input(page, at);
@@ -393,12 +394,12 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
 
   async #toggle(name: 'check' | 'uncheck', target: TargetInput, want: boolean, timeoutMs?: number): Promise<StepResult> {
     return this.#step(name, target, async () => {
-      const found = await this.#find(target, timeoutMs);
+      const found = await this.#find(target, timeoutMs, 'click');
       if (!this.#pages) {
         await this.locator.act(name, found.descriptor, { timeoutMs });
         return;
       }
-      const at = await this.locator.locate(found.descriptor, { timeoutMs });
+      const at = found.point ?? (await this.locator.locate(found.descriptor, { timeoutMs }));
       if (at.kind === undefined) {
         throw new AiteError('unsupported', `${name} needs a checkbox or radio; the target is a <${at.tag}>.`, { command: name });
       }
