@@ -1,4 +1,5 @@
 import { Failure } from './Failure.js';
+import { tabStatus } from './TabStatusCache.js';
 
 /**
  * Watches tab loads from the moment it is made, so that a load that finishes before the caller
@@ -86,8 +87,12 @@ export class LoadWatch {
 /** Waits until a tab that may be loading has finished (no-op when it is complete). */
 export async function tabSettled(tabId: number, deadline: number, what: string): Promise<chrome.tabs.Tab> {
   // Every page command comes through here, and the tab has nearly always finished loading: answer
-  // that case without adding and removing three event listeners (each a message to the browser).
+  // that case from the tab events seen, else with one question to the browser, without adding
+  // and removing three event listeners (each a message to the browser).
+  const known = tabStatus.loaded(tabId);
+  if (known) return known;
   const first = await chrome.tabs.get(tabId).catch(() => undefined);
+  tabStatus.remember(first);
   if (first?.status === 'complete') return first;
   // Otherwise watch before looking again, so a load that finishes in between is not missed.
   const watch = new LoadWatch();
