@@ -120,13 +120,14 @@ async function runAll(page: Page, cases: Case[], script: string, modes: Mode[], 
           out.push({ c, mode, recorded: false });
           continue;
         }
-        const mark = await page.evaluate((tr: Case['truth']) => {
-          if (tr === 'none') return undefined;
+        const mark = await page.evaluate((tr: Case['truth'], synthetic: boolean) => {
+          // Synthetic gone cases may still mark a hidden or disabled target (never a right answer).
+          if (tr === 'none') return synthetic ? aiteBench.takeTruth('data-truth') : undefined;
           if ('marker' in tr) return aiteBench.takeTruth(tr.marker);
           const r = document.evaluate(tr.xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue as Element | null;
           return r ? { xpath: tr.xpath, usable: true } : undefined;
-        }, c.truth);
-        const truth = mark?.usable ? mark.xpath : undefined;
+        }, c.truth, c.direct !== true);
+        const truth = c.truth !== 'none' && mark?.usable ? mark.xpath : undefined;
         const run = await page.evaluate(
           (t, d, m, direct) => aiteBench.resolveWithRepair(t as Target, d as Descriptor, m as Mode, direct as boolean, direct as boolean),
           c.target as never,
