@@ -78,6 +78,13 @@ export function takeTruth(marker: string): { xpath: string; usable: boolean } | 
   return { xpath: xpathOf(el), usable: isVisible(el) && isEnabled(el) };
 }
 
+/** The element an xpath names on this page, and whether it can be acted on (release-pair truths). */
+export function truthAt(xpath: string): { xpath: string; usable: boolean } | undefined {
+  const el = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue as Element | null;
+  if (!el) return undefined;
+  return { xpath, usable: isVisible(el) && isEnabled(el) };
+}
+
 export interface Run {
   exact: 'found' | 'not-found' | 'ambiguous' | 'hidden';
   exactXpath?: string;
