@@ -66,12 +66,23 @@ export function record(t: Target): { ok: true; descriptor: Descriptor } | { ok: 
   return { ok: true, descriptor: describeElement(r.element) };
 }
 
-/** Takes the truth marker off the page (so nothing can read it) and returns the xpath it marked. */
-export function takeTruth(marker: string): string | undefined {
+/**
+ * Takes the truth marker off the page (so nothing can read it) and returns the xpath it marked,
+ * and whether that element can be acted on (visible and enabled). A hidden or disabled right
+ * element is not repairable: the right answer is a refusal.
+ */
+export function takeTruth(marker: string): { xpath: string; usable: boolean } | undefined {
   const el = document.querySelector(`[${marker}]`);
   document.querySelectorAll(`[${marker}]`).forEach((e) => e.removeAttribute(marker));
-  if (!el || !isVisible(el) || !isEnabled(el)) return undefined;
-  return xpathOf(el);
+  if (!el) return undefined;
+  return { xpath: xpathOf(el), usable: isVisible(el) && isEnabled(el) };
+}
+
+/** The element an xpath names on this page, and whether it can be acted on (release-pair truths). */
+export function truthAt(xpath: string): { xpath: string; usable: boolean } | undefined {
+  const el = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue as Element | null;
+  if (!el) return undefined;
+  return { xpath, usable: isVisible(el) && isEnabled(el) };
 }
 
 export interface Run {

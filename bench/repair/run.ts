@@ -39,7 +39,10 @@ interface Result {
   c: Case;
   mode: Mode;
   recorded: boolean;
+  /** The right element of the new page, when it is there, visible and enabled (repairable). */
   truth?: string;
+  /** The marked element of the new page even when hidden or disabled. */
+  marked?: string;
   run?: Run;
 }
 
@@ -117,12 +120,14 @@ async function runAll(page: Page, cases: Case[], script: string, modes: Mode[], 
           out.push({ c, mode, recorded: false });
           continue;
         }
-        const truth = await page.evaluate((tr: Case['truth']) => {
-          if (tr === 'none') return undefined;
+        const mark = await page.evaluate((tr: Case['truth'], synthetic: boolean) => {
+          // Synthetic gone cases may still mark a hidden or disabled target (never a right answer).
+          if (tr === 'none') return synthetic ? aiteBench.takeTruth('data-truth') : undefined;
           if ('marker' in tr) return aiteBench.takeTruth(tr.marker);
-          const r = document.evaluate(tr.xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue as Element | null;
-          return r ? tr.xpath : undefined;
-        }, c.truth);
+          // A labelled element that is hidden or disabled in the new release is a gone case too.
+          return aiteBench.truthAt(tr.xpath);
+        }, c.truth, c.direct !== true);
+        const truth = c.truth !== 'none' && mark?.usable ? mark.xpath : undefined;
         const run = await page.evaluate(
           (t, d, m, direct) => aiteBench.resolveWithRepair(t as Target, d as Descriptor, m as Mode, direct as boolean, direct as boolean),
           c.target as never,
@@ -130,7 +135,7 @@ async function runAll(page: Page, cases: Case[], script: string, modes: Mode[], 
           mode,
           c.direct === true,
         );
-        out.push({ c, mode, recorded: true, truth, run });
+        out.push({ c, mode, recorded: true, truth, marked: mark?.xpath, run });
         if (dumpRows && mode === 'ours' && (run.exact === 'not-found' || c.direct)) {
           const d = await page.evaluate((o, tx) => aiteBench.dump(o as Descriptor, tx as string | undefined), old as never, truth as never);
           dumpRows.push({ id: c.id, split: c.split, category: c.category, truth: truth !== undefined, rows: d.rows });
@@ -158,6 +163,8 @@ interface Tally {
   cases: number;
   unrecorded: number;
   exactRight: number;
+  /** The exact target found the marked element itself, but it is disabled: the act fails there. */
+  exactUnusable: number;
   exactWrong: number;
   exactRefused: number;
   repairable: number;
@@ -171,13 +178,14 @@ interface Tally {
   byReason: Record<string, number>;
   wrongIds: string[];
   missedIds: string[];
+  exactWrongIds: string[];
   ms: number[];
 }
 
 function tally(results: Result[]): Tally {
   const t: Tally = {
-    cases: 0, unrecorded: 0, exactRight: 0, exactWrong: 0, exactRefused: 0, repairable: 0, gone: 0, correct: 0, wrong: 0,
-    correctRefusals: 0, refusedRepairable: 0, refusalsProposingRight: 0, byVia: {}, byReason: {}, wrongIds: [], missedIds: [], ms: [],
+    cases: 0, unrecorded: 0, exactRight: 0, exactUnusable: 0, exactWrong: 0, exactRefused: 0, repairable: 0, gone: 0, correct: 0, wrong: 0,
+    correctRefusals: 0, refusedRepairable: 0, refusalsProposingRight: 0, byVia: {}, byReason: {}, wrongIds: [], missedIds: [], exactWrongIds: [], ms: [],
   };
   for (const r of results) {
     t.cases++;
@@ -190,8 +198,13 @@ function tally(results: Result[]): Tally {
       // The exact target answered; repair never ran.
       if (run.exact === 'found') {
         if (run.exactXpath === r.truth) t.exactRight++;
+        else if (r.marked !== undefined && run.exactXpath === r.marked) t.exactUnusable++;
         else {
+          // The exact target itself names another element (a substring match, an xpath that now
+          // points elsewhere): repair never runs (protocol-v1), so this is the resolver's wrong
+          // act, not repair's. Counted and listed on its own line, never as coverage.
           t.exactWrong++;
+          t.exactWrongIds.push(`${r.c.id} (${r.truth === undefined ? 'target gone' : 'target present'})`);
         }
       } else t.exactRefused++;
       continue;
@@ -229,16 +242,17 @@ function quantile(xs: number[], q: number): number {
 
 function report(title: string, t: Tally, verbose: boolean): void {
   console.log(`\n== ${title}`);
-  console.log(`  cases ${t.cases}${t.unrecorded ? ` (${t.unrecorded} not recordable on the old page)` : ''}; exact target answered, no repair ran: ${t.exactRight + t.exactWrong + t.exactRefused} (the right element ${t.exactRight}, another element ${t.exactWrong}, refused as ambiguous/hidden ${t.exactRefused})`);
+  console.log(`  cases ${t.cases}${t.unrecorded ? ` (${t.unrecorded} not recordable on the old page)` : ''}; exact target answered, no repair ran: ${t.exactRight + t.exactUnusable + t.exactWrong + t.exactRefused} (the right element ${t.exactRight}, the right element but disabled ${t.exactUnusable}, another element ${t.exactWrong}, refused as ambiguous/hidden ${t.exactRefused})`);
   console.log(`  repair ran ${t.repairable + t.gone}: repairable ${t.repairable}, target gone/unusable ${t.gone}`);
   console.log(`  repaired and correct   ${t.correct}/${t.repairable} = ${pct(t.correct, t.repairable)}  (via ${Object.entries(t.byVia).map(([k, v]) => `${k} ${v}`).join(', ') || '-'})`);
-  console.log(`  wrong acts             ${t.wrong}`);
+  console.log(`  wrong acts             ${t.wrong} by repair; ${t.exactWrong} by the exact target itself, where repair never runs (see 'exact target answered')`);
   console.log(`  correct refusals       ${t.correctRefusals}/${t.gone}`);
   console.log(`  refused repairable     ${t.refusedRepairable}, of which the proposed candidate is right: ${t.refusalsProposingRight}`);
   console.log(`  refusals by reason     ${Object.entries(t.byReason).map(([k, v]) => `${k} ${v}`).join(', ') || '-'}`);
   if (t.ms.length) console.log(`  in-page repair time    median ${quantile(t.ms, 0.5).toFixed(1)} ms, p95 ${quantile(t.ms, 0.95).toFixed(1)} ms (n=${t.ms.length})`);
   if (verbose) {
     for (const id of t.wrongIds) console.log(`    WRONG  ${id}`);
+    for (const id of t.exactWrongIds) console.log(`    exact target named another element: ${id}`);
     for (const id of t.missedIds.slice(0, 40)) console.log(`    missed ${id}`);
   }
 }

@@ -75,7 +75,8 @@ async function drift(oldPage: string, newPage: string, target: Target): Promise<
   const rec = await page.evaluate((t) => aiteBench.record(t as Target), target as never);
   if (!rec.ok) throw new Error(`old page: ${rec.why}`);
   await open(newPage);
-  const truth = await page.evaluate(() => aiteBench.takeTruth('data-truth'));
+  const mark = await page.evaluate(() => aiteBench.takeTruth('data-truth'));
+  const truth = mark?.usable ? mark.xpath : undefined;
   const run = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor), target as never, rec.descriptor as never);
   if (process.env.AITE_DEBUG) console.log(JSON.stringify({ old: rec.descriptor, run }, null, 1));
   return { run, truth };

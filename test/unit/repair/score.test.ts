@@ -70,4 +70,12 @@ describe('repair score', () => {
     expect(changes).toContain('text "Send" -> "Send now"');
     expect(changes).toContain('id "send-btn" -> (none)');
   });
+
+  it('a placeholder href counts as no href: never compared as a value', () => {
+    const link: Descriptor = { v: 1, tag: 'a', role: 'link', text: 'I forgot my password', href: '#', xpath: '/a', path: 'html/body/a' };
+    const href = (a: Descriptor, b: Descriptor) => fieldSims(a, b, WEIGHTS.tagFamily).find(([f]) => FIELDS[f] === 'href');
+    expect(href(link, { ...link, href: 'javascript:void(0)' })).toBeUndefined();
+    expect(href(link, { ...link, href: 'forgot-password.html' })).toEqual([FIELDS.indexOf('href'), 0, 3]);
+    expect(href({ ...link, href: '/forgot' }, { ...link, href: '/forgot' })![1]).toBe(1);
+  });
 });

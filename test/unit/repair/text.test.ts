@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bigramSim, hrefSim, identSim, identWords, lcs, pathSim, setSim, textSim, wordSetSim, words } from '../../../src/extension/content/repair/text.js';
+import { bigramSim, hrefSim, identSim, identWords, lcs, meaningfulHref, pathSim, setSim, textSim, wordSetSim, words } from '../../../src/extension/content/repair/text.js';
 
 describe('repair text similarity', () => {
   it('splits visible text and identifiers into words', () => {
@@ -48,5 +48,11 @@ describe('repair text similarity', () => {
     expect(setSim(['btn', 'primary'], ['primary', 'btn'])).toBe(1);
     expect(setSim(['btn'], ['link'])).toBe(0);
     expect(hrefSim('https://a.example/users/42', '/users/42')).toBe(1);
+  });
+
+  it('placeholder hrefs are no href at all', () => {
+    for (const h of ['#', ' #! ', '', 'javascript:void(0)', 'JavaScript:;']) expect(meaningfulHref(h)).toBeUndefined();
+    expect(meaningfulHref('#/active')).toBe('#/active');
+    expect(meaningfulHref('forgot-password.html')).toBe('forgot-password.html');
   });
 });

@@ -3,7 +3,7 @@
 // is the field's similarity and m_f is 1 when both sides have the field, `missing[f]` when only the
 // remembered element had it, `added[f]` when only the candidate has it.
 import type { Descriptor } from '../../../sdk/protocol/descriptor.js';
-import { type WordWeight, hrefSim, identSim, identWords, pathSim, setSim, textSim, withStops, wordSetSim, words } from './text.js';
+import { type WordWeight, hrefSim, identSim, identWords, meaningfulHref, pathSim, setSim, textSim, withStops, wordSetSim, words } from './text.js';
 import { tagFamily } from './features.js';
 
 export const FIELDS = [
@@ -142,7 +142,9 @@ export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: numbe
   add(9, old.testid, cand.testid, () => identSim(old.testid, cand.testid));
   add(10, old.nameAttr, cand.nameAttr, () => identSim(old.nameAttr, cand.nameAttr));
   add(11, old.type, cand.type, () => (old.type === cand.type ? 1 : 0));
-  add(12, old.href, cand.href, () => hrefSim(old.href, cand.href));
+  const oh = meaningfulHref(old.href);
+  const ch = meaningfulHref(cand.href);
+  add(12, oh, ch, () => hrefSim(oh, ch));
   add(13, old.classes, cand.classes, () => classSim(old.classes ?? [], cand.classes ?? []));
   const oc = old.context ?? {};
   const cc = cand.context ?? {};

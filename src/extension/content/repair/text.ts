@@ -195,6 +195,16 @@ export function setSim(a: readonly string[] | undefined, b: readonly string[] | 
   return common / (A.size + B.size - common);
 }
 
+/**
+ * An href that names a destination, or undefined: `#`, `#!`, `javascript:…` and empty hrefs are
+ * placeholders (every button-like link has one), as meaningless as a checkbox's "on".
+ */
+export function meaningfulHref(h: string | undefined): string | undefined {
+  if (h === undefined) return undefined;
+  const t = h.trim();
+  return t === '' || t === '#' || t === '#!' || /^javascript:/i.test(t) ? undefined : t;
+}
+
 /** Similarity of two hrefs: same path and query words, ignoring the origin. */
 export function hrefSim(a: string | undefined, b: string | undefined): number {
   if (a === b) return 1;
