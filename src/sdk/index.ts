@@ -8,7 +8,7 @@ export { Verify, type VerifyOptions } from './session/Verify.js';
 export type { RetryCounts, StepRecord, StepResult, TargetInput, Warning } from './session/types.js';
 export { Bridge, type BridgeOptions } from './bridge/Bridge.js';
 export { BridgeEvent, type BridgeEvents, type Rejection, type RetryInfo } from './bridge/BridgeEvents.js';
-export { AiteError } from './errors/AiteError.js';
+export { AiteError, type AiteErrorJson } from './errors/AiteError.js';
 export { LockFile, type LockProposal } from './lock/LockFile.js';
 export { findChrome } from './launch/findChrome.js';
 export { AITE_EXTENSION_ID } from './launch/ExtensionIdentity.js';

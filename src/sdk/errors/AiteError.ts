@@ -19,6 +19,11 @@ export class AiteError extends Error {
   readonly callLog: readonly string[];
   /** The outlined screenshot of the page when a composed step failed (PNG), if one could be taken. */
   screenshot: Uint8Array | undefined;
+  /**
+   * Where the screenshot was written, once something wrote it (the test-runner fixtures do, in
+   * their failure hook); undefined before.
+   */
+  screenshotPath: string | undefined;
 
   constructor(
     reason: Reason,
@@ -70,8 +75,66 @@ export class AiteError extends Error {
       cause: this.cause,
     });
     error.screenshot = this.screenshot;
+    error.screenshotPath = this.screenshotPath;
     return error;
   }
+
+  /**
+   * The error as plain data, for test runners that serialise errors between processes (Vitest,
+   * Jest workers) and for JSON logs: the reason, the message with its call log, the detail, the
+   * command, the retries, the call log and the screenshot's path. The PNG bytes stay out (a path
+   * or a size says where they are), and so does any `token` in `detail`: a bridge token is a
+   * secret.
+   */
+  toJSON(): AiteErrorJson {
+    const json: AiteErrorJson = {
+      name: this.name,
+      reason: this.reason,
+      message: this.message,
+      detail: redactTokens(this.detail) as Record<string, unknown>,
+      command: this.command,
+      retries: this.retries,
+      callLog: [...this.callLog],
+    };
+    if (this.screenshotPath !== undefined) json.screenshot = this.screenshotPath;
+    else if (this.screenshot !== undefined) json.screenshot = `(PNG of ${this.screenshot.byteLength} bytes, not written to a file)`;
+    if (this.cause !== undefined) json.cause = this.cause instanceof Error ? `${this.cause.name}: ${this.cause.message}` : String(this.cause);
+    return json;
+  }
+}
+
+/**
+ * What {@link AiteError.toJSON} answers: the error as plain data.
+ * @public
+ */
+export interface AiteErrorJson {
+  /** Always `AiteError`. */
+  name: string;
+  /** One of the protocol's reasons. */
+  reason: Reason;
+  /** The message, ending with the call log. */
+  message: string;
+  /** The error's detail, with any `token` field replaced by `[redacted]`. */
+  detail: Record<string, unknown>;
+  /** The command (or composed step) that failed, if any. */
+  command: string | undefined;
+  /** Re-sends counted for the failed command. */
+  retries: number;
+  /** What was tried, in order. */
+  callLog: string[];
+  /** Where the screenshot was written, or its size when it was not written; absent without one. */
+  screenshot?: string;
+  /** The cause's name and message, when the error has a cause. */
+  cause?: string;
+}
+
+/** A copy of a value with every `token` field's value replaced: detail is shown to people and logs. */
+function redactTokens(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactTokens);
+  if (value && typeof value === 'object' && !ArrayBuffer.isView(value)) {
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, /token/i.test(key) ? '[redacted]' : redactTokens(v)]));
+  }
+  return value;
 }
 
 function defaultMessage(reason: Reason, command: string, detail: Record<string, unknown>): string {

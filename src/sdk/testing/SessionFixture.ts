@@ -140,6 +140,8 @@ export class SessionFixture {
     const session = this.#session;
     const reason = reasonOf(error);
     const screenshot = await this.#saveScreenshot(error, testName);
+    // A reporter that serialises the error (toJSON) then names the file, not the bytes.
+    if (screenshot && error instanceof AiteError) error.screenshotPath = screenshot;
     const retries = { test: (session?.retries.total ?? 0) - this.#retriesAtTestStart, session: snapshot(session?.retries) };
     const lines = [
       reason ? `aite: ${reason}${stepOf(error) ? ` in ${stepOf(error)}` : ''}` : undefined,
