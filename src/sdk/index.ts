@@ -12,6 +12,7 @@ export { AiteError, type AiteErrorJson } from './errors/AiteError.js';
 export { LockFile, type LockProposal } from './lock/LockFile.js';
 export { findChrome } from './launch/findChrome.js';
 export { AITE_EXTENSION_ID } from './launch/ExtensionIdentity.js';
+export { stageExtension, type StageExtensionOptions, type StagedExtension } from './launch/stageExtension.js';
 export { CloseCode, REASONS, type Reason } from './protocol/reasons.js';
 export type { Target } from './protocol/target.js';
 export type { Descriptor, Rect } from './protocol/descriptor.js';

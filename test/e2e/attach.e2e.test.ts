@@ -3,11 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attach, findChrome, type Session } from '../../src/sdk/index.js';
-import { ExtensionStage } from '../../src/sdk/launch/ExtensionStage.js';
+import { attach, findChrome, stageExtension, type Session } from '../../src/sdk/index.js';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
 
-// Attach mode: a Chrome the user runs with the aite extension installed, no debugging pipe.
+// Attach mode: a Chrome the user runs with the aite extension installed, no debugging pipe. The
+// extension folder comes from the public stageExtension(), as a user gets it.
 let server: FixtureServer;
 let chrome: ChildProcess;
 let session: Session;
@@ -16,7 +16,7 @@ let profileDir: string;
 beforeAll(async () => {
   server = await startFixtureServer();
   profileDir = await mkdtemp(join(tmpdir(), 'aite-attach-'));
-  const stage = await ExtensionStage.create({ userDataDir: profileDir, allow: [server.origin] });
+  const stage = await stageExtension({ allow: [server.origin], dir: join(profileDir, 'my-extension') });
   const attached = attach({ extensionDir: stage.dir, allow: [server.origin], connectTimeoutMs: 30_000 });
   chrome = spawn(
     findChrome(),
