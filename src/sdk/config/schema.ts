@@ -36,12 +36,32 @@ export const ConfigSchema = z.strictObject({
 
 /**
  * The contents of `aite.config.json`, as written.
+ *
+ * @example
+ * ```ts
+ * import { writeFile } from 'node:fs/promises';
+ * import type { AiteConfigFile } from 'aite';
+ *
+ * const file: AiteConfigFile = {
+ *   allow: ['http://127.0.0.1:4173'],
+ *   baseUrl: 'http://127.0.0.1:4173/',
+ *   profiles: { sender: {}, receiver: { userDataDir: 'profiles/receiver' } },
+ * };
+ * await writeFile('aite.config.json', JSON.stringify(file, null, 2));
+ * ```
  * @public
  */
 export type AiteConfigFile = z.infer<typeof ConfigSchema>;
 
 /**
  * A profile of the config, with its paths made absolute.
+ *
+ * @example
+ * ```ts
+ * import type { ProfileConfig } from 'aite';
+ *
+ * const receiver: ProfileConfig = { allow: ['http://127.0.0.1:4174'], userDataDir: '/srv/profiles/receiver' };
+ * ```
  * @public
  */
 export interface ProfileConfig {
@@ -52,6 +72,16 @@ export interface ProfileConfig {
 
 /**
  * The config a run uses: the file's values with paths made absolute, and flags applied.
+ *
+ * @example
+ * ```ts
+ * import { loadConfig, type AiteConfig } from 'aite';
+ *
+ * const config: AiteConfig = await loadConfig();
+ * for (const [name, profile] of Object.entries(config.profiles)) {
+ *   console.log(name, [...config.allow, ...profile.allow].join(', '));
+ * }
+ * ```
  * @public
  */
 export interface AiteConfig {
@@ -72,6 +102,15 @@ export interface AiteConfig {
 
 /**
  * The JSON Schema of `aite.config.json`, generated from the zod schema that checks it.
+ *
+ * @example
+ * ```ts
+ * import { writeFile } from 'node:fs/promises';
+ * import { configJsonSchema } from 'aite';
+ *
+ * // For editors: "$schema": "./aite.config.schema.json" in aite.config.json.
+ * await writeFile('aite.config.schema.json', JSON.stringify(configJsonSchema(), null, 2));
+ * ```
  * @public
  */
 export function configJsonSchema(): Record<string, unknown> {

@@ -4,6 +4,24 @@ import type { Reason } from '../protocol/index.js';
  * The one error aite throws. `reason` is exactly one of the protocol's reasons; `detail` holds
  * what a report needs (candidates, expected, found); the message ends with the call log: what
  * was tried, and every retry.
+ *
+ * @example
+ * ```ts
+ * import { AiteError, launch } from 'aite';
+ *
+ * const session = await launch({ allow: ['http://127.0.0.1:4173'] });
+ * try {
+ *   await session.tab.navigate('http://127.0.0.1:4173/');
+ *   await session.click({ text: 'Withdraw' });
+ * } catch (error) {
+ *   if (!(error instanceof AiteError)) throw error;
+ *   console.error(error.reason);  // 'not-found'
+ *   console.error(error.callLog); // [ 'click {"text":"Withdraw"}', ... ]
+ *   console.error(JSON.stringify(error)); // reason, message, detail, retries, call log; no token
+ * } finally {
+ *   await session.close();
+ * }
+ * ```
  * @public
  */
 export class AiteError extends Error {
@@ -105,6 +123,15 @@ export class AiteError extends Error {
 
 /**
  * What {@link AiteError.toJSON} answers: the error as plain data.
+ *
+ * @example
+ * ```ts
+ * import { AiteError, type AiteErrorJson } from 'aite';
+ *
+ * const error = new AiteError('timeout', 'verify timed out.', { command: 'verify', retries: 1 });
+ * const json: AiteErrorJson = error.toJSON();
+ * console.log(`${json.reason} after ${json.retries} re-send(s): ${json.message}`);
+ * ```
  * @public
  */
 export interface AiteErrorJson {

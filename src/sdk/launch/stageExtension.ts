@@ -8,6 +8,14 @@ import { allowPatterns, BUNDLES, ExtensionStage } from './ExtensionStage.js';
 
 /**
  * Options of {@link stageExtension}.
+ *
+ * @example
+ * ```ts
+ * import { stageExtension, type StageExtensionOptions } from 'aite';
+ *
+ * const options: StageExtensionOptions = { allow: ['http://127.0.0.1:4173', 'https://staging.example'], dir: 'aite-extension' };
+ * await stageExtension(options);
+ * ```
  * @public
  */
 export interface StageExtensionOptions {
@@ -22,6 +30,15 @@ export interface StageExtensionOptions {
 
 /**
  * What {@link stageExtension} wrote.
+ *
+ * @example
+ * ```ts
+ * import { stageExtension, type StagedExtension } from 'aite';
+ *
+ * const staged: StagedExtension = await stageExtension({ allow: ['http://127.0.0.1:4173'], dir: 'aite-extension' });
+ * console.log(`chromium --load-extension=${staged.dir}`);
+ * console.log(`allowed: ${staged.hostPermissions.join(' ')}; id ${staged.extensionId}`);
+ * ```
  * @public
  */
 export interface StagedExtension {

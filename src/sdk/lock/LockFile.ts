@@ -26,7 +26,22 @@ interface Change {
   replaces: boolean;
 }
 
-/** A repair the run found but did not write: `updateLock` accepts it. @public */
+/**
+ * A repair the run found but did not write: `updateLock` accepts it.
+ *
+ * @example
+ * ```ts
+ * import { launch, type LockProposal } from 'aite';
+ *
+ * const session = await launch({ allow: ['http://127.0.0.1:4173'], lockFile: 'aite.lock.json' });
+ * await session.tab.navigate('http://127.0.0.1:4173/');
+ * await session.click({ text: 'Send' });
+ * await session.close();
+ * const proposals: readonly LockProposal[] = session.lock?.proposals ?? [];
+ * for (const p of proposals) console.log(`${p.key}: ${p.repair?.changes.join(', ')} (run with updateLock to write it)`);
+ * ```
+ * @public
+ */
 export interface LockProposal {
   key: string;
   target: Target;

@@ -17,6 +17,17 @@ import { actionOf } from './schema.js';
 
 /**
  * Hears about a script run as it happens (the CLI's progress lines are one).
+ *
+ * @example
+ * ```ts
+ * import { runScript, type RunListener } from 'aite';
+ *
+ * const progress: RunListener = {
+ *   stepStart: ({ number, title }) => process.stdout.write(`${number}. ${title} ... `),
+ *   stepEnd: (step) => console.log(step.status === 'passed' ? 'ok' : `${step.reason}: ${step.message}`),
+ * };
+ * await runScript('send.aite.json', { listener: progress });
+ * ```
  * @public
  */
 export interface RunListener {
@@ -32,6 +43,14 @@ export interface RunListener {
 
 /**
  * Options of {@link runScript}.
+ *
+ * @example
+ * ```ts
+ * import { loadConfig, runScript, type RunScriptOptions } from 'aite';
+ *
+ * const options: RunScriptOptions = { config: await loadConfig({ overrides: { headless: true } }), updateLock: false };
+ * const run = await runScript('send.aite.json', options);
+ * ```
  * @public
  */
 export interface RunScriptOptions {

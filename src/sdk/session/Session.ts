@@ -15,6 +15,16 @@ import { Verify } from './Verify.js';
 
 /**
  * Events of a {@link Session}, by name.
+ *
+ * @example
+ * ```ts
+ * import type { Session, SessionEvents } from 'aite';
+ *
+ * declare const session: Session;
+ * const log: SessionEvents['step'] = (record) => console.log(record.name, record.retries);
+ * session.on('step', log);
+ * session.off('step', log);
+ * ```
  * @public
  */
 export type SessionEvents = {
@@ -30,6 +40,15 @@ export type SessionEvents = {
 
 /**
  * The names of the {@link SessionEvents}.
+ *
+ * @example
+ * ```ts
+ * import { SessionEvent, type Session } from 'aite';
+ *
+ * declare const session: Session;
+ * session.on(SessionEvent.Step, (step) => console.log(`${step.ok ? 'ok' : step.reason} ${step.name} ${step.durationMs} ms`));
+ * session.on(SessionEvent.Warning, (warning) => console.warn(warning.code, warning.message));
+ * ```
  * @public
  */
 export const SessionEvent = {
@@ -61,6 +80,22 @@ interface Found {
  * One run in one Chrome profile. Holds the `bridge`, and `tab`, `locator` and `verify`, whose
  * methods each send one protocol request; the composed steps (`click`, `type`, ...) resolve,
  * locate and send real input over the debugging pipe.
+ *
+ * @example
+ * ```ts
+ * import { launch } from 'aite';
+ *
+ * const session = await launch({ allow: ['http://127.0.0.1:4173'] });
+ * try {
+ *   await session.tab.navigate('http://127.0.0.1:4173/');
+ *   await session.type({ label: 'Amount' }, '4');
+ *   await session.click({ role: 'button', name: 'Send' });
+ *   await session.verify.text('Sent 4 MALLBUCKS');
+ *   console.log(session.retries.total, session.consoleErrors);
+ * } finally {
+ *   await session.close();
+ * }
+ * ```
  * @public
  */
 export class Session extends (EventEmitter as new () => TypedEmitter<SessionEvents>) {

@@ -3,7 +3,19 @@ import type { Send } from './Channel.js';
 import { toTarget, type TargetInput } from './types.js';
 
 type Within = string | Target;
-/** Options every check takes. @public */
+/**
+ * Options every check takes.
+ *
+ * @example
+ * ```ts
+ * import type { Session, VerifyOptions } from 'aite';
+ *
+ * declare const session: Session;
+ * const gone: VerifyOptions = { negate: true, timeoutMs: 10_000 };
+ * await session.verify.exists({ text: 'Sending...' }, gone);
+ * ```
+ * @public
+ */
 export interface VerifyOptions {
   /** Pass when the condition does NOT hold. */
   negate?: boolean;
@@ -15,6 +27,19 @@ type State = RequestOf<'verify'> extends infer R ? (R extends { kind: 'state'; s
 /**
  * Checks on the page. Each method sends one `verify` request; the page is re-checked until the
  * condition holds or `timeoutMs` passes, then a `mismatch` names what was expected and found.
+ *
+ * @example
+ * ```ts
+ * import type { Session } from 'aite';
+ *
+ * declare const session: Session;
+ * await session.verify.text('4 MALLBUCKS');
+ * await session.verify.value({ label: 'Amount' }, '4');
+ * await session.verify.count({ css: 'li.transfer' }, 3);
+ * await session.verify.state({ role: 'button', name: 'Send' }, 'disabled');
+ * await session.verify.url('/sent');
+ * await session.verify.exists({ text: 'Error' }, { negate: true });
+ * ```
  * @public
  */
 export class Verify {

@@ -11,6 +11,15 @@ import { Session } from './Session.js';
 
 /**
  * Options of {@link attach}.
+ *
+ * @example
+ * ```ts
+ * import { attach, type AttachOptions } from 'aite';
+ *
+ * const options: AttachOptions = { extensionDir: 'aite-extension', allow: ['http://127.0.0.1:4173'], profile: 'mine', connectTimeoutMs: 120_000 };
+ * const session = await attach(options);
+ * await session.close();
+ * ```
  * @public
  */
 export interface AttachOptions {

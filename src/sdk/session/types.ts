@@ -2,6 +2,15 @@ import type { Command, Repair, Target } from '../protocol/index.js';
 
 /**
  * A target as a script names it: a plain string is `{ text }`.
+ *
+ * @example
+ * ```ts
+ * import type { Session, TargetInput } from 'aite';
+ *
+ * declare const session: Session;
+ * const targets: TargetInput[] = ['Send', { text: 'Send' }, { role: 'button', name: 'Send' }];
+ * for (const target of targets) await session.verify.exists(target);
+ * ```
  * @public
  */
 export type TargetInput = string | Target;
@@ -13,6 +22,16 @@ export function toTarget(input: TargetInput): Target {
 
 /**
  * Something worth knowing that did not fail the step.
+ *
+ * @example
+ * ```ts
+ * import type { Session, Warning } from 'aite';
+ *
+ * declare const session: Session;
+ * const step = await session.click({ text: 'Send' });
+ * const warnings: Warning[] = step.warnings;
+ * for (const w of warnings) console.warn(`${w.code}: ${w.message}`);
+ * ```
  * @public
  */
 export interface Warning {
@@ -23,6 +42,16 @@ export interface Warning {
 
 /**
  * What a composed step returns.
+ *
+ * @example
+ * ```ts
+ * import type { Session, StepResult } from 'aite';
+ *
+ * declare const session: Session;
+ * const result: StepResult = await session.click({ text: 'Send' });
+ * if (result.repaired) console.log('found by repair:', result.repair?.changes);
+ * console.log(`${result.durationMs} ms, ${result.retries} re-send(s)`);
+ * ```
  * @public
  */
 export interface StepResult {
@@ -38,6 +67,15 @@ export interface StepResult {
 
 /**
  * Re-sends counted over the session, in total and by command.
+ *
+ * @example
+ * ```ts
+ * import type { RetryCounts, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * const counts: RetryCounts = session.retries;
+ * console.log(`re-sent ${counts.total} time(s); resolve ${counts.byCommand.resolve ?? 0}`);
+ * ```
  * @public
  */
 export interface RetryCounts {
@@ -47,6 +85,17 @@ export interface RetryCounts {
 
 /**
  * One finished step, as the Session reports it.
+ *
+ * @example
+ * ```ts
+ * import type { Session, StepRecord } from 'aite';
+ *
+ * declare const session: Session;
+ * const slow: StepRecord[] = [];
+ * session.on('step', (record) => {
+ *   if (record.durationMs > 2_000) slow.push(record);
+ * });
+ * ```
  * @public
  */
 export interface StepRecord {
