@@ -290,6 +290,8 @@ export const COMMANDS = Object.keys(RequestSchemas) as Command[];
 export type RequestOf<C extends Command> = z.infer<(typeof RequestSchemas)[C]>;
 export type Request = { [C in Command]: RequestOf<C> }[Command];
 
+// Spelled out (a request may be a union, so `id` is dropped from each member) rather than through a
+// helper type, so the public type names nothing that is not exported.
 /**
  * A request before the bridge gives it an id.
  *
@@ -303,8 +305,13 @@ export type Request = { [C in Command]: RequestOf<C> }[Command];
  * ```
  * @public
  */
-export type RequestInput<C extends Command = Command> = C extends Command ? WithoutId<RequestOf<C>> : never;
-type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+export type RequestInput<C extends Command = Command> = C extends Command
+  ? RequestOf<C> extends infer R
+    ? R extends unknown
+      ? Omit<R, 'id'>
+      : never
+    : never
+  : never;
 
 /** Commands that only look at the page or the tabs, so may be sent again after a reconnect. */
 export const IDEMPOTENT_COMMANDS: ReadonlySet<Command> = new Set<Command>([

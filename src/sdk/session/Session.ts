@@ -58,7 +58,11 @@ export const SessionEvent = {
   Warning: 'warning',
 } as const satisfies Record<string, keyof SessionEvents>;
 
-/** @internal */
+/**
+ * What {@link launch} and {@link attach} hand a new Session: its bridge, its browser (none in
+ * attach mode) and how to close them. Not for users: sessions come from launch() and attach().
+ * @internal
+ */
 export interface SessionParts {
   bridge: Bridge;
   browser: Browser | undefined;

@@ -2,7 +2,21 @@ import type { AnswerOf, RequestOf, Target } from '../protocol/index.js';
 import type { Send } from './Channel.js';
 import { toTarget, type TargetInput } from './types.js';
 
-type Within = string | Target;
+/**
+ * The region a check looks in: a target (a string is its text), e.g. a form or a dialog.
+ *
+ * @example
+ * ```ts
+ * import type { Session, Within } from 'aite';
+ *
+ * declare const session: Session;
+ * const transfer: Within = { role: 'dialog', name: 'Transfer' };
+ * await session.verify.text('Sent', { within: transfer });
+ * await session.verify.count({ role: 'listitem' }, 3, { within: 'Recent transfers' });
+ * ```
+ * @public
+ */
+export type Within = string | Target;
 /**
  * Options every check takes.
  *
@@ -22,7 +36,21 @@ export interface VerifyOptions {
   /** How long the page may take to get there. */
   timeoutMs?: number;
 }
-type State = RequestOf<'verify'> extends infer R ? (R extends { kind: 'state'; state: infer S } ? S : never) : never;
+/**
+ * The states {@link Verify.state} checks: `visible`, `hidden`, `enabled`, `disabled`, `checked`,
+ * `unchecked` and the like, exactly as the protocol's `verify` request names them.
+ *
+ * @example
+ * ```ts
+ * import type { Session, VerifyState } from 'aite';
+ *
+ * declare const session: Session;
+ * const ready: VerifyState = 'enabled';
+ * await session.verify.state({ role: 'button', name: 'Send' }, ready);
+ * ```
+ * @public
+ */
+export type VerifyState = RequestOf<'verify'> extends infer R ? (R extends { kind: 'state'; state: infer S } ? S : never) : never;
 
 /**
  * Checks on the page. Each method sends one `verify` request; the page is re-checked until the
@@ -67,7 +95,7 @@ export class Verify {
   }
 
   /** The target is checked, unchecked, enabled, disabled, visible, hidden, focused or editable. */
-  state(target: TargetInput, state: State, options: VerifyOptions = {}): Promise<AnswerOf<'verify'>> {
+  state(target: TargetInput, state: VerifyState, options: VerifyOptions = {}): Promise<AnswerOf<'verify'>> {
     return this.send({ cmd: 'verify', kind: 'state', target: toTarget(target), state, ...options });
   }
 
