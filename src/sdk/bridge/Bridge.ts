@@ -92,9 +92,11 @@ type Emitter = new () => TypedEmitter<BridgeEvents>;
 export class Bridge extends (EventEmitter as Emitter) {
   /** `ws://127.0.0.1:<port>/ext` (the token is not part of it). */
   readonly url: string;
+  /** The port it listens on, on 127.0.0.1. */
   readonly port: number;
   /** The run token (32 hex characters). Never logged. */
   readonly token: string;
+  /** The profile it serves; the extension's hello names it. */
   readonly profile: string;
   /** This run's id, sent in `welcome`. */
   readonly runId: string;

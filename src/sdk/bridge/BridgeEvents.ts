@@ -40,10 +40,13 @@ export interface Rejection {
  * @public
  */
 export interface RetryInfo {
+  /** The request's id. */
   id: number;
+  /** The command sent again. */
   cmd: Command;
   /** Re-sends of this request so far. */
   retries: number;
+  /** Why: the extension reconnected before answering. */
   why: 'reconnect';
 }
 

@@ -33,13 +33,21 @@ export const CONFIG_FILE_NAME = 'aite.config.json';
  * @public
  */
 export interface ConfigOverrides {
+  /** Origins added to the config's (`--allow`). */
   allow?: string[];
+  /** Replaces the config's `baseUrl` (`--base-url`). */
   baseUrl?: string;
+  /** Replaces the Chrome executable (`--chrome`). */
   chrome?: string;
+  /** Replaces the lock file (`--lock-file`). */
   lockFile?: string;
+  /** Default timeout of each step (`--timeout`). */
   timeoutMs?: number;
+  /** False shows Chrome (`--headed`). */
   headless?: boolean;
+  /** The report folder (`--report`). */
   report?: string;
+  /** Also write junit.xml (`--reporter junit`). */
   junit?: boolean;
 }
 

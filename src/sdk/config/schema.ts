@@ -65,8 +65,11 @@ export type AiteConfigFile = z.infer<typeof ConfigSchema>;
  * @public
  */
 export interface ProfileConfig {
+  /** A lasting user data dir (cookies, logins), absolute; absent: a temporary one. */
   userDataDir?: string;
+  /** Origins this profile may touch, besides the config's. */
   allow: string[];
+  /** A Chrome executable for this profile alone. */
   chrome?: string;
 }
 
@@ -89,14 +92,23 @@ export interface AiteConfig {
   file?: string;
   /** The folder relative paths are resolved against. */
   dir: string;
+  /** Origins every profile may touch (the extension's host permissions). */
   allow: string[];
+  /** Relative URLs in scripts resolve against it. */
   baseUrl?: string;
+  /** The profiles by name; `default` is always there. */
   profiles: Record<string, ProfileConfig>;
+  /** The Chrome executable; default: `AITE_CHROME`, then the usual paths. */
   chrome?: string;
+  /** The lock file, absolute; absent: nothing is remembered. */
   lockFile?: string;
+  /** Default timeout of each step, in milliseconds. */
   timeoutMs?: number;
+  /** Run Chrome without a window. Default true. */
   headless: boolean;
+  /** Where `aite run` writes its report, and whether with junit.xml. */
   report?: { dir: string; junit: boolean };
+  /** A server `aite run` starts first (or reuses), and stops after. */
   webServer?: { command: string; url: string; cwd: string; timeoutMs: number; reuseExisting: boolean };
 }
 

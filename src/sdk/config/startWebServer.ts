@@ -17,9 +17,11 @@ import type { AiteConfig } from './schema.js';
  * @public
  */
 export interface WebServer {
+  /** The URL it answers on. */
   url: string;
   /** True when an app was already answering and nothing was started. */
   reused: boolean;
+  /** Stops the server if it was started here; a reused one is left alone. */
   close(): Promise<void>;
 }
 

@@ -43,11 +43,17 @@ interface Change {
  * @public
  */
 export interface LockProposal {
+  /** The entry's key: the page's path and the target (see `LockFile.key`). */
   key: string;
+  /** The target as the step named it. */
   target: Target;
+  /** The page's path. */
   page: string;
+  /** The descriptor remembered until now. */
   old: Descriptor;
+  /** The descriptor the repair found. */
   descriptor: Descriptor;
+  /** The repair's score, runner-up and changes, when the extension sent them. */
   repair: Repair | undefined;
 }
 
@@ -80,6 +86,7 @@ export class LockFile {
   readonly #changes = new Map<string, Change>();
 
   private constructor(
+    /** The file's path, as given to `open`. */
     readonly path: string,
     entries: Record<string, Entry>,
     private readonly updateLock: boolean,

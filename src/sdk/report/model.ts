@@ -193,6 +193,7 @@ export type StepRepair = z.infer<typeof StepRepairSchema>;
 export interface Attachment {
   /** Relative to the report dir, e.g. `screenshots/send-step-4.png`. */
   file: string;
+  /** The PNG. */
   bytes: Uint8Array;
 }
 
@@ -209,7 +210,9 @@ export interface Attachment {
  * @public
  */
 export interface ScriptRun {
+  /** What happened, step by step. */
   report: ScriptReport;
+  /** The screenshots the report names. */
   attachments: Attachment[];
 }
 

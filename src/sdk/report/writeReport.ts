@@ -18,10 +18,15 @@ import { renderJunit } from './renderJunit.js';
  * @public
  */
 export interface WrittenReport {
+  /** The report folder, absolute. */
   dir: string;
+  /** report.json. */
   json: string;
+  /** index.html: open it in a browser. */
   html: string;
+  /** junit.xml, when asked for. */
   junit?: string;
+  /** Every screenshot written. */
   screenshots: string[];
 }
 

@@ -19,7 +19,9 @@ export type DataPath = ReadonlyArray<PropertyKey>;
  * @public
  */
 export interface Position {
+  /** 1-based line. */
   line: number;
+  /** 1-based column. */
   column: number;
 }
 

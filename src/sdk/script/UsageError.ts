@@ -19,7 +19,9 @@ export interface UsageIssue {
   step?: { section: 'pre' | 'steps'; number: number; action?: string };
   /** The field, as a dotted path inside the step (or the file when not in a step). */
   field?: string;
+  /** 1-based line, when known. */
   line?: number;
+  /** 1-based column, when known. */
   column?: number;
 }
 
@@ -65,7 +67,9 @@ export type UsageErrorCode = 'file-not-found' | 'syntax' | 'invalid' | 'unknown-
  * @public
  */
 export class UsageError extends Error {
+  /** What kind of mistake: a missing file, a syntax error, an invalid field, ... */
   readonly code: UsageErrorCode;
+  /** Every problem found, each with where it is. */
   readonly issues: readonly UsageIssue[];
 
   constructor(code: UsageErrorCode, issues: UsageIssue[] | string, options: { cause?: unknown } = {}) {

@@ -24,6 +24,7 @@ export interface LoadedScript {
   file: string;
   /** Absolute path of the file. */
   path: string;
+  /** The script, parsed and checked. */
   script: Script;
   /** Line and column of a value, by its path in the script (`['steps', 2, 'profile']`). */
   locate(path: ReadonlyArray<PropertyKey>): Position | undefined;

@@ -19,12 +19,15 @@ import { UsageError, type UsageIssue } from './UsageError.js';
  * @public
  */
 export interface ScriptPlan {
+  /** The script the plan is for. */
   loaded: LoadedScript;
   /** Profiles in order of first use. */
   profiles: Array<{ name: string; allow: string[]; userDataDir?: string; chrome?: string }>;
   /** Steps of `pre` then `steps`, with where they run. */
   steps: PlannedStep[];
+  /** What relative URLs resolved against. */
   baseUrl?: string;
+  /** Default timeout of each step. */
   timeoutMs?: number;
 }
 
@@ -42,15 +45,19 @@ export interface ScriptPlan {
  * @public
  */
 export interface PlannedStep {
+  /** `pre` (checks of the state before) or `steps`. */
   section: 'pre' | 'steps';
   /** 1-based within its section. */
   number: number;
+  /** The step as written. */
   step: ScriptStep;
+  /** The profile it runs in. */
   profile: string;
   /** Needs a browser (everything but an `http` check). */
   browser: boolean;
   /** For navigate: the absolute URL. */
   url?: string;
+  /** Its line in the script file. */
   line?: number;
 }
 

@@ -31,13 +31,17 @@ import { actionOf } from './schema.js';
  * @public
  */
 export interface RunListener {
+  /** A script begins. */
   scriptStart?(info: { file: string; name: string; steps: number; profiles: string[] }): void;
   /** Chrome (one per profile) is starting, before the first step that needs it. */
   launchStart?(info: { file: string; profiles: string[] }): void;
   /** Chrome (one per profile) started, before the first step that needs it. */
   launched?(info: { file: string; profiles: string[]; durationMs: number; error?: string }): void;
+  /** A step begins. */
   stepStart?(info: { file: string; section: 'pre' | 'steps'; number: number; action: string; title: string; profile: string }): void;
+  /** A step ended: passed, failed or skipped. */
   stepEnd?(step: StepReport, info: { file: string }): void;
+  /** A script ended; its report is complete. */
   scriptEnd?(report: ScriptReport): void;
 }
 
@@ -58,6 +62,7 @@ export interface RunScriptOptions {
   config?: AiteConfig;
   /** Write proposed repairs into the lock file. */
   updateLock?: boolean;
+  /** Told of each script and step as they run. */
   listener?: RunListener;
   /** Paths in the report are shown relative to it; default the working directory. */
   cwd?: string;

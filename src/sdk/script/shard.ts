@@ -12,7 +12,9 @@ import { UsageError } from './UsageError.js';
  * @public
  */
 export interface Shard {
+  /** Which slice, 1-based. */
   index: number;
+  /** Into how many slices. */
   total: number;
 }
 

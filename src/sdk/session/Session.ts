@@ -103,10 +103,15 @@ interface Found {
  * @public
  */
 export class Session extends (EventEmitter as new () => TypedEmitter<SessionEvents>) {
+  /** The bridge to the extension (an escape hatch: raw protocol requests). */
   readonly bridge: Bridge;
+  /** The run's tabs: navigate, switch, close, list. */
   readonly tab: Tab;
+  /** Single protocol commands: resolve, locate, read, act, wait, outline. */
   readonly locator: Locator;
+  /** Checks on the page. */
   readonly verify: Verify;
+  /** The profile's name. */
   readonly profile: string;
   /** The puppeteer-core Browser when launched over the pipe (an escape hatch); undefined in attach mode. */
   readonly browser: Browser | undefined;

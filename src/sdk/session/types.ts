@@ -37,6 +37,7 @@ export function toTarget(input: TargetInput): Target {
 export interface Warning {
   /** `screenshot`, `outline`, `lock`, ... */
   code: string;
+  /** What happened, for a person. */
   message: string;
 }
 
@@ -55,13 +56,17 @@ export interface Warning {
  * @public
  */
 export interface StepResult {
+  /** Always true: a failed step throws an AiteError. */
   ok: true;
   /** Re-sends counted during this step (navigation and reconnect). */
   retries: number;
   /** True when the element was found by repair rather than by the exact target. */
   repaired?: boolean;
+  /** How the element was repaired, when it was. */
   repair?: Repair;
+  /** Things worth knowing that did not fail the step. */
   warnings: Warning[];
+  /** How long the step took. */
   durationMs: number;
 }
 
@@ -79,7 +84,9 @@ export interface StepResult {
  * @public
  */
 export interface RetryCounts {
+  /** Every re-send of the session. */
   total: number;
+  /** Re-sends by command. */
   byCommand: Partial<Record<Command, number>>;
 }
 
@@ -99,12 +106,20 @@ export interface RetryCounts {
  * @public
  */
 export interface StepRecord {
+  /** The step: click, type, verify, ... */
   name: string;
+  /** Its target, when it has one. */
   target?: Target;
+  /** Whether it passed. */
   ok: boolean;
+  /** Why it failed, when it did. */
   reason?: string;
+  /** Re-sends counted during the step. */
   retries: number;
+  /** How long it took. */
   durationMs: number;
+  /** Things worth knowing that did not fail it. */
   warnings: Warning[];
+  /** True when its element was found by repair. */
   repaired?: boolean;
 }
