@@ -12,8 +12,6 @@ export const RectSchema = z.object({
  *
  * @example
  * ```ts
- * import type { Rect } from 'aite';
- *
  * const middle = (rect: Rect) => ({ x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 });
  * ```
  * @public
@@ -82,8 +80,6 @@ export const DescriptorSchema = z.looseObject({
  *
  * @example
  * ```ts
- * import type { Descriptor, Session } from 'aite';
- *
  * declare const session: Session;
  * const { descriptor }: { descriptor: Descriptor } = await session.locator.resolve({ text: 'Send' });
  * console.log(descriptor.tag, descriptor.role, descriptor.xpath); // what the lock file remembers

@@ -24,8 +24,6 @@ export const HelloSchema = z.object({
  *
  * @example
  * ```ts
- * import type { Bridge, Hello } from 'aite';
- *
  * declare const bridge: Bridge;
  * bridge.on('hello', (hello: Hello) => console.log(`extension ${hello.extVersion} in Chrome ${hello.chrome}, profile ${hello.profile}`));
  * ```
@@ -191,8 +189,6 @@ export const OutlineItemSchema = z.object({
  *
  * @example
  * ```ts
- * import type { OutlineItem, Session } from 'aite';
- *
  * declare const session: Session;
  * const { descriptor } = await session.locator.resolve({ text: 'Send' });
  * const boxes: OutlineItem[] = [{ xpath: descriptor.xpath, label: 'Send', tone: 'wanted' }];
@@ -229,8 +225,6 @@ export const TabMatchSchema = z.union([
  *
  * @example
  * ```ts
- * import type { Session, TabMatch } from 'aite';
- *
  * declare const session: Session;
  * const popup: TabMatch = { new: true };
  * await session.click({ text: 'Open receipt' });
@@ -266,8 +260,6 @@ export const RequestSchemas = {
  *
  * @example
  * ```ts
- * import type { Command, Session } from 'aite';
- *
  * declare const session: Session;
  * const busiest = (Object.entries(session.retries.byCommand) as [Command, number][]).sort((x, y) => y[1] - x[1])[0];
  * ```
@@ -280,8 +272,6 @@ export const COMMANDS = Object.keys(RequestSchemas) as Command[];
  *
  * @example
  * ```ts
- * import type { RequestOf } from 'aite';
- *
  * const action: RequestOf<'act'>['action'] = 'click';
  * const kind: RequestOf<'wait'>['kind'] = 'visible';
  * ```
@@ -297,8 +287,6 @@ export type Request = { [C in Command]: RequestOf<C> }[Command];
  *
  * @example
  * ```ts
- * import type { Bridge, RequestInput } from 'aite';
- *
  * declare const bridge: Bridge;
  * const read: RequestInput<'read'> = { cmd: 'read', target: { css: 'h1' } };
  * const { text } = await bridge.request(read);
@@ -359,8 +347,6 @@ export const RepairSchema = z.object({
  *
  * @example
  * ```ts
- * import type { Repair, Session } from 'aite';
- *
  * declare const session: Session;
  * const step = await session.click({ text: 'Send' });
  * const repair: Repair | undefined = step.repair;
@@ -412,8 +398,6 @@ export const TabInfoSchema = z.object({
  *
  * @example
  * ```ts
- * import type { Session, TabInfo } from 'aite';
- *
  * declare const session: Session;
  * const tabs: TabInfo[] = await session.tab.list();
  * const active = tabs.find((tab) => tab.active);
@@ -457,8 +441,6 @@ export const AnswerSchemas = {
  *
  * @example
  * ```ts
- * import type { AnswerOf, Session } from 'aite';
- *
  * declare const session: Session;
  * const located: AnswerOf<'locate'> = await session.locator.locate((await session.locator.resolve({ text: 'Send' })).descriptor);
  * console.log(located.x, located.y, located.editable);
@@ -506,8 +488,6 @@ export const EventSchema = z.discriminatedUnion('kind', [
  *
  * @example
  * ```ts
- * import type { ExtensionEvent, Session } from 'aite';
- *
  * declare const session: Session;
  * session.on('event', (event: ExtensionEvent) => {
  *   if (event.kind === 'console' && event.level === 'error') console.warn(`page error in tab ${event.tab}: ${event.text}`);

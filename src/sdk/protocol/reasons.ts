@@ -5,8 +5,6 @@ import { z } from 'zod';
  *
  * @example
  * ```ts
- * import { REASONS, type Reason } from 'aite';
- *
  * const isReason = (value: string): value is Reason => (REASONS as readonly string[]).includes(value);
  * ```
  * @public
@@ -34,8 +32,6 @@ export const ReasonSchema = z.enum(REASONS);
  *
  * @example
  * ```ts
- * import { AiteError, type Reason } from 'aite';
- *
  * const advice: Partial<Record<Reason, string>> = {
  *   'not-found': 'check the target, or run with a lock file so it can be repaired',
  *   drifted: 'look at the candidate in the screenshot; update the target or the lock file',
@@ -53,8 +49,6 @@ export type Reason = z.infer<typeof ReasonSchema>;
  *
  * @example
  * ```ts
- * import { CloseCode, type Bridge } from 'aite';
- *
  * declare const bridge: Bridge;
  * bridge.on('disconnected', ({ code }) => {
  *   if (code === CloseCode.WrongToken) console.warn('the extension read an old bridge.json');

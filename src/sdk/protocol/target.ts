@@ -7,8 +7,6 @@ import { z } from 'zod';
  *
  * @example
  * ```ts
- * import type { Session, Target } from 'aite';
- *
  * declare const session: Session;
  * const send: Target = { role: 'button', name: 'Send', within: 'Transfer' };
  * await session.click(send);

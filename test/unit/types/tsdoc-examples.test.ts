@@ -89,7 +89,8 @@ const RUNNER_GLOBALS: Record<string, string> = {
 /**
  * What a short example leaves out: the runner globals it uses without importing them (Jest's and
  * Mocha's `describe`, `it`, `test`), and, when it imports nothing from aite, the public names it
- * uses, imported from 'aite'.
+ * uses, imported from 'aite'. (The protocol's examples import nothing: the protocol may not name
+ * 'aite', not even in a comment; see boundaries.test.ts.)
  */
 function prelude(code: string, rootNames: string[]): string {
   const lines = Object.entries(RUNNER_GLOBALS)
