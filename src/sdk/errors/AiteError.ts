@@ -109,14 +109,14 @@ export class AiteError extends Error {
       name: this.name,
       reason: this.reason,
       message: this.message,
-      detail: redactTokens(this.detail) as Record<string, unknown>,
+      detail: safely(() => redactTokens(this.detail) as Record<string, unknown>, { unreadable: true }),
       command: this.command,
       retries: this.retries,
       callLog: [...this.callLog],
     };
     if (this.screenshotPath !== undefined) json.screenshot = this.screenshotPath;
     else if (this.screenshot !== undefined) json.screenshot = `(PNG of ${this.screenshot.byteLength} bytes, not written to a file)`;
-    if (this.cause !== undefined) json.cause = this.cause instanceof Error ? `${this.cause.name}: ${this.cause.message}` : String(this.cause);
+    if (this.cause !== undefined) json.cause = safely(() => describeCause(this.cause), '(unreadable)');
     return json;
   }
 }
@@ -155,13 +155,37 @@ export interface AiteErrorJson {
   cause?: string;
 }
 
-/** A copy of a value with every `token` field's value replaced: detail is shown to people and logs. */
-function redactTokens(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactTokens);
-  if (value && typeof value === 'object' && !ArrayBuffer.isView(value)) {
-    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, /token/i.test(key) ? '[redacted]' : redactTokens(v)]));
+/**
+ * A copy of a value with every `token` field's value replaced: detail is shown to people and logs.
+ * A value met again on its own path (a cycle) becomes `[circular]`: toJSON must never throw, or
+ * the runner reports its own failure instead of the test's.
+ */
+function redactTokens(value: unknown, path: readonly object[] = []): unknown {
+  if (!value || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
+  if (path.includes(value)) return '[circular]';
+  const inner = [...path, value];
+  if (Array.isArray(value)) return value.map((v) => redactTokens(v, inner));
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, /token/i.test(key) ? '[redacted]' : redactTokens(v, inner)]));
+}
+
+/** A getter that throws in a detail must not turn the test's failure into the runner's. */
+function safely<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback;
   }
-  return value;
+}
+
+/** The cause in one line, whatever it is (an Error, a string, an object without a prototype). */
+function describeCause(cause: unknown): string {
+  const { name, message } = (typeof cause === 'object' && cause !== null ? cause : {}) as { name?: unknown; message?: unknown };
+  if (typeof message === 'string') return typeof name === 'string' && name ? `${name}: ${message}` : message;
+  try {
+    return typeof cause === 'object' && cause !== null ? JSON.stringify(cause) ?? Object.prototype.toString.call(cause) : String(cause);
+  } catch {
+    return Object.prototype.toString.call(cause);
+  }
 }
 
 function defaultMessage(reason: Reason, command: string, detail: Record<string, unknown>): string {

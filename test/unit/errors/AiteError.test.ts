@@ -55,6 +55,19 @@ describe('AiteError as data', () => {
     expect(JSON.stringify(copy)).not.toContain('f00d');
   });
 
+  it('never throws, whatever the detail and the cause hold: cycles, objects without a prototype', () => {
+    const detail: Record<string, unknown> = { token: 'f00d' };
+    detail.self = detail;
+    const bare = Object.create(null) as Record<string, unknown>;
+    bare.code = -32000;
+    const error = new AiteError('internal', 'click failed.', { detail, cause: bare });
+    const json = error.toJSON();
+    expect(json.detail).toEqual({ token: '[redacted]', self: '[circular]' });
+    expect(json.cause).toBe('{"code":-32000}');
+    expect(() => serializeValue(error)).not.toThrow();
+    expect(new AiteError('internal', 'x', { cause: 'pipe closed' }).toJSON().cause).toBe('pipe closed');
+  });
+
   it('names the cause, and keeps the screenshot path through withCallLog', () => {
     const error = new AiteError('internal', 'The bridge stopped.', { cause: new TypeError('socket hang up') });
     error.screenshotPath = 'aite-results/x.png';
