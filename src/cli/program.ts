@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { AiteError, UsageError, type LaunchOptions, type Session } from 'aite';
+import { AiteError, UsageError, type LaunchOptions, type Session, type StagedExtension, type StageExtensionOptions } from 'aite';
 import { doctorCommand } from './commands/doctor.js';
+import { extensionCommand, type ExtensionFlags } from './commands/extension.js';
 import { launchCommand } from './commands/launch.js';
 import { mergeReportsCommand } from './commands/mergeReports.js';
 import { REPORTERS, runCommand, type RunFlags } from './commands/run.js';
@@ -16,6 +17,7 @@ export const ExitCode = { Passed: 0, Failed: 1, Usage: 2, PreState: 3 } as const
 /** What tests replace. */
 export interface CliSeams {
   launch?: (options: LaunchOptions) => Promise<Session>;
+  stageExtension?: (options: StageExtensionOptions) => Promise<StagedExtension>;
   fetch?: typeof fetch;
   /** Resolves to end `aite launch` (instead of Ctrl+C). */
   until?: Promise<unknown>;
@@ -44,6 +46,7 @@ Examples:
   aite run send.aite.json --report out/report      run a script, write report.json and index.html
   aite run scripts/ --shard 2/4 --reporter junit   the second quarter of the scripts under scripts/
   aite doctor                                      check Chrome, the bridge and the extension
+  aite extension --out ext --allow http://127.0.0.1:4173   the extension for your own Chrome (attach mode)
 Docs: docs/cli.md`,
     );
 
@@ -92,6 +95,17 @@ Docs: docs/cli.md`,
     .option('-c, --config <file>', 'config file')
     .action(async (flags: { chrome?: string; config?: string }) => {
       code = await doctorCommand(flags, io, { launch: seams.launch });
+    });
+
+  program
+    .command('extension')
+    .description('write the aite extension into a folder, to load in your own Chrome for attach mode')
+    .requiredOption('-o, --out <dir>', 'the folder to write (new, empty, or an aite extension folder to update)')
+    .option('--allow <origin>', 'an origin the extension may touch (repeatable; added to the config\'s allow list)', collect)
+    .option('-p, --profile <name>', "also allow this config profile's origins")
+    .option('-c, --config <file>', 'config file')
+    .action(async (flags: ExtensionFlags) => {
+      code = await extensionCommand(flags, io, { stageExtension: seams.stageExtension });
     });
 
   program

@@ -2,16 +2,20 @@
 export { launch, type LaunchOptions } from './session/launch.js';
 export { attach, type AttachOptions } from './session/attach.js';
 export { Session, SessionEvent, type SessionEvents } from './session/Session.js';
+// Internal, for the types of constructors users never call; underscored as api-extractor asks.
+export type { SessionParts as _SessionParts } from './session/Session.js';
+export type { Send as _Send } from './session/Channel.js';
 export { Tab } from './session/Tab.js';
 export { Locator } from './session/Locator.js';
-export { Verify, type VerifyOptions } from './session/Verify.js';
+export { Verify, type VerifyOptions, type VerifyState, type Within } from './session/Verify.js';
 export type { RetryCounts, StepRecord, StepResult, TargetInput, Warning } from './session/types.js';
 export { Bridge, type BridgeOptions } from './bridge/Bridge.js';
 export { BridgeEvent, type BridgeEvents, type Rejection, type RetryInfo } from './bridge/BridgeEvents.js';
-export { AiteError } from './errors/AiteError.js';
+export { AiteError, type AiteErrorJson } from './errors/AiteError.js';
 export { LockFile, type LockProposal } from './lock/LockFile.js';
 export { findChrome } from './launch/findChrome.js';
 export { AITE_EXTENSION_ID } from './launch/ExtensionIdentity.js';
+export { stageExtension, type StageExtensionOptions, type StagedExtension } from './launch/stageExtension.js';
 export { CloseCode, REASONS, type Reason } from './protocol/reasons.js';
 export type { Target } from './protocol/target.js';
 export type { Descriptor, Rect } from './protocol/descriptor.js';
@@ -30,6 +34,7 @@ export type {
 
 // script, config, report
 export { loadScript, parseScript, type LoadedScript } from './script/parseScript.js';
+export type { Position } from './script/SourceText.js';
 export { planScript, type PlannedStep, type ScriptPlan } from './script/planScript.js';
 export { runScript, type RunListener, type RunScriptOptions } from './script/runScript.js';
 export {

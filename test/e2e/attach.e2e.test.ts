@@ -1,22 +1,25 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attach, findChrome, type Session } from '../../src/sdk/index.js';
-import { ExtensionStage } from '../../src/sdk/launch/ExtensionStage.js';
+import { attach, findChrome, stageExtension, type Session } from '../../src/sdk/index.js';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
 
-// Attach mode: a Chrome the user runs with the aite extension installed, no debugging pipe.
+// Attach mode: a Chrome the user runs with the aite extension installed, no debugging pipe. The
+// extension folder comes from the public stageExtension(), as a user gets it.
 let server: FixtureServer;
 let chrome: ChildProcess;
 let session: Session;
 let profileDir: string;
+let extensionDir: string;
 
 beforeAll(async () => {
   server = await startFixtureServer();
   profileDir = await mkdtemp(join(tmpdir(), 'aite-attach-'));
-  const stage = await ExtensionStage.create({ userDataDir: profileDir, allow: [server.origin] });
+  const stage = await stageExtension({ allow: [server.origin], dir: join(profileDir, 'my-extension') });
+  extensionDir = stage.dir;
   const attached = attach({ extensionDir: stage.dir, allow: [server.origin], connectTimeoutMs: 30_000 });
   chrome = spawn(
     findChrome(),
@@ -69,5 +72,17 @@ describe('attach mode', () => {
     session.on('warning', (w) => warnings.push(w.code));
     expect(await session.screenshot()).toBeUndefined();
     expect(warnings).toEqual(['screenshot']);
+  });
+
+  it('the CLI writes the same extension folder: `aite extension --out`', async () => {
+    const out = join(profileDir, 'from-cli');
+    const cli = resolve(__dirname, '../../dist/cli/aite.js');
+    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'extension', '--out', out, '--allow', server.origin], { cwd: profileDir });
+    expect(stdout).toContain(`--load-extension=${out}`);
+    const files = async (dir: string) => (await readdir(dir)).filter((name) => name !== 'bridge.json').sort();
+    expect(await files(out)).toEqual(await files(extensionDir));
+    for (const name of await files(out)) {
+      expect(await readFile(join(out, name), 'utf8'), name).toBe(await readFile(join(extensionDir, name), 'utf8'));
+    }
   });
 });

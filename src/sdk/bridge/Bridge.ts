@@ -31,6 +31,16 @@ import { UpgradeGuard } from './UpgradeGuard.js';
 
 /**
  * Options of {@link Bridge.start}.
+ *
+ * @example
+ * ```ts
+ * import { Bridge, type BridgeOptions } from 'aite';
+ *
+ * const options: BridgeOptions = { profile: 'ana', defaultTimeoutMs: 10_000 };
+ * const bridge = await Bridge.start(options);
+ * console.log(bridge.url.replace(/\?.*$/, '')); // ws://127.0.0.1:<port>/ext, without the token
+ * await bridge.close();
+ * ```
  * @public
  */
 export interface BridgeOptions {
@@ -64,14 +74,29 @@ type Emitter = new () => TypedEmitter<BridgeEvents>;
  * The runner's end of the protocol: a WebSocket server on 127.0.0.1 that the aite extension
  * connects to. It authenticates the extension, keeps its worker alive, and sends requests one
  * at a time, re-sending only idempotent ones after a reconnect.
+ *
+ * @example
+ * ```ts
+ * import { Bridge } from 'aite';
+ *
+ * // The low level under Session: one socket to the extension, one request at a time.
+ * const bridge = await Bridge.start({ profile: 'default' });
+ * // ...write bridge.url and bridge.token into the extension's bridge.json, start Chrome...
+ * await bridge.waitForExtension(30_000);
+ * const tabs = await bridge.request({ cmd: 'tabs' });
+ * console.log(tabs.tabs.map((tab) => tab.url));
+ * await bridge.close();
+ * ```
  * @public
  */
 export class Bridge extends (EventEmitter as Emitter) {
   /** `ws://127.0.0.1:<port>/ext` (the token is not part of it). */
   readonly url: string;
+  /** The port it listens on, on 127.0.0.1. */
   readonly port: number;
   /** The run token (32 hex characters). Never logged. */
   readonly token: string;
+  /** The profile it serves; the extension's hello names it. */
   readonly profile: string;
   /** This run's id, sent in `welcome`. */
   readonly runId: string;

@@ -1,6 +1,20 @@
 import type { ExtensionEvent, Hello, Command } from '../protocol/index.js';
 
-/** Why the bridge turned a connection or message away. @public */
+/**
+ * Why the bridge turned a connection or message away.
+ *
+ * @example
+ * ```ts
+ * import type { Bridge, Rejection } from 'aite';
+ *
+ * declare const bridge: Bridge;
+ * const rejected: Rejection[] = [];
+ * bridge.on('rejected', (rejection) => rejected.push(rejection));
+ * // later: a connection with a wrong token shows up here
+ * if (rejected.some((r) => r.code === 4401)) console.warn('something knocked with a wrong token');
+ * ```
+ * @public
+ */
 export interface Rejection {
   /** Short machine-readable cause, e.g. `origin`, `token`, `path`, `host`, `hello-timeout`, `message`. */
   cause: string;
@@ -12,17 +26,41 @@ export interface Rejection {
   message: string;
 }
 
-/** A re-send after a reconnect. @public */
+/**
+ * A re-send after a reconnect.
+ *
+ * @example
+ * ```ts
+ * import type { Bridge, RetryInfo } from 'aite';
+ *
+ * declare const bridge: Bridge;
+ * const resent: RetryInfo[] = [];
+ * bridge.on('retry', (info) => resent.push(info));
+ * ```
+ * @public
+ */
 export interface RetryInfo {
+  /** The request's id. */
   id: number;
+  /** The command sent again. */
   cmd: Command;
   /** Re-sends of this request so far. */
   retries: number;
+  /** Why: the extension reconnected before answering. */
   why: 'reconnect';
 }
 
 /**
  * Events of a {@link Bridge}, by name.
+ *
+ * @example
+ * ```ts
+ * import type { Bridge, BridgeEvents } from 'aite';
+ *
+ * declare const bridge: Bridge;
+ * const onRejected: BridgeEvents['rejected'] = (rejection) => console.warn(rejection.cause, rejection.message);
+ * bridge.on('rejected', onRejected);
+ * ```
  * @public
  */
 export type BridgeEvents = {
@@ -44,6 +82,15 @@ export type BridgeEvents = {
 
 /**
  * The names of the {@link BridgeEvents}.
+ *
+ * @example
+ * ```ts
+ * import { BridgeEvent, type Bridge } from 'aite';
+ *
+ * declare const bridge: Bridge;
+ * bridge.on(BridgeEvent.Disconnected, ({ code, reason }) => console.warn(`extension gone: ${code} ${reason}`));
+ * bridge.on(BridgeEvent.Retry, ({ cmd, retries }) => console.warn(`${cmd} sent again (${retries})`));
+ * ```
  * @public
  */
 export const BridgeEvent = {

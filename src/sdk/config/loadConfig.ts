@@ -5,26 +5,62 @@ import { UsageError } from '../script/UsageError.js';
 import { describeValue, issuesFromZod } from '../script/zodIssues.js';
 import { ConfigSchema, type AiteConfig, type AiteConfigFile } from './schema.js';
 
-/** The name `aite` looks for, from the working directory upwards. @public */
+/**
+ * The name `aite` looks for, from the working directory upwards.
+ *
+ * @example
+ * ```ts
+ * import { join } from 'node:path';
+ * import { CONFIG_FILE_NAME } from 'aite';
+ *
+ * const path = join(process.cwd(), CONFIG_FILE_NAME); // .../aite.config.json
+ * ```
+ * @public
+ */
 export const CONFIG_FILE_NAME = 'aite.config.json';
 
 /**
  * Values that override the config file (the CLI's flags).
+ *
+ * @example
+ * ```ts
+ * import { loadConfig, type ConfigOverrides } from 'aite';
+ *
+ * // What the CLI's flags become: they win over the file.
+ * const overrides: ConfigOverrides = { headless: false, timeoutMs: 10_000, allow: ['http://127.0.0.1:5000'] };
+ * const config = await loadConfig({ overrides });
+ * ```
  * @public
  */
 export interface ConfigOverrides {
+  /** Origins added to the config's (`--allow`). */
   allow?: string[];
+  /** Replaces the config's `baseUrl` (`--base-url`). */
   baseUrl?: string;
+  /** Replaces the Chrome executable (`--chrome`). */
   chrome?: string;
+  /** Replaces the lock file (`--lock-file`). */
   lockFile?: string;
+  /** Default timeout of each step (`--timeout`). */
   timeoutMs?: number;
+  /** False shows Chrome (`--headed`). */
   headless?: boolean;
+  /** The report folder (`--report`). */
   report?: string;
+  /** Also write junit.xml (`--reporter junit`). */
   junit?: boolean;
 }
 
 /**
  * Finds `aite.config.json` in `cwd` or the nearest folder above it.
+ *
+ * @example
+ * ```ts
+ * import { findConfigFile } from 'aite';
+ *
+ * const file = await findConfigFile(process.cwd());
+ * console.log(file ?? 'no aite.config.json here or above: defaults apply');
+ * ```
  * @public
  */
 export async function findConfigFile(cwd: string = process.cwd()): Promise<string | undefined> {
@@ -42,6 +78,15 @@ export async function findConfigFile(cwd: string = process.cwd()): Promise<strin
  * Loads the config: the file named by `file`, else the one found from `cwd` upwards, else
  * none (defaults). Flags in `overrides` win. Throws {@link UsageError} naming the file and the
  * field of a mistake.
+ *
+ * @example
+ * ```ts
+ * import { launch, loadConfig } from 'aite';
+ *
+ * const config = await loadConfig({ cwd: process.cwd() });
+ * const session = await launch({ allow: config.allow, headless: config.headless, timeoutMs: config.timeoutMs });
+ * await session.close();
+ * ```
  * @public
  */
 export async function loadConfig(options: { file?: string; cwd?: string; overrides?: ConfigOverrides } = {}): Promise<AiteConfig> {
@@ -72,6 +117,15 @@ export async function loadConfig(options: { file?: string; cwd?: string; overrid
 /**
  * The config a run uses from written values: paths resolved against `dir`, flags applied
  * (flag paths resolve against `cwd`).
+ *
+ * @example
+ * ```ts
+ * import { resolveConfig } from 'aite';
+ *
+ * // A config built in code rather than read from a file: paths resolve against the folder given.
+ * const config = resolveConfig({ allow: ['http://127.0.0.1:4173'], profiles: { ana: { userDataDir: 'profiles/ana' } } }, process.cwd());
+ * console.log(config.profiles.ana?.userDataDir); // absolute
+ * ```
  * @public
  */
 export function resolveConfig(

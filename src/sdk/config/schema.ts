@@ -36,22 +36,55 @@ export const ConfigSchema = z.strictObject({
 
 /**
  * The contents of `aite.config.json`, as written.
+ *
+ * @example
+ * ```ts
+ * import { writeFile } from 'node:fs/promises';
+ * import type { AiteConfigFile } from 'aite';
+ *
+ * const file: AiteConfigFile = {
+ *   allow: ['http://127.0.0.1:4173'],
+ *   baseUrl: 'http://127.0.0.1:4173/',
+ *   profiles: { sender: {}, receiver: { userDataDir: 'profiles/receiver' } },
+ * };
+ * await writeFile('aite.config.json', JSON.stringify(file, null, 2));
+ * ```
  * @public
  */
 export type AiteConfigFile = z.infer<typeof ConfigSchema>;
 
 /**
  * A profile of the config, with its paths made absolute.
+ *
+ * @example
+ * ```ts
+ * import type { ProfileConfig } from 'aite';
+ *
+ * const receiver: ProfileConfig = { allow: ['http://127.0.0.1:4174'], userDataDir: '/srv/profiles/receiver' };
+ * ```
  * @public
  */
 export interface ProfileConfig {
+  /** A lasting user data dir (cookies, logins), absolute; absent: a temporary one. */
   userDataDir?: string;
+  /** Origins this profile may touch, besides the config's. */
   allow: string[];
+  /** A Chrome executable for this profile alone. */
   chrome?: string;
 }
 
 /**
  * The config a run uses: the file's values with paths made absolute, and flags applied.
+ *
+ * @example
+ * ```ts
+ * import { loadConfig, type AiteConfig } from 'aite';
+ *
+ * const config: AiteConfig = await loadConfig();
+ * for (const [name, profile] of Object.entries(config.profiles)) {
+ *   console.log(name, [...config.allow, ...profile.allow].join(', '));
+ * }
+ * ```
  * @public
  */
 export interface AiteConfig {
@@ -59,19 +92,37 @@ export interface AiteConfig {
   file?: string;
   /** The folder relative paths are resolved against. */
   dir: string;
+  /** Origins every profile may touch (the extension's host permissions). */
   allow: string[];
+  /** Relative URLs in scripts resolve against it. */
   baseUrl?: string;
+  /** The profiles by name; `default` is always there. */
   profiles: Record<string, ProfileConfig>;
+  /** The Chrome executable; default: `AITE_CHROME`, then the usual paths. */
   chrome?: string;
+  /** The lock file, absolute; absent: nothing is remembered. */
   lockFile?: string;
+  /** Default timeout of each step, in milliseconds. */
   timeoutMs?: number;
+  /** Run Chrome without a window. Default true. */
   headless: boolean;
+  /** Where `aite run` writes its report, and whether with junit.xml. */
   report?: { dir: string; junit: boolean };
+  /** A server `aite run` starts first (or reuses), and stops after. */
   webServer?: { command: string; url: string; cwd: string; timeoutMs: number; reuseExisting: boolean };
 }
 
 /**
  * The JSON Schema of `aite.config.json`, generated from the zod schema that checks it.
+ *
+ * @example
+ * ```ts
+ * import { writeFile } from 'node:fs/promises';
+ * import { configJsonSchema } from 'aite';
+ *
+ * // For editors: "$schema": "./aite.config.schema.json" in aite.config.json.
+ * await writeFile('aite.config.schema.json', JSON.stringify(configJsonSchema(), null, 2));
+ * ```
  * @public
  */
 export function configJsonSchema(): Record<string, unknown> {

@@ -4,6 +4,24 @@ import type { Reason } from '../protocol/index.js';
  * The one error aite throws. `reason` is exactly one of the protocol's reasons; `detail` holds
  * what a report needs (candidates, expected, found); the message ends with the call log: what
  * was tried, and every retry.
+ *
+ * @example
+ * ```ts
+ * import { AiteError, launch } from 'aite';
+ *
+ * const session = await launch({ allow: ['http://127.0.0.1:4173'] });
+ * try {
+ *   await session.tab.navigate('http://127.0.0.1:4173/');
+ *   await session.click({ text: 'Withdraw' });
+ * } catch (error) {
+ *   if (!(error instanceof AiteError)) throw error;
+ *   console.error(error.reason);  // 'not-found'
+ *   console.error(error.callLog); // [ 'click {"text":"Withdraw"}', ... ]
+ *   console.error(JSON.stringify(error)); // reason, message, detail, retries, call log; no token
+ * } finally {
+ *   await session.close();
+ * }
+ * ```
  * @public
  */
 export class AiteError extends Error {
@@ -19,6 +37,11 @@ export class AiteError extends Error {
   readonly callLog: readonly string[];
   /** The outlined screenshot of the page when a composed step failed (PNG), if one could be taken. */
   screenshot: Uint8Array | undefined;
+  /**
+   * Where the screenshot was written, once something wrote it (the test-runner fixtures do, in
+   * their failure hook); undefined before.
+   */
+  screenshotPath: string | undefined;
 
   constructor(
     reason: Reason,
@@ -70,7 +93,98 @@ export class AiteError extends Error {
       cause: this.cause,
     });
     error.screenshot = this.screenshot;
+    error.screenshotPath = this.screenshotPath;
     return error;
+  }
+
+  /**
+   * The error as plain data, for test runners that serialise errors between processes (Vitest,
+   * Jest workers) and for JSON logs: the reason, the message with its call log, the detail, the
+   * command, the retries, the call log and the screenshot's path. The PNG bytes stay out (a path
+   * or a size says where they are), and so does any `token` in `detail`: a bridge token is a
+   * secret.
+   */
+  toJSON(): AiteErrorJson {
+    const json: AiteErrorJson = {
+      name: this.name,
+      reason: this.reason,
+      message: this.message,
+      detail: safely(() => redactTokens(this.detail) as Record<string, unknown>, { unreadable: true }),
+      command: this.command,
+      retries: this.retries,
+      callLog: [...this.callLog],
+    };
+    if (this.screenshotPath !== undefined) json.screenshot = this.screenshotPath;
+    else if (this.screenshot !== undefined) json.screenshot = `(PNG of ${this.screenshot.byteLength} bytes, not written to a file)`;
+    if (this.cause !== undefined) json.cause = safely(() => describeCause(this.cause), '(unreadable)');
+    return json;
+  }
+}
+
+/**
+ * What {@link AiteError.toJSON} answers: the error as plain data.
+ *
+ * @example
+ * ```ts
+ * import { AiteError, type AiteErrorJson } from 'aite';
+ *
+ * const error = new AiteError('timeout', 'verify timed out.', { command: 'verify', retries: 1 });
+ * const json: AiteErrorJson = error.toJSON();
+ * console.log(`${json.reason} after ${json.retries} re-send(s): ${json.message}`);
+ * ```
+ * @public
+ */
+export interface AiteErrorJson {
+  /** Always `AiteError`. */
+  name: string;
+  /** One of the protocol's reasons. */
+  reason: Reason;
+  /** The message, ending with the call log. */
+  message: string;
+  /** The error's detail, with any `token` field replaced by `[redacted]`. */
+  detail: Record<string, unknown>;
+  /** The command (or composed step) that failed, if any. */
+  command: string | undefined;
+  /** Re-sends counted for the failed command. */
+  retries: number;
+  /** What was tried, in order. */
+  callLog: string[];
+  /** Where the screenshot was written, or its size when it was not written; absent without one. */
+  screenshot?: string;
+  /** The cause's name and message, when the error has a cause. */
+  cause?: string;
+}
+
+/**
+ * A copy of a value with every `token` field's value replaced: detail is shown to people and logs.
+ * A value met again on its own path (a cycle) becomes `[circular]`: toJSON must never throw, or
+ * the runner reports its own failure instead of the test's.
+ */
+function redactTokens(value: unknown, path: readonly object[] = []): unknown {
+  if (!value || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
+  if (path.includes(value)) return '[circular]';
+  const inner = [...path, value];
+  if (Array.isArray(value)) return value.map((v) => redactTokens(v, inner));
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, /token/i.test(key) ? '[redacted]' : redactTokens(v, inner)]));
+}
+
+/** A getter that throws in a detail must not turn the test's failure into the runner's. */
+function safely<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}
+
+/** The cause in one line, whatever it is (an Error, a string, an object without a prototype). */
+function describeCause(cause: unknown): string {
+  const { name, message } = (typeof cause === 'object' && cause !== null ? cause : {}) as { name?: unknown; message?: unknown };
+  if (typeof message === 'string') return typeof name === 'string' && name ? `${name}: ${message}` : message;
+  try {
+    return typeof cause === 'object' && cause !== null ? JSON.stringify(cause) ?? Object.prototype.toString.call(cause) : String(cause);
+  } catch {
+    return Object.prototype.toString.call(cause);
   }
 }
 

@@ -16,6 +16,14 @@ export function extensionIdFromKey(base64Key: string): string {
 
 /**
  * The aite extension's id, the same in every profile.
+ *
+ * @example
+ * ```ts
+ * import { AITE_EXTENSION_ID } from 'aite';
+ *
+ * // Where to look at the installed extension in your own Chrome:
+ * console.log(`chrome://extensions/?id=${AITE_EXTENSION_ID}`);
+ * ```
  * @public
  */
 export const AITE_EXTENSION_ID = extensionIdFromKey(EXTENSION_PUBLIC_KEY);

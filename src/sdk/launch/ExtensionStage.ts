@@ -7,7 +7,7 @@ import { EXTENSION_PUBLIC_KEY } from './ExtensionIdentity.js';
 import { packageRoot, packageVersion } from './packageRoot.js';
 
 /** The built files every copy of the extension needs. */
-const BUNDLES = ['worker.js', 'content.js', 'page-errors.js'] as const;
+export const BUNDLES = ['worker.js', 'content.js', 'page-errors.js'] as const;
 
 /** What the extension reads to find its bridge; never web-accessible. */
 export interface BridgeConfig {
@@ -48,18 +48,31 @@ export class ExtensionStage {
 
   static async create(options: { userDataDir: string; allow: readonly string[]; buildDir?: string }): Promise<ExtensionStage> {
     const patterns = allowPatterns(options.allow);
-    const buildDir = options.buildDir ?? join(packageRoot(), 'dist', 'extension');
+    const buildDir = ExtensionStage.checkBuild(options.buildDir);
+    const dir = join(options.userDataDir, 'aite-extension');
+    await rm(dir, { recursive: true, force: true });
+    await ExtensionStage.writeFiles(dir, patterns, buildDir);
+    return new ExtensionStage(dir);
+  }
+
+  /** The folder of the built bundles, after checking they are all there. */
+  static checkBuild(buildDir = join(packageRoot(), 'dist', 'extension')): string {
     for (const file of BUNDLES) {
       if (!existsSync(join(buildDir, file))) {
         throw new AiteError('internal', `The aite extension is not built (${file} missing in ${buildDir}). Run \`npm run build\`.`);
       }
     }
-    const dir = join(options.userDataDir, 'aite-extension');
-    await rm(dir, { recursive: true, force: true });
+    return buildDir;
+  }
+
+  /**
+   * Writes the bundles and a manifest for `patterns` into `dir` (created 0700 if missing), each
+   * file replacing any of the same name; nothing else in the folder is touched.
+   */
+  static async writeFiles(dir: string, patterns: string[], buildDir: string): Promise<void> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     await Promise.all(BUNDLES.map((file) => copyFile(join(buildDir, file), join(dir, file))));
     await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest(patterns), null, 2));
-    return new ExtensionStage(dir);
   }
 
   get bridgeConfigPath(): string {

@@ -25,6 +25,15 @@ const USUAL_PATHS: Partial<Record<NodeJS.Platform, string[]>> = {
 /**
  * Finds the Chrome to launch: the explicit option, then `AITE_CHROME`, then the usual install
  * paths. Throws one error naming everything it tried.
+ *
+ * @example
+ * ```ts
+ * import { findChrome, launch } from 'aite';
+ *
+ * const chrome = findChrome(); // AITE_CHROME, else the usual paths; throws naming what it tried
+ * const session = await launch({ allow: ['http://127.0.0.1:4173'], chrome });
+ * await session.close();
+ * ```
  * @public
  */
 export function findChrome(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {

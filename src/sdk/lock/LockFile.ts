@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile, rm } from 'node:fs/promises';
 import { dirname, join, basename } from 'node:path';
 import { z } from 'zod';
 import { AiteError } from '../errors/AiteError.js';
+import { FileMutex } from './FileMutex.js';
 import { DescriptorSchema, TargetSchema, type Descriptor, type Repair, type Target } from '../protocol/index.js';
 
 const EntrySchema = z.strictObject({
@@ -16,13 +17,43 @@ const LockFileSchema = z.strictObject({
   entries: z.record(z.string(), EntrySchema),
 });
 
-/** A repair the run found but did not write: `updateLock` accepts it. @public */
+type Entry = z.infer<typeof EntrySchema>;
+
+/** One change this writer made, and whether it replaces what another writer saved meanwhile. */
+interface Change {
+  entry: Entry;
+  /** A written repair replaces; a first exact success yields to one already on disk. */
+  replaces: boolean;
+}
+
+/**
+ * A repair the run found but did not write: `updateLock` accepts it.
+ *
+ * @example
+ * ```ts
+ * import { launch, type LockProposal } from 'aite';
+ *
+ * const session = await launch({ allow: ['http://127.0.0.1:4173'], lockFile: 'aite.lock.json' });
+ * await session.tab.navigate('http://127.0.0.1:4173/');
+ * await session.click({ text: 'Send' });
+ * await session.close();
+ * const proposals: readonly LockProposal[] = session.lock?.proposals ?? [];
+ * for (const p of proposals) console.log(`${p.key}: ${p.repair?.changes.join(', ')} (run with updateLock to write it)`);
+ * ```
+ * @public
+ */
 export interface LockProposal {
+  /** The entry's key: the page's path and the target (see `LockFile.key`). */
   key: string;
+  /** The target as the step named it. */
   target: Target;
+  /** The page's path. */
   page: string;
+  /** The descriptor remembered until now. */
   old: Descriptor;
+  /** The descriptor the repair found. */
   descriptor: Descriptor;
+  /** The repair's score, runner-up and changes, when the extension sent them. */
   repair: Repair | undefined;
 }
 
@@ -31,42 +62,46 @@ export interface LockProposal {
  * the target, so the same target on two pages are two entries. Sorted and pretty so it diffs and
  * merges well; written atomically. A repair never rewrites it silently: it is proposed, and
  * written only with `updateLock`.
+ *
+ * Several sessions (test-runner workers, parallel scripts) may share one file: {@link LockFile.save}
+ * re-reads it under an inter-process lock (`<file>.lock`) and writes this session's changes on
+ * top of what the others saved meanwhile, so no writer loses another's entries.
+ *
+ * @example
+ * ```ts
+ * import { LockFile } from 'aite';
+ *
+ * const lock = await LockFile.open('aite.lock.json');
+ * const remembered = lock.get({ text: 'Send' }, 'http://127.0.0.1:4173/compose');
+ * console.log(remembered?.tag, LockFile.key({ text: 'Send' }, 'http://127.0.0.1:4173/compose'));
+ * for (const proposal of lock.proposals) console.log(proposal.key, proposal.repair?.changes);
+ * await lock.save();
+ * ```
  * @public
  */
 export class LockFile {
-  readonly #entries: Map<string, z.infer<typeof EntrySchema>>;
+  readonly #entries: Map<string, Entry>;
   readonly #proposals: LockProposal[] = [];
-  #dirty = false;
+  /** This writer's changes since it last saved, merged over the file on disk when it saves. */
+  readonly #changes = new Map<string, Change>();
 
   private constructor(
+    /** The file's path, as given to `open`. */
     readonly path: string,
-    entries: Record<string, z.infer<typeof EntrySchema>>,
+    entries: Record<string, Entry>,
     private readonly updateLock: boolean,
   ) {
     this.#entries = new Map(Object.entries(entries));
   }
 
-  /** Opens a lock file, or starts an empty one when it does not exist yet. */
+  /**
+   * Opens a lock file, or starts an empty one when it does not exist yet.
+   * @param path - the lock file, e.g. `aite.lock.json`
+   * @param options - `updateLock: true` writes repairs into the file instead of proposing them
+   * @throws {@link AiteError} `unsupported` when the file is not valid JSON or not an aite lock file
+   */
   static async open(path: string, options: { updateLock?: boolean } = {}): Promise<LockFile> {
-    let text: string | undefined;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-    if (text === undefined) return new LockFile(path, {}, options.updateLock ?? false);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      throw new AiteError('unsupported', `The lock file ${path} is not valid JSON (${(error as Error).message}). Fix it or delete it to start again.`);
-    }
-    const parsed = LockFileSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new AiteError('unsupported', `The lock file ${path} is not a valid aite lock file: ${issue?.path.join('.')}: ${issue?.message}.`);
-    }
-    return new LockFile(path, parsed.data.entries, options.updateLock ?? false);
+    return new LockFile(path, await readEntries(path), options.updateLock ?? false);
   }
 
   /** The stable key of a target on a page: the page's path, then the target as sorted JSON. */
@@ -74,6 +109,7 @@ export class LockFile {
     return `${pagePath(pageUrl)} ${canonicalJson(target)}`;
   }
 
+  /** The remembered descriptor of a target on a page, if any. */
   get(target: Target, pageUrl: string): Descriptor | undefined {
     return this.#entries.get(LockFile.key(target, pageUrl))?.descriptor;
   }
@@ -82,8 +118,9 @@ export class LockFile {
   recordExact(target: Target, pageUrl: string, descriptor: Descriptor): void {
     const key = LockFile.key(target, pageUrl);
     if (this.#entries.has(key)) return;
-    this.#entries.set(key, { target, page: pagePath(pageUrl), descriptor: stored(descriptor) });
-    this.#dirty = true;
+    const entry = { target, page: pagePath(pageUrl), descriptor: stored(descriptor) };
+    this.#entries.set(key, entry);
+    this.#changes.set(key, { entry, replaces: false });
   }
 
   /** A repair: written only with `updateLock`, otherwise kept as a proposal for the report. */
@@ -93,8 +130,9 @@ export class LockFile {
     const proposal: LockProposal = { key, target, page: pagePath(pageUrl), old, descriptor: stored(descriptor), repair };
     this.#proposals.push(proposal);
     if (this.updateLock) {
-      this.#entries.set(key, { target, page: pagePath(pageUrl), descriptor: stored(descriptor) });
-      this.#dirty = true;
+      const entry = { target, page: pagePath(pageUrl), descriptor: stored(descriptor) };
+      this.#entries.set(key, entry);
+      this.#changes.set(key, { entry, replaces: true });
     }
     return proposal;
   }
@@ -104,21 +142,68 @@ export class LockFile {
     return this.updateLock ? [] : this.#proposals;
   }
 
-  /** Writes the file if anything changed: a temp file in the same folder, then a rename. */
+  /**
+   * Writes this session's changes, if any, merged over the file as it is on disk now: under an
+   * inter-process lock (`<file>.lock`, created exclusively; a dead holder's is taken over), it
+   * re-reads the file, adds the entries this session recorded (an entry another writer recorded
+   * first stays), replaces the ones it repaired with `updateLock`, and writes a temp file in the
+   * same folder, then renames it over the file. Afterwards {@link LockFile.get} also sees what
+   * the other writers saved.
+   * @throws {@link AiteError} `unsupported` when the file on disk is no longer a valid lock file;
+   * `timeout` when another process holds the lock for more than 15 s
+   */
   async save(): Promise<void> {
-    if (!this.#dirty) return;
-    const entries = Object.fromEntries([...this.#entries.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, sortKeys(v)]));
-    const text = `${JSON.stringify({ version: 1, entries }, null, 2)}\n`;
-    const temp = join(dirname(this.path), `.${basename(this.path)}.${randomBytes(4).toString('hex')}.tmp`);
-    try {
-      await mkdir(dirname(this.path), { recursive: true });
-      await writeFile(temp, text, { flag: 'wx' });
-      await rename(temp, this.path);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
-    this.#dirty = false;
+    if (this.#changes.size === 0) return;
+    await mkdir(dirname(this.path), { recursive: true });
+    await FileMutex.hold(`${this.path}.lock`, async () => {
+      const merged = new Map(Object.entries(await readEntries(this.path)));
+      for (const [key, change] of this.#changes) {
+        if (change.replaces || !merged.has(key)) merged.set(key, change.entry);
+      }
+      await writeAtomically(this.path, render(merged));
+      this.#entries.clear();
+      for (const [key, entry] of merged) this.#entries.set(key, entry);
+    });
+    this.#changes.clear();
+  }
+}
+
+async function readEntries(path: string): Promise<Record<string, Entry>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new AiteError('unsupported', `The lock file ${path} is not valid JSON (${(error as Error).message}). Fix it or delete it to start again.`);
+  }
+  const parsed = LockFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AiteError('unsupported', `The lock file ${path} is not a valid aite lock file: ${issue?.path.join('.')}: ${issue?.message}.`);
+  }
+  return parsed.data.entries;
+}
+
+function render(entries: Map<string, Entry>): string {
+  const sorted = Object.fromEntries([...entries.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, sortKeys(v)]));
+  return `${JSON.stringify({ version: 1, entries: sorted }, null, 2)}\n`;
+}
+
+/** A temp file in the same folder, then a rename: a reader sees the old file or the new one, never half. */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(temp, text, { flag: 'wx' });
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
   }
 }
 

@@ -7,7 +7,15 @@ export const RectSchema = z.object({
   width: z.number(),
   height: z.number(),
 });
-/** @public */
+/**
+ * A rectangle in viewport CSS pixels: where `locate` found an element.
+ *
+ * @example
+ * ```ts
+ * const middle = (rect: Rect) => ({ x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 });
+ * ```
+ * @public
+ */
 export type Rect = z.infer<typeof RectSchema>;
 
 /**
@@ -66,5 +74,16 @@ export const DescriptorSchema = z.looseObject({
    */
   handle: z.string().optional(),
 });
-/** @public */
+/**
+ * What aite remembers of an element (tag, text, role, name, label, attributes, position,
+ * neighbours): what `resolve` answers and the lock file stores, and what repair scores against.
+ *
+ * @example
+ * ```ts
+ * declare const session: Session;
+ * const { descriptor }: { descriptor: Descriptor } = await session.locator.resolve({ text: 'Send' });
+ * console.log(descriptor.tag, descriptor.role, descriptor.xpath); // what the lock file remembers
+ * ```
+ * @public
+ */
 export type Descriptor = z.infer<typeof DescriptorSchema>;

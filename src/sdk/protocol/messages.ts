@@ -19,6 +19,16 @@ export const HelloSchema = z.object({
   /** The protocol versions the extension speaks; absent means 1. */
   protocol: z.number().int().optional(),
 });
+/**
+ * What the extension says first on each connection: its version, Chrome's, and the profile.
+ *
+ * @example
+ * ```ts
+ * declare const bridge: Bridge;
+ * bridge.on('hello', (hello: Hello) => console.log(`extension ${hello.extVersion} in Chrome ${hello.chrome}, profile ${hello.profile}`));
+ * ```
+ * @public
+ */
 export type Hello = z.infer<typeof HelloSchema>;
 
 export const WelcomeSchema = z.object({
@@ -182,6 +192,19 @@ export const OutlineItemSchema = z.object({
   label: z.string().optional(),
   tone: z.string().optional(),
 });
+/**
+ * One box the `outline` command draws over an element, found by its XPath.
+ *
+ * @example
+ * ```ts
+ * declare const session: Session;
+ * const { descriptor } = await session.locator.resolve({ text: 'Send' });
+ * const boxes: OutlineItem[] = [{ xpath: descriptor.xpath, label: 'Send', tone: 'wanted' }];
+ * await session.locator.outline(boxes);
+ * await session.locator.clearOutline();
+ * ```
+ * @public
+ */
 export type OutlineItem = z.infer<typeof OutlineItemSchema>;
 
 export const OutlineRequestSchema = z
@@ -204,6 +227,20 @@ export const TabMatchSchema = z.union([
   z.strictObject({ titleContains: z.string().min(1) }),
   z.strictObject({ new: z.literal(true) }),
 ]);
+/**
+ * How `switchTab` picks a tab: by a part of its URL, of its title, or the newest tab that
+ * opened by itself.
+ *
+ * @example
+ * ```ts
+ * declare const session: Session;
+ * const popup: TabMatch = { new: true };
+ * await session.click({ text: 'Open receipt' });
+ * await session.tab.switchTo(popup);
+ * await session.tab.switchTo({ urlContains: '/settings' }, { timeoutMs: 10_000 });
+ * ```
+ * @public
+ */
 export type TabMatch = z.infer<typeof TabMatchSchema>;
 
 export const SwitchTabRequestSchema = z.object({ ...base, cmd: z.literal('switchTab'), match: TabMatchSchema });
@@ -225,14 +262,52 @@ export const RequestSchemas = {
   closeTab: CloseTabRequestSchema,
 } as const;
 
+/**
+ * The wire protocol's commands: resolve, locate, read, verify, wait, act, outline, tabs,
+ * navigate, switchTab, closeTab.
+ *
+ * @example
+ * ```ts
+ * declare const session: Session;
+ * const busiest = (Object.entries(session.retries.byCommand) as [Command, number][]).sort((x, y) => y[1] - x[1])[0];
+ * ```
+ * @public
+ */
 export type Command = keyof typeof RequestSchemas;
 export const COMMANDS = Object.keys(RequestSchemas) as Command[];
+/**
+ * The request of one command, as it goes over the wire (with its id).
+ *
+ * @example
+ * ```ts
+ * const action: RequestOf<'act'>['action'] = 'click';
+ * const kind: RequestOf<'wait'>['kind'] = 'visible';
+ * ```
+ * @public
+ */
 export type RequestOf<C extends Command> = z.infer<(typeof RequestSchemas)[C]>;
 export type Request = { [C in Command]: RequestOf<C> }[Command];
 
-/** A request before the bridge gives it an id. */
-export type RequestInput<C extends Command = Command> = C extends Command ? WithoutId<RequestOf<C>> : never;
-type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+// Spelled out (a request may be a union, so `id` is dropped from each member) rather than through a
+// helper type, so the public type names nothing that is not exported.
+/**
+ * A request before the bridge gives it an id.
+ *
+ * @example
+ * ```ts
+ * declare const bridge: Bridge;
+ * const read: RequestInput<'read'> = { cmd: 'read', target: { css: 'h1' } };
+ * const { text } = await bridge.request(read);
+ * ```
+ * @public
+ */
+export type RequestInput<C extends Command = Command> = C extends Command
+  ? RequestOf<C> extends infer R
+    ? R extends unknown
+      ? Omit<R, 'id'>
+      : never
+    : never
+  : never;
 
 /** Commands that only look at the page or the tabs, so may be sent again after a reconnect. */
 export const IDEMPOTENT_COMMANDS: ReadonlySet<Command> = new Set<Command>([
@@ -274,6 +349,19 @@ export const RepairSchema = z.object({
   changed: z.array(z.string()),
   changes: z.array(z.string()),
 });
+/**
+ * How a target was repaired: the score of the element chosen and of the next best, the
+ * descriptor as remembered, and what changed.
+ *
+ * @example
+ * ```ts
+ * declare const session: Session;
+ * const step = await session.click({ text: 'Send' });
+ * const repair: Repair | undefined = step.repair;
+ * if (repair) console.log(`repaired (score ${repair.score}, next best ${repair.runnerUp}): ${repair.changes.join('; ')}`);
+ * ```
+ * @public
+ */
 export type Repair = z.infer<typeof RepairSchema>;
 
 /** Where to act on an element: the fields of a `locate` answer. */
@@ -318,6 +406,18 @@ export const TabInfoSchema = z.object({
   title: z.string(),
   active: z.boolean(),
 });
+/**
+ * One open tab, as `tabs` lists it.
+ *
+ * @example
+ * ```ts
+ * declare const session: Session;
+ * const tabs: TabInfo[] = await session.tab.list();
+ * const active = tabs.find((tab) => tab.active);
+ * console.log(active?.title, active?.url);
+ * ```
+ * @public
+ */
 export type TabInfo = z.infer<typeof TabInfoSchema>;
 
 export const TabsAnswerSchema = z.object({ ...okBase, tabs: z.array(TabInfoSchema) });
@@ -349,6 +449,17 @@ export const AnswerSchemas = {
   closeTab: CloseTabAnswerSchema,
 } as const satisfies Record<Command, z.ZodType>;
 
+/**
+ * The answer of one command: what a successful request resolves to.
+ *
+ * @example
+ * ```ts
+ * declare const session: Session;
+ * const located: AnswerOf<'locate'> = await session.locator.locate((await session.locator.resolve({ text: 'Send' })).descriptor);
+ * console.log(located.x, located.y, located.editable);
+ * ```
+ * @public
+ */
 export type AnswerOf<C extends Command> = z.infer<(typeof AnswerSchemas)[C]>;
 
 export const FailureSchema = z.object({
@@ -384,6 +495,20 @@ export const EventSchema = z.discriminatedUnion('kind', [
     text: z.string().max(10_000),
   }),
 ]);
+/**
+ * Something the extension reports without being asked: a tab opened or closed, a navigation, a
+ * page's console error.
+ *
+ * @example
+ * ```ts
+ * declare const session: Session;
+ * session.on('event', (event: ExtensionEvent) => {
+ *   if (event.kind === 'console' && event.level === 'error') console.warn(`page error in tab ${event.tab}: ${event.text}`);
+ *   if (event.kind === 'tab-opened') console.log(`tab ${event.tab} opened ${event.url}`);
+ * });
+ * ```
+ * @public
+ */
 export type ExtensionEvent = z.infer<typeof EventSchema>;
 
 /** Everything the extension may send after its hello. */

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 
-/** Every failure reason of protocol v1. */
+/**
+ * Every failure reason of protocol v1.
+ *
+ * @example
+ * ```ts
+ * const isReason = (value: string): value is Reason => (REASONS as readonly string[]).includes(value);
+ * ```
+ * @public
+ */
 export const REASONS = [
   'not-found',
   'ambiguous',
@@ -21,12 +29,31 @@ export const REASONS = [
 export const ReasonSchema = z.enum(REASONS);
 /**
  * Why a command failed. Exactly the protocol's reasons.
+ *
+ * @example
+ * ```ts
+ * const advice: Partial<Record<Reason, string>> = {
+ *   'not-found': 'check the target, or run with a lock file so it can be repaired',
+ *   drifted: 'look at the candidate in the screenshot; update the target or the lock file',
+ * };
+ * function explain(error: AiteError): string {
+ *   return advice[error.reason] ?? error.message;
+ * }
+ * ```
  * @public
  */
 export type Reason = z.infer<typeof ReasonSchema>;
 
 /**
  * Close codes of the bridge socket.
+ *
+ * @example
+ * ```ts
+ * declare const bridge: Bridge;
+ * bridge.on('disconnected', ({ code }) => {
+ *   if (code === CloseCode.WrongToken) console.warn('the extension read an old bridge.json');
+ * });
+ * ```
  * @public
  */
 export const CloseCode = {

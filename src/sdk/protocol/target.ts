@@ -4,6 +4,15 @@ import { z } from 'zod';
  * What a script names: an element by its visible text, ARIA role and name, form label,
  * placeholder, test id, CSS or XPath; optionally inside a region and picked by index.
  * Several keys narrow each other (all must hold).
+ *
+ * @example
+ * ```ts
+ * declare const session: Session;
+ * const send: Target = { role: 'button', name: 'Send', within: 'Transfer' };
+ * await session.click(send);
+ * await session.type({ label: 'Amount' }, '4');
+ * await session.click({ css: 'li.item', nth: 2 });
+ * ```
  * @public
  */
 export interface Target {

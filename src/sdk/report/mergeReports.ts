@@ -8,6 +8,14 @@ import { createRunReport, RunReportSchema, type Attachment, type RunReport } fro
  * Joins the reports of several shards (folders holding `report.json` and their screenshots)
  * into one report. Screenshots are carried over; a name taken twice gets the shard's folder as
  * a prefix. Throws {@link UsageError} for a folder without a valid report.
+ *
+ * @example
+ * ```ts
+ * import { mergeReports, writeReport } from 'aite';
+ *
+ * const { report, attachments } = await mergeReports(['shard-1', 'shard-2', 'shard-3']);
+ * await writeReport('all', report, attachments, { junit: true });
+ * ```
  * @public
  */
 export async function mergeReports(dirs: readonly string[], options: { cwd?: string } = {}): Promise<{ report: RunReport; attachments: Attachment[] }> {

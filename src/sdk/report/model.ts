@@ -108,33 +108,111 @@ export const RunReportSchema = z.object({
   scripts: z.array(ScriptReportSchema),
 });
 
-/** One step in the report. @public */
+/**
+ * One step in the report.
+ *
+ * @example
+ * ```ts
+ * import { runScript, type StepReport } from 'aite';
+ *
+ * const { report } = await runScript('send.aite.json');
+ * const failed: StepReport | undefined = report.steps.find((step) => step.status === 'failed');
+ * if (failed) console.error(`step ${failed.number} (${failed.title}): ${failed.reason}, screenshot ${failed.screenshot}`);
+ * ```
+ * @public
+ */
 export type StepReport = z.infer<typeof StepReportSchema>;
-/** One script in the report. @public */
+/**
+ * One script in the report.
+ *
+ * @example
+ * ```ts
+ * import { runScript, type ScriptReport } from 'aite';
+ *
+ * const { report }: { report: ScriptReport } = await runScript('send.aite.json');
+ * if (report.status !== 'passed') console.error(`${report.file}: ${report.error?.message}`);
+ * ```
+ * @public
+ */
 export type ScriptReport = z.infer<typeof ScriptReportSchema>;
-/** A whole run: what report.json holds. @public */
+/**
+ * A whole run: what report.json holds.
+ *
+ * @example
+ * ```ts
+ * import { readFile } from 'node:fs/promises';
+ * import type { RunReport } from 'aite';
+ *
+ * const report = JSON.parse(await readFile('aite-report/report.json', 'utf8')) as RunReport;
+ * console.log(`${report.totals.passed}/${report.totals.scripts} passed in ${report.durationMs} ms`);
+ * ```
+ * @public
+ */
 export type RunReport = z.infer<typeof RunReportSchema>;
-/** How a script ended. @public */
+/**
+ * How a script ended.
+ *
+ * @example
+ * ```ts
+ * import { runScript, type ScriptStatus } from 'aite';
+ *
+ * const exitCode: Record<ScriptStatus, number> = { passed: 0, failed: 1, error: 1, 'pre-state': 3 };
+ * const { report } = await runScript('send.aite.json');
+ * process.exitCode = exitCode[report.status];
+ * ```
+ * @public
+ */
 export type ScriptStatus = ScriptReport['status'];
-/** A repair as the report shows it. @public */
+/**
+ * A repair as the report shows it.
+ *
+ * @example
+ * ```ts
+ * import { runScript, type StepRepair } from 'aite';
+ *
+ * const { report } = await runScript('send.aite.json');
+ * const repairs: StepRepair[] = report.steps.flatMap((step) => (step.repair ? [step.repair] : []));
+ * for (const repair of repairs) console.log(repair.lock, repair.diff.map((d) => `${d.field}: ${d.before} -> ${d.after}`));
+ * ```
+ * @public
+ */
 export type StepRepair = z.infer<typeof StepRepairSchema>;
 
 /**
  * A file the report refers to (a screenshot), with its bytes, until it is written.
+ *
+ * @example
+ * ```ts
+ * import { runScript, writeReport, type Attachment } from 'aite';
+ *
+ * const run = await runScript('send.aite.json');
+ * const pictures: Attachment[] = run.attachments; // the screenshots the report names
+ * ```
  * @public
  */
 export interface Attachment {
   /** Relative to the report dir, e.g. `screenshots/send-step-4.png`. */
   file: string;
+  /** The PNG. */
   bytes: Uint8Array;
 }
 
 /**
  * A script's report and its screenshots, as `runScript` returns them.
+ *
+ * @example
+ * ```ts
+ * import { runScript, type ScriptRun } from 'aite';
+ *
+ * const run: ScriptRun = await runScript('send.aite.json');
+ * console.log(run.report.status, run.attachments.map((a) => a.file));
+ * ```
  * @public
  */
 export interface ScriptRun {
+  /** What happened, step by step. */
   report: ScriptReport;
+  /** The screenshots the report names. */
   attachments: Attachment[];
 }
 
@@ -147,6 +225,17 @@ export function overallStatus(scripts: readonly ScriptReport[]): ScriptStatus {
 
 /**
  * Builds the run report from its scripts' reports.
+ *
+ * @example
+ * ```ts
+ * import { createRunReport, exitCodeOf, runScript, writeReport } from 'aite';
+ *
+ * const startedAt = new Date().toISOString();
+ * const runs = [await runScript('login.aite.json'), await runScript('send.aite.json')];
+ * const report = createRunReport(runs.map((run) => run.report), { version: '0.1.0', startedAt, durationMs: Date.now() - Date.parse(startedAt) });
+ * await writeReport('aite-report', report, runs.flatMap((run) => run.attachments));
+ * process.exitCode = exitCodeOf(report);
+ * ```
  * @public
  */
 export function createRunReport(
@@ -179,6 +268,15 @@ export function createRunReport(
 /**
  * The exit code of a run: 0 all passed, 1 a step failed (or a script could not run), 3 a
  * pre-state check was not met (and nothing else failed). Usage mistakes (2) never reach a report.
+ *
+ * @example
+ * ```ts
+ * import { readFile } from 'node:fs/promises';
+ * import { exitCodeOf, type RunReport } from 'aite';
+ *
+ * const report = JSON.parse(await readFile('aite-report/report.json', 'utf8')) as RunReport;
+ * process.exitCode = exitCodeOf(report); // 0 passed, 1 failed, 3 a pre-state was not met
+ * ```
  * @public
  */
 export function exitCodeOf(report: Pick<RunReport, 'scripts'>): 0 | 1 | 3 {

@@ -6,19 +6,43 @@ import { renderJunit } from './renderJunit.js';
 
 /**
  * The files a report was written to.
+ *
+ * @example
+ * ```ts
+ * import { writeReport, type RunReport, type WrittenReport } from 'aite';
+ *
+ * declare const report: RunReport;
+ * const written: WrittenReport = await writeReport('aite-report', report);
+ * console.log(written.json, written.html, written.junit ?? 'no junit.xml', written.screenshots.length);
+ * ```
  * @public
  */
 export interface WrittenReport {
+  /** The report folder, absolute. */
   dir: string;
+  /** report.json. */
   json: string;
+  /** index.html: open it in a browser. */
   html: string;
+  /** junit.xml, when asked for. */
   junit?: string;
+  /** Every screenshot written. */
   screenshots: string[];
 }
 
 /**
  * Writes `report.json`, `index.html` (self-contained) and the screenshots into `dir`, and
  * `junit.xml` with `junit: true`.
+ *
+ * @example
+ * ```ts
+ * import { createRunReport, runScript, writeReport } from 'aite';
+ *
+ * const run = await runScript('send.aite.json');
+ * const report = createRunReport([run.report], { version: '0.1.0', startedAt: run.report.startedAt, durationMs: run.report.durationMs });
+ * const written = await writeReport('aite-report', report, run.attachments, { junit: true });
+ * console.log(`open ${written.html}`);
+ * ```
  * @public
  */
 export async function writeReport(

@@ -4,9 +4,24 @@ import { UsageError } from './UsageError.js';
 /** A path into parsed data: object keys and array indices. */
 export type DataPath = ReadonlyArray<PropertyKey>;
 
-/** Line and column (1-based) of a value in the file. */
+/**
+ * Line and column (1-based) of a value in a script file: where {@link LoadedScript.locate} says it
+ * sits, so a message can point at it.
+ *
+ * @example
+ * ```ts
+ * import { loadScript, type Position } from 'aite';
+ *
+ * const loaded = await loadScript('send.aite.json');
+ * const at: Position | undefined = loaded.locate(['steps', 0]);
+ * if (at) console.log(`send.aite.json:${at.line}:${at.column}`);
+ * ```
+ * @public
+ */
 export interface Position {
+  /** 1-based line. */
   line: number;
+  /** 1-based column. */
   column: number;
 }
 

@@ -1,5 +1,13 @@
 /**
  * Where in a script or config file something is wrong.
+ *
+ * @example
+ * ```ts
+ * import { UsageError, type UsageIssue } from 'aite';
+ *
+ * const issue: UsageIssue = { file: 'send.aite.json', line: 4, field: 'steps.1.click', message: 'a target needs text, role, label, css or another key' };
+ * throw new UsageError('invalid', [issue]);
+ * ```
  * @public
  */
 export interface UsageIssue {
@@ -11,13 +19,30 @@ export interface UsageIssue {
   step?: { section: 'pre' | 'steps'; number: number; action?: string };
   /** The field, as a dotted path inside the step (or the file when not in a step). */
   field?: string;
+  /** 1-based line, when known. */
   line?: number;
+  /** 1-based column, when known. */
   column?: number;
 }
 
 /**
  * What kind of mistake: a file that is not there, a file that does not parse, a script or config
  * that does not fit its schema, a profile no config declares, no Chrome, or a bad command line.
+ *
+ * @example
+ * ```ts
+ * import { UsageError, type UsageErrorCode } from 'aite';
+ *
+ * const hint: Record<UsageErrorCode, string> = {
+ *   'file-not-found': 'check the path',
+ *   syntax: 'fix the JSON or YAML',
+ *   invalid: 'fix the field named',
+ *   'unknown-profile': 'declare the profile in aite.config.json',
+ *   'no-chrome': 'install chromium or set AITE_CHROME',
+ *   usage: 'see aite --help',
+ * };
+ * const explain = (error: UsageError) => `${error.message}\n(${hint[error.code]})`;
+ * ```
  * @public
  */
 export type UsageErrorCode = 'file-not-found' | 'syntax' | 'invalid' | 'unknown-profile' | 'no-chrome' | 'usage';
@@ -26,10 +51,25 @@ export type UsageErrorCode = 'file-not-found' | 'syntax' | 'invalid' | 'unknown-
  * A mistake in how aite was asked to run: a script, the config or the command line. The CLI
  * exits with code 2 for it. The message is one paragraph per issue, naming the file, the step
  * and the field.
+ *
+ * @example
+ * ```ts
+ * import { loadScript, UsageError } from 'aite';
+ *
+ * try {
+ *   await loadScript('send.aite.json');
+ * } catch (error) {
+ *   if (!(error instanceof UsageError)) throw error;
+ *   for (const issue of error.issues) console.error(`${issue.file}:${issue.line ?? '?'} ${issue.message}`);
+ *   process.exitCode = 2;
+ * }
+ * ```
  * @public
  */
 export class UsageError extends Error {
+  /** What kind of mistake: a missing file, a syntax error, an invalid field, ... */
   readonly code: UsageErrorCode;
+  /** Every problem found, each with where it is. */
   readonly issues: readonly UsageIssue[];
 
   constructor(code: UsageErrorCode, issues: UsageIssue[] | string, options: { cause?: unknown } = {}) {

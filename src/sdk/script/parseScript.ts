@@ -8,6 +8,15 @@ import { describeValue, issuesFromZod } from './zodIssues.js';
 
 /**
  * A script read from a file (or text), checked, and able to say where each of its values is.
+ *
+ * @example
+ * ```ts
+ * import { loadScript, type LoadedScript } from 'aite';
+ *
+ * const loaded: LoadedScript = await loadScript('send.aite.json');
+ * const at = loaded.locate(['steps', 1, 'click']);
+ * console.log(`${loaded.file}:${at?.line}: ${loaded.script.steps.length} steps`);
+ * ```
  * @public
  */
 export interface LoadedScript {
@@ -15,6 +24,7 @@ export interface LoadedScript {
   file: string;
   /** Absolute path of the file. */
   path: string;
+  /** The script, parsed and checked. */
   script: Script;
   /** Line and column of a value, by its path in the script (`['steps', 2, 'profile']`). */
   locate(path: ReadonlyArray<PropertyKey>): Position | undefined;
@@ -26,6 +36,14 @@ const MAX_ISSUES = 10;
 /**
  * Reads and checks a JSON or YAML step script. Throws {@link UsageError} naming the file, the
  * step and the field of every problem found (up to ten).
+ *
+ * @example
+ * ```ts
+ * import { loadScript, runScript } from 'aite';
+ *
+ * const loaded = await loadScript('scripts/send.aite.yaml'); // JSON or YAML; throws UsageError with the line
+ * const run = await runScript(loaded);
+ * ```
  * @public
  */
 export async function loadScript(file: string, options: { cwd?: string } = {}): Promise<LoadedScript> {
@@ -49,6 +67,20 @@ export async function loadScript(file: string, options: { cwd?: string } = {}): 
 /**
  * Checks the text of a step script (`file` names it in errors and picks JSON or YAML by its
  * extension). Throws {@link UsageError} with every problem found.
+ *
+ * @example
+ * ```ts
+ * import { parseScript } from 'aite';
+ *
+ * const loaded = parseScript(`
+ * name: send
+ * steps:
+ *   - navigate: /
+ *   - click: Send
+ *   - verify: { kind: text, value: 4 MALLBUCKS }
+ * `, 'send.aite.yaml');
+ * console.log(loaded.script.steps.length); // 3
+ * ```
  * @public
  */
 export function parseScript(text: string, file = 'script.json'): LoadedScript {

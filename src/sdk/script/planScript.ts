@@ -8,35 +8,71 @@ import { UsageError, type UsageIssue } from './UsageError.js';
 /**
  * How a script will run: its profiles and what each launches with, every step's profile and
  * absolute URLs. Everything a user can get wrong before Chrome starts is checked here.
+ *
+ * @example
+ * ```ts
+ * import { loadConfig, loadScript, planScript, type ScriptPlan } from 'aite';
+ *
+ * const plan: ScriptPlan = planScript(await loadScript('send.aite.json'), await loadConfig());
+ * console.log(plan.profiles.map((p) => `${p.name}: ${p.allow.join(', ')}`));
+ * ```
  * @public
  */
 export interface ScriptPlan {
+  /** The script the plan is for. */
   loaded: LoadedScript;
   /** Profiles in order of first use. */
   profiles: Array<{ name: string; allow: string[]; userDataDir?: string; chrome?: string }>;
   /** Steps of `pre` then `steps`, with where they run. */
   steps: PlannedStep[];
+  /** What relative URLs resolved against. */
   baseUrl?: string;
+  /** Default timeout of each step. */
   timeoutMs?: number;
 }
 
-/** One step with its resolved profile and section. @public */
+/**
+ * One step with its resolved profile and section.
+ *
+ * @example
+ * ```ts
+ * import { loadConfig, loadScript, planScript, type PlannedStep } from 'aite';
+ *
+ * const plan = planScript(await loadScript('send.aite.json'), await loadConfig());
+ * const inBrowser: PlannedStep[] = plan.steps.filter((step) => step.browser);
+ * for (const step of inBrowser) console.log(step.section, step.number, step.profile, step.url ?? '');
+ * ```
+ * @public
+ */
 export interface PlannedStep {
+  /** `pre` (checks of the state before) or `steps`. */
   section: 'pre' | 'steps';
   /** 1-based within its section. */
   number: number;
+  /** The step as written. */
   step: ScriptStep;
+  /** The profile it runs in. */
   profile: string;
   /** Needs a browser (everything but an `http` check). */
   browser: boolean;
   /** For navigate: the absolute URL. */
   url?: string;
+  /** Its line in the script file. */
   line?: number;
 }
 
 /**
  * Checks a loaded script against the config: profiles it names exist, relative URLs have a
  * `baseUrl`, an allow list exists, Chrome is there. Throws {@link UsageError} naming the step.
+ *
+ * @example
+ * ```ts
+ * import { loadConfig, loadScript, planScript } from 'aite';
+ *
+ * // Everything checked before any Chrome starts: profiles, origins, URLs (throws UsageError).
+ * const plan = planScript(await loadScript('send.aite.json'), await loadConfig(), { checkChrome: true });
+ * console.log(`${plan.steps.length} steps in ${plan.profiles.length} profile(s)`);
+ * ```
  * @public
  */
 export function planScript(loaded: LoadedScript, config: AiteConfig, options: { checkChrome?: boolean } = {}): ScriptPlan {

@@ -17,21 +17,44 @@ import { actionOf } from './schema.js';
 
 /**
  * Hears about a script run as it happens (the CLI's progress lines are one).
+ *
+ * @example
+ * ```ts
+ * import { runScript, type RunListener } from 'aite';
+ *
+ * const progress: RunListener = {
+ *   stepStart: ({ number, title }) => process.stdout.write(`${number}. ${title} ... `),
+ *   stepEnd: (step) => console.log(step.status === 'passed' ? 'ok' : `${step.reason}: ${step.message}`),
+ * };
+ * await runScript('send.aite.json', { listener: progress });
+ * ```
  * @public
  */
 export interface RunListener {
+  /** A script begins. */
   scriptStart?(info: { file: string; name: string; steps: number; profiles: string[] }): void;
   /** Chrome (one per profile) is starting, before the first step that needs it. */
   launchStart?(info: { file: string; profiles: string[] }): void;
   /** Chrome (one per profile) started, before the first step that needs it. */
   launched?(info: { file: string; profiles: string[]; durationMs: number; error?: string }): void;
+  /** A step begins. */
   stepStart?(info: { file: string; section: 'pre' | 'steps'; number: number; action: string; title: string; profile: string }): void;
+  /** A step ended: passed, failed or skipped. */
   stepEnd?(step: StepReport, info: { file: string }): void;
+  /** A script ended; its report is complete. */
   scriptEnd?(report: ScriptReport): void;
 }
 
 /**
  * Options of {@link runScript}.
+ *
+ * @example
+ * ```ts
+ * import { loadConfig, runScript, type RunScriptOptions } from 'aite';
+ *
+ * const options: RunScriptOptions = { config: await loadConfig({ overrides: { headless: true } }), updateLock: false };
+ * const run = await runScript('send.aite.json', options);
+ * ```
  * @public
  */
 export interface RunScriptOptions {
@@ -39,6 +62,7 @@ export interface RunScriptOptions {
   config?: AiteConfig;
   /** Write proposed repairs into the lock file. */
   updateLock?: boolean;
+  /** Told of each script and step as they run. */
   listener?: RunListener;
   /** Paths in the report are shown relative to it; default the working directory. */
   cwd?: string;

@@ -91,11 +91,28 @@ export const STEP_SCHEMAS = {
 
 /**
  * The action keys a step can have (exactly one per step).
+ *
+ * @example
+ * ```ts
+ * import { describeStep, type ScriptStep, type StepAction } from 'aite';
+ *
+ * const actionOf = (step: ScriptStep): StepAction => Object.keys(step).find((key) => key !== 'name' && key !== 'profile' && key !== 'timeoutMs') as StepAction;
+ * ```
  * @public
  */
 export type StepAction = keyof typeof STEP_SCHEMAS;
 
-/** @public */
+/**
+ * Every action key a step can have, in the order the docs list them.
+ *
+ * @example
+ * ```ts
+ * import { STEP_ACTIONS } from 'aite';
+ *
+ * console.log(`a step is one of: ${STEP_ACTIONS.join(', ')}`);
+ * ```
+ * @public
+ */
 export const STEP_ACTIONS = Object.keys(STEP_SCHEMAS) as StepAction[];
 
 /** A correct example of each step kind, shown when one is written wrong. */
@@ -121,11 +138,33 @@ export const STEP_EXAMPLES: Record<StepAction, string> = {
 
 /**
  * One step of a script.
+ *
+ * @example
+ * ```ts
+ * import type { ScriptStep } from 'aite';
+ *
+ * const steps: ScriptStep[] = [
+ *   { navigate: '/' },
+ *   { click: { text: 'Send' } },
+ *   { type: { label: 'Amount' }, text: '4' },
+ *   { verify: { kind: 'text', value: '4 MALLBUCKS' } },
+ * ];
+ * ```
  * @public
  */
 export type ScriptStep = { [A in StepAction]: z.infer<(typeof STEP_SCHEMAS)[A]> }[StepAction];
 
-/** The step kind that has action `A`. @public */
+/**
+ * The step kind that has action `A`.
+ *
+ * @example
+ * ```ts
+ * import type { StepOf } from 'aite';
+ *
+ * const click: StepOf<'click'> = { click: { text: 'Send' }, name: 'sends', timeoutMs: 10_000 };
+ * ```
+ * @public
+ */
 export type StepOf<A extends StepAction> = z.infer<(typeof STEP_SCHEMAS)[A]>;
 
 const StepSchema = z
@@ -153,6 +192,19 @@ export const ScriptSchema = ScriptShellSchema.extend({
 
 /**
  * A step script, as parsed and checked.
+ *
+ * @example
+ * ```ts
+ * import { writeFile } from 'node:fs/promises';
+ * import type { Script } from 'aite';
+ *
+ * const script: Script = {
+ *   name: 'send',
+ *   baseUrl: 'http://127.0.0.1:4173/',
+ *   steps: [{ navigate: '/' }, { click: 'Send' }, { verify: { kind: 'text', value: '4 MALLBUCKS' } }],
+ * };
+ * await writeFile('send.aite.json', JSON.stringify(script, null, 2));
+ * ```
  * @public
  */
 export type Script = Omit<z.infer<typeof ScriptShellSchema>, 'pre' | 'steps'> & {
@@ -162,6 +214,15 @@ export type Script = Omit<z.infer<typeof ScriptShellSchema>, 'pre' | 'steps'> & 
 
 /**
  * The JSON Schema (draft 2020-12) of step scripts, generated from the zod schema the parser uses.
+ *
+ * @example
+ * ```ts
+ * import { writeFile } from 'node:fs/promises';
+ * import { scriptJsonSchema } from 'aite';
+ *
+ * // For editors: "$schema": "./aite.schema.json" at the top of a script.
+ * await writeFile('aite.schema.json', JSON.stringify(scriptJsonSchema(), null, 2));
+ * ```
  * @public
  */
 export function scriptJsonSchema(): Record<string, unknown> {

@@ -4,6 +4,19 @@ import { toTarget, type TargetInput } from './types.js';
 
 /**
  * Finding and reading elements in the run's tab. Each method sends one protocol request.
+ *
+ * @example
+ * ```ts
+ * import type { Session } from 'aite';
+ *
+ * declare const session: Session;
+ * // One protocol command per call, no composition: the building blocks of session.click and friends.
+ * const { descriptor, via } = await session.locator.resolve({ text: 'Send' });
+ * const box = await session.locator.locate(descriptor);
+ * const { text } = await session.locator.read({ css: '#balance' });
+ * await session.locator.act('click', descriptor);
+ * console.log(via, box.rect, text);
+ * ```
  * @public
  */
 export class Locator {

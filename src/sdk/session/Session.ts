@@ -15,6 +15,16 @@ import { Verify } from './Verify.js';
 
 /**
  * Events of a {@link Session}, by name.
+ *
+ * @example
+ * ```ts
+ * import type { Session, SessionEvents } from 'aite';
+ *
+ * declare const session: Session;
+ * const log: SessionEvents['step'] = (record) => console.log(record.name, record.retries);
+ * session.on('step', log);
+ * session.off('step', log);
+ * ```
  * @public
  */
 export type SessionEvents = {
@@ -30,6 +40,15 @@ export type SessionEvents = {
 
 /**
  * The names of the {@link SessionEvents}.
+ *
+ * @example
+ * ```ts
+ * import { SessionEvent, type Session } from 'aite';
+ *
+ * declare const session: Session;
+ * session.on(SessionEvent.Step, (step) => console.log(`${step.ok ? 'ok' : step.reason} ${step.name} ${step.durationMs} ms`));
+ * session.on(SessionEvent.Warning, (warning) => console.warn(warning.code, warning.message));
+ * ```
  * @public
  */
 export const SessionEvent = {
@@ -39,7 +58,11 @@ export const SessionEvent = {
   Warning: 'warning',
 } as const satisfies Record<string, keyof SessionEvents>;
 
-/** @internal */
+/**
+ * What {@link launch} and {@link attach} hand a new Session: its bridge, its browser (none in
+ * attach mode) and how to close them. Not for users: sessions come from launch() and attach().
+ * @internal
+ */
 export interface SessionParts {
   bridge: Bridge;
   browser: Browser | undefined;
@@ -62,13 +85,34 @@ type Prepare = RequestOf<'resolve'>['prepare'];
  * One run in one Chrome profile. Holds the `bridge`, and `tab`, `locator` and `verify`, whose
  * methods each send one protocol request; the composed steps (`click`, `type`, ...) resolve,
  * locate and send real input over the debugging pipe.
+ *
+ * @example
+ * ```ts
+ * import { launch } from 'aite';
+ *
+ * const session = await launch({ allow: ['http://127.0.0.1:4173'] });
+ * try {
+ *   await session.tab.navigate('http://127.0.0.1:4173/');
+ *   await session.type({ label: 'Amount' }, '4');
+ *   await session.click({ role: 'button', name: 'Send' });
+ *   await session.verify.text('Sent 4 MALLBUCKS');
+ *   console.log(session.retries.total, session.consoleErrors);
+ * } finally {
+ *   await session.close();
+ * }
+ * ```
  * @public
  */
 export class Session extends (EventEmitter as new () => TypedEmitter<SessionEvents>) {
+  /** The bridge to the extension (an escape hatch: raw protocol requests). */
   readonly bridge: Bridge;
+  /** The run's tabs: navigate, switch, close, list. */
   readonly tab: Tab;
+  /** Single protocol commands: resolve, locate, read, act, wait, outline. */
   readonly locator: Locator;
+  /** Checks on the page. */
   readonly verify: Verify;
+  /** The profile's name. */
   readonly profile: string;
   /** The puppeteer-core Browser when launched over the pipe (an escape hatch); undefined in attach mode. */
   readonly browser: Browser | undefined;

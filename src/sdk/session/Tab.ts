@@ -3,6 +3,19 @@ import type { Send } from './Channel.js';
 
 /**
  * The run's tabs. Each method sends one protocol request.
+ *
+ * @example
+ * ```ts
+ * import type { Session } from 'aite';
+ *
+ * declare const session: Session;
+ * await session.tab.navigate('http://127.0.0.1:4173/');
+ * await session.click({ text: 'Open receipt' });        // opens a new tab
+ * await session.tab.switchTo({ new: true });
+ * await session.verify.title('Receipt');
+ * await session.tab.close();                           // back to the tab the run came from
+ * console.log(session.tab.current, (await session.tab.list()).length);
+ * ```
  * @public
  */
 export class Tab {

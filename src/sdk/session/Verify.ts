@@ -2,19 +2,72 @@ import type { AnswerOf, RequestOf, Target } from '../protocol/index.js';
 import type { Send } from './Channel.js';
 import { toTarget, type TargetInput } from './types.js';
 
-type Within = string | Target;
-/** Options every check takes. @public */
+/**
+ * The region a check looks in: a target (a string is its text), e.g. a form or a dialog.
+ *
+ * @example
+ * ```ts
+ * import type { Session, Within } from 'aite';
+ *
+ * declare const session: Session;
+ * const transfer: Within = { role: 'dialog', name: 'Transfer' };
+ * await session.verify.text('Sent', { within: transfer });
+ * await session.verify.count({ role: 'listitem' }, 3, { within: 'Recent transfers' });
+ * ```
+ * @public
+ */
+export type Within = string | Target;
+/**
+ * Options every check takes.
+ *
+ * @example
+ * ```ts
+ * import type { Session, VerifyOptions } from 'aite';
+ *
+ * declare const session: Session;
+ * const gone: VerifyOptions = { negate: true, timeoutMs: 10_000 };
+ * await session.verify.exists({ text: 'Sending...' }, gone);
+ * ```
+ * @public
+ */
 export interface VerifyOptions {
   /** Pass when the condition does NOT hold. */
   negate?: boolean;
   /** How long the page may take to get there. */
   timeoutMs?: number;
 }
-type State = RequestOf<'verify'> extends infer R ? (R extends { kind: 'state'; state: infer S } ? S : never) : never;
+/**
+ * The states {@link Verify.state} checks: `visible`, `hidden`, `enabled`, `disabled`, `checked`,
+ * `unchecked` and the like, exactly as the protocol's `verify` request names them.
+ *
+ * @example
+ * ```ts
+ * import type { Session, VerifyState } from 'aite';
+ *
+ * declare const session: Session;
+ * const ready: VerifyState = 'enabled';
+ * await session.verify.state({ role: 'button', name: 'Send' }, ready);
+ * ```
+ * @public
+ */
+export type VerifyState = RequestOf<'verify'> extends infer R ? (R extends { kind: 'state'; state: infer S } ? S : never) : never;
 
 /**
  * Checks on the page. Each method sends one `verify` request; the page is re-checked until the
  * condition holds or `timeoutMs` passes, then a `mismatch` names what was expected and found.
+ *
+ * @example
+ * ```ts
+ * import type { Session } from 'aite';
+ *
+ * declare const session: Session;
+ * await session.verify.text('4 MALLBUCKS');
+ * await session.verify.value({ label: 'Amount' }, '4');
+ * await session.verify.count({ css: 'li.transfer' }, 3);
+ * await session.verify.state({ role: 'button', name: 'Send' }, 'disabled');
+ * await session.verify.url('/sent');
+ * await session.verify.exists({ text: 'Error' }, { negate: true });
+ * ```
  * @public
  */
 export class Verify {
@@ -42,7 +95,7 @@ export class Verify {
   }
 
   /** The target is checked, unchecked, enabled, disabled, visible, hidden, focused or editable. */
-  state(target: TargetInput, state: State, options: VerifyOptions = {}): Promise<AnswerOf<'verify'>> {
+  state(target: TargetInput, state: VerifyState, options: VerifyOptions = {}): Promise<AnswerOf<'verify'>> {
     return this.send({ cmd: 'verify', kind: 'state', target: toTarget(target), state, ...options });
   }
 

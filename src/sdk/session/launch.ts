@@ -14,6 +14,21 @@ import { Session } from './Session.js';
 
 /**
  * Options of {@link launch}.
+ *
+ * @example
+ * ```ts
+ * import { launch, type LaunchOptions } from 'aite';
+ *
+ * const options: LaunchOptions = {
+ *   allow: ['http://127.0.0.1:4173'],
+ *   profile: 'ana',
+ *   userDataDir: 'profiles/ana', // kept between runs: cookies, logins
+ *   lockFile: 'aite.lock.json',
+ *   timeoutMs: 10_000,
+ * };
+ * const session = await launch(options);
+ * await session.close();
+ * ```
  * @public
  */
 export interface LaunchOptions {

@@ -2,6 +2,15 @@ import type { Command, Repair, Target } from '../protocol/index.js';
 
 /**
  * A target as a script names it: a plain string is `{ text }`.
+ *
+ * @example
+ * ```ts
+ * import type { Session, TargetInput } from 'aite';
+ *
+ * declare const session: Session;
+ * const targets: TargetInput[] = ['Send', { text: 'Send' }, { role: 'button', name: 'Send' }];
+ * for (const target of targets) await session.verify.exists(target);
+ * ```
  * @public
  */
 export type TargetInput = string | Target;
@@ -13,49 +22,104 @@ export function toTarget(input: TargetInput): Target {
 
 /**
  * Something worth knowing that did not fail the step.
+ *
+ * @example
+ * ```ts
+ * import type { Session, Warning } from 'aite';
+ *
+ * declare const session: Session;
+ * const step = await session.click({ text: 'Send' });
+ * const warnings: Warning[] = step.warnings;
+ * for (const w of warnings) console.warn(`${w.code}: ${w.message}`);
+ * ```
  * @public
  */
 export interface Warning {
   /** `screenshot`, `outline`, `lock`, ... */
   code: string;
+  /** What happened, for a person. */
   message: string;
 }
 
 /**
  * What a composed step returns.
+ *
+ * @example
+ * ```ts
+ * import type { Session, StepResult } from 'aite';
+ *
+ * declare const session: Session;
+ * const result: StepResult = await session.click({ text: 'Send' });
+ * if (result.repaired) console.log('found by repair:', result.repair?.changes);
+ * console.log(`${result.durationMs} ms, ${result.retries} re-send(s)`);
+ * ```
  * @public
  */
 export interface StepResult {
+  /** Always true: a failed step throws an AiteError. */
   ok: true;
   /** Re-sends counted during this step (navigation and reconnect). */
   retries: number;
   /** True when the element was found by repair rather than by the exact target. */
   repaired?: boolean;
+  /** How the element was repaired, when it was. */
   repair?: Repair;
+  /** Things worth knowing that did not fail the step. */
   warnings: Warning[];
+  /** How long the step took. */
   durationMs: number;
 }
 
 /**
  * Re-sends counted over the session, in total and by command.
+ *
+ * @example
+ * ```ts
+ * import type { RetryCounts, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * const counts: RetryCounts = session.retries;
+ * console.log(`re-sent ${counts.total} time(s); resolve ${counts.byCommand.resolve ?? 0}`);
+ * ```
  * @public
  */
 export interface RetryCounts {
+  /** Every re-send of the session. */
   total: number;
+  /** Re-sends by command. */
   byCommand: Partial<Record<Command, number>>;
 }
 
 /**
  * One finished step, as the Session reports it.
+ *
+ * @example
+ * ```ts
+ * import type { Session, StepRecord } from 'aite';
+ *
+ * declare const session: Session;
+ * const slow: StepRecord[] = [];
+ * session.on('step', (record) => {
+ *   if (record.durationMs > 2_000) slow.push(record);
+ * });
+ * ```
  * @public
  */
 export interface StepRecord {
+  /** The step: click, type, verify, ... */
   name: string;
+  /** Its target, when it has one. */
   target?: Target;
+  /** Whether it passed. */
   ok: boolean;
+  /** Why it failed, when it did. */
   reason?: string;
+  /** Re-sends counted during the step. */
   retries: number;
+  /** How long it took. */
   durationMs: number;
+  /** Things worth knowing that did not fail it. */
   warnings: Warning[];
+  /** True when its element was found by repair. */
   repaired?: boolean;
 }

@@ -10,6 +10,14 @@ import { annotateError } from './annotateError.js';
 /**
  * Options of a {@link SessionFixture}: everything {@link launch} takes, and where failure
  * screenshots go.
+ *
+ * @example
+ * ```ts
+ * import { SessionFixture, type SessionFixtureOptions } from 'aite';
+ *
+ * const options: SessionFixtureOptions = { allow: ['http://127.0.0.1:4173'], resultsDir: 'test-results/aite', lockFile: 'aite.lock.json' };
+ * const fixture = new SessionFixture(options);
+ * ```
  * @public
  */
 export interface SessionFixtureOptions extends LaunchOptions {
@@ -23,12 +31,32 @@ export interface SessionFixtureOptions extends LaunchOptions {
 /**
  * The options, or a function that answers them when the session starts, for the common case
  * where `allow` names a server that is itself started in a `before` hook.
+ *
+ * @example
+ * ```ts
+ * import { SessionFixture, type SessionFixtureOptionsInput } from 'aite';
+ *
+ * let baseUrl = '';
+ * // The server starts in a before-all hook of its own; its origin is known only then.
+ * const options: SessionFixtureOptionsInput = () => ({ allow: [new URL(baseUrl).origin] });
+ * const fixture = new SessionFixture(options);
+ * ```
  * @public
  */
 export type SessionFixtureOptionsInput = SessionFixtureOptions | (() => SessionFixtureOptions | Promise<SessionFixtureOptions>);
 
 /**
  * What {@link SessionFixture.testFailed} found out about a failed test and appended to its error.
+ *
+ * @example
+ * ```ts
+ * import { SessionFixture, type TestFailure } from 'aite';
+ *
+ * declare const fixture: SessionFixture;
+ * declare const error: unknown;
+ * const failure: TestFailure = await fixture.testFailed(error, 'wallet > sends one MALLBUCK');
+ * if (failure.screenshot) console.error(`see ${failure.screenshot}; ${failure.retries.test} re-send(s) in this test`);
+ * ```
  * @public
  */
 export interface TestFailure {
@@ -140,6 +168,8 @@ export class SessionFixture {
     const session = this.#session;
     const reason = reasonOf(error);
     const screenshot = await this.#saveScreenshot(error, testName);
+    // A reporter that serialises the error (toJSON) then names the file, not the bytes.
+    if (screenshot && error instanceof AiteError) error.screenshotPath = screenshot;
     const retries = { test: (session?.retries.total ?? 0) - this.#retriesAtTestStart, session: snapshot(session?.retries) };
     const lines = [
       reason ? `aite: ${reason}${stepOf(error) ? ` in ${stepOf(error)}` : ''}` : undefined,

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunReport } from 'aite';
+import type { RunReport, StagedExtension, StageExtensionOptions } from 'aite';
 import { runCli, type CliSeams } from '../../../src/cli/program.js';
 import type { Io } from '../../../src/cli/Io.js';
 import { fakeLauncher, stepFailure } from '../script/fakeSession.js';
@@ -206,5 +206,25 @@ describe('aite (CLI)', () => {
     expect(fake.launched[0]).toMatchObject({ profile: 'sender', headless: true, userDataDir: join(dir, 'profiles/sender'), allow: ['http://127.0.0.1:4173'] });
     expect(stdout).toContain('Chrome is open with the aite extension');
     expect((await cli(['launch', '--profile', 'nobody', '--headless'], dir, { launch: fake.launch })).code).toBe(2);
+  });
+
+  it('aite extension writes the extension for attach mode with the config\'s and the flags\' origins, and says how to load it', async () => {
+    const dir = await project({ 'aite.config.json': { ...CONFIG, profiles: { shop: { allow: ['https://shop.example'] } } } });
+    const staged: StageExtensionOptions[] = [];
+    const stageExtension = async (options: StageExtensionOptions): Promise<StagedExtension> => {
+      staged.push(options);
+      return { dir: options.dir, extensionId: 'abcdefghijklmnopabcdefghijklmnop', hostPermissions: options.allow.map((o) => `${o}/*`) };
+    };
+    const { code, stdout } = await cli(['extension', '--out', 'ext', '--allow', 'http://127.0.0.1:5000', '--profile', 'shop'], dir, { stageExtension });
+    expect(code).toBe(0);
+    expect(staged).toEqual([{ dir: join(dir, 'ext'), allow: ['http://127.0.0.1:4173', 'http://127.0.0.1:5000', 'https://shop.example'] }]);
+    expect(stdout).toContain(`--load-extension=${join(dir, 'ext')}`);
+    expect(stdout).toContain(`attach({ extensionDir: '${join(dir, 'ext')}'`);
+    const bare = await project({});
+    const none = await cli(['extension', '--out', 'ext'], bare, { stageExtension });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('pass --allow http://127.0.0.1:4173');
+    expect((await cli(['extension', '--allow', 'http://127.0.0.1:4173'], bare, { stageExtension })).stderr).toContain("required option '-o, --out <dir>'");
+    expect(staged).toHaveLength(1);
   });
 });

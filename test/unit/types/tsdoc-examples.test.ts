@@ -1,87 +1,158 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
-import * as publicApi from '../../../src/sdk/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-// Every `@example` in the TSDoc of the public code is compiled against the real types: an
-// example that no longer type-checks fails here, not in a user's editor. An example that imports
-// nothing from 'aite' gets the public names it uses imported; runner globals that an example
-// uses without importing (Jest's and Mocha's `describe`, `it`, `test`) are declared.
+// Every export of the public entries ('aite' and its runner subpaths) carries TSDoc with a
+// summary, a release tag and (unless it is @internal) at least one `@example` code block; every example is compiled
+// against the real types, as a user's file that imports from 'aite'. An example that no longer
+// type-checks fails here, with the symbol's name and the compiler's message, not in a user's
+// editor. One Program reads the entries, a second (reusing the first) checks all examples.
 const root = resolve(__dirname, '../../..');
 const out = join(root, 'node_modules/.cache/aite-tsdoc-examples');
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : /\.ts$/.test(name) ? [path] : [];
+/** Each public entry, by the specifier a user imports it with. */
+const ENTRIES: Record<string, string> = {
+  aite: 'src/sdk/index.ts',
+  ...Object.fromEntries(
+    readdirSync(join(root, 'src/embed'))
+      .filter((name) => /\.ts$/.test(name) && !/^jestFailures/.test(name))
+      .map((name) => [`aite/${name.replace(/\.ts$/, '')}`, `src/embed/${name}`]),
+  ),
+};
+
+const RELEASE_TAGS = ['public', 'beta', 'alpha', 'internal'];
+
+interface PublicSymbol {
+  /** `aite/mocha:useAite` */
+  name: string;
+  /** Where it is declared, for the message. */
+  at: string;
+  summary: string;
+  tags: string[];
+  examples: string[];
+}
+
+const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
+const options: ts.CompilerOptions = {
+  ...config.options,
+  noEmit: true,
+  noUnusedLocals: false,
+  paths: { aite: [join(root, 'src/sdk/index.ts')], 'aite/*': [join(root, 'src/embed/*.ts')] },
+};
+
+/** The code of a TSDoc `@example`: its fenced ts block(s); prose around them is the example's title. */
+function codeBlocks(text: string): string[] {
+  return [...text.matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)].map((match) => match[1]!);
+}
+
+function docOf(declaration: ts.Declaration): { summary: string; tags: string[]; examples: string[] } {
+  // A variable's TSDoc sits on its statement.
+  const node = ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration;
+  const docs = ts.getJSDocCommentsAndTags(node).filter(ts.isJSDoc);
+  const summary = docs.map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? '').join(' ').trim();
+  const tags = docs.flatMap((doc) => doc.tags ?? []);
+  return {
+    summary,
+    tags: tags.map((tag) => tag.tagName.text),
+    examples: tags.filter((tag) => tag.tagName.text === 'example').flatMap((tag) => codeBlocks(ts.getTextOfJSDocComment(tag.comment) ?? '')),
+  };
+}
+
+function publicSymbols(program: ts.Program): PublicSymbol[] {
+  const checker = program.getTypeChecker();
+  return Object.entries(ENTRIES).flatMap(([specifier, file]) => {
+    const source = program.getSourceFile(join(root, file))!;
+    return checker.getExportsOfModule(checker.getSymbolAtLocation(source)!).map((exported) => {
+      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      const declarations = symbol.declarations ?? [];
+      const docs = declarations.map(docOf);
+      const first = declarations[0];
+      return {
+        name: `${specifier}:${exported.name}`,
+        at: first ? `${relative(root, first.getSourceFile().fileName)}:${first.getSourceFile().getLineAndCharacterOfPosition(first.getStart()).line + 1}` : '?',
+        summary: docs.map((doc) => doc.summary).join(' ').trim(),
+        tags: docs.flatMap((doc) => doc.tags),
+        examples: docs.flatMap((doc) => doc.examples),
+      };
+    });
   });
-}
-
-interface Example {
-  from: string;
-  code: string;
-}
-
-function examples(file: string): Example[] {
-  const text = readFileSync(file, 'utf8');
-  const found: Example[] = [];
-  for (const comment of text.matchAll(/\/\*\*([\s\S]*?)\*\//g)) {
-    const body = comment[1]!.replace(/^[ \t]*\* ?/gm, '');
-    for (const block of body.matchAll(/@example\s*\n```(?:ts|typescript)\n([\s\S]*?)```/g)) {
-      const line = text.slice(0, comment.index).split('\n').length;
-      found.push({ from: `${relative(root, file)}:${line}`, code: block[1]! });
-    }
-  }
-  return found;
 }
 
 const RUNNER_GLOBALS: Record<string, string> = {
   describe: 'declare const describe: (name: string, body: (this: { timeout(ms: number): void }) => void) => void;',
   it: 'declare const it: (name: string, body: (this: unknown) => Promise<void>) => void;',
   test: 'declare const test: (name: string, body: () => Promise<void>) => void;',
+  module: 'declare const module: { exports: unknown };',
 };
 
-function prelude(code: string): string {
+/**
+ * What a short example leaves out: the runner globals it uses without importing them (Jest's and
+ * Mocha's `describe`, `it`, `test`), and, when it imports nothing from aite, the public names it
+ * uses, imported from 'aite'. (The protocol's examples import nothing: the protocol may not name
+ * 'aite', not even in a comment; see boundaries.test.ts.)
+ */
+function prelude(code: string, rootNames: string[]): string {
   const lines = Object.entries(RUNNER_GLOBALS)
-    .filter(([name]) => new RegExp(`\\b${name}\\(`).test(code) && !new RegExp(`import\\s*\\{[^}]*\\b${name}\\b`).test(code))
+    .filter(([name]) => new RegExp(`\\b${name}\\b[(.]`).test(code) && !new RegExp(`import\\s*\\{[^}]*\\b${name}\\b`).test(code))
     .map(([, declaration]) => declaration);
-  if (!/from '(aite|aite\/[\w-]+)'|require\('aite/.test(code)) {
-    const used = Object.keys(publicApi).filter((name) => new RegExp(`\\b${name}\\b`).test(code));
+  if (!/from 'aite(\/[\w-]+)?'|require\('aite/.test(code)) {
+    const used = rootNames.filter((name) => new RegExp(`(?<![\\w.'"])${name}\\b`).test(code.replace(/\/\/.*$/gm, '')));
     if (used.length > 0) lines.push(`import { ${used.join(', ')} } from 'aite';`);
   }
   return lines.join('\n');
 }
 
-const all = [...sources(join(root, 'src/sdk')), ...sources(join(root, 'src/embed'))].flatMap(examples);
+let program: ts.Program;
+let symbols: PublicSymbol[];
+beforeAll(() => {
+  program = ts.createProgram(Object.values(ENTRIES).map((file) => join(root, file)), options);
+  symbols = publicSymbols(program);
+}, 120_000);
 
-describe('TSDoc examples', () => {
-  it('there are examples for the embedding API, the launch and the runner entries', () => {
-    const files = new Set(all.map((example) => example.from.split(':')[0]));
-    for (const file of ['src/sdk/session/launch.ts', 'src/sdk/testing/SessionFixture.ts', 'src/embed/vitest.ts', 'src/embed/jest.ts', 'src/embed/mocha.ts', 'src/embed/node-test.ts']) {
-      expect(files.has(file), file).toBe(true);
-    }
+describe('TSDoc of the public API', () => {
+  it('reads every entry: the root and each runner subpath', () => {
+    const specifiers = new Set(symbols.map((symbol) => symbol.name.split(':')[0]));
+    expect([...specifiers].sort()).toEqual(['aite', 'aite/jest', 'aite/jest-environment', 'aite/mocha', 'aite/node-test', 'aite/vitest']);
+    expect(symbols.length).toBeGreaterThan(90);
   });
 
-  it('every example type-checks against the public API', () => {
+  it('every export has a summary, a release tag and an example', () => {
+    const problems = symbols.flatMap((symbol) => [
+      ...(symbol.summary ? [] : [`${symbol.name} (${symbol.at}): no TSDoc summary`]),
+      ...(symbol.tags.some((tag) => RELEASE_TAGS.includes(tag)) ? [] : [`${symbol.name} (${symbol.at}): no release tag (@public, @beta or @internal)`]),
+      // An @internal export is there for the types only (a constructor's parameter): users never write it.
+      ...(symbol.examples.length > 0 || symbol.tags.includes('internal') ? [] : [`${symbol.name} (${symbol.at}): no @example with a \`\`\`ts block`]),
+    ]);
+    expect(problems).toEqual([]);
+  });
+
+  it('every example type-checks against the public API, as a file that imports from aite', () => {
     rmSync(out, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });
-    const files = all.map((example, i) => {
-      const path = join(out, `example-${i}.ts`);
-      writeFileSync(path, `${prelude(example.code)}\n${example.code}\nexport {};\n`);
-      return { path, from: example.from };
-    });
-    const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
-    const options: ts.CompilerOptions = {
-      ...config.options,
-      noEmit: true,
-      noUnusedLocals: false,
-      paths: { aite: [join(root, 'src/sdk/index.ts')], 'aite/*': [join(root, 'src/embed/*.ts')] },
-    };
-    const program = ts.createProgram(files.map((file) => file.path), options);
-    const problems = files.flatMap(({ path, from }) =>
-      ts.getPreEmitDiagnostics(program, program.getSourceFile(path)).map((d) => `${from}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`),
+    // A symbol re-exported by several entries shares its declaration, so its examples once.
+    const seen = new Set<string>();
+    const rootNames = symbols.filter((symbol) => symbol.name.startsWith('aite:')).map((symbol) => symbol.name.slice('aite:'.length));
+    const files: { path: string; name: string }[] = [];
+    for (const symbol of symbols) {
+      for (const code of symbol.examples) {
+        if (seen.has(code)) continue;
+        seen.add(code);
+        const path = join(out, `example-${files.length}.ts`);
+        writeFileSync(path, `${prelude(code, rootNames)}\n${code}\nexport {};\n`);
+        files.push({ path, name: symbol.name });
+      }
+    }
+    const examples = ts.createProgram({ rootNames: files.map((file) => file.path), options, oldProgram: program });
+    const problems = files.flatMap(({ path, name }) =>
+      ts.getPreEmitDiagnostics(examples, examples.getSourceFile(path)).map((d) => {
+        const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : 0;
+        const text = d.file?.text.split('\n')[line]?.trim();
+        return `${name}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')} (at \`${text}\`)`;
+      }),
     );
     expect(problems).toEqual([]);
+    // The examples import the public API like a user: no path into src.
+    for (const { path } of files) expect(ts.sys.readFile(path)).not.toMatch(/from '\.\.?\//);
   }, 180_000);
 });

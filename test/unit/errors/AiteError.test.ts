@@ -1,0 +1,91 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serializeValue } from '@vitest/utils/serialize';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AiteError, SessionFixture } from '../../../src/sdk/index.js';
+
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function failedClick(): AiteError {
+  const error = AiteError.fromFailure(
+    { reason: 'not-found', message: 'No element matches text "Withdraw".', detail: { candidates: [], token: 'f00d', bridge: { url: 'ws://127.0.0.1:1/ext', token: 'beef' } }, retries: 2 },
+    'resolve',
+    ['resolve {"text":"Withdraw"}'],
+  ).withCallLog(['click {"text":"Withdraw"}']);
+  error.screenshot = PNG;
+  return error;
+}
+
+describe('AiteError as data', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    delete process.env.AITE_RESULTS_DIR;
+  });
+
+  it('[RT-COUNTED] toJSON carries the reason, message, detail, command, retries and call log, never a token or the PNG bytes', () => {
+    const json = failedClick().toJSON();
+    expect(json).toEqual({
+      name: 'AiteError',
+      reason: 'not-found',
+      message: 'No element matches text "Withdraw".\nCall log:\n  - click {"text":"Withdraw"}\n  - resolve {"text":"Withdraw"}',
+      detail: { candidates: [], token: '[redacted]', bridge: { url: 'ws://127.0.0.1:1/ext', token: '[redacted]' } },
+      command: 'resolve',
+      retries: 2,
+      callLog: ['click {"text":"Withdraw"}', 'resolve {"text":"Withdraw"}'],
+      screenshot: '(PNG of 8 bytes, not written to a file)',
+    });
+    const text = JSON.stringify(failedClick());
+    expect(text).not.toContain('f00d');
+    expect(text).not.toContain('beef');
+  });
+
+  it('the error itself keeps its detail as it was: only the serialised copy is redacted', () => {
+    expect(failedClick().detail.token).toBe('f00d');
+  });
+
+  it("survives Vitest's serialisation readably: the fields a failure hook reads are still there", () => {
+    const copy = serializeValue(failedClick()) as Record<string, unknown>;
+    expect(copy.reason).toBe('not-found');
+    expect(copy.retries).toBe(2);
+    expect(copy.callLog).toEqual(['click {"text":"Withdraw"}', 'resolve {"text":"Withdraw"}']);
+    expect(String(copy.message)).toContain('No element matches text "Withdraw"');
+    expect(typeof copy.stack).toBe('string');
+    expect(JSON.stringify(copy)).not.toContain('f00d');
+  });
+
+  it('never throws, whatever the detail and the cause hold: cycles, objects without a prototype', () => {
+    const detail: Record<string, unknown> = { token: 'f00d' };
+    detail.self = detail;
+    const bare = Object.create(null) as Record<string, unknown>;
+    bare.code = -32000;
+    const error = new AiteError('internal', 'click failed.', { detail, cause: bare });
+    const json = error.toJSON();
+    expect(json.detail).toEqual({ token: '[redacted]', self: '[circular]' });
+    expect(json.cause).toBe('{"code":-32000}');
+    expect(() => serializeValue(error)).not.toThrow();
+    expect(new AiteError('internal', 'x', { cause: 'pipe closed' }).toJSON().cause).toBe('pipe closed');
+  });
+
+  it('names the cause, and keeps the screenshot path through withCallLog', () => {
+    const error = new AiteError('internal', 'The bridge stopped.', { cause: new TypeError('socket hang up') });
+    error.screenshotPath = 'aite-results/x.png';
+    const json = error.withCallLog(['navigate /']).toJSON();
+    expect(json.cause).toBe('TypeError: socket hang up');
+    expect(json.screenshot).toBe('aite-results/x.png');
+  });
+
+  it('after a failure hook wrote the screenshot, the serialised error names the file and the message names it with the retries', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aite-error-'));
+    dirs.push(dir);
+    process.env.AITE_RESULTS_DIR = dir;
+    const error = failedClick();
+    const failure = await new SessionFixture({ allow: ['http://127.0.0.1:4173'] }).testFailed(error, 'wallet > withdraws');
+    expect(failure.screenshot).toBe(join(dir, 'wallet-withdraws.png'));
+    expect([...readFileSync(failure.screenshot!)]).toEqual([...PNG]);
+    expect(error.toJSON().screenshot).toBe(failure.screenshot);
+    expect(error.message).toContain(`aite: screenshot ${failure.screenshot}`);
+    expect(error.message).toContain('aite: not-found in click {"text":"Withdraw"}');
+  });
+});
