@@ -1,5 +1,6 @@
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
+import { enableDeveloperMode } from './developerMode.js';
 
 /** Flags every aite Chrome gets: a closed network must not slow or spam the start. */
 const BASE_ARGS = [
@@ -31,6 +32,8 @@ export async function launchChrome(options: ChromeLaunchOptions): Promise<Browse
   const args = [...BASE_ARGS, ...(options.args ?? [])];
   // Chrome refuses to run as root without it (puppeteer then only sees "Target closed").
   if (process.getuid?.() === 0 && !args.includes('--no-sandbox')) args.push('--no-sandbox');
+  // Without it, an extension that reloads mid-run comes back disabled (FAULTS row 41).
+  await enableDeveloperMode(options.userDataDir);
   try {
     return await puppeteer.launch({
       executablePath: options.executablePath,

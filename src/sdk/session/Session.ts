@@ -308,8 +308,10 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     }
   };
 
-  #withDefaults<R extends RequestInput>(request: R): R {
-    const cmd: Command = request.cmd;
+  #withDefaults<R extends RequestInput>(input: R): R {
+    const cmd: Command = input.cmd;
+    // Page commands name the run's tab: a reloaded extension has forgotten it (FAULTS row 41).
+    const request = PAGE_COMMANDS.has(cmd) && this.#currentTab !== null ? ({ ...input, tab: (input as { tab?: number }).tab ?? this.#currentTab } as R) : input;
     if (cmd === 'tabs' || cmd === 'closeTab' || cmd === 'outline') return request;
     const fallback = cmd === 'navigate' ? Math.max(30_000, this.#parts.timeoutMs) : this.#parts.timeoutMs;
     return { ...request, timeoutMs: (request as { timeoutMs?: number }).timeoutMs ?? fallback } as R;
@@ -487,6 +489,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     return png;
   }
 }
+
+const PAGE_COMMANDS: ReadonlySet<Command> = new Set<Command>(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline']);
 
 function outlineItems(error: AiteError): OutlineItem[] {
   const detail = error.detail as {
