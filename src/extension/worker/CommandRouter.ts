@@ -2,7 +2,7 @@ import { parseRequest, type Command, type Request, type RequestOf } from '../../
 import type { AllowList } from './AllowList.js';
 import { Failure } from './Failure.js';
 import { LoadWatch } from './LoadWatch.js';
-import { PageChannel, type PageRequest } from './PageChannel.js';
+import { askActStatus, PageChannel, type PageRequest } from './PageChannel.js';
 import type { RunState } from './RunState.js';
 
 type Handler<C extends Command> = (request: RequestOf<C>) => Promise<Record<string, unknown>>;
@@ -32,6 +32,7 @@ export class CommandRouter {
       wait: page,
       act: page,
       outline: page,
+      actStatus: (request) => this.#actStatus(request),
     } satisfies { [C in Command]: Handler<C> };
   }
 
@@ -187,6 +188,12 @@ export class CommandRouter {
     });
     if (next !== null) await chrome.tabs.update(next, { active: true }).catch(() => undefined);
     return { ok: true, closed: target, tab: next, ...(alreadyClosed ? { alreadyClosed: true } : {}) };
+  }
+
+  async #actStatus(request: RequestOf<'actStatus'>): Promise<Record<string, unknown>> {
+    const tabId = request.tab ?? this.state.data.runTab;
+    if (tabId === undefined) return { ok: true, dispatched: 'unknown', why: 'the extension does not know which tab the action ran in' };
+    return askActStatus(tabId, request.act);
   }
 
   async #runOnPage(request: PageRequest): Promise<Record<string, unknown>> {
