@@ -8,6 +8,7 @@ import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
 import type { AnswerOf, Command, Descriptor, ExtensionEvent, OutlineItem, RequestInput, Target } from '../protocol/index.js';
 import type { Send } from './Channel.js';
+import { InputLedger } from './InputLedger.js';
 import { Locator } from './Locator.js';
 import { Tab } from './Tab.js';
 import { toTarget, type RetryCounts, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
@@ -384,11 +385,21 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     }
     const at = await this.locator.locate(found.descriptor, { timeoutMs });
     const page = await this.#runPage();
+    const ledger = new InputLedger(page);
     try {
-      await input(page, at);
+      await input(ledger.page, at);
     } catch (error) {
+      const pipeGone = error instanceof Error && /Target closed|Session closed|detached|Connection closed/i.test(error.message);
       // A click that closes its own tab (window.close) never gets its acknowledgement: it landed.
-      if (error instanceof Error && /Target closed|Session closed|detached/i.test(error.message) && page.isClosed()) return;
+      if (pipeGone && page.isClosed() && page.browser().connected) return;
+      // Never re-sent; the runner knows what it sent over the pipe (see InputLedger).
+      if (pipeGone) {
+        throw new AiteError('connection-lost', `${action} got no acknowledgement: the debugging pipe closed (${error.message.split('\n')[0]}); it is not sent again.`, {
+          cause: error,
+          command: action,
+          detail: { dispatched: ledger.dispatched },
+        });
+      }
       throw error;
     }
   }
