@@ -30,7 +30,13 @@ export class CommandRouter {
       read: page,
       verify: page,
       wait: page,
-      act: page,
+      act: async (request) => {
+        // Recorded before the act can reach the page: a lost act missing here never left the worker.
+        await this.state.update((data) => {
+          data.acts = [...(data.acts ?? []), request.id].slice(-50);
+        });
+        return page(request);
+      },
       outline: page,
       actStatus: (request) => this.#actStatus(request),
     } satisfies { [C in Command]: Handler<C> };
@@ -193,7 +199,14 @@ export class CommandRouter {
   async #actStatus(request: RequestOf<'actStatus'>): Promise<Record<string, unknown>> {
     const tabId = request.tab ?? this.state.data.runTab;
     if (tabId === undefined) return { ok: true, dispatched: 'unknown', why: 'the extension does not know which tab the action ran in' };
-    return askActStatus(tabId, request.act);
+    const status = await askActStatus(tabId, request.act);
+    // The page never saw it; if this worker's memory goes back to the act and holds no trace of it,
+    // the act never left the worker that was stopped (a reload clears that memory: then unknown).
+    if (status.neverSeen && this.state.data.resumed && !(this.state.data.acts ?? []).includes(request.act)) {
+      return { ok: true, dispatched: false };
+    }
+    const { neverSeen: _neverSeen, ...answer } = status;
+    return answer;
   }
 
   async #runOnPage(request: PageRequest): Promise<Record<string, unknown>> {

@@ -87,7 +87,7 @@ export async function askActStatus(tabId: number, act: number): Promise<Record<s
     const reply = (await chrome.tabs.sendMessage(tabId, { aite: 1, query: 'actStatus', id: act }, { frameId: 0 })) as { dispatched?: unknown } | undefined;
     const dispatched = reply?.dispatched;
     if (dispatched === true || dispatched === false) return { ok: true, dispatched };
-    return unknown('the page in the tab never received that action (it may have run in a page that has navigated away since)');
+    return { ...unknown('the page in the tab never received that action (it may have run in a page that has navigated away since)'), neverSeen: true };
   } catch (error) {
     // No content script: the document changed (or the extension reloaded) since the act was sent.
     return unknown(`the page in tab ${tabId} cannot tell: ${error instanceof Error ? error.message : String(error)}`);
