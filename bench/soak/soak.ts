@@ -33,6 +33,7 @@ let actsLost = 0;
 const cut = { true: 0, false: 0, unknown: 0 };
 let lostAnswers = 0;
 let failures = 0;
+const failureReasons: Record<string, number> = {};
 let observedResends = 0;
 session.bridge.on('retry', () => observedResends++);
 try {
@@ -59,7 +60,11 @@ try {
         cut[String((error.detail as { dispatched?: unknown }).dispatched) as keyof typeof cut]++;
       }
       else if (error.reason === 'timeout' || error.reason === 'connection-lost') lostAnswers++;
-      else failures++;
+      else {
+        failures++;
+        const key = `${error.command ?? '?'} ${error.reason}`;
+        failureReasons[key] = (failureReasons[key] ?? 0) + 1;
+      }
       if (error.reason === 'not-found') increment = (await session.locator.resolve({ text: 'Increment' })).descriptor;
     }
     if (i % 1000 === 0) console.log(`  ${i} commands, ${Math.round((Date.now() - started) / 1000)} s`);
@@ -79,7 +84,7 @@ try {
   console.log(`  double acts         ${doubleActs}`);
   console.log(`  clicks accounted    ${accounted ? 'yes' : 'NO'} (ok + dispatched true = ${actsOk + cut.true}, clicks ${clicks}, unknown ${cut.unknown})`);
   console.log(`  lost answers        ${lostAnswers}`);
-  console.log(`  other failures      ${failures}`);
+  console.log(`  other failures      ${failures} ${JSON.stringify(failureReasons)}`);
   console.log(`  re-sends counted    ${session.retries.total}`);
   console.log(`  re-sends observed   ${observedResends}`);
   console.log(`  time                ${seconds.toFixed(1)} s (${((seconds * 1000) / TOTAL).toFixed(1)} ms/command)`);
