@@ -99,6 +99,7 @@ export const REQUIREMENTS = {
   // Delivery
   'DL-RESEND-IDEMPOTENT': 'after a reconnect the bridge re-sends only resolve, verify, locate, read, wait, tabs without an answer',
   'DL-ACT-LOST': 'an act without an answer fails with connection-lost and is never sent again',
+  'DL-ACT-STATUS': 'a lost act\u2019s connection-lost failure says whether its input was dispatched (true, false, or "unknown" only when it cannot be known), asked of the extension after it is back (actStatus, beyond v1)',
   'DL-ONE-AT-A-TIME': 'the bridge does not send request N+1 before it has answer N',
   'DL-SIZE': 'the 8 MB message limit is enforced by both ends',
   'RT-FIELD': 'retries is a whole number >= 1, absent when there were none; an act never carries retries',

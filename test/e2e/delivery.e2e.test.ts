@@ -45,7 +45,7 @@ describe('delivery, re-sends and retries', () => {
     expect((ctx.session.retries.byCommand.wait ?? 0) - before).toBe(1);
   });
 
-  it('[DL-ACT-LOST] row 25: an act whose answer is lost fails connection-lost, clicked the page at most once, and is never sent again', async () => {
+  it('[DL-ACT-LOST, DL-ACT-STATUS] row 25: an act whose answer is lost after its input was dispatched fails connection-lost with dispatched: true, clicked once, never sent again', async () => {
     await ctx.session.tab.navigate(ctx.page('slow-click.html?ms=2000'));
     const button = await ctx.session.locator.resolve({ role: 'button', name: 'Slow save' });
     const sent: string[] = [];
@@ -59,11 +59,33 @@ describe('delivery, re-sends and retries', () => {
     await stopWorker(ctx.session.browser!);
     const error = await acting;
     expect(error.reason).toBe('connection-lost');
+    expect(error.detail).toEqual({ dispatched: true });
+    expect(error.message).toMatch(/was dispatched/);
     expect(error.retries).toBe(0);
     // After the reconnect the next command works, and the page was clicked exactly once.
     await ctx.session.verify.targetText({ css: '#count' }, '1');
     expect(await (await runPage()).evaluate(() => (window as unknown as { __slowClicks: number }).__slowClicks)).toBe(1);
     expect(sent).not.toContain('act');
+  });
+
+  it('[DL-ACT-LOST, DL-ACT-STATUS] row 25: an act cut before its input was dispatched fails with dispatched: false, and never dispatches later', async () => {
+    await ctx.session.tab.navigate(ctx.page('covered-below.html'));
+    const order = await ctx.session.locator.resolve({ role: 'button', name: 'Order' });
+    const page = await runPage();
+    const waitingForCover = new Promise<void>((resolve) => page.on('console', (m) => m.text() === 'scrolled to order' && resolve()));
+    const acting = failure(ctx.session.locator.act('click', order.descriptor, { timeoutMs: 15_000 }));
+    // The act scrolled to the button (the content script has it) and waits for the cover to go.
+    await waitingForCover;
+    await stopWorker(ctx.session.browser!);
+    const error = await acting;
+    expect(error.reason).toBe('connection-lost');
+    expect(error.detail).toEqual({ dispatched: false });
+    expect(error.message).toMatch(/not dispatched, and now never will be/);
+    // The cover goes; the fenced act, still waiting in the page, must not click now: one fresh click counts 1.
+    await page.evaluate(() => document.getElementById('cover')!.remove());
+    await ctx.session.click({ role: 'button', name: 'Order' });
+    await ctx.session.verify.targetText({ css: '#count' }, '1');
+    expect(await page.evaluate(() => (window as unknown as { __orders: number }).__orders)).toBe(1);
   });
 
   it('[NAV-ACT-NOT-RESENT] an act whose page navigates under it fails as navigation and is not sent again', async () => {

@@ -81,6 +81,28 @@ describe('the browser and the runner going away', () => {
     }
   });
 
+  it('[DL-ACT-STATUS] row 38: Chrome killed during a click sent over the pipe: connection-lost, and the runner says what it knows of the input', async () => {
+    const server = await startFixtureServer();
+    const session = await launch({ allow: [server.origin] });
+    try {
+      await session.tab.navigate(new URL('slow-click.html?ms=3000', server.url).href);
+      const page = (await session.browser!.pages()).find((p) => p.url().startsWith(server.origin))!;
+      const started = new Promise<void>((resolve) => page.on('console', (m) => m.text() === 'slow-click started' && resolve()));
+      const clicking = failure(session.click({ role: 'button', name: 'Slow save' }));
+      // The click handler holds the page: the mouse-up is never acknowledged before Chrome dies.
+      await started;
+      session.browser!.process()!.kill('SIGKILL');
+      const error = await clicking;
+      expect(error.reason).toBe('connection-lost');
+      expect(error.message).toMatch(/debugging pipe closed.*not sent again/);
+      // The runner sent the click and got no acknowledgement: it cannot know more, and says so.
+      expect(error.detail).toEqual({ dispatched: 'unknown' });
+    } finally {
+      await session.close();
+      await server.close();
+    }
+  });
+
   for (const [how, code] of [
     ['exits without closing', 'process.exit(0)'],
     ['throws', 'throw new Error("boom")'],

@@ -6,7 +6,7 @@ import { startFixtureServer } from '../support/FixtureServer.js';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
 import { runPage as runPageOf } from './support/runPage.js';
-import { extensionWorker, stopWorker } from './support/worker.js';
+import { extensionWorker, reloadExtension, stopWorker } from './support/worker.js';
 
 // FAULTS.md rows that one shared session can survive, one after another.
 const outside = await startFixtureServer();
@@ -14,6 +14,13 @@ afterAll(() => outside.close());
 const ctx = useSession();
 
 const runPage = (): Promise<Page> => runPageOf(ctx.session);
+
+// Found without a bridge request: one would wait behind the command under test.
+async function runPageDirect(): Promise<Page> {
+  const pages = (await ctx.session.browser!.pages()).filter((p) => p.url().startsWith(ctx.server.origin));
+  expect(pages).toHaveLength(1);
+  return pages[0]!;
+}
 
 describe('faults in one session', () => {
   it('row 20: a page cannot fetch the extension\u2019s bridge.json', async () => {
@@ -110,6 +117,46 @@ describe('faults in one session', () => {
     await wakeWorker(ctx.session.browser!);
     await ctx.session.bridge.waitForExtension(20_000);
     await ctx.session.verify.text('Increment');
+  });
+
+  it('[KA-RECONNECT, DL-RESEND-IDEMPOTENT] row 41: the extension reloaded during a wait comes back by itself; the wait is re-sent and counted, and the run goes on', async () => {
+    await ctx.session.tab.navigate(ctx.page('textchange.html?ms=50'));
+    const hellos: Array<{ resume?: string }> = [];
+    ctx.session.bridge.on('hello', (h) => hellos.push(h));
+    const before = ctx.session.retries.byCommand.wait ?? 0;
+    const waiting = ctx.session.locator.wait('visible', { target: { text: 'Finished' }, timeoutMs: 15_000 });
+    waiting.catch(() => undefined); // awaited below; a rejection meanwhile is not unhandled
+    await reloadExtension(ctx.session.browser!);
+    await expect.poll(() => hellos.length, { timeout: 15_000 }).toBe(1);
+    // A reload clears the extension's session storage: it cannot resume, the runner names the tab.
+    expect(hellos[0]!.resume).toBeUndefined();
+    await (await runPageDirect()).click('#start');
+    const answer = await waiting;
+    expect(answer.retries).toBe(1);
+    expect((ctx.session.retries.byCommand.wait ?? 0) - before).toBe(1);
+    await ctx.session.verify.text('Finished');
+  });
+
+  it('[DL-ACT-LOST, DL-ACT-STATUS] row 41: the extension reloaded during an act: connection-lost, clicked once, never sent again, and the run goes on', async () => {
+    await ctx.session.tab.navigate(ctx.page('slow-click.html?ms=2000'));
+    const button = await ctx.session.locator.resolve({ role: 'button', name: 'Slow save' });
+    const page = await runPageDirect();
+    const started = new Promise<void>((resolve) => page.on('console', (m) => m.text() === 'slow-click started' && resolve()));
+    const sent: string[] = [];
+    ctx.session.bridge.on('retry', (r) => sent.push(r.cmd));
+    const acting = failure(ctx.session.locator.act('click', button.descriptor, { timeoutMs: 10_000 }));
+    await started;
+    await reloadExtension(ctx.session.browser!);
+    const error = await acting;
+    expect(error.reason).toBe('connection-lost');
+    // The reloaded extension cannot reach the page script that ran the act (it belongs to the old instance).
+    expect(error.detail).toEqual({ dispatched: 'unknown' });
+    expect(error.message).toMatch(/unknown: the page in tab \d+ cannot tell/);
+    expect(sent).not.toContain('act');
+    await ctx.session.verify.targetText({ css: '#count' }, '1');
+    await ctx.session.click({ role: 'button', name: 'Slow save' });
+    await ctx.session.verify.targetText({ css: '#count' }, '2');
+    expect(await page.evaluate(() => (window as unknown as { __slowClicks: number }).__slowClicks)).toBe(2);
   });
 });
 

@@ -201,4 +201,22 @@ describe('act: never on another element', () => {
     expect(done).toMatchObject({ id: 77, action: 'click', at: expect.any(Number) });
     expect(refused).toBeNull();
   });
+
+  it('[DL-ACT-STATUS] actStatus answers true, false or "unknown", and fences an act that has not dispatched so it never does', async () => {
+    const status = (id: number): Promise<unknown> =>
+      t.page.evaluate((i) => (window as unknown as { __aitePage: { actStatus(id: number): unknown } }).__aitePage.actStatus(i), id);
+    await t.ok({ cmd: 'act', id: 81, action: 'click', descriptor: await d({ text: 'Click me' }) } as never);
+    expect(await status(81)).toBe(true);
+    // Covered: the act waits for the cover to go. Asked meanwhile, it was received but not dispatched.
+    const waiting = t.run({ cmd: 'act', id: 82, action: 'click', descriptor: await d({ text: 'Under' }), timeoutMs: 3000 } as never);
+    // Evaluations run in order in the page, so the act has been received when this asks.
+    expect(await status(82)).toBe(false);
+    await t.page.evaluate(() => document.getElementById('cover')!.remove());
+    expect(await waiting).toMatchObject({ ok: false, reason: 'internal', message: expect.stringMatching(/gave it up before its input was sent/) });
+    expect((await t.counts())['under:click']).toBeUndefined();
+    // Never seen here: unknown, and a late delivery is refused too.
+    expect(await status(83)).toBe('unknown');
+    expect(await t.run({ cmd: 'act', id: 83, action: 'click', descriptor: await d({ text: 'Under' }) } as never)).toMatchObject({ ok: false, reason: 'internal' });
+    expect((await t.counts())['under:click']).toBeUndefined();
+  });
 });

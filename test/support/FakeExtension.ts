@@ -40,8 +40,14 @@ export class FakeExtension {
   }
 
   /** Opens, says hello, and waits for the welcome. */
-  static async connect(bridge: Bridge, hello: Record<string, unknown> = {}): Promise<FakeExtension> {
+  static async connect(
+    bridge: Bridge,
+    hello: Record<string, unknown> = {},
+    onRequest?: (request: Record<string, unknown>) => unknown,
+  ): Promise<FakeExtension> {
     const fake = FakeExtension.open(bridge);
+    // Set before the hello: the bridge may send a request (actStatus) as soon as it welcomes.
+    if (onRequest) fake.onRequest = onRequest;
     await new Promise<void>((resolve, reject) => {
       fake.ws.once('open', () => resolve());
       fake.ws.once('error', reject);

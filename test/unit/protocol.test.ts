@@ -16,9 +16,9 @@ import {
 const descriptor = { v: 1, tag: 'button', xpath: '/html/body/button[1]' };
 
 describe('protocol schemas', () => {
-  it('knows every command of protocol v1 and an answer schema for each', () => {
+  it('knows every command of protocol v1, plus actStatus beyond it, and an answer schema for each', () => {
     expect([...COMMANDS].sort()).toEqual(
-      ['act', 'closeTab', 'locate', 'navigate', 'outline', 'read', 'resolve', 'switchTab', 'tabs', 'verify', 'wait'].sort(),
+      ['act', 'actStatus', 'closeTab', 'locate', 'navigate', 'outline', 'read', 'resolve', 'switchTab', 'tabs', 'verify', 'wait'].sort(),
     );
     for (const cmd of COMMANDS) expect(AnswerSchemas[cmd]).toBeDefined();
   });
@@ -32,7 +32,8 @@ describe('protocol schemas', () => {
   });
 
   it('re-sends only the idempotent commands', () => {
-    expect([...IDEMPOTENT_COMMANDS].sort()).toEqual(['locate', 'read', 'resolve', 'tabs', 'verify', 'wait']);
+    // actStatus only asks (and fences an act that has not dispatched): asking twice is harmless.
+    expect([...IDEMPOTENT_COMMANDS].sort()).toEqual(['actStatus', 'locate', 'read', 'resolve', 'tabs', 'verify', 'wait']);
   });
 
   it('parses the examples of the spec', () => {

@@ -8,7 +8,7 @@ import { resolve } from './resolve.js';
 import { verify } from './verify.js';
 import { wait } from './wait.js';
 
-export { lastActDispatched, type ActDispatch } from './act.js';
+export { actStatus, lastActDispatched, type ActDispatch } from './act.js';
 export { setOutlineLifetimeForTests } from './outline.js';
 export { handles } from './Handles.js';
 

@@ -37,9 +37,34 @@ export function lastActDispatched(id: number): ActDispatch | undefined {
   return dispatched.get(id);
 }
 
+/** Acts this document received, and acts the runner gave up on (see {@link actStatus}). */
+const received = new Set<number>();
+const fenced = new Set<number>();
+
+function remember(set: Set<number>, id: number): void {
+  set.add(id);
+  if (set.size > DISPATCH_MEMORY) set.delete(set.values().next().value!);
+}
+
 function recordDispatch(id: number, action: Action): void {
+  // Checked and recorded in one synchronous step: a status query cannot slip in between.
+  if (fenced.has(id)) {
+    throw new PageFailure('internal', 'The runner lost the answer to this action and gave it up before its input was sent; nothing was done.');
+  }
   dispatched.set(id, { id, action, at: Date.now() });
   if (dispatched.size > DISPATCH_MEMORY) dispatched.delete(dispatched.keys().next().value!);
+}
+
+/**
+ * What became of act `id` in this document, for a runner that lost its answer: `true` when its
+ * input began dispatching; `false` when this document received it but had not dispatched yet;
+ * `"unknown"` when this document never saw it (it may have run in a page that has since gone).
+ * Asking fences the act: from now on it fails instead of dispatching, so `false` stays true.
+ */
+export function actStatus(id: number): true | false | 'unknown' {
+  if (dispatched.has(id)) return true;
+  remember(fenced, id);
+  return received.has(id) ? false : 'unknown';
 }
 
 function centre(el: Element): { x: number; y: number } {
@@ -63,6 +88,8 @@ export async function act(req: ActRequest): Promise<AnswerOf<'act'>> {
   const deadline = performance.now() + timeoutMs;
   const left = (): number => Math.max(0, deadline - performance.now());
   const go = (): void => recordDispatch(req.id, req.action);
+  if (fenced.has(req.id)) go(); // a late delivery of an act the runner gave up on
+  remember(received, req.id);
 
   switch (req.action) {
     case 'click': {

@@ -1,5 +1,5 @@
-import { handlePageRequest, lastActDispatched, type PageRequest } from './PageCommands.js';
 import { PAGE_PORT_NAME, type PagePortAnswer, type PagePortRequest } from '../PagePort.js';
+import { actStatus, handlePageRequest, lastActDispatched, type PageRequest } from './PageCommands.js';
 import { PAGE_ERROR_EVENT } from './pageErrorRelay.js';
 
 /**
@@ -13,6 +13,8 @@ import { PAGE_ERROR_EVENT } from './pageErrorRelay.js';
  * - `{ aite: 1, request }` as a one-off message: the same, answered through sendResponse.
  * - `{ aite: 1, query: 'actDispatched', id }`: whether act `id` began dispatching input in
  *   this document, `{ dispatched: ActDispatch | null }` (for reporting an act whose answer was lost).
+ * - `{ aite: 1, query: 'actStatus', id }`: `{ dispatched: true | false | "unknown" }` for a lost
+ *   act, and fences it so that an act not yet dispatched never dispatches (see `actStatus`).
  * Events to the worker: `{ aite: 1, event: { type: 'event', kind: 'console', level: 'error', text } }`
  * for the page's uncaught errors; the worker adds `tab`.
  */
@@ -56,6 +58,9 @@ function install(): void {
     }
     if (m.query === 'actDispatched' && typeof m.id === 'number') {
       sendResponse({ dispatched: lastActDispatched(m.id) ?? null });
+    }
+    if (m.query === 'actStatus' && typeof m.id === 'number') {
+      sendResponse({ dispatched: actStatus(m.id) });
     }
     return false;
   });

@@ -2,7 +2,7 @@ import { parseRequest, type Command, type Request, type RequestOf } from '../../
 import type { AllowList } from './AllowList.js';
 import { Failure } from './Failure.js';
 import { LoadWatch } from './LoadWatch.js';
-import { PageChannel, type PageRequest } from './PageChannel.js';
+import { askActStatus, PageChannel, type PageRequest } from './PageChannel.js';
 import type { RunState } from './RunState.js';
 
 type Handler<C extends Command> = (request: RequestOf<C>) => Promise<Record<string, unknown>>;
@@ -30,8 +30,15 @@ export class CommandRouter {
       read: page,
       verify: page,
       wait: page,
-      act: page,
+      act: async (request) => {
+        // Recorded before the act can reach the page: a lost act missing here never left the worker.
+        await this.state.update((data) => {
+          data.acts = [...(data.acts ?? []), request.id].slice(-50);
+        });
+        return page(request);
+      },
       outline: page,
+      actStatus: (request) => this.#actStatus(request),
     } satisfies { [C in Command]: Handler<C> };
   }
 
@@ -187,6 +194,19 @@ export class CommandRouter {
     });
     if (next !== null) await chrome.tabs.update(next, { active: true }).catch(() => undefined);
     return { ok: true, closed: target, tab: next, ...(alreadyClosed ? { alreadyClosed: true } : {}) };
+  }
+
+  async #actStatus(request: RequestOf<'actStatus'>): Promise<Record<string, unknown>> {
+    const tabId = request.tab ?? this.state.data.runTab;
+    if (tabId === undefined) return { ok: true, dispatched: 'unknown', why: 'the extension does not know which tab the action ran in' };
+    const status = await askActStatus(tabId, request.act);
+    // The page never saw it; if this worker's memory goes back to the act and holds no trace of it,
+    // the act never left the worker that was stopped (a reload clears that memory: then unknown).
+    if (status.neverSeen && this.state.data.resumed && !(this.state.data.acts ?? []).includes(request.act)) {
+      return { ok: true, dispatched: false };
+    }
+    const { neverSeen: _neverSeen, ...answer } = status;
+    return answer;
   }
 
   async #runOnPage(request: PageRequest): Promise<Record<string, unknown>> {

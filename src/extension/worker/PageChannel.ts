@@ -78,6 +78,25 @@ export class PageChannel {
   }
 }
 
+/**
+ * Asks the content script of `tabId` what became of a lost act (and fences it there). A tab or
+ * document that cannot answer leaves it `"unknown"`: the act may have run in a page that is gone.
+ */
+export async function askActStatus(tabId: number, act: number): Promise<Record<string, unknown>> {
+  const unknown = (why: string): Record<string, unknown> => ({ ok: true, dispatched: 'unknown', why });
+  const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+  if (!tab) return unknown(`tab ${tabId} is closed`);
+  try {
+    const reply = (await chrome.tabs.sendMessage(tabId, { aite: 1, query: 'actStatus', id: act }, { frameId: 0 })) as { dispatched?: unknown } | undefined;
+    const dispatched = reply?.dispatched;
+    if (dispatched === true || dispatched === false) return { ok: true, dispatched };
+    return { ...unknown('the page in the tab never received that action (it may have run in a page that has navigated away since)'), neverSeen: true };
+  } catch (error) {
+    // No content script: the document changed (or the extension reloaded) since the act was sent.
+    return unknown(`the page in tab ${tabId} cannot tell: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 function originOf(url: string | undefined): string {
   try {
     return new URL(url ?? '').origin;

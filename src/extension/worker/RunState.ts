@@ -14,6 +14,10 @@ export interface RunStateData {
   taken: number[];
   /** Tabs the extension created itself. */
   created: number[];
+  /** The last acts this run's workers began to handle (to tell a lost act that never left the worker). */
+  acts?: number[];
+  /** Whether this state goes back to the run's start (false after a reload cleared it mid-run). */
+  resumed?: boolean;
 }
 
 const KEY = 'aite-run';
@@ -49,7 +53,9 @@ export class RunState {
         data.opened = [];
         data.taken = [];
         data.created = [];
+        data.acts = [];
       }
+      data.resumed = resumed && data.runId === runId;
       data.runId = runId;
     });
   }

@@ -17,6 +17,7 @@ import {
   PING_INTERVAL_MS,
   PROTOCOL_VERSION,
   parseRequest,
+  type ActDispatched,
   type AnswerOf,
   type Command,
   type Hello,
@@ -66,6 +67,12 @@ export interface BridgeOptions {
   maxPendingSockets?: number;
   /** A client must finish its HTTP upgrade request within this time. Default 5 000. */
   headersTimeoutMs?: number;
+  /**
+   * How long an act whose answer was lost with its connection waits for the extension to come
+   * back and say whether the act dispatched its input; after that it fails with
+   * `dispatched: "unknown"`. Default 15 000.
+   */
+  lostActWaitMs?: number;
 }
 
 type Emitter = new () => TypedEmitter<BridgeEvents>;
@@ -107,6 +114,8 @@ export class Bridge extends (EventEmitter as Emitter) {
   readonly #pending = new PendingRequests();
   readonly #queue = new RequestQueue();
   readonly #pendingSockets = new Set<WebSocket>();
+  /** Lost acts not yet asked about, with why each was lost. */
+  readonly #lostActs = new Map<number, string>();
   #socket: WebSocket | undefined;
   #hello: Hello | undefined;
   #lastHeard = 0;
@@ -132,6 +141,7 @@ export class Bridge extends (EventEmitter as Emitter) {
       allowedOrigins: options.allowedOrigins ?? [AITE_EXTENSION_ORIGIN],
       maxPendingSockets: options.maxPendingSockets ?? 16,
       headersTimeoutMs: options.headersTimeoutMs ?? 5_000,
+      lostActWaitMs: options.lostActWaitMs ?? 15_000,
     };
   }
 
@@ -301,6 +311,11 @@ export class Bridge extends (EventEmitter as Emitter) {
     this.emit('connected', { resumed: hello.resume !== undefined });
     // Requests that waited for a connection (or lost theirs) go out now.
     for (const entry of this.#pending.all()) if (!entry.sent) this.#transmit(entry);
+    // An act is never sent again; the extension is asked what became of it instead.
+    for (const [id, why] of [...this.#lostActs]) {
+      this.#lostActs.delete(id);
+      void this.#settleLostAct(id, why);
+    }
   }
 
   #onMessage(ws: WebSocket, data: RawData, isBinary: boolean): void {
@@ -365,15 +380,45 @@ export class Bridge extends (EventEmitter as Emitter) {
     this.#socket = undefined;
     this.emit('disconnected', { code, reason });
     for (const entry of this.#pending.all()) {
-      if (!entry.sent) continue;
+      if (!entry.sent || entry.lost) continue;
+      const why = `the extension disconnected (close ${code}) before answering; an action is never sent twice`;
       if (IDEMPOTENT_COMMANDS.has(entry.cmd)) {
         entry.sent = false; // goes out again on the next connection
-      } else {
-        this.#pending.settle(entry.id, {
-          error: connectionLost(entry, `the extension disconnected (close ${code}) before answering; an action is never sent twice`),
+      } else if (entry.cmd === 'act') {
+        // Held until the extension is back and says whether the input was dispatched.
+        entry.lost = true;
+        this.#lostActs.set(entry.id, why);
+        const waitMs = this.#options.lostActWaitMs;
+        this.#pending.rearm(entry.id, waitMs, () => {
+          this.#lostActs.delete(entry.id);
+          return connectionLost(entry, `${why}; whether its input was dispatched is unknown: the extension did not come back and tell within ${waitMs} ms`);
         });
+      } else {
+        this.#pending.settle(entry.id, { error: connectionLost(entry, why) });
       }
     }
+  }
+
+  /** Asks the extension whether lost act `id` dispatched its input, and fails the act with what it says. */
+  async #settleLostAct(id: number, why: string): Promise<void> {
+    const entry = this.#pending.get(id);
+    if (!entry) return;
+    let dispatched: ActDispatched = 'unknown';
+    let note: string;
+    try {
+      const request = entry.request as Extract<Request, { cmd: 'act' }>;
+      const status = (await this.#send({ cmd: 'actStatus', act: id, tab: request.tab, timeoutMs: 5_000 })) as AnswerOf<'actStatus'>;
+      dispatched = status.dispatched;
+      note =
+        dispatched === true
+          ? 'the page reports its input was dispatched: check what the page did before repeating it'
+          : dispatched === false
+            ? 'the page reports its input was not dispatched, and now never will be'
+            : `whether its input was dispatched is unknown: ${status.why ?? 'the page cannot tell'}`;
+    } catch (error) {
+      note = `whether its input was dispatched is unknown: asking the extension failed (${error instanceof Error ? error.message : String(error)})`;
+    }
+    this.#pending.settle(id, { error: connectionLost(entry, `${why}; ${note}`, dispatched) });
   }
 
   async #send(input: RequestInput): Promise<Record<string, unknown>> {
@@ -441,10 +486,10 @@ export class Bridge extends (EventEmitter as Emitter) {
   }
 }
 
-function connectionLost(entry: PendingRequest, why: string): AiteError {
+function connectionLost(entry: PendingRequest, why: string, dispatched: ActDispatched = 'unknown'): AiteError {
   return new AiteError('connection-lost', `${entry.cmd} got no answer: ${why}.`, {
     command: entry.cmd,
-    detail: entry.cmd === 'act' ? { dispatched: 'unknown' } : {},
+    detail: entry.cmd === 'act' ? { dispatched } : {},
     retries: entry.resends,
   });
 }

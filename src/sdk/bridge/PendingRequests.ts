@@ -12,6 +12,8 @@ export interface PendingRequest {
   attempts: number;
   /** Whether the request went out on the current connection. */
   sent: boolean;
+  /** An act whose connection closed before its answer: waiting to learn whether it dispatched. */
+  lost?: boolean;
   readonly resolve: (answer: Record<string, unknown>) => void;
   readonly reject: (error: AiteError) => void;
 }
@@ -41,6 +43,18 @@ export class PendingRequests {
       timer.unref?.();
       this.#entries.set(entry.id, { ...entry, resolve, reject, timer });
     });
+  }
+
+  /** Gives an entry a new deadline (and a new error for it), counted from now. */
+  rearm(id: number, timeoutMs: number, onTimeout: () => AiteError): void {
+    const entry = this.#entries.get(id);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => {
+      this.#entries.delete(id);
+      entry.reject(onTimeout());
+    }, timeoutMs);
+    entry.timer.unref?.();
   }
 
   get(id: number): PendingRequest | undefined {

@@ -1,5 +1,6 @@
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
+import { enableDeveloperMode } from './developerMode.js';
 import { AITE_EXTENSION_ID } from './ExtensionIdentity.js';
 
 /** Flags every aite Chrome gets: a closed network must not slow or spam the start. */
@@ -39,6 +40,8 @@ export async function launchChrome(options: ChromeLaunchOptions): Promise<Browse
   ];
   // Chrome refuses to run as root without it (puppeteer then only sees "Target closed").
   if (process.getuid?.() === 0 && !args.includes('--no-sandbox')) args.push('--no-sandbox');
+  // Without it, an extension that reloads mid-run comes back disabled (FAULTS row 41).
+  await enableDeveloperMode(options.userDataDir);
   let browser: Browser | undefined;
   try {
     browser = await puppeteer.launch({

@@ -247,6 +247,14 @@ export const SwitchTabRequestSchema = z.object({ ...base, cmd: z.literal('switch
 
 export const CloseTabRequestSchema = z.object({ ...base, cmd: z.literal('closeTab') });
 
+/**
+ * Beyond v1 (compatible with it: a v1 extension answers it `unsupported`): what became of an
+ * act whose answer was lost with its connection. The bridge sends it after the extension is
+ * back; `act` is the lost act's request id, `tab` the tab it ran in. It also fences the act:
+ * once asked, an act that had not dispatched its input never will.
+ */
+export const ActStatusRequestSchema = z.object({ ...base, cmd: z.literal('actStatus'), act: z.number().int().positive() });
+
 /** Every request, keyed by `cmd`. */
 export const RequestSchemas = {
   resolve: ResolveRequestSchema,
@@ -260,6 +268,7 @@ export const RequestSchemas = {
   navigate: NavigateRequestSchema,
   switchTab: SwitchTabRequestSchema,
   closeTab: CloseTabRequestSchema,
+  actStatus: ActStatusRequestSchema,
 } as const;
 
 /**
@@ -317,6 +326,7 @@ export const IDEMPOTENT_COMMANDS: ReadonlySet<Command> = new Set<Command>([
   'read',
   'wait',
   'tabs',
+  'actStatus',
 ]);
 
 /** Commands the extension itself re-sends to a new page after a navigation. */
@@ -435,6 +445,17 @@ export const CloseTabAnswerSchema = z.object({
   alreadyClosed: z.literal(true).optional(),
 });
 
+/** Whether a lost act dispatched its input: `"unknown"` when the page cannot tell (it navigated, the tab closed). */
+export const ActDispatchedSchema = z.union([z.boolean(), z.literal('unknown')]);
+export type ActDispatched = z.infer<typeof ActDispatchedSchema>;
+
+export const ActStatusAnswerSchema = z.object({
+  ...okBase,
+  dispatched: ActDispatchedSchema,
+  /** Why it is `"unknown"`, for a person. */
+  why: z.string().max(1_000).optional(),
+});
+
 export const AnswerSchemas = {
   resolve: ResolveAnswerSchema,
   locate: LocateAnswerSchema,
@@ -447,6 +468,7 @@ export const AnswerSchemas = {
   navigate: NavigateAnswerSchema,
   switchTab: SwitchTabAnswerSchema,
   closeTab: CloseTabAnswerSchema,
+  actStatus: ActStatusAnswerSchema,
 } as const satisfies Record<Command, z.ZodType>;
 
 /**

@@ -8,6 +8,7 @@ import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
 import type { AnswerOf, Command, Descriptor, ExtensionEvent, OutlineItem, Point, RequestInput, RequestOf, Target } from '../protocol/index.js';
 import type { Send } from './Channel.js';
+import { InputLedger } from './InputLedger.js';
 import { Locator } from './Locator.js';
 import { Tab } from './Tab.js';
 import { toTarget, type RetryCounts, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
@@ -352,8 +353,10 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     }
   };
 
-  #withDefaults<R extends RequestInput>(request: R): R {
-    const cmd: Command = request.cmd;
+  #withDefaults<R extends RequestInput>(input: R): R {
+    const cmd: Command = input.cmd;
+    // Page commands name the run's tab: a reloaded extension has forgotten it (FAULTS row 41).
+    const request = PAGE_COMMANDS.has(cmd) && this.#currentTab !== null ? ({ ...input, tab: (input as { tab?: number }).tab ?? this.#currentTab } as R) : input;
     if (cmd === 'tabs' || cmd === 'closeTab' || cmd === 'outline') return request;
     const fallback = cmd === 'navigate' ? Math.max(30_000, this.#parts.timeoutMs) : this.#parts.timeoutMs;
     return { ...request, timeoutMs: (request as { timeoutMs?: number }).timeoutMs ?? fallback } as R;
@@ -427,11 +430,21 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     }
     const at = found.point ?? (await this.locator.locate(found.descriptor, { timeoutMs }));
     const page = await this.#runPage();
+    const ledger = new InputLedger(page);
     try {
-      await input(page, at);
+      await input(ledger.page, at);
     } catch (error) {
+      const pipeGone = error instanceof Error && /Target closed|Session closed|detached|Connection closed/i.test(error.message);
       // A click that closes its own tab (window.close) never gets its acknowledgement: it landed.
-      if (error instanceof Error && /Target closed|Session closed|detached/i.test(error.message) && page.isClosed()) return;
+      if (pipeGone && page.isClosed() && page.browser().connected) return;
+      // Never re-sent; the runner knows what it sent over the pipe (see InputLedger).
+      if (pipeGone) {
+        throw new AiteError('connection-lost', `${action} got no acknowledgement: the debugging pipe closed (${error.message.split('\n')[0]}); it is not sent again.`, {
+          cause: error,
+          command: action,
+          detail: { dispatched: ledger.dispatched },
+        });
+      }
       throw error;
     }
   }
@@ -532,6 +545,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     return png;
   }
 }
+
+const PAGE_COMMANDS: ReadonlySet<Command> = new Set<Command>(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline']);
 
 function outlineItems(error: AiteError): OutlineItem[] {
   const detail = error.detail as {

@@ -24,3 +24,23 @@ export async function stopWorker(browser: Browser): Promise<void> {
     await cdp.detach();
   }
 }
+
+/**
+ * Reloads the extension the way a developer's "reload" does (FAULTS row 41): its worker, socket
+ * and storage.session go. Evaluated over a raw CDP session: puppeteer's WebWorker handle of a
+ * worker that came back from an earlier reload never answers.
+ */
+export async function reloadExtension(browser: Browser): Promise<void> {
+  const cdp = await browser.target().createCDPSession();
+  try {
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    const worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${AITE_EXTENSION_ID}/`));
+    if (!worker) throw new Error('no extension worker is running');
+    const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: true });
+    const session = cdp.connection()!.session(sessionId)!;
+    // Deferred so that the evaluation answers before the worker goes away.
+    await session.send('Runtime.evaluate', { expression: 'setTimeout(() => chrome.runtime.reload(), 10), 0' });
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+}

@@ -163,22 +163,76 @@ describe('Bridge edge', () => {
     second.ws.close();
   });
 
-  it('[DL-ACT-LOST] row 26: fails an act whose answer was lost with connection-lost and never sends it again', async () => {
-    bridge = await Bridge.start();
+  const descriptor = { v: 1 as const, tag: 'button', xpath: '/html/body/button' };
+
+  /** An act sent to a first fake extension that drops its socket without answering. */
+  async function loseAnAct(options: { lostActWaitMs?: number } = {}): Promise<{ act: Promise<unknown>; id: unknown }> {
+    bridge = await Bridge.start(options);
     const first = await FakeExtension.connect(bridge);
     first.onRequest = () => undefined;
-    const descriptor = { v: 1 as const, tag: 'button', xpath: '/html/body/button' };
-    const act = bridge.request({ cmd: 'act', action: 'click', descriptor });
+    const act = bridge.request({ cmd: 'act', action: 'click', descriptor, tab: 7 }).then(() => undefined, (e: unknown) => e);
     await until(() => first.received.length === 1);
     first.ws.terminate();
-    const error = await act.then(() => undefined, (e: unknown) => e);
-    expect(error).toBeInstanceOf(AiteError);
-    expect((error as AiteError).reason).toBe('connection-lost');
-    expect((error as AiteError).detail).toMatchObject({ dispatched: 'unknown' });
-    const second = await FakeExtension.connect(bridge);
+    await until(() => !bridge.connected);
+    return { act, id: first.received[0]!.id };
+  }
+
+  for (const dispatched of [true, false, 'unknown'] as const) {
+    it(`[DL-ACT-LOST, DL-ACT-STATUS] row 26: an act whose answer was lost is asked about after the reconnect, never sent again, and fails with dispatched: ${dispatched}`, async () => {
+      const { act, id } = await loseAnAct();
+      const second = await FakeExtension.connect(bridge, { resume: bridge.runId }, (r) =>
+        r.cmd === 'actStatus' ? { id: r.id, ok: true, dispatched, ...(dispatched === 'unknown' ? { why: 'tab 7 is closed' } : {}) } : { id: r.id, ok: true, tabs: [] },
+      );
+      const error = (await act) as AiteError;
+      expect(error).toBeInstanceOf(AiteError);
+      expect(error.reason).toBe('connection-lost');
+      expect(error.detail).toEqual({ dispatched });
+      expect(error.message).toMatch(dispatched === true ? /was dispatched/ : dispatched === false ? /not dispatched/ : /unknown: tab 7 is closed/);
+      expect(second.received[0]).toMatchObject({ cmd: 'actStatus', act: id, tab: 7 });
+      await bridge.request({ cmd: 'tabs' });
+      expect(second.received.map((r) => r.cmd)).toEqual(['actStatus', 'tabs']);
+      second.ws.close();
+    });
+  }
+
+  it('[DL-ACT-LOST, DL-ACT-STATUS] row 26: a lost act fails with dispatched "unknown" when the extension does not come back in time', async () => {
+    const started = Date.now();
+    const { act } = await loseAnAct({ lostActWaitMs: 300 });
+    const error = (await act) as AiteError;
+    expect(error.reason).toBe('connection-lost');
+    expect(error.detail).toEqual({ dispatched: 'unknown' });
+    expect(error.message).toMatch(/did not come back and tell within 300 ms/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // A late extension is not asked about an act that has already failed, and the act is not sent.
+    const late = await FakeExtension.connect(bridge);
     await bridge.request({ cmd: 'tabs' });
-    expect(second.received.map((r) => r.cmd)).toEqual(['tabs']);
-    second.ws.close();
+    expect(late.received.map((r) => r.cmd)).toEqual(['tabs']);
+    late.ws.close();
+  });
+
+  it('[DL-ACT-LOST, DL-ACT-STATUS] row 26: an extension that only speaks v1 refuses actStatus; the lost act fails with dispatched "unknown"', async () => {
+    const { act } = await loseAnAct();
+    const v1 = await FakeExtension.connect(bridge, {}, (r) =>
+      r.cmd === 'actStatus' ? { id: r.id, ok: false, reason: 'unsupported', message: 'The extension cannot read this request: cmd: Invalid option.' } : { id: r.id, ok: true, tabs: [] },
+    );
+    const error = (await act) as AiteError;
+    expect(error.detail).toEqual({ dispatched: 'unknown' });
+    expect(error.message).toMatch(/asking the extension failed \(The extension cannot read this request/);
+    expect(v1.received.map((r) => r.cmd)).toEqual(['actStatus']);
+    v1.ws.close();
+  });
+
+  it('[DL-ACT-LOST, DL-ACT-STATUS] row 26: the status question is itself re-sent when the extension drops again before answering', async () => {
+    const { act } = await loseAnAct();
+    const second = await FakeExtension.connect(bridge, {}, () => undefined);
+    await until(() => second.received.length === 1);
+    second.ws.terminate();
+    const third = await FakeExtension.connect(bridge, {}, (r) => ({ id: r.id, ok: true, dispatched: false }));
+    const error = (await act) as AiteError;
+    expect(error.detail).toEqual({ dispatched: false });
+    expect(third.received.map((r) => r.cmd)).toEqual(['actStatus']);
+    expect(third.received[0]!.id).toBe(second.received[0]!.id);
+    third.ws.close();
   });
 
   it('[KA-4410] row 27: closes with 4410 when pings go unanswered', async () => {
