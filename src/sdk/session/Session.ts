@@ -510,7 +510,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       error.screenshot = await this.#failureScreenshot(error);
       const retries = this.retries.total - retriesBefore;
       const durationMs = Math.round(performance.now() - started);
-      this.emit('step', { name, target: resolvedTarget, ok: false, reason: error.reason, retries, durationMs, warnings });
+      this.emit('step', { name, target: resolvedTarget, ok: false, reason: error.reason, retries, durationMs, warnings, ...(error.screenshot ? { screenshot: error.screenshot } : {}) });
       const failed = error.withCallLog([`${name}${resolvedTarget ? ` ${JSON.stringify(resolvedTarget)}` : ''}`, ...log.map((l) => `  ${l}`)]);
       throw failed;
     } finally {

@@ -122,4 +122,6 @@ export interface StepRecord {
   warnings: Warning[];
   /** True when its element was found by repair. */
   repaired?: boolean;
+  /** A failed step's picture, outlined (the PNG its error carries too), when one was taken. */
+  screenshot?: Uint8Array;
 }

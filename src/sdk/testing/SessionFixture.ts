@@ -105,6 +105,8 @@ export class SessionFixture {
   #starting: Promise<Session> | undefined;
   #resultsDir: string | undefined;
   #retriesAtTestStart = 0;
+  /** The outlined picture of the current test's last failed step (runners may hand over a copy of its error without it). */
+  #failedStepShot: Uint8Array | undefined;
   readonly #written = new Set<string>();
 
   constructor(options: SessionFixtureOptionsInput) {
@@ -132,8 +134,12 @@ export class SessionFixture {
     this.#starting ??= (async () => {
       const { resultsDir, ...launchOptions } = typeof this.#options === 'function' ? await this.#options() : this.#options;
       this.#resultsDir = resultsDir;
-      this.#session = await launch(launchOptions);
-      return this.#session;
+      const session = await launch(launchOptions);
+      session.on('step', (record) => {
+        if (!record.ok && record.screenshot) this.#failedStepShot = record.screenshot;
+      });
+      this.#session = session;
+      return session;
     })();
     this.#starting.catch(() => {
       this.#starting = undefined;
@@ -157,11 +163,12 @@ export class SessionFixture {
   /** Marks the start of a test, so a failure reports the retries of that test alone. */
   testStarted(): void {
     this.#retriesAtTestStart = this.#session?.retries.total ?? 0;
+    this.#failedStepShot = undefined;
   }
 
   /**
-   * Handles a failed test: writes the failed step's screenshot (or, when the error carries none,
-   * a picture of the page as the test left it) into the results folder, and appends where it is,
+   * Handles a failed test: writes the failed step's screenshot (from the error, else from the
+   * session's last failed step in this test, else a picture of the page as the test left it) into the results folder, and appends where it is,
    * the reason and the retry counts to the error's message, so every reporter shows them.
    */
   async testFailed(error: unknown, testName: string): Promise<TestFailure> {
@@ -183,7 +190,7 @@ export class SessionFixture {
 
   async #saveScreenshot(error: unknown, testName: string): Promise<string | undefined> {
     const carried = (error as { screenshot?: unknown } | null)?.screenshot;
-    let png = ArrayBuffer.isView(carried) ? new Uint8Array(carried.buffer, carried.byteOffset, carried.byteLength) : undefined;
+    let png = ArrayBuffer.isView(carried) ? new Uint8Array(carried.buffer, carried.byteOffset, carried.byteLength) : this.#failedStepShot;
     if (!png && this.#session?.browser) png = await this.#session.screenshot();
     if (!png) return undefined;
     const dir = resolve(this.#resultsDir ?? process.env.AITE_RESULTS_DIR ?? 'aite-results');
