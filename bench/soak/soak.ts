@@ -34,6 +34,8 @@ const cut = { true: 0, false: 0, unknown: 0 };
 let lostAnswers = 0;
 let failures = 0;
 const failureReasons: Record<string, number> = {};
+// The first message of each kind, so an unexpected failure can be understood from the output.
+const failureExamples: Record<string, string> = {};
 let observedResends = 0;
 session.bridge.on('retry', () => observedResends++);
 try {
@@ -64,6 +66,7 @@ try {
         failures++;
         const key = `${error.command ?? '?'} ${error.reason}`;
         failureReasons[key] = (failureReasons[key] ?? 0) + 1;
+        failureExamples[key] ??= error.message.split('\n')[0]!.slice(0, 300);
       }
       if (error.reason === 'not-found') increment = (await session.locator.resolve({ text: 'Increment' })).descriptor;
     }
@@ -85,6 +88,7 @@ try {
   console.log(`  clicks accounted    ${accounted ? 'yes' : 'NO'} (ok + dispatched true = ${actsOk + cut.true}, clicks ${clicks}, unknown ${cut.unknown})`);
   console.log(`  lost answers        ${lostAnswers}`);
   console.log(`  other failures      ${failures} ${JSON.stringify(failureReasons)}`);
+  for (const [key, message] of Object.entries(failureExamples)) console.log(`    ${key}: ${message}`);
   console.log(`  re-sends counted    ${session.retries.total}`);
   console.log(`  re-sends observed   ${observedResends}`);
   console.log(`  time                ${seconds.toFixed(1)} s (${((seconds * 1000) / TOTAL).toFixed(1)} ms/command)`);

@@ -42,7 +42,7 @@ export class CommandRouter {
     } satisfies { [C in Command]: Handler<C> };
   }
 
-  /** Validates a raw request and answers it; never throws. */
+  /** Validates a raw request and answers it (undefined: no answer, the worker is being stopped); never throws. */
   async handle(raw: unknown): Promise<Record<string, unknown> | undefined> {
     const id = (raw as { id?: unknown } | null)?.id;
     if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) return undefined;
@@ -59,6 +59,10 @@ export class CommandRouter {
       return { ...answer, id };
     } catch (error) {
       if (error instanceof Failure) return error.toAnswer(id);
+      // Chrome is stopping this worker (its chrome.* calls throw "No SW"; seen in the soak): the
+      // socket goes with it, and the bridge re-sends what only looks, or asks what became of an
+      // act. Answering `internal` now would turn a worker stop into a failed step.
+      if (error instanceof Error && /^No SW\b/.test(error.message)) return undefined;
       return new Failure('internal', `The extension failed on ${request.cmd}: ${error instanceof Error ? error.message : String(error)}.`).toAnswer(id);
     }
   }
