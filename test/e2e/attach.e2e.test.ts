@@ -67,6 +67,28 @@ describe('attach mode', () => {
     await session.verify.value({ label: 'Email' }, 'x@y.z');
   });
 
+  it('[ACT-ACTIONS] fill replaces a value with plain events (act fill, beyond v1): inputs, email, textarea, contenteditable, empty', async () => {
+    await session.tab.navigate(new URL('buttons.html', server.url).href);
+    await session.type({ label: 'Email' }, 'old@y.z');
+    await session.fill({ label: 'Email' }, 'new@y.z');
+    await session.verify.value({ label: 'Email' }, 'new@y.z');
+    await session.tab.navigate(new URL('fill.html', server.url).href);
+    await session.fill({ label: 'Name' }, 'Grace Hopper');
+    await session.verify.value({ label: 'Name' }, 'Grace Hopper');
+    await session.fill({ label: 'Bio' }, 'one line');
+    await session.verify.value({ label: 'Bio' }, 'one line');
+    await session.fill({ role: 'textbox', name: 'Motto' }, 'new motto');
+    await session.verify.targetText({ role: 'textbox', name: 'Motto' }, 'new motto');
+    await session.fill({ label: 'Name' }, '');
+    await session.verify.value({ label: 'Name' }, '');
+    const readOnly = await session.fill({ label: 'Locked' }, 'x').then(
+      () => undefined,
+      (e: unknown) => e as { reason?: string; message?: string },
+    );
+    expect(readOnly).toMatchObject({ reason: 'unsupported', message: expect.stringMatching(/fill needs a text field/) });
+    await session.verify.value({ label: 'Locked' }, 'fixed');
+  });
+
   it('[SS-WARNING] reports screenshots as unavailable warnings, not failures', async () => {
     const warnings: string[] = [];
     session.on('warning', (w) => warnings.push(w.code));

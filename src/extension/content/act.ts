@@ -6,7 +6,7 @@ import { formatElement, q } from './explain.js';
 import { elementFromDescriptor } from './fromDescriptor.js';
 import { drag } from './input/drag.js';
 import { isFocusable } from './input/focus.js';
-import { press, typeText, unknownKey } from './input/keyboard.js';
+import { fillText, press, typeText, unknownKey } from './input/keyboard.js';
 import { click, doubleClick, hover, type Aim } from './input/mouse.js';
 import { selectOption } from './input/selectOption.js';
 import { waitActionable, type ActionPoint } from './locate.js';
@@ -115,6 +115,15 @@ export async function act(req: ActRequest): Promise<AnswerOf<'act'>> {
       assertTypable(el);
       go();
       typeText(el, req.text ?? '');
+      break;
+    }
+    case 'fill': {
+      await waitActionable(el, timeoutMs, { enabled: true, hitTest: false, stable: false });
+      if (!isEditable(el)) {
+        throw new PageFailure('unsupported', `fill needs a text field, a textarea or a contenteditable that is not read-only; ${formatElement(el)} is not one.`, { tag: el.localName });
+      }
+      go();
+      fillText(el, req.text ?? '');
       break;
     }
     case 'press': {

@@ -160,6 +160,8 @@ export const ACT_ACTIONS = [
   'uncheck',
   'drag',
   'select',
+  // Beyond v1: replace a field's value with `text` in plain events (attach mode's fill).
+  'fill',
 ] as const;
 export const ActActionSchema = z.enum(ACT_ACTIONS);
 
@@ -169,7 +171,7 @@ export const ActRequestSchema = z
     cmd: z.literal('act'),
     action: ActActionSchema,
     descriptor: DescriptorSchema,
-    /** `type`: the text to type. */
+    /** `type`: the text to type; `fill`: the field's new value. */
     text: z.string().optional(),
     /** `press`: a key name such as `Enter`, `Tab`, `ArrowDown`, `a`. */
     key: z.string().min(1).optional(),

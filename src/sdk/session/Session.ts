@@ -218,6 +218,10 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   fill(target: TargetInput, text: string, options: { timeoutMs?: number } = {}): Promise<StepResult> {
     return this.#step('fill', target, async () => {
       const found = await this.#find(target, options.timeoutMs, 'fill');
+      if (!this.#pages) {
+        await this.locator.act('fill', found.descriptor, { text, timeoutMs: options.timeoutMs });
+        return;
+      }
       await this.#pointer(
         found,
         'type',

@@ -170,6 +170,33 @@ export function focusFor(el: Element): Element {
 }
 
 /**
+ * Replaces an editable element's content with `text`, as a person selecting all and typing it
+ * (or deleting, for ''): one beforeinput, the value change, one input, and `change` when the
+ * value changed. The element is focused first.
+ */
+export function fillText(el: Element, text: string): void {
+  (el as HTMLElement).focus?.();
+  if (isTextControl(el)) {
+    if (el.readOnly || el.disabled) return;
+    const before = el.value;
+    const inputType = text ? 'insertReplacementText' : 'deleteContentBackward';
+    if (!inputEvent('beforeinput', el, inputType, text || null)) return;
+    typedInto.delete(el);
+    setNativeValue(el, text);
+    inputEvent('input', el, inputType, text || null);
+    if (el.value !== before) el.dispatchEvent(new Event('change', { bubbles: true }));
+  } else if ((el as HTMLElement).isContentEditable) {
+    const selection = el.ownerDocument.getSelection();
+    const range = el.ownerDocument.createRange();
+    range.selectNodeContents(el);
+    selection?.removeAllRanges();
+    selection?.addRange(range);
+    // execCommand fires beforeinput/input itself, like the browser's own editing.
+    el.ownerDocument.execCommand(text ? 'insertText' : 'delete', false, text);
+  }
+}
+
+/**
  * Types text into an element character by character: keydown, keypress, beforeinput, the
  * value change, input, keyup for each; `change` once at the end if the value changed
  * (a real field fires it when it loses focus; aite does not move focus away).
