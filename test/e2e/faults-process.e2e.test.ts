@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { Bridge, findChrome, launch } from '../../src/sdk/index.js';
 import { ExtensionStage } from '../../src/sdk/launch/ExtensionStage.js';
+import { descendants } from './support/listeningPorts.js';
 import { startFixtureServer } from '../support/FixtureServer.js';
 import { failure } from './support/failure.js';
 
@@ -25,29 +26,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** A process and everything below it (Linux /proc). */
-function descendants(root: number): Set<number> {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const seen = new Set<number>();
-  const stack = [root];
-  while (stack.length > 0) {
-    const pid = stack.pop()!;
-    if (seen.has(pid)) continue;
-    seen.add(pid);
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return seen;
 }
 
 async function freePort(): Promise<number> {
@@ -138,7 +116,7 @@ describe('a frozen browser', () => {
       await session.click({ text: 'Increment' });
       const causes: string[] = [];
       session.bridge.on('rejected', (r) => causes.push(r.cause));
-      const pids = [...descendants(session.browser!.process()!.pid!)];
+      const pids = [...descendants([session.browser!.process()!.pid!])];
       for (const pid of pids) process.kill(pid, 'SIGSTOP');
       await expect.poll(() => causes, { timeout: 10_000 }).toContain('ping');
       for (const pid of pids) process.kill(pid, 'SIGCONT');

@@ -7,6 +7,7 @@ import { cut, fold } from './dom/text.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
 import { xpathOf } from './dom/xpath.js';
 import { formatElement } from './explain.js';
+import { selectContents } from './input/keyboard.js';
 import { elementFromDescriptor } from './fromDescriptor.js';
 import { PageFailure } from './PageFailure.js';
 import { DEFAULT_TIMEOUT_MS } from './Resolver.js';
@@ -137,17 +138,4 @@ export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], 
   }
   const check = checkState(el);
   return { x: p.x, y: p.y, rect: p.rect, tag: el.localName, editable, ...(check ? { kind: check.kind, checked: check.checked } : {}) };
-}
-
-function selectContents(el: HTMLElement): void {
-  el.focus({ preventScroll: true });
-  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
-    el.select();
-    return;
-  }
-  const selection = el.ownerDocument.getSelection();
-  const range = el.ownerDocument.createRange();
-  range.selectNodeContents(el);
-  selection?.removeAllRanges();
-  selection?.addRange(range);
 }

@@ -34,7 +34,8 @@ export function listeningPorts(rootPids: number[]): Array<{ address: string; por
   return result;
 }
 
-function descendants(roots: number[]): Set<number> {
+/** The given processes and every process below them (Linux /proc). */
+export function descendants(roots: number[]): Set<number> {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

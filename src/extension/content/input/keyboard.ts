@@ -186,14 +186,24 @@ export function fillText(el: Element, text: string): void {
     inputEvent('input', el, inputType, text || null);
     if (el.value !== before) el.dispatchEvent(new Event('change', { bubbles: true }));
   } else if ((el as HTMLElement).isContentEditable) {
-    const selection = el.ownerDocument.getSelection();
-    const range = el.ownerDocument.createRange();
-    range.selectNodeContents(el);
-    selection?.removeAllRanges();
-    selection?.addRange(range);
+    selectContents(el as HTMLElement);
     // execCommand fires beforeinput/input itself, like the browser's own editing.
     el.ownerDocument.execCommand(text ? 'insertText' : 'delete', false, text);
   }
+}
+
+/** Focuses an editable element and selects all its text, as Ctrl+A in it would. */
+export function selectContents(el: HTMLElement): void {
+  el.focus({ preventScroll: true });
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+    el.select();
+    return;
+  }
+  const selection = el.ownerDocument.getSelection();
+  const range = el.ownerDocument.createRange();
+  range.selectNodeContents(el);
+  selection?.removeAllRanges();
+  selection?.addRange(range);
 }
 
 /**
