@@ -65,10 +65,11 @@ async function checkActionable(el: Element, need: Actionability): Promise<Step<A
   // so a moving element shows a different box in the next frame's callback.
   const before = topViewportRect(el);
   const stable = need.stable ?? true;
-  if (stable) {
-    await nextFrame(windowOf(el));
-    assertConnected(el);
-  }
+  // A running CSS or Web animation on the element or around it is compared across two frames
+  // (one frame apart, Chromium may show the same animation time twice); otherwise one frame.
+  const frames = !stable ? 0 : animated(el) ? 2 : 1;
+  for (let i = 0; i < frames; i++) await nextFrame(windowOf(el));
+  if (frames > 0) assertConnected(el);
   const rect = stable ? topViewportRect(el) : before;
   if (!sameRect(before, rect)) {
     return pending({ reason: 'timeout', message: `${name} kept moving (its box changed between animation frames); wait for the animation to end`, detail: { rect } });
@@ -89,6 +90,13 @@ async function checkActionable(el: Element, need: Actionability): Promise<Step<A
       ? `${name} is covered by ${formatElement(hit)} at its middle (${x}, ${y}); close or wait for the covering element`
       : `${name} is not hit at its middle (${x}, ${y})`,
     detail: { x, y, rect, ...(coveredBy ? { coveredBy } : {}) },
+  });
+}
+
+function animated(el: Element): boolean {
+  return el.ownerDocument.getAnimations().some((a) => {
+    const target = a.playState === 'running' && a.effect instanceof KeyframeEffect ? a.effect.target : null;
+    return target !== null && composedContains(target, el);
   });
 }
 
