@@ -4,8 +4,8 @@
 // element for the lock file, and runs repair the way `resolve` does.
 import type { Descriptor } from '../../src/sdk/protocol/descriptor.js';
 import type { Target } from '../../src/sdk/protocol/target.js';
-import { repair, scoreCandidates, type RepairOptions } from '../../src/extension/content/repair/index.js';
-import { accessibleName, describeElement, elementText, implicitRole, isEnabled, isVisible, visualLabel, xpathOf } from '../../src/extension/content/repair/features.js';
+import { checkExactMatch, repair, scoreCandidates, type RepairOptions } from '../../src/extension/content/repair/index.js';
+import { accessibleName, describeElement, recordFields, elementText, implicitRole, isEnabled, isVisible, visualLabel, xpathOf } from '../../src/extension/content/repair/features.js';
 import { collectPool, isCandidate, shortlist } from '../../src/extension/content/repair/candidates.js';
 import { FIELDS, contrastOf, fieldSims, rarity } from '../../src/extension/content/repair/score.js';
 import { WEIGHTS } from '../../src/extension/content/repair/weights.js';
@@ -63,7 +63,7 @@ export function resolveExact(t: Target): Exact {
 export function record(t: Target): { ok: true; descriptor: Descriptor } | { ok: false; why: string } {
   const r = resolveExact(t);
   if (r.status !== 'found') return { ok: false, why: `${r.status} (${r.count})` };
-  return { ok: true, descriptor: describeElement(r.element) };
+  return { ok: true, descriptor: { ...describeElement(r.element), ...recordFields(r.element) } };
 }
 
 /**
@@ -88,6 +88,10 @@ export function truthAt(xpath: string): { xpath: string; usable: boolean } | und
 export interface Run {
   exact: 'found' | 'not-found' | 'ambiguous' | 'hidden';
   exactXpath?: string;
+  /** How much the exact match still looks like the remembered element. */
+  exactScore?: number;
+  /** The exact match scored below the drifted threshold: refused as `drifted` (`checkExact`). */
+  refusedExact?: boolean;
   ok?: boolean;
   via?: string;
   reason?: string;
@@ -112,7 +116,11 @@ function options(mode: Mode, scoreOnly: boolean): RepairOptions {
 /** One `resolve` with a descriptor, as the content script answers it. */
 export function resolveWithRepair(t: Target, old: Descriptor, mode: Mode = 'ours', scoreOnly = false, forceRepair = false): Run {
   const exact = resolveExact(t);
-  if (exact.status === 'found' && !forceRepair) return { exact: 'found', exactXpath: xpathOf(exact.element) };
+  if (exact.status === 'found' && !forceRepair) {
+    // The runner always sends `checkExact` with a remembered descriptor (locator-repair.md §1).
+    const verdict = checkExactMatch(old, exact.element, options(mode, scoreOnly));
+    return { exact: 'found', exactXpath: xpathOf(exact.element), exactScore: verdict.score, ...(mode === 'ours' && !verdict.ok ? { refusedExact: true } : {}) };
+  }
   if (exact.status !== 'not-found' && !forceRepair) return { exact: exact.status };
   const out = repair(old, t, options(mode, scoreOnly));
   if (!out) return { exact: exact.status, ok: false, reason: 'internal' };
@@ -133,8 +141,24 @@ export function resolveWithRepair(t: Target, old: Descriptor, mode: Mode = 'ours
   };
 }
 
+/** The leading candidates with each field's similarity and weight, for reading one case (`--explain`). */
+export function explain(old: Descriptor, truthXpath: string | undefined, top = 4): string {
+  const { ranked } = scoreCandidates(old, { merge: true });
+  const brief = (d: Descriptor): string =>
+    JSON.stringify({ tag: d.tag, twins: d.twins, role: d.role, text: d.text, name: d.name, label: d.label, id: d.id, testid: d.testid, cls: d.classes, href: d.href, ctx: d.context, near: d.near, path: d.path, rect: d.rect });
+  const lines = [`old ${brief(old)}`];
+  ranked.slice(0, top).forEach((r, i) => {
+    const xp = xpathOf(r.element);
+    const sims = r.sims.map(([f, s, p]) => `${FIELDS[f]}${p === 2 ? '-' : p === 3 ? '+' : ''}=${s.toFixed(2)}`).join(' ');
+    lines.push(`#${i} ${r.score.toFixed(3)}${xp === truthXpath ? ' TRUTH' : ''} ${xp}\n    ${brief(r.descriptor)}\n    ${sims}`);
+  });
+  const ti = ranked.findIndex((r) => xpathOf(r.element) === truthXpath);
+  if (ti >= top) lines.push(`truth ranked #${ti} score ${ranked[ti]!.score.toFixed(3)}: ${brief(ranked[ti]!.descriptor)}`);
+  return lines.join('\n');
+}
+
 /** Field similarities of the scored candidates, for the weight fitter. */
-export function dump(old: Descriptor, truthXpath: string | undefined): { rows: { sims: number[][]; truth: boolean; xpath: string }[]; fields: readonly string[] } {
+export function dump(old: Descriptor, truthXpath: string | undefined): { rows: { sims: number[][]; truth: boolean; xpath: string }[]; fields: readonly string[]; twins: number } {
   const { ranked } = scoreCandidates(old, { merge: true });
   return {
     fields: FIELDS,
@@ -142,6 +166,7 @@ export function dump(old: Descriptor, truthXpath: string | undefined): { rows: {
       const xp = xpathOf(r.element);
       return { sims: r.sims.map((s) => [s[0], Math.round(s[1] * 1000) / 1000, s[2]]), truth: xp === truthXpath, xpath: xp };
     }),
+    twins: old.twins ?? 0,
   };
 }
 

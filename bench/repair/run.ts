@@ -6,6 +6,7 @@
 //
 //   npm run bench:repair                 all cases, our scorer and the Similo baseline
 //   npm run bench:repair -- --dump f     also write field similarities for bench/repair/fit.ts
+//   npm run bench:repair -- --explain s  only the cases whose id contains s; print the leading candidates of each miss
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -51,6 +52,8 @@ const flag = (name: string): string | undefined => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
+/** `--explain <part of a case id>`: print the leading candidates of each such case repair got wrong or refused. */
+const explainIds = flag('--explain');
 
 async function bundle(): Promise<string> {
   const out = await build({
@@ -136,9 +139,13 @@ async function runAll(page: Page, cases: Case[], script: string, modes: Mode[], 
           c.direct === true,
         );
         out.push({ c, mode, recorded: true, truth, marked: mark?.xpath, run });
+        if (explainIds && mode === 'ours' && ((run.ok !== undefined && !(run.ok && run.xpath === truth)) || (run.exact === 'found' && run.exactXpath !== truth)) && c.id.includes(explainIds)) {
+          const text = await page.evaluate((o, tx) => aiteBench.explain(o as Descriptor, tx as string | undefined), old as never, truth as never);
+          console.log(`\n--- ${c.id}: ${run.ok ? 'ok' : run.reason} ${run.score}/${run.runnerUp}\n${text}`);
+        }
         if (dumpRows && mode === 'ours' && (run.exact === 'not-found' || c.direct)) {
           const d = await page.evaluate((o, tx) => aiteBench.dump(o as Descriptor, tx as string | undefined), old as never, truth as never);
-          dumpRows.push({ id: c.id, split: c.split, category: c.category, truth: truth !== undefined, rows: d.rows });
+          dumpRows.push({ id: c.id, split: c.split, category: c.category, truth: truth !== undefined, twins: d.twins, rows: d.rows });
         }
       }
     }
@@ -180,12 +187,18 @@ interface Tally {
   missedIds: string[];
   exactWrongIds: string[];
   ms: number[];
+  /** Exact matches refused by checkExact: the right element (a refusal it did not need), another one (a wrong act prevented). */
+  exactRefusedRight: number;
+  exactRefusedOther: number;
+  exactRefusedRightIds: string[];
+  /** Scores of the exact matches against the remembered element: the right one, another one. */
+  exactScores: { right: number[]; other: number[] };
 }
 
 function tally(results: Result[]): Tally {
   const t: Tally = {
     cases: 0, unrecorded: 0, exactRight: 0, exactUnusable: 0, exactWrong: 0, exactRefused: 0, repairable: 0, gone: 0, correct: 0, wrong: 0,
-    correctRefusals: 0, refusedRepairable: 0, refusalsProposingRight: 0, byVia: {}, byReason: {}, wrongIds: [], missedIds: [], exactWrongIds: [], ms: [],
+    correctRefusals: 0, refusedRepairable: 0, refusalsProposingRight: 0, byVia: {}, byReason: {}, wrongIds: [], missedIds: [], exactWrongIds: [], ms: [], exactScores: { right: [], other: [] }, exactRefusedRight: 0, exactRefusedOther: 0, exactRefusedRightIds: [],
   };
   for (const r of results) {
     t.cases++;
@@ -196,15 +209,24 @@ function tally(results: Result[]): Tally {
     const run = r.run;
     if (run.ok === undefined) {
       // The exact target answered; repair never ran.
-      if (run.exact === 'found') {
-        if (run.exactXpath === r.truth) t.exactRight++;
-        else if (r.marked !== undefined && run.exactXpath === r.marked) t.exactUnusable++;
+      if (run.exact === 'found' && run.refusedExact) {
+        // checkExact: the exact match no longer looks like the remembered element.
+        if (run.exactXpath === r.truth || (r.marked !== undefined && run.exactXpath === r.marked)) {
+          t.exactRefusedRight++;
+          t.exactRefusedRightIds.push(`${r.c.id} (${run.exactScore?.toFixed(3)})`);
+        } else t.exactRefusedOther++;
+      } else if (run.exact === 'found') {
+        if (run.exactXpath === r.truth) {
+          t.exactRight++;
+          t.exactScores.right.push(run.exactScore ?? 1);
+        } else if (r.marked !== undefined && run.exactXpath === r.marked) t.exactUnusable++;
         else {
+          t.exactScores.other.push(run.exactScore ?? 1);
           // The exact target itself names another element (a substring match, an xpath that now
           // points elsewhere): repair never runs (protocol-v1), so this is the resolver's wrong
           // act, not repair's. Counted and listed on its own line, never as coverage.
           t.exactWrong++;
-          t.exactWrongIds.push(`${r.c.id} (${r.truth === undefined ? 'target gone' : 'target present'})`);
+          t.exactWrongIds.push(`${r.c.id} (${r.truth === undefined ? 'target gone' : 'target present'}; scores ${run.exactScore?.toFixed(3)} against the remembered element)`);
         }
       } else t.exactRefused++;
       continue;
@@ -242,7 +264,8 @@ function quantile(xs: number[], q: number): number {
 
 function report(title: string, t: Tally, verbose: boolean): void {
   console.log(`\n== ${title}`);
-  console.log(`  cases ${t.cases}${t.unrecorded ? ` (${t.unrecorded} not recordable on the old page)` : ''}; exact target answered, no repair ran: ${t.exactRight + t.exactUnusable + t.exactWrong + t.exactRefused} (the right element ${t.exactRight}, the right element but disabled ${t.exactUnusable}, another element ${t.exactWrong}, refused as ambiguous/hidden ${t.exactRefused})`);
+  console.log(`  cases ${t.cases}${t.unrecorded ? ` (${t.unrecorded} not recordable on the old page)` : ''}; exact target answered, no repair ran: ${t.exactRight + t.exactUnusable + t.exactWrong + t.exactRefused + t.exactRefusedRight + t.exactRefusedOther} (the right element ${t.exactRight}, the right element but disabled ${t.exactUnusable}, another element ${t.exactWrong}, refused as ambiguous/hidden ${t.exactRefused})`);
+  console.log(`  exact match refused as no longer the remembered element (checkExact): another element ${t.exactRefusedOther}, the right element ${t.exactRefusedRight}`);
   console.log(`  repair ran ${t.repairable + t.gone}: repairable ${t.repairable}, target gone/unusable ${t.gone}`);
   console.log(`  repaired and correct   ${t.correct}/${t.repairable} = ${pct(t.correct, t.repairable)}  (via ${Object.entries(t.byVia).map(([k, v]) => `${k} ${v}`).join(', ') || '-'})`);
   console.log(`  wrong acts             ${t.wrong} by repair; ${t.exactWrong} by the exact target itself, where repair never runs (see 'exact target answered')`);
@@ -250,9 +273,15 @@ function report(title: string, t: Tally, verbose: boolean): void {
   console.log(`  refused repairable     ${t.refusedRepairable}, of which the proposed candidate is right: ${t.refusalsProposingRight}`);
   console.log(`  refusals by reason     ${Object.entries(t.byReason).map(([k, v]) => `${k} ${v}`).join(', ') || '-'}`);
   if (t.ms.length) console.log(`  in-page repair time    median ${quantile(t.ms, 0.5).toFixed(1)} ms, p95 ${quantile(t.ms, 0.95).toFixed(1)} ms (n=${t.ms.length})`);
+  if (t.exactScores.right.length + t.exactScores.other.length) {
+    const lo = (xs: number[]): string => (xs.length ? Math.min(...xs).toFixed(3) : '-');
+    const hi = (xs: number[]): string => (xs.length ? Math.max(...xs).toFixed(3) : '-');
+    console.log(`  exact match vs remembered: the right element ${lo(t.exactScores.right)}..${hi(t.exactScores.right)} (n=${t.exactScores.right.length}), another element ${lo(t.exactScores.other)}..${hi(t.exactScores.other)} (n=${t.exactScores.other.length})`);
+  }
   if (verbose) {
     for (const id of t.wrongIds) console.log(`    WRONG  ${id}`);
     for (const id of t.exactWrongIds) console.log(`    exact target named another element: ${id}`);
+    for (const id of t.exactRefusedRightIds) console.log(`    checkExact refused the right element: ${id}`);
     for (const id of t.missedIds.slice(0, 40)) console.log(`    missed ${id}`);
   }
 }
@@ -305,7 +334,8 @@ async function main(): Promise<void> {
     const synthetic = syntheticCases(server.base, gen);
     const real: Case[] = releases ? releases.cases(server.base) : [];
     const t0 = Date.now();
-    const results = await runAll(page, [...synthetic, ...real], script, modes, dumpRows);
+    const all = [...synthetic, ...real].filter((c) => explainIds === undefined || c.id.includes(explainIds));
+    const results = await runAll(page, all, script, modes, dumpRows);
     const realIds = new Set(real.map((c) => c.id));
     for (const mode of modes) {
       const mine = results.filter((r) => r.mode === mode);
@@ -320,7 +350,7 @@ async function main(): Promise<void> {
       }
       report(`${name} — everything`, tally(mine), verbose && mode === 'ours');
     }
-    const bigCases = synthetic.filter((c) => c.category === 'big-page');
+    const bigCases = explainIds === undefined ? synthetic.filter((c) => c.category === 'big-page') : [];
     const { ms, best } = await timing(page, bigCases, script);
     console.log(`\n== in-page repair time at 2000 elements looked at (pages of 3000+ elements, ${bigCases.length} pages x 5 runs)`);
     console.log(`  median ${quantile(ms, 0.5).toFixed(1)} ms, p95 ${quantile(ms, 0.95).toFixed(1)} ms (n=${ms.length}); best of 5 per page: median ${quantile(best, 0.5).toFixed(1)} ms, max ${Math.max(...best).toFixed(1)} ms`);

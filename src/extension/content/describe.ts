@@ -7,6 +7,7 @@ import { enclosingRegionName } from './dom/regions.js';
 import { cut, fold, TextIndex, visibleText } from './dom/text.js';
 import { isRendered } from './dom/visibility.js';
 import { pathOf, xpathOf } from './dom/xpath.js';
+import { recordFields } from './repair/features.js';
 
 const TEXT_MAX = 200;
 const LABEL_MAX = 100;
@@ -15,9 +16,10 @@ const CLASSES_MAX = 20;
 /**
  * What the lock file remembers of an element: every field repair may compare (see
  * REPAIR-NOTES: the visual label and the row/heading context are the strongest evidence).
- * `frame` is the target's frame key, so the xpath is read in that frame's document.
+ * `frame` is the target's frame key, so the xpath is read in that frame's document. `record`
+ * adds what only the lock file needs (`twins`, `peers`: a look at the rest of the page).
  */
-export function describe(el: Element, opts: { frame?: string | undefined; texts?: TextIndex } = {}): Descriptor {
+export function describe(el: Element, opts: { frame?: string | undefined; texts?: TextIndex; record?: boolean } = {}): Descriptor {
   const texts = opts.texts ?? new TextIndex();
   const d: Descriptor = { v: 1, tag: el.localName, xpath: xpathOf(el) };
   const set = <K extends keyof Descriptor>(key: K, value: Descriptor[K] | '' | undefined | null): void => {
@@ -49,7 +51,7 @@ export function describe(el: Element, opts: { frame?: string | undefined; texts?
   d.rect = pageRect(el);
   d.page = pageSize(el);
   set('frame', opts.frame);
-  return d;
+  return opts.record ? { ...d, ...recordFields(el) } : d;
 }
 
 // Classes that flip at run time say nothing about which element it is. The same list as

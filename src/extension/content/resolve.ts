@@ -5,7 +5,8 @@ import { formatTarget, q } from './explain.js';
 import { handles } from './Handles.js';
 import { prepare } from './locate.js';
 import { PageFailure } from './PageFailure.js';
-import { repair, type RepairOutcome } from './repair/index.js';
+import { checkExactMatch, repair, type RepairOutcome } from './repair/index.js';
+import { describeChanges } from './repair/changes.js';
 import { ambiguousFailure, DEFAULT_TIMEOUT_MS, evaluate, missFailure, pickStep, plainNotFound, type Evaluation, type Resolution } from './Resolver.js';
 import { activity, documentSettled, done, pending, settle } from './settle.js';
 
@@ -58,11 +59,12 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
 
   switch (outcome.kind) {
     case 'one':
+      if (descriptor && req.checkExact) checkExact(target, descriptor, outcome.element);
       return {
         answer: {
           id: req.id,
           ok: true,
-          descriptor: described(outcome.element, target, outcome.texts),
+          descriptor: described(outcome.element, target, req.record, outcome.texts),
           matches: outcome.matches,
           repaired: false,
           via: 'exact',
@@ -72,18 +74,58 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
     case 'ambiguous':
       throw ambiguousFailure(target, outcome.ev);
     case 'repair':
-      return repairAnswer(req.id, target, descriptor!, outcome.outcome);
+      return repairAnswer(req.id, target, descriptor!, outcome.outcome, req.record);
   }
 }
 
-function described(el: Element, target: Target, texts?: TextIndex): Descriptor {
-  return { ...describe(el, texts ? { frame: target.frame, texts } : { frame: target.frame }), handle: handles.handleOf(el) };
+function described(el: Element, target: Target, record: boolean | undefined, texts?: TextIndex): Descriptor {
+  return { ...describe(el, { frame: target.frame, record: record === true, ...(texts ? { texts } : {}) }), handle: handles.handleOf(el) };
 }
 
-function repairAnswer(id: number, target: Target, old: Descriptor, o: RepairOutcome): { answer: AnswerOf<'resolve'>; element: Element } {
+/**
+ * With a remembered descriptor, an exact match that is no longer the remembered element is
+ * refused (locator-repair.md §1): the target now names another element.
+ */
+function checkExact(target: Target, old: Descriptor, el: Element): void {
+  const verdict = checkExactMatch(old, el);
+  if (verdict.ok) return;
+  const candidate = describe(el, { frame: target.frame });
+  const diff = describeChanges(old, candidate);
+  const score = Math.round(verdict.score * 1000) / 1000;
+  const what = q(candidate.text ?? candidate.name ?? candidate.tag);
+  const why =
+    verdict.why === 'peer'
+      ? `${what}, one of the elements remembered beside the one it named`
+      : verdict.why === 'context'
+        ? `${what}, which has the remembered element's text but not its place (its row, card or heading differs; ${old.twins} other elements shared that text)`
+        : verdict.why === 'better'
+        ? `${what}, which scores ${score.toFixed(2)} against the element remembered for it while ${q(verdict.better!.descriptor.text ?? verdict.better!.descriptor.name ?? verdict.better!.descriptor.tag)} scores ${verdict.better!.score.toFixed(2)}`
+        : `${what}, which scores ${score.toFixed(2)} against the element remembered for it`;
+  throw new PageFailure(
+    'drifted',
+    `${formatTarget(target)} now finds ${why} (changed: ${diff.changes.join('; ') || diff.changed.join(', ') || 'nothing it remembers'}): the target seems to name another element now (a reordered list, a text that became part of another). Nothing was done. Make the target name the element you mean; if the page changed on purpose, remove the target's entry from the lock file.`,
+    {
+      target,
+      candidate,
+      score,
+      runnerUp: verdict.better ? Math.round(verdict.better.score * 1000) / 1000 : 0,
+      old: stripHandle(old),
+      ...diff,
+      exact: true,
+      ...(verdict.better ? { better: verdict.better.descriptor } : {}),
+    },
+  );
+}
+
+function stripHandle(d: Descriptor): Descriptor {
+  const { handle: _handle, ...rest } = d;
+  return rest as Descriptor;
+}
+
+function repairAnswer(id: number, target: Target, old: Descriptor, o: RepairOutcome, record: boolean | undefined): { answer: AnswerOf<'resolve'>; element: Element } {
   switch (o.kind) {
     case 'found':
-      return { answer: { id, ok: true, descriptor: described(o.element, target), matches: 1, repaired: true, via: o.via, repair: o.repair }, element: o.element };
+      return { answer: { id, ok: true, descriptor: described(o.element, target, record), matches: 1, repaired: true, via: o.via, repair: o.repair }, element: o.element };
     case 'drifted':
       throw new PageFailure(
         'drifted',

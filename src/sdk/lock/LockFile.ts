@@ -123,6 +123,23 @@ export class LockFile {
     this.#changes.set(key, { entry, replaces: false });
   }
 
+  /**
+   * Whether an element found for this target now would be written into the file: there is no
+   * entry for it yet, or repairs are written (`updateLock`). The runner then asks the page for
+   * the fields only the lock file needs (`twins`, `peers`).
+   *
+   * @example
+   * ```ts
+   * import { LockFile } from 'aite';
+   *
+   * const lock = await LockFile.open('aite.lock.json');
+   * console.log(lock.willRecord({ text: 'Send' }, 'http://localhost:3000/wallet'));
+   * ```
+   */
+  willRecord(target: Target, pageUrl: string): boolean {
+    return this.updateLock || !this.#entries.has(LockFile.key(target, pageUrl));
+  }
+
   /** A repair: written only with `updateLock`, otherwise kept as a proposal for the report. */
   proposeRepair(target: Target, pageUrl: string, descriptor: Descriptor, repair: Repair | undefined): LockProposal {
     const key = LockFile.key(target, pageUrl);

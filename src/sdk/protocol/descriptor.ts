@@ -66,6 +66,18 @@ export const DescriptorSchema = z.looseObject({
   rect: RectSchema.optional(),
   /** Size of the page (document scroll size) when `rect` was taken: repair compares positions relative to it. */
   page: z.object({ width: z.number(), height: z.number() }).optional(),
+  /**
+   * How many other visible elements of the page had the same tag and text when it was
+   * recorded for the lock file (at most 9; absent when none): then its text did not tell it apart, its row,
+   * card or heading did. Used by repair (locator-repair.md).
+   */
+  twins: z.number().int().min(0).optional(),
+  /**
+   * What up to 24 elements of its kind nearest to it were called when it was recorded (their
+   * text, else label, aria-label, placeholder or title; lower-cased): a candidate recognisably
+   * one of them is another element, never this one. Used by repair (locator-repair.md).
+   */
+  peers: z.array(z.string()).max(24).optional(),
   /** The iframe that holds it (as the target named it), absent for the top document. */
   frame: z.string().optional(),
   /**

@@ -68,6 +68,19 @@ export const ResolveRequestSchema = z.object({
   target: TargetSchema,
   descriptor: DescriptorSchema.optional(),
   prepare: z.enum(PREPARE_KINDS).optional(),
+  /**
+   * Beyond v1, compatible with it: the runner will remember the answer's element in the lock
+   * file, so its descriptor also carries `twins` and `peers` (what repair needs from the rest of
+   * the page; a look at the page that ordinary steps do not pay for).
+   */
+  record: z.boolean().optional(),
+  /**
+   * Beyond v1, compatible with it: with `descriptor`, an element the exact target finds is also
+   * checked against it; one that scores below the drifted threshold (0.60) is refused as
+   * `drifted` with `detail.exact: true`: the target now names something else (a positional target
+   * after a list was reordered, a text that became part of another element's).
+   */
+  checkExact: z.boolean().optional(),
 });
 
 export const LocateRequestSchema = z.object({

@@ -26,13 +26,16 @@ export class Locator {
   /**
    * Finds exactly one element; with `descriptor`, repairs a drifted target or refuses. With
    * `prepare`, also gets it ready for a click (what `locate` checks) or for filling (focused,
-   * text selected) and answers `point`: one round trip instead of two.
+   * text selected) and answers `point`: one round trip instead of two. With `record`, the answer's
+   * descriptor also says what repair needs from the rest of the page (`twins`, `peers`): ask for
+   * it when the descriptor goes into a lock file. With `checkExact` (and `descriptor`), an element
+   * the exact target finds that no longer looks like the remembered one is refused as `drifted`.
    */
   resolve(
     target: TargetInput,
-    options: { descriptor?: Descriptor; timeoutMs?: number; prepare?: RequestOf<'resolve'>['prepare'] } = {},
+    options: { descriptor?: Descriptor; timeoutMs?: number; prepare?: RequestOf<'resolve'>['prepare']; record?: boolean; checkExact?: boolean } = {},
   ): Promise<AnswerOf<'resolve'>> {
-    return this.send({ cmd: 'resolve', target: toTarget(target), descriptor: options.descriptor, timeoutMs: options.timeoutMs, prepare: options.prepare });
+    return this.send({ cmd: 'resolve', target: toTarget(target), descriptor: options.descriptor, timeoutMs: options.timeoutMs, prepare: options.prepare, record: options.record, checkExact: options.checkExact });
   }
 
   /** Scrolls the element into view and answers where to click, once it is visible, enabled and on top. */

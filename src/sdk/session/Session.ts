@@ -409,7 +409,15 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     const page = this.#currentTab === null ? undefined : this.#tabUrls.get(this.#currentTab);
     const remembered = lock && page ? lock.get(target, page) : undefined;
     // Plain-event acts (no pipe) make their own checks in the page; only pipe input needs a point.
-    const resolved = await this.locator.resolve(target, { descriptor: remembered, timeoutMs, prepare: this.#pages ? prepare : undefined });
+    // Only a descriptor that goes into the lock file needs the look at the rest of the page.
+    const record = lock !== undefined && page !== undefined && lock.willRecord(target, page);
+    const resolved = await this.locator.resolve(target, {
+      descriptor: remembered,
+      timeoutMs,
+      prepare: this.#pages ? prepare : undefined,
+      ...(record ? { record } : {}),
+      ...(remembered ? { checkExact: true } : {}),
+    });
     if (lock && page) {
       if (resolved.via === 'exact') lock.recordExact(target, page, resolved.descriptor);
       else lock.proposeRepair(target, page, resolved.descriptor, resolved.repair);

@@ -372,6 +372,71 @@ export function classList(el: Element): string[] {
 }
 
 /** The full descriptor of a live element (the lock file's shape, plus repair's optional fields). */
+const TWINS_MAX = 9;
+const PEERS_MAX = 24;
+/** How far from the element, in document order, peers are looked for. */
+const PEERS_LOOK = 400;
+const PEER_KEY_MAX = 60;
+const INTERACTIVE_SELECTOR =
+  'a[href],button,input:not([type="hidden"]),select,textarea,summary,[role],[onclick],[tabindex],[contenteditable]';
+
+/**
+ * What the element calls itself, to tell it from its neighbours: its own text, else its
+ * aria-label, its `<label>`s, placeholder or title; folded, lower-cased, at most 60 characters.
+ * Not the nearest text a control's visual label falls back to: a control that moves gets
+ * another neighbour's text, and would be taken for that neighbour.
+ */
+export function peerKey(el: Element): string {
+  const labels = (el as HTMLInputElement).labels;
+  const own =
+    elementText(el, true) ||
+    fold(el.getAttribute('aria-label')) ||
+    (labels && labels.length > 0 ? fold([...labels].map((l) => l.textContent).join(' ')) : '') ||
+    fold(el.getAttribute('placeholder')) ||
+    fold(el.getAttribute('title'));
+  return cut(own.toLowerCase(), PEER_KEY_MAX);
+}
+
+/** Elements of the same kind as `el`, in document order: controls and links, headings, or its tag. */
+function sameKind(el: Element): Element[] {
+  const doc = el.ownerDocument;
+  if (isInteractive(el)) return [...doc.querySelectorAll(INTERACTIVE_SELECTOR)].filter(isInteractive);
+  if (/^H[1-6]$/.test(el.tagName) || el.getAttribute('role') === 'heading') return [...doc.querySelectorAll(HEADING_SELECTOR)];
+  return [...doc.getElementsByTagName(el.localName)];
+}
+
+/**
+ * What a target remembers of its page when it is recorded for the lock file
+ * (locator-repair.md §1): `twins`, how many other visible elements have its tag and text (then
+ * its text did not tell it apart, its row, card or heading did), and `peers`, the keys
+ * ({@link peerKey}) of up to 24 visible elements of its kind nearest to it in document order
+ * whose key differs from its own. A candidate that is recognisably one of those peers is
+ * another element, never the target: when a target is removed, its look-alike is most often
+ * the neighbour that stood beside it all along.
+ */
+export function recordFields(el: Element): Pick<Descriptor, 'twins' | 'peers'> {
+  const own = elementText(el, true);
+  let twins = 0;
+  if (own) {
+    for (const other of el.ownerDocument.getElementsByTagName(el.localName)) {
+      if (other === el || elementText(other, true) !== own || !isVisible(other)) continue;
+      if (++twins >= TWINS_MAX) break;
+    }
+  }
+  const ownKey = peerKey(el);
+  const kind = sameKind(el);
+  const at = kind.indexOf(el);
+  const peers = new Set<string>();
+  for (let d = 1; d <= PEERS_LOOK && peers.size < PEERS_MAX && (at - d >= 0 || at + d < kind.length); d++) {
+    for (const other of [kind[at - d], kind[at + d]]) {
+      if (!other || peers.size >= PEERS_MAX) continue;
+      const key = peerKey(other);
+      if (key && key !== ownKey && !peers.has(key) && isVisible(other)) peers.add(key);
+    }
+  }
+  return { ...(twins > 0 ? { twins } : {}), ...(peers.size > 0 ? { peers: [...peers] } : {}) };
+}
+
 export function describeElement(el: Element, cache: DescribeCache = {}): Descriptor {
   const tag = el.tagName.toLowerCase();
   const text = elementText(el);

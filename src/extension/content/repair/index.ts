@@ -4,8 +4,8 @@
 import type { Descriptor, Target } from '../../../sdk/protocol/index.js';
 import { MAX_LOOKED_AT, collectPool, shortlist } from './candidates.js';
 import { describeChanges } from './changes.js';
-import { type DescribeCache, describeElement, isEnabled, isInteractive, isVisible } from './features.js';
-import { type FieldSim, type Weights, combine, contrastOf, fieldSims, rarity } from './score.js';
+import { type DescribeCache, describeElement, isEnabled, isInteractive, isVisible, peerKey } from './features.js';
+import { FIELDS, type FieldSim, type Weights, combine, contrastOf, fieldSims, rarity, weightsFor } from './score.js';
 import { fold } from './text.js';
 import type { RepairOutcome, RepairStats } from './types.js';
 import { WEIGHTS } from './weights.js';
@@ -95,7 +95,7 @@ export function scoreCandidates(
   opts: RepairOptions = {},
 ): { ranked: Scored[]; candidates: number; lookedAt: number } {
   const doc = opts.doc ?? document;
-  const W = opts.weights ?? WEIGHTS;
+  const W = weightsFor(old, opts.weights ?? WEIGHTS);
   const pool = collectPool(doc, old);
   const short = shortlist(pool.elements, old);
   const cache: DescribeCache = {};
@@ -126,12 +126,54 @@ function rememberedMatch(old: Descriptor, doc: Document): { element: Element; fi
     // A radio's or checkbox's `name` names its group, not the element: with the remembered one
     // gone, the group's other member would be "exactly one".
     if (field === 'nameAttr' && (old.type === 'radio' || old.type === 'checkbox')) continue;
+    const peers = new Set(old.peers ?? []);
     const found = [...doc.querySelectorAll(`[${attr}="${CSS.escape(value)}"]`)].filter(
-      (el) => isVisible(el) && isEnabled(el),
+      (el) => isVisible(el) && isEnabled(el) && !peers.has(peerKey(el)),
     );
     if (found.length === 1) return { element: found[0]!, field };
   }
   return undefined;
+}
+
+/** An exact match that scores at least this against the remembered element is not checked further. */
+export const EXACT_SURE = 0.95;
+/** Another element that scores this much more than the exact match is the better match. */
+export const EXACT_MARGIN = 0.05;
+
+/** Why an exact match is not taken (locator-repair.md §1). */
+export type ExactVerdict =
+  | { ok: true; score: number }
+  | { ok: false; score: number; why: 'peer' | 'low' | 'context' | 'better'; better?: Scored };
+
+/**
+ * Whether an element the exact target found is still the remembered one (`checkExact`). It is
+ * not when it is recognisably one of the remembered element's peers, when it scores below
+ * {@link DRIFTED_AT} against it (the score without contrast, as for a remembered field), or when
+ * it scores under {@link EXACT_SURE} and another element of the page scores more than
+ * {@link EXACT_MARGIN} higher: the target now names something else (a positional target after a
+ * list was reordered, a text that became part of another element's). When the remembered element
+ * had twins, its context told it apart: the match's row (else heading, else the text around it)
+ * must still be the remembered one's (similarity at least {@link DRIFTED_AT}).
+ */
+export function checkExactMatch(old: Descriptor, el: Element, opts: RepairOptions = {}): ExactVerdict {
+  const W = weightsFor(old, opts.weights ?? WEIGHTS);
+  const d = describeElement(el);
+  const sims = fieldSims(old, d, W.tagFamily);
+  const score = opts.scorer ? opts.scorer(old, d) : combine(sims, W);
+  if (old.peers?.includes(peerKey(el))) return { ok: false, score, why: 'peer' };
+  if (score < DRIFTED_AT) return { ok: false, score, why: 'low' };
+  if (old.twins) {
+    const ctx = old.context?.row ? 'row' : old.context?.heading ? 'heading' : old.near ? 'near' : undefined;
+    const sim = ctx ? (sims.find(([f]) => FIELDS[f] === ctx)?.[1] ?? 0) : 1;
+    if (sim < DRIFTED_AT) return { ok: false, score, why: 'context' };
+  }
+  if (score >= EXACT_SURE) return { ok: true, score };
+  const { ranked } = scoreCandidates(old, opts);
+  const mine = ranked.find((r) => r.element === el || r.element.contains(el) || el.contains(r.element));
+  const other = ranked.find((r) => r !== mine && !(r.element.contains(el) || el.contains(r.element)));
+  const base = mine?.score ?? score;
+  if (other && other.score - base > EXACT_MARGIN) return { ok: false, score: base, why: 'better', better: other };
+  return { ok: true, score };
 }
 
 function strip(d: Descriptor): Descriptor {
@@ -148,7 +190,7 @@ export function repair(old: Descriptor, target: Target, opts: RepairOptions = {}
   const t0 = performance.now();
   const doc = opts.doc ?? (typeof document === 'undefined' ? undefined : document);
   if (!doc?.body) return undefined;
-  const W = opts.weights ?? WEIGHTS;
+  const W = weightsFor(old, opts.weights ?? WEIGHTS);
   const stats = (candidates: number, lookedAt: number, scored: number): RepairStats => ({
     candidates,
     lookedAt,

@@ -53,6 +53,25 @@ export interface Weights {
    * field's weighted similarity over the `top` candidates by the plain score.
    */
   contrast: { floor: number; top: number; range: number };
+  /**
+   * When the remembered element had twins (other visible elements with its tag and text, see
+   * `Descriptor.twins`), its text and name did not tell it apart on the old page: their
+   * weights are multiplied by `text`, those of its context (heading, row) by `context`, and the
+   * text around it (`near`) weighs `near`.
+   */
+  twins: { text: number; context: number; near: number };
+}
+
+/** The weights to score candidates against this remembered element with (see {@link Weights.twins}). */
+export function weightsFor(old: Descriptor, W: Weights): Weights {
+  if (!old.twins) return W;
+  const w = { ...W.w };
+  w.text *= W.twins.text;
+  w.name *= W.twins.text;
+  w.heading *= W.twins.context;
+  w.row *= W.twins.context;
+  w.near = W.twins.near;
+  return { ...W, w };
 }
 
 /** How a field is present: 1 both, 2 only the remembered element, 3 only the candidate. */

@@ -82,4 +82,5 @@ export const WEIGHTS: Weights = {
   tagFamily: 0.8,
   power: 1,
   contrast: { floor: 0.3, top: 8, range: 1 },
+  twins: { text: 0.5, context: 2, near: 0 },
 };
