@@ -44,6 +44,12 @@ export interface RepairOptions {
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
+/**
+ * The weights without calibration (`power` 1): the floors of a remembered field and of an exact
+ * match are on the plain weighted mean, so calibrating the score for repair does not lower them.
+ */
+const plain = (W: Weights): Weights => (W.power === 1 ? W : { ...W, power: 1 });
+
 interface MergeKey {
   text: string;
   area: number;
@@ -159,7 +165,7 @@ export function checkExactMatch(old: Descriptor, el: Element, opts: RepairOption
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
   const d = describeElement(el);
   const sims = fieldSims(old, d, W.tagFamily);
-  const score = opts.scorer ? opts.scorer(old, d) : combine(sims, W);
+  const score = opts.scorer ? opts.scorer(old, d) : combine(sims, plain(W));
   if (old.peers?.includes(peerKey(el))) return { ok: false, score, why: 'peer' };
   if (score < DRIFTED_AT) return { ok: false, score, why: 'low' };
   if (old.twins) {
@@ -203,7 +209,7 @@ export function repair(old: Descriptor, target: Target, opts: RepairOptions = {}
     const hit = rememberedMatch(old, doc);
     if (hit) {
       const descriptor = describeElement(hit.element);
-      const s = opts.scorer ? opts.scorer(old, descriptor) : combine(fieldSims(old, descriptor, W.tagFamily), W);
+      const s = opts.scorer ? opts.scorer(old, descriptor) : combine(fieldSims(old, descriptor, W.tagFamily), plain(W));
       if (s >= REMEMBERED_FLOOR) {
         return {
           kind: 'found',

@@ -80,7 +80,7 @@ export const WEIGHTS: Weights = {
     size: 1,
   },
   tagFamily: 0.8,
-  power: 1,
+  power: 0.85,
   contrast: { floor: 0.3, top: 8, range: 1 },
   twins: { text: 0.5, context: 2, near: 0 },
 };
