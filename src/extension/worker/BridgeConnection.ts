@@ -67,9 +67,9 @@ export class BridgeConnection {
   }
 
   async #open(): Promise<void> {
-    const config = await readBridgeConfig();
+    // bridge.json and the last run's id (storage.session) are read at once, not one after the other.
+    const [config, resume] = await Promise.all([readBridgeConfig(), this.handlers.lastRunId()]);
     const nonce = randomHex(16);
-    const resume = await this.handlers.lastRunId();
     const ws = new WebSocket(`${config.url}?token=${encodeURIComponent(config.token)}`);
     this.#ws = ws;
     let welcomed = false;
