@@ -20,7 +20,20 @@ interface DumpCase {
   id: string;
   split: 'train' | 'test';
   truth: boolean;
+  /** The remembered element's twins (score.ts `weightsFor`). */
+  twins?: number;
   rows: Row[];
+}
+
+const fieldAt = (name: string): number => FIELDS.indexOf(name as (typeof FIELDS)[number]);
+
+/** The vector a case with twins is scored with, as score.ts `weightsFor` does. */
+function forTwins(v: Vec): Vec {
+  const t = Float64Array.from(v);
+  for (const f of ['text', 'name']) t[fieldAt(f)]! *= WEIGHTS.twins.text;
+  for (const f of ['heading', 'row']) t[fieldAt(f)]! *= WEIGHTS.twins.context;
+  t[fieldAt('near')] = WEIGHTS.twins.near;
+  return t;
 }
 
 const ACT = 0.85;
@@ -97,9 +110,11 @@ interface Eval {
   margin: number;
 }
 
-function evaluate(cases: DumpCase[], v: Vec): Eval {
+function evaluate(cases: DumpCase[], v0: Vec): Eval {
   const e: Eval = { correct: 0, wrong: 0, repairable: 0, gone: 0, correctRefusal: 0, proposedRight: 0, drifted: 0, ambiguous: 0, notFound: 0, margin: 0 };
+  const vt = forTwins(v0);
   for (const c of cases) {
+    const v = c.twins ? vt : v0;
     let best = -1;
     let second = -1;
     let bestTruth = false;

@@ -82,5 +82,5 @@ export const WEIGHTS: Weights = {
   tagFamily: 0.8,
   power: 0.85,
   contrast: { floor: 0.3, top: 8, range: 1 },
-  twins: { text: 0.5, context: 2, near: 0 },
+  twins: { text: 0.3, context: 3, near: 0 },
 };
