@@ -26,6 +26,8 @@ export const REQUIREMENTS = {
   'RS-REPAIR': 'a scored candidate >= 0.85 with no rival within 0.15 answers repaired: true, via "repair", with repair { score, runnerUp, old, changed, changes }',
   'RS-DRIFTED': 'a best candidate between 0.60 and 0.85 answers drifted, never acted on',
   'RS-REPAIR-AMBIGUOUS': 'two candidates within 0.15 answer ambiguous with repair: true and the candidates',
+  'RS-RECORD': 'beyond v1: resolve with `record` adds twins and peers to the descriptor (what the lock file keeps for repair)',
+  'RS-CHECK-EXACT': 'beyond v1: with checkExact, an exact match that is no longer the remembered element answers drifted with exact: true, never acted on',
   'RS-REPAIR-NOT-FOUND': 'nothing close enough answers not-found with repairTried, bestScore, and a note above 2000 elements',
   'LOC-ANSWER': 'locate answers x, y, rect, tag, editable (kind, checked for checkboxes and radios) in viewport pixels',
   'LOC-CHECKS': 'locate scrolls into view and requires the element visible and enabled',

@@ -4,6 +4,7 @@
 // element for the lock file, and runs repair the way `resolve` does.
 import type { Descriptor } from '../../src/sdk/protocol/descriptor.js';
 import type { Target } from '../../src/sdk/protocol/target.js';
+import { describe } from '../../src/extension/content/describe.js';
 import { checkExactMatch, repair, scoreCandidates, type RepairOptions } from '../../src/extension/content/repair/index.js';
 import { accessibleName, describeElement, recordFields, elementText, implicitRole, isEnabled, isVisible, visualLabel, xpathOf } from '../../src/extension/content/repair/features.js';
 import { collectPool, isCandidate, shortlist } from '../../src/extension/content/repair/candidates.js';
@@ -63,7 +64,8 @@ export function resolveExact(t: Target): Exact {
 export function record(t: Target): { ok: true; descriptor: Descriptor } | { ok: false; why: string } {
   const r = resolveExact(t);
   if (r.status !== 'found') return { ok: false, why: `${r.status} (${r.count})` };
-  return { ok: true, descriptor: { ...describeElement(r.element), ...recordFields(r.element) } };
+  // What the lock file holds: the content script's descriptor of a recorded target.
+  return { ok: true, descriptor: describe(r.element, { record: true }) };
 }
 
 /**
@@ -92,6 +94,8 @@ export interface Run {
   exactScore?: number;
   /** The exact match scored below the drifted threshold: refused as `drifted` (`checkExact`). */
   refusedExact?: boolean;
+  /** Why checkExact refused it. */
+  exactWhy?: 'peer' | 'low' | 'context' | 'better';
   ok?: boolean;
   via?: string;
   reason?: string;
@@ -119,7 +123,7 @@ export function resolveWithRepair(t: Target, old: Descriptor, mode: Mode = 'ours
   if (exact.status === 'found' && !forceRepair) {
     // The runner always sends `checkExact` with a remembered descriptor (locator-repair.md §1).
     const verdict = checkExactMatch(old, exact.element, options(mode, scoreOnly));
-    return { exact: 'found', exactXpath: xpathOf(exact.element), exactScore: verdict.score, ...(mode === 'ours' && !verdict.ok ? { refusedExact: true } : {}) };
+    return { exact: 'found', exactXpath: xpathOf(exact.element), exactScore: verdict.score, ...(mode === 'ours' && !verdict.ok ? { refusedExact: true, exactWhy: verdict.why } : {}) };
   }
   if (exact.status !== 'not-found' && !forceRepair) return { exact: exact.status };
   const out = repair(old, t, options(mode, scoreOnly));
@@ -232,4 +236,11 @@ export function profile(old: Descriptor): Record<string, number> {
     for (const [k, v] of Object.entries(m)) best[k] = Math.min(best[k] ?? Infinity, v);
   }
   return best;
+}
+
+/** Both describers of one target (the content script's and repair's), to find where they differ. */
+export function describers(t: Target): { content: Descriptor; repair: Descriptor } | undefined {
+  const r = resolveExact(t);
+  if (r.status !== 'found') return undefined;
+  return { content: describe(r.element), repair: describeElement(r.element) };
 }

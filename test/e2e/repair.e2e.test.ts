@@ -1,5 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { launch, type Descriptor, type Session, type Target } from '../../src/sdk/index.js';
 import { failure } from './support/failure.js';
 
@@ -20,13 +23,33 @@ const PAGES: Record<string, string> = {
   'big-new.html': `<section>${Array.from({ length: 2200 }, (_, i) => `<p>Line ${i}</p>`).join('')}</section><main><h2>Payment</h2><a href="/x">Help</a></main>`,
 };
 
+// One table before and after its rows were reordered; the page counts the clicks of each Delete.
+function rows(order: string): string {
+  const people: Record<string, [string, string, string]> = {
+    A: ['Ada Lovelace', 'ada@example.com', 'Admin'],
+    G: ['Grace Hopper', 'grace@example.com', 'Editor'],
+    T: ['Alan Turing', 'alan@example.com', 'Viewer'],
+  };
+  const body = [...order]
+    .map((k) => {
+      const [name, mail, role] = people[k]!;
+      return `<tr><td>${name}</td><td>${mail}</td><td>${role}</td><td><button>Edit</button><button onclick="document.getElementById('log').textContent += '${k}'">Delete</button></td></tr>`;
+    })
+    .join('');
+  return `<h1>Users</h1><table>${body}</table><p id="deleted">Deleted: <output id="log"></output></p>`;
+}
+PAGES['rows-old.html'] = rows('AGT');
+PAGES['rows-reordered.html'] = rows('GAT');
+let rowsNow = PAGES['rows-old.html'];
+
 let server: Server;
 let origin: string;
 let session: Session;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    const body = PAGES[(req.url ?? '/').slice(1)];
+    const path = (req.url ?? '/').slice(1);
+    const body = path === 'rows.html' ? rowsNow : PAGES[path];
     res.writeHead(body ? 200 : 404, { 'content-type': 'text/html' }).end(`<!doctype html><title>t</title><body>${body ?? 'none'}</body>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -103,5 +126,55 @@ describe('repair in real Chromium, through the extension', () => {
     expect(error.reason).toBe('ambiguous');
     expect(error.detail.repair).toBe(true);
     expect((error.detail.candidates as unknown[]).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('[RS-RECORD] with record, the descriptor also remembers its twins and the neighbours beside it', async () => {
+    await session.tab.navigate(`${origin}/rows-old.html`);
+    const plain = await session.locator.resolve({ xpath: '//tr[1]/td[4]/button[2]' });
+    expect(plain.descriptor.twins).toBeUndefined();
+    expect(plain.descriptor.peers).toBeUndefined();
+    const recorded = await session.locator.resolve({ xpath: '//tr[1]/td[4]/button[2]' }, { record: true });
+    expect(recorded.descriptor.twins).toBe(2);
+    expect(recorded.descriptor.peers).toContain('edit');
+    expect(recorded.descriptor.peers).not.toContain('delete');
+  });
+
+  it('[RS-CHECK-EXACT] with checkExact, a positional target that now names a twin in another row is refused; without, it is answered as v1 says', async () => {
+    await session.tab.navigate(`${origin}/rows-old.html`);
+    const old = (await session.locator.resolve({ xpath: '//tr[1]/td[4]/button[2]' }, { record: true })).descriptor;
+    await session.tab.navigate(`${origin}/rows-reordered.html`);
+    const error = await failure(session.locator.resolve({ xpath: '//tr[1]/td[4]/button[2]' }, { descriptor: old, checkExact: true }));
+    expect(error.reason).toBe('drifted');
+    expect(error.detail.exact).toBe(true);
+    expect(error.detail.changed).toContain('context.row');
+    expect(error.message).toMatch(/names? another element|not its place/);
+    const v1 = await session.locator.resolve({ xpath: '//tr[1]/td[4]/button[2]' }, { descriptor: old });
+    expect(v1.via).toBe('exact');
+  });
+
+  it('[RS-CHECK-EXACT] a session with a lock file records on first success and never clicks the wrong row after a reorder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aite-lock-'));
+    const lockFile = join(dir, 'aite.lock.json');
+    const own = await launch({ allow: [origin], timeoutMs: 3000, lockFile });
+    try {
+      rowsNow = PAGES['rows-old.html']!;
+      await own.tab.navigate(`${origin}/rows.html`);
+      await own.click({ xpath: '//tr[1]/td[4]/button[2]' });
+      expect((await own.locator.read({ css: '#deleted' })).text).toBe('Deleted: A');
+      await own.lock!.save();
+      const entry = Object.values(JSON.parse(readFileSync(lockFile, 'utf8')).entries as Record<string, { descriptor: Descriptor }>)[0]!;
+      expect(entry.descriptor.twins).toBe(2);
+      expect(entry.descriptor.peers).toContain('edit');
+      rowsNow = PAGES['rows-reordered.html']!;
+      await own.tab.navigate(`${origin}/rows.html`);
+      const error = await failure(own.click({ xpath: '//tr[1]/td[4]/button[2]' }));
+      expect(error.reason).toBe('drifted');
+      expect(error.detail.exact).toBe(true);
+      expect((await own.locator.read({ css: '#deleted' })).text).toBe('Deleted:');
+    } finally {
+      await own.close();
+      rowsNow = PAGES['rows-old.html']!;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -31,6 +31,11 @@ const PAGES: Record<string, string> = {
     <div><input type="checkbox" id="b2" data-truth><label for="b2">SMS text notifications</label></div><div><input type="checkbox" id="c2"><label for="c2">Push notifications</label></div>`,
   'wrap-old.html': `<table><tr><th>Name</th><th>Action</th></tr><tr><td>Ada</td><td><a href="/ada/edit">Edit profile</a></td></tr></table>`,
   'wrap-new.html': `<table><tr><th>Name</th><th>Action</th></tr><tr><td>Ada</td><td><a href="/ada/edit" data-truth><span>Edit the profile</span></a></td></tr></table>`,
+  'rows-old.html': `<h1>Users</h1><table><tr><td>Ada Lovelace</td><td>ada@example.com</td><td>Admin</td><td><button>Edit</button><button>Delete</button></td></tr><tr><td>Grace Hopper</td><td>grace@example.com</td><td>Editor</td><td><button>Edit</button><button>Delete</button></td></tr><tr><td>Alan Turing</td><td>alan@example.com</td><td>Viewer</td><td><button>Edit</button><button>Delete</button></td></tr></table>`,
+  'rows-reordered.html': `<h1>Users</h1><table><tr><td>Grace Hopper</td><td>grace@example.com</td><td>Editor</td><td><button>Edit</button><button>Delete</button></td></tr><tr><td>Ada Lovelace</td><td>ada@example.com</td><td>Admin</td><td><button>Edit</button><button data-truth>Delete</button></td></tr><tr><td>Alan Turing</td><td>alan@example.com</td><td>Viewer</td><td><button>Edit</button><button>Delete</button></td></tr></table>`,
+  'rows-wrapped.html': `<h1>Users</h1><table><tr><td>Grace Hopper</td><td>grace@example.com</td><td>Editor</td><td><span><button>Edit</button><button>Delete</button></span></td></tr><tr><td>Ada Lovelace</td><td>ada@example.com</td><td>Admin</td><td><span><button>Edit</button><button data-truth>Delete</button></span></td></tr><tr><td>Alan Turing</td><td>alan@example.com</td><td>Viewer</td><td><span><button>Edit</button><button>Delete</button></span></td></tr></table>`,
+  'save-old.html': `<h1>Settings</h1><form><label for="n">Name</label><input id="n"><div class="actions"><button class="btn primary">Save changes</button><button class="btn">Cancel</button></div></form>`,
+  'save-gone.html': `<h1>Settings</h1><form><label for="n">Name</label><input id="n"><div class="actions"><button class="btn">Cancel</button></div></form>`,
   'big-old.html': `<main><button class="go">Continue</button></main>`,
   'big-new.html': `<section>${Array.from({ length: 2200 }, (_, i) => `<p>Line ${i}</p>`).join('')}</section><main><button class="go">Proceed</button></main>`,
 };
@@ -152,5 +157,73 @@ describe('repair in the page', () => {
     expect(run.lookedAt).toBe(2000);
     expect(run.candidates).toBeGreaterThan(2000);
     if (run.ok === false && run.reason === 'not-found') expect(run.note).toMatch(/looked at 2000/);
+  });
+
+  it('a recorded target remembers its twins and the neighbours beside it', async () => {
+    await open('rows-old.html');
+    const rec = await page.evaluate(() => aiteBench.record({ xpath: '//tr[1]/td[4]/button[2]' }));
+    if (!rec.ok) throw new Error(rec.why);
+    expect(rec.descriptor.text).toBe('Delete');
+    expect(rec.descriptor.twins).toBe(2);
+    expect(rec.descriptor.peers).toContain('edit');
+    expect(rec.descriptor.peers).not.toContain('delete');
+  });
+
+  it('a neighbour remembered beside a removed target is never acted on, nor even proposed', async () => {
+    await open('save-old.html');
+    const rec = await page.evaluate(() => aiteBench.record({ text: 'Save changes' }));
+    if (!rec.ok) throw new Error(rec.why);
+    expect(rec.descriptor.peers).toContain('cancel');
+    await open('save-gone.html');
+    const run = await page.evaluate((d) => aiteBench.resolveWithRepair({ text: 'Save changes' }, d as Descriptor), rec.descriptor as never);
+    expect(run.ok).toBe(false);
+    expect(run.reason).toBe('not-found');
+    // Without what the lock remembered of the page, the button left beside it is the lead.
+    const { peers: _peers, ...bare } = rec.descriptor;
+    const blind = await page.evaluate((d) => aiteBench.resolveWithRepair({ text: 'Save changes' }, d as Descriptor), bare as never);
+    expect(blind.ok).toBe(false);
+    expect(blind.proposed?.length ?? 0).toBeGreaterThan(0);
+    expect(blind.score).toBeGreaterThan(run.score ?? 0);
+  });
+
+  it('checkExact: a positional target that now names a twin in another row is refused; in its own row it is taken', async () => {
+    await open('rows-old.html');
+    const rec = await page.evaluate(() => aiteBench.record({ xpath: '//tr[1]/td[4]/button[2]' }));
+    if (!rec.ok) throw new Error(rec.why);
+    await open('rows-reordered.html');
+    await page.evaluate(() => aiteBench.takeTruth('data-truth'));
+    const moved = await page.evaluate((d) => aiteBench.resolveWithRepair({ xpath: '//tr[1]/td[4]/button[2]' }, d as Descriptor), rec.descriptor as never);
+    expect(moved.exact).toBe('found');
+    expect(moved.refusedExact).toBe(true);
+    expect(moved.exactWhy).toBe('context');
+    await open('rows-old.html');
+    const same = await page.evaluate((d) => aiteBench.resolveWithRepair({ xpath: '//tr[1]/td[4]/button[2]' }, d as Descriptor), rec.descriptor as never);
+    expect(same.exact).toBe('found');
+    expect(same.refusedExact).toBeUndefined();
+  });
+
+  it('checkExact: a target that now names a remembered neighbour is refused', async () => {
+    await open('save-old.html');
+    const rec = await page.evaluate(() => aiteBench.record({ css: '.actions button:first-child' }));
+    if (!rec.ok) throw new Error(rec.why);
+    await open('save-gone.html');
+    const run = await page.evaluate((d) => aiteBench.resolveWithRepair({ css: '.actions button:first-child' }, d as Descriptor), rec.descriptor as never);
+    expect(run.exact).toBe('found');
+    expect(run.refusedExact).toBe(true);
+    expect(run.exactWhy).toBe('peer');
+  });
+
+  it('twins: when the text was shared, the row decides, so a reordered and rewrapped list is repaired to the right row', async () => {
+    await open('rows-old.html');
+    const rec = await page.evaluate(() => aiteBench.record({ xpath: '//tr[1]/td[4]/button[2]' }));
+    if (!rec.ok) throw new Error(rec.why);
+    await open('rows-wrapped.html');
+    const mark = await page.evaluate(() => aiteBench.takeTruth('data-truth'));
+    // The old xpath finds nothing any more (a span was added); repair runs.
+    const run = await page.evaluate((d) => aiteBench.resolveWithRepair({ xpath: '//tr[1]/td[4]/button[2]' }, d as Descriptor), rec.descriptor as never);
+    if (process.env.AITE_DEBUG) console.log(await page.evaluate((d, tx) => aiteBench.explain(d as Descriptor, tx as string), rec.descriptor as never, mark?.xpath as never));
+    expect(run.exact).toBe('not-found');
+    expect(run.ok).toBe(true);
+    expect(run.xpath).toBe(mark?.xpath);
   });
 });

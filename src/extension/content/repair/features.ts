@@ -311,9 +311,12 @@ function nearestHeading(el: Element, cache: DescribeCache): string {
   return found >= 0 ? cut(fold(hs[found]!.textContent), MAX_LABEL) : '';
 }
 
+/** The row's rendered text, its cells apart (as describe.ts records it: "Ada Lovelace Edit", not "Ada LovelaceEdit"). */
 function rowText(el: Element): string {
   const row = el.parentElement?.closest('tr,[role="row"],li');
-  return row ? cut(fold(row.textContent), MAX_TEXT) : '';
+  if (!row) return '';
+  const t = typeof (row as HTMLElement).innerText === 'string' ? (row as HTMLElement).innerText : row.textContent;
+  return cut(fold(t), MAX_TEXT);
 }
 
 /** Text of the closest ancestor that says more than the element itself (Similo's neighbour text). */

@@ -168,14 +168,15 @@ export function checkExactMatch(old: Descriptor, el: Element, opts: RepairOption
   const score = opts.scorer ? opts.scorer(old, d) : combine(sims, plain(W));
   if (old.peers?.includes(peerKey(el))) return { ok: false, score, why: 'peer' };
   if (score < DRIFTED_AT) return { ok: false, score, why: 'low' };
-  if (old.twins) {
-    const ctx = old.context?.row ? 'row' : old.context?.heading ? 'heading' : old.near ? 'near' : undefined;
-    const sim = ctx ? (sims.find(([f]) => FIELDS[f] === ctx)?.[1] ?? 0) : 1;
-    if (sim < DRIFTED_AT) return { ok: false, score, why: 'context' };
-  }
-  if (score >= EXACT_SURE) return { ok: true, score };
+  if (score >= EXACT_SURE && !old.twins) return { ok: true, score };
   const { ranked } = scoreCandidates(old, opts);
   const mine = ranked.find((r) => r.element === el || r.element.contains(el) || el.contains(r.element));
+  if (old.twins) {
+    // Read with the words' rarity among the candidates, as repair reads it: rows share most words.
+    const ctx = old.context?.row ? 'row' : old.context?.heading ? 'heading' : old.near ? 'near' : undefined;
+    const sim = ctx ? ((mine?.sims ?? sims).find(([f]) => FIELDS[f] === ctx)?.[1] ?? 0) : 1;
+    if (sim < DRIFTED_AT) return { ok: false, score, why: 'context' };
+  }
   const other = ranked.find((r) => r !== mine && !(r.element.contains(el) || el.contains(r.element)));
   const base = mine?.score ?? score;
   if (other && other.score - base > EXACT_MARGIN) return { ok: false, score: base, why: 'better', better: other };
