@@ -58,7 +58,7 @@ function toVec(W: Weights): Vec {
 
 function toWeights(v: Vec): Weights {
   const pick = (o: number): Record<string, number> => Object.fromEntries(FIELDS.map((f, i) => [f, Math.round(v[o + i]! * 100) / 100]));
-  return { w: pick(0), missing: pick(NF), added: pick(2 * NF), tagFamily: WEIGHTS.tagFamily, power: Math.round(v[3 * NF]! * 100) / 100, contrast: { floor: Math.round(v[3 * NF + 1]! * 100) / 100, top: WEIGHTS.contrast.top, range: Math.round(v[3 * NF + 2]! * 100) / 100 } } as Weights;
+  return { w: pick(0), missing: pick(NF), added: pick(2 * NF), tagFamily: WEIGHTS.tagFamily, scale: WEIGHTS.scale, twins: WEIGHTS.twins, power: Math.round(v[3 * NF]! * 100) / 100, contrast: { floor: Math.round(v[3 * NF + 1]! * 100) / 100, top: WEIGHTS.contrast.top, range: Math.round(v[3 * NF + 2]! * 100) / 100 } } as Weights;
 }
 
 function score(row: Row, v: Vec, contrast?: Float64Array): number {
@@ -69,7 +69,7 @@ function score(row: Row, v: Vec, contrast?: Float64Array): number {
     num += w * s;
     den += w;
   }
-  return den > 0 ? Math.pow(num / den, v[3 * NF]!) : 0;
+  return den > 0 ? Math.min(1, Math.pow(num / den, v[3 * NF]!) / WEIGHTS.scale) : 0;
 }
 
 /** The same contrast multipliers as score.ts `contrastOf`. */

@@ -45,10 +45,10 @@ export interface RepairOptions {
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
 /**
- * The weights without calibration (`power` 1): the floors of a remembered field and of an exact
+ * The weights without calibration (`power` and `scale` 1): the floors of a remembered field and of an exact
  * match are on the plain weighted mean, so calibrating the score for repair does not lower them.
  */
-const plain = (W: Weights): Weights => (W.power === 1 ? W : { ...W, power: 1 });
+const plain = (W: Weights): Weights => (W.power === 1 && W.scale === 1 ? W : { ...W, power: 1, scale: 1 });
 
 interface MergeKey {
   text: string;

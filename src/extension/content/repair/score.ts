@@ -47,6 +47,13 @@ export interface Weights {
    */
   power: number;
   /**
+   * Calibration, after `power`: the score is divided by `scale` and capped at 1, so a weighted
+   * mean of `scale` or more reads as 1. Unlike a power below 1 it widens the gaps between
+   * candidates instead of pressing the best ones together; two candidates at or above `scale`
+   * both read 1, and are ambiguous.
+   */
+  scale: number;
+  /**
    * Contrast: a field on which the leading candidates all agree (same tag, same classes, same
    * form) tells them nothing, and only compresses their scores together. Its weight is scaled
    * by floor + (1 − floor) · min(1, spread / range), where spread is the max − min of the
@@ -189,7 +196,7 @@ export function combine(sims: readonly FieldSim[], W: Weights, contrast?: ArrayL
     num += w * s;
     den += w;
   }
-  return den > 0 ? Math.pow(num / den, W.power) : 0;
+  return den > 0 ? Math.min(1, Math.pow(num / den, W.power) / W.scale) : 0;
 }
 
 /**
