@@ -376,6 +376,7 @@ export function classList(el: Element): string[] {
 
 /** The full descriptor of a live element (the lock file's shape, plus repair's optional fields). */
 const TWINS_MAX = 9;
+const TWINS_LOOK = 3000;
 const PEERS_MAX = 24;
 /** How far from the element, in document order, peers are looked for. */
 const PEERS_LOOK = 400;
@@ -421,7 +422,10 @@ export function recordFields(el: Element): Pick<Descriptor, 'twins' | 'peers'> {
   const own = elementText(el, true);
   let twins = 0;
   if (own) {
-    for (const other of el.ownerDocument.getElementsByTagName(el.localName)) {
+    const same = el.ownerDocument.getElementsByTagName(el.localName);
+    // A page of thousands of divs is not read whole to record one target: the first 3000 say enough.
+    for (let i = 0; i < same.length && i < TWINS_LOOK; i++) {
+      const other = same[i]!;
       if (other === el || elementText(other, true) !== own || !isVisible(other)) continue;
       if (++twins >= TWINS_MAX) break;
     }
