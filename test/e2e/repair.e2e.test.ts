@@ -17,6 +17,10 @@ const PAGES: Record<string, string> = {
   'compose-testid-drift.html': `<h1>New message</h1><form aria-label="Compose"><button data-testid="send" id="b7">Post</button></form>`,
   'compose-drift.html': `<h1>New message</h1><form aria-label="Compose"><label for="to">To</label><input id="to" name="to">
     <div class="actions"><button class="btn primary" type="submit">Post</button><button type="button">Save draft</button></div></form>`,
+  'frame-old.html': `<h1>Checkout</h1><button class="pay">Pay now</button><iframe name="pay" src="/pay-old.html"></iframe>`,
+  'frame-new.html': `<h1>Checkout</h1><button class="pay">Pay now</button><iframe name="pay" src="/pay-new.html"></iframe>`,
+  'pay-old.html': `<h2>Card</h2><button id="pay-btn" class="pay">Pay now</button><button>Back</button>`,
+  'pay-new.html': `<h2>Card</h2><button id="pay-button" class="pay">Pay now</button><button>Back</button>`,
   'compose-gone.html': `<h1>New message</h1><form aria-label="Compose"><label for="to">To</label><input id="to" name="to">
     <div class="actions"><button type="button">Save draft</button></div></form>`,
   'twins-old.html': `<h1>Files</h1><ul><li>Alpha <a href="/a" class="open">Open</a></li><li>Beta <a href="/b" class="other">Close</a></li></ul>`,
@@ -190,5 +194,15 @@ describe('repair in real Chromium, through the extension', () => {
       rowsNow = PAGES['rows-old.html']!;
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('[RS-REPAIR] a target in an iframe is repaired inside that iframe, never from a look-alike outside it', async () => {
+    const old = await remembered('frame-old.html', { css: '#pay-btn', frame: 'pay' });
+    expect(old.frame).toBe('pay');
+    await session.tab.navigate(`${origin}/frame-new.html`);
+    const answer = await session.locator.resolve({ css: '#pay-btn', frame: 'pay' }, { descriptor: old });
+    expect(answer).toMatchObject({ repaired: true });
+    expect(answer.descriptor.frame).toBe('pay');
+    expect(answer.descriptor.id).toBe('pay-button');
   });
 });

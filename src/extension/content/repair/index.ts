@@ -169,7 +169,8 @@ export function checkExactMatch(old: Descriptor, el: Element, opts: RepairOption
   if (old.peers?.includes(peerKey(el))) return { ok: false, score, why: 'peer' };
   if (score < DRIFTED_AT) return { ok: false, score, why: 'low' };
   if (score >= EXACT_SURE && !old.twins) return { ok: true, score };
-  const { ranked } = scoreCandidates(old, opts);
+  // The match's own document: a target in a frame is compared with that frame's elements.
+  const { ranked } = scoreCandidates(old, { ...opts, doc: el.ownerDocument });
   const mine = ranked.find((r) => r.element === el || r.element.contains(el) || el.contains(r.element));
   if (old.twins) {
     // Read with the words' rarity among the candidates, as repair reads it: rows share most words.
