@@ -39,6 +39,17 @@ describe('LockFile', () => {
     expect(reopened.get({ text: 'Send' }, 'http://other/b')?.text).toBe('Send');
   });
 
+  it('willRecord: true until the target has an entry, always with updateLock', async () => {
+    const lock = await LockFile.open(join(dir, 'aite.lock.json'));
+    expect(lock.willRecord({ text: 'Send' }, 'http://h/wallet')).toBe(true);
+    lock.recordExact({ text: 'Send' }, 'http://h/wallet', send);
+    expect(lock.willRecord({ text: 'Send' }, 'http://h/wallet')).toBe(false);
+    expect(lock.willRecord({ text: 'Send' }, 'http://h/other')).toBe(true);
+    const updating = await LockFile.open(join(dir, 'aite.lock.json'), { updateLock: true });
+    updating.recordExact({ text: 'Send' }, 'http://h/wallet', send);
+    expect(updating.willRecord({ text: 'Send' }, 'http://h/wallet')).toBe(true);
+  });
+
   it('never writes a repair without updateLock: it is only proposed', async () => {
     const path = join(dir, 'aite.lock.json');
     const first = await LockFile.open(path);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
-import { combine, fieldSims, FIELDS, rarity, score } from '../../../src/extension/content/repair/score.js';
+import { combine, fieldSims, FIELDS, rarity, score, weightsFor } from '../../../src/extension/content/repair/score.js';
 import { describeChanges } from '../../../src/extension/content/repair/changes.js';
 import { WEIGHTS } from '../../../src/extension/content/repair/weights.js';
 
@@ -77,5 +77,36 @@ describe('repair score', () => {
     expect(href(link, { ...link, href: 'javascript:void(0)' })).toBeUndefined();
     expect(href(link, { ...link, href: 'forgot-password.html' })).toEqual([FIELDS.indexOf('href'), 0, 3]);
     expect(href({ ...link, href: '/forgot' }, { ...link, href: '/forgot' })![1]).toBe(1);
+  });
+
+  it('with twins, weighs the shared text less and the row and heading more; without, leaves the weights alone', () => {
+    expect(weightsFor(send, WEIGHTS)).toBe(WEIGHTS);
+    const w = weightsFor({ ...send, twins: 4 }, WEIGHTS).w;
+    expect(w.text).toBeCloseTo(WEIGHTS.w.text * WEIGHTS.twins.text, 9);
+    expect(w.name).toBeCloseTo(WEIGHTS.w.name * WEIGHTS.twins.text, 9);
+    expect(w.row).toBeCloseTo(WEIGHTS.w.row * WEIGHTS.twins.context, 9);
+    expect(w.heading).toBeCloseTo(WEIGHTS.w.heading * WEIGHTS.twins.context, 9);
+    expect(w.near).toBe(WEIGHTS.twins.near);
+    expect(w.id).toBe(WEIGHTS.w.id);
+    // The twin in the remembered row now beats the one in another row by more than the gap.
+    const row = (r: string): Descriptor => ({ ...send, context: { ...send.context, row: r } });
+    const old = { ...row('Ada Lovelace ada@example.com Admin Edit Delete'), twins: 2 };
+    const same = row('Ada Lovelace ada@example.com Admin Edit Delete');
+    const other = row('Grace Hopper grace@example.com Editor Edit Delete');
+    const W = weightsFor(old, WEIGHTS);
+    const rare = rarity([same, other]);
+    const gap = combine(fieldSims(old, same, W.tagFamily, rare), W) - combine(fieldSims(old, other, W.tagFamily, rare), W);
+    const plainGap = combine(fieldSims(old, same, WEIGHTS.tagFamily, rare), WEIGHTS) - combine(fieldSims(old, other, WEIGHTS.tagFamily, rare), WEIGHTS);
+    expect(gap).toBeGreaterThan(plainGap);
+  });
+
+  it('calibrates by scale: a weighted mean at or above it reads 1, below it is stretched, the order never changes', () => {
+    const sims = (s: number): [number, number, 1][] => [[FIELDS.indexOf('text'), s, 1]];
+    const W = { ...WEIGHTS, scale: 0.9, power: 1 };
+    expect(combine(sims(0.95), W)).toBe(1);
+    expect(combine(sims(0.9), W)).toBeCloseTo(1, 9);
+    expect(combine(sims(0.765), W)).toBeCloseTo(0.85, 9);
+    const xs = [0.1, 0.4, 0.6, 0.7, 0.8, 0.89].map((x) => combine(sims(x), W));
+    expect([...xs].sort((a, b) => a - b)).toEqual(xs);
   });
 });
