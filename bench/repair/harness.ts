@@ -6,7 +6,7 @@ import type { Descriptor } from '../../src/sdk/protocol/descriptor.js';
 import type { Target } from '../../src/sdk/protocol/target.js';
 import { describe } from '../../src/extension/content/describe.js';
 import { checkExactMatch, repair, scoreCandidates, type RepairOptions } from '../../src/extension/content/repair/index.js';
-import { accessibleName, describeElement, recordFields, elementText, implicitRole, isEnabled, isVisible, visualLabel, xpathOf } from '../../src/extension/content/repair/features.js';
+import { accessibleName, describeElement, elementText, implicitRole, isEnabled, isVisible, visualLabel, xpathOf } from '../../src/extension/content/repair/features.js';
 import { collectPool, isCandidate, shortlist } from '../../src/extension/content/repair/candidates.js';
 import { FIELDS, contrastOf, fieldSims, rarity } from '../../src/extension/content/repair/score.js';
 import { WEIGHTS } from '../../src/extension/content/repair/weights.js';
@@ -236,11 +236,4 @@ export function profile(old: Descriptor): Record<string, number> {
     for (const [k, v] of Object.entries(m)) best[k] = Math.min(best[k] ?? Infinity, v);
   }
   return best;
-}
-
-/** Both describers of one target (the content script's and repair's), to find where they differ. */
-export function describers(t: Target): { content: Descriptor; repair: Descriptor } | undefined {
-  const r = resolveExact(t);
-  if (r.status !== 'found') return undefined;
-  return { content: describe(r.element), repair: describeElement(r.element) };
 }

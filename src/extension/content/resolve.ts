@@ -1,4 +1,4 @@
-import type { AnswerOf, Descriptor, RequestOf, Target } from '../../sdk/protocol/index.js';
+import { type AnswerOf, type Descriptor, type RequestOf, type Target, withoutHandle } from '../../sdk/protocol/index.js';
 import { describe } from './describe.js';
 import { findFrame } from './dom/query.js';
 import type { TextIndex } from './dom/text.js';
@@ -117,17 +117,12 @@ function checkExact(target: Target, old: Descriptor, el: Element): void {
       candidate,
       score,
       runnerUp: verdict.better ? Math.round(verdict.better.score * 1000) / 1000 : 0,
-      old: stripHandle(old),
+      old: withoutHandle(old),
       ...diff,
       exact: true,
       ...(verdict.better ? { better: verdict.better.descriptor } : {}),
     },
   );
-}
-
-function stripHandle(d: Descriptor): Descriptor {
-  const { handle: _handle, ...rest } = d;
-  return rest as Descriptor;
 }
 
 function repairAnswer(id: number, target: Target, old: Descriptor, o: RepairOutcome, record: boolean | undefined): { answer: AnswerOf<'resolve'>; element: Element } {

@@ -4,7 +4,7 @@ import { dirname, join, basename } from 'node:path';
 import { z } from 'zod';
 import { AiteError } from '../errors/AiteError.js';
 import { FileMutex } from './FileMutex.js';
-import { DescriptorSchema, TargetSchema, type Descriptor, type Repair, type Target } from '../protocol/index.js';
+import { DescriptorSchema, TargetSchema, type Descriptor, type Repair, type Target, withoutHandle } from '../protocol/index.js';
 
 const EntrySchema = z.strictObject({
   target: TargetSchema,
@@ -118,7 +118,7 @@ export class LockFile {
   recordExact(target: Target, pageUrl: string, descriptor: Descriptor): void {
     const key = LockFile.key(target, pageUrl);
     if (this.#entries.has(key)) return;
-    const entry = { target, page: pagePath(pageUrl), descriptor: stored(descriptor) };
+    const entry = { target, page: pagePath(pageUrl), descriptor: withoutHandle(descriptor) };
     this.#entries.set(key, entry);
     this.#changes.set(key, { entry, replaces: false });
   }
@@ -144,10 +144,10 @@ export class LockFile {
   proposeRepair(target: Target, pageUrl: string, descriptor: Descriptor, repair: Repair | undefined): LockProposal {
     const key = LockFile.key(target, pageUrl);
     const old = this.#entries.get(key)?.descriptor ?? repair?.old ?? descriptor;
-    const proposal: LockProposal = { key, target, page: pagePath(pageUrl), old, descriptor: stored(descriptor), repair };
+    const proposal: LockProposal = { key, target, page: pagePath(pageUrl), old, descriptor: withoutHandle(descriptor), repair };
     this.#proposals.push(proposal);
     if (this.updateLock) {
-      const entry = { target, page: pagePath(pageUrl), descriptor: stored(descriptor) };
+      const entry = { target, page: pagePath(pageUrl), descriptor: withoutHandle(descriptor) };
       this.#entries.set(key, entry);
       this.#changes.set(key, { entry, replaces: true });
     }
@@ -233,11 +233,6 @@ function pagePath(pageUrl: string): string {
 }
 
 /** A descriptor as the lock file keeps it: no runtime handle. */
-function stored(descriptor: Descriptor): Descriptor {
-  const { handle: _handle, ...rest } = descriptor;
-  return rest as Descriptor;
-}
-
 function sortKeys<T>(value: T): T {
   if (Array.isArray(value)) return value.map(sortKeys) as T;
   if (value && typeof value === 'object') {

@@ -99,3 +99,9 @@ export const DescriptorSchema = z.looseObject({
  * @public
  */
 export type Descriptor = z.infer<typeof DescriptorSchema>;
+
+/** The descriptor without its runtime `handle`: what the lock file stores and failures quote. */
+export function withoutHandle(d: Descriptor): Descriptor {
+  const { handle: _handle, ...rest } = d;
+  return rest as Descriptor;
+}

@@ -76,9 +76,10 @@ export const ResolveRequestSchema = z.object({
   record: z.boolean().optional(),
   /**
    * Beyond v1, compatible with it: with `descriptor`, an element the exact target finds is also
-   * checked against it; one that scores below the drifted threshold (0.60) is refused as
-   * `drifted` with `detail.exact: true`: the target now names something else (a positional target
-   * after a list was reordered, a text that became part of another element's).
+   * checked against it; one that is a remembered peer, scores below the drifted threshold (0.60),
+   * is a twin out of its remembered row, or is out-scored by another element is refused as
+   * `drifted` with `detail.exact: true` (locator-repair.md §1): the target now names something
+   * else (a positional target after a list was reordered, a text that became part of another's).
    */
   checkExact: z.boolean().optional(),
 });

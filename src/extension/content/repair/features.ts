@@ -374,7 +374,6 @@ export function classList(el: Element): string[] {
   return out;
 }
 
-/** The full descriptor of a live element (the lock file's shape, plus repair's optional fields). */
 const TWINS_MAX = 9;
 const TWINS_LOOK = 3000;
 const PEERS_MAX = 24;
@@ -444,6 +443,7 @@ export function recordFields(el: Element): Pick<Descriptor, 'twins' | 'peers'> {
   return { ...(twins > 0 ? { twins } : {}), ...(peers.size > 0 ? { peers: [...peers] } : {}) };
 }
 
+/** The full descriptor of a live element (the lock file's shape, plus repair's optional fields). */
 export function describeElement(el: Element, cache: DescribeCache = {}): Descriptor {
   const tag = el.tagName.toLowerCase();
   const text = elementText(el);

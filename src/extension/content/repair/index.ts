@@ -1,7 +1,7 @@
 // Locator repair (protocol-v1 `resolve`, docs/locator-repair.md). `resolve` calls it once per
 // request, only when the request carries a remembered descriptor, the exact target found nothing
 // (never for ambiguous or hidden matches), and the DOM has settled.
-import type { Descriptor, Target } from '../../../sdk/protocol/index.js';
+import { type Descriptor, type Target, withoutHandle } from '../../../sdk/protocol/index.js';
 import { MAX_LOOKED_AT, collectPool, shortlist } from './candidates.js';
 import { describeChanges } from './changes.js';
 import { type DescribeCache, describeElement, isEnabled, isInteractive, isVisible, peerKey } from './features.js';
@@ -126,13 +126,13 @@ function rememberedMatch(old: Descriptor, doc: Document): { element: Element; fi
     ['ariaLabel', 'aria-label'],
     ['nameAttr', 'name'],
   ];
+  const peers = new Set(old.peers ?? []);
   for (const [field, attr] of fields) {
     const value = old[field];
     if (typeof value !== 'string' || value === '') continue;
     // A radio's or checkbox's `name` names its group, not the element: with the remembered one
     // gone, the group's other member would be "exactly one".
     if (field === 'nameAttr' && (old.type === 'radio' || old.type === 'checkbox')) continue;
-    const peers = new Set(old.peers ?? []);
     const found = [...doc.querySelectorAll(`[${attr}="${CSS.escape(value)}"]`)].filter(
       (el) => isVisible(el) && isEnabled(el) && !peers.has(peerKey(el)),
     );
@@ -184,11 +184,6 @@ export function checkExactMatch(old: Descriptor, el: Element, opts: RepairOption
   return { ok: true, score };
 }
 
-function strip(d: Descriptor): Descriptor {
-  const { handle: _handle, ...rest } = d;
-  return rest as Descriptor;
-}
-
 /**
  * Repairs a target whose exact match is gone, from the descriptor the lock file remembers.
  * Returns undefined only when there is no document to look in (resolve then keeps waiting).
@@ -205,7 +200,7 @@ export function repair(old: Descriptor, target: Target, opts: RepairOptions = {}
     scored,
     ms: round(performance.now() - t0),
   });
-  const oldClean = strip(old);
+  const oldClean = withoutHandle(old);
 
   if (!opts.scoreOnly) {
     const hit = rememberedMatch(old, doc);
