@@ -162,13 +162,13 @@ export function explain(old: Descriptor, truthXpath: string | undefined, top = 4
 }
 
 /** Field similarities of the scored candidates, for the weight fitter. */
-export function dump(old: Descriptor, truthXpath: string | undefined): { rows: { sims: number[][]; truth: boolean; xpath: string }[]; fields: readonly string[]; twins: number } {
+export function dump(old: Descriptor, truthXpath: string | undefined): { rows: { sims: number[][]; truth: boolean; xpath: string; descriptor: Descriptor }[]; fields: readonly string[]; twins: number } {
   const { ranked } = scoreCandidates(old, { merge: true });
   return {
     fields: FIELDS,
     rows: ranked.map((r) => {
       const xp = xpathOf(r.element);
-      return { sims: r.sims.map((s) => [s[0], Math.round(s[1] * 1000) / 1000, s[2]]), truth: xp === truthXpath, xpath: xp };
+      return { sims: r.sims.map((s) => [s[0], Math.round(s[1] * 1000) / 1000, s[2]]), truth: xp === truthXpath, xpath: xp, descriptor: r.descriptor };
     }),
     twins: old.twins ?? 0,
   };

@@ -1,0 +1,87 @@
+// Replays a dump written by `npm run bench:repair -- --dump f` through the repair score of the
+// current source, without a browser: the candidates' descriptors are in the dump, so a change to
+// score.ts or weights.ts can be measured in a second instead of a six-minute benchmark run. The
+// remembered-field step is taken as the dump recorded it (it depends on the page's DOM). The
+// benchmark itself stays the number of record; this is for trying ideas.
+//   npx esbuild bench/repair/replay.ts --bundle --platform=node --format=esm --outfile=/tmp/replay.mjs && node /tmp/replay.mjs f [--verbose]
+import { readFileSync } from 'node:fs';
+import type { Descriptor } from '../../src/sdk/protocol/descriptor.js';
+import { ACT_AT, DRIFTED_AT, GAP } from '../../src/extension/content/repair/index.js';
+import { combine, contrastOf, fieldSims, rarity, weightsFor } from '../../src/extension/content/repair/score.js';
+import { WEIGHTS } from '../../src/extension/content/repair/weights.js';
+
+interface DumpRow {
+  truth: boolean;
+  xpath: string;
+  descriptor: Descriptor;
+}
+interface DumpCase {
+  id: string;
+  split: 'train' | 'test';
+  truth: boolean;
+  old: Descriptor;
+  via?: string;
+  right?: boolean;
+  rows: DumpRow[];
+}
+
+type Verdict = { ok: boolean; right?: boolean; reason?: string; score: number; runnerUp: number; truthRank: number };
+
+export function judge(c: DumpCase): Verdict {
+  if (c.via === 'descriptor') return { ok: true, right: c.right, score: 1, runnerUp: 0, truthRank: 0 };
+  const W = weightsFor(c.old, WEIGHTS);
+  const ds = c.rows.map((r) => r.descriptor);
+  const rare = rarity(ds);
+  const sims = ds.map((d) => fieldSims(c.old, d, W.tagFamily, rare));
+  const contrast = contrastOf(sims, W);
+  const ranked = c.rows.map((r, i) => ({ r, s: combine(sims[i]!, W, contrast) })).sort((a, b) => b.s - a.s);
+  const best = ranked[0];
+  const second = ranked[1];
+  const score = best?.s ?? 0;
+  const runnerUp = second?.s ?? 0;
+  const truthRank = ranked.findIndex((x) => x.r.truth);
+  if (!best || score < DRIFTED_AT) return { ok: false, reason: 'not-found', score, runnerUp, truthRank };
+  if (second && score - runnerUp <= GAP) return { ok: false, reason: 'ambiguous', score, runnerUp, truthRank };
+  if (score < ACT_AT) return { ok: false, reason: 'drifted', score, runnerUp, truthRank };
+  return { ok: true, right: best.r.truth, score, runnerUp, truthRank };
+}
+
+function main(): void {
+  const file = process.argv[2];
+  if (!file) throw new Error('usage: replay <dump.json> [--verbose]');
+  const verbose = process.argv.includes('--verbose');
+  const cases = JSON.parse(readFileSync(file, 'utf8')) as DumpCase[];
+  const groups: Record<string, { rep: number; right: number; wrong: number; gone: number; refusedGone: number }> = {};
+  const missed: string[] = [];
+  const wrong: string[] = [];
+  for (const c of cases) {
+    const v = judge(c);
+    const key = `${c.id.startsWith('real') ? 'real' : 'synthetic'} ${c.split}`;
+    const g = (groups[key] ??= { rep: 0, right: 0, wrong: 0, gone: 0, refusedGone: 0 });
+    const line = `${c.id} ${v.ok ? 'ok' : v.reason} ${v.score.toFixed(3)}/${v.runnerUp.toFixed(3)} truth#${v.truthRank}`;
+    if (c.truth) {
+      g.rep++;
+      if (v.ok && v.right) g.right++;
+      else if (v.ok) (g.wrong++, wrong.push(line));
+      else missed.push(line);
+    } else {
+      g.gone++;
+      if (v.ok) (g.wrong++, wrong.push(line));
+      else g.refusedGone++;
+    }
+  }
+  let rep = 0;
+  let right = 0;
+  let wr = 0;
+  for (const [k, g] of Object.entries(groups).sort()) {
+    console.log(`${k.padEnd(16)} repaired ${g.right}/${g.rep} = ${((100 * g.right) / g.rep).toFixed(1)}%  wrong ${g.wrong}  gone refused ${g.refusedGone}/${g.gone}`);
+    rep += g.rep;
+    right += g.right;
+    wr += g.wrong;
+  }
+  console.log(`all              repaired ${right}/${rep} = ${((100 * right) / rep).toFixed(1)}%  wrong ${wr}`);
+  for (const w of wrong) console.log(`  WRONG ${w}`);
+  if (verbose) for (const m of missed) console.log(`  missed ${m}`);
+}
+
+main();
