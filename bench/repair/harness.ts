@@ -98,6 +98,8 @@ export interface Run {
   exactWhy?: 'peer' | 'low' | 'context' | 'better';
   ok?: boolean;
   via?: string;
+  /** Release pairs: the answer of the score alone (the remembered-field step off), by xpath; undefined when it refused. */
+  scoreAlone?: string | null;
   reason?: string;
   xpath?: string;
   /** Proposed elements of a refusal (drifted: one; ambiguous: the close ones). */
@@ -128,7 +130,14 @@ export function resolveWithRepair(t: Target, old: Descriptor, mode: Mode = 'ours
   if (exact.status !== 'not-found' && !forceRepair) return { exact: exact.status };
   const out = repair(old, t, options(mode, scoreOnly));
   if (!out) return { exact: exact.status, ok: false, reason: 'internal' };
-  const base = { exact: exact.status, ms: out.stats?.ms, lookedAt: out.stats?.lookedAt, candidates: out.stats?.candidates };
+  const alone = forceRepair && !scoreOnly ? repair(old, t, options(mode, true)) : undefined;
+  const base = {
+    exact: exact.status,
+    ms: out.stats?.ms,
+    lookedAt: out.stats?.lookedAt,
+    candidates: out.stats?.candidates,
+    ...(alone ? { scoreAlone: alone.kind === 'found' ? xpathOf(alone.element) : null } : {}),
+  };
   if (out.kind === 'found') {
     return { ...base, ok: true, via: out.via, xpath: xpathOf(out.element), score: out.repair.score, runnerUp: out.repair.runnerUp, changes: out.repair.changes };
   }

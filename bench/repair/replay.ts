@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { Descriptor } from '../../src/sdk/protocol/descriptor.js';
 import { ACT_AT, DRIFTED_AT, GAP } from '../../src/extension/content/repair/index.js';
-import { combine, contrastOf, fieldSims, rarity, weightsFor } from '../../src/extension/content/repair/score.js';
+import { FIELDS, type Weights, combine, contrastOf, fieldSims, rarity, weightsFor } from '../../src/extension/content/repair/score.js';
 import { WEIGHTS } from '../../src/extension/content/repair/weights.js';
 
 interface DumpRow {
@@ -27,9 +27,19 @@ interface DumpCase {
 
 type Verdict = { ok: boolean; right?: boolean; reason?: string; score: number; runnerUp: number; truthRank: number };
 
+const explain = process.argv.includes('--explain') ? process.argv[process.argv.indexOf('--explain') + 1]! : '\u0000';
+
+/** `--weights '{"scale":0.88,"contrast":{"top":3}}'`: overrides merged into the current weights. */
+function merged(base: Weights, over: Record<string, unknown>): Weights {
+  const out = { ...base } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(over)) out[k] = v !== null && typeof v === 'object' ? { ...(out[k] as object), ...v } : v;
+  return out as unknown as Weights;
+}
+const BASE = process.argv.includes('--weights') ? merged(WEIGHTS, JSON.parse(process.argv[process.argv.indexOf('--weights') + 1]!) as Record<string, unknown>) : WEIGHTS;
+
 export function judge(c: DumpCase): Verdict {
   if (c.via === 'descriptor') return { ok: true, right: c.right, score: 1, runnerUp: 0, truthRank: 0 };
-  const W = weightsFor(c.old, WEIGHTS);
+  const W = weightsFor(c.old, BASE);
   const ds = c.rows.map((r) => r.descriptor);
   const rare = rarity(ds);
   const sims = ds.map((d) => fieldSims(c.old, d, W.tagFamily, rare));
@@ -40,8 +50,25 @@ export function judge(c: DumpCase): Verdict {
   const score = best?.s ?? 0;
   const runnerUp = second?.s ?? 0;
   const truthRank = ranked.findIndex((x) => x.r.truth);
+  if (explain && c.id.includes(explain)) {
+    console.log(`\n--- ${c.id} (twins ${c.old.twins ?? 0})\nold ${JSON.stringify({ ...c.old, peers: undefined })}`);
+    for (const x of ranked.slice(0, 4)) {
+      const i = c.rows.indexOf(x.r);
+      const f = sims[i]!.map(([k, v, p]) => `${FIELDS[k]}${p === 2 ? '-' : p === 3 ? '+' : ''}=${v.toFixed(2)}*${(W.w[FIELDS[k]!] * contrast[k]!).toFixed(2)}`).join(' ');
+      console.log(`${x.s.toFixed(3)}${x.r.truth ? ' TRUTH' : ''} ${JSON.stringify({ ...x.r.descriptor, path: undefined, rect: undefined })}\n    ${f}`);
+    }
+  }
   if (!best || score < DRIFTED_AT) return { ok: false, reason: 'not-found', score, runnerUp, truthRank };
-  if (second && score - runnerUp <= GAP) return { ok: false, reason: 'ambiguous', score, runnerUp, truthRank };
+  if (second && score - runnerUp <= GAP) {
+    if (process.env.STAGE2) {
+      const [top, floor, range] = process.env.STAGE2.split(',').map(Number);
+      const W2 = { ...W, contrast: { top: top!, floor: floor!, range: range! } };
+      const c2 = contrastOf(sims, W2);
+      const r2 = c.rows.map((r, i) => ({ r, s: combine(sims[i]!, W2, c2) })).sort((a, b) => b.s - a.s);
+      if (r2[0]!.s >= ACT_AT && r2[0]!.s - (r2[1]?.s ?? 0) > GAP) return { ok: true, right: r2[0]!.r.truth, score: r2[0]!.s, runnerUp: r2[1]?.s ?? 0, truthRank };
+    }
+    return { ok: false, reason: 'ambiguous', score, runnerUp, truthRank };
+  }
   if (score < ACT_AT) return { ok: false, reason: 'drifted', score, runnerUp, truthRank };
   return { ok: true, right: best.r.truth, score, runnerUp, truthRank };
 }
@@ -54,6 +81,7 @@ function main(): void {
   const groups: Record<string, { rep: number; right: number; wrong: number; gone: number; refusedGone: number }> = {};
   const missed: string[] = [];
   const wrong: string[] = [];
+  const gone: [number, string][] = [];
   for (const c of cases) {
     const v = judge(c);
     const key = `${c.id.startsWith('real') ? 'real' : 'synthetic'} ${c.split}`;
@@ -68,6 +96,7 @@ function main(): void {
       g.gone++;
       if (v.ok) (g.wrong++, wrong.push(line));
       else g.refusedGone++;
+      if (process.argv.includes('--gone')) gone.push([v.score, `${line} (${v.reason})`]);
     }
   }
   let rep = 0;
@@ -82,6 +111,7 @@ function main(): void {
   console.log(`all              repaired ${right}/${rep} = ${((100 * right) / rep).toFixed(1)}%  wrong ${wr}`);
   for (const w of wrong) console.log(`  WRONG ${w}`);
   if (verbose) for (const m of missed) console.log(`  missed ${m}`);
+  for (const [, g] of gone.sort((a, b) => b[0] - a[0]).slice(0, 40)) console.log(`  gone ${g}`);
 }
 
 main();

@@ -2,7 +2,9 @@
 // loaded and the target resolved exactly and described (the lock file's descriptor); then the new
 // page is loaded, the truth marker taken off, and `resolve` with that descriptor is answered the
 // way the content script does (exact first, repair only on not-found). Real release pairs
-// (test/fixtures/drift/real) are scored directly (the labelled old element against the new page).
+// (test/fixtures/drift/real) are repaired directly, the exact target bypassed (the labelled old
+// element against the new page: remembered fields, then the score), and scored by the score
+// alone too (its own line, as the Similo baseline is compared).
 //
 //   npm run bench:repair                 all cases, our scorer and the Similo baseline
 //   npm run bench:repair -- --dump f     also write field similarities for bench/repair/fit.ts
@@ -132,7 +134,7 @@ async function runAll(page: Page, cases: Case[], script: string, modes: Mode[], 
         }, c.truth, c.direct !== true);
         const truth = c.truth !== 'none' && mark?.usable ? mark.xpath : undefined;
         const run = await page.evaluate(
-          (t, d, m, direct) => aiteBench.resolveWithRepair(t as Target, d as Descriptor, m as Mode, direct as boolean, direct as boolean),
+          (t, d, m, direct) => aiteBench.resolveWithRepair(t as Target, d as Descriptor, m as Mode, false, direct as boolean),
           c.target as never,
           old as never,
           mode,
@@ -185,6 +187,10 @@ interface Tally {
   byReason: Record<string, number>;
   wrongIds: string[];
   missedIds: string[];
+  /** Release pairs: repairable cases the score alone (remembered-field step off) answered right, and wrongly. */
+  aloneRight: number;
+  aloneWrong: number;
+  aloneRan: number;
   exactWrongIds: string[];
   ms: number[];
   /** Exact matches refused by checkExact: the right element (a refusal it did not need), another one (a wrong act prevented). */
@@ -198,7 +204,7 @@ interface Tally {
 function tally(results: Result[]): Tally {
   const t: Tally = {
     cases: 0, unrecorded: 0, exactRight: 0, exactUnusable: 0, exactWrong: 0, exactRefused: 0, repairable: 0, gone: 0, correct: 0, wrong: 0,
-    correctRefusals: 0, refusedRepairable: 0, refusalsProposingRight: 0, byVia: {}, byReason: {}, wrongIds: [], missedIds: [], exactWrongIds: [], ms: [], exactScores: { right: [], other: [] }, exactRefusedRight: 0, exactRefusedOther: 0, exactRefusedRightIds: [],
+    correctRefusals: 0, refusedRepairable: 0, refusalsProposingRight: 0, byVia: {}, byReason: {}, wrongIds: [], missedIds: [], aloneRight: 0, aloneWrong: 0, aloneRan: 0, exactWrongIds: [], ms: [], exactScores: { right: [], other: [] }, exactRefusedRight: 0, exactRefusedOther: 0, exactRefusedRightIds: [],
   };
   for (const r of results) {
     t.cases++;
@@ -232,6 +238,11 @@ function tally(results: Result[]): Tally {
       continue;
     }
     if (run.ms !== undefined) t.ms.push(run.ms);
+    if (run.scoreAlone !== undefined) {
+      t.aloneRan++;
+      if (run.scoreAlone !== null && run.scoreAlone === r.truth) t.aloneRight++;
+      else if (run.scoreAlone !== null) t.aloneWrong++;
+    }
     if (r.truth) t.repairable++;
     else t.gone++;
     if (run.ok) {
@@ -268,6 +279,7 @@ function report(title: string, t: Tally, verbose: boolean): void {
   console.log(`  exact match refused as no longer the remembered element (checkExact): another element ${t.exactRefusedOther}, the right element ${t.exactRefusedRight}`);
   console.log(`  repair ran ${t.repairable + t.gone}: repairable ${t.repairable}, target gone/unusable ${t.gone}`);
   console.log(`  repaired and correct   ${t.correct}/${t.repairable} = ${pct(t.correct, t.repairable)}  (via ${Object.entries(t.byVia).map(([k, v]) => `${k} ${v}`).join(', ') || '-'})`);
+  if (t.aloneRan) console.log(`  score alone            ${t.aloneRight}/${t.repairable} = ${pct(t.aloneRight, t.repairable)}, ${t.aloneWrong} wrong (the remembered-field step off: the score measured by itself)`);
   console.log(`  wrong acts             ${t.wrong} by repair; ${t.exactWrong} by the exact target itself, where repair never runs (see 'exact target answered')`);
   console.log(`  correct refusals       ${t.correctRefusals}/${t.gone}`);
   console.log(`  refused repairable     ${t.refusedRepairable}, of which the proposed candidate is right: ${t.refusalsProposingRight}`);

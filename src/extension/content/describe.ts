@@ -17,7 +17,7 @@ const CLASSES_MAX = 20;
  * What the lock file remembers of an element: every field repair may compare (see
  * REPAIR-NOTES: the visual label and the row/heading context are the strongest evidence).
  * `frame` is the target's frame key, so the xpath is read in that frame's document. `record`
- * adds what only the lock file needs (`twins`, `peers`: a look at the rest of the page).
+ * adds what only the lock file needs (`twins`, `twinPlaces`, `peers`: a look at the rest of the page).
  */
 export function describe(el: Element, opts: { frame?: string | undefined; texts?: TextIndex; record?: boolean } = {}): Descriptor {
   const texts = opts.texts ?? new TextIndex();

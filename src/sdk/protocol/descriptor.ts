@@ -73,6 +73,12 @@ export const DescriptorSchema = z.looseObject({
    */
   twins: z.number().int().min(0).optional(),
   /**
+   * Where its twins stood when it was recorded: each twin's row text, else its heading
+   * (lower-cased, at most 60 characters), up to 9, never its own. An element of its tag in one of
+   * those places is that twin, never this one. Used by repair (locator-repair.md).
+   */
+  twinPlaces: z.array(z.string().max(60)).max(9).optional(),
+  /**
    * What up to 24 elements of its kind nearest to it were called when it was recorded (their
    * text, else label, aria-label, placeholder or title; lower-cased): a candidate recognisably
    * one of them is another element, never this one. Used by repair (locator-repair.md).

@@ -34,6 +34,7 @@ const PAGES: Record<string, string> = {
   'rows-old.html': `<h1>Users</h1><table><tr><td>Ada Lovelace</td><td>ada@example.com</td><td>Admin</td><td><button>Edit</button><button>Delete</button></td></tr><tr><td>Grace Hopper</td><td>grace@example.com</td><td>Editor</td><td><button>Edit</button><button>Delete</button></td></tr><tr><td>Alan Turing</td><td>alan@example.com</td><td>Viewer</td><td><button>Edit</button><button>Delete</button></td></tr></table>`,
   'rows-reordered.html': `<h1>Users</h1><table><tr><td>Grace Hopper</td><td>grace@example.com</td><td>Editor</td><td><button>Edit</button><button>Delete</button></td></tr><tr><td>Ada Lovelace</td><td>ada@example.com</td><td>Admin</td><td><button>Edit</button><button data-truth>Delete</button></td></tr><tr><td>Alan Turing</td><td>alan@example.com</td><td>Viewer</td><td><button>Edit</button><button>Delete</button></td></tr></table>`,
   'rows-wrapped.html': `<h1>Users</h1><table><tr><td>Grace Hopper</td><td>grace@example.com</td><td>Editor</td><td><span><button>Edit</button><button>Delete</button></span></td></tr><tr><td>Ada Lovelace</td><td>ada@example.com</td><td>Admin</td><td><span><button>Edit</button><button data-truth>Delete</button></span></td></tr><tr><td>Alan Turing</td><td>alan@example.com</td><td>Viewer</td><td><span><button>Edit</button><button>Delete</button></span></td></tr></table>`,
+  'rows-renamed.html': `<h1>Users</h1><table><tr><td>Ada Lovelace</td><td>ada@example.com</td><td>Admin</td><td><span><button>Edit</button><button data-truth>Remove</button></span></td></tr><tr><td>Grace Hopper</td><td>grace@example.com</td><td>Editor</td><td><button>Edit</button><button>Delete</button></td></tr><tr><td>Alan Turing</td><td>alan@example.com</td><td>Viewer</td><td><button>Edit</button><button>Delete</button></td></tr></table>`,
   'save-old.html': `<h1>Settings</h1><form><label for="n">Name</label><input id="n"><div class="actions"><button class="btn primary">Save changes</button><button class="btn">Cancel</button></div></form>`,
   'save-gone.html': `<h1>Settings</h1><form><label for="n">Name</label><input id="n"><div class="actions"><button class="btn">Cancel</button></div></form>`,
   'big-old.html': `<main><button class="go">Continue</button></main>`,
@@ -167,6 +168,25 @@ describe('repair in the page', () => {
     expect(rec.descriptor.twins).toBe(2);
     expect(rec.descriptor.peers).toContain('edit');
     expect(rec.descriptor.peers).not.toContain('delete');
+    // Where the twins stand (their rows as rendered: the buttons touch), never the target's own row.
+    expect(rec.descriptor.twinPlaces).toEqual(['grace hopper grace@example.com editor editdelete', 'alan turing alan@example.com viewer editdelete']);
+  });
+
+  it('twins: only the target was renamed, its twins kept the text; the twins in their remembered rows are not candidates', async () => {
+    await open('rows-old.html');
+    const rec = await page.evaluate(() => aiteBench.record({ xpath: '//tr[1]/td[4]/button[2]' }));
+    if (!rec.ok) throw new Error(rec.why);
+    await open('rows-renamed.html');
+    const mark = await page.evaluate(() => aiteBench.takeTruth('data-truth'));
+    const target = { xpath: '//tr[1]/td[4]/button[2]' };
+    const run = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor), target as never, rec.descriptor as never);
+    expect(run.exact).toBe('not-found');
+    expect(run.ok).toBe(true);
+    expect(run.xpath).toBe(mark?.xpath);
+    // Without the twins' places the untouched "Delete" of another row is the lead: never acted on.
+    const { twinPlaces: _places, ...bare } = rec.descriptor;
+    const blind = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor), target as never, bare as never);
+    expect(blind.ok === true && blind.xpath === mark?.xpath).toBe(false);
   });
 
   it('a neighbour remembered beside a removed target is never acted on, nor even proposed', async () => {

@@ -39,6 +39,14 @@ describe('repair text similarity', () => {
     expect(identSim('send', undefined)).toBe(0);
   });
 
+  it('identifiers of one numbered series are two elements, not one renamed', () => {
+    expect(identSim('radioPrimary1', 'radioPrimary2')).toBe(0);
+    expect(identSim('item-3', 'item_13')).toBe(0);
+    // A number added to a renamed id is a rename, not a sibling.
+    expect(identSim('add-user', 'add-user_15y')).toBeGreaterThan(0.5);
+    expect(identSim('radioPrimary1', 'radio-primary-1')).toBeGreaterThan(0.9);
+  });
+
   it('path similarity is the LCS of tag sequences over the longer one (Healenium)', () => {
     expect(lcs(['a', 'b', 'c'], ['a', 'c'])).toBe(2);
     expect(pathSim('html/body/form/button', 'html/body/main/form/div/button')).toBeCloseTo(4 / 6, 5);

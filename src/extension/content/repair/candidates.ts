@@ -1,7 +1,7 @@
 // Which elements repair looks at, and the cheap comparison that keeps the best 60 of them
 // (locator-repair.md §2).
 import type { Descriptor } from '../../../sdk/protocol/descriptor.js';
-import { elementText, isEnabled, isInteractive, isVisible, peerKey, tagFamily } from './features.js';
+import { type DescribeCache, elementText, isEnabled, isInteractive, isVisible, peerKey, placeKey, tagFamily } from './features.js';
 import { identWords, words } from './text.js';
 
 export const MAX_LOOKED_AT = 2000;
@@ -103,11 +103,14 @@ export function cheapScore(el: Element, old: Descriptor, q: readonly string[], o
 
 /**
  * Pool elements ranked by the quick comparison; the best {@link MAX_SCORED} that are visible and
- * enabled, and not recognisably one of the remembered element's peers, are kept. Visibility is
+ * enabled, and not recognisably one of the remembered element's peers (its key a remembered peer's,
+ * or its tag the remembered tag in a remembered twin's place), are kept. Visibility is
  * checked in rank order, so only the leaders pay for it.
  */
 export function shortlist(pool: readonly Element[], old: Descriptor, limit = MAX_SCORED): Element[] {
   const peers = new Set(old.peers ?? []);
+  const twinPlaces = new Set(old.twinPlaces ?? []);
+  const cache: DescribeCache = {};
   const q = [...queryWords(old)];
   const oldClasses = new Set(old.classes ?? []);
   const ranked: { el: Element; s: number; i: number }[] = [];
@@ -119,7 +122,10 @@ export function shortlist(pool: readonly Element[], old: Descriptor, limit = MAX
   const out: Element[] = [];
   for (const r of ranked) {
     if (out.length >= limit) break;
-    if (isVisible(r.el) && isEnabled(r.el) && !(peers.size > 0 && peers.has(peerKey(r.el)))) out.push(r.el);
+    if (!isVisible(r.el) || !isEnabled(r.el)) continue;
+    if (peers.size > 0 && peers.has(peerKey(r.el))) continue;
+    if (twinPlaces.size > 0 && r.el.localName === old.tag && twinPlaces.has(placeKey(r.el, cache))) continue;
+    out.push(r.el);
   }
   return out;
 }

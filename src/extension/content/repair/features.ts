@@ -417,15 +417,20 @@ function sameKind(el: Element): Element[] {
  * another element, never the target: when a target is removed, its look-alike is most often
  * the neighbour that stood beside it all along.
  */
-export function recordFields(el: Element): Pick<Descriptor, 'twins' | 'peers'> {
+export function recordFields(el: Element): Pick<Descriptor, 'twins' | 'twinPlaces' | 'peers'> {
   const own = elementText(el, true);
   let twins = 0;
+  const places = new Set<string>();
   if (own) {
     const same = el.ownerDocument.getElementsByTagName(el.localName);
+    const cache: DescribeCache = {};
+    const ownPlace = placeKey(el, cache);
     // A page of thousands of divs is not read whole to record one target: the first 3000 say enough.
     for (let i = 0; i < same.length && i < TWINS_LOOK; i++) {
       const other = same[i]!;
       if (other === el || elementText(other, true) !== own || !isVisible(other)) continue;
+      const place = placeKey(other, cache);
+      if (place && place !== ownPlace) places.add(place);
       if (++twins >= TWINS_MAX) break;
     }
   }
@@ -440,7 +445,20 @@ export function recordFields(el: Element): Pick<Descriptor, 'twins' | 'peers'> {
       if (key && key !== ownKey && !peers.has(key) && isVisible(other)) peers.add(key);
     }
   }
-  return { ...(twins > 0 ? { twins } : {}), ...(peers.size > 0 ? { peers: [...peers] } : {}) };
+  return {
+    ...(twins > 0 ? { twins } : {}),
+    ...(places.size > 0 ? { twinPlaces: [...places] } : {}),
+    ...(peers.size > 0 ? { peers: [...peers] } : {}),
+  };
+}
+
+/**
+ * Where an element stands among look-alikes: its row's text, else its nearest heading's;
+ * folded, lower-cased, at most 60 characters ('' when it has neither). Twins (same tag and
+ * text) are told apart by it.
+ */
+export function placeKey(el: Element, cache: DescribeCache = {}): string {
+  return cut(fold(rowText(el) || nearestHeading(el, cache)).toLowerCase(), PEER_KEY_MAX);
 }
 
 /** The full descriptor of a live element (the lock file's shape, plus repair's optional fields). */

@@ -4,7 +4,7 @@
 import { type Descriptor, type Target, withoutHandle } from '../../../sdk/protocol/index.js';
 import { MAX_LOOKED_AT, collectPool, shortlist } from './candidates.js';
 import { describeChanges } from './changes.js';
-import { type DescribeCache, describeElement, isEnabled, isInteractive, isVisible, peerKey } from './features.js';
+import { type DescribeCache, describeElement, isEnabled, isInteractive, isVisible, peerKey, placeKey } from './features.js';
 import { FIELDS, type FieldSim, type Weights, combine, contrastOf, fieldSims, rarity, weightsFor } from './score.js';
 import { fold } from './text.js';
 import type { RepairOutcome, RepairStats } from './types.js';
@@ -158,8 +158,9 @@ export type ExactVerdict =
  * it scores under {@link EXACT_SURE} and another element of the page scores more than
  * {@link EXACT_MARGIN} higher: the target now names something else (a positional target after a
  * list was reordered, a text that became part of another element's). When the remembered element
- * had twins, its context told it apart: the match's row (else heading, else the text around it)
- * must still be the remembered one's (similarity at least {@link DRIFTED_AT}).
+ * had twins, its context told it apart: the match may not stand in a remembered twin's place
+ * (`twinPlaces`), and its row (else heading, else the text around it) must still be the
+ * remembered one's (similarity at least {@link DRIFTED_AT}).
  */
 export function checkExactMatch(old: Descriptor, el: Element, opts: RepairOptions = {}): ExactVerdict {
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
@@ -167,6 +168,8 @@ export function checkExactMatch(old: Descriptor, el: Element, opts: RepairOption
   const sims = fieldSims(old, d, W.tagFamily);
   const score = opts.scorer ? opts.scorer(old, d) : combine(sims, plain(W));
   if (old.peers?.includes(peerKey(el))) return { ok: false, score, why: 'peer' };
+  // In a remembered twin's place stands that twin (its row or card), not the remembered element.
+  if (old.twinPlaces && el.localName === old.tag && old.twinPlaces.includes(placeKey(el))) return { ok: false, score, why: 'context' };
   if (score < DRIFTED_AT) return { ok: false, score, why: 'low' };
   if (score >= EXACT_SURE && !old.twins) return { ok: true, score };
   // The match's own document: a target in a frame is compared with that frame's elements.

@@ -155,9 +155,12 @@ export function identSim(a: string | undefined, b: string | undefined): number {
   if (!a || !b) return 0;
   const wa = identWords(a);
   const wb = identWords(b);
-  const ws = 0.95 * wordSetSim(wa, wb);
-  // "check3" and "check13" are two elements, not one renamed.
+  // "check3" and "check13" are two elements, not one renamed; "radioPrimary1" and
+  // "radioPrimary2" are two members of one series: the number is all that names each.
   const digits = (w: string[]): string => w.filter((t) => /\d/.test(t)).join(' ');
+  const letters = (w: string[]): string => w.filter((t) => !/\d/.test(t)).join(' ');
+  if (digits(wa) && digits(wb) && digits(wa) !== digits(wb) && letters(wa) === letters(wb)) return 0;
+  const ws = 0.95 * wordSetSim(wa, wb);
   return digits(wa) === digits(wb) ? Math.max(ws, 0.85 * bigramSim(a, b)) : ws;
 }
 
