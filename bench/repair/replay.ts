@@ -3,7 +3,8 @@
 // score.ts or weights.ts can be measured in a second instead of a six-minute benchmark run. The
 // remembered-field step is taken as the dump recorded it (it depends on the page's DOM). The
 // benchmark itself stays the number of record; this is for trying ideas.
-//   npx esbuild bench/repair/replay.ts --bundle --platform=node --format=esm --outfile=/tmp/replay.mjs && node /tmp/replay.mjs f [--verbose]
+//   npx esbuild bench/repair/replay.ts --bundle --platform=node --format=esm --outfile=/tmp/replay.mjs
+//   node /tmp/replay.mjs f [--verbose] [--gone] [--explain <id part>] [--weights '{"scale":0.88}']
 import { readFileSync } from 'node:fs';
 import type { Descriptor } from '../../src/sdk/protocol/descriptor.js';
 import { ACT_AT, DRIFTED_AT, GAP } from '../../src/extension/content/repair/index.js';
@@ -59,16 +60,7 @@ export function judge(c: DumpCase): Verdict {
     }
   }
   if (!best || score < DRIFTED_AT) return { ok: false, reason: 'not-found', score, runnerUp, truthRank };
-  if (second && score - runnerUp <= GAP) {
-    if (process.env.STAGE2) {
-      const [top, floor, range] = process.env.STAGE2.split(',').map(Number);
-      const W2 = { ...W, contrast: { top: top!, floor: floor!, range: range! } };
-      const c2 = contrastOf(sims, W2);
-      const r2 = c.rows.map((r, i) => ({ r, s: combine(sims[i]!, W2, c2) })).sort((a, b) => b.s - a.s);
-      if (r2[0]!.s >= ACT_AT && r2[0]!.s - (r2[1]?.s ?? 0) > GAP) return { ok: true, right: r2[0]!.r.truth, score: r2[0]!.s, runnerUp: r2[1]?.s ?? 0, truthRank };
-    }
-    return { ok: false, reason: 'ambiguous', score, runnerUp, truthRank };
-  }
+  if (second && score - runnerUp <= GAP) return { ok: false, reason: 'ambiguous', score, runnerUp, truthRank };
   if (score < ACT_AT) return { ok: false, reason: 'drifted', score, runnerUp, truthRank };
   return { ok: true, right: best.r.truth, score, runnerUp, truthRank };
 }
