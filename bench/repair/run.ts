@@ -191,6 +191,7 @@ interface Tally {
   aloneRight: number;
   aloneWrong: number;
   aloneRan: number;
+  aloneRepairable: number;
   exactWrongIds: string[];
   ms: number[];
   /** Exact matches refused by checkExact: the right element (a refusal it did not need), another one (a wrong act prevented). */
@@ -204,7 +205,7 @@ interface Tally {
 function tally(results: Result[]): Tally {
   const t: Tally = {
     cases: 0, unrecorded: 0, exactRight: 0, exactUnusable: 0, exactWrong: 0, exactRefused: 0, repairable: 0, gone: 0, correct: 0, wrong: 0,
-    correctRefusals: 0, refusedRepairable: 0, refusalsProposingRight: 0, byVia: {}, byReason: {}, wrongIds: [], missedIds: [], aloneRight: 0, aloneWrong: 0, aloneRan: 0, exactWrongIds: [], ms: [], exactScores: { right: [], other: [] }, exactRefusedRight: 0, exactRefusedOther: 0, exactRefusedRightIds: [],
+    correctRefusals: 0, refusedRepairable: 0, refusalsProposingRight: 0, byVia: {}, byReason: {}, wrongIds: [], missedIds: [], aloneRight: 0, aloneWrong: 0, aloneRan: 0, aloneRepairable: 0, exactWrongIds: [], ms: [], exactScores: { right: [], other: [] }, exactRefusedRight: 0, exactRefusedOther: 0, exactRefusedRightIds: [],
   };
   for (const r of results) {
     t.cases++;
@@ -240,6 +241,7 @@ function tally(results: Result[]): Tally {
     if (run.ms !== undefined) t.ms.push(run.ms);
     if (run.scoreAlone !== undefined) {
       t.aloneRan++;
+      if (r.truth) t.aloneRepairable++;
       if (run.scoreAlone !== null && run.scoreAlone === r.truth) t.aloneRight++;
       else if (run.scoreAlone !== null) t.aloneWrong++;
     }
@@ -279,7 +281,7 @@ function report(title: string, t: Tally, verbose: boolean): void {
   console.log(`  exact match refused as no longer the remembered element (checkExact): another element ${t.exactRefusedOther}, the right element ${t.exactRefusedRight}`);
   console.log(`  repair ran ${t.repairable + t.gone}: repairable ${t.repairable}, target gone/unusable ${t.gone}`);
   console.log(`  repaired and correct   ${t.correct}/${t.repairable} = ${pct(t.correct, t.repairable)}  (via ${Object.entries(t.byVia).map(([k, v]) => `${k} ${v}`).join(', ') || '-'})`);
-  if (t.aloneRan) console.log(`  score alone            ${t.aloneRight}/${t.repairable} = ${pct(t.aloneRight, t.repairable)}, ${t.aloneWrong} wrong (the remembered-field step off: the score measured by itself)`);
+  if (t.aloneRan) console.log(`  score alone            ${t.aloneRight}/${t.aloneRepairable} = ${pct(t.aloneRight, t.aloneRepairable)} of the release pairs, ${t.aloneWrong} wrong (the remembered-field step off: the score measured by itself)`);
   console.log(`  wrong acts             ${t.wrong} by repair; ${t.exactWrong} by the exact target itself, where repair never runs (see 'exact target answered')`);
   console.log(`  correct refusals       ${t.correctRefusals}/${t.gone}`);
   console.log(`  refused repairable     ${t.refusedRepairable}, of which the proposed candidate is right: ${t.refusalsProposingRight}`);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, type Descriptor, type Session, type Target } from '../../src/sdk/index.js';
+import { launch, type Descriptor, type Session, type StepRecord, type Target } from '../../src/sdk/index.js';
 import { failure } from './support/failure.js';
 
 // Repair through the real extension: a page before and after a release, one target.
@@ -30,7 +30,7 @@ const PAGES: Record<string, string> = {
 };
 
 // One table before and after its rows were reordered; the page counts the clicks of each Delete.
-function rows(order: string): string {
+function rows(order: string, renamed?: string): string {
   const people: Record<string, [string, string, string]> = {
     A: ['Ada Lovelace', 'ada@example.com', 'Admin'],
     G: ['Grace Hopper', 'grace@example.com', 'Editor'],
@@ -39,13 +39,17 @@ function rows(order: string): string {
   const body = [...order]
     .map((k) => {
       const [name, mail, role] = people[k]!;
-      return `<tr><td>${name}</td><td>${mail}</td><td>${role}</td><td><button>Edit</button><button onclick="document.getElementById('log').textContent += '${k}'">Delete</button></td></tr>`;
+      const del = `<button onclick="document.getElementById('log').textContent += '${k}'">${k === renamed ? 'Remove' : 'Delete'}</button>`;
+      // The renamed row's buttons are also wrapped, so a positional target finds nothing there.
+      const actions = k === renamed ? `<span><button>Edit</button>${del}</span>` : `<button>Edit</button>${del}`;
+      return `<tr><td>${name}</td><td>${mail}</td><td>${role}</td><td>${actions}</td></tr>`;
     })
     .join('');
   return `<h1>Users</h1><table>${body}</table><p id="deleted">Deleted: <output id="log"></output></p>`;
 }
 PAGES['rows-old.html'] = rows('AGT');
 PAGES['rows-reordered.html'] = rows('GAT');
+PAGES['rows-renamed.html'] = rows('AGT', 'A');
 let rowsNow = PAGES['rows-old.html'];
 
 let server: Server;
@@ -155,6 +159,31 @@ describe('repair in real Chromium, through the extension', () => {
     expect(recorded.descriptor.twins).toBe(2);
     expect(recorded.descriptor.peers).toContain('edit');
     expect(recorded.descriptor.peers).not.toContain('delete');
+    expect(recorded.descriptor.twinPlaces).toHaveLength(2);
+    expect(recorded.descriptor.twinPlaces!.some((p) => p.startsWith('ada lovelace'))).toBe(false);
+  });
+
+  it('[RS-REPAIR] twins: only the target row\'s "Delete" became "Remove"; it is repaired there, the twins that kept the text in their rows are never acted on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aite-lock-'));
+    const lockFile = join(dir, 'aite.lock.json');
+    const own = await launch({ allow: [origin], timeoutMs: 3000, lockFile });
+    try {
+      rowsNow = PAGES['rows-old.html']!;
+      await own.tab.navigate(`${origin}/rows.html`);
+      await own.click({ xpath: '//tr[1]/td[4]/button[2]' });
+      await own.lock!.save();
+      rowsNow = PAGES['rows-renamed.html']!;
+      await own.tab.navigate(`${origin}/rows.html`);
+      const steps: StepRecord[] = [];
+      own.on('step', (r) => steps.push(r));
+      await own.click({ xpath: '//tr[1]/td[4]/button[2]' });
+      expect((await own.locator.read({ css: '#deleted' })).text).toBe('Deleted: A');
+      expect(steps.find((r) => r.name === 'click')?.repaired).toBe(true);
+    } finally {
+      await own.close();
+      rowsNow = PAGES['rows-old.html']!;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('[RS-CHECK-EXACT] with checkExact, a positional target that now names a twin in another row is refused; without, it is answered as v1 says', async () => {
