@@ -11,7 +11,10 @@ import { ACT_AT, DRIFTED_AT, GAP } from '../../src/extension/content/repair/inde
 import { FIELDS, type Weights, combine, contrastOf, fieldSims, rarity, weightsFor } from '../../src/extension/content/repair/score.js';
 import { WEIGHTS } from '../../src/extension/content/repair/weights.js';
 
+const SLOT = FIELDS.indexOf('slot');
+
 interface DumpRow {
+  sims: [number, number, number][];
   truth: boolean;
   xpath: string;
   descriptor: Descriptor;
@@ -43,7 +46,8 @@ export function judge(c: DumpCase): Verdict {
   const W = weightsFor(c.old, BASE);
   const ds = c.rows.map((r) => r.descriptor);
   const rare = rarity(ds);
-  const sims = ds.map((d) => fieldSims(c.old, d, W.tagFamily, rare));
+  // The slot (what a candidate stands between) needs the page: taken as the benchmark measured it.
+  const sims = ds.map((d, i) => fieldSims(c.old, d, W.tagFamily, rare, c.rows[i]!.sims.find(([f]) => f === SLOT)?.[1]));
   const contrast = contrastOf(sims, W);
   const ranked = c.rows.map((r, i) => ({ r, s: combine(sims[i]!, W, contrast) })).sort((a, b) => b.s - a.s);
   const best = ranked[0];

@@ -1,5 +1,5 @@
 // Repair in real Chromium: the old page is described, the new page repaired, as `resolve` does.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -48,9 +48,17 @@ let dir: string;
 let profile: string;
 let script: string;
 
+// The corpus's wallet page: "Receive" renamed "Request" in its place, or renamed and moved to the page's end.
+const WALLET = readFileSync('test/fixtures/drift/pages/wallet.html', 'utf8');
+const RECEIVE = '<button type="button" class="btn">Receive</button>';
+const REQUEST = '<button type="button" class="btn" data-truth>Request</button>';
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'aite-repair-pages-'));
   for (const [name, body] of Object.entries(PAGES)) writeFileSync(join(dir, name), `<!doctype html><html><body>${body}</body></html>`);
+  writeFileSync(join(dir, 'wallet-old.html'), WALLET);
+  writeFileSync(join(dir, 'wallet-new.html'), WALLET.replace(RECEIVE, REQUEST));
+  writeFileSync(join(dir, 'wallet-moved.html'), WALLET.replace(RECEIVE, '').replace('</body>', `<footer>${REQUEST}</footer></body>`));
   server = await startServer({ p: dir });
   script = (await build({ entryPoints: ['bench/repair/harness.ts'], bundle: true, format: 'iife', globalName: 'aiteBench', write: false, logLevel: 'silent' })).outputFiles[0]!.text;
   profile = mkdtempSync(join(tmpdir(), 'aite-repair-profile-'));
@@ -170,6 +178,17 @@ describe('repair in the page', () => {
     expect(rec.descriptor.peers).not.toContain('delete');
     // Where the twins stand (their rows as rendered: the buttons touch), never the target's own row.
     expect(rec.descriptor.twinPlaces).toEqual(['grace hopper grace@example.com editor editdelete', 'alan turing alan@example.com viewer editdelete']);
+  });
+
+  it('slot: a button renamed in its place, between the neighbours it had, is repaired; renamed and moved away it is only proposed', async () => {
+    const inPlace = await drift('wallet-old.html', 'wallet-new.html', { text: 'Receive' });
+    expect(inPlace.run.ok).toBe(true);
+    expect(inPlace.run.xpath).toBe(inPlace.truth);
+    expect(inPlace.run.changes).toContain('text "Receive" -> "Request"');
+    const moved = await drift('wallet-old.html', 'wallet-moved.html', { text: 'Receive' });
+    expect(moved.run.ok).toBe(false);
+    expect(moved.run.reason).toBe('drifted');
+    expect(moved.run.proposed?.[0]).toBe(moved.truth);
   });
 
   it('twins: only the target was renamed, its twins kept the text; the twins in their remembered rows are not candidates', async () => {

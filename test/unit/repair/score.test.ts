@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
-import { combine, fieldSims, FIELDS, rarity, score, weightsFor } from '../../../src/extension/content/repair/score.js';
+import { combine, fieldSims, FIELDS, rarity, score, slotSim, weightsFor } from '../../../src/extension/content/repair/score.js';
 import { describeChanges } from '../../../src/extension/content/repair/changes.js';
 import { WEIGHTS } from '../../../src/extension/content/repair/weights.js';
 
@@ -108,5 +108,31 @@ describe('repair score', () => {
     expect(combine(sims(0.765), W)).toBeCloseTo(0.85, 9);
     const xs = [0.1, 0.4, 0.6, 0.7, 0.8, 0.89].map((x) => combine(sims(x), W));
     expect([...xs].sort((a, b) => a - b)).toEqual(xs);
+  });
+});
+
+describe('slot: what a candidate stands between', () => {
+  const old: Descriptor = { ...send, peers: ['save draft', 'discard', 'to', 'subject', 'attach'] };
+
+  it('is the share of its nearest neighbours that were the remembered element\'s nearest peers', () => {
+    expect(slotSim(old, ['save draft', 'discard'])).toBe(1);
+    expect(slotSim(old, ['save draft', 'archive'])).toBe(0.5);
+    // Only the nearest four peers say where it stood; a far one does not.
+    expect(slotSim(old, ['attach'])).toBe(0);
+  });
+
+  it('is absent when either side has no neighbours, and then left out of the score', () => {
+    expect(slotSim(send, ['save draft'])).toBeUndefined();
+    expect(slotSim(old, [])).toBeUndefined();
+    expect(fieldSims(old, send, WEIGHTS.tagFamily, undefined, undefined).some(([f]) => FIELDS[f] === 'slot')).toBe(false);
+  });
+
+  it('in place raises the score of a renamed element; elsewhere lowers it', () => {
+    const renamed: Descriptor = { ...send, text: 'Post', name: 'Post', id: 'post-btn' };
+    const inPlace = combine(fieldSims(old, renamed, WEIGHTS.tagFamily, undefined, 1), WEIGHTS);
+    const without = combine(fieldSims(old, renamed, WEIGHTS.tagFamily), WEIGHTS);
+    const moved = combine(fieldSims(old, renamed, WEIGHTS.tagFamily, undefined, 0), WEIGHTS);
+    expect(inPlace).toBeGreaterThan(without);
+    expect(moved).toBeLessThan(without);
   });
 });

@@ -292,6 +292,8 @@ function regionName(el: Element): string {
 /** Per-document lookups shared by the descriptors of one repair. */
 export interface DescribeCache {
   headings?: Element[];
+  /** Elements of each kind (see `sameKind`), in document order, with each one's index. */
+  kinds?: Map<string, { list: Element[]; at: Map<Element, number> }>;
 }
 
 /** The nearest heading before the element in document order (not one that contains it). */
@@ -400,12 +402,54 @@ export function peerKey(el: Element): string {
   return cut(own.toLowerCase(), PEER_KEY_MAX);
 }
 
+function kindOf(el: Element): string {
+  if (isInteractive(el)) return ':interactive';
+  if (/^H[1-6]$/.test(el.tagName) || el.getAttribute('role') === 'heading') return ':heading';
+  return el.localName;
+}
+
 /** Elements of the same kind as `el`, in document order: controls and links, headings, or its tag. */
 function sameKind(el: Element): Element[] {
   const doc = el.ownerDocument;
-  if (isInteractive(el)) return [...doc.querySelectorAll(INTERACTIVE_SELECTOR)].filter(isInteractive);
-  if (/^H[1-6]$/.test(el.tagName) || el.getAttribute('role') === 'heading') return [...doc.querySelectorAll(HEADING_SELECTOR)];
+  const kind = kindOf(el);
+  if (kind === ':interactive') return [...doc.querySelectorAll(INTERACTIVE_SELECTOR)].filter(isInteractive);
+  if (kind === ':heading') return [...doc.querySelectorAll(HEADING_SELECTOR)];
   return [...doc.getElementsByTagName(el.localName)];
+}
+
+/** How many of its kind on each side {@link neighbourKeys} reads. */
+const SLOT_SIDE = 2;
+
+/**
+ * The keys of the nearest visible elements of its kind on each side of it in document order
+ * (up to {@link SLOT_SIDE} a side, keys that are empty or its own skipped): what it stands
+ * between. Compared with the remembered `peers`, whose first ones are the remembered element's
+ * nearest neighbours.
+ */
+export function neighbourKeys(el: Element, cache: DescribeCache = {}): string[] {
+  const kinds = (cache.kinds ??= new Map());
+  const kind = kindOf(el);
+  let entry = kinds.get(kind);
+  if (!entry) {
+    const list = sameKind(el);
+    entry = { list, at: new Map(list.map((x, i) => [x, i])) };
+    kinds.set(kind, entry);
+  }
+  const at = entry.at.get(el);
+  if (at === undefined) return [];
+  const own = peerKey(el);
+  const out: string[] = [];
+  for (const step of [-1, 1]) {
+    let found = 0;
+    for (let i = at + step, looked = 0; i >= 0 && i < entry.list.length && found < SLOT_SIDE && looked < 20; i += step, looked++) {
+      const other = entry.list[i]!;
+      const key = peerKey(other);
+      if (!key || key === own || !isVisible(other)) continue;
+      out.push(key);
+      found++;
+    }
+  }
+  return out;
 }
 
 /**

@@ -4,8 +4,8 @@
 import { type Descriptor, type Target, withoutHandle } from '../../../sdk/protocol/index.js';
 import { MAX_LOOKED_AT, collectPool, shortlist } from './candidates.js';
 import { describeChanges } from './changes.js';
-import { type DescribeCache, describeElement, isEnabled, isInteractive, isVisible, peerKey, placeKey } from './features.js';
-import { FIELDS, type FieldSim, type Weights, combine, contrastOf, fieldSims, rarity, weightsFor } from './score.js';
+import { type DescribeCache, describeElement, isEnabled, isInteractive, isVisible, neighbourKeys, peerKey, placeKey } from './features.js';
+import { FIELDS, type FieldSim, type Weights, combine, contrastOf, fieldSims, rarity, slotSim, weightsFor } from './score.js';
 import { fold } from './text.js';
 import type { RepairOutcome, RepairStats } from './types.js';
 import { WEIGHTS } from './weights.js';
@@ -107,7 +107,8 @@ export function scoreCandidates(
   const cache: DescribeCache = {};
   const described = short.map((element) => ({ element, descriptor: describeElement(element, cache) }));
   const rare = rarity(described.map((d) => d.descriptor));
-  const allSims = described.map(({ descriptor }) => fieldSims(old, descriptor, W.tagFamily, rare));
+  const slots = described.map(({ element }) => (old.peers ? slotSim(old, neighbourKeys(element, cache)) : undefined));
+  const allSims = described.map(({ descriptor }, i) => fieldSims(old, descriptor, W.tagFamily, rare, slots[i]));
   const contrast = contrastOf(allSims, W);
   let ranked: Scored[] = described.map(({ element, descriptor }, i) => {
     const sims = allSims[i]!;

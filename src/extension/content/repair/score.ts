@@ -28,6 +28,7 @@ export const FIELDS = [
   'path',
   'pos',
   'size',
+  'slot',
 ] as const;
 export type Field = (typeof FIELDS)[number];
 
@@ -149,7 +150,21 @@ export function rarity(cands: readonly Descriptor[]): Rarity {
   };
 }
 
-export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: number, rare?: Rarity): FieldSim[] {
+/**
+ * Whether a candidate stands where the remembered element stood: the share of its nearest
+ * neighbours of its kind (`neighbourKeys`) that were among the remembered element's nearest
+ * peers (the first {@link SLOT_PEERS} of `peers`). Undefined when either side has none.
+ */
+export function slotSim(old: Descriptor, neighbours: readonly string[]): number | undefined {
+  if (!old.peers?.length || neighbours.length === 0) return undefined;
+  const near = new Set(old.peers.slice(0, SLOT_PEERS));
+  let hit = 0;
+  for (const k of neighbours) if (near.has(k)) hit++;
+  return hit / neighbours.length;
+}
+const SLOT_PEERS = 4;
+
+export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: number, rare?: Rarity, slot?: number): FieldSim[] {
   const out: FieldSim[] = [];
   const add = (f: number, a: unknown, b: unknown, sim: () => number): void => {
     const p = presence(a, b);
@@ -183,6 +198,7 @@ export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: numbe
     out.push([19, posSim(old, cand), 1]);
     out.push([20, sizeSim(old, cand), 1]);
   }
+  if (slot !== undefined) out.push([21, slot, 1]);
   return out;
 }
 
