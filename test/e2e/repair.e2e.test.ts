@@ -52,6 +52,24 @@ PAGES['rows-reordered.html'] = rows('GAT');
 PAGES['rows-renamed.html'] = rows('AGT', 'A');
 let rowsNow = PAGES['rows-old.html'];
 
+/** A session of its own with a lock file, whose first click (row A's Delete) is recorded and saved. */
+async function withRecordedRow(run: (own: Session, lockFile: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'aite-lock-'));
+  const lockFile = join(dir, 'aite.lock.json');
+  const own = await launch({ allow: [origin], timeoutMs: 3000, lockFile });
+  try {
+    rowsNow = PAGES['rows-old.html']!;
+    await own.tab.navigate(`${origin}/rows.html`);
+    await own.click({ xpath: '//tr[1]/td[4]/button[2]' });
+    await own.lock!.save();
+    await run(own, lockFile);
+  } finally {
+    await own.close();
+    rowsNow = PAGES['rows-old.html']!;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 let server: Server;
 let origin: string;
 let session: Session;
@@ -164,14 +182,7 @@ describe('repair in real Chromium, through the extension', () => {
   });
 
   it('[RS-REPAIR] twins: only the target row\'s "Delete" became "Remove"; it is repaired there, the twins that kept the text in their rows are never acted on', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'aite-lock-'));
-    const lockFile = join(dir, 'aite.lock.json');
-    const own = await launch({ allow: [origin], timeoutMs: 3000, lockFile });
-    try {
-      rowsNow = PAGES['rows-old.html']!;
-      await own.tab.navigate(`${origin}/rows.html`);
-      await own.click({ xpath: '//tr[1]/td[4]/button[2]' });
-      await own.lock!.save();
+    await withRecordedRow(async (own) => {
       rowsNow = PAGES['rows-renamed.html']!;
       await own.tab.navigate(`${origin}/rows.html`);
       const steps: StepRecord[] = [];
@@ -179,11 +190,7 @@ describe('repair in real Chromium, through the extension', () => {
       await own.click({ xpath: '//tr[1]/td[4]/button[2]' });
       expect((await own.locator.read({ css: '#deleted' })).text).toBe('Deleted: A');
       expect(steps.find((r) => r.name === 'click')?.repaired).toBe(true);
-    } finally {
-      await own.close();
-      rowsNow = PAGES['rows-old.html']!;
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('[RS-CHECK-EXACT] with checkExact, a positional target that now names a twin in another row is refused; without, it is answered as v1 says', async () => {
@@ -200,15 +207,8 @@ describe('repair in real Chromium, through the extension', () => {
   });
 
   it('[RS-CHECK-EXACT] a session with a lock file records on first success and never clicks the wrong row after a reorder', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'aite-lock-'));
-    const lockFile = join(dir, 'aite.lock.json');
-    const own = await launch({ allow: [origin], timeoutMs: 3000, lockFile });
-    try {
-      rowsNow = PAGES['rows-old.html']!;
-      await own.tab.navigate(`${origin}/rows.html`);
-      await own.click({ xpath: '//tr[1]/td[4]/button[2]' });
+    await withRecordedRow(async (own, lockFile) => {
       expect((await own.locator.read({ css: '#deleted' })).text).toBe('Deleted: A');
-      await own.lock!.save();
       const entry = Object.values(JSON.parse(readFileSync(lockFile, 'utf8')).entries as Record<string, { descriptor: Descriptor }>)[0]!;
       expect(entry.descriptor.twins).toBe(2);
       expect(entry.descriptor.peers).toContain('edit');
@@ -218,11 +218,7 @@ describe('repair in real Chromium, through the extension', () => {
       expect(error.reason).toBe('drifted');
       expect(error.detail.exact).toBe(true);
       expect((await own.locator.read({ css: '#deleted' })).text).toBe('Deleted:');
-    } finally {
-      await own.close();
-      rowsNow = PAGES['rows-old.html']!;
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('[RS-REPAIR] a target in an iframe is repaired inside that iframe, never from a look-alike outside it', async () => {

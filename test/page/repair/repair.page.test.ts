@@ -84,15 +84,20 @@ async function open(name: string): Promise<void> {
   await page.addScriptTag({ content: script });
 }
 
-async function drift(oldPage: string, newPage: string, target: Target): Promise<{ run: Run; truth: string | undefined }> {
+/** The target recorded on the old page (as the lock file would hold it), then the new page opened and its truth marker taken. */
+async function recordThenOpen(oldPage: string, target: Target, newPage: string): Promise<{ old: Descriptor; truth: string | undefined }> {
   await open(oldPage);
   const rec = await page.evaluate((t) => aiteBench.record(t as Target), target as never);
   if (!rec.ok) throw new Error(`old page: ${rec.why}`);
   await open(newPage);
   const mark = await page.evaluate(() => aiteBench.takeTruth('data-truth'));
-  const truth = mark?.usable ? mark.xpath : undefined;
-  const run = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor), target as never, rec.descriptor as never);
-  if (process.env.AITE_DEBUG) console.log(JSON.stringify({ old: rec.descriptor, run }, null, 1));
+  return { old: rec.descriptor, truth: mark?.usable ? mark.xpath : undefined };
+}
+
+async function drift(oldPage: string, newPage: string, target: Target): Promise<{ run: Run; truth: string | undefined }> {
+  const { old, truth } = await recordThenOpen(oldPage, target, newPage);
+  const run = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor), target as never, old as never);
+  if (process.env.AITE_DEBUG) console.log(JSON.stringify({ old, run }, null, 1));
   return { run, truth };
 }
 
@@ -192,20 +197,16 @@ describe('repair in the page', () => {
   });
 
   it('twins: only the target was renamed, its twins kept the text; the twins in their remembered rows are not candidates', async () => {
-    await open('rows-old.html');
-    const rec = await page.evaluate(() => aiteBench.record({ xpath: '//tr[1]/td[4]/button[2]' }));
-    if (!rec.ok) throw new Error(rec.why);
-    await open('rows-renamed.html');
-    const mark = await page.evaluate(() => aiteBench.takeTruth('data-truth'));
     const target = { xpath: '//tr[1]/td[4]/button[2]' };
-    const run = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor), target as never, rec.descriptor as never);
+    const { old, truth } = await recordThenOpen('rows-old.html', target, 'rows-renamed.html');
+    const run = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor), target as never, old as never);
     expect(run.exact).toBe('not-found');
     expect(run.ok).toBe(true);
-    expect(run.xpath).toBe(mark?.xpath);
+    expect(run.xpath).toBe(truth);
     // Without the twins' places the untouched "Delete" of another row is the lead: never acted on.
-    const { twinPlaces: _places, ...bare } = rec.descriptor;
+    const { twinPlaces: _places, ...bare } = old;
     const blind = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor), target as never, bare as never);
-    expect(blind.ok === true && blind.xpath === mark?.xpath).toBe(false);
+    expect(blind.ok === true && blind.xpath === truth).toBe(false);
   });
 
   it('a neighbour remembered beside a removed target is never acted on, nor even proposed', async () => {
@@ -253,16 +254,12 @@ describe('repair in the page', () => {
   });
 
   it('twins: when the text was shared, the row decides, so a reordered and rewrapped list is repaired to the right row', async () => {
-    await open('rows-old.html');
-    const rec = await page.evaluate(() => aiteBench.record({ xpath: '//tr[1]/td[4]/button[2]' }));
-    if (!rec.ok) throw new Error(rec.why);
-    await open('rows-wrapped.html');
-    const mark = await page.evaluate(() => aiteBench.takeTruth('data-truth'));
+    const { old, truth } = await recordThenOpen('rows-old.html', { xpath: '//tr[1]/td[4]/button[2]' }, 'rows-wrapped.html');
     // The old xpath finds nothing any more (a span was added); repair runs.
-    const run = await page.evaluate((d) => aiteBench.resolveWithRepair({ xpath: '//tr[1]/td[4]/button[2]' }, d as Descriptor), rec.descriptor as never);
-    if (process.env.AITE_DEBUG) console.log(await page.evaluate((d, tx) => aiteBench.explain(d as Descriptor, tx as string), rec.descriptor as never, mark?.xpath as never));
+    const run = await page.evaluate((d) => aiteBench.resolveWithRepair({ xpath: '//tr[1]/td[4]/button[2]' }, d as Descriptor), old as never);
+    if (process.env.AITE_DEBUG) console.log(await page.evaluate((d, tx) => aiteBench.explain(d as Descriptor, tx as string), old as never, truth as never));
     expect(run.exact).toBe('not-found');
     expect(run.ok).toBe(true);
-    expect(run.xpath).toBe(mark?.xpath);
+    expect(run.xpath).toBe(truth);
   });
 });
