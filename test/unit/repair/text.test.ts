@@ -30,6 +30,12 @@ describe('repair text similarity', () => {
     expect(textSim('Log in', 'Login')).toBeGreaterThan(0.65);
   });
 
+  it('the same letters spaced or punctuated otherwise are nearly the same text', () => {
+    expect(textSim('Bass Max', 'BassMax')).toBe(0.95);
+    expect(textSim('E-mail', 'Email')).toBe(0.95);
+    expect(textSim('Bass Max', 'Bass Mix')).toBeLessThan(0.95);
+  });
+
   it('numbers are words like any other: "Address line 1" is not "Address line 2"', () => {
     expect(textSim('Address line 1', 'Address line 2')).toBeLessThan(0.7);
   });

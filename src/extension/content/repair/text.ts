@@ -141,6 +141,8 @@ export function textSim(a: string | undefined, b: string | undefined, weight: Wo
   const fb = fold(b).toLowerCase();
   if (fa === fb) return 1;
   if (!fa || !fb) return 0;
+  // "Bass Max" and "BassMax", "Log in" and "Login", "E-mail" and "Email": the same letters, spaced otherwise.
+  if (squeeze(fa) === squeeze(fb) && squeeze(fa) !== '') return SAME_LETTERS;
   const wa = words(fa);
   const wb = words(fb);
   const ws = wordSetSim(wa, wb, weight);
@@ -148,6 +150,10 @@ export function textSim(a: string | undefined, b: string | undefined, weight: Wo
   const digits = (w: string[]): string => w.filter((t) => /\d/.test(t)).join(' ');
   return digits(wa) === digits(wb) ? Math.max(ws, 0.9 * bigramSim(fa, fb)) : ws;
 }
+
+/** Similarity of two texts with the same letters and digits, only spaced or punctuated otherwise. */
+export const SAME_LETTERS = 0.95;
+const squeeze = (s: string): string => s.replace(/[^\p{L}\p{N}]+/gu, '');
 
 /** Similarity of two identifier-like values (ids, test ids, `name` attributes). */
 export function identSim(a: string | undefined, b: string | undefined): number {
