@@ -136,3 +136,12 @@ describe('slot: what a candidate stands between', () => {
     expect(moved).toBeLessThan(without);
   });
 });
+
+describe('rarity', () => {
+  it('a word no candidate has weighs as a word one candidate has, not as the rarest of all', () => {
+    const cands: Descriptor[] = ['Export', 'Import', 'Import', 'Settings'].map((text, i) => ({ v: 1, tag: 'button', text, xpath: `/b[${i + 1}]` }));
+    const w = rarity(cands).text;
+    expect(w('csv')).toBeCloseTo(w('export'), 10);
+    expect(w('export')).toBeGreaterThan(w('import'));
+  });
+});

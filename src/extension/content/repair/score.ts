@@ -135,7 +135,9 @@ function idfOf(cands: readonly Descriptor[], pick: (d: Descriptor) => (string | 
     for (const w of seen) df.set(w, (df.get(w) ?? 0) + 1);
   }
   const n = cands.length;
-  return withStops((t: string): number => Math.log((n + 1) / ((df.get(t) ?? 0) + 0.5)));
+  // A word no candidate has tells none of them apart: it weighs as a word one candidate has,
+  // not as the rarest of all (a dropped "CSV" in "Export CSV" → "Export" would outweigh "Export").
+  return withStops((t: string): number => Math.log((n + 1) / ((df.get(t) ?? 1) + 0.5)));
 }
 
 /**
