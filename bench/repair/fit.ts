@@ -9,6 +9,7 @@
 // so the remembered-field step is not involved: the score is fitted for the hard cases.
 //   node fit.mjs /tmp/drift-dump.json
 import { readFileSync } from 'node:fs';
+import { ACT_AT, GAP, DRIFTED_AT, answerKind } from '../../src/extension/content/repair/index.js';
 import { FIELDS, type Weights } from '../../src/extension/content/repair/score.js';
 import { WEIGHTS } from '../../src/extension/content/repair/weights.js';
 
@@ -36,9 +37,6 @@ function forTwins(v: Vec): Vec {
   return t;
 }
 
-const ACT = 0.85;
-const GAP = 0.15;
-const DRIFT = 0.6;
 const NF = FIELDS.length;
 
 type Vec = Float64Array; // [w(NF), missing(NF), added(NF), power, contrast floor, contrast range]
@@ -134,19 +132,19 @@ function evaluate(cases: DumpCase[], v0: Vec): Eval {
     const repairable = c.truth && c.rows.some((r) => r.truth);
     if (c.truth) e.repairable++;
     else e.gone++;
-    const acts = best >= ACT && (second < 0 || best - second > GAP);
-    if (acts) {
+    const kind = answerKind(best < 0 ? undefined : best, second < 0 ? undefined : second);
+    if (kind === 'found') {
       if (bestTruth && c.truth) e.correct++;
       else e.wrong++;
     } else {
       if (!c.truth) e.correctRefusal++;
-      else if (bestTruth && best >= DRIFT) e.proposedRight++;
-      if (best < DRIFT) e.notFound++;
-      else if (second >= 0 && best - second <= GAP) e.ambiguous++;
+      else if (bestTruth && best >= DRIFTED_AT) e.proposedRight++;
+      if (kind === 'not-found') e.notFound++;
+      else if (kind === 'ambiguous') e.ambiguous++;
       else e.drifted++;
     }
-    if (repairable) e.margin += Math.max(-0.3, Math.min(0.3, Math.min(truthScore - ACT, truthScore - otherBest - GAP)));
-    else e.margin += Math.max(-0.3, Math.min(0.3, Math.max(ACT - best, second >= 0 ? GAP - (best - second) : -1)));
+    if (repairable) e.margin += Math.max(-0.3, Math.min(0.3, Math.min(truthScore - ACT_AT, truthScore - otherBest - GAP)));
+    else e.margin += Math.max(-0.3, Math.min(0.3, Math.max(ACT_AT - best, second >= 0 ? GAP - (best - second) : -1)));
   }
   return e;
 }

@@ -7,8 +7,8 @@
 //   node /tmp/replay.mjs f [--verbose] [--gone] [--explain <id part>] [--weights '{"scale":0.88}']
 import { readFileSync } from 'node:fs';
 import type { Descriptor } from '../../src/sdk/protocol/descriptor.js';
-import { ACT_AT, DRIFTED_AT, GAP } from '../../src/extension/content/repair/index.js';
-import { FIELDS, type Weights, combine, contrastOf, fieldSims, rarity, weightsFor } from '../../src/extension/content/repair/score.js';
+import { answerKind, scoreDescribed } from '../../src/extension/content/repair/index.js';
+import { FIELDS, type Weights, weightsFor } from '../../src/extension/content/repair/score.js';
 import { WEIGHTS } from '../../src/extension/content/repair/weights.js';
 
 const SLOT = FIELDS.indexOf('slot');
@@ -43,30 +43,25 @@ const BASE = process.argv.includes('--weights') ? merged(WEIGHTS, JSON.parse(pro
 
 export function judge(c: DumpCase): Verdict {
   if (c.via === 'descriptor') return { ok: true, right: c.right, score: 1, runnerUp: 0, truthRank: 0 };
-  const W = weightsFor(c.old, BASE);
-  const ds = c.rows.map((r) => r.descriptor);
-  const rare = rarity(ds);
   // The slot (what a candidate stands between) needs the page: taken as the benchmark measured it.
-  const sims = ds.map((d, i) => fieldSims(c.old, d, W.tagFamily, rare, c.rows[i]!.sims.find(([f]) => f === SLOT)?.[1]));
-  const contrast = contrastOf(sims, W);
-  const ranked = c.rows.map((r, i) => ({ r, s: combine(sims[i]!, W, contrast) })).sort((a, b) => b.s - a.s);
+  const described = c.rows.map((r) => ({ descriptor: r.descriptor, slot: r.sims.find(([f]) => f === SLOT)?.[1] }));
+  const scored = scoreDescribed(c.old, described, { weights: BASE });
+  const ranked = c.rows.map((r, i) => ({ r, ...scored[i]! })).sort((a, b) => b.score - a.score);
   const best = ranked[0];
-  const second = ranked[1];
-  const score = best?.s ?? 0;
-  const runnerUp = second?.s ?? 0;
+  const score = best?.score ?? 0;
+  const runnerUp = ranked[1]?.score ?? 0;
   const truthRank = ranked.findIndex((x) => x.r.truth);
-  if (explain && c.id.includes(explain)) {
+  if (c.id.includes(explain)) {
+    const W = weightsFor(c.old, BASE);
     console.log(`\n--- ${c.id} (twins ${c.old.twins ?? 0})\nold ${JSON.stringify({ ...c.old, peers: undefined })}`);
     for (const x of ranked.slice(0, 4)) {
-      const i = c.rows.indexOf(x.r);
-      const f = sims[i]!.map(([k, v, p]) => `${FIELDS[k]}${p === 2 ? '-' : p === 3 ? '+' : ''}=${v.toFixed(2)}*${(W.w[FIELDS[k]!] * contrast[k]!).toFixed(2)}`).join(' ');
-      console.log(`${x.s.toFixed(3)}${x.r.truth ? ' TRUTH' : ''} ${JSON.stringify({ ...x.r.descriptor, path: undefined, rect: undefined })}\n    ${f}`);
+      // The weights as given; the contrast each field got on this page is not shown.
+      const f = x.sims.map(([k, v, p]) => `${FIELDS[k]}${p === 2 ? '-' : p === 3 ? '+' : ''}=${v.toFixed(2)}*${W.w[FIELDS[k]!].toFixed(2)}`).join(' ');
+      console.log(`${x.score.toFixed(3)}${x.r.truth ? ' TRUTH' : ''} ${JSON.stringify({ ...x.r.descriptor, path: undefined, rect: undefined })}\n    ${f}`);
     }
   }
-  if (!best || score < DRIFTED_AT) return { ok: false, reason: 'not-found', score, runnerUp, truthRank };
-  if (second && score - runnerUp <= GAP) return { ok: false, reason: 'ambiguous', score, runnerUp, truthRank };
-  if (score < ACT_AT) return { ok: false, reason: 'drifted', score, runnerUp, truthRank };
-  return { ok: true, right: best.r.truth, score, runnerUp, truthRank };
+  const kind = answerKind(best?.score, ranked[1]?.score);
+  return kind === 'found' ? { ok: true, right: best!.r.truth, score, runnerUp, truthRank } : { ok: false, reason: kind, score, runnerUp, truthRank };
 }
 
 function main(): void {

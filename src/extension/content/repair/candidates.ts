@@ -1,7 +1,7 @@
 // Which elements repair looks at, and the cheap comparison that keeps the best 60 of them
 // (locator-repair.md §2).
 import type { Descriptor } from '../../../sdk/protocol/descriptor.js';
-import { type DescribeCache, elementText, isEnabled, isInteractive, isVisible, peerKey, placeKey, tagFamily } from './features.js';
+import { type DescribeCache, elementText, inTwinPlace, isEnabled, isInteractive, isVisible, peerKey, tagFamily } from './features.js';
 import { identWords, words } from './text.js';
 
 export const MAX_LOOKED_AT = 2000;
@@ -107,10 +107,8 @@ export function cheapScore(el: Element, old: Descriptor, q: readonly string[], o
  * or its tag the remembered tag in a remembered twin's place), are kept. Visibility is
  * checked in rank order, so only the leaders pay for it.
  */
-export function shortlist(pool: readonly Element[], old: Descriptor, limit = MAX_SCORED): Element[] {
+export function shortlist(pool: readonly Element[], old: Descriptor, cache: DescribeCache = {}, limit = MAX_SCORED): Element[] {
   const peers = new Set(old.peers ?? []);
-  const twinPlaces = new Set(old.twinPlaces ?? []);
-  const cache: DescribeCache = {};
   const q = [...queryWords(old)];
   const oldClasses = new Set(old.classes ?? []);
   const ranked: { el: Element; s: number; i: number }[] = [];
@@ -124,7 +122,7 @@ export function shortlist(pool: readonly Element[], old: Descriptor, limit = MAX
     if (out.length >= limit) break;
     if (!isVisible(r.el) || !isEnabled(r.el)) continue;
     if (peers.size > 0 && peers.has(peerKey(r.el))) continue;
-    if (twinPlaces.size > 0 && r.el.localName === old.tag && twinPlaces.has(placeKey(r.el, cache))) continue;
+    if (inTwinPlace(r.el, old, cache)) continue;
     out.push(r.el);
   }
   return out;

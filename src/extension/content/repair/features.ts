@@ -292,7 +292,7 @@ function regionName(el: Element): string {
 /** Per-document lookups shared by the descriptors of one repair. */
 export interface DescribeCache {
   headings?: Element[];
-  /** Elements of each kind (see `sameKind`), in document order, with each one's index. */
+  /** Elements of each kind (see `kindIndex`), in document order, with each one's index. */
   kinds?: Map<string, { list: Element[]; at: Map<Element, number> }>;
 }
 
@@ -408,17 +408,31 @@ function kindOf(el: Element): string {
   return el.localName;
 }
 
-/** Elements of the same kind as `el`, in document order: controls and links, headings, or its tag. */
-function sameKind(el: Element): Element[] {
-  const doc = el.ownerDocument;
+/**
+ * Elements of the same kind as `el` in document order (controls and links, headings, or its
+ * tag), with each one's index; listed once per kind and document in the cache.
+ */
+function kindIndex(el: Element, cache: DescribeCache): { list: Element[]; at: Map<Element, number> } {
+  const kinds = (cache.kinds ??= new Map());
   const kind = kindOf(el);
-  if (kind === ':interactive') return [...doc.querySelectorAll(INTERACTIVE_SELECTOR)].filter(isInteractive);
-  if (kind === ':heading') return [...doc.querySelectorAll(HEADING_SELECTOR)];
-  return [...doc.getElementsByTagName(el.localName)];
+  let entry = kinds.get(kind);
+  if (!entry) {
+    const doc = el.ownerDocument;
+    const list =
+      kind === ':interactive'
+        ? [...doc.querySelectorAll(INTERACTIVE_SELECTOR)].filter(isInteractive)
+        : kind === ':heading'
+          ? [...doc.querySelectorAll(HEADING_SELECTOR)]
+          : [...doc.getElementsByTagName(el.localName)];
+    entry = { list, at: new Map(list.map((x, i) => [x, i])) };
+    kinds.set(kind, entry);
+  }
+  return entry;
 }
 
-/** How many of its kind on each side {@link neighbourKeys} reads. */
+/** How many of its kind on each side {@link neighbourKeys} reads, and how far it looks for them. */
 const SLOT_SIDE = 2;
+const SLOT_LOOK = 20;
 
 /**
  * The keys of the nearest visible elements of its kind on each side of it in document order
@@ -427,21 +441,14 @@ const SLOT_SIDE = 2;
  * nearest neighbours.
  */
 export function neighbourKeys(el: Element, cache: DescribeCache = {}): string[] {
-  const kinds = (cache.kinds ??= new Map());
-  const kind = kindOf(el);
-  let entry = kinds.get(kind);
-  if (!entry) {
-    const list = sameKind(el);
-    entry = { list, at: new Map(list.map((x, i) => [x, i])) };
-    kinds.set(kind, entry);
-  }
+  const entry = kindIndex(el, cache);
   const at = entry.at.get(el);
   if (at === undefined) return [];
   const own = peerKey(el);
   const out: string[] = [];
   for (const step of [-1, 1]) {
     let found = 0;
-    for (let i = at + step, looked = 0; i >= 0 && i < entry.list.length && found < SLOT_SIDE && looked < 20; i += step, looked++) {
+    for (let i = at + step, looked = 0; i >= 0 && i < entry.list.length && found < SLOT_SIDE && looked < SLOT_LOOK; i += step, looked++) {
       const other = entry.list[i]!;
       const key = peerKey(other);
       if (!key || key === own || !isVisible(other)) continue;
@@ -465,9 +472,9 @@ export function recordFields(el: Element): Pick<Descriptor, 'twins' | 'twinPlace
   const own = elementText(el, true);
   let twins = 0;
   const places = new Set<string>();
+  const cache: DescribeCache = {};
   if (own) {
     const same = el.ownerDocument.getElementsByTagName(el.localName);
-    const cache: DescribeCache = {};
     const ownPlace = placeKey(el, cache);
     // A page of thousands of divs is not read whole to record one target: the first 3000 say enough.
     for (let i = 0; i < same.length && i < TWINS_LOOK; i++) {
@@ -479,8 +486,8 @@ export function recordFields(el: Element): Pick<Descriptor, 'twins' | 'twinPlace
     }
   }
   const ownKey = peerKey(el);
-  const kind = sameKind(el);
-  const at = kind.indexOf(el);
+  const { list: kind, at: index } = kindIndex(el, cache);
+  const at = index.get(el) ?? -1;
   const peers = new Set<string>();
   for (let d = 1; d <= PEERS_LOOK && peers.size < PEERS_MAX && (at - d >= 0 || at + d < kind.length); d++) {
     for (const other of [kind[at - d], kind[at + d]]) {
@@ -503,6 +510,11 @@ export function recordFields(el: Element): Pick<Descriptor, 'twins' | 'twinPlace
  */
 export function placeKey(el: Element, cache: DescribeCache = {}): string {
   return cut(fold(rowText(el) || nearestHeading(el, cache)).toLowerCase(), PEER_KEY_MAX);
+}
+
+/** Whether `el` has the remembered tag and stands in a remembered twin's place: then it is that twin. */
+export function inTwinPlace(el: Element, old: Descriptor, cache: DescribeCache = {}): boolean {
+  return !!old.twinPlaces?.length && el.localName === old.tag && old.twinPlaces.includes(placeKey(el, cache));
 }
 
 /** The full descriptor of a live element (the lock file's shape, plus repair's optional fields). */

@@ -4,7 +4,7 @@
 import { type Descriptor, type Target, withoutHandle } from '../../../sdk/protocol/index.js';
 import { MAX_LOOKED_AT, collectPool, shortlist } from './candidates.js';
 import { describeChanges } from './changes.js';
-import { type DescribeCache, describeElement, isEnabled, isInteractive, isVisible, neighbourKeys, peerKey, placeKey } from './features.js';
+import { type DescribeCache, describeElement, inTwinPlace, isEnabled, isInteractive, isVisible, neighbourKeys, peerKey } from './features.js';
 import { FIELDS, type FieldSim, type Weights, combine, contrastOf, fieldSims, rarity, slotSim, weightsFor } from './score.js';
 import { fold } from './text.js';
 import type { RepairOutcome, RepairStats } from './types.js';
@@ -95,26 +95,43 @@ export function mergeWrappers(sorted: Scored[], oldTag?: string): Scored[] {
   return kept;
 }
 
+/** A described candidate, and its `slot` similarity when the page could say (score.ts `slotSim`). */
+export interface Described {
+  descriptor: Descriptor;
+  slot?: number | undefined;
+}
+
+/**
+ * The score of each described candidate against the remembered descriptor, in their order: the
+ * part of repair that needs no page (the benchmark's replay calls it with a dump's descriptors).
+ */
+export function scoreDescribed(old: Descriptor, described: readonly Described[], opts: Pick<RepairOptions, 'weights' | 'scorer'> = {}): { score: number; sims: FieldSim[] }[] {
+  const W = weightsFor(old, opts.weights ?? WEIGHTS);
+  const rare = rarity(described.map((d) => d.descriptor));
+  const allSims = described.map(({ descriptor, slot }) => fieldSims(old, descriptor, W.tagFamily, rare, slot));
+  const contrast = contrastOf(allSims, W);
+  return described.map(({ descriptor }, i) => {
+    const sims = allSims[i]!;
+    return { score: opts.scorer ? opts.scorer(old, descriptor) : combine(sims, W, contrast), sims };
+  });
+}
+
 /** Scores the visible, enabled candidates of the page against the remembered descriptor. */
 export function scoreCandidates(
   old: Descriptor,
   opts: RepairOptions = {},
 ): { ranked: Scored[]; candidates: number; lookedAt: number } {
   const doc = opts.doc ?? document;
-  const W = weightsFor(old, opts.weights ?? WEIGHTS);
   const pool = collectPool(doc, old);
-  const short = shortlist(pool.elements, old);
   const cache: DescribeCache = {};
-  const described = short.map((element) => ({ element, descriptor: describeElement(element, cache) }));
-  const rare = rarity(described.map((d) => d.descriptor));
-  const slots = described.map(({ element }) => (old.peers ? slotSim(old, neighbourKeys(element, cache)) : undefined));
-  const allSims = described.map(({ descriptor }, i) => fieldSims(old, descriptor, W.tagFamily, rare, slots[i]));
-  const contrast = contrastOf(allSims, W);
-  let ranked: Scored[] = described.map(({ element, descriptor }, i) => {
-    const sims = allSims[i]!;
-    const score = opts.scorer ? opts.scorer(old, descriptor) : combine(sims, W, contrast);
-    return { element, descriptor, score, sims };
-  });
+  const short = shortlist(pool.elements, old, cache);
+  const described = short.map((element) => ({
+    element,
+    descriptor: describeElement(element, cache),
+    slot: old.peers ? slotSim(old, neighbourKeys(element, cache)) : undefined,
+  }));
+  const scored = scoreDescribed(old, described, opts);
+  let ranked: Scored[] = described.map(({ element, descriptor }, i) => ({ element, descriptor, ...scored[i]! }));
   ranked.sort((a, b) => b.score - a.score);
   if (opts.merge !== false) ranked = mergeWrappers(ranked, old.tag);
   return { ranked, candidates: pool.total, lookedAt: pool.elements.length };
@@ -170,7 +187,7 @@ export function checkExactMatch(old: Descriptor, el: Element, opts: RepairOption
   const score = opts.scorer ? opts.scorer(old, d) : combine(sims, plain(W));
   if (old.peers?.includes(peerKey(el))) return { ok: false, score, why: 'peer' };
   // In a remembered twin's place stands that twin (its row or card), not the remembered element.
-  if (old.twinPlaces && el.localName === old.tag && old.twinPlaces.includes(placeKey(el))) return { ok: false, score, why: 'context' };
+  if (inTwinPlace(el, old)) return { ok: false, score, why: 'context' };
   if (score < DRIFTED_AT) return { ok: false, score, why: 'low' };
   if (score >= EXACT_SURE && !old.twins) return { ok: true, score };
   // The match's own document: a target in a frame is compared with that frame's elements.
@@ -186,6 +203,16 @@ export function checkExactMatch(old: Descriptor, el: Element, opts: RepairOption
   const base = mine?.score ?? score;
   if (other && other.score - base > EXACT_MARGIN) return { ok: false, score: base, why: 'better', better: other };
   return { ok: true, score };
+}
+
+/**
+ * The protocol's answer for the best and second scores (protocol-v1): below {@link DRIFTED_AT}
+ * not-found; a rival within {@link GAP} ambiguous; below {@link ACT_AT} drifted; else found.
+ */
+export function answerKind(best: number | undefined, second: number | undefined): 'not-found' | 'ambiguous' | 'drifted' | 'found' {
+  if (best === undefined || best < DRIFTED_AT) return 'not-found';
+  if (second !== undefined && best - second <= GAP) return 'ambiguous';
+  return best < ACT_AT ? 'drifted' : 'found';
 }
 
 /**
@@ -230,8 +257,9 @@ export function repair(old: Descriptor, target: Target, opts: RepairOptions = {}
   const bestScore = best ? round(best.score) : 0;
   const runnerUp = second ? round(second.score) : 0;
   const st = stats(candidates, lookedAt, ranked.length);
+  const kind = answerKind(best?.score, second?.score);
 
-  if (!best || best.score < DRIFTED_AT) {
+  if (!best || kind === 'not-found') {
     const note =
       candidates > MAX_LOOKED_AT
         ? `the page has ${candidates} candidate elements; repair looked at ${lookedAt} of them`
@@ -239,7 +267,7 @@ export function repair(old: Descriptor, target: Target, opts: RepairOptions = {}
     return { kind: 'not-found', bestScore, ...(note ? { note } : {}), elements: [], stats: st };
   }
 
-  if (second && best.score - second.score <= GAP) {
+  if (kind === 'ambiguous') {
     const close = ranked.filter((r) => best.score - r.score <= GAP).slice(0, MAX_AMBIGUOUS);
     return {
       kind: 'ambiguous',
@@ -251,7 +279,7 @@ export function repair(old: Descriptor, target: Target, opts: RepairOptions = {}
   }
 
   const diff = describeChanges(old, best.descriptor);
-  if (best.score < ACT_AT) {
+  if (kind === 'drifted') {
     return {
       kind: 'drifted',
       candidate: best.descriptor,

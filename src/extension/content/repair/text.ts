@@ -142,7 +142,8 @@ export function textSim(a: string | undefined, b: string | undefined, weight: Wo
   if (fa === fb) return 1;
   if (!fa || !fb) return 0;
   // "Bass Max" and "BassMax", "Log in" and "Login", "E-mail" and "Email": the same letters, spaced otherwise.
-  if (squeeze(fa) === squeeze(fb) && squeeze(fa) !== '') return SAME_LETTERS;
+  const letters = squeeze(fa);
+  if (letters !== '' && letters === squeeze(fb)) return SAME_LETTERS;
   const wa = words(fa);
   const wb = words(fb);
   const ws = wordSetSim(wa, wb, weight);
@@ -152,7 +153,7 @@ export function textSim(a: string | undefined, b: string | undefined, weight: Wo
 }
 
 /** Similarity of two texts with the same letters and digits, only spaced or punctuated otherwise. */
-export const SAME_LETTERS = 0.95;
+const SAME_LETTERS = 0.95;
 const squeeze = (s: string): string => s.replace(/[^\p{L}\p{N}]+/gu, '');
 
 /** Similarity of two identifier-like values (ids, test ids, `name` attributes). */
