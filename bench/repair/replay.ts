@@ -7,7 +7,7 @@
 //   node /tmp/replay.mjs f [--verbose] [--gone] [--explain <id part>] [--weights '{"scale":0.88}']
 import { readFileSync } from 'node:fs';
 import type { Descriptor } from '../../src/sdk/protocol/descriptor.js';
-import { answerKind, scoreDescribed } from '../../src/extension/content/repair/index.js';
+import { answerKind, contrastClose, scoreDescribed } from '../../src/extension/content/repair/index.js';
 import { FIELDS, type Weights, weightsFor } from '../../src/extension/content/repair/score.js';
 import { WEIGHTS } from '../../src/extension/content/repair/weights.js';
 
@@ -46,7 +46,7 @@ export function judge(c: DumpCase): Verdict {
   // The slot (what a candidate stands between) needs the page: taken as the benchmark measured it.
   const described = c.rows.map((r) => ({ descriptor: r.descriptor, slot: r.sims.find(([f]) => f === SLOT)?.[1] }));
   const scored = scoreDescribed(c.old, described, { weights: BASE });
-  const ranked = c.rows.map((r, i) => ({ r, ...scored[i]! })).sort((a, b) => b.score - a.score);
+  const ranked = contrastClose(c.old, c.rows.map((r, i) => ({ r, ...scored[i]! })).sort((a, b) => b.score - a.score), BASE);
   const best = ranked[0];
   const score = best?.score ?? 0;
   const runnerUp = ranked[1]?.score ?? 0;

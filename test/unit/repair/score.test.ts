@@ -3,6 +3,7 @@ import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
 import { combine, fieldSims, FIELDS, rarity, score, slotSim, weightsFor } from '../../../src/extension/content/repair/score.js';
 import { describeChanges } from '../../../src/extension/content/repair/changes.js';
 import { WEIGHTS } from '../../../src/extension/content/repair/weights.js';
+import { ACT_AT, GAP, answerKind, contrastClose, scoreDescribed } from '../../../src/extension/content/repair/index.js';
 
 const send: Descriptor = {
   v: 1,
@@ -143,5 +144,59 @@ describe('rarity', () => {
     const w = rarity(cands).text;
     expect(w('csv')).toBeCloseTo(w('export'), 10);
     expect(w('export')).toBeGreaterThan(w('import'));
+  });
+});
+
+describe('contrast among the close candidates', () => {
+  // The target wrapped in a new span with a decoy cloned beside it: they share tag, classes, row
+  // and place; only the text tells them apart, and the shared fields press their scores together.
+  const old: Descriptor = { ...send, twins: 3, context: { ...send.context, row: 'Ada Lovelace ada@example.com Send' } };
+  delete old.id;
+  const target: Descriptor = { ...old, twins: undefined, xpath: '/html[1]/body[1]/div[1]/span[1]/button[1]', context: { ...old.context, row: 'Ada Lovelace ada@example.com Send Preview' } };
+  const decoy: Descriptor = { ...target, text: 'Preview', name: 'Preview', xpath: '/html[1]/body[1]/div[1]/span[1]/button[2]', rect: { ...send.rect!, x: 290 } };
+  // The rest of the page: they differ from the target in tag, text and place, so the contrast
+  // over the leading candidates keeps the fields the target and the decoy share.
+  const page: Descriptor[] = [
+    { v: 1, tag: 'a', role: 'link', text: 'Help', name: 'Help', href: '/help', xpath: '/html[1]/body[1]/footer[1]/a[1]', path: 'html/body/footer/a' },
+    { v: 1, tag: 'h2', role: 'heading', text: 'Users', name: 'Users', xpath: '/html[1]/body[1]/h2[1]', path: 'html/body/h2' },
+    { v: 1, tag: 'td', role: 'cell', text: 'Ada Lovelace', name: 'Ada Lovelace', xpath: '/html[1]/body[1]/table[1]/tr[1]/td[1]', path: 'html/body/table/tr/td' },
+  ];
+  const ranked = (cands: Descriptor[]) =>
+    scoreDescribed(old, [...cands, ...page].map((descriptor) => ({ descriptor })))
+      .map((s, i) => ({ ...s, d: [...cands, ...page][i]! }))
+      .sort((a, b) => b.score - a.score);
+
+  it('tells a decoy beside the target apart by what differs between them', () => {
+    const before = ranked([target, decoy]);
+    expect(before[0]!.d).toBe(target);
+    expect(answerKind(before[0]!.score, before[1]!.score)).toBe('ambiguous');
+    const after = contrastClose(old, before);
+    expect(after[0]!.d).toBe(target);
+    expect(after[0]!.score).toBeGreaterThanOrEqual(ACT_AT);
+    expect(after[0]!.score - after[1]!.score).toBeGreaterThan(GAP);
+    expect(answerKind(after[0]!.score, after[1]!.score)).toBe('found');
+  });
+
+  it('leaves candidates that differ in nothing that matters ambiguous', () => {
+    const twin: Descriptor = { ...target, xpath: '/html[1]/body[1]/div[1]/span[1]/button[2]', rect: { ...send.rect!, x: 290 } };
+    const after = contrastClose(old, ranked([target, twin]));
+    expect(answerKind(after[0]!.score, after[1]!.score)).toBe('ambiguous');
+  });
+
+  it('never turns a proposal into an act: a best below the act threshold keeps its score', () => {
+    const low = [
+      { score: ACT_AT - 0.01, sims: fieldSims(old, target, WEIGHTS.tagFamily) },
+      { score: ACT_AT - 0.05, sims: fieldSims(old, decoy, WEIGHTS.tagFamily) },
+    ];
+    expect(contrastClose(old, low).map((r) => r.score)).toEqual(low.map((r) => r.score));
+  });
+});
+
+describe('region', () => {
+  it('a region the element titles itself is its name again, not context, and is left out', () => {
+    const h2: Descriptor = { v: 1, tag: 'h2', role: 'heading', name: 'Regional', text: 'Regional', context: { region: 'Regional' }, xpath: '/h2', path: 'html/body/h2' };
+    const region = (a: Descriptor, b: Descriptor) => fieldSims(a, b, WEIGHTS.tagFamily).find(([f]) => FIELDS[f] === 'region');
+    expect(region(h2, { ...h2, text: 'Region and language', name: 'Region and language', context: { region: 'Settings' } })).toBeUndefined();
+    expect(region(send, { ...send, context: { region: 'Settings' } })).toBeDefined();
   });
 });

@@ -116,6 +116,29 @@ export function scoreDescribed(old: Descriptor, described: readonly Described[],
   });
 }
 
+/**
+ * Contrast among the close candidates (locator-repair.md §3, "Telling close candidates apart"):
+ * when the best scores at least {@link ACT_AT} and others are within {@link GAP} of it, those are
+ * scored again with the contrast taken over just them, so the fields they all share (a decoy
+ * cloned beside the target shares its tag, classes, row and place) weigh the contrast floor and
+ * what tells them apart (their text) decides. A best below {@link ACT_AT} is left as it is: it
+ * could only be proposed, and a second look must not make a proposal an act. Returns the
+ * candidates sorted again.
+ */
+export function contrastClose<T extends { score: number; sims: FieldSim[] }>(old: Descriptor, ranked: readonly T[], weights: Weights = WEIGHTS): T[] {
+  const best = ranked[0];
+  if (!best || best.score < ACT_AT) return [...ranked];
+  const close = ranked.filter((r) => best.score - r.score <= GAP);
+  if (close.length < 2) return [...ranked];
+  const W = weightsFor(old, weights);
+  const contrast = contrastOf(
+    close.map((r) => r.sims),
+    W,
+    { ...W.contrast, top: close.length },
+  );
+  return ranked.map((r) => (close.includes(r) ? { ...r, score: combine(r.sims, W, contrast) } : r)).sort((a, b) => b.score - a.score);
+}
+
 /** Scores the visible, enabled candidates of the page against the remembered descriptor. */
 export function scoreCandidates(
   old: Descriptor,
@@ -134,6 +157,7 @@ export function scoreCandidates(
   let ranked: Scored[] = described.map(({ element, descriptor }, i) => ({ element, descriptor, ...scored[i]! }));
   ranked.sort((a, b) => b.score - a.score);
   if (opts.merge !== false) ranked = mergeWrappers(ranked, old.tag);
+  if (!opts.scorer) ranked = contrastClose(old, ranked, opts.weights);
   return { ranked, candidates: pool.total, lookedAt: pool.elements.length };
 }
 

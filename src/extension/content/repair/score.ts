@@ -118,7 +118,6 @@ function sizeSim(a: Descriptor, b: Descriptor): number {
   return Math.sqrt(w * h);
 }
 
-/** The per-field similarities of a candidate (independent of the weights, so the fitter can reuse them). */
 /** Word weights from the candidates themselves: rare words tell candidates apart. */
 export interface Rarity {
   /** Over the candidates' text, name, label, aria-label and placeholder. */
@@ -166,6 +165,13 @@ export function slotSim(old: Descriptor, neighbours: readonly string[]): number 
 }
 const SLOT_PEERS = 4;
 
+function ownsRegion(d: Descriptor): boolean {
+  const region = d.context?.region;
+  const own = d.name ?? d.text;
+  return region !== undefined && own !== undefined && region.toLowerCase() === own.toLowerCase();
+}
+
+/** The per-field similarities of a candidate (independent of the weights, so the fitter can reuse them). */
 export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: number, rare?: Rarity, slot?: number): FieldSim[] {
   const out: FieldSim[] = [];
   const add = (f: number, a: unknown, b: unknown, sim: () => number): void => {
@@ -192,7 +198,9 @@ export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: numbe
   const oc = old.context ?? {};
   const cc = cand.context ?? {};
   add(14, oc.heading, cc.heading, () => textSim(oc.heading, cc.heading));
-  add(15, oc.region, cc.region, () => textSim(oc.region, cc.region));
+  // A region the remembered element titles itself (a section's own heading) is its name again,
+  // not its context: a redesign that drops the section would count the same edit twice.
+  if (!ownsRegion(old)) add(15, oc.region, cc.region, () => textSim(oc.region, cc.region));
   add(16, oc.row, cc.row, () => textSim(oc.row, cc.row, rare?.context));
   add(17, old.near, cand.near, () => textSim(old.near as string, cand.near as string, rare?.context));
   out.push([18, pathSim(old.path, cand.path), 1]);
@@ -218,12 +226,13 @@ export function combine(sims: readonly FieldSim[], W: Weights, contrast?: ArrayL
 }
 
 /**
- * Per-field contrast multipliers over one page's candidates (see {@link Weights.contrast}). A field
- * a candidate lacks counts as similarity 0 for the spread.
+ * Per-field contrast multipliers over one page's candidates (see {@link Weights.contrast}), or
+ * over the candidates given with `over` (its `top` counts them). A field a candidate lacks counts
+ * as similarity 0 for the spread.
  */
-export function contrastOf(all: readonly FieldSim[][], W: Weights): Float64Array {
+export function contrastOf(all: readonly FieldSim[][], W: Weights, over: Weights['contrast'] = W.contrast): Float64Array {
   const out = new Float64Array(FIELDS.length).fill(1);
-  const { floor, top, range } = W.contrast;
+  const { floor, top, range } = over;
   if (floor >= 1 || all.length < 2) return out;
   const order = all.map((sims, i) => [combine(sims, W), i] as const).sort((a, b) => b[0] - a[0]);
   const lead = order.slice(0, Math.max(2, top)).map(([, i]) => all[i]!);

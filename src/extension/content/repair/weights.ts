@@ -19,7 +19,7 @@ export const WEIGHTS: Weights = {
     name: 2,
     label: 0,
     ariaLabel: 5.6,
-    placeholder: 0,
+    placeholder: 2,
     title: 0.5,
     id: 3.6,
     testid: 6,
