@@ -78,6 +78,20 @@ describe('repair score', () => {
     expect(href(link, { ...link, href: 'javascript:void(0)' })).toBeUndefined();
     expect(href(link, { ...link, href: 'forgot-password.html' })).toEqual([FIELDS.indexOf('href'), 0, 3]);
     expect(href({ ...link, href: '/forgot' }, { ...link, href: '/forgot' })![1]).toBe(1);
+    // A link whose path became "#" was wired to a script: no evidence either way. A link with no
+    // href at all (now a button-like anchor) still counts as missing it.
+    expect(href({ ...link, href: 'mailbox.html' }, { ...link, href: '#' })).toBeUndefined();
+    const bare = { ...link };
+    delete bare.href;
+    expect(href({ ...link, href: 'mailbox.html' }, bare)).toEqual([FIELDS.indexOf('href'), 0, 2]);
+  });
+
+  it('an identifier on one side only is the same evidence whichever side has it', () => {
+    for (const f of ['id', 'testid', 'nameAttr'] as const) expect(WEIGHTS.added[f]).toBe(WEIGHTS.missing[f]);
+    const noId = { ...send };
+    delete noId.id;
+    // A release that gives the element an id does not make it another element.
+    expect(score(noId, send, WEIGHTS)).toBeGreaterThan(0.85);
   });
 
   it('with twins, weighs the shared text less and the row and heading more; without, leaves the weights alone', () => {

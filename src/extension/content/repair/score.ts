@@ -193,7 +193,9 @@ export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: numbe
   add(11, old.type, cand.type, () => (old.type === cand.type ? 1 : 0));
   const oh = meaningfulHref(old.href);
   const ch = meaningfulHref(cand.href);
-  add(12, oh, ch, () => hrefSim(oh, ch));
+  // A placeholder href where the old link had a path ("#", "javascript:…") names no destination:
+  // the link was wired to a script, which says nothing of which link it is, for or against.
+  if (!(oh && !ch && cand.href !== undefined)) add(12, oh, ch, () => hrefSim(oh, ch));
   add(13, old.classes, cand.classes, () => classSim(old.classes ?? [], cand.classes ?? []));
   const oc = old.context ?? {};
   const cc = cand.context ?? {};

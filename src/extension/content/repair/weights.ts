@@ -8,7 +8,9 @@
 // against 123 and 98 for the best power). The floors of a remembered field and of an exact match
 // are on the plain weighted mean (index.ts `plain`), so the calibration does not lower them.
 // `slot` (what a candidate stands between) came later, its weight 1 chosen on the training split
-// with everything else fixed (0.3-4 tried; from 3 on it made wrong acts).
+// with everything else fixed (0.3-4 tried; from 3 on it made wrong acts). `added` for the
+// identifiers (id, testid, name) equals their `missing`: an identifier on one side only is the same
+// evidence whichever side has it (it was 1, a full mismatch, for an id the new release added).
 import type { Weights } from './score.js';
 
 export const WEIGHTS: Weights = {
@@ -69,9 +71,9 @@ export const WEIGHTS: Weights = {
     ariaLabel: 0,
     placeholder: 0.2,
     title: 0,
-    id: 1,
-    testid: 1,
-    nameAttr: 1,
+    id: 0.21,
+    testid: 0,
+    nameAttr: 0.6,
     type: 1,
     href: 0.15,
     classes: 0,
