@@ -35,6 +35,7 @@ const PAGES: Record<string, string> = {
   'rows-reordered.html': `<h1>Users</h1><table><tr><td>Grace Hopper</td><td>grace@example.com</td><td>Editor</td><td><button>Edit</button><button>Delete</button></td></tr><tr><td>Ada Lovelace</td><td>ada@example.com</td><td>Admin</td><td><button>Edit</button><button data-truth>Delete</button></td></tr><tr><td>Alan Turing</td><td>alan@example.com</td><td>Viewer</td><td><button>Edit</button><button>Delete</button></td></tr></table>`,
   'rows-wrapped.html': `<h1>Users</h1><table><tr><td>Grace Hopper</td><td>grace@example.com</td><td>Editor</td><td><span><button>Edit</button><button>Delete</button></span></td></tr><tr><td>Ada Lovelace</td><td>ada@example.com</td><td>Admin</td><td><span><button>Edit</button><button data-truth>Delete</button></span></td></tr><tr><td>Alan Turing</td><td>alan@example.com</td><td>Viewer</td><td><span><button>Edit</button><button>Delete</button></span></td></tr></table>`,
   'rows-renamed.html': `<h1>Users</h1><table><tr><td>Ada Lovelace</td><td>ada@example.com</td><td>Admin</td><td><span><button>Edit</button><button data-truth>Remove</button></span></td></tr><tr><td>Grace Hopper</td><td>grace@example.com</td><td>Editor</td><td><button>Edit</button><button>Delete</button></td></tr><tr><td>Alan Turing</td><td>alan@example.com</td><td>Viewer</td><td><button>Edit</button><button>Delete</button></td></tr></table>`,
+  'rows-decoy.html': `<h1>Users</h1><table><tr><td>Ada Lovelace</td><td>ada@example.com</td><td>Admin</td><td><span><button>Edit</button><button data-truth>Delete</button><button>Preview</button></span></td></tr><tr><td>Grace Hopper</td><td>grace@example.com</td><td>Editor</td><td><span><button>Edit</button><button>Delete</button></span></td></tr><tr><td>Alan Turing</td><td>alan@example.com</td><td>Viewer</td><td><span><button>Edit</button><button>Delete</button></span></td></tr></table>`,
   'save-old.html': `<h1>Settings</h1><form><label for="n">Name</label><input id="n"><div class="actions"><button class="btn primary">Save changes</button><button class="btn">Cancel</button></div></form>`,
   'save-gone.html': `<h1>Settings</h1><form><label for="n">Name</label><input id="n"><div class="actions"><button class="btn">Cancel</button></div></form>`,
   'big-old.html': `<main><button class="go">Continue</button></main>`,
@@ -261,5 +262,15 @@ describe('repair in the page', () => {
     expect(run.exact).toBe('not-found');
     expect(run.ok).toBe(true);
     expect(run.xpath).toBe(truth);
+  });
+
+  it('a look-alike added beside the target (same row, tag and place, another text) is told apart by its text', async () => {
+    const { old, truth } = await recordThenOpen('rows-old.html', { xpath: '//tr[1]/td[4]/button[2]' }, 'rows-decoy.html');
+    const run = await page.evaluate((d) => aiteBench.resolveWithRepair({ xpath: '//tr[1]/td[4]/button[2]' }, d as Descriptor), old as never);
+    if (process.env.AITE_DEBUG) console.log(await page.evaluate((d, tx) => aiteBench.explain(d as Descriptor, tx as string), old as never, truth as never));
+    expect(run.exact).toBe('not-found');
+    expect(run.ok).toBe(true);
+    expect(run.xpath).toBe(truth);
+    expect(run.score! - run.runnerUp!).toBeGreaterThan(0.15);
   });
 });
