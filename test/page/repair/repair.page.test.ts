@@ -255,19 +255,15 @@ describe('repair in the page', () => {
   });
 
   it('twins: when the text was shared, the row decides, so a reordered and rewrapped list is repaired to the right row', async () => {
-    const { old, truth } = await recordThenOpen('rows-old.html', { xpath: '//tr[1]/td[4]/button[2]' }, 'rows-wrapped.html');
     // The old xpath finds nothing any more (a span was added); repair runs.
-    const run = await page.evaluate((d) => aiteBench.resolveWithRepair({ xpath: '//tr[1]/td[4]/button[2]' }, d as Descriptor), old as never);
-    if (process.env.AITE_DEBUG) console.log(await page.evaluate((d, tx) => aiteBench.explain(d as Descriptor, tx as string), old as never, truth as never));
+    const { run, truth } = await drift('rows-old.html', 'rows-wrapped.html', { xpath: '//tr[1]/td[4]/button[2]' });
     expect(run.exact).toBe('not-found');
     expect(run.ok).toBe(true);
     expect(run.xpath).toBe(truth);
   });
 
   it('a look-alike added beside the target (same row, tag and place, another text) is told apart by its text', async () => {
-    const { old, truth } = await recordThenOpen('rows-old.html', { xpath: '//tr[1]/td[4]/button[2]' }, 'rows-decoy.html');
-    const run = await page.evaluate((d) => aiteBench.resolveWithRepair({ xpath: '//tr[1]/td[4]/button[2]' }, d as Descriptor), old as never);
-    if (process.env.AITE_DEBUG) console.log(await page.evaluate((d, tx) => aiteBench.explain(d as Descriptor, tx as string), old as never, truth as never));
+    const { run, truth } = await drift('rows-old.html', 'rows-decoy.html', { xpath: '//tr[1]/td[4]/button[2]' });
     expect(run.exact).toBe('not-found');
     expect(run.ok).toBe(true);
     expect(run.xpath).toBe(truth);
