@@ -7,6 +7,8 @@
 // threshold and the 0.15 gap, and that of a gone case how far its best candidate stays below
 // 0.85 (or within the gap of a rival). Only the scored candidates' field similarities are used,
 // so the remembered-field step is not involved: the score is fitted for the hard cases.
+// Nor is the second look at close candidates (index.ts `contrastClose`), which came after the
+// last fit: measure a weight change with it through `replay.ts`, which runs the repair's own code.
 //   node fit.mjs /tmp/drift-dump.json
 import { readFileSync } from 'node:fs';
 import { ACT_AT, GAP, DRIFTED_AT, answerKind } from '../../src/extension/content/repair/index.js';
