@@ -232,7 +232,6 @@ function pagePath(pageUrl: string): string {
   }
 }
 
-/** A descriptor as the lock file keeps it: no runtime handle. */
 function sortKeys<T>(value: T): T {
   if (Array.isArray(value)) return value.map(sortKeys) as T;
   if (value && typeof value === 'object') {

@@ -117,7 +117,7 @@ export function scoreDescribed(old: Descriptor, described: readonly Described[],
 }
 
 /**
- * Contrast among the close candidates (locator-repair.md §3, "Telling close candidates apart"):
+ * A second look at the close candidates (locator-repair.md §3):
  * when the best scores at least {@link ACT_AT} and others are within {@link GAP} of it, those are
  * scored again with the contrast taken over just them, so the fields they all share (a decoy
  * cloned beside the target shares its tag, classes, row and place) weigh the contrast floor and
@@ -131,12 +131,9 @@ export function contrastClose<T extends { score: number; sims: FieldSim[] }>(old
   const close = ranked.filter((r) => best.score - r.score <= GAP);
   if (close.length < 2) return [...ranked];
   const W = weightsFor(old, weights);
-  const contrast = contrastOf(
-    close.map((r) => r.sims),
-    W,
-    { ...W.contrast, top: close.length },
-  );
-  return ranked.map((r) => (close.includes(r) ? { ...r, score: combine(r.sims, W, contrast) } : r)).sort((a, b) => b.score - a.score);
+  const contrast = contrastOf(close.map((r) => r.sims), W, { ...W.contrast, top: close.length });
+  const again = new Set<T>(close);
+  return ranked.map((r) => (again.has(r) ? { ...r, score: combine(r.sims, W, contrast) } : r)).sort((a, b) => b.score - a.score);
 }
 
 /** Scores the visible, enabled candidates of the page against the remembered descriptor. */
