@@ -114,6 +114,13 @@ export const REQUIREMENTS = {
   'SEC-REREAD': 'the extension reads bridge.json each time it connects, so a new run\u2019s token is used',
   'SEC-NOT-IN-PAGE': 'the token is never in a URL the page can see; pages cannot reach the bridge or the worker',
   'SEC-HOSTS': 'the extension requests host permissions only for the origins of the allow list',
+
+  // Test isolation (beyond v1)
+  'ISO-RESET': 'session.reset(): the run\u2019s other tabs closed, its tab on about:blank, cookies, local/session storage, IndexedDB and caches of the allowed origins cleared, console errors emptied; retries keep counting',
+  'ISO-NAMED-PROFILE': 'reset keeps the data of a userDataDir the user named unless reset({ storage: true })',
+  'ISO-RUNNERS': 'the runner helpers reset the session before each test (isolate: "test" by default; isolate: "file" shares)',
+  'ISO-WARM': 'test files in one process share one warm Chrome, reset, instead of a launch per file',
+  'ISO-CLI': 'aite run resets one Chrome between the scripts of a profile instead of relaunching',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -11,7 +11,9 @@ interface NamedTask {
 
 /**
  * Launches one aite session for the tests of this file (in `beforeAll`) and closes it in
- * `afterAll`, whether the tests passed or not. When a test fails, the failed step's screenshot
+ * `afterAll`, whether the tests passed or not.
+ * Before each test the session is reset (its other tabs closed, cookies and storage of the
+ * allowed origins cleared; `isolate: 'file'` shares one page state instead). When a test fails, the failed step's screenshot
  * is written to the results folder and its path, the reason and the retry counts are appended
  * to the error Vitest reports.
  *
@@ -37,8 +39,8 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
   beforeAll(async () => {
     await fixture.start();
   });
-  beforeEach(() => {
-    fixture.testStarted();
+  beforeEach(async () => {
+    await fixture.testStarted();
   });
   afterEach(async (context) => {
     const result = context.task.result;

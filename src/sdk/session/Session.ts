@@ -13,6 +13,7 @@ import { Locator } from './Locator.js';
 import { Tab } from './Tab.js';
 import { toTarget, type RetryCounts, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
 import { Verify } from './Verify.js';
+import { resetPages, type ResetOptions } from './reset.js';
 
 /**
  * Events of a {@link Session}, by name.
@@ -70,6 +71,10 @@ export interface SessionParts {
   profile: string;
   timeoutMs: number;
   lock?: LockFile;
+  /** The run's allowed origins (what reset clears). */
+  allow: readonly string[];
+  /** Whether the profile is the temp one launch() made (reset clears its storage by default). */
+  tempProfile: boolean;
   close: () => Promise<void>;
 }
 
@@ -324,6 +329,29 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       this.#warn({ code: 'screenshot', message: `No screenshot: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
       return undefined;
     }
+  }
+
+  /**
+   * A fresh start for the next test in the same Chrome, in a fraction of a relaunch: the run's
+   * other tabs closed, its tab on about:blank, cookies, storage and caches of the allowed origins
+   * cleared (see {@link ResetOptions.storage}), console errors emptied. Retries keep counting.
+   * In attach mode only the run's other tabs are closed: the user's Chrome keeps its data.
+   */
+  async reset(options: ResetOptions = {}): Promise<void> {
+    const storage = options.storage ?? this.#parts.tempProfile;
+    const timeoutMs = Math.max(this.#parts.timeoutMs, 10_000);
+    const current = this.#currentTab;
+    if (this.browser) {
+      const keep = current === null ? undefined : await this.#runPage().catch(() => undefined);
+      const kept = await resetPages(this.browser, keep, { origins: this.#parts.allow, storage, timeoutMs });
+      if (current !== null && kept === keep) this.#tabUrls.set(current, 'about:blank');
+      else this.#currentTab = null;
+    } else {
+      for (const id of [...this.#tabUrls.keys()]) if (id !== current) await this.tab.close(id).catch(() => undefined);
+      if (options.storage) this.#warn({ code: 'reset', message: 'reset({ storage: true }) needs the debugging pipe; attach mode leaves the data of your Chrome as it is.' });
+    }
+    for (const id of [...this.#tabUrls.keys()]) if (id !== this.#currentTab) this.#tabUrls.delete(id);
+    this.consoleErrors.length = 0;
   }
 
   /** Closes Chrome (when launched) and the bridge, deletes bridge.json and a temp profile. */

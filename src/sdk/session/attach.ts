@@ -95,7 +95,7 @@ export async function attach(options: AttachOptions): Promise<Session> {
     await cleanup();
     throw error;
   }
-  return new Session({ bridge, browser: undefined, profile, timeoutMs: opts.timeoutMs ?? 5_000, close: cleanup });
+  return new Session({ bridge, browser: undefined, profile, timeoutMs: opts.timeoutMs ?? 5_000, allow: opts.allow, tempProfile: false, close: cleanup });
 }
 
 /**

@@ -149,6 +149,8 @@ export async function launch(options: LaunchOptions): Promise<Session> {
       profile,
       timeoutMs,
       lock,
+      allow: opts.allow,
+      tempProfile: tempDir !== undefined,
       close: () => cleanup(() => browser.close()),
     });
     browser.on('disconnected', () => void stage?.removeBridgeConfig());
