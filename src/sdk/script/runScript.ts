@@ -3,6 +3,7 @@ import { basename, dirname, relative, resolve } from 'node:path';
 import type { AiteConfig } from '../config/schema.js';
 import { resolveConfig } from '../config/loadConfig.js';
 import { AiteError } from '../errors/AiteError.js';
+import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
 import { launch as defaultLaunch, type LaunchOptions } from '../session/launch.js';
 import type { Session } from '../session/Session.js';
 import type { StepResult, Warning } from '../session/types.js';
@@ -70,8 +71,6 @@ export interface RunScriptOptions {
   /** Used by `http` steps; default the global fetch. */
   fetch?: typeof fetch;
 }
-
-const DEFAULT_TIMEOUT_MS = 5_000;
 
 /**
  * Runs a step script: launches a Chrome (and bridge) for each profile its steps name, runs the

@@ -5,7 +5,7 @@ import type { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import type { AnswerOf, Command, ExtensionEvent, RequestInput, Target } from '../protocol/index.js';
+import { defaultTimeoutOf, isPageCommand, type AnswerOf, type Command, type ExtensionEvent, type RequestInput, type Target } from '../protocol/index.js';
 import { AttachInput } from './AttachInput.js';
 import type { Send } from './Channel.js';
 import { failurePicture, type FailureFacts } from './failurePicture.js';
@@ -338,9 +338,9 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     const cmd: Command = input.cmd;
     const current = this.#runTab.current;
     // Page commands name the run's tab: a reloaded extension has forgotten it (FAULTS row 41).
-    const request = PAGE_COMMANDS.has(cmd) && current !== null ? ({ ...input, tab: (input as { tab?: number }).tab ?? current } as R) : input;
-    if (cmd === 'tabs' || cmd === 'closeTab' || cmd === 'outline') return request;
-    const fallback = cmd === 'navigate' ? Math.max(30_000, this.#parts.timeoutMs) : this.#parts.timeoutMs;
+    const request = isPageCommand(cmd) && current !== null ? ({ ...input, tab: (input as { tab?: number }).tab ?? current } as R) : input;
+    const fallback = defaultTimeoutOf(cmd, this.#parts.timeoutMs);
+    if (fallback === undefined) return request;
     return { ...request, timeoutMs: (request as { timeoutMs?: number }).timeoutMs ?? fallback } as R;
   }
 
@@ -383,8 +383,6 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     return { descriptor: resolved.descriptor, resolved, ...(resolved.point ? { point: resolved.point } : {}) };
   }
 }
-
-const PAGE_COMMANDS: ReadonlySet<Command> = new Set<Command>(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline']);
 
 /** The target a request names, for its step's record. */
 function targetOf(request: RequestInput): Target | undefined {
