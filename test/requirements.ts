@@ -121,6 +121,9 @@ export const REQUIREMENTS = {
   'ISO-RUNNERS': 'the runner helpers reset the session before each test (isolate: "test" by default; isolate: "file" shares)',
   'ISO-WARM': 'test files in one process share one warm Chrome, reset, instead of a launch per file',
   'ISO-CLI': 'aite run resets one Chrome between the scripts of a profile instead of relaunching',
+  // Session steps
+  'STEP-OWN-LOG': 'every Session call (composed step, tab, locator, verify) keeps its own call log, warnings and re-sends: calls that overlap never write into each other\u2019s',
+  'STEP-PICTURE': 'every Session call that fails, a verify included, throws its error with the call log and, over the pipe, the outlined picture of the page',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
