@@ -35,7 +35,10 @@ interface NamedTask {
  * @public
  */
 export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
-  const fixture = new SessionFixture(options);
+  // Files share this process only with `isolate: false`; otherwise a warm Chrome would outlive its
+  // worker. Vitest keeps its config in the worker's state (not a public API, hence the care).
+  const worker = (globalThis as { __vitest_worker__?: { config?: { isolate?: boolean } } }).__vitest_worker__;
+  const fixture = new SessionFixture(options, { warm: worker?.config?.isolate === false });
   beforeAll(async () => {
     await fixture.start();
   });

@@ -124,7 +124,7 @@ const isolationRuns: Array<{ name: string; args: string[]; tests: RegExp }> = [
   { name: 'node:test', args: ['--test', `${iso}/node-test.isolation.test.mjs`], tests: /# pass 2\n# fail 0/ },
   { name: 'mocha', args: [bin('mocha/bin/mocha.js'), `${iso}/mocha.*.spec.mjs`], tests: /4 passing/ },
   { name: 'jest', args: [bin('jest/bin/jest.js'), '--config', `${iso}/jest.config.cjs`], tests: /Tests:\s+2 passed, 2 total/ },
-  { name: 'vitest', args: [bin('vitest/vitest.mjs'), 'run', '--config', `${iso}/vitest.config.mjs`], tests: /Tests\s+2 passed \(2\)/ },
+  { name: 'vitest', args: [bin('vitest/vitest.mjs'), 'run', '--config', `${iso}/vitest.config.mjs`], tests: /Tests\s+3 passed \(3\)/ },
 ];
 
 describe.each(isolationRuns)('isolation in $name', ({ name, args, tests }) => {
@@ -134,7 +134,7 @@ describe.each(isolationRuns)('isolation in $name', ({ name, args, tests }) => {
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(tests);
     expectCleanedUp(result);
-    if (name === 'mocha') {
+    if (name === 'mocha' || name === 'vitest') {
       // [ISO-WARM] Two files in one process, one Chrome: the second file got the first one's, reset.
       const pids = readFileSync(log, 'utf8').trim().split('\n').map((line) => line.split(' ').pop());
       expect(pids).toHaveLength(2);

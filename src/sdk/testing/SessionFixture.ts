@@ -36,8 +36,9 @@ export interface SessionFixtureOptions extends LaunchOptions {
   isolate?: 'test' | 'file';
   /**
    * Keep the Chrome warm after the tests of a file: for about a second, the next test file in
-   * the same process takes it over (reset) instead of launching one. Default true for Mocha and
-   * Vitest, whose files can share a process; false for Jest and node:test, whose files cannot.
+   * the same process takes it over (reset) instead of launching one. The runner entries set it
+   * where files share a process: Mocha always, Vitest with `isolate: false`; never Jest or
+   * node:test, whose files cannot pass anything on. Default true.
    */
   warm?: boolean;
 }
