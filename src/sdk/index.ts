@@ -14,7 +14,7 @@ export { BridgeEvent, type BridgeEvents, type Rejection, type RetryInfo } from '
 export { AiteError, type AiteErrorJson } from './errors/AiteError.js';
 export { LockFile, type LockProposal } from './lock/LockFile.js';
 export { findChrome } from './launch/findChrome.js';
-export { AITE_EXTENSION_ID } from './launch/ExtensionIdentity.js';
+export { AITE_EXTENSION_ID } from './identity/ExtensionIdentity.js';
 export { stageExtension, type StageExtensionOptions, type StagedExtension } from './launch/stageExtension.js';
 export { CloseCode, REASONS, type Reason } from './protocol/reasons.js';
 export type { Target } from './protocol/target.js';
@@ -34,7 +34,7 @@ export type {
 
 // script, config, report
 export { loadScript, parseScript, type LoadedScript } from './script/parseScript.js';
-export type { Position } from './script/SourceText.js';
+export type { Position } from './errors/SourceText.js';
 export { planScript, type PlannedStep, type ScriptPlan } from './script/planScript.js';
 export { runScript, type RunListener, type RunScriptOptions } from './script/runScript.js';
 export {
@@ -47,7 +47,7 @@ export {
 } from './script/schema.js';
 export { describeStep, describeTarget } from './script/describeStep.js';
 export { parseShard, selectShard, type Shard } from './script/shard.js';
-export { UsageError, type UsageErrorCode, type UsageIssue } from './script/UsageError.js';
+export { UsageError, type UsageErrorCode, type UsageIssue } from './errors/UsageError.js';
 export { CONFIG_FILE_NAME, findConfigFile, loadConfig, resolveConfig, type ConfigOverrides } from './config/loadConfig.js';
 export { configJsonSchema, type AiteConfig, type AiteConfigFile, type ProfileConfig } from './config/schema.js';
 export { startWebServer, type WebServer } from './config/startWebServer.js';

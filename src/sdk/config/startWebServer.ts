@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
-import { UsageError } from '../script/UsageError.js';
+import { UsageError } from '../errors/UsageError.js';
 import type { AiteConfig } from './schema.js';
 
 /**

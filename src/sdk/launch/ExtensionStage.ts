@@ -4,7 +4,7 @@ import { copyFile, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AiteError } from '../errors/AiteError.js';
 import { BRIDGE_CONFIG_FILE, BridgeConfigSchema, type BridgeConfig } from '../protocol/index.js';
-import { EXTENSION_PUBLIC_KEY } from './ExtensionIdentity.js';
+import { EXTENSION_PUBLIC_KEY } from '../identity/ExtensionIdentity.js';
 import { packageRoot, packageVersion } from './packageRoot.js';
 
 /** The built files every copy of the extension needs. */

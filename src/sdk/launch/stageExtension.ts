@@ -2,8 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { AiteError } from '../errors/AiteError.js';
-import { parseOptions } from '../session/launch.js';
-import { AITE_EXTENSION_ID } from './ExtensionIdentity.js';
+import { parseOptions } from '../errors/parseOptions.js';
+import { AITE_EXTENSION_ID } from '../identity/ExtensionIdentity.js';
 import { allowPatterns, BUNDLES, ExtensionStage } from './ExtensionStage.js';
 
 /**

@@ -2,8 +2,8 @@ import type { AiteConfig } from '../config/schema.js';
 import { findChrome } from '../launch/findChrome.js';
 import type { LoadedScript } from './parseScript.js';
 import { actionOf, type ScriptStep } from './schema.js';
-import { didYouMean } from './suggest.js';
-import { UsageError, type UsageIssue } from './UsageError.js';
+import { didYouMean } from '../errors/suggest.js';
+import { UsageError, type UsageIssue } from '../errors/UsageError.js';
 
 /**
  * How a script will run: its profiles and what each launches with, every step's profile and

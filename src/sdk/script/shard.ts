@@ -1,4 +1,4 @@
-import { UsageError } from './UsageError.js';
+import { UsageError } from '../errors/UsageError.js';
 
 /**
  * A slice of the scripts for one of several CI machines: `index` of `total`, both from 1.

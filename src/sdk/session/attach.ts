@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
+import { parseOptions } from '../errors/parseOptions.js';
 import { allowPatterns, ExtensionStage } from '../launch/ExtensionStage.js';
 import { onProcessEnd } from '../launch/ProcessCleanup.js';
 import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
 import { rmSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseOptions } from './launch.js';
 import { Session } from './Session.js';
 
 /**

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
+import { parseOptions } from '../errors/parseOptions.js';
 import { ExtensionStage } from '../launch/ExtensionStage.js';
 import { findChrome } from '../launch/findChrome.js';
 import { launchChrome } from '../launch/launchChrome.js';
@@ -72,14 +73,6 @@ const LaunchOptionsSchema = z.strictObject({
     .strictObject({ pingIntervalMs: z.number().int().positive().optional(), pongTimeoutMs: z.number().int().positive().optional() })
     .optional(),
 });
-
-/** Checks options at the door so a typo is an error that names it, not a silent default. */
-export function parseOptions<T>(schema: z.ZodType<T>, options: unknown, what: string): T {
-  const parsed = schema.safeParse(options);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new AiteError('unsupported', `${what}: ${issue?.path.join('.') || 'options'}: ${issue?.message}.`);
-}
 
 /**
  * Starts a bridge and a Chrome with the aite extension over a private debugging pipe, and

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AITE_EXTENSION_ID, AiteError, attach, stageExtension } from '../../../src/sdk/index.js';
-import { extensionIdFromKey } from '../../../src/sdk/launch/ExtensionIdentity.js';
+import { extensionIdFromKey } from '../../../src/sdk/identity/ExtensionIdentity.js';
 import { allowPatterns, BUNDLES, ExtensionStage } from '../../../src/sdk/launch/ExtensionStage.js';
 import { refuseForeignFolder } from '../../../src/sdk/launch/stageExtension.js';
 
