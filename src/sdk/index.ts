@@ -1,6 +1,7 @@
 // The public API of aite. Everything a user may import is named here; nothing else is public.
-export { launch, type LaunchOptions } from './session/launch.js';
-export { attach, type AttachOptions } from './session/attach.js';
+export { launch } from './session/launch.js';
+export { attach } from './session/attach.js';
+export type { AttachOptions, LaunchOptions, SessionOptions } from './session/options.js';
 export { Session, SessionEvent, type SessionEvents } from './session/Session.js';
 // Internal, for the types of constructors users never call; underscored as api-extractor asks.
 export type { SessionParts as _SessionParts } from './session/Session.js';

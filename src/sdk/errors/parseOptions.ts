@@ -1,10 +1,17 @@
 import type { z } from 'zod';
-import { AiteError } from './AiteError.js';
+import { UsageError } from './UsageError.js';
+import { issuesFromZod } from './zodIssues.js';
 
-/** Checks options at the door so a typo is an error that names it, not a silent default. */
+/**
+ * Checks a function's options at the door, so a typo is an error that names the field (and the
+ * field meant), not a silent default: a `UsageError` (`invalid`), like a bad script or config.
+ */
 export function parseOptions<T>(schema: z.ZodType<T>, options: unknown, what: string): T {
   const parsed = schema.safeParse(options);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new AiteError('unsupported', `${what}: ${issue?.path.join('.') || 'options'}: ${issue?.message}.`);
+  const issues = issuesFromZod(parsed.error, { file: what, base: [] });
+  throw new UsageError(
+    'invalid',
+    issues.map((issue) => ({ message: `${what}: ${issue.field ? `${issue.field}: ` : ''}${issue.message}` })),
+  );
 }
