@@ -36,8 +36,8 @@ export type {
 // script, config, report
 export { loadScript, parseScript, type LoadedScript } from './script/parseScript.js';
 export type { Position } from './errors/SourceText.js';
-export { planScript, type PlannedStep, type ScriptPlan } from './script/planScript.js';
-export { runScript, type RunListener, type RunScriptOptions } from './script/runScript.js';
+export type { RunListener } from './script/runScript.js';
+export { runSuite, type RunSuiteOptions, type SuiteRun } from './script/runSuite.js';
 export {
   scriptJsonSchema,
   STEP_ACTIONS,
@@ -46,25 +46,19 @@ export {
   type StepAction,
   type StepOf,
 } from './script/schema.js';
-export { describeStep, describeTarget } from './script/describeStep.js';
-export { parseShard, selectShard, type Shard } from './script/shard.js';
+export type { Shard } from './script/shard.js';
 export { UsageError, type UsageErrorCode, type UsageIssue } from './errors/UsageError.js';
 export { CONFIG_FILE_NAME, findConfigFile, loadConfig, resolveConfig, type ConfigOverrides } from './config/loadConfig.js';
 export { configJsonSchema, type AiteConfig, type AiteConfigFile, type ProfileConfig } from './config/schema.js';
-export { startWebServer, type WebServer } from './config/startWebServer.js';
 export {
-  createRunReport,
   exitCodeOf,
   type Attachment,
   type RunReport,
   type ScriptReport,
-  type ScriptRun,
   type ScriptStatus,
   type StepRepair,
   type StepReport,
 } from './report/model.js';
-export { renderHtml } from './report/renderHtml.js';
-export { renderJunit } from './report/renderJunit.js';
 export { writeReport, type WrittenReport } from './report/writeReport.js';
 export { mergeReports } from './report/mergeReports.js';
 

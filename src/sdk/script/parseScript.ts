@@ -39,10 +39,10 @@ const MAX_ISSUES = 10;
  *
  * @example
  * ```ts
- * import { loadScript, runScript } from 'aite';
+ * import { loadScript } from 'aite';
  *
  * const loaded = await loadScript('scripts/send.aite.yaml'); // JSON or YAML; throws UsageError with the line
- * const run = await runScript(loaded);
+ * console.log(loaded.script.steps.length);
  * ```
  * @public
  */
