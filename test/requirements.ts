@@ -114,6 +114,15 @@ export const REQUIREMENTS = {
   'SEC-REREAD': 'the extension reads bridge.json each time it connects, so a new run\u2019s token is used',
   'SEC-NOT-IN-PAGE': 'the token is never in a URL the page can see; pages cannot reach the bridge or the worker',
   'SEC-HOSTS': 'the extension requests host permissions only for the origins of the allow list',
+
+  // Real pages: cross-site frames, rows and cards as regions (issue 15, branch h/frames)
+  'FR-XSITE-RESOLVE': 'a target\u2019s `frame` reaches a cross-site (out-of-process) iframe, and nested ones as `frame: [outer, inner]`: resolve, read and verify run in the frame\u2019s own content script',
+  'FR-XSITE-INPUT': 'click, type and fill in a cross-site frame land there, exactly once: the point is moved into the top viewport frame by frame',
+  'FR-XSITE-REFUSE': 'a cross-site frame covered at the point, or drawn with a transform other than a shift, is refused with a reason, never clicked blindly',
+  'FR-XSITE-ALLOW': 'a cross-site frame whose origin is outside the allow list is refused, naming the origin and the allow list',
+  'FR-XSITE-RELOAD': 'a frame that navigates or reloads while a look-only command runs in it: the command is sent again from the top page, and counted',
+  'FR-XSITE-REMOVED': 'a frame removed while a command runs in it: re-sent, then not-found saying the frame is gone, counted',
+  'FR-XSITE-NAVIGATED': 'a frame that navigated between resolve and input: locate and act refuse, nothing lands in the new document',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -1,7 +1,8 @@
 import type { Reason, Target } from '../../sdk/protocol/index.js';
 import { describe } from './describe.js';
 import { accessibleName, isAriaHidden, isInteractive, labelsOf, roleOf, UNNAMED_ROLES } from './dom/aria.js';
-import { composedContains, composedParent, findFrame, queryCssDeep, walkElements } from './dom/query.js';
+import { composedContains, composedParent, queryCssDeep, walkElements } from './dom/query.js';
+import { enterFrames } from './frames.js';
 import { findRegions } from './dom/regions.js';
 import { matchText, TextIndex, type TextMatch } from './dom/text.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
@@ -47,12 +48,10 @@ export function evaluate(target: Target, opts: { within?: Within | undefined; do
   const texts = new TextIndex();
   let doc = opts.doc ?? document;
   if (target.frame !== undefined) {
-    const f = findFrame(target.frame, doc);
+    // A cross-site frame on the way throws a frame hop: the worker sends the command on to it.
+    const f = enterFrames(target.frame, doc);
     if (f.kind === 'missing') {
-      return blocked(texts, 'not-found', `No iframe has the name, id or css ${q(target.frame)}, so ${formatTarget(target)} cannot be looked for.`, { frame: target.frame });
-    }
-    if (f.kind === 'cross-origin') {
-      throw new PageFailure('unsupported', `The iframe ${q(target.frame)} shows another origin (or has not loaded a document aite may read): the content script can only look into same-origin iframes.`, { target, frame: target.frame });
+      return blocked(texts, 'not-found', `No iframe has the name, id or css ${q(f.segment)}, so ${formatTarget(target)} cannot be looked for.`, { frame: target.frame });
     }
     doc = f.doc;
   }

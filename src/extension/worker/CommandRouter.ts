@@ -2,7 +2,8 @@ import { parseRequest, type Command, type Request, type RequestOf } from '../../
 import type { AllowList } from './AllowList.js';
 import { Failure } from './Failure.js';
 import { LoadWatch } from './LoadWatch.js';
-import { askActStatus, PageChannel, type PageRequest } from './PageChannel.js';
+import { FrameRoute } from './FrameRoute.js';
+import { askActStatus, type PageRequest } from './PageChannel.js';
 import type { RunState } from './RunState.js';
 
 type Handler<C extends Command> = (request: RequestOf<C>) => Promise<Record<string, unknown>>;
@@ -11,14 +12,14 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 
 /** Turns each validated request into its answer. Tab commands run here; page commands go to the tab. */
 export class CommandRouter {
-  readonly #page: PageChannel;
+  readonly #page: FrameRoute;
   readonly #handlers: { [C in Command]: Handler<C> };
 
   constructor(
     private readonly state: RunState,
     private readonly allow: AllowList,
   ) {
-    this.#page = new PageChannel(allow);
+    this.#page = new FrameRoute(allow);
     const page = (request: PageRequest): Promise<Record<string, unknown>> => this.#runOnPage(request);
     this.#handlers = {
       tabs: () => this.#tabs(),
