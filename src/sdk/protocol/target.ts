@@ -34,7 +34,11 @@ export interface Target {
   css?: string;
   /** An XPath expression. */
   xpath?: string;
-  /** A region: a dialog, section, form or landmark by its name or heading, or another target. */
+  /**
+   * A region: a dialog, section, form or landmark by its name or heading; else the list item,
+   * table or grid row, or card whose text says it (`{ role: 'checkbox', within: 'Buy milk' }`);
+   * or another target. Two rows that say it are ambiguous, never a guess.
+   */
   within?: string | Target;
   /** Index among the matches, from 0; absent: the target must be unique. */
   nth?: number;
