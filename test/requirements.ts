@@ -126,6 +126,10 @@ export const REQUIREMENTS = {
   'RG-ROW': '`within: "<text>"` names the list item, table row or grid row that says it when no dialog, section, form or landmark has that name (the innermost one in nested lists)',
   'RG-CARD': '`within: "<text>"` names a card (an article, or an element whose class ends in card) by the text in it',
   'RG-AMBIGUOUS': 'two rows or cards that say the within text are refused as ambiguous; a region with that name wins over rows',
+  'WG-EDITOR': 'widget suite: in TinyMCE (which edits inside an iframe) a line is typed and made a bulleted list through the toolbar',
+  'WG-DATEPICKER': 'widget suite: in flatpickr the calendar is opened, moved a month on, and a day picked',
+  'WG-SELECT': 'widget suite: in Tom Select part of a name is typed and the matching option chosen',
+  'WG-MODAL': 'widget suite: a SweetAlert2 confirmation dialog opened by a button is confirmed',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
