@@ -26,6 +26,11 @@ export interface FixtureServer {
 export interface FixtureServerOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
+  /**
+   * The repository's root, when this file is bundled elsewhere (the bench): the pages and
+   * node_modules are found from it rather than from this file's own place.
+   */
+  root?: string;
 }
 
 const PAGES = fileURLToPath(new URL('../fixtures/pages/', import.meta.url));
@@ -53,8 +58,9 @@ const CONTENT_TYPES: Record<string, string> = {
 export async function startFixtureServer(opts: FixtureServerOptions = {}): Promise<FixtureServer> {
   const pending = new Set<NodeJS.Timeout>();
 
+  const dirs = opts.root ? { pages: join(opts.root, 'test/fixtures/pages'), modules: join(opts.root, 'node_modules') } : { pages: PAGES, modules: NODE_MODULES };
   const server = createServer((req, res) => {
-    handle(req, res, pending).catch((error: unknown) => {
+    handle(req, res, pending, dirs).catch((error: unknown) => {
       if (res.headersSent) {
         res.destroy();
         return;
@@ -88,7 +94,7 @@ export async function startFixtureServer(opts: FixtureServerOptions = {}): Promi
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, pending: Set<NodeJS.Timeout>): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, pending: Set<NodeJS.Timeout>, dirs: { pages: string; modules: string }): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD');
@@ -129,13 +135,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, pending: Set<No
   const lib = /^\/lib\/([^/]+)(\/.*)$/.exec(url.pathname);
   if (lib) {
     if (!(WIDGET_PACKAGES as readonly string[]).includes(lib[1]!)) return send(res, 404, 'text/plain; charset=utf-8', `no widget library ${lib[1]}`);
-    return serveFile(req, res, lib[2]!, join(NODE_MODULES, lib[1]!));
+    return serveFile(req, res, lib[2]!, join(dirs.modules, lib[1]!));
   }
 
-  return serveFile(req, res, url.pathname);
+  return serveFile(req, res, url.pathname, dirs.pages);
 }
 
-async function serveFile(req: IncomingMessage, res: ServerResponse, pathname: string, from: string = PAGES): Promise<void> {
+async function serveFile(req: IncomingMessage, res: ServerResponse, pathname: string, from: string): Promise<void> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);
