@@ -115,6 +115,10 @@ export const REQUIREMENTS = {
   'SEC-NOT-IN-PAGE': 'the token is never in a URL the page can see; pages cannot reach the bridge or the worker',
   'SEC-HOSTS': 'the extension requests host permissions only for the origins of the allow list',
 
+  // Session steps
+  'STEP-OWN-LOG': 'every Session call (composed step, tab, locator, verify) keeps its own call log, warnings and re-sends: calls that overlap never write into each other\u2019s',
+  'STEP-PICTURE': 'every Session call that fails, a verify included, throws its error with the call log and, over the pipe, the outlined picture of the page',
+
   // Real pages: cross-site frames, rows and cards as regions (issue 15, branch h/frames)
   'FR-XSITE-RESOLVE': 'a target\u2019s `frame` reaches a cross-site (out-of-process) iframe, and nested ones as `frame: [outer, inner]`: resolve, read and verify run in the frame\u2019s own content script',
   'FR-XSITE-INPUT': 'click, type and fill in a cross-site frame land there, exactly once: the point is moved into the top viewport frame by frame',

@@ -1,10 +1,8 @@
-import { framePath, type Rect } from '../../sdk/protocol/index.js';
-import { deepElementFromPoint, findFrame } from './dom/query.js';
 import { viewportOffset } from './dom/geometry.js';
-import { composedParent } from './dom/query.js';
+import { composedParent, deepElementFromPoint, findFrame } from './dom/query.js';
 import { styleOf, windowOf } from './dom/nodes.js';
 import { formatElement, q } from './explain.js';
-import { PageFailure } from './PageFailure.js';
+import { CommandFailure, framePath, type Rect } from '../../sdk/protocol/index.js';
 
 /**
  * Frames a target names. Same-origin iframes are read from here; a cross-site (out-of-process)
@@ -75,7 +73,7 @@ export function enterFrames(frame: string | readonly string[] | undefined, doc: 
       continue;
     }
     const src = (f.frame as HTMLIFrameElement).src;
-    throw new PageFailure('unsupported', `The iframe ${q(segment)} is another site's document (${src}).`, {
+    throw new CommandFailure('unsupported', `The iframe ${q(segment)} is another site's document (${src}).`, {
       frame: segment,
       src,
       frameHop: { probe: probe(f.frame), consumed: i + 1 } satisfies FrameHop,

@@ -1,10 +1,8 @@
-import { framePath, NAVIGATION_RESEND_COMMANDS } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
-import { Failure } from './Failure.js';
+import { CommandFailure, DEFAULT_TIMEOUT_MS, framePath, NAVIGATION_RESEND_COMMANDS } from '../../sdk/protocol/index.js';
 import { FrameProbes } from './FrameProbes.js';
 import { PageChannel, type PageRequest } from './PageChannel.js';
 
-const DEFAULT_TIMEOUT_MS = 5_000;
 const COVERED_POLL_MS = 50;
 /** How long a frame's content script gets to answer its probe before the worker looks why. */
 const PROBE_WAIT_MS = 300;
@@ -61,7 +59,7 @@ export class FrameRoute {
             retries += 1;
             continue;
           }
-          return new Failure(
+          return new CommandFailure(
             'navigation',
             request.cmd === 'act'
               ? `The iframe ${describePath(path)} navigated, reloaded or was removed while the action ran; it was not sent again. Check what the page did before repeating it.`
@@ -86,7 +84,7 @@ export class FrameRoute {
       try {
         answer = await this.#channel.run(withFrame(request, rest, remaining), tabId, frameId);
       } catch (error) {
-        if (error instanceof Failure && error.detail?.frameChanged === true) throw new RouteRetry(error.message, retries);
+        if (error instanceof CommandFailure && error.detail?.frameChanged === true) throw new RouteRetry(error.message, retries);
         throw error;
       }
       retries += typeof answer.retries === 'number' ? answer.retries : 0;
@@ -114,7 +112,7 @@ export class FrameRoute {
         }
         if (Date.now() >= deadline) {
           if (outside.length > 0) throw this.#notAllowed(reached, outside[0]!.url);
-          throw new Failure('timeout', `The iframe ${describePath(reached)} did not load a document aite can reach in time.`, { frame: reached });
+          throw new CommandFailure('timeout', `The iframe ${describePath(reached)} did not load a document aite can reach in time.`, { frame: reached });
         }
         await new Promise((resolve) => setTimeout(resolve, PROBE_POLL_MS));
         continue;
@@ -126,8 +124,8 @@ export class FrameRoute {
     }
   }
 
-  #notAllowed(frame: string[], url: string): Failure {
-    return new Failure(
+  #notAllowed(frame: string[], url: string): CommandFailure {
+    return new CommandFailure(
       'unsupported',
       `The iframe ${describePath(frame)} shows ${originOf(url)}, which is not in the run's allow list (${this.allow.describe()}). Add that origin to \`allow\` to let aite work inside it.`,
       { frame, url, allow: [...this.allow.origins] },
@@ -169,7 +167,7 @@ export class FrameRoute {
       if (!refused) return nested ? { ...answer, point: { ...(answer.point as object), ...at } } : { ...answer, ...at };
       if (refused.reason === 'not-found') throw new RouteRetry(refused.message, 0);
       if (!refused.retry || Date.now() + COVERED_POLL_MS >= deadline) {
-        throw new Failure(refused.reason, `${refused.message} (the target is in the iframe ${describePath(hop!.path)}).`, { frame: hop!.path });
+        throw new CommandFailure(refused.reason, `${refused.message} (the target is in the iframe ${describePath(hop!.path)}).`, { frame: hop!.path });
       }
       await new Promise((resolve) => setTimeout(resolve, COVERED_POLL_MS));
     }
@@ -224,8 +222,10 @@ function restoreFrame(answer: Record<string, unknown>, request: PageRequest): Re
   const fix = (d: unknown): unknown => (d && typeof d === 'object' ? { ...(d as object), frame } : d);
   const out: Record<string, unknown> = { ...answer };
   if (out.descriptor) out.descriptor = fix(out.descriptor);
-  const detail = out.detail as { candidates?: Array<{ descriptor?: unknown }> } | undefined;
+  const detail = out.detail as { candidates?: Array<{ descriptor?: unknown }>; frame?: unknown } | undefined;
   if (detail?.candidates) out.detail = { ...detail, candidates: detail.candidates.map((c) => ({ ...c, descriptor: fix(c.descriptor) })) };
+  // A failure inside a frame says so: its xpaths are the frame's, not the top page's.
+  if (out.ok === false) out.detail = { ...(out.detail as object | undefined), frame: detail?.frame ?? frame };
   return out;
 }
 

@@ -1,12 +1,9 @@
-import { NAVIGATION_RESEND_COMMANDS, type Request } from '../../sdk/protocol/index.js';
+import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATION_RESEND_COMMANDS, type PageCommand, type Request } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
 import { ContentPorts } from './ContentPorts.js';
-import { Failure } from './Failure.js';
 import { tabSettled } from './LoadWatch.js';
 
-export type PageRequest = Extract<Request, { cmd: 'resolve' | 'locate' | 'read' | 'verify' | 'wait' | 'act' | 'outline' }>;
-
-const DEFAULT_TIMEOUT_MS = 5_000;
+export type PageRequest = Extract<Request, { cmd: PageCommand }>;
 
 /**
  * Carries a page command to the content script of one tab. The script is injected on demand
@@ -26,13 +23,13 @@ export class PageChannel {
     for (;;) {
       const tab = await tabSettled(tabId, deadline, `waiting for the page to load before ${request.cmd}`).catch(
         (error: unknown) => {
-          throw error instanceof Failure && error.reason === 'timeout'
-            ? new Failure('timeout', `The page did not finish loading within ${request.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms, so ${request.cmd} was not sent.`)
+          throw error instanceof CommandFailure && error.reason === 'timeout'
+            ? new CommandFailure('timeout', `The page did not finish loading within ${request.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms, so ${request.cmd} was not sent.`)
             : error;
         },
       );
       if (!this.allow.allows(tab.url)) {
-        throw new Failure(
+        throw new CommandFailure(
           'internal',
           `The run's tab shows ${originOf(tab.url)}, which is not in the run's allow list (${this.allow.describe()}). Add that origin to \`allow\` to let aite work on it.`,
           { url: tab.url, allow: [...this.allow.origins] },
@@ -43,11 +40,11 @@ export class PageChannel {
         // A re-sent command gets what is left of its own budget, not a fresh one.
         const answer = await this.#ports.request(tabId, { ...request, timeoutMs: remaining }, frameId);
         if (typeof answer !== 'object' || answer === null || !('ok' in answer)) {
-          throw new Failure('internal', `The content script gave no answer to ${request.cmd}.`);
+          throw new CommandFailure('internal', `The content script gave no answer to ${request.cmd}.`);
         }
         return retries > 0 ? { ...answer, retries } : (answer as Record<string, unknown>);
       } catch (error) {
-        if (error instanceof Failure) throw error;
+        if (error instanceof CommandFailure) throw error;
         const text = error instanceof Error ? error.message : String(error);
         if (/Receiving end does not exist/i.test(text) && !injected) {
           injected = true;
@@ -55,14 +52,14 @@ export class PageChannel {
           await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['content.js'] }).catch(async (e: unknown) => {
             if (frameId !== 0) throw frameChanged(request.cmd, String(e));
             if (!(await chrome.tabs.get(tabId).catch(() => undefined))) {
-              throw new Failure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
+              throw new CommandFailure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
             }
-            throw new Failure('internal', `Could not inject the aite content script into tab ${tabId}: ${String(e)}.`);
+            throw new CommandFailure('internal', `Could not inject the aite content script into tab ${tabId}: ${String(e)}.`);
           });
           continue;
         }
         const stillThere = await chrome.tabs.get(tabId).catch(() => undefined);
-        if (!stillThere) throw new Failure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
+        if (!stillThere) throw new CommandFailure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
         // A frame's document went away: FrameRoute decides, from the top page again.
         if (frameId !== 0) throw frameChanged(request.cmd, text);
         if (NAVIGATION_RESEND_COMMANDS.has(request.cmd) && Date.now() < deadline) {
@@ -70,7 +67,7 @@ export class PageChannel {
           injected = false;
           continue;
         }
-        throw new Failure(
+        throw new CommandFailure(
           'navigation',
           request.cmd === 'act'
             ? 'The page navigated while the action ran; it was not sent again. Check what the page did before repeating it.'
@@ -102,8 +99,8 @@ export async function askActStatus(tabId: number, act: number): Promise<Record<s
 }
 
 /** A frame's document went away under a command (it navigated, reloaded or was removed). */
-export function frameChanged(cmd: string, why: string): Failure {
-  return new Failure('navigation', `The iframe navigated, reloaded or was removed during ${cmd} (${why}).`, { frameChanged: true, error: why });
+export function frameChanged(cmd: string, why: string): CommandFailure {
+  return new CommandFailure('navigation', `The iframe navigated, reloaded or was removed during ${cmd} (${why}).`, { frameChanged: true, error: why });
 }
 
 function originOf(url: string | undefined): string {
