@@ -127,6 +127,7 @@ export const REQUIREMENTS = {
   'FR-XSITE-RELOAD': 'a frame that navigates or reloads while a look-only command runs in it: the command is sent again from the top page, and counted',
   'FR-XSITE-REMOVED': 'a frame removed while a command runs in it: re-sent, then not-found saying the frame is gone, counted',
   'FR-XSITE-NAVIGATED': 'a frame that navigated between resolve and input: locate and act refuse, nothing lands in the new document',
+  'FR-SCRIPT': 'script steps take a `frame` path and a row or card `within` as the SDK does',
   'RG-ROW': '`within: "<text>"` names the list item, table row or grid row that says it when no dialog, section, form or landmark has that name (the innermost one in nested lists)',
   'RG-CARD': '`within: "<text>"` names a card (an article, or an element whose class ends in card) by the text in it',
   'RG-AMBIGUOUS': 'two rows or cards that say the within text are refused as ambiguous; a region with that name wins over rows',

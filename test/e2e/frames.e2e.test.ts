@@ -1,5 +1,9 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame, Page } from 'puppeteer-core';
+import { resolveConfig, runScript, type Session } from '../../src/sdk/index.js';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
@@ -139,5 +143,48 @@ describe('row 46: a cross-site frame that changes under a command', () => {
     const acted = await failure(ctx.session.locator.act('click', pay.descriptor, { timeoutMs: 500 }));
     expect(acted.reason).toBe('not-found');
     expect((await ctx.session.locator.read({ css: '#paid', frame: OUTER })).text).toBe('0');
+  });
+});
+
+describe('as script steps', () => {
+  it('[FR-SCRIPT] a script reaches nested cross-site frames with a frame path, and a row by its text with within', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'aite-frames-'));
+    try {
+      const script = join(dir, 'frames.aite.json');
+      await writeFile(
+        script,
+        JSON.stringify({
+          name: 'frames and rows',
+          steps: [
+            { navigate: '/xframe.html' },
+            { click: { role: 'button', name: 'Pay', frame: 'outer' } },
+            { type: { label: 'Card number', frame: 'outer' }, text: '4000' },
+            { click: { text: 'Inner button', frame: ['outer', 'inner'] } },
+            { verify: { kind: 'targetText', target: { css: '#count', frame: ['outer', 'inner'] }, value: '1' } },
+            { verify: { kind: 'value', target: { label: 'Card number', frame: 'outer' }, value: '4000' } },
+            { navigate: '/todos.html' },
+            { check: { role: 'checkbox', within: 'Buy bread' } },
+            { verify: { kind: 'state', target: { role: 'checkbox', within: 'Buy bread' }, state: 'checked' } },
+            { verify: { kind: 'text', value: '2 items left' } },
+          ],
+        }),
+      );
+      // The file's shared session runs the script; the runner's close leaves it open.
+      const shared = new Proxy(ctx.session, {
+        get: (target, key) => {
+          if (key === 'close') return async () => undefined;
+          const value: unknown = Reflect.get(target, key, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const config = resolveConfig({ allow: [ctx.server.origin], baseUrl: ctx.server.url }, dir);
+      const { report } = await runScript(script, { config, cwd: dir, launch: async () => shared as Session });
+      const steps = report.steps;
+      expect(steps.map((st) => `${st.status} ${st.title}`).filter((line) => !line.startsWith('passed'))).toEqual([]);
+      expect(steps.find((st) => st.title.includes('Inner button'))?.title).toContain('in frame ["outer","inner"]');
+      expect(report.status).toBe('passed');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
