@@ -73,6 +73,16 @@ describe('cross-site iframes', () => {
     expect(await outer.evaluate(() => [(window as unknown as { __paid: number }).__paid, (document.getElementById('card') as HTMLInputElement).value])).toEqual([1, '4242']);
   });
 
+  it('[FR-XSITE-INPUT, WG-EDITOR] a real editor embedded from another site: its own iframe inside the cross-site one', async () => {
+    const embed = `${ctx.server.origin.replace('127.0.0.1', 'localhost')}/widgets/editor.html`;
+    await ctx.session.tab.navigate(ctx.page(`xframe.html?outer=${encodeURIComponent(embed)}`));
+    const body = { css: '#tinymce', frame: [OUTER, 'note_ifr'] };
+    await ctx.session.verify.state({ css: '#tinymce', frame: [OUTER, 'note_ifr'] }, 'editable', { timeoutMs: 10_000 });
+    await ctx.session.type(body, 'Embedded');
+    await ctx.session.click({ role: 'button', name: 'Bullet list', frame: OUTER });
+    expect((await ctx.session.locator.read({ css: 'ul > li', frame: [OUTER, 'note_ifr'] })).text).toBe('Embedded');
+  });
+
   it('[FR-XSITE-REFUSE] a covered or transformed cross-site frame is refused with a reason, not clicked blindly', async () => {
     const page = await open();
     await page.evaluate(() => (document.getElementById('cover')!.style.display = 'block'));
