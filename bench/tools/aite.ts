@@ -10,6 +10,7 @@ export function loadAite(): Promise<typeof import('aite')> {
   const snapshot = process.env.AITE_BENCH_SDK;
   return (snapshot ? import(pathToFileURL(snapshot).href) : import('aite')) as Promise<typeof import('aite')>;
 }
+import type { WidgetTask } from '../../test/widgets/tasks.js';
 import type { Instance, LaunchSettings, Tool } from './Tool.js';
 
 /** aite through its public API only, as a user's script would drive it. */
@@ -42,6 +43,9 @@ export class AiteInstance implements Instance {
     await this.session.tab.navigate(url);
     await this.session.click({ text: button });
     await this.session.verify.text(text);
+  }
+  async widget(task: WidgetTask): Promise<void> {
+    await task.aite(this.session);
   }
   async evaluate<T>(expression: string): Promise<T> {
     return (await this.page()).evaluate(expression) as Promise<T>;

@@ -1,4 +1,5 @@
-import { launch as launchSession, type LaunchOptions } from './launch.js';
+import { launch as launchSession } from './launch.js';
+import type { LaunchOptions } from './options.js';
 import type { Session } from './Session.js';
 
 interface Idle {
