@@ -11,7 +11,8 @@ interface Idle {
  * Sessions kept warm between their users in one process: a Chrome (and its extension's worker)
  * is launched once per set of launch options and {@link Session.reset | reset} for each next
  * user, instead of a relaunch. A session nobody takes back within `lingerMs` is closed, so a
- * process whose work is done still ends (and ends with nothing left behind).
+ * process whose work is done still ends (and ends with nothing left behind); with `lingerMs:
+ * Infinity` idle sessions wait for {@link SessionPool.closeAll} (a suite that knows its end).
  * @internal
  */
 export class SessionPool {
@@ -26,17 +27,22 @@ export class SessionPool {
 
   /** A warm session launched with the same options, reset; else a new one. */
   async acquire(options: LaunchOptions): Promise<Session> {
+    return (await this.take(options)).session;
+  }
+
+  /** As {@link SessionPool.acquire}, and whether the session is a warm one (reset, not launched). */
+  async take(options: LaunchOptions): Promise<{ session: Session; reused: boolean }> {
     const key = keyOf(options);
     for (let idle = this.#take(key); idle; idle = this.#take(key)) {
       try {
         await idle.reset();
-        return idle;
+        return { session: idle, reused: true };
       } catch {
         // A Chrome that died or cannot be reset is not handed out; a fresh one is.
         await idle.close().catch(() => undefined);
       }
     }
-    return this.#launch(options);
+    return { session: await this.#launch(options), reused: false };
   }
 
   /** Hands a session back: its lock file is saved, and it waits `lingerMs` for its next user. */
@@ -44,10 +50,12 @@ export class SessionPool {
     await session.lock?.save();
     const key = keyOf(options);
     const entry: Idle = { session, timer: undefined };
-    entry.timer = setTimeout(() => {
-      this.#remove(key, entry);
-      void session.close().catch(() => undefined);
-    }, this.#lingerMs);
+    if (Number.isFinite(this.#lingerMs)) {
+      entry.timer = setTimeout(() => {
+        this.#remove(key, entry);
+        void session.close().catch(() => undefined);
+      }, this.#lingerMs);
+    }
     const list = this.#idle.get(key) ?? [];
     list.push(entry);
     this.#idle.set(key, list);
