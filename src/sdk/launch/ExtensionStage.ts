@@ -107,7 +107,8 @@ function manifest(patterns: string[]): Record<string, unknown> {
     permissions: ['tabs', 'scripting', 'storage', 'alarms', 'webNavigation'],
     host_permissions: patterns,
     content_scripts: [
-      { matches: patterns, js: ['content.js'], run_at: 'document_idle' },
+      // In frames too: a target in a cross-site iframe is resolved by that frame's own script.
+      { matches: patterns, js: ['content.js'], run_at: 'document_idle', all_frames: true },
       // Page errors are only seen in the page's own world (see pageErrorRelay.ts).
       { matches: patterns, js: ['page-errors.js'], run_at: 'document_start', world: 'MAIN' },
     ],
