@@ -11,7 +11,7 @@ import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadAite } from './tools/aite.js';
-import { aiteChromeArgs } from './chrome.js';
+import { CHROME_ARGS } from '../src/sdk/launch/launchChrome.js';
 import { startPageServer } from './server.js';
 import { startFixtureServer } from '../test/support/FixtureServer.js';
 import { WIDGET_TASKS } from '../test/widgets/tasks.js';
@@ -218,7 +218,7 @@ async function main(): Promise<void> {
   const { findChrome } = await loadAite();
   const executablePath = findChrome();
   const chromeVersion = execFileSync(executablePath, ['--version'], { encoding: 'utf8' }).trim();
-  const args = aiteChromeArgs(ROOT);
+  const args = [...CHROME_ARGS];
   const pages = await startPageServer(join(ROOT, 'bench/pages'));
   // The widget suite's pages and libraries (test/fixtures/pages/widgets, node_modules).
   const fixtures = await startFixtureServer({ root: ROOT });
