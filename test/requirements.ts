@@ -114,6 +114,16 @@ export const REQUIREMENTS = {
   'SEC-REREAD': 'the extension reads bridge.json each time it connects, so a new run\u2019s token is used',
   'SEC-NOT-IN-PAGE': 'the token is never in a URL the page can see; pages cannot reach the bridge or the worker',
   'SEC-HOSTS': 'the extension requests host permissions only for the origins of the allow list',
+
+  // Real pages: dialogs, files, mouse and keys, re-renders, drags (issue 15)
+  'DLG-POLICY': 'a native dialog nobody armed is answered at once by the launch policy (dismiss by default, or accept); none waits for a person',
+  'DLG-NEXT': 'dialogs.next({ accept, promptText }) answers the next dialog only, in any tab of the run',
+  'DLG-SEEN': 'dialogs.seen lists every dialog answered: type, message, defaultPrompt, accepted, promptText, url, tab',
+  'DLG-STEP': 'a step during which a dialog opened lists it in StepResult.dialogs; the script report lists it on its step',
+  'DLG-LOAD': 'a dialog opened while a page loads does not hold the navigate',
+  'DLG-VERIFY': 'a dialog that opens while a verify waits is answered, and the verify goes on',
+  'DLG-BEFOREUNLOAD': 'a beforeunload on navigate is answered and recorded; dismissed, the navigate fails within its timeout saying so',
+  'STEP-DEADLINE': 'trusted input over the pipe has the step\u2019s deadline: a page that does not take it fails the step within its timeout, saying what the page was doing, and it is never sent again',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

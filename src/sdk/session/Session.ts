@@ -13,6 +13,8 @@ import { Locator } from './Locator.js';
 import { Tab } from './Tab.js';
 import { toTarget, type RetryCounts, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
 import { Verify } from './Verify.js';
+import { Dialogs, type DialogPolicy, type DialogRecord } from './pipe/Dialogs.js';
+import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
 
 /**
  * Events of a {@link Session}, by name.
@@ -37,6 +39,8 @@ export type SessionEvents = {
   event: (event: ExtensionEvent) => void;
   /** Something worth knowing that did not fail a step. */
   warning: (warning: Warning) => void;
+  /** A native dialog opened and was answered (by `dialogs.next()` or the launch policy). */
+  dialog: (dialog: DialogRecord) => void;
 };
 
 /**
@@ -57,6 +61,7 @@ export const SessionEvent = {
   Retry: 'retry',
   Event: 'event',
   Warning: 'warning',
+  Dialog: 'dialog',
 } as const satisfies Record<string, keyof SessionEvents>;
 
 /**
@@ -70,6 +75,8 @@ export interface SessionParts {
   profile: string;
   timeoutMs: number;
   lock?: LockFile;
+  /** What to do with a dialog nobody armed an answer for; default dismiss. */
+  dialogs?: DialogPolicy;
   close: () => Promise<void>;
 }
 
@@ -121,6 +128,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   readonly retries: RetryCounts = { total: 0, byCommand: {} };
   /** Console errors the pages of this run reported. */
   readonly consoleErrors: Array<{ tab: number; text: string }> = [];
+  /** Native dialogs: arm the next answer, see what was answered. */
+  readonly dialogs: Dialogs;
 
   readonly #parts: SessionParts;
   readonly #pages: PageFinder | undefined;
@@ -142,6 +151,14 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     this.tab = new Tab(send, () => this.#currentTab);
     this.locator = new Locator(send);
     this.verify = new Verify(send);
+    this.dialogs = new Dialogs(parts.browser, parts.dialogs ?? 'dismiss', {
+      pipe: parts.browser !== undefined,
+      tabOf: (url) => [...this.#tabUrls].find(([, u]) => u === url)?.[0],
+      answered: (record) => {
+        this.#stepLog?.push(`a ${record.type} dialog ("${record.message}") was ${record.accepted ? 'accepted' : 'dismissed'} by ${record.by === 'armed' ? 'dialogs.next()' : 'the dialogs policy'}`);
+        this.emit('dialog', record);
+      },
+    });
     this.bridge.on('event', (event) => this.#onEvent(event));
     const browser = parts.browser;
     if (browser) {
@@ -239,7 +256,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   press(key: string, target?: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
     return this.#step('press', target, async () => {
       if (target === undefined) {
-        if (this.#pages) return void (await (await this.#runPage()).keyboard.press(key as never));
+        if (this.#pages) return void (await this.#deliver('press', options.timeoutMs, (page) => page.keyboard.press(key as never)));
         throw new AiteError('unsupported', 'press without a target needs the debugging pipe; name the element to press the key in.');
       }
       const found = await this.#find(target, options.timeoutMs, 'click');
@@ -318,8 +335,15 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     }
     try {
       const page = await this.#runPage();
-      await page.bringToFront();
-      return await page.screenshot({ type: 'png' });
+      // A page that holds its main thread would hold the picture too: it gets a deadline.
+      return await withTimeout(
+        (async () => {
+          await page.bringToFront();
+          return await page.screenshot({ type: 'png' });
+        })(),
+        SCREENSHOT_TIMEOUT_MS,
+        `the page did not paint within ${SCREENSHOT_TIMEOUT_MS} ms`,
+      );
     } catch (error) {
       this.#warn({ code: 'screenshot', message: `No screenshot: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
       return undefined;
@@ -346,14 +370,18 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     }
     const withDefaults = this.#withDefaults(request);
     this.#stepLog?.push(`${request.cmd} ${summarise(withDefaults)}`);
+    const dialogsBefore = this.dialogs.seen.length;
     try {
       const answer = await this.bridge.request(withDefaults);
       this.#count(request.cmd, answer.retries);
       this.#track(request.cmd, answer);
       return answer;
     } catch (error) {
-      if (error instanceof AiteError) this.#count(request.cmd, error.retries);
-      throw error;
+      if (!(error instanceof AiteError)) throw error;
+      this.#count(request.cmd, error.retries);
+      const dialogs = error.reason === 'timeout' ? this.dialogs.explainSince(dialogsBefore) : undefined;
+      if (!dialogs) throw error;
+      throw new AiteError(error.reason, `${error.message.split('\nCall log:\n')[0]} ${dialogs}`, { detail: error.detail, command: error.command, retries: error.retries, callLog: error.callLog, cause: error });
     }
   };
 
@@ -441,11 +469,23 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       return;
     }
     const at = found.point ?? (await this.locator.locate(found.descriptor, { timeoutMs }));
+    await this.#deliver(action, timeoutMs, (page) => input(page, at));
+  }
+
+  /**
+   * Sends one step's trusted input over the pipe, with the step's deadline (a dialog or a stuck
+   * renderer never holds the run), counted so a broken pipe can say what the page got.
+   */
+  async #deliver(action: string, timeoutMs: number | undefined, input: (page: Page) => Promise<void>): Promise<void> {
     const page = await this.#runPage();
     const ledger = new InputLedger(page);
     try {
-      await input(ledger.page, at);
+      await inputWithDeadline(page, action, timeoutMs ?? this.#parts.timeoutMs, () => input(ledger.page), {
+        dialogs: this.dialogs,
+        dispatched: () => ledger.dispatched,
+      });
     } catch (error) {
+      if (error instanceof AiteError) throw error;
       const pipeGone = error instanceof Error && /Target closed|Session closed|detached|Connection closed/i.test(error.message);
       // A click that closes its own tab (window.close) never gets its acknowledgement: it landed.
       if (pipeGone && page.isClosed() && page.browser().connected) return;
@@ -472,7 +512,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       if (at.kind === undefined) {
         throw new AiteError('unsupported', `${name} needs a checkbox or radio; the target is a <${at.tag}>.`, { command: name });
       }
-      if (at.checked !== want) await (await this.#runPage()).mouse.click(at.x, at.y);
+      if (at.checked !== want) await this.#deliver(name, timeoutMs, (page) => page.mouse.click(at.x, at.y));
       await this.verify.state(found.descriptor.xpath ? { xpath: found.descriptor.xpath } : toTarget(target), want ? 'checked' : 'unchecked', { timeoutMs });
     });
   }
@@ -495,6 +535,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   async #step(name: string, target: TargetInput | undefined, body: () => Promise<void>): Promise<StepResult> {
     const started = performance.now();
     const retriesBefore = this.retries.total;
+    const dialogsBefore = this.dialogs.seen.length;
     const warnings: Warning[] = [];
     const log: string[] = [];
     const repairs: Array<AnswerOf<'resolve'>> = [];
@@ -510,6 +551,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
         warnings,
         durationMs: Math.round(performance.now() - started),
         ...(repairs.length > 0 ? { repaired: true, repair: repairs[0]!.repair } : {}),
+        ...(this.dialogs.seen.length > dialogsBefore ? { dialogs: this.dialogs.seen.slice(dialogsBefore) } : {}),
       };
       this.emit('step', { name, target: resolvedTarget, ok: true, retries: result.retries, durationMs: result.durationMs, warnings, repaired: result.repaired });
       return result;
@@ -535,6 +577,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   /** Outlines what the failure is about, takes the picture, and clears the boxes again. */
   async #failureScreenshot(error: AiteError): Promise<Uint8Array | undefined> {
     if (!this.#pages || this.#gone || this.#currentTab === null) return undefined;
+    // Input the page did not take (detail.page says why): it would not draw an outline either.
+    if (typeof error.detail.page === 'string') return undefined;
     const items = outlineItems(error);
     let drawn = false;
     if (items.length > 0) {
@@ -557,6 +601,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     return png;
   }
 }
+
+const SCREENSHOT_TIMEOUT_MS = 2_000;
 
 const PAGE_COMMANDS: ReadonlySet<Command> = new Set<Command>(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline']);
 

@@ -10,6 +10,7 @@ import { findChrome } from '../launch/findChrome.js';
 import { launchChrome } from '../launch/launchChrome.js';
 import { onProcessEnd } from '../launch/ProcessCleanup.js';
 import { LockFile } from '../lock/LockFile.js';
+import type { DialogPolicy } from './pipe/Dialogs.js';
 import { Session } from './Session.js';
 
 /**
@@ -52,6 +53,8 @@ export interface LaunchOptions {
   connectTimeoutMs?: number;
   /** Extra Chrome flags. */
   args?: string[];
+  /** A native dialog (alert, confirm, prompt, beforeunload) nobody armed with `session.dialogs.next()`: `dismiss` (default) or `accept`. */
+  dialogs?: DialogPolicy;
   /** Keepalive timing of the bridge (defaults: ping every 15 s, 4410 after 30 s of silence). */
   keepAlive?: { pingIntervalMs?: number; pongTimeoutMs?: number };
 }
@@ -67,6 +70,7 @@ const LaunchOptionsSchema = z.strictObject({
   timeoutMs: z.number().int().positive().max(600_000).optional(),
   connectTimeoutMs: z.number().int().positive().optional(),
   args: z.array(z.string()).optional(),
+  dialogs: z.enum(['dismiss', 'accept']).optional(),
   keepAlive: z
     .strictObject({ pingIntervalMs: z.number().int().positive().optional(), pongTimeoutMs: z.number().int().positive().optional() })
     .optional(),
@@ -149,6 +153,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
       profile,
       timeoutMs,
       lock,
+      ...(opts.dialogs ? { dialogs: opts.dialogs } : {}),
       close: () => cleanup(() => browser.close()),
     });
     browser.on('disconnected', () => void stage?.removeBridgeConfig());

@@ -1,4 +1,5 @@
 import type { Command, Repair, Target } from '../protocol/index.js';
+import type { DialogRecord } from './pipe/Dialogs.js';
 
 /**
  * A target as a script names it: a plain string is `{ text }`.
@@ -68,6 +69,8 @@ export interface StepResult {
   warnings: Warning[];
   /** How long the step took. */
   durationMs: number;
+  /** The native dialogs that opened during the step, and how each was answered. */
+  dialogs?: DialogRecord[];
 }
 
 /**
