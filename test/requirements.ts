@@ -123,6 +123,13 @@ export const REQUIREMENTS = {
   'DLG-LOAD': 'a dialog opened while a page loads does not hold the navigate',
   'DLG-VERIFY': 'a dialog that opens while a verify waits is answered, and the verify goes on',
   'DLG-BEFOREUNLOAD': 'a beforeunload on navigate is answered and recorded; dismissed, the navigate fails within its timeout saying so',
+  'MK-BUTTON': 'click { button: "right" | "middle" } sends that button (a right click opens the page\u2019s context menu)',
+  'MK-MODIFIERS': 'click { modifiers } holds those keys during the click',
+  'MK-COUNT': 'click { clickCount: 2 } is a double click (detail 2, dblclick)',
+  'MK-POSITION': 'click { position } clicks that point from the element\u2019s top-left corner',
+  'MK-CHORD': 'press takes chords: Control+A, Shift+Tab, Meta+Enter (modifiers down, key, modifiers up)',
+  'MK-FOCUS': 'press with a target focuses it without clicking it',
+  'MK-BAD-KEY': 'a key name the pipe cannot send is an unsupported error naming it (and the near name); in a script, a script error (exit 2) before Chrome starts',
   'STEP-DEADLINE': 'trusted input over the pipe has the step\u2019s deadline: a page that does not take it fails the step within its timeout, saying what the page was doing, and it is never sent again',
 } as const;
 

@@ -36,7 +36,10 @@ export async function executeStep(
     await s.tab.navigate(planned.url ?? step.navigate, opts);
     return {};
   }
-  if ('click' in step) return { result: await s.click(step.click, opts) };
+  if ('click' in step) {
+    const { button, modifiers, clickCount, position } = step;
+    return { result: await s.click(step.click, { ...opts, button, modifiers, clickCount, position }) };
+  }
   if ('doubleClick' in step) return { result: await s.doubleClick(step.doubleClick, opts) };
   if ('hover' in step) return { result: await s.hover(step.hover, opts) };
   if ('type' in step) return { result: await s.type(step.type, step.text, opts) };

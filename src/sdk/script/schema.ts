@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TabMatchSchema } from '../protocol/messages.js';
 import { TargetSchema } from '../protocol/target.js';
+import { chordProblem } from '../session/pipe/keys.js';
 
 // The step-script format (docs/cli.md). One schema per step kind: the parser picks the kind by
 // the step's action key first, so an error names the field of that kind, never "no union
@@ -20,6 +21,24 @@ const common = {
   profile: z.string().min(1).max(200).optional().describe('The profile (a Chrome of its own) this step runs in.'),
   /** How long the step may take, in ms. */
   timeoutMs: Timeout.optional().describe('How long this step may take, in milliseconds.'),
+};
+
+/** A key or chord, checked against the key names the pipe can send (a typo is a script error, exit 2). */
+const Key = z
+  .string()
+  .min(1)
+  .superRefine((key, ctx) => {
+    const problem = chordProblem(key);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .describe('A key or chord: Enter, Tab, ArrowDown, a, Control+A, Shift+Tab, Meta+Enter.');
+
+/** How a click is made (Playwright's names). */
+const clickOptions = {
+  button: z.enum(['left', 'right', 'middle']).optional().describe('Default left.'),
+  modifiers: z.array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'])).optional().describe('Keys held during the click.'),
+  clickCount: z.number().int().min(1).max(3).optional().describe('2 for a double click.'),
+  position: z.strictObject({ x: z.number(), y: z.number() }).optional().describe("Where to click, from the element's top-left corner, in CSS pixels."),
 };
 
 const negate = z.boolean().optional().describe('Pass when the condition does NOT hold.');
@@ -71,12 +90,12 @@ const Screenshot = z.union([
 /** The schema of each step kind, by its action key. */
 export const STEP_SCHEMAS = {
   navigate: z.strictObject({ navigate: z.string().min(1).describe('An absolute URL, or a path relative to baseUrl.'), ...common }),
-  click: z.strictObject({ click: TargetInput, ...common }),
+  click: z.strictObject({ click: TargetInput, ...clickOptions, ...common }),
   doubleClick: z.strictObject({ doubleClick: TargetInput, ...common }),
   hover: z.strictObject({ hover: TargetInput, ...common }),
   type: z.strictObject({ type: TargetInput, text: z.string().describe('Typed key by key after what is there.'), ...common }),
   fill: z.strictObject({ fill: TargetInput, text: z.string().describe('Replaces the value.'), ...common }),
-  press: z.strictObject({ press: z.string().min(1).describe('A key: Enter, Tab, ArrowDown, a ...'), target: TargetInput.optional(), ...common }),
+  press: z.strictObject({ press: Key, target: TargetInput.optional().describe('Focused first, without clicking it.'), ...common }),
   select: z.strictObject({ select: TargetInput, option: z.string().describe("An option's label or value."), ...common }),
   check: z.strictObject({ check: TargetInput, ...common }),
   uncheck: z.strictObject({ uncheck: TargetInput, ...common }),

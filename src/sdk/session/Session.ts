@@ -11,10 +11,11 @@ import type { Send } from './Channel.js';
 import { InputLedger } from './InputLedger.js';
 import { Locator } from './Locator.js';
 import { Tab } from './Tab.js';
-import { toTarget, type RetryCounts, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
+import { toTarget, type ClickOptions, type RetryCounts, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
 import { Verify } from './Verify.js';
 import { Dialogs, type DialogPolicy, type DialogRecord } from './pipe/Dialogs.js';
 import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
+import { holding, parseChord, parseModifiers, pressChord } from './pipe/keys.js';
 
 /**
  * Events of a {@link Session}, by name.
@@ -186,11 +187,26 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
 
   // ------------------------------------------------------------------ composed steps
 
-  /** Clicks the target with real mouse input (plain events in attach mode). */
-  click(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
+  /**
+   * Clicks the target with real mouse input (plain events in attach mode): a `button`, held
+   * `modifiers`, a `clickCount` and a `position` relative to the element's top-left corner.
+   */
+  click(target: TargetInput, options: ClickOptions = {}): Promise<StepResult> {
     return this.#step('click', target, async () => {
+      const mods = parseModifiers(options.modifiers, 'click');
+      const plain = options.button === undefined && mods.length === 0 && options.clickCount === undefined && options.position === undefined;
+      if (!this.#pages && !plain) throw new AiteError('unsupported', 'click with button, modifiers, clickCount or position needs the debugging pipe; attach mode sends a plain left click.', { command: 'click' });
       const found = await this.#find(target, options.timeoutMs, 'click');
-      await this.#pointer(found, 'click', (page, at) => page.mouse.click(at.x, at.y), options.timeoutMs);
+      await this.#pointer(
+        found,
+        'click',
+        (page, at) => {
+          const x = options.position ? at.rect.x + options.position.x : at.x;
+          const y = options.position ? at.rect.y + options.position.y : at.y;
+          return holding(page.keyboard, mods, () => page.mouse.click(x, y, { button: options.button ?? 'left', count: options.clickCount ?? 1 }));
+        },
+        options.timeoutMs,
+      );
     });
   }
 
@@ -252,24 +268,20 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     });
   }
 
-  /** Presses a key (`Enter`, `Tab`, `ArrowDown`, `a`), in the target when one is named. */
+  /**
+   * Presses a key or a chord (`Enter`, `a`, `Control+A`, `Shift+Tab`, `Meta+Enter`). A named
+   * target is focused first, without clicking it. A key name puppeteer does not know is an
+   * `unsupported` error before anything is sent.
+   */
   press(key: string, target?: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
     return this.#step('press', target, async () => {
+      const chord = parseChord(key);
       if (target === undefined) {
-        if (this.#pages) return void (await this.#deliver('press', options.timeoutMs, (page) => page.keyboard.press(key as never)));
+        if (this.#pages) return void (await this.#deliver('press', options.timeoutMs, (page) => pressChord(page.keyboard, chord)));
         throw new AiteError('unsupported', 'press without a target needs the debugging pipe; name the element to press the key in.');
       }
-      const found = await this.#find(target, options.timeoutMs, 'click');
-      await this.#pointer(
-        found,
-        'press',
-        async (page, at) => {
-          await page.mouse.click(at.x, at.y);
-          await page.keyboard.press(key as never);
-        },
-        options.timeoutMs,
-        { key },
-      );
+      const found = await this.#find(target, options.timeoutMs, 'focus');
+      await this.#pointer(found, 'press', (page) => pressChord(page.keyboard, chord), options.timeoutMs, { key });
     });
   }
 
