@@ -130,6 +130,8 @@ export const REQUIREMENTS = {
   'MK-CHORD': 'press takes chords: Control+A, Shift+Tab, Meta+Enter (modifiers down, key, modifiers up)',
   'MK-FOCUS': 'press with a target focuses it without clicking it',
   'MK-BAD-KEY': 'a key name the pipe cannot send is an unsupported error naming it (and the near name); in a script, a script error (exit 2) before Chrome starts',
+  'RR-RESOLVE-AGAIN': 'a composed step whose element is re-rendered (replaced) before input is sent resolves it again within its timeout; once input is sent, never',
+  'RR-COUNTED': 'each resolve-again is a resolve retry on the step and the session, and a line of the step\u2019s call log',
   'STEP-DEADLINE': 'trusted input over the pipe has the step\u2019s deadline: a page that does not take it fails the step within its timeout, saying what the page was doing, and it is never sent again',
 } as const;
 

@@ -207,7 +207,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
         },
         options.timeoutMs,
       );
-    });
+    }, options.timeoutMs);
   }
 
   /** Double-clicks the target. */
@@ -215,7 +215,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     return this.#step('doubleClick', target, async () => {
       const found = await this.#find(target, options.timeoutMs, 'click');
       await this.#pointer(found, 'doubleClick', (page, at) => page.mouse.click(at.x, at.y, { count: 2 }), options.timeoutMs);
-    });
+    }, options.timeoutMs);
   }
 
   /** Moves the mouse over the target. */
@@ -223,7 +223,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     return this.#step('hover', target, async () => {
       const found = await this.#find(target, options.timeoutMs, 'click');
       await this.#pointer(found, 'hover', (page, at) => page.mouse.move(at.x, at.y), options.timeoutMs);
-    });
+    }, options.timeoutMs);
   }
 
   /** Clicks the target to focus it, then types `text` key by key (appends to what is there). */
@@ -240,7 +240,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
         options.timeoutMs,
         { text },
       );
-    });
+    }, options.timeoutMs);
   }
 
   /**
@@ -265,7 +265,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
         options.timeoutMs,
         { text },
       );
-    });
+    }, options.timeoutMs);
   }
 
   /**
@@ -282,7 +282,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       }
       const found = await this.#find(target, options.timeoutMs, 'focus');
       await this.#pointer(found, 'press', (page) => pressChord(page.keyboard, chord), options.timeoutMs, { key });
-    });
+    }, options.timeoutMs);
   }
 
   /** Checks a checkbox or radio (does nothing when it already is), then verifies it. */
@@ -301,7 +301,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       const found = await this.#find(target, options.timeoutMs);
       // A native select's popup is not part of the page; choosing through the DOM is what every tool does.
       await this.locator.act('select', found.descriptor, { option, timeoutMs: options.timeoutMs });
-    });
+    }, options.timeoutMs);
   }
 
   /** Drags `from` onto `to` with real mouse input. */
@@ -320,7 +320,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       const b = await this.locator.locate(target.descriptor, { timeoutMs: options.timeoutMs });
       await page.mouse.move(b.x, b.y, { steps: 8 });
       await page.mouse.up();
-    });
+    }, options.timeoutMs);
   }
 
   /** Waits until the run's page has had no network request in flight for `idleMs` (default 500). */
@@ -333,7 +333,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
         .catch((error: unknown) => {
           throw new AiteError('timeout', `The network did not go idle within ${timeout} ms.`, { cause: error, command: 'wait' });
         });
-    });
+    }, options.timeoutMs);
   }
 
   /**
@@ -491,6 +491,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   async #deliver(action: string, timeoutMs: number | undefined, input: (page: Page) => Promise<void>): Promise<void> {
     const page = await this.#runPage();
     const ledger = new InputLedger(page);
+    this.#stepInput = true;
     try {
       await inputWithDeadline(page, action, timeoutMs ?? this.#parts.timeoutMs, () => input(ledger.page), {
         dialogs: this.dialogs,
@@ -526,7 +527,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       }
       if (at.checked !== want) await this.#deliver(name, timeoutMs, (page) => page.mouse.click(at.x, at.y));
       await this.verify.state(found.descriptor.xpath ? { xpath: found.descriptor.xpath } : toTarget(target), want ? 'checked' : 'unchecked', { timeoutMs });
-    });
+    }, timeoutMs);
   }
 
   async #runPage(): Promise<Page> {
@@ -544,7 +545,10 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     return page;
   }
 
-  async #step(name: string, target: TargetInput | undefined, body: () => Promise<void>): Promise<StepResult> {
+  /** Whether this step has sent input over the pipe yet (then it is never resolved again). */
+  #stepInput = false;
+
+  async #step(name: string, target: TargetInput | undefined, body: () => Promise<void>, timeoutMs?: number): Promise<StepResult> {
     const started = performance.now();
     const retriesBefore = this.retries.total;
     const dialogsBefore = this.dialogs.seen.length;
@@ -554,9 +558,21 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     this.#stepWarnings = warnings;
     this.#stepLog = log;
     this.#stepRepair = repairs;
+    this.#stepInput = false;
     const resolvedTarget = target === undefined ? undefined : toTarget(target);
+    const deadline = started + (timeoutMs ?? this.#parts.timeoutMs);
     try {
-      await body();
+      for (;;) {
+        try {
+          await body();
+          break;
+        } catch (error) {
+          // Re-rendered before any input went out: find it again (counted); after input, never.
+          if (this.#stepInput || !isReRendered(error) || performance.now() >= deadline) throw error;
+          this.#count('resolve', 1);
+          log.push(`the element was re-rendered before input was sent (${(error as AiteError).message.split('\n')[0]}); resolving it again`);
+        }
+      }
       const result: StepResult = {
         ok: true,
         retries: this.retries.total - retriesBefore,
@@ -617,6 +633,11 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
 const SCREENSHOT_TIMEOUT_MS = 2_000;
 
 const PAGE_COMMANDS: ReadonlySet<Command> = new Set<Command>(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline']);
+
+/** A failure that says the element was replaced in the page (re-rendered), not that it is gone for good. */
+function isReRendered(error: unknown): boolean {
+  return error instanceof AiteError && error.reason === 'not-found' && error.detail.stale === 'removed';
+}
 
 function outlineItems(error: AiteError): OutlineItem[] {
   const detail = error.detail as {
