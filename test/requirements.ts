@@ -132,6 +132,11 @@ export const REQUIREMENTS = {
   'MK-BAD-KEY': 'a key name the pipe cannot send is an unsupported error naming it (and the near name); in a script, a script error (exit 2) before Chrome starts',
   'RR-RESOLVE-AGAIN': 'a composed step whose element is re-rendered (replaced) before input is sent resolves it again within its timeout; once input is sent, never',
   'RR-COUNTED': 'each resolve-again is a resolve retry on the step and the session, and a line of the step\u2019s call log',
+  'FILE-INPUT': 'upload sets the files of a file input (the page hears input and change); [] clears it',
+  'FILE-LABEL': 'upload through a label reaches its input, hidden or wrapped',
+  'FILE-CHOOSER': 'upload to a control that opens a file chooser intercepts the chooser and answers it; a chooser nobody answers holds nothing',
+  'FILE-FAILS': 'a control that opens no chooser, a missing file, a removed input: the upload fails clearly within its timeout, and the next step works',
+  'FILE-DOWNLOAD': 'download clicks the target and waits for the download it starts: { path, suggestedFilename, bytes, url }, saved at saveAs; none within the timeout fails saying so',
   'STEP-DEADLINE': 'trusted input over the pipe has the step\u2019s deadline: a page that does not take it fails the step within its timeout, saying what the page was doing, and it is never sent again',
 } as const;
 

@@ -15,6 +15,8 @@ import { toTarget, type ClickOptions, type RetryCounts, type StepRecord, type St
 import { Verify } from './Verify.js';
 import { Dialogs, type DialogPolicy, type DialogRecord } from './pipe/Dialogs.js';
 import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
+import { Downloads, type Download } from './pipe/Downloads.js';
+import { checkFiles, fileInputOf, setInputFiles } from './pipe/Files.js';
 import { holding, parseChord, parseModifiers, pressChord } from './pipe/keys.js';
 
 /**
@@ -134,6 +136,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
 
   readonly #parts: SessionParts;
   readonly #pages: PageFinder | undefined;
+  readonly #downloads: Downloads | undefined;
   readonly #tabUrls = new Map<number, string>();
   #currentTab: number | null = null;
   #gone: string | undefined;
@@ -148,6 +151,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     this.browser = parts.browser;
     this.profile = parts.profile;
     this.#pages = parts.browser ? new PageFinder(parts.browser) : undefined;
+    this.#downloads = parts.browser ? new Downloads(parts.browser) : undefined;
     const send = this.#send;
     this.tab = new Tab(send, () => this.#currentTab);
     this.locator = new Locator(send);
@@ -323,6 +327,75 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     }, options.timeoutMs);
   }
 
+  /**
+   * Puts files into a file input: the input, its label, or a control that opens a file chooser
+   * when clicked (the chooser is intercepted and answered). `[]` clears the input. The page gets
+   * its `input` and `change` events. Relative paths are relative to the working directory.
+   */
+  upload(target: TargetInput, files: string | string[], options: { timeoutMs?: number } = {}): Promise<StepResult> {
+    return this.#step(
+      'upload',
+      target,
+      async () => {
+        if (!this.#pages) throw new AiteError('unsupported', 'upload needs the debugging pipe; attach mode cannot set the files of an input.', { command: 'upload' });
+        const paths = await checkFiles(files);
+        const timeoutMs = options.timeoutMs ?? this.#parts.timeoutMs;
+        const found = await this.#find(target, options.timeoutMs);
+        const page = await this.#runPage();
+        const input = await fileInputOf(page, found.descriptor);
+        if (input) {
+          await this.#deliver('upload', timeoutMs, () => setInputFiles(input, paths));
+          return;
+        }
+        const at = await this.locator.locate(found.descriptor, { timeoutMs: options.timeoutMs });
+        // The chooser's own wait says what went wrong; the input deadline is the backstop behind it.
+        await this.#deliver('upload', timeoutMs + 500, async (p) => {
+          const chooser = p.waitForFileChooser({ timeout: timeoutMs });
+          chooser.catch(() => undefined);
+          await p.mouse.click(at.x, at.y);
+          const opened = await chooser.catch(() => undefined);
+          if (!opened) {
+            throw new AiteError('timeout', `Clicking the <${found.descriptor.tag}> opened no file chooser within ${timeoutMs} ms; name the file input or its label instead.`, { command: 'upload' });
+          }
+          if (paths.length > 1 && !opened.isMultiple()) {
+            await opened.cancel();
+            throw new AiteError('unsupported', `upload: ${paths.length} files for a chooser that takes one.`, { command: 'upload' });
+          }
+          await opened.accept(paths);
+        });
+      },
+      options.timeoutMs,
+    );
+  }
+
+  /**
+   * Clicks the target and waits for the download the click starts; answers where the file is,
+   * its name and size. Without `saveAs` the file is in a folder of the session's that `close()`
+   * removes.
+   */
+  async download(target: TargetInput, options: { saveAs?: string; timeoutMs?: number } = {}): Promise<StepResult & Download> {
+    let file: Download | undefined;
+    const result = await this.#step(
+      'download',
+      target,
+      async () => {
+        if (!this.#downloads) throw new AiteError('unsupported', 'download needs the debugging pipe; attach mode leaves downloads to Chrome.', { command: 'download' });
+        const timeoutMs = options.timeoutMs ?? this.#parts.timeoutMs;
+        const found = await this.#find(target, options.timeoutMs, 'click');
+        const waiting = await this.#downloads.next({ timeoutMs, saveAs: options.saveAs, what: `Clicking the <${found.descriptor.tag}>` });
+        try {
+          await this.#pointer(found, 'click', (page, at) => page.mouse.click(at.x, at.y), options.timeoutMs);
+        } catch (error) {
+          waiting.cancel();
+          throw error;
+        }
+        file = await waiting.done;
+      },
+      options.timeoutMs,
+    );
+    return { ...result, ...file! };
+  }
+
   /** Waits until the run's page has had no network request in flight for `idleMs` (default 500). */
   waitForNetworkIdle(options: { idleMs?: number; timeoutMs?: number } = {}): Promise<StepResult> {
     return this.#step('waitForNetworkIdle', undefined, async () => {
@@ -369,6 +442,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
         await this.#parts.lock?.save();
       } finally {
         await this.#parts.close();
+        await this.#downloads?.dispose();
       }
     })();
     return this.#closing;
