@@ -138,6 +138,10 @@ export const REQUIREMENTS = {
   'FILE-FAILS': 'a control that opens no chooser, a missing file, a removed input: the upload fails clearly within its timeout, and the next step works',
   'FILE-DOWNLOAD': 'download clicks the target and waits for the download it starts: { path, suggestedFilename, bytes, url }, saved at saveAs; none within the timeout fails saying so',
   'STEP-DEADLINE': 'trusted input over the pipe has the step\u2019s deadline: a page that does not take it fails the step within its timeout, saying what the page was doing, and it is never sent again',
+
+  // Session steps
+  'STEP-OWN-LOG': 'every Session call (composed step, tab, locator, verify) keeps its own call log, warnings and re-sends: calls that overlap never write into each other\u2019s',
+  'STEP-PICTURE': 'every Session call that fails, a verify included, throws its error with the call log and, over the pipe, the outlined picture of the page',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -1,23 +1,26 @@
 import { EventEmitter } from 'node:events';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import type TypedEmitter from 'typed-emitter';
 import type { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
-import { PageFinder } from '../launch/PageFinder.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import type { AnswerOf, Command, Descriptor, ExtensionEvent, OutlineItem, Point, RequestInput, RequestOf, Target } from '../protocol/index.js';
+import { defaultTimeoutOf, isPageCommand, type AnswerOf, type Command, type ExtensionEvent, type RequestInput, type Target } from '../protocol/index.js';
+import { AttachInput } from './AttachInput.js';
 import type { Send } from './Channel.js';
-import { InputLedger } from './InputLedger.js';
+import { failurePicture, type FailureFacts } from './failurePicture.js';
+import type { Found, Input, Prepare } from './Input.js';
 import { Locator } from './Locator.js';
+import { PipeInput } from './PipeInput.js';
+import { RunTab } from './RunTab.js';
+import { StepContext } from './StepContext.js';
 import { Tab } from './Tab.js';
-import { toTarget, type ClickOptions, type RetryCounts, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
+import { toTarget, type ClickOptions, type RetryCounts, type StepOptions, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
 import { Verify } from './Verify.js';
 import { Dialogs, type DialogPolicy, type DialogRecord } from './pipe/Dialogs.js';
-import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
-import { Downloads, type Download } from './pipe/Downloads.js';
-import { checkFiles, fileInputOf, setInputFiles } from './pipe/Files.js';
-import { holding, parseChord, parseModifiers, pressChord } from './pipe/keys.js';
+import type { Download } from './pipe/Downloads.js';
+import { checkFiles } from './pipe/Files.js';
+import { parseChord, parseModifiers } from './pipe/keys.js';
 
 /**
  * Events of a {@link Session}, by name.
@@ -34,7 +37,10 @@ import { holding, parseChord, parseModifiers, pressChord } from './pipe/keys.js'
  * @public
  */
 export type SessionEvents = {
-  /** A composed step finished (passed or failed). */
+  /**
+   * A step finished (passed or failed): a composed step (`click`, `type`, ...), or one request of
+   * `tab`, `locator` or `verify`, named by its command (`verify`, `navigate`, `resolve`, ...).
+   */
   step: (record: StepRecord) => void;
   /** An answer carried re-sends; `retries` is how many. */
   retry: (info: { cmd: Command; retries: number }) => void;
@@ -83,15 +89,6 @@ export interface SessionParts {
   close: () => Promise<void>;
 }
 
-/** The one thing a step has found: the element now, how it was found, and where to act on it. */
-interface Found {
-  descriptor: Descriptor;
-  resolved: AnswerOf<'resolve'>;
-  point?: Point;
-}
-
-type Prepare = RequestOf<'resolve'>['prepare'];
-
 /**
  * One run in one Chrome profile. Holds the `bridge`, and `tab`, `locator` and `verify`, whose
  * methods each send one protocol request; the composed steps (`click`, `type`, ...) resolve,
@@ -131,17 +128,16 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   readonly retries: RetryCounts = { total: 0, byCommand: {} };
   /** Console errors the pages of this run reported. */
   readonly consoleErrors: Array<{ tab: number; text: string }> = [];
-  /** Native dialogs: arm the next answer, see what was answered. */
+  /** Native dialogs (alert, confirm, prompt, beforeunload): arm the next answer, see what was answered. */
   readonly dialogs: Dialogs;
 
   readonly #parts: SessionParts;
-  readonly #pages: PageFinder | undefined;
-  readonly #downloads: Downloads | undefined;
-  readonly #tabUrls = new Map<number, string>();
-  #currentTab: number | null = null;
+  readonly #runTab: RunTab;
+  readonly #input: Input;
+  /** The calls running now: a dialog answered meanwhile belongs to each of them. */
+  readonly #live = new Set<StepContext>();
   #gone: string | undefined;
   #closing: Promise<void> | undefined;
-  #stepLog: string[] | undefined;
 
   /** @internal */
   constructor(parts: SessionParts) {
@@ -150,20 +146,19 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     this.bridge = parts.bridge;
     this.browser = parts.browser;
     this.profile = parts.profile;
-    this.#pages = parts.browser ? new PageFinder(parts.browser) : undefined;
-    this.#downloads = parts.browser ? new Downloads(parts.browser) : undefined;
-    const send = this.#send;
-    this.tab = new Tab(send, () => this.#currentTab);
-    this.locator = new Locator(send);
-    this.verify = new Verify(send);
+    this.#runTab = new RunTab(parts.browser);
     this.dialogs = new Dialogs(parts.browser, parts.dialogs ?? 'dismiss', {
       pipe: parts.browser !== undefined,
-      tabOf: (url) => [...this.#tabUrls].find(([, u]) => u === url)?.[0],
-      answered: (record) => {
-        this.#stepLog?.push(`a ${record.type} dialog ("${record.message}") was ${record.accepted ? 'accepted' : 'dismissed'} by ${record.by === 'armed' ? 'dialogs.next()' : 'the dialogs policy'}`);
-        this.emit('dialog', record);
-      },
+      tabOf: (url) => this.#runTab.tabOf(url),
+      answered: (record) => this.#onDialog(record),
     });
+    this.#input = parts.browser ? new PipeInput(this.#runTab, parts.browser, { dialogs: this.dialogs, timeoutMs: parts.timeoutMs }) : new AttachInput();
+    // Each request of tab, locator and verify is a step of its own.
+    const send = (<R extends RequestInput>(request: R) =>
+      this.#step(request.cmd, targetOf(request), undefined, (step) => step.send(request)).then(({ value }) => value)) as Send;
+    this.tab = new Tab(send, () => this.#runTab.current);
+    this.locator = new Locator(send);
+    this.verify = new Verify(send);
     this.bridge.on('event', (event) => this.#onEvent(event));
     const browser = parts.browser;
     if (browser) {
@@ -193,58 +188,29 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
 
   /**
    * Clicks the target with real mouse input (plain events in attach mode): a `button`, held
-   * `modifiers`, a `clickCount` and a `position` relative to the element's top-left corner.
+   * `modifiers`, a `clickCount` and a `position` from the element's top-left corner.
    */
   click(target: TargetInput, options: ClickOptions = {}): Promise<StepResult> {
-    return this.#step('click', target, async () => {
-      const mods = parseModifiers(options.modifiers, 'click');
-      const plain = options.button === undefined && mods.length === 0 && options.clickCount === undefined && options.position === undefined;
-      if (!this.#pages && !plain) throw new AiteError('unsupported', 'click with button, modifiers, clickCount or position needs the debugging pipe; attach mode sends a plain left click.', { command: 'click' });
-      const found = await this.#find(target, options.timeoutMs, 'click');
-      await this.#pointer(
-        found,
-        'click',
-        (page, at) => {
-          const x = options.position ? at.rect.x + options.position.x : at.x;
-          const y = options.position ? at.rect.y + options.position.y : at.y;
-          return holding(page.keyboard, mods, () => page.mouse.click(x, y, { button: options.button ?? 'left', count: options.clickCount ?? 1 }));
-        },
-        options.timeoutMs,
-      );
-    }, options.timeoutMs);
+    return this.#composed('click', target, options, async (step) => {
+      const modifiers = parseModifiers(options.modifiers, 'click');
+      const how = { ...(options.button ? { button: options.button } : {}), modifiers, ...(options.clickCount ? { clickCount: options.clickCount } : {}), ...(options.position ? { position: options.position } : {}) };
+      await this.#input.pointer(step, await this.#find(step, target, 'click'), 'click', how);
+    });
   }
 
   /** Double-clicks the target. */
-  doubleClick(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('doubleClick', target, async () => {
-      const found = await this.#find(target, options.timeoutMs, 'click');
-      await this.#pointer(found, 'doubleClick', (page, at) => page.mouse.click(at.x, at.y, { count: 2 }), options.timeoutMs);
-    }, options.timeoutMs);
+  doubleClick(target: TargetInput, options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('doubleClick', target, options, async (step) => this.#input.pointer(step, await this.#find(step, target, 'click'), 'doubleClick'));
   }
 
   /** Moves the mouse over the target. */
-  hover(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('hover', target, async () => {
-      const found = await this.#find(target, options.timeoutMs, 'click');
-      await this.#pointer(found, 'hover', (page, at) => page.mouse.move(at.x, at.y), options.timeoutMs);
-    }, options.timeoutMs);
+  hover(target: TargetInput, options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('hover', target, options, async (step) => this.#input.pointer(step, await this.#find(step, target, 'click'), 'hover'));
   }
 
   /** Clicks the target to focus it, then types `text` key by key (appends to what is there). */
-  type(target: TargetInput, text: string, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('type', target, async () => {
-      const found = await this.#find(target, options.timeoutMs, 'click');
-      await this.#pointer(
-        found,
-        'type',
-        async (page, at) => {
-          await page.mouse.click(at.x, at.y);
-          await page.keyboard.type(text);
-        },
-        options.timeoutMs,
-        { text },
-      );
-    }, options.timeoutMs);
+  type(target: TargetInput, text: string, options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('type', target, options, async (step) => this.#input.type(step, await this.#find(step, target, 'click'), text));
   }
 
   /**
@@ -252,79 +218,44 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    * `text` arrives as trusted text input (an empty `text` deletes the selection). Like other
    * tools' fill, it does not click the field first; use `type` for key-by-key typing.
    */
-  fill(target: TargetInput, text: string, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('fill', target, async () => {
-      const found = await this.#find(target, options.timeoutMs, 'fill');
-      if (!this.#pages) {
-        await this.locator.act('fill', found.descriptor, { text, timeoutMs: options.timeoutMs });
-        return;
-      }
-      await this.#pointer(
-        found,
-        'type',
-        async (page) => {
-          if (text) await page.keyboard.sendCharacter(text);
-          else await page.keyboard.press('Delete');
-        },
-        options.timeoutMs,
-        { text },
-      );
-    }, options.timeoutMs);
+  fill(target: TargetInput, text: string, options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('fill', target, options, async (step) => this.#input.fill(step, await this.#find(step, target, 'fill'), text));
   }
 
   /**
    * Presses a key or a chord (`Enter`, `a`, `Control+A`, `Shift+Tab`, `Meta+Enter`). A named
-   * target is focused first, without clicking it. A key name puppeteer does not know is an
+   * target is focused first, without clicking it. A key name the pipe cannot send is an
    * `unsupported` error before anything is sent.
    */
-  press(key: string, target?: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('press', target, async () => {
+  press(key: string, target?: TargetInput, options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('press', target, options, async (step) => {
       const chord = parseChord(key);
-      if (target === undefined) {
-        if (this.#pages) return void (await this.#deliver('press', options.timeoutMs, (page) => pressChord(page.keyboard, chord)));
-        throw new AiteError('unsupported', 'press without a target needs the debugging pipe; name the element to press the key in.');
-      }
-      const found = await this.#find(target, options.timeoutMs, 'focus');
-      await this.#pointer(found, 'press', (page) => pressChord(page.keyboard, chord), options.timeoutMs, { key });
-    }, options.timeoutMs);
+      await this.#input.press(step, key, target === undefined ? undefined : await this.#find(step, target, 'focus'), chord);
+    });
   }
 
   /** Checks a checkbox or radio (does nothing when it already is), then verifies it. */
-  check(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#toggle('check', target, true, options.timeoutMs);
+  check(target: TargetInput, options: StepOptions = {}): Promise<StepResult> {
+    return this.#toggle('check', target, true, options);
   }
 
   /** Unchecks a checkbox (does nothing when it already is), then verifies it. */
-  uncheck(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#toggle('uncheck', target, false, options.timeoutMs);
+  uncheck(target: TargetInput, options: StepOptions = {}): Promise<StepResult> {
+    return this.#toggle('uncheck', target, false, options);
   }
 
   /** Picks an option of a `<select>` by its label or value. */
-  select(target: TargetInput, option: string, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('select', target, async () => {
-      const found = await this.#find(target, options.timeoutMs);
+  select(target: TargetInput, option: string, options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('select', target, options, async (step) => {
+      const found = await this.#find(step, target);
       // A native select's popup is not part of the page; choosing through the DOM is what every tool does.
-      await this.locator.act('select', found.descriptor, { option, timeoutMs: options.timeoutMs });
-    }, options.timeoutMs);
+      await step.locator.act('select', found.descriptor, { option, timeoutMs: step.timeoutMs });
+    });
   }
 
   /** Drags `from` onto `to` with real mouse input. */
-  drag(from: TargetInput, to: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('drag', from, async () => {
-      const source = await this.#find(from, options.timeoutMs);
-      const target = await this.#find(to, options.timeoutMs);
-      if (!this.#pages) {
-        await this.locator.act('drag', source.descriptor, { to: target.descriptor, timeoutMs: options.timeoutMs });
-        return;
-      }
-      const a = await this.locator.locate(source.descriptor, { timeoutMs: options.timeoutMs });
-      const page = await this.#runPage();
-      await page.mouse.move(a.x, a.y);
-      await page.mouse.down();
-      const b = await this.locator.locate(target.descriptor, { timeoutMs: options.timeoutMs });
-      await page.mouse.move(b.x, b.y, { steps: 8 });
-      await page.mouse.up();
-    }, options.timeoutMs);
+  drag(from: TargetInput, to: TargetInput, options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('drag', from, options, async (step) => this.#input.drag(step, await this.#find(step, from), await this.#find(step, to)));
   }
 
   /**
@@ -332,40 +263,12 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    * when clicked (the chooser is intercepted and answered). `[]` clears the input. The page gets
    * its `input` and `change` events. Relative paths are relative to the working directory.
    */
-  upload(target: TargetInput, files: string | string[], options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step(
-      'upload',
-      target,
-      async () => {
-        if (!this.#pages) throw new AiteError('unsupported', 'upload needs the debugging pipe; attach mode cannot set the files of an input.', { command: 'upload' });
-        const paths = await checkFiles(files);
-        const timeoutMs = options.timeoutMs ?? this.#parts.timeoutMs;
-        const found = await this.#find(target, options.timeoutMs);
-        const page = await this.#runPage();
-        const input = await fileInputOf(page, found.descriptor);
-        if (input) {
-          await this.#deliver('upload', timeoutMs, () => setInputFiles(input, paths));
-          return;
-        }
-        const at = await this.locator.locate(found.descriptor, { timeoutMs: options.timeoutMs });
-        // The chooser's own wait says what went wrong; the input deadline is the backstop behind it.
-        await this.#deliver('upload', timeoutMs + 500, async (p) => {
-          const chooser = p.waitForFileChooser({ timeout: timeoutMs });
-          chooser.catch(() => undefined);
-          await p.mouse.click(at.x, at.y);
-          const opened = await chooser.catch(() => undefined);
-          if (!opened) {
-            throw new AiteError('timeout', `Clicking the <${found.descriptor.tag}> opened no file chooser within ${timeoutMs} ms; name the file input or its label instead.`, { command: 'upload' });
-          }
-          if (paths.length > 1 && !opened.isMultiple()) {
-            await opened.cancel();
-            throw new AiteError('unsupported', `upload: ${paths.length} files for a chooser that takes one.`, { command: 'upload' });
-          }
-          await opened.accept(paths);
-        });
-      },
-      options.timeoutMs,
-    );
+  upload(target: TargetInput, files: string | string[], options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('upload', target, options, async (step) => {
+      const paths = await checkFiles(files);
+      // Hidden inputs are the usual case: no `prepare`, the input strategy decides how to reach it.
+      await this.#input.upload(step, await this.#find(step, target), paths);
+    });
   }
 
   /**
@@ -373,40 +276,18 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    * its name and size. Without `saveAs` the file is in a folder of the session's that `close()`
    * removes.
    */
-  async download(target: TargetInput, options: { saveAs?: string; timeoutMs?: number } = {}): Promise<StepResult & Download> {
-    let file: Download | undefined;
-    const result = await this.#step(
-      'download',
-      target,
-      async () => {
-        if (!this.#downloads) throw new AiteError('unsupported', 'download needs the debugging pipe; attach mode leaves downloads to Chrome.', { command: 'download' });
-        const timeoutMs = options.timeoutMs ?? this.#parts.timeoutMs;
-        const found = await this.#find(target, options.timeoutMs, 'click');
-        const waiting = await this.#downloads.next({ timeoutMs, saveAs: options.saveAs, what: `Clicking the <${found.descriptor.tag}>` });
-        try {
-          await this.#pointer(found, 'click', (page, at) => page.mouse.click(at.x, at.y), options.timeoutMs);
-        } catch (error) {
-          waiting.cancel();
-          throw error;
-        }
-        file = await waiting.done;
-      },
-      options.timeoutMs,
+  async download(target: TargetInput, options: StepOptions & { saveAs?: string } = {}): Promise<StepResult & Download> {
+    const { value, result } = await this.#step('download', target, options.timeoutMs, async (step) =>
+      this.#input.download(step, await this.#find(step, target, 'click'), options.saveAs),
     );
-    return { ...result, ...file! };
+    return { ...result, ...value };
   }
 
   /** Waits until the run's page has had no network request in flight for `idleMs` (default 500). */
   waitForNetworkIdle(options: { idleMs?: number; timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('waitForNetworkIdle', undefined, async () => {
-      if (!this.#pages) throw new AiteError('unsupported', 'waitForNetworkIdle needs the debugging pipe (not available in attach mode).');
-      const timeout = options.timeoutMs ?? this.#parts.timeoutMs;
-      await (await this.#runPage())
-        .waitForNetworkIdle({ idleTime: options.idleMs ?? 500, timeout })
-        .catch((error: unknown) => {
-          throw new AiteError('timeout', `The network did not go idle within ${timeout} ms.`, { cause: error, command: 'wait' });
-        });
-    }, options.timeoutMs);
+    return this.#composed('waitForNetworkIdle', undefined, options, (step) =>
+      this.#input.networkIdle(step, options.idleMs ?? 500, options.timeoutMs ?? this.#parts.timeoutMs),
+    );
   }
 
   /**
@@ -414,25 +295,16 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    * no picture can be taken (attach mode, or the tab cannot be told apart from another).
    */
   async screenshot(): Promise<Uint8Array | undefined> {
-    if (!this.#pages) {
-      this.#warn({ code: 'screenshot', message: 'Screenshots need the debugging pipe; attach mode has none.' });
-      return undefined;
-    }
-    try {
-      const page = await this.#runPage();
-      // A page that holds its main thread would hold the picture too: it gets a deadline.
-      return await withTimeout(
-        (async () => {
-          await page.bringToFront();
-          return await page.screenshot({ type: 'png' });
-        })(),
-        SCREENSHOT_TIMEOUT_MS,
-        `the page did not paint within ${SCREENSHOT_TIMEOUT_MS} ms`,
-      );
-    } catch (error) {
-      this.#warn({ code: 'screenshot', message: `No screenshot: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
-      return undefined;
-    }
+    return (await this.#step('screenshot', undefined, undefined, (step) => this.#input.screenshot(step))).value;
+  }
+
+  /**
+   * The picture of a failure that did not come from this session's own steps (those carry theirs
+   * on the error): the page with what `failure` names outlined. Undefined when none can be taken.
+   * @internal
+   */
+  failurePicture(failure: FailureFacts): Promise<Uint8Array | undefined> {
+    return this.#picture(this.#context('failure picture', undefined, undefined), failure);
   }
 
   /** Closes Chrome (when launched) and the bridge, deletes bridge.json and a temp profile. */
@@ -442,7 +314,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
         await this.#parts.lock?.save();
       } finally {
         await this.#parts.close();
-        await this.#downloads?.dispose();
+        await this.#input.dispose();
       }
     })();
     return this.#closing;
@@ -450,85 +322,145 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
 
   // ------------------------------------------------------------------ internals
 
-  readonly #send: Send = async <R extends RequestInput>(request: R): Promise<AnswerOf<R['cmd']>> => {
+  #toggle(name: 'check' | 'uncheck', target: TargetInput, want: boolean, options: StepOptions): Promise<StepResult> {
+    return this.#composed(name, target, options, async (step) => {
+      const found = await this.#find(step, target, 'click');
+      await this.#input.toggle(step, found, want, found.descriptor.xpath ? { xpath: found.descriptor.xpath } : toTarget(target));
+    });
+  }
+
+  /**
+   * A composed step. Its element re-rendered (replaced) before any input went out is resolved
+   * again, counted as a resolve retry, until the step's timeout; after input, never.
+   */
+  #composed(name: string, target: TargetInput | undefined, options: StepOptions, body: (step: StepContext) => Promise<void>): Promise<StepResult> {
+    const deadline = performance.now() + (options.timeoutMs ?? this.#parts.timeoutMs);
+    return this.#step(name, target, options.timeoutMs, async (step) => {
+      for (;;) {
+        try {
+          return await body(step);
+        } catch (error) {
+          if (step.inputSent || !isReRendered(error) || performance.now() >= deadline) throw error;
+          step.log.push(`the element was re-rendered before input was sent (${(error as AiteError).message.split('\n')[0]}); resolving it again`);
+          this.#count(step, 'resolve', 1);
+        }
+      }
+    }).then(({ result }) => result);
+  }
+
+  #context(name: string, target: TargetInput | undefined, timeoutMs: number | undefined): StepContext {
+    return new StepContext(
+      name,
+      target === undefined ? undefined : toTarget(target),
+      timeoutMs,
+      (step, request) => this.#request(step, request),
+      (warning) => this.emit('warning', warning),
+    );
+  }
+
+  /**
+   * The one step wrapper: every Session call runs through it with a context of its own. It
+   * reports the step, and on failure gives the error the step's call log and the picture.
+   */
+  async #step<T>(name: string, target: TargetInput | undefined, timeoutMs: number | undefined, body: (step: StepContext) => Promise<T>): Promise<{ value: T; result: StepResult }> {
+    const step = this.#context(name, target, timeoutMs);
+    this.#live.add(step);
+    try {
+      const value = await body(step);
+      const result = step.result();
+      this.emit('step', { name, target: step.target, ok: true, retries: result.retries, durationMs: result.durationMs, warnings: step.warnings, repaired: result.repaired });
+      return { value, result };
+    } catch (caught) {
+      const log = step.callLog();
+      const error =
+        caught instanceof AiteError
+          ? caught
+          : new AiteError('internal', `${name} failed: ${caught instanceof Error ? caught.message : String(caught)}`, { cause: caught, command: name });
+      error.screenshot ??= await this.#picture(step, error);
+      const durationMs = step.durationMs();
+      this.emit('step', { name, target: step.target, ok: false, reason: error.reason, retries: step.retries, durationMs, warnings: step.warnings, ...(error.screenshot ? { screenshot: error.screenshot } : {}) });
+      throw error.withCallLog(log);
+    } finally {
+      this.#live.delete(step);
+    }
+  }
+
+  #onDialog(record: DialogRecord): void {
+    for (const step of this.#live) {
+      step.dialogs.push(record);
+      step.log.push(`a ${record.type} dialog ("${record.message}") was ${record.accepted ? 'accepted' : 'dismissed'} by ${record.by === 'armed' ? 'dialogs.next()' : 'the dialogs policy'}`);
+    }
+    this.emit('dialog', record);
+  }
+
+  #picture(step: StepContext, failure: FailureFacts): Promise<Uint8Array | undefined> {
+    if (!this.browser || this.#gone || this.#runTab.current === null) return Promise.resolve(undefined);
+    // Input the page did not take (detail.page says why): it would not draw an outline or paint either.
+    if (typeof failure.detail?.page === 'string') return Promise.resolve(undefined);
+    return failurePicture(step, this.#input, failure);
+  }
+
+  /** Sends one request of `step`: the run's tab and the default timeout filled in, logged and counted. */
+  async #request<R extends RequestInput>(step: StepContext, request: R): Promise<AnswerOf<R['cmd']>> {
     if (this.#gone) {
       throw new AiteError('connection-lost', `${request.cmd} not sent: ${this.#gone}.`, { command: request.cmd });
     }
     const withDefaults = this.#withDefaults(request);
-    this.#stepLog?.push(`${request.cmd} ${summarise(withDefaults)}`);
+    step.log.push(`${request.cmd} ${summarise(withDefaults)}`);
     const dialogsBefore = this.dialogs.seen.length;
     try {
       const answer = await this.bridge.request(withDefaults);
-      this.#count(request.cmd, answer.retries);
-      this.#track(request.cmd, answer);
+      this.#count(step, request.cmd, answer.retries);
+      this.#runTab.track(request.cmd, answer);
       return answer;
     } catch (error) {
       if (!(error instanceof AiteError)) throw error;
-      this.#count(request.cmd, error.retries);
+      this.#count(step, request.cmd, error.retries);
+      // A timeout a dialog explains (a dismissed beforeunload kept the page) says so.
       const dialogs = error.reason === 'timeout' ? this.dialogs.explainSince(dialogsBefore) : undefined;
       if (!dialogs) throw error;
       throw new AiteError(error.reason, `${error.message.split('\nCall log:\n')[0]} ${dialogs}`, { detail: error.detail, command: error.command, retries: error.retries, callLog: error.callLog, cause: error });
     }
-  };
+  }
 
   #withDefaults<R extends RequestInput>(input: R): R {
     const cmd: Command = input.cmd;
+    const current = this.#runTab.current;
     // Page commands name the run's tab: a reloaded extension has forgotten it (FAULTS row 41).
-    const request = PAGE_COMMANDS.has(cmd) && this.#currentTab !== null ? ({ ...input, tab: (input as { tab?: number }).tab ?? this.#currentTab } as R) : input;
-    if (cmd === 'tabs' || cmd === 'closeTab' || cmd === 'outline') return request;
-    const fallback = cmd === 'navigate' ? Math.max(30_000, this.#parts.timeoutMs) : this.#parts.timeoutMs;
+    const request = isPageCommand(cmd) && current !== null ? ({ ...input, tab: (input as { tab?: number }).tab ?? current } as R) : input;
+    const fallback = defaultTimeoutOf(cmd, this.#parts.timeoutMs);
+    if (fallback === undefined) return request;
     return { ...request, timeoutMs: (request as { timeoutMs?: number }).timeoutMs ?? fallback } as R;
   }
 
-  #count(cmd: Command, retries: number | undefined): void {
+  #count(step: StepContext, cmd: Command, retries: number | undefined): void {
     if (!retries) return;
     this.retries.total += retries;
     this.retries.byCommand[cmd] = (this.retries.byCommand[cmd] ?? 0) + retries;
-    this.#stepLog?.push(`  ${cmd} was re-sent ${retries} time(s)`);
+    step.retries += retries;
+    step.log.push(`  ${cmd} was re-sent ${retries} time(s)`);
     this.emit('retry', { cmd, retries });
   }
 
-  #track(cmd: Command, answer: Record<string, unknown>): void {
-    if (cmd === 'navigate' || cmd === 'switchTab') {
-      this.#currentTab = answer.tab as number;
-      this.#tabUrls.set(answer.tab as number, answer.url as string);
-    } else if (cmd === 'closeTab') {
-      this.#currentTab = (answer.tab as number | null) ?? null;
-      this.#tabUrls.delete(answer.closed as number);
-    }
-  }
-
   #onEvent(event: ExtensionEvent): void {
-    if (event.kind === 'navigated') this.#tabUrls.set(event.tab, event.url);
-    if (event.kind === 'tab-closed') {
-      this.#tabUrls.delete(event.tab);
-      // The next navigate opens a new run tab instead of naming one that is gone.
-      if (event.tab === this.#currentTab) this.#currentTab = null;
-    }
+    this.#runTab.onEvent(event);
     if (event.kind === 'console') this.consoleErrors.push({ tab: event.tab, text: event.text });
     this.emit('event', event);
   }
 
-  #warn(warning: Warning): void {
-    this.#stepWarnings?.push(warning);
-    this.emit('warning', warning);
-  }
-
-  #stepWarnings: Warning[] | undefined;
-
   /** Resolves a target with what the lock file remembers of it, and keeps the lock file up to date. */
-  async #find(input: TargetInput, timeoutMs?: number, prepare?: Prepare): Promise<Found> {
+  async #find(step: StepContext, input: TargetInput, prepare?: Prepare): Promise<Found> {
     const target = toTarget(input);
     const lock = this.#parts.lock;
-    const page = this.#currentTab === null ? undefined : this.#tabUrls.get(this.#currentTab);
+    const page = this.#runTab.url;
     const remembered = lock && page ? lock.get(target, page) : undefined;
-    // Plain-event acts (no pipe) make their own checks in the page; only pipe input needs a point.
+    // Only pipe input needs a point: plain-event acts make their own checks in the page.
     // Only a descriptor that goes into the lock file needs the look at the rest of the page.
     const record = lock !== undefined && page !== undefined && lock.willRecord(target, page);
-    const resolved = await this.locator.resolve(target, {
+    const resolved = await step.locator.resolve(target, {
       descriptor: remembered,
-      timeoutMs,
-      prepare: this.#pages ? prepare : undefined,
+      timeoutMs: step.timeoutMs,
+      prepare: this.#input.prepares ? prepare : undefined,
       ...(record ? { record } : {}),
       ...(remembered ? { checkExact: true } : {}),
     });
@@ -536,199 +468,20 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       if (resolved.via === 'exact') lock.recordExact(target, page, resolved.descriptor);
       else lock.proposeRepair(target, page, resolved.descriptor, resolved.repair);
     }
-    if (resolved.repaired && this.#stepRepair) this.#stepRepair.push(resolved);
+    if (resolved.repaired) step.repairs.push(resolved);
     return { descriptor: resolved.descriptor, resolved, ...(resolved.point ? { point: resolved.point } : {}) };
   }
-
-  #stepRepair: Array<AnswerOf<'resolve'>> | undefined;
-
-  /** Real input at the located point over the pipe; one plain-event `act` without it. */
-  async #pointer(
-    found: Found,
-    action: 'click' | 'doubleClick' | 'hover' | 'type' | 'press',
-    input: (page: Page, at: Point) => Promise<void>,
-    timeoutMs: number | undefined,
-    extra: { text?: string; key?: string } = {},
-  ): Promise<void> {
-    if (!this.#pages) {
-      await this.locator.act(action, found.descriptor, { ...extra, timeoutMs });
-      return;
-    }
-    const at = found.point ?? (await this.locator.locate(found.descriptor, { timeoutMs }));
-    await this.#deliver(action, timeoutMs, (page) => input(page, at));
-  }
-
-  /**
-   * Sends one step's trusted input over the pipe, with the step's deadline (a dialog or a stuck
-   * renderer never holds the run), counted so a broken pipe can say what the page got.
-   */
-  async #deliver(action: string, timeoutMs: number | undefined, input: (page: Page) => Promise<void>): Promise<void> {
-    const page = await this.#runPage();
-    const ledger = new InputLedger(page);
-    this.#stepInput = true;
-    try {
-      await inputWithDeadline(page, action, timeoutMs ?? this.#parts.timeoutMs, () => input(ledger.page), {
-        dialogs: this.dialogs,
-        dispatched: () => ledger.dispatched,
-      });
-    } catch (error) {
-      if (error instanceof AiteError) throw error;
-      const pipeGone = error instanceof Error && /Target closed|Session closed|detached|Connection closed/i.test(error.message);
-      // A click that closes its own tab (window.close) never gets its acknowledgement: it landed.
-      if (pipeGone && page.isClosed() && page.browser().connected) return;
-      // Never re-sent; the runner knows what it sent over the pipe (see InputLedger).
-      if (pipeGone) {
-        throw new AiteError('connection-lost', `${action} got no acknowledgement: the debugging pipe closed (${error.message.split('\n')[0]}); it is not sent again.`, {
-          cause: error,
-          command: action,
-          detail: { dispatched: ledger.dispatched },
-        });
-      }
-      throw error;
-    }
-  }
-
-  async #toggle(name: 'check' | 'uncheck', target: TargetInput, want: boolean, timeoutMs?: number): Promise<StepResult> {
-    return this.#step(name, target, async () => {
-      const found = await this.#find(target, timeoutMs, 'click');
-      if (!this.#pages) {
-        await this.locator.act(name, found.descriptor, { timeoutMs });
-        return;
-      }
-      const at = found.point ?? (await this.locator.locate(found.descriptor, { timeoutMs }));
-      if (at.kind === undefined) {
-        throw new AiteError('unsupported', `${name} needs a checkbox or radio; the target is a <${at.tag}>.`, { command: name });
-      }
-      if (at.checked !== want) await this.#deliver(name, timeoutMs, (page) => page.mouse.click(at.x, at.y));
-      await this.verify.state(found.descriptor.xpath ? { xpath: found.descriptor.xpath } : toTarget(target), want ? 'checked' : 'unchecked', { timeoutMs });
-    }, timeoutMs);
-  }
-
-  async #runPage(): Promise<Page> {
-    const pages = this.#pages;
-    const tabId = this.#currentTab;
-    if (!pages) throw new AiteError('unsupported', 'This session has no debugging pipe (attach mode).');
-    if (tabId === null) throw new AiteError('tab-closed', 'There is no run tab yet: navigate first.');
-    const cached = pages.cached(tabId, this.#tabUrls.get(tabId));
-    if (cached) return cached;
-    const info = (await this.tab.list()).find((tab) => tab.id === tabId);
-    if (!info) throw new AiteError('tab-closed', `The run's tab ${tabId} is closed.`);
-    this.#tabUrls.set(tabId, info.url);
-    const page = await pages.find(info);
-    if ('refused' in page) throw new AiteError('internal', `Cannot reach the run's tab over the debugging pipe: ${page.refused}.`);
-    return page;
-  }
-
-  /** Whether this step has sent input over the pipe yet (then it is never resolved again). */
-  #stepInput = false;
-
-  async #step(name: string, target: TargetInput | undefined, body: () => Promise<void>, timeoutMs?: number): Promise<StepResult> {
-    const started = performance.now();
-    const retriesBefore = this.retries.total;
-    const dialogsBefore = this.dialogs.seen.length;
-    const warnings: Warning[] = [];
-    const log: string[] = [];
-    const repairs: Array<AnswerOf<'resolve'>> = [];
-    this.#stepWarnings = warnings;
-    this.#stepLog = log;
-    this.#stepRepair = repairs;
-    this.#stepInput = false;
-    const resolvedTarget = target === undefined ? undefined : toTarget(target);
-    const deadline = started + (timeoutMs ?? this.#parts.timeoutMs);
-    try {
-      for (;;) {
-        try {
-          await body();
-          break;
-        } catch (error) {
-          // Re-rendered before any input went out: find it again (counted); after input, never.
-          if (this.#stepInput || !isReRendered(error) || performance.now() >= deadline) throw error;
-          this.#count('resolve', 1);
-          log.push(`the element was re-rendered before input was sent (${(error as AiteError).message.split('\n')[0]}); resolving it again`);
-        }
-      }
-      const result: StepResult = {
-        ok: true,
-        retries: this.retries.total - retriesBefore,
-        warnings,
-        durationMs: Math.round(performance.now() - started),
-        ...(repairs.length > 0 ? { repaired: true, repair: repairs[0]!.repair } : {}),
-        ...(this.dialogs.seen.length > dialogsBefore ? { dialogs: this.dialogs.seen.slice(dialogsBefore) } : {}),
-      };
-      this.emit('step', { name, target: resolvedTarget, ok: true, retries: result.retries, durationMs: result.durationMs, warnings, repaired: result.repaired });
-      return result;
-    } catch (caught) {
-      this.#stepLog = undefined;
-      const error =
-        caught instanceof AiteError
-          ? caught
-          : new AiteError('internal', `${name} failed: ${caught instanceof Error ? caught.message : String(caught)}`, { cause: caught, command: name });
-      error.screenshot = await this.#failureScreenshot(error);
-      const retries = this.retries.total - retriesBefore;
-      const durationMs = Math.round(performance.now() - started);
-      this.emit('step', { name, target: resolvedTarget, ok: false, reason: error.reason, retries, durationMs, warnings, ...(error.screenshot ? { screenshot: error.screenshot } : {}) });
-      const failed = error.withCallLog([`${name}${resolvedTarget ? ` ${JSON.stringify(resolvedTarget)}` : ''}`, ...log.map((l) => `  ${l}`)]);
-      throw failed;
-    } finally {
-      this.#stepWarnings = undefined;
-      this.#stepLog = undefined;
-      this.#stepRepair = undefined;
-    }
-  }
-
-  /** Outlines what the failure is about, takes the picture, and clears the boxes again. */
-  async #failureScreenshot(error: AiteError): Promise<Uint8Array | undefined> {
-    if (!this.#pages || this.#gone || this.#currentTab === null) return undefined;
-    // Input the page did not take (detail.page says why): it would not draw an outline either.
-    if (typeof error.detail.page === 'string') return undefined;
-    const items = outlineItems(error);
-    let drawn = false;
-    if (items.length > 0) {
-      try {
-        await this.locator.outline(items);
-        drawn = true;
-      } catch (e) {
-        this.#warn({ code: 'outline', message: `Could not draw the outline: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
-      }
-    }
-    const png = await this.screenshot();
-    if (drawn) {
-      try {
-        const cleared = await this.locator.clearOutline();
-        if (cleared.remaining) this.#warn({ code: 'outline', message: `${cleared.remaining} outline box(es) remained on the page.` });
-      } catch (e) {
-        this.#warn({ code: 'outline', message: `Could not clear the outline: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
-      }
-    }
-    return png;
-  }
 }
-
-const SCREENSHOT_TIMEOUT_MS = 2_000;
-
-const PAGE_COMMANDS: ReadonlySet<Command> = new Set<Command>(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline']);
 
 /** A failure that says the element was replaced in the page (re-rendered), not that it is gone for good. */
 function isReRendered(error: unknown): boolean {
   return error instanceof AiteError && error.reason === 'not-found' && error.detail.stale === 'removed';
 }
 
-function outlineItems(error: AiteError): OutlineItem[] {
-  const detail = error.detail as {
-    candidates?: Array<{ descriptor?: Descriptor; score?: number }>;
-    candidate?: Descriptor;
-    score?: number;
-    element?: Descriptor;
-    coveredBy?: { xpath?: string };
-  };
-  const items: OutlineItem[] = [];
-  if (detail.candidate?.xpath) items.push({ xpath: detail.candidate.xpath, tone: 'candidate', label: `possible match ${detail.score ?? ''}`.trim() });
-  for (const [i, c] of (detail.candidates ?? []).entries()) {
-    if (c.descriptor?.xpath) items.push({ xpath: c.descriptor.xpath, tone: 'candidate', label: `match ${i + 1}${c.score ? ` (${c.score})` : ''}` });
-  }
-  if (detail.element?.xpath) items.push({ xpath: detail.element.xpath, tone: 'wanted', label: error.reason });
-  if (detail.coveredBy?.xpath) items.push({ xpath: detail.coveredBy.xpath, tone: 'cover', label: 'covering element' });
-  return items.slice(0, 10);
+/** The target a request names, for its step's record. */
+function targetOf(request: RequestInput): Target | undefined {
+  const target = (request as { target?: unknown }).target;
+  return target && typeof target === 'object' ? (target as Target) : undefined;
 }
 
 function summarise(request: object): string {

@@ -23,6 +23,24 @@ export function toTarget(input: TargetInput): Target {
 }
 
 /**
+ * Options every composed step takes.
+ *
+ * @example
+ * ```ts
+ * import type { Session, StepOptions } from 'aite';
+ *
+ * declare const session: Session;
+ * const slowPage: StepOptions = { timeoutMs: 15_000 };
+ * await session.click({ text: 'Send' }, slowPage);
+ * ```
+ * @public
+ */
+export interface StepOptions {
+  /** How long the step may wait for its element; default the session's `timeoutMs`. */
+  timeoutMs?: number;
+}
+
+/**
  * Something worth knowing that did not fail the step.
  *
  * @example
@@ -145,7 +163,7 @@ export interface StepRecord {
  * ```
  * @public
  */
-export interface ClickOptions {
+export interface ClickOptions extends StepOptions {
   /** Default `left`. */
   button?: 'left' | 'right' | 'middle';
   /** Keys held during the click. */
@@ -154,6 +172,4 @@ export interface ClickOptions {
   clickCount?: number;
   /** Where to click, from the element's top-left corner, in CSS pixels; default its middle. */
   position?: { x: number; y: number };
-  /** How long the step may take. */
-  timeoutMs?: number;
 }
