@@ -137,6 +137,8 @@ export const REQUIREMENTS = {
   'FILE-CHOOSER': 'upload to a control that opens a file chooser intercepts the chooser and answers it; a chooser nobody answers holds nothing',
   'FILE-FAILS': 'a control that opens no chooser, a missing file, a removed input: the upload fails clearly within its timeout, and the next step works',
   'FILE-DOWNLOAD': 'download clicks the target and waits for the download it starts: { path, suggestedFilename, bytes, url }, saved at saveAs; none within the timeout fails saying so',
+  'DRAG-STEPS': 'a drag presses, moves in steps with real intermediate pointer events, and releases',
+  'DRAG-HTML5': 'a drag the page makes an HTML5 drag is intercepted and finished as dragenter, dragover and drop (SortableJS: drag(Alpha, Gamma) gives Beta,Gamma,Alpha)',
   'STEP-DEADLINE': 'trusted input over the pipe has the step\u2019s deadline: a page that does not take it fails the step within its timeout, saying what the page was doing, and it is never sent again',
 
   // Session steps

@@ -3,6 +3,7 @@
 //   /slow?ms=N        answers 200 "slow N ms" after N ms (at most 30 s): keeps the network busy
 //   /redirect?to=URL  answers 302 to URL (any origin: used to leave the allow list)
 //   /status/CODE      answers with that status (200-599) and a small HTML page naming it
+//   /node_modules/... a file of an installed package (real widget libraries for fixture pages)
 //
 // Every answer carries `cache-control: no-store`, so a page is fetched afresh each time.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -27,6 +28,7 @@ export interface FixtureServerOptions {
 }
 
 const PAGES = fileURLToPath(new URL('../fixtures/pages/', import.meta.url));
+const NODE_MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.url));
 const MAX_SLOW_MS = 30_000;
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -117,18 +119,19 @@ async function handle(req: IncomingMessage, res: ServerResponse, pending: Set<No
 
   if (url.pathname === '/favicon.ico') return send(res, 204, 'image/x-icon', '');
 
+  if (url.pathname.startsWith('/node_modules/')) return serveFile(req, res, url.pathname.slice('/node_modules'.length), NODE_MODULES);
   return serveFile(req, res, url.pathname);
 }
 
-async function serveFile(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+async function serveFile(req: IncomingMessage, res: ServerResponse, pathname: string, from = PAGES): Promise<void> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);
   } catch {
     return send(res, 400, 'text/plain; charset=utf-8', 'malformed path');
   }
-  const file = resolve(join(PAGES, decoded.endsWith('/') ? `${decoded}index.html` : decoded));
-  const root = resolve(PAGES);
+  const file = resolve(join(from, decoded.endsWith('/') ? `${decoded}index.html` : decoded));
+  const root = resolve(from);
   const inside = file.startsWith(root + sep);
   const info = inside ? await stat(file).catch(() => null) : null;
   if (!info?.isFile()) return send(res, 404, 'text/plain; charset=utf-8', `no fixture ${pathname}`);

@@ -7,6 +7,7 @@ import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
 import type { Dialogs } from './pipe/Dialogs.js';
 import { Downloads, type Download } from './pipe/Downloads.js';
 import { fileInputOf, setInputFiles } from './pipe/Files.js';
+import { travel } from './pipe/drag.js';
 import { holding, pressChord, type Chord } from './pipe/keys.js';
 import type { RunTab } from './RunTab.js';
 import type { StepContext } from './StepContext.js';
@@ -112,13 +113,10 @@ export class PipeInput implements Input {
   }
 
   async drag(step: StepContext, from: Found, to: Found): Promise<void> {
+    // Both points first: where a person aims, before the page reacts to the press.
     const a = await step.locator.locate(from.descriptor, { timeoutMs: step.timeoutMs });
-    const page = await this.runTab.page(step.send);
-    await page.mouse.move(a.x, a.y);
-    await page.mouse.down();
     const b = await step.locator.locate(to.descriptor, { timeoutMs: step.timeoutMs });
-    await page.mouse.move(b.x, b.y, { steps: 8 });
-    await page.mouse.up();
+    await this.#input(step, 'drag', (page) => travel(page, a, b));
   }
 
   async networkIdle(step: StepContext, idleMs: number, timeoutMs: number): Promise<void> {
