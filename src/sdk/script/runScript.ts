@@ -221,6 +221,8 @@ class ScriptRunner {
       try {
         const outcome = await executeStep(planned, planned.browser ? () => this.#sessions.get(planned.profile) : undefined, {
           defaultTimeoutMs: this.#plan.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          scriptDir: dirname(this.#plan.loaded.path),
+          cwd: this.#options.cwd ?? process.cwd(),
           fetch: this.#options.fetch,
         });
         if (outcome.result) this.#adoptResult(report, outcome.result);

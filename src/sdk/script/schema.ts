@@ -106,6 +106,22 @@ export const STEP_SCHEMAS = {
   closeTab: z.strictObject({ closeTab: z.literal(true), ...common }),
   screenshot: z.strictObject({ screenshot: Screenshot, ...common }),
   http: z.strictObject({ http: HttpCheck, ...common }),
+  dialog: z.strictObject({
+    dialog: z
+      .strictObject({ accept: z.boolean().describe('OK (true) or Cancel (false).'), promptText: z.string().optional().describe('Typed into a prompt before OK.') })
+      .describe('Arms the answer of the next native dialog (alert, confirm, prompt, beforeunload), in any tab of the run.'),
+    ...common,
+  }),
+  upload: z.strictObject({
+    upload: TargetInput.describe('A file input, its label, or a control that opens a file chooser.'),
+    files: z.union([z.string().min(1), z.array(z.string().min(1))]).describe('Paths relative to the script; [] clears the input.'),
+    ...common,
+  }),
+  download: z.strictObject({
+    download: TargetInput.describe('What to click to start the download.'),
+    saveAs: z.string().min(1).optional().describe('Where to keep the file (relative to the working directory).'),
+    ...common,
+  }),
 } as const;
 
 /**
@@ -153,6 +169,9 @@ export const STEP_EXAMPLES: Record<StepAction, string> = {
   closeTab: '{ "closeTab": true }',
   screenshot: '{ "screenshot": "after-send" }',
   http: '{ "http": { "url": "http://127.0.0.1:4173/api/balance", "json": { "balance": 5 } } }',
+  dialog: '{ "dialog": { "accept": true, "promptText": "Zephyr" } }',
+  upload: '{ "upload": { "label": "Receipt" }, "files": ["fixtures/receipt.txt"] }',
+  download: '{ "download": "Export CSV", "saveAs": "out/export.csv" }',
 };
 
 /**

@@ -27,20 +27,38 @@ export async function travel(page: Page, a: { x: number; y: number }, b: { x: nu
       const y = a.y + ((b.y - a.y) * i) / STEPS;
       if (!data) {
         await page.mouse.move(x, y);
-        continue;
+      } else {
+        if (!entered) {
+          await client.send('Input.dispatchDragEvent', { type: 'dragEnter', x, y, data });
+          entered = true;
+        }
+        await client.send('Input.dispatchDragEvent', { type: 'dragOver', x, y, data });
       }
-      if (!entered) {
-        await client.send('Input.dispatchDragEvent', { type: 'dragEnter', x, y, data });
-        entered = true;
-      }
-      await client.send('Input.dispatchDragEvent', { type: 'dragOver', x, y, data });
+      // A hand's moves are frames apart: the page's drag code (timers, animation frames) runs between them.
+      await nextFrame(page);
     }
-    if (data) await client.send('Input.dispatchDragEvent', { type: 'drop', x: b.x, y: b.y, data });
+    if (data) {
+      // Held over the target a moment, as a person does before letting go.
+      await client.send('Input.dispatchDragEvent', { type: 'dragOver', x: b.x, y: b.y, data });
+      await nextFrame(page);
+      await client.send('Input.dispatchDragEvent', { type: 'drop', x: b.x, y: b.y, data });
+    }
     await page.mouse.up();
   } finally {
     client.off('Input.dragIntercepted', onDrag);
     await client.send('Input.setInterceptDrags', { enabled: false }).catch(() => undefined);
   }
+}
+
+/** Waits for the page to render a frame and run its timers (at most 100 ms: a busy page is not waited for). */
+async function nextFrame(page: Page): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const cap = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, 100);
+  });
+  const frame = page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))).catch(() => undefined);
+  await Promise.race([frame, cap]);
+  clearTimeout(timer);
 }
 
 // The page's own session: drags are intercepted and dispatched on the session its mouse uses.
