@@ -58,19 +58,24 @@ export async function fileInputOf(page: Page, d: Descriptor): Promise<ElementHan
   return undefined;
 }
 
-async function frameOf(page: Page, spec: string): Promise<Frame> {
-  const element = await page.mainFrame().evaluateHandle((s: string) => {
-    const frames = [...document.querySelectorAll('iframe, frame')];
-    const byName = frames.find((f) => f.getAttribute('name') === s) ?? frames.find((f) => f.id === s);
-    if (byName) return byName;
-    try {
-      return frames.find((f) => f.matches(s)) ?? null;
-    } catch {
-      return null;
-    }
-  }, spec);
-  const frame = await element.asElement()?.contentFrame();
-  if (!frame) throw new AiteError('not-found', `The iframe "${spec}" that held the file input is not in the page any more; resolve again.`, { command: 'upload', detail: { frame: spec } });
+/** The frame a descriptor's `frame` path names, outermost first, each by name, id or CSS selector. */
+async function frameOf(page: Page, path: string | string[]): Promise<Frame> {
+  let frame = page.mainFrame();
+  for (const spec of typeof path === 'string' ? [path] : path) {
+    const element = await frame.evaluateHandle((s: string) => {
+      const frames = [...document.querySelectorAll('iframe, frame')];
+      const byName = frames.find((f) => f.getAttribute('name') === s) ?? frames.find((f) => f.id === s);
+      if (byName) return byName;
+      try {
+        return frames.find((f) => f.matches(s)) ?? null;
+      } catch {
+        return null;
+      }
+    }, spec);
+    const inner = await element.asElement()?.contentFrame();
+    if (!inner) throw new AiteError('not-found', `The iframe "${spec}" that held the file input is not in the page any more; resolve again.`, { command: 'upload', detail: { frame: spec } });
+    frame = inner;
+  }
   return frame;
 }
 
