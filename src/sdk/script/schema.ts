@@ -94,7 +94,7 @@ export const STEP_SCHEMAS = {
  *
  * @example
  * ```ts
- * import { describeStep, type ScriptStep, type StepAction } from 'aite';
+ * import type { ScriptStep, StepAction } from 'aite';
  *
  * const actionOf = (step: ScriptStep): StepAction => Object.keys(step).find((key) => key !== 'name' && key !== 'profile' && key !== 'timeoutMs') as StepAction;
  * ```
