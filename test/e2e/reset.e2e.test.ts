@@ -24,9 +24,12 @@ describe('session.reset() on the temp profile', () => {
   });
   afterAll(() => session?.close());
 
-  it('[ISO-RESET] closes the other tabs, leaves the run tab on about:blank, clears the origin\u2019s data and console errors, keeps retries', async () => {
+  it('[ISO-RESET] closes the other tabs, leaves the run tab on about:blank, clears the origin\u2019s data, console errors and dialogs, keeps retries', async () => {
     await session.tab.navigate(`${page.url}?log`);
     await session.verify.text(FRESH);
+    await session.click({ text: 'say hello' });
+    expect(session.dialogs.seen).toHaveLength(1);
+    session.dialogs.next({ accept: true });
     await session.click({ text: 'another tab' });
     await expect.poll(() => session.consoleErrors.length).toBeGreaterThan(0);
     expect((await session.tab.list()).length).toBeGreaterThanOrEqual(2);
@@ -40,6 +43,8 @@ describe('session.reset() on the temp profile', () => {
     expect(tabs[0]).toMatchObject({ id: runTab, url: 'about:blank' });
     expect(session.tab.current).toBe(runTab);
     expect(session.consoleErrors).toEqual([]);
+    expect(session.dialogs.seen).toEqual([]);
+    expect(session.dialogs.armed).toBe(0);
     expect(session.retries.total).toBe(retries);
     // Cookie, local and session storage and IndexedDB of the origin are gone.
     await session.tab.navigate(page.url);

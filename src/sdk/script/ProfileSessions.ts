@@ -1,6 +1,7 @@
 import { AiteError } from '../errors/AiteError.js';
 import type { ExtensionEvent } from '../protocol/messages.js';
 import type { LaunchOptions } from '../session/options.js';
+import type { DialogRecord } from '../session/pipe/Dialogs.js';
 import type { Session } from '../session/Session.js';
 import type { SessionPool } from '../session/SessionPool.js';
 import type { Warning } from '../session/types.js';
@@ -9,6 +10,7 @@ import type { Warning } from '../session/types.js';
 export interface SessionSink {
   event(profile: string, event: ExtensionEvent): void;
   warning(profile: string, warning: Warning): void;
+  dialog(profile: string, dialog: DialogRecord): void;
 }
 
 /**
@@ -99,12 +101,15 @@ export class ProfileSessions {
   #adopt(name: string, session: Session, options: LaunchOptions): void {
     const onEvent = (event: ExtensionEvent): void => this.#sink.event(name, event);
     const onWarning = (warning: Warning): void => this.#sink.warning(name, warning);
+    const onDialog = (dialog: DialogRecord): void => this.#sink.dialog(name, dialog);
     session.on('event', onEvent);
     session.on('warning', onWarning);
+    session.on('dialog', onDialog);
     // A pooled session goes on to the next script: this script's sink must stop hearing it.
     const detach = (): void => {
       session.off('event', onEvent);
       session.off('warning', onWarning);
+      session.off('dialog', onDialog);
     };
     this.#sessions.set(name, { session, options, detach });
   }

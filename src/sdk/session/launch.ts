@@ -88,6 +88,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
       lock,
       allow: opts.allow,
       tempProfile: tempDir !== undefined,
+      ...(opts.dialogs ? { dialogs: opts.dialogs } : {}),
       close: () => cleanup(() => browser.close()),
     });
     browser.on('disconnected', () => void stage?.removeBridgeConfig());
