@@ -73,6 +73,7 @@ describe('session.reset() on a profile the user named', () => {
 
   it('[ISO-NAMED-PROFILE] keeps its logins and storage unless reset({ storage: true }) says so', async () => {
     await session.tab.navigate(page.url);
+    await session.verify.text(FRESH);
     await session.reset();
     await session.tab.navigate(page.url);
     await session.verify.text(USED.replace(' session', ' no session'));
