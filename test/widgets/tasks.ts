@@ -1,4 +1,4 @@
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import type { Page as PlaywrightPage } from 'playwright-core';
 import type { Session } from '../../src/sdk/index.js';
 
@@ -26,8 +26,11 @@ export interface WidgetTask {
   expected: unknown;
 }
 
-/** The file the drop-zone task adds (11 bytes). */
-const RECEIPT = fileURLToPath(new URL('../fixtures/upload/receipt.txt', import.meta.url));
+/**
+ * The file the drop-zone task adds (11 bytes). From the working directory, the repository's root
+ * for vitest and the bench alike (the bench bundles this file elsewhere, so not from its own place).
+ */
+const RECEIPT = resolve('test/fixtures/upload/receipt.txt');
 
 export const WIDGET_TASKS: WidgetTask[] = [
   {
