@@ -167,6 +167,8 @@ export const REQUIREMENTS = {
   'WG-DATEPICKER': 'widget suite: in flatpickr the calendar is opened, moved a month on, and a day picked',
   'WG-SELECT': 'widget suite: in Tom Select part of a name is typed and the matching option chosen',
   'WG-MODAL': 'widget suite: a SweetAlert2 confirmation dialog opened by a button is confirmed',
+  'WG-SORTABLE': 'widget suite: in a SortableJS list the first item is dragged below the last (Beta,Gamma,Alpha, as a person and Playwright get)',
+  'WG-DROPZONE': 'widget suite: a Dropzone zone is clicked and a file chosen in the chooser it opens; the widget lists the file with its size',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
