@@ -17,6 +17,14 @@ export type DialogPolicy = 'dismiss' | 'accept';
 
 /**
  * The kinds of native dialog a page can open.
+ *
+ * @example
+ * ```ts
+ * import type { DialogType, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * const kinds: DialogType[] = session.dialogs.seen.map((d) => d.type); // ['alert', 'beforeunload']
+ * ```
  * @public
  */
 export type DialogType = 'alert' | 'confirm' | 'prompt' | 'beforeunload';
@@ -35,6 +43,7 @@ export type DialogType = 'alert' | 'confirm' | 'prompt' | 'beforeunload';
  * @public
  */
 export interface DialogRecord {
+  /** Which kind of dialog it was. */
   type: DialogType;
   /** The text the page showed. */
   message: string;
@@ -54,6 +63,15 @@ export interface DialogRecord {
 
 /**
  * How to answer the next dialog.
+ *
+ * @example
+ * ```ts
+ * import type { DialogAnswer, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * const rename: DialogAnswer = { accept: true, promptText: 'Zephyr' };
+ * session.dialogs.next(rename);
+ * ```
  * @public
  */
 export interface DialogAnswer {
@@ -142,11 +160,6 @@ export class Dialogs {
     return `Meanwhile the page opened ${during.map((d) => `a ${d.type} ("${d.message}", ${d.accepted ? 'accepted' : 'dismissed'})`).join(', ')}.`;
   }
 
-  /** Forgets the armed answers and what was seen (a reset between tests). @internal */
-  clear(): void {
-    this.#armed.length = 0;
-    this.seen.length = 0;
-  }
 
   /**
    * Listens for dialogs on one CDP session of the pipe (a tab, a new tab, a cross-site frame),

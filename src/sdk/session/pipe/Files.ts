@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ElementHandle, Frame, Page } from 'puppeteer-core';
+import type { ElementHandle, Frame, JSHandle, Page } from 'puppeteer-core';
 import { AiteError } from '../../errors/AiteError.js';
 import type { Descriptor } from '../../protocol/index.js';
 
@@ -27,13 +27,15 @@ export async function checkFiles(files: string | readonly string[], cwd = proces
  */
 export async function fileInputOf(page: Page, d: Descriptor): Promise<ElementHandle<HTMLInputElement> | undefined> {
   const frame = d.frame === undefined ? page.mainFrame() : await frameOf(page, d.frame);
+  // The page's document, handed to the function that runs in the page (this code runs in Node).
+  const doc = (await frame.evaluateHandle('document')) as JSHandle<Document>;
   const handle = await frame.evaluateHandle(
-    (xpath: string, tag: string) => {
+    (page: Document, xpath: string, tag: string) => {
       // Our paths step into shadow roots with "/#shadow-root"; each part is plain XPath.
-      let scope: Node = document;
+      let scope: Node = page;
       let el: Element | null = null;
       for (const [i, part] of xpath.split('/#shadow-root').entries()) {
-        const found = document.evaluate(i === 0 ? part : `.${part}`, scope, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+        const found = page.evaluate(i === 0 ? part : `.${part}`, scope, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
         el = found instanceof Element ? found : null;
         if (!el) return 'gone';
         scope = el.shadowRoot ?? el;
@@ -43,6 +45,7 @@ export async function fileInputOf(page: Page, d: Descriptor): Promise<ElementHan
       const control = el.closest('label')?.control;
       return control instanceof HTMLInputElement && control.type === 'file' ? control : 'other';
     },
+    doc,
     d.xpath,
     d.tag,
   );
@@ -62,8 +65,9 @@ export async function fileInputOf(page: Page, d: Descriptor): Promise<ElementHan
 async function frameOf(page: Page, path: string | string[]): Promise<Frame> {
   let frame = page.mainFrame();
   for (const spec of typeof path === 'string' ? [path] : path) {
-    const element = await frame.evaluateHandle((s: string) => {
-      const frames = [...document.querySelectorAll('iframe, frame')];
+    const doc = (await frame.evaluateHandle('document')) as JSHandle<Document>;
+    const element = await frame.evaluateHandle((page: Document, s: string) => {
+      const frames = [...page.querySelectorAll('iframe, frame')];
       const byName = frames.find((f) => f.getAttribute('name') === s) ?? frames.find((f) => f.id === s);
       if (byName) return byName;
       try {
@@ -71,7 +75,7 @@ async function frameOf(page: Page, path: string | string[]): Promise<Frame> {
       } catch {
         return null;
       }
-    }, spec);
+    }, doc, spec);
     const inner = await element.asElement()?.contentFrame();
     if (!inner) throw new AiteError('not-found', `The iframe "${spec}" that held the file input is not in the page any more; resolve again.`, { command: 'upload', detail: { frame: spec } });
     frame = inner;
