@@ -325,7 +325,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   #toggle(name: 'check' | 'uncheck', target: TargetInput, want: boolean, options: StepOptions): Promise<StepResult> {
     return this.#composed(name, target, options, async (step) => {
       const found = await this.#find(step, target, 'click');
-      await this.#input.toggle(step, found, want, found.descriptor.xpath ? { xpath: found.descriptor.xpath } : toTarget(target));
+      await this.#input.toggle(step, found, want, found.descriptor.xpath ? { xpath: found.descriptor.xpath, ...(found.descriptor.frame !== undefined ? { frame: found.descriptor.frame } : {}) } : toTarget(target));
     });
   }
 
