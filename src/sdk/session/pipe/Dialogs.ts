@@ -140,6 +140,12 @@ export class Dialogs {
     return this.#armed.length;
   }
 
+  /** Forgets the armed answers and what was seen: a reset between tests. @internal */
+  clear(): void {
+    this.#armed.length = 0;
+    this.seen.length = 0;
+  }
+
   /** The dialog open now in `page`, if one is (it is being answered). @internal */
   openIn(page: Page): { type: DialogType; message: string } | undefined {
     const session = sessionOf(page.target());
