@@ -1,5 +1,5 @@
 import type { Reason, Target } from '../../sdk/protocol/index.js';
-import { describe } from './describe.js';
+import { describe } from './dom/describe.js';
 import { accessibleName, isAriaHidden, isInteractive, labelsOf, roleOf, UNNAMED_ROLES } from './dom/aria.js';
 import { composedContains, composedParent, findFrame, queryCssDeep, walkElements } from './dom/query.js';
 import { findRegions } from './dom/regions.js';

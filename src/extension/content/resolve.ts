@@ -1,12 +1,12 @@
 import { type AnswerOf, type Descriptor, type RequestOf, type Target, withoutHandle } from '../../sdk/protocol/index.js';
-import { describe } from './describe.js';
+import { describe } from './dom/describe.js';
 import { findFrame } from './dom/query.js';
 import type { TextIndex } from './dom/text.js';
 import { formatTarget, q } from './explain.js';
 import { handles } from './Handles.js';
 import { prepare } from './locate.js';
 import { PageFailure } from './PageFailure.js';
-import { checkExactMatch, repair, type RepairOutcome } from './repair/index.js';
+import { checkExactMatch, repair, type RepairOutcome } from './repairPage.js';
 import { describeChanges } from './repair/changes.js';
 import { ambiguousFailure, DEFAULT_TIMEOUT_MS, evaluate, missFailure, pickStep, plainNotFound, type Evaluation, type Resolution } from './Resolver.js';
 import { activity, documentSettled, done, pending, settle } from './settle.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
-import { combine, fieldSims, FIELDS, rarity, score, slotSim, weightsFor } from '../../../src/extension/content/repair/score.js';
+import { combine, type FieldSim, fieldSims, rarity, score, slotSim, weightsFor } from '../../../src/extension/content/repair/score.js';
 import { describeChanges } from '../../../src/extension/content/repair/changes.js';
 import { WEIGHTS } from '../../../src/extension/content/repair/weights.js';
 import { ACT_AT, GAP, answerKind, contrastClose, scoreDescribed } from '../../../src/extension/content/repair/index.js';
@@ -47,18 +47,18 @@ describe('repair score', () => {
 
   it('reports each field with its presence, and combine ignores fields neither side has', () => {
     const sims = fieldSims(send, { ...send, text: 'Send now' }, WEIGHTS.tagFamily);
-    const text = sims.find(([f]) => FIELDS[f] === 'text')!;
+    const text = sims.find(([f]) => f === 'text')!;
     expect(text[1]).toBeCloseTo(2 / 3, 5);
     expect(text[2]).toBe(1);
-    expect(sims.some(([f]) => FIELDS[f] === 'testid')).toBe(false);
+    expect(sims.some(([f]) => f === 'testid')).toBe(false);
     expect(combine([], WEIGHTS)).toBe(0);
   });
 
   it('rare row words decide between rows of one table', () => {
     const row = (name: string): Descriptor => ({ ...send, context: { row: `${name} ${name.toLowerCase()}@example.com Editor Edit Delete` } });
     const idf = rarity([row('Ada'), row('Grace'), row('Alan'), row('Edsger')]);
-    const a = fieldSims(row('Ada'), row('Ada'), 0.8, idf).find(([f]) => FIELDS[f] === 'row')![1];
-    const b = fieldSims(row('Ada'), row('Grace'), 0.8, idf).find(([f]) => FIELDS[f] === 'row')![1];
+    const a = fieldSims(row('Ada'), row('Ada'), 0.8, idf).find(([f]) => f === 'row')![1];
+    const b = fieldSims(row('Ada'), row('Grace'), 0.8, idf).find(([f]) => f === 'row')![1];
     expect(a).toBe(1);
     expect(b).toBeLessThan(0.4);
   });
@@ -74,16 +74,16 @@ describe('repair score', () => {
 
   it('a placeholder href counts as no href: never compared as a value', () => {
     const link: Descriptor = { v: 1, tag: 'a', role: 'link', text: 'I forgot my password', href: '#', xpath: '/a', path: 'html/body/a' };
-    const href = (a: Descriptor, b: Descriptor) => fieldSims(a, b, WEIGHTS.tagFamily).find(([f]) => FIELDS[f] === 'href');
+    const href = (a: Descriptor, b: Descriptor) => fieldSims(a, b, WEIGHTS.tagFamily).find(([f]) => f === 'href');
     expect(href(link, { ...link, href: 'javascript:void(0)' })).toBeUndefined();
-    expect(href(link, { ...link, href: 'forgot-password.html' })).toEqual([FIELDS.indexOf('href'), 0, 3]);
+    expect(href(link, { ...link, href: 'forgot-password.html' })).toEqual(['href', 0, 3]);
     expect(href({ ...link, href: '/forgot' }, { ...link, href: '/forgot' })![1]).toBe(1);
     // A link whose path became "#" was wired to a script: no evidence either way. A link with no
     // href at all (now a button-like anchor) still counts as missing it.
     expect(href({ ...link, href: 'mailbox.html' }, { ...link, href: '#' })).toBeUndefined();
     const bare = { ...link };
     delete bare.href;
-    expect(href({ ...link, href: 'mailbox.html' }, bare)).toEqual([FIELDS.indexOf('href'), 0, 2]);
+    expect(href({ ...link, href: 'mailbox.html' }, bare)).toEqual(['href', 0, 2]);
   });
 
   it('an identifier on one side only is the same evidence whichever side has it', () => {
@@ -116,7 +116,7 @@ describe('repair score', () => {
   });
 
   it('calibrates by scale: a weighted mean at or above it reads 1, below it is stretched, the order never changes', () => {
-    const sims = (s: number): [number, number, 1][] => [[FIELDS.indexOf('text'), s, 1]];
+    const sims = (s: number): FieldSim[] => [['text', s, 1]];
     const W = { ...WEIGHTS, scale: 0.9, power: 1 };
     expect(combine(sims(0.95), W)).toBe(1);
     expect(combine(sims(0.9), W)).toBeCloseTo(1, 9);
@@ -139,7 +139,7 @@ describe('slot: what a candidate stands between', () => {
   it('is absent when either side has no neighbours, and then left out of the score', () => {
     expect(slotSim(send, ['save draft'])).toBeUndefined();
     expect(slotSim(old, [])).toBeUndefined();
-    expect(fieldSims(old, send, WEIGHTS.tagFamily, undefined, undefined).some(([f]) => FIELDS[f] === 'slot')).toBe(false);
+    expect(fieldSims(old, send, WEIGHTS.tagFamily, undefined, undefined).some(([f]) => f === 'slot')).toBe(false);
   });
 
   it('in place raises the score of a renamed element; elsewhere lowers it', () => {
@@ -209,7 +209,7 @@ describe('contrast among the close candidates', () => {
 describe('region', () => {
   it('a region the element titles itself is its name again, not context, and is left out', () => {
     const h2: Descriptor = { v: 1, tag: 'h2', role: 'heading', name: 'Regional', text: 'Regional', context: { region: 'Regional' }, xpath: '/h2', path: 'html/body/h2' };
-    const region = (a: Descriptor, b: Descriptor) => fieldSims(a, b, WEIGHTS.tagFamily).find(([f]) => FIELDS[f] === 'region');
+    const region = (a: Descriptor, b: Descriptor) => fieldSims(a, b, WEIGHTS.tagFamily).find(([f]) => f === 'region');
     expect(region(h2, { ...h2, text: 'Region and language', name: 'Region and language', context: { region: 'Settings' } })).toBeUndefined();
     expect(region(send, { ...send, context: { region: 'Settings' } })).toBeDefined();
   });

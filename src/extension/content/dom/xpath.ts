@@ -1,5 +1,5 @@
 import { PageFailure } from '../PageFailure.js';
-import { isElement, isShadowRoot } from './nodes.js';
+import { isElement, isShadowRoot, shadowRootOf } from './nodes.js';
 
 /**
  * Marks a step into an open shadow root in the xpaths and paths this script writes:
@@ -88,8 +88,9 @@ function walkSimple(doc: Document, xpath: string): Element | null | undefined {
   let current: Element | null = null;
   for (const p of parsed) {
     if (p === SHADOW_STEP) {
-      if (!current?.shadowRoot) return null;
-      scope = current.shadowRoot;
+      const sr = current ? shadowRootOf(current) : null;
+      if (!sr) return null;
+      scope = sr;
       continue;
     }
     const m = p as RegExpExecArray;
