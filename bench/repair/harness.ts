@@ -68,11 +68,13 @@ export function resolveExact(t: Target): Exact {
 }
 
 /** The descriptor the lock file would hold after the target resolved on the old page. */
-export function record(t: Target): { ok: true; descriptor: Descriptor } | { ok: false; why: string } {
+export function record(t: Target, withRecord = true): { ok: true; descriptor: Descriptor } | { ok: false; why: string } {
   const r = resolveExact(t);
   if (r.status !== 'found') return { ok: false, why: `${r.status} (${r.count})` };
-  // What the lock file holds: the content script's descriptor of a recorded target.
-  return { ok: true, descriptor: describe(r.element, { record: true }) };
+  // What the lock file holds: the content script's descriptor of a recorded target. Without
+  // `record` (`--no-record`): a descriptor as `resolve` answers it, with no twins or peers (an
+  // older lock entry, a descriptor handed to `locator.resolve`).
+  return { ok: true, descriptor: describe(r.element, { record: withRecord }) };
 }
 
 /**

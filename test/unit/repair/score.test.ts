@@ -3,7 +3,7 @@ import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
 import { combine, type FieldSim, fieldSims, rarity, score, slotSim, weightsFor } from '../../../src/extension/content/repair/score.js';
 import { describeChanges } from '../../../src/extension/content/repair/changes.js';
 import { WEIGHTS } from '../../../src/extension/content/repair/weights.js';
-import { ACT_AT, GAP, answerKind, contrastClose, scoreDescribed } from '../../../src/extension/content/repair/index.js';
+import { ACT_AT, DRIFTED_AT, GAP, answerKind, contrastClose, scoreDescribed } from '../../../src/extension/content/repair/index.js';
 
 const send: Descriptor = {
   v: 1,
@@ -212,5 +212,30 @@ describe('region', () => {
     const region = (a: Descriptor, b: Descriptor) => fieldSims(a, b, WEIGHTS.tagFamily).find(([f]) => f === 'region');
     expect(region(h2, { ...h2, text: 'Region and language', name: 'Region and language', context: { region: 'Settings' } })).toBeUndefined();
     expect(region(send, { ...send, context: { region: 'Settings' } })).toBeDefined();
+  });
+});
+
+describe('[RS-REPAIR-NOT-FOUND] absolute calibration: a candidate that shares only its place', () => {
+  // Everything of the remembered "Send" but what it is and is called: same tag, role, type,
+  // classes, heading, region, row, text around it, path, box and neighbours.
+  const placeOnly: Descriptor = { ...send, name: 'Cancel', text: 'Cancel', xpath: '/html[1]/body[1]/div[1]/main[1]/form[1]/div[1]/button[2]' };
+  delete placeOnly.id;
+  const other = (i: number): Descriptor => ({ v: 1, tag: 'p', text: `Paragraph ${i} of the page`, xpath: `/html[1]/body[1]/p[${i}]`, path: 'html/body/p', rect: { x: 20, y: 40 * i, width: 600, height: 20 }, page: send.page! });
+  const link = (i: number): Descriptor => ({ v: 1, tag: 'a', role: 'link', text: `Link ${i}`, href: `/page/${i}`, xpath: `/html[1]/body[1]/nav[1]/a[${i}]`, path: 'html/body/nav/a' });
+
+  it('scores under the drifted threshold alone, among unrelated elements, and beside look-alikes of its own kind', () => {
+    const pages: Descriptor[][] = [[], [other(1)], Array.from({ length: 30 }, (_, i) => other(i + 1)), Array.from({ length: 10 }, (_, i) => link(i + 1)), [{ ...placeOnly, xpath: '/x', text: 'Help', name: 'Help' }]];
+    for (const rest of pages) {
+      for (const old of [send, { ...send, peers: ['save draft', 'discard'] }]) {
+        const scored = scoreDescribed(old, [placeOnly, ...rest].map((descriptor) => ({ descriptor, slot: old.peers ? 1 : undefined })));
+        expect(scored[0]!.score, `beside ${rest.length} others`).toBeLessThan(DRIFTED_AT);
+        expect(answerKind(Math.max(...scored.map((s) => s.score)), undefined)).toBe('not-found');
+      }
+    }
+  });
+
+  it('a candidate that shares some of what the element is called is still scored as before', () => {
+    const renamed: Descriptor = { ...send, text: 'Send now', name: 'Send now' };
+    expect(scoreDescribed(send, [{ descriptor: renamed }])[0]!.score).toBeGreaterThanOrEqual(ACT_AT);
   });
 });

@@ -4,7 +4,7 @@
 // benchmark's replay and fitter measure exactly what production answers.
 import { type Descriptor, withoutHandle } from '../../../sdk/protocol/index.js';
 import { describeChanges } from './changes.js';
-import { type FieldSim, type Weights, combine, contrastOf, fieldSims, rarity, slotSim, weightsFor } from './score.js';
+import { type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, rarity, slotSim, weightsFor } from './score.js';
 import { inTwinPlace, isPeer } from './candidates.js';
 import { fold } from './text.js';
 import type { RepairOutcome } from './types.js';
@@ -38,6 +38,8 @@ export interface Candidate<E = unknown> {
 export interface Scored<E = unknown> extends Candidate<E> {
   score: number;
   sims: FieldSim[];
+  /** What it shares of the remembered element's identity (score.ts `identityOf`). */
+  identity?: number;
 }
 
 export interface RepairOptions {
@@ -117,17 +119,30 @@ export interface Described {
 }
 
 /**
+ * A candidate that shares nothing of what the remembered element was or was called (its
+ * identity, score.ts `identityOf`, below this) shares only its place: context, position, tag.
+ * Its score is multiplied by {@link PLACE_ONLY_FACTOR}, so it stays under {@link DRIFTED_AT}
+ * whatever else is on the page: a gone target's neighbour is never proposed, let alone acted on.
+ */
+export const PLACE_ONLY_BELOW = 0.1;
+export const PLACE_ONLY_FACTOR = 0.5;
+
+const placeFactor = (identity: number): number => (identity < PLACE_ONLY_BELOW ? PLACE_ONLY_FACTOR : 1);
+
+/**
  * The score of each described candidate against the remembered descriptor, in their order: the
  * part of repair that needs no page (the benchmark's replay calls it with a dump's descriptors).
  */
-export function scoreDescribed(old: Descriptor, described: readonly Described[], opts: Pick<RepairOptions, 'weights' | 'scorer'> = {}): { score: number; sims: FieldSim[] }[] {
+export function scoreDescribed(old: Descriptor, described: readonly Described[], opts: Pick<RepairOptions, 'weights' | 'scorer'> = {}): { score: number; sims: FieldSim[]; identity: number }[] {
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
   const rare = rarity(described.map((d) => d.descriptor));
   const allSims = described.map(({ descriptor, slot }) => fieldSims(old, descriptor, W.tagFamily, rare, slot));
   const contrast = contrastOf(allSims, W);
   return described.map(({ descriptor }, i) => {
     const sims = allSims[i]!;
-    return { score: opts.scorer ? opts.scorer(old, descriptor) : combine(sims, W, contrast), sims };
+    if (opts.scorer) return { score: opts.scorer(old, descriptor), sims, identity: 1 };
+    const identity = identityOf(old, descriptor, W);
+    return { score: combine(sims, W, contrast) * placeFactor(identity), sims, identity };
   });
 }
 
@@ -140,7 +155,7 @@ export function scoreDescribed(old: Descriptor, described: readonly Described[],
  * could only be proposed, and a second look must not make a proposal an act. Returns the
  * candidates sorted again.
  */
-export function contrastClose<T extends { score: number; sims: FieldSim[] }>(old: Descriptor, ranked: readonly T[], weights: Weights = WEIGHTS): T[] {
+export function contrastClose<T extends { score: number; sims: FieldSim[]; identity?: number }>(old: Descriptor, ranked: readonly T[], weights: Weights = WEIGHTS): T[] {
   const best = ranked[0];
   if (!best || best.score < ACT_AT) return [...ranked];
   const close = ranked.filter((r) => best.score - r.score <= GAP);
@@ -148,7 +163,7 @@ export function contrastClose<T extends { score: number; sims: FieldSim[] }>(old
   const W = weightsFor(old, weights);
   const contrast = contrastOf(close.map((r) => r.sims), W, { ...W.contrast, top: close.length });
   const again = new Set<T>(close);
-  return ranked.map((r) => (again.has(r) ? { ...r, score: combine(r.sims, W, contrast) } : r)).sort((a, b) => b.score - a.score);
+  return ranked.map((r) => (again.has(r) ? { ...r, score: combine(r.sims, W, contrast) * placeFactor(r.identity ?? 1) } : r)).sort((a, b) => b.score - a.score);
 }
 
 /**

@@ -259,3 +259,27 @@ export function contrastOf(all: readonly FieldSim[][], W: Weights, over: Weights
 export function score(old: Descriptor, cand: Descriptor, W: Weights): number {
   return combine(fieldSims(old, cand, W.tagFamily), W);
 }
+
+/** The fields that say what an element is or is called, not where it stands. */
+export const IDENTITY: readonly Field[] = ['text', 'name', 'label', 'ariaLabel', 'placeholder', 'title', 'id', 'testid', 'nameAttr', 'href'];
+/** For an element that had twins, its row and heading told it apart: they say which one it is. */
+const TWIN_IDENTITY: readonly Field[] = [...IDENTITY, 'heading', 'row'];
+
+/**
+ * How much of what the remembered element was or was called the candidate shares: the weighted
+ * mean of the {@link IDENTITY} fields either side has (with the twin weights of
+ * {@link weightsFor}), without contrast and without the words' rarity, so that it means the same
+ * on every page. 1 when neither side has any such field (then its place is all there is).
+ */
+export function identityOf(old: Descriptor, cand: Descriptor, W: Weights): number {
+  const fields = old.twins ? TWIN_IDENTITY : IDENTITY;
+  let num = 0;
+  let den = 0;
+  for (const [f, s, p] of fieldSims(old, cand, W.tagFamily)) {
+    if (!fields.includes(f)) continue;
+    const w = W.w[f] * (p === 1 ? 1 : p === 2 ? W.missing[f] : W.added[f]);
+    num += w * s;
+    den += w;
+  }
+  return den > 0 ? num / den : 1;
+}
