@@ -239,3 +239,13 @@ describe('[RS-REPAIR-NOT-FOUND] absolute calibration: a candidate that shares on
     expect(scoreDescribed(send, [{ descriptor: renamed }])[0]!.score).toBeGreaterThanOrEqual(ACT_AT);
   });
 });
+
+describe('a radio or checkbox group name', () => {
+  it('is not evidence of which member it is: the other radio of the group does not score by it', () => {
+    const paypal: Descriptor = { v: 1, tag: 'input', role: 'radio', type: 'radio', name: 'PayPal', label: 'PayPal', id: 'pay-pp', nameAttr: 'pay', xpath: '/a', path: 'html/body/input' };
+    const card: Descriptor = { ...paypal, name: 'Credit card', label: 'Credit card', id: 'pay-card', xpath: '/b' };
+    expect(fieldSims(paypal, card, WEIGHTS.tagFamily).some(([f]) => f === 'nameAttr')).toBe(false);
+    const field: Descriptor = { ...paypal, role: 'textbox', type: 'text' };
+    expect(fieldSims(field, { ...field, xpath: '/c' }, WEIGHTS.tagFamily).find(([f]) => f === 'nameAttr')?.[1]).toBe(1);
+  });
+});

@@ -174,6 +174,8 @@ function ownsRegion(d: Descriptor): boolean {
   return region !== undefined && own !== undefined && region.toLowerCase() === own.toLowerCase();
 }
 
+const GROUPED = new Set(['radio', 'checkbox']);
+
 /** The per-field similarities of a candidate (independent of the weights, so the fitter can reuse them). */
 export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: number, rare?: Rarity, slot?: number): FieldSim[] {
   const out: FieldSim[] = [];
@@ -192,7 +194,9 @@ export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: numbe
   add('title', old.title, cand.title, () => textSim(old.title as string, cand.title as string));
   add('id', old.id, cand.id, () => identSim(old.id, cand.id));
   add('testid', old.testid, cand.testid, () => identSim(old.testid, cand.testid));
-  add('nameAttr', old.nameAttr, cand.nameAttr, () => identSim(old.nameAttr, cand.nameAttr));
+  // A radio's or checkbox's `name` names its group, not the element (as for the remembered-field
+  // step, locator-repair.md §1): every member of the group shares it.
+  if (!GROUPED.has(old.type ?? '')) add('nameAttr', old.nameAttr, cand.nameAttr, () => identSim(old.nameAttr, cand.nameAttr));
   add('type', old.type, cand.type, () => (old.type === cand.type ? 1 : 0));
   const oh = meaningfulHref(old.href);
   const ch = meaningfulHref(cand.href);
