@@ -1,9 +1,9 @@
 import { isElement, isShadowRoot, shadowRootOf, styleOf } from './nodes.js';
 import { isRendered } from './visibility.js';
 
-/** Collapses every run of whitespace (incl. nbsp) to one space and trims. */
-export function fold(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
+/** Collapses every run of whitespace (incl. nbsp) to one space and trims; nothing folds to ''. */
+export function fold(s: string | null | undefined): string {
+  return (s ?? '').replace(/\s+/g, ' ').trim();
 }
 
 /** Cuts to `max` characters, marking the cut with an ellipsis. */

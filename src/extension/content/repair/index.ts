@@ -6,7 +6,7 @@ import { type Descriptor, withoutHandle } from '../../../sdk/protocol/index.js';
 import { describeChanges } from './changes.js';
 import { type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, rarity, slotSim, weightsFor } from './score.js';
 import { inTwinPlace, isPeer } from './candidates.js';
-import { fold } from './text.js';
+import { fold } from '../dom/text.js';
 import type { RepairOutcome } from './types.js';
 import { WEIGHTS } from './weights.js';
 

@@ -1,10 +1,7 @@
 // Text normalisation and the similarity functions of the repair score (locator-repair.md §3).
-// Pure functions: no DOM, so unit tests and the weight fitter run them outside a page.
-
-/** Folds whitespace and trims. */
-export function fold(s: string | null | undefined): string {
-  return (s ?? '').replace(/\s+/g, ' ').trim();
-}
+// Pure functions: no DOM, so unit tests and the weight fitter run them outside a page (`fold` is
+// the page model's own, dom/text.ts, which reads no DOM either).
+import { fold } from '../dom/text.js';
 
 /** Lower-cased words of a visible string; punctuation separates words. */
 export function words(s: string | undefined): string[] {
