@@ -216,9 +216,9 @@ describe('region', () => {
 });
 
 describe('[RS-REPAIR-NOT-FOUND] absolute calibration: a candidate that shares only its place', () => {
-  // Everything of the remembered "Send" but what it is and is called: same tag, role, type,
-  // classes, heading, region, row, text around it, path, box and neighbours.
-  const placeOnly: Descriptor = { ...send, name: 'Cancel', text: 'Cancel', xpath: '/html[1]/body[1]/div[1]/main[1]/form[1]/div[1]/button[2]' };
+  // Everything of the remembered "Send" but what it is, is called and looks like: same tag, role,
+  // heading, region, text around it, path, box and neighbours; its text and classes are others.
+  const placeOnly: Descriptor = { ...send, name: 'Cancel', text: 'Cancel', classes: ['link', 'muted'], xpath: '/html[1]/body[1]/div[1]/main[1]/form[1]/div[1]/button[2]' };
   delete placeOnly.id;
   const other = (i: number): Descriptor => ({ v: 1, tag: 'p', text: `Paragraph ${i} of the page`, xpath: `/html[1]/body[1]/p[${i}]`, path: 'html/body/p', rect: { x: 20, y: 40 * i, width: 600, height: 20 }, page: send.page! });
   const link = (i: number): Descriptor => ({ v: 1, tag: 'a', role: 'link', text: `Link ${i}`, href: `/page/${i}`, xpath: `/html[1]/body[1]/nav[1]/a[${i}]`, path: 'html/body/nav/a' });

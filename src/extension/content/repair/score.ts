@@ -264,8 +264,16 @@ export function score(old: Descriptor, cand: Descriptor, W: Weights): number {
   return combine(fieldSims(old, cand, W.tagFamily), W);
 }
 
-/** The fields that say what an element is or is called, not where it stands. */
-export const IDENTITY: readonly Field[] = ['text', 'name', 'label', 'ariaLabel', 'placeholder', 'title', 'id', 'testid', 'nameAttr', 'href'];
+/**
+ * The fields that say what an element is, is called or looks like, not where it stands (its
+ * context, position and tag are its place).
+ */
+export const IDENTITY: readonly Field[] = ['text', 'name', 'label', 'ariaLabel', 'placeholder', 'title', 'id', 'testid', 'nameAttr', 'href', 'type', 'classes'];
+/**
+ * The weight of the classes in {@link identityOf}: the score gives them none (a restyle changes
+ * them all), but a button that kept its type and its classes where another stood looks like it.
+ */
+const CLASSES_IDENTITY = 0.7;
 /** For an element that had twins, its row and heading told it apart: they say which one it is. */
 const TWIN_IDENTITY: readonly Field[] = [...IDENTITY, 'heading', 'row'];
 
@@ -281,7 +289,7 @@ export function identityOf(old: Descriptor, cand: Descriptor, W: Weights): numbe
   let den = 0;
   for (const [f, s, p] of fieldSims(old, cand, W.tagFamily)) {
     if (!fields.includes(f)) continue;
-    const w = W.w[f] * (p === 1 ? 1 : p === 2 ? W.missing[f] : W.added[f]);
+    const w = (f === 'classes' ? CLASSES_IDENTITY : W.w[f]) * (p === 1 ? 1 : p === 2 ? W.missing[f] : W.added[f]);
     num += w * s;
     den += w;
   }
