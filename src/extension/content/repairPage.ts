@@ -3,9 +3,8 @@
 // (repair/index.ts), which shortlists, scores and answers. The candidate walk is resolve's
 // (dom/query.ts `walkElements`): open and closed shadow roots, the target's own document.
 import type { Descriptor, Target } from '../../sdk/protocol/index.js';
-import { isActionable } from './dom/aria.js';
-import { DescribeCache, describe, elementText, neighbourKeys, peerKey, placeKey } from './dom/describe.js';
-import { nativeLabels } from './dom/aria.js';
+import { isActionable, nativeLabels } from './dom/aria.js';
+import { DescribeCache, describe, elementText, neighbourKeys, peerKey, placeKey, twinsOf } from './dom/describe.js';
 import { queryCssDeep, walkElements } from './dom/query.js';
 import { isEnabled } from './dom/state.js';
 import { isRendered } from './dom/visibility.js';
@@ -137,7 +136,13 @@ export function repair(old: Descriptor, target: Target, opts: RepairOptions & { 
 /** `checkExact` for an element the exact target found (repair/index.ts `checkExactMatch`), read on its own document. */
 export function checkExactMatch(old: Descriptor, el: Element, opts: RepairOptions = {}): ExactVerdict<Element> {
   const cache = new DescribeCache();
-  const exact = { ref: el, descriptor: describe(el, { cache }), key: peerKey(el, cache), place: old.twinPlaces?.length ? placeKey(el, cache) : '' };
+  const exact = {
+    ref: el,
+    descriptor: describe(el, { cache }),
+    key: peerKey(el, cache),
+    place: old.twinPlaces?.length ? placeKey(el, cache) : '',
+    twins: old.twins ? old.twins : twinsOf(el, cache).length,
+  };
   const ranked = (): Scored<Element>[] => rankCandidates(old, pageCandidates(old, el.ownerDocument, cache).candidates, opts);
   return checkExactOf(old, exact, ranked, opts);
 }

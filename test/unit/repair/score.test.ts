@@ -3,7 +3,7 @@ import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
 import { combine, type FieldSim, fieldSims, rarity, score, slotSim, weightsFor } from '../../../src/extension/content/repair/score.js';
 import { describeChanges } from '../../../src/extension/content/repair/changes.js';
 import { WEIGHTS } from '../../../src/extension/content/repair/weights.js';
-import { ACT_AT, DRIFTED_AT, GAP, answerKind, contrastClose, scoreDescribed } from '../../../src/extension/content/repair/index.js';
+import { ACT_AT, DRIFTED_AT, GAP, answerKind, checkExactMatch, contrastClose, scoreDescribed } from '../../../src/extension/content/repair/index.js';
 
 const send: Descriptor = {
   v: 1,
@@ -247,5 +247,20 @@ describe('a radio or checkbox group name', () => {
     expect(fieldSims(paypal, card, WEIGHTS.tagFamily).some(([f]) => f === 'nameAttr')).toBe(false);
     const field: Descriptor = { ...paypal, role: 'textbox', type: 'text' };
     expect(fieldSims(field, { ...field, xpath: '/c' }, WEIGHTS.tagFamily).find(([f]) => f === 'nameAttr')?.[1]).toBe(1);
+  });
+});
+
+describe('[RS-CHECK-EXACT] checkExact without recorded twins', () => {
+  const row = (who: string): Descriptor => ({ v: 1, tag: 'button', role: 'button', text: 'Delete', name: 'Delete', context: { row: `${who} ${who.toLowerCase()}@example.com Edit Delete` }, xpath: `/html/body/table/tr[${who.charCodeAt(0)}]/td/button`, path: 'html/body/table/tbody/tr/td/button' });
+  const old = row('Ada Lovelace');
+  const exact = (d: Descriptor, twins: number) => ({ ref: d, descriptor: d, key: 'delete', place: '', twins });
+
+  it('a match with twins on the page now must stand in the remembered row, even when none were recorded', () => {
+    const elsewhere = row('Grace Hopper');
+    const ranked = () => scoreDescribed(old, [{ descriptor: elsewhere }, { descriptor: row('Ada Lovelace') }]).map((s, i) => ({ ...s, ref: [elsewhere, old][i], descriptor: [elsewhere, row('Ada Lovelace')][i]! }));
+    expect(checkExactMatch(old, exact(elsewhere, 2), ranked)).toMatchObject({ ok: false, why: 'context' });
+    expect(checkExactMatch(old, exact(old, 2), ranked).ok).toBe(true);
+    // Without twins on the page, its row is not asked for: the better candidate still refuses it.
+    expect(checkExactMatch(old, exact(elsewhere, 0), ranked)).toMatchObject({ ok: false, why: 'better' });
   });
 });

@@ -397,6 +397,27 @@ export function neighbourKeys(el: Element, cache: DescribeCache): string[] {
 }
 
 /**
+ * The other visible elements with its tag and its text (at most 9; among the first 3000 of its
+ * tag: a page of thousands of divs is not read whole for one element).
+ */
+export function twinsOf(el: Element, cache: DescribeCache): Element[] {
+  const own = elementText(el, cache.texts);
+  if (!own) return [];
+  const tag = el.localName;
+  const same: Element[] = [];
+  walkElements(el.ownerDocument, (x) => {
+    if (x.localName === tag && same.length < TWINS_LOOK) same.push(x);
+  });
+  const out: Element[] = [];
+  for (const other of same) {
+    if (other === el || elementText(other, cache.texts) !== own || !isRendered(other)) continue;
+    out.push(other);
+    if (out.length >= TWINS_MAX) break;
+  }
+  return out;
+}
+
+/**
  * `twins`: how many other visible elements have its tag and its text (then its text did not
  * tell it apart; its row, card or heading did), and where they stood (`twinPlaces`); `peers`:
  * the keys ({@link peerKey}) of up to 24 visible elements of its kind nearest to it in document
@@ -404,23 +425,14 @@ export function neighbourKeys(el: Element, cache: DescribeCache): string[] {
  * another element, never the target.
  */
 function recordFields(el: Element, cache: DescribeCache): Pick<Descriptor, 'twins' | 'twinPlaces' | 'peers'> {
-  const own = elementText(el, cache.texts);
-  let twins = 0;
+  const twinList = twinsOf(el, cache);
+  const twins = twinList.length;
   const places = new Set<string>();
-  if (own) {
+  if (twins > 0) {
     const ownPlace = placeKey(el, cache);
-    let looked = 0;
-    // A page of thousands of divs is not read whole to record one target: the first 3000 say enough.
-    const tag = el.localName;
-    const same: Element[] = [];
-    walkElements(el.ownerDocument, (x) => {
-      if (x.localName === tag && looked++ < TWINS_LOOK) same.push(x);
-    });
-    for (const other of same) {
-      if (other === el || elementText(other, cache.texts) !== own || !isRendered(other)) continue;
+    for (const other of twinList) {
       const place = placeKey(other, cache);
       if (place && place !== ownPlace) places.add(place);
-      if (++twins >= TWINS_MAX) break;
     }
   }
   const ownKey = peerKey(el, cache);

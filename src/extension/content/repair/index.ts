@@ -217,6 +217,8 @@ export interface ExactMatch<E = unknown> {
   descriptor: Descriptor;
   key: string;
   place: string;
+  /** Other visible elements of its tag and text on the page now (dom/describe.ts `twinsOf`). */
+  twins?: number;
 }
 
 /**
@@ -226,7 +228,7 @@ export interface ExactMatch<E = unknown> {
  * it scores under {@link EXACT_SURE} and another candidate of the page scores more than
  * {@link EXACT_MARGIN} higher: the target now names something else (a positional target after a
  * list was reordered, a text that became part of another element's). When the remembered element
- * had twins, its context told it apart: the match may not stand in a remembered twin's place
+ * had twins (or the match has twins on the page now), its context told it apart: the match may not stand in a remembered twin's place
  * (`twinPlaces`), and its row (else heading, else the text around it) must still be the
  * remembered one's (similarity at least {@link DRIFTED_AT}). `ranked` gives the page's ranked
  * candidates, asked only when needed.
@@ -240,10 +242,13 @@ export function checkExactMatch<E>(old: Descriptor, exact: ExactMatch<E>, ranked
   // In a remembered twin's place stands that twin (its row or card), not the remembered element.
   if (inTwinPlace(old, d.tag, exact.place)) return { ok: false, score, why: 'context' };
   if (score < DRIFTED_AT) return { ok: false, score, why: 'low' };
-  if (score >= EXACT_SURE && !old.twins) return { ok: true, score };
+  // Twins on the page now say the same as remembered ones: its text does not tell it apart, its
+  // context must (a descriptor recorded without `record` knows no twins; the page does).
+  const twins = !!old.twins || !!exact.twins;
+  if (score >= EXACT_SURE && !twins) return { ok: true, score };
   const all = ranked();
   const mine = all.find((r) => r.ref === exact.ref || nested(r.descriptor, d));
-  if (old.twins) {
+  if (twins) {
     // Read with the words' rarity among the candidates, as repair reads it: rows share most words.
     const ctx = old.context?.row ? 'row' : old.context?.heading ? 'heading' : old.near ? 'near' : undefined;
     const sim = ctx ? ((mine?.sims ?? sims).find(([f]) => f === ctx)?.[1] ?? 0) : 1;
