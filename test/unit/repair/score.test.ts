@@ -264,3 +264,15 @@ describe('[RS-CHECK-EXACT] checkExact without recorded twins', () => {
     expect(checkExactMatch(old, exact(elsewhere, 0), ranked)).toMatchObject({ ok: false, why: 'better' });
   });
 });
+
+describe('[RS-CHECK-EXACT] checkExact without recorded peers', () => {
+  const orders: Descriptor = { v: 1, tag: 'h2', role: 'heading', text: 'Orders', name: 'Orders', context: { region: 'Dashboard' }, xpath: '/html/body/main/h2[1]', path: 'html/body/main/h2' };
+  const recent: Descriptor = { ...orders, text: 'Recent orders', name: 'Recent orders', xpath: '/html/body/main/h2[2]' };
+  const none = () => [];
+  it('a match whose text only contains the remembered one is refused unless it scores as a repair must', () => {
+    expect(checkExactMatch(orders, { ref: 1, descriptor: recent, key: 'recent orders', place: '' }, none)).toMatchObject({ ok: false, why: 'low' });
+    // With recorded peers the neighbour is known by its key; this rule is not needed there.
+    const recorded = { ...orders, peers: ['sales'] };
+    expect(checkExactMatch(recorded, { ref: 1, descriptor: recent, key: 'recent orders', place: '' }, none)).not.toMatchObject({ why: 'low' });
+  });
+});

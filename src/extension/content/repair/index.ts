@@ -221,6 +221,13 @@ export interface ExactMatch<E = unknown> {
   twins?: number;
 }
 
+/** A text that holds another, longer than it (case and spacing ignored). */
+function containsOther(text: string | undefined, inner: string | undefined): boolean {
+  const t = fold(text).toLowerCase();
+  const i = fold(inner).toLowerCase();
+  return i !== '' && t !== i && t.includes(i);
+}
+
 /**
  * Whether an element the exact target found is still the remembered one (`checkExact`). It is
  * not when it is recognisably one of the remembered element's peers, when it scores below
@@ -230,8 +237,9 @@ export interface ExactMatch<E = unknown> {
  * list was reordered, a text that became part of another element's). When the remembered element
  * had twins (or the match has twins on the page now), its context told it apart: the match may not stand in a remembered twin's place
  * (`twinPlaces`), and its row (else heading, else the text around it) must still be the
- * remembered one's (similarity at least {@link DRIFTED_AT}). `ranked` gives the page's ranked
- * candidates, asked only when needed.
+ * remembered one's (similarity at least {@link DRIFTED_AT}). Without recorded peers, a match
+ * whose text only contains the remembered text must score at least {@link ACT_AT}. `ranked`
+ * gives the page's ranked candidates, asked only when needed.
  */
 export function checkExactMatch<E>(old: Descriptor, exact: ExactMatch<E>, ranked: () => Scored<E>[], opts: RepairOptions = {}): ExactVerdict<E> {
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
@@ -242,6 +250,10 @@ export function checkExactMatch<E>(old: Descriptor, exact: ExactMatch<E>, ranked
   // In a remembered twin's place stands that twin (its row or card), not the remembered element.
   if (inTwinPlace(old, d.tag, exact.place)) return { ok: false, score, why: 'context' };
   if (score < DRIFTED_AT) return { ok: false, score, why: 'low' };
+  // Without recorded peers nothing says which neighbour took the remembered text: a match whose
+  // text only contains the remembered one ("Recent orders" for a removed "Orders") is a repair in
+  // disguise, and must score as a repair must to be acted on.
+  if (!old.peers?.length && score < ACT_AT && containsOther(d.text, old.text)) return { ok: false, score, why: 'low' };
   // Twins on the page now say the same as remembered ones: its text does not tell it apart, its
   // context must (a descriptor recorded without `record` knows no twins; the page does).
   const twins = !!old.twins || !!exact.twins;
