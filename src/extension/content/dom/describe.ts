@@ -4,7 +4,7 @@
 // (docs/locator-repair.md §2).
 import type { Descriptor } from '../../../sdk/protocol/index.js';
 import { accessibleName, isActionable, isInteractive, nativeLabels, roleOf } from './aria.js';
-import { pageRect } from './geometry.js';
+import { pageRect, reachableTop } from './geometry.js';
 import { isShadowRoot } from './nodes.js';
 import { composedContains, composedParent, walkElements } from './query.js';
 import { enclosingRegionName } from './regions.js';
@@ -86,7 +86,7 @@ export class DescribeCache {
  */
 export function describe(
   el: Element,
-  opts: { cache?: DescribeCache; texts?: TextIndex; record?: boolean; frame?: string | undefined } = {},
+  opts: { cache?: DescribeCache; texts?: TextIndex; record?: boolean; frame?: string | string[] | undefined } = {},
 ): Descriptor {
   const cache = opts.cache ?? new DescribeCache(opts.texts);
   const texts = cache.texts;
@@ -149,7 +149,7 @@ function nearText(el: Element, own: string): string | undefined {
 
 /** The top page's scroll size, the frame of reference of `rect` (repair compares positions relative to it). */
 function pageSize(el: Element): { width: number; height: number } {
-  const top = (el.ownerDocument.defaultView?.top ?? window).document.documentElement;
+  const top = reachableTop(el.ownerDocument.defaultView ?? window).document.documentElement;
   return { width: Math.max(top.scrollWidth, top.clientWidth, 1), height: Math.max(top.scrollHeight, top.clientHeight, 1) };
 }
 
