@@ -3,7 +3,7 @@
 // (repair/index.ts), which shortlists, scores and answers. The candidate walk is resolve's
 // (dom/query.ts `walkElements`): open and closed shadow roots, the target's own document.
 import type { Descriptor, Target } from '../../sdk/protocol/index.js';
-import { isActionable, nativeLabels } from './dom/aria.js';
+import { isActionable } from './dom/aria.js';
 import { DescribeCache, describe, elementText, neighbourKeys, peerKey, placeKey, twinsOf } from './dom/describe.js';
 import { queryCssDeep, walkElements } from './dom/query.js';
 import { isEnabled } from './dom/state.js';
@@ -53,7 +53,8 @@ function quickOf(el: Element, cache: DescribeCache): Quick {
     const v = el.getAttribute(a);
     if (v) hay += ` ${v}`;
   }
-  if (FIELD_TAGS.has(el.localName)) hay += ` ${nativeLabels(el, cache.texts).join(' ')}`;
+  // The labels' raw text is enough for a substring test (a wrapping label's own control and all).
+  if (FIELD_TAGS.has(el.localName)) for (const l of (el as HTMLInputElement).labels ?? []) hay += ` ${l.textContent ?? ''}`;
   const type = (el as HTMLInputElement).type;
   return {
     tag: el.localName,
@@ -78,6 +79,8 @@ export function pageCandidates(old: Descriptor, doc: Document, cache: DescribeCa
   walkElements(doc, (el) => {
     if (isCandidate(el)) all.push(el);
   });
+  // Every control and heading is a candidate: none in a shadow root means none of them is.
+  if (all.every((el) => el.getRootNode() === doc)) cache.markFlat(doc);
   const pool = capPool(all.map((el) => el.localName), old).map((i) => all[i]!);
   const order = rankQuick(pool.map((el) => quickOf(el, cache)), old);
   const kept: Element[] = [];
