@@ -118,6 +118,38 @@ export const REQUIREMENTS = {
   'SEC-NOT-IN-PAGE': 'the token is never in a URL the page can see; pages cannot reach the bridge or the worker',
   'SEC-HOSTS': 'the extension requests host permissions only for the origins of the allow list',
 
+  // Test isolation (beyond v1)
+  'ISO-RESET': 'session.reset(): the run\u2019s other tabs closed, its tab on about:blank, cookies, local/session storage, IndexedDB and caches of the allowed origins cleared, console errors emptied; retries keep counting',
+  'ISO-NAMED-PROFILE': 'reset keeps the data of a userDataDir the user named unless reset({ storage: true })',
+  'ISO-RUNNERS': 'the runner helpers reset the session before each test (isolate: "test" by default; isolate: "file" shares)',
+  'ISO-WARM': 'test files in one process share one warm Chrome, reset, instead of a launch per file',
+  'ISO-CLI': 'aite run resets one Chrome between the scripts of a profile instead of relaunching',
+  // Real pages: dialogs, files, mouse and keys, re-renders, drags (issue 15)
+  'DLG-POLICY': 'a native dialog nobody armed is answered at once by the launch policy (dismiss by default, or accept); none waits for a person',
+  'DLG-NEXT': 'dialogs.next({ accept, promptText }) answers the next dialog only, in any tab of the run',
+  'DLG-SEEN': 'dialogs.seen lists every dialog answered: type, message, defaultPrompt, accepted, promptText, url, tab',
+  'DLG-STEP': 'a step during which a dialog opened lists it in StepResult.dialogs; the script report lists it on its step',
+  'DLG-LOAD': 'a dialog opened while a page loads does not hold the navigate',
+  'DLG-VERIFY': 'a dialog that opens while a verify waits is answered, and the verify goes on',
+  'DLG-BEFOREUNLOAD': 'a beforeunload on navigate is answered and recorded; dismissed, the navigate fails within its timeout saying so',
+  'MK-BUTTON': 'click { button: "right" | "middle" } sends that button (a right click opens the page\u2019s context menu)',
+  'MK-MODIFIERS': 'click { modifiers } holds those keys during the click',
+  'MK-COUNT': 'click { clickCount: 2 } is a double click (detail 2, dblclick)',
+  'MK-POSITION': 'click { position } clicks that point from the element\u2019s top-left corner',
+  'MK-CHORD': 'press takes chords: Control+A, Shift+Tab, Meta+Enter (modifiers down, key, modifiers up)',
+  'MK-FOCUS': 'press with a target focuses it without clicking it',
+  'MK-BAD-KEY': 'a key name the pipe cannot send is an unsupported error naming it (and the near name); in a script, a script error (exit 2) before Chrome starts',
+  'RR-RESOLVE-AGAIN': 'a composed step whose element is re-rendered (replaced) before input is sent resolves it again within its timeout; once input is sent, never',
+  'RR-COUNTED': 'each resolve-again is a resolve retry on the step and the session, and a line of the step\u2019s call log',
+  'FILE-INPUT': 'upload sets the files of a file input (the page hears input and change); [] clears it',
+  'FILE-LABEL': 'upload through a label reaches its input, hidden or wrapped',
+  'FILE-CHOOSER': 'upload to a control that opens a file chooser intercepts the chooser and answers it; a chooser nobody answers holds nothing',
+  'FILE-FAILS': 'a control that opens no chooser, a missing file, a removed input: the upload fails clearly within its timeout, and the next step works',
+  'FILE-DOWNLOAD': 'download clicks the target and waits for the download it starts: { path, suggestedFilename, bytes, url }, saved at saveAs; none within the timeout fails saying so',
+  'DRAG-STEPS': 'a drag presses, moves in steps with real intermediate pointer events, and releases',
+  'DRAG-HTML5': 'a drag the page makes an HTML5 drag is intercepted and finished as dragenter, dragover and drop (SortableJS: drag(Alpha, Gamma) gives Beta,Gamma,Alpha)',
+  'STEP-DEADLINE': 'trusted input over the pipe has the step\u2019s deadline: a page that does not take it fails the step within its timeout, saying what the page was doing, and it is never sent again',
+
   // Session steps
   'STEP-OWN-LOG': 'every Session call (composed step, tab, locator, verify) keeps its own call log, warnings and re-sends: calls that overlap never write into each other\u2019s',
   'STEP-PICTURE': 'every Session call that fails, a verify included, throws its error with the call log and, over the pipe, the outlined picture of the page',
@@ -138,6 +170,8 @@ export const REQUIREMENTS = {
   'WG-DATEPICKER': 'widget suite: in flatpickr the calendar is opened, moved a month on, and a day picked',
   'WG-SELECT': 'widget suite: in Tom Select part of a name is typed and the matching option chosen',
   'WG-MODAL': 'widget suite: a SweetAlert2 confirmation dialog opened by a button is confirmed',
+  'WG-SORTABLE': 'widget suite: in a SortableJS list the first item is dragged below the last (Beta,Gamma,Alpha, as a person and Playwright get)',
+  'WG-DROPZONE': 'widget suite: a Dropzone zone is clicked and a file chosen in the chooser it opens; the widget lists the file with its size',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -137,9 +137,9 @@ export function resolveWithRepair(t: Target, old: Descriptor, mode: Mode = 'ours
     return { exact: 'found', exactXpath: xpathOf(exact.element), exactScore: verdict.score, ...(mode === 'ours' && !verdict.ok ? { refusedExact: true, exactWhy: verdict.why } : {}) };
   }
   if (exact.status !== 'not-found' && !forceRepair) return { exact: exact.status };
-  const out = repair(old, t, options(mode, scoreOnly));
+  const out = repair(old, options(mode, scoreOnly));
   if (!out) return { exact: exact.status, ok: false, reason: 'internal' };
-  const alone = forceRepair && !scoreOnly ? repair(old, t, options(mode, true)) : undefined;
+  const alone = forceRepair && !scoreOnly ? repair(old, options(mode, true)) : undefined;
   const base = {
     exact: exact.status,
     ms: out.stats?.ms,

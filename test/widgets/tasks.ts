@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Page as PlaywrightPage } from 'playwright-core';
 import type { Session } from '../../src/sdk/index.js';
 
@@ -24,6 +25,12 @@ export interface WidgetTask {
   check: string;
   expected: unknown;
 }
+
+/**
+ * The file the drop-zone task adds (11 bytes). From the working directory, the repository's root
+ * for vitest and the bench alike (the bench bundles this file elsewhere, so not from its own place).
+ */
+const RECEIPT = resolve('test/fixtures/upload/receipt.txt');
 
 export const WIDGET_TASKS: WidgetTask[] = [
   {
@@ -103,5 +110,39 @@ export const WIDGET_TASKS: WidgetTask[] = [
     },
     check: "[window.answers.join(','), document.getElementById('status').textContent, !!document.querySelector('.swal2-container')]",
     expected: ['confirmed', 'deleted', false],
+  },
+  {
+    id: 'WG-SORTABLE',
+    library: 'sortablejs',
+    name: 'sortable list: drag the first item below the last',
+    // The drag suite's page (SortableJS as it ships, HTML5 drag and drop).
+    page: 'sortable.html',
+    ready: "typeof Sortable !== 'undefined' && !!Sortable.get(document.getElementById('list'))",
+    async aite(session) {
+      await session.drag({ text: 'Alpha' }, { text: 'Gamma' });
+    },
+    async playwright(page) {
+      await page.getByText('Alpha', { exact: true }).dragTo(page.getByText('Gamma', { exact: true }));
+    },
+    check: "[[...document.querySelectorAll('#list li')].map((li) => li.textContent.trim()).join(','), document.getElementById('ends').textContent]",
+    expected: ['Beta,Gamma,Alpha', '1'],
+  },
+  {
+    id: 'WG-DROPZONE',
+    library: 'dropzone',
+    name: 'file drop zone: click it and choose a file',
+    page: 'widgets/dropzone.html',
+    ready: '!!window.zone',
+    async aite(session) {
+      // The zone opens a file chooser when clicked: aite intercepts and answers it.
+      await session.upload({ text: 'Drop receipts here or click to choose' }, RECEIPT);
+      await session.verify.text('receipt.txt');
+    },
+    async playwright(page) {
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByText('Drop receipts here or click to choose').click()]);
+      await chooser.setFiles(RECEIPT);
+    },
+    check: "[window.added.join(','), zone.files.length]",
+    expected: ['receipt.txt:11', 1],
   },
 ];

@@ -2,7 +2,7 @@
 // answers `resolve` and records the lock file) and hands descriptors to the pure library
 // (repair/index.ts), which shortlists, scores and answers. The candidate walk is resolve's
 // (dom/query.ts `walkElements`): open and closed shadow roots, the target's own document.
-import type { Descriptor, Target } from '../../sdk/protocol/index.js';
+import type { Descriptor } from '../../sdk/protocol/index.js';
 import { isActionable } from './dom/aria.js';
 import { DescribeCache, describe, elementText, neighbourKeys, peerKey, placeKey, twinsOf } from './dom/describe.js';
 import { queryCssDeep, walkElements } from './dom/query.js';
@@ -115,8 +115,7 @@ function rememberedMatch(old: Descriptor, doc: Document, cache: DescribeCache): 
  * Repairs a target whose exact match is gone, from the descriptor the lock file remembers.
  * Returns undefined only when there is no document to look in (resolve then keeps waiting).
  */
-export function repair(old: Descriptor, target: Target, opts: RepairOptions & { doc?: Document } = {}): RepairOutcome | undefined {
-  void target; // the answer's detail.target is added by resolve
+export function repair(old: Descriptor, opts: RepairOptions & { doc?: Document } = {}): RepairOutcome | undefined {
   const t0 = performance.now();
   const doc = opts.doc ?? (typeof document === 'undefined' ? undefined : document);
   if (!doc?.body) return undefined;

@@ -29,6 +29,19 @@ const TabEventSchema = z.object({
 
 const ConsoleErrorSchema = z.object({ tab: z.number(), text: z.string(), profile: z.string() });
 
+/** A native dialog the run answered during the step. */
+const StepDialogSchema = z.object({
+  type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),
+  message: z.string(),
+  defaultPrompt: z.string().optional(),
+  accepted: z.boolean(),
+  promptText: z.string().optional(),
+  url: z.string(),
+  tab: z.number().optional(),
+  by: z.enum(['armed', 'policy']),
+  profile: z.string(),
+});
+
 export const STEP_STATUSES = ['passed', 'failed', 'skipped'] as const;
 
 const StepReportSchema = z.object({
@@ -55,6 +68,8 @@ const StepReportSchema = z.object({
   warnings: z.array(WarningSchema),
   consoleErrors: z.array(ConsoleErrorSchema),
   tabEvents: z.array(TabEventSchema),
+  /** Native dialogs answered during the step (absent when none opened). */
+  dialogs: z.array(StepDialogSchema).optional(),
   /** Milliseconds since the script started. */
   startMs: z.number().nonnegative(),
   durationMs: z.number().nonnegative(),
@@ -79,6 +94,8 @@ const ScriptReportSchema = z.object({
   profiles: z.array(z.string()),
   /** How long starting Chrome (every profile at once) took, when it was started. */
   launchMs: z.number().nonnegative().optional(),
+  /** The Chrome was the previous script's, reset (`launchMs` is then the reset's time), not a new launch. */
+  chromeReused: z.boolean().optional(),
   startedAt: z.string(),
   durationMs: z.number().nonnegative(),
   retries: z.number().int().nonnegative(),

@@ -5,6 +5,7 @@ import { resolveConfig } from '../config/loadConfig.js';
 import { AiteError } from '../errors/AiteError.js';
 import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
 import { launch as defaultLaunch } from '../session/launch.js';
+import type { SessionPool } from '../session/SessionPool.js';
 import type { LaunchOptions } from '../session/options.js';
 import type { Session } from '../session/Session.js';
 import type { StepResult, Warning } from '../session/types.js';
@@ -42,7 +43,7 @@ export interface RunListener {
   /** Chrome (one per profile) is starting, before the first step that needs it. */
   launchStart?(info: { file: string; profiles: string[] }): void;
   /** Chrome (one per profile) started, before the first step that needs it. */
-  launched?(info: { file: string; profiles: string[]; durationMs: number; error?: string }): void;
+  launched?(info: { file: string; profiles: string[]; durationMs: number; error?: string; reused?: boolean }): void;
   /** A step begins. */
   stepStart?(info: { file: string; section: 'pre' | 'steps'; number: number; action: string; title: string; profile: string }): void;
   /** A step ended: passed, failed or skipped. */
@@ -68,6 +69,8 @@ export interface RunScriptOptions {
   launch?: (options: LaunchOptions) => Promise<Session>;
   /** Used by `http` steps; default the global fetch. */
   fetch?: typeof fetch;
+  /** Sessions shared with the other scripts of a suite: taken (reset) and handed back, not launched and closed. */
+  pool?: SessionPool;
 }
 
 /**
@@ -97,7 +100,7 @@ class ScriptRunner {
   #current: StepReport | undefined;
   #launchMs: number | undefined;
   /** Events that came between steps go to the next one. */
-  #pending: Pick<StepReport, 'warnings' | 'consoleErrors' | 'tabEvents'> = { warnings: [], consoleErrors: [], tabEvents: [] };
+  #pending: Pick<StepReport, 'warnings' | 'consoleErrors' | 'tabEvents' | 'dialogs'> = { warnings: [], consoleErrors: [], tabEvents: [] };
 
   constructor(plan: ScriptPlan, config: AiteConfig, options: RunScriptOptions, cwd: string) {
     this.#plan = plan;
@@ -114,11 +117,15 @@ class ScriptRunner {
           into.tabEvents.push({ kind: event.kind, tab: event.tab, ...('url' in event ? { url: event.url } : {}), profile });
         }
       },
+      dialog: (profile, dialog) => {
+        const into = this.#current ?? this.#pending;
+        (into.dialogs ??= []).push({ ...dialog, profile });
+      },
       warning: (_profile, warning) => {
         const into = this.#current ?? this.#pending;
         if (!into.warnings.includes(warning)) into.warnings.push(warning);
       },
-    });
+    }, options.pool);
   }
 
   async run(): Promise<ScriptRun> {
@@ -160,6 +167,7 @@ class ScriptRunner {
       ...(warnings.length > 0 ? { warnings } : {}),
       profiles: this.#plan.profiles.map((p) => p.name),
       ...(this.#launchMs !== undefined ? { launchMs: this.#launchMs } : {}),
+      ...(this.#sessions.reused ? { chromeReused: true } : {}),
       startedAt,
       durationMs: Math.round(performance.now() - started),
       retries: reports.reduce((n, s) => n + s.retries, 0),
@@ -177,6 +185,7 @@ class ScriptRunner {
       warnings: this.#pending.warnings,
       consoleErrors: this.#pending.consoleErrors,
       tabEvents: this.#pending.tabEvents,
+      ...(this.#pending.dialogs ? { dialogs: this.#pending.dialogs } : {}),
       durationMs: 0,
     };
     this.#pending = { warnings: [], consoleErrors: [], tabEvents: [] };
@@ -197,7 +206,7 @@ class ScriptRunner {
           throw error;
         }
         this.#launchMs = Math.round(performance.now() - t0);
-        this.#options.listener?.launched?.({ file: this.#file, profiles, durationMs: this.#launchMs });
+        this.#options.listener?.launched?.({ file: this.#file, profiles, durationMs: this.#launchMs, ...(this.#sessions.reused ? { reused: true } : {}) });
         launchFailed = false;
         // The step's own time starts now; the launch is reported on its own.
         t0 = performance.now();
@@ -208,6 +217,8 @@ class ScriptRunner {
       try {
         const outcome = await executeStep(planned, planned.browser ? () => this.#sessions.get(planned.profile) : undefined, {
           defaultTimeoutMs: this.#plan.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          scriptDir: dirname(this.#plan.loaded.path),
+          cwd: this.#options.cwd ?? process.cwd(),
           fetch: this.#options.fetch,
         });
         if (outcome.result) this.#adoptResult(report, outcome.result);

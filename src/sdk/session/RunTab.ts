@@ -27,6 +27,12 @@ export class RunTab {
     return this.#current === null ? undefined : this.#urls.get(this.#current);
   }
 
+  /** The tab that shows `url`, when the run knows one. */
+  tabOf(url: string): number | undefined {
+    for (const [tab, shown] of this.#urls) if (shown === url) return tab;
+    return undefined;
+  }
+
   /** Learns from an answer: navigate and switchTab name the run's tab, closeTab the one it went back to. */
   track(cmd: Command, answer: unknown): void {
     if (cmd === 'navigate' || cmd === 'switchTab') {
@@ -38,6 +44,19 @@ export class RunTab {
       this.#current = tab ?? null;
       this.#urls.delete(closed);
     }
+  }
+
+  /** The tabs the run has known (navigated, switched to, seen navigating). */
+  get known(): number[] {
+    return [...this.#urls.keys()];
+  }
+
+  /** After a reset: the run's tab kept on about:blank, or gone (the next navigate opens one); the other tabs forgotten. */
+  reset(kept: boolean): void {
+    const current = this.#current;
+    this.#urls.clear();
+    if (kept && current !== null) this.#urls.set(current, 'about:blank');
+    else this.#current = null;
   }
 
   onEvent(event: ExtensionEvent): void {
