@@ -196,7 +196,11 @@ function show(name: string, e: Eval): void {
 }
 
 const file = process.argv[2] ?? '/tmp/drift-dump.json';
-const all = JSON.parse(readFileSync(file, 'utf8')) as DumpCase[];
+// The dump names each field; the fitter works on vectors, so names become indices here.
+const all = (JSON.parse(readFileSync(file, 'utf8')) as (Omit<DumpCase, 'rows'> & { rows: { sims: [string, number, 1 | 2 | 3][]; truth: boolean }[] })[]).map((c) => ({
+  ...c,
+  rows: c.rows.map((r) => ({ ...r, sims: r.sims.map(([f, v, p]) => [fieldAt(f), v, p] as [number, number, 1 | 2 | 3]) })),
+})) as DumpCase[];
 const train = all.filter((c) => c.split === 'train');
 const test = all.filter((c) => c.split === 'test');
 const start = toVec(WEIGHTS);

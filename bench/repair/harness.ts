@@ -4,26 +4,28 @@
 // element for the lock file, and runs repair the way `resolve` does.
 import type { Descriptor } from '../../src/sdk/protocol/descriptor.js';
 import type { Target } from '../../src/sdk/protocol/target.js';
-import { describe } from '../../src/extension/content/describe.js';
-import { checkExactMatch, repair, scoreCandidates, type RepairOptions } from '../../src/extension/content/repair/index.js';
-import { accessibleName, describeElement, elementText, implicitRole, isEnabled, isVisible, visualLabel, xpathOf } from '../../src/extension/content/repair/features.js';
-import { collectPool, isCandidate, shortlist } from '../../src/extension/content/repair/candidates.js';
-import { FIELDS, contrastOf, fieldSims, rarity } from '../../src/extension/content/repair/score.js';
-import { WEIGHTS } from '../../src/extension/content/repair/weights.js';
-import { fold } from '../../src/extension/content/repair/text.js';
+import { accessibleName, roleOf } from '../../src/extension/content/dom/aria.js';
+import { DescribeCache, describe, elementText, visualLabel } from '../../src/extension/content/dom/describe.js';
+import { walkElements } from '../../src/extension/content/dom/query.js';
+import { isEnabled } from '../../src/extension/content/dom/state.js';
+import { fold, TextIndex } from '../../src/extension/content/dom/text.js';
+import { isRendered } from '../../src/extension/content/dom/visibility.js';
+import { xpathOf } from '../../src/extension/content/dom/xpath.js';
+import { checkExactMatch, isCandidate, pageCandidates, repair } from '../../src/extension/content/repairPage.js';
+import { rankCandidates, type RepairOptions } from '../../src/extension/content/repair/index.js';
 import { similoScorer } from './similo.js';
 
-const norm = (s: string | undefined): string => fold(s).toLowerCase();
+const norm = (s: string | undefined): string => fold(s ?? '').toLowerCase();
 
 function innermost(els: Element[]): Element[] {
   return els.filter((e) => !els.some((o) => o !== e && e.contains(o)));
 }
 
-function byText(all: Element[], text: string): Element[] {
+function byText(all: Element[], text: string, texts: TextIndex): Element[] {
   const want = norm(text);
-  const whole = innermost(all.filter((e) => norm(elementText(e)) === want));
+  const whole = innermost(all.filter((e) => norm(elementText(e, texts)) === want));
   if (whole.length) return whole;
-  return innermost(all.filter((e) => norm(elementText(e)).includes(want)));
+  return innermost(all.filter((e) => norm(elementText(e, texts)).includes(want)));
 }
 
 /** Every element the target names (visible or not), innermost first. */
@@ -36,16 +38,21 @@ export function exactMatches(t: Target): Element[] {
   }
   if (t.css) return [...document.querySelectorAll(t.css)];
   if (t.testid) return [...document.querySelectorAll(`[data-testid="${CSS.escape(t.testid)}"]`)];
-  let all = [...document.body.getElementsByTagName('*')].filter(isCandidate);
-  if (t.role) all = all.filter((e) => implicitRole(e) === t.role);
+  const cache = new DescribeCache();
+  const texts = cache.texts;
+  let all: Element[] = [];
+  walkElements(document, (e) => {
+    if (isCandidate(e)) all.push(e);
+  });
+  if (t.role) all = all.filter((e) => roleOf(e) === t.role);
   if (t.placeholder) all = all.filter((e) => norm(e.getAttribute('placeholder') ?? '') === norm(t.placeholder));
   if (t.label) {
     all = all.filter(
-      (e) => /^(INPUT|SELECT|TEXTAREA)$/.test(e.tagName) && (norm(visualLabel(e)) === norm(t.label) || norm(e.getAttribute('aria-label') ?? '') === norm(t.label)),
+      (e) => /^(INPUT|SELECT|TEXTAREA)$/.test(e.tagName) && (norm(visualLabel(e, cache)) === norm(t.label) || norm(e.getAttribute('aria-label') ?? '') === norm(t.label)),
     );
   }
-  if (t.name) all = all.filter((e) => norm(accessibleName(e, elementText(e), visualLabel(e))) === norm(t.name));
-  if (t.text) all = byText(all, t.text);
+  if (t.name) all = all.filter((e) => norm(accessibleName(e, texts)) === norm(t.name));
+  if (t.text) all = byText(all, t.text, texts);
   return all;
 }
 
@@ -53,7 +60,7 @@ export type Exact = { status: 'found'; element: Element } | { status: 'not-found
 
 export function resolveExact(t: Target): Exact {
   const m = exactMatches(t);
-  const shown = m.filter((e) => isVisible(e));
+  const shown = m.filter((e) => isRendered(e));
   if (m.length === 0) return { status: 'not-found', count: 0 };
   if (shown.length === 0) return { status: 'hidden', count: m.length };
   if (shown.length > 1) return { status: 'ambiguous', count: shown.length };
@@ -61,11 +68,13 @@ export function resolveExact(t: Target): Exact {
 }
 
 /** The descriptor the lock file would hold after the target resolved on the old page. */
-export function record(t: Target): { ok: true; descriptor: Descriptor } | { ok: false; why: string } {
+export function record(t: Target, withRecord = true): { ok: true; descriptor: Descriptor } | { ok: false; why: string } {
   const r = resolveExact(t);
   if (r.status !== 'found') return { ok: false, why: `${r.status} (${r.count})` };
-  // What the lock file holds: the content script's descriptor of a recorded target.
-  return { ok: true, descriptor: describe(r.element, { record: true }) };
+  // What the lock file holds: the content script's descriptor of a recorded target. Without
+  // `record` (`--no-record`): a descriptor as `resolve` answers it, with no twins or peers (an
+  // older lock entry, a descriptor handed to `locator.resolve`).
+  return { ok: true, descriptor: describe(r.element, { record: withRecord }) };
 }
 
 /**
@@ -77,14 +86,14 @@ export function takeTruth(marker: string): { xpath: string; usable: boolean } | 
   const el = document.querySelector(`[${marker}]`);
   document.querySelectorAll(`[${marker}]`).forEach((e) => e.removeAttribute(marker));
   if (!el) return undefined;
-  return { xpath: xpathOf(el), usable: isVisible(el) && isEnabled(el) };
+  return { xpath: xpathOf(el), usable: isRendered(el) && isEnabled(el) };
 }
 
 /** The element an xpath names on this page, and whether it can be acted on (release-pair truths). */
 export function truthAt(xpath: string): { xpath: string; usable: boolean } | undefined {
   const el = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue as Element | null;
   if (!el) return undefined;
-  return { xpath, usable: isVisible(el) && isEnabled(el) };
+  return { xpath: xpathOf(el), usable: isRendered(el) && isEnabled(el) };
 }
 
 export interface Run {
@@ -154,30 +163,43 @@ export function resolveWithRepair(t: Target, old: Descriptor, mode: Mode = 'ours
   };
 }
 
+function ranked(old: Descriptor): ReturnType<typeof rankCandidates<ReturnType<typeof pageCandidates>['candidates'][number]>> {
+  return rankCandidates(old, pageCandidates(old, document).candidates, { merge: true });
+}
+
 /** The leading candidates with each field's similarity and weight, for reading one case (`--explain`). */
 export function explain(old: Descriptor, truthXpath: string | undefined, top = 4): string {
-  const { ranked } = scoreCandidates(old, { merge: true });
+  const all = ranked(old);
   const brief = (d: Descriptor): string =>
     JSON.stringify({ tag: d.tag, twins: d.twins, role: d.role, text: d.text, name: d.name, label: d.label, id: d.id, testid: d.testid, cls: d.classes, href: d.href, ctx: d.context, near: d.near, path: d.path, rect: d.rect });
   const lines = [`old ${brief(old)}`];
-  ranked.slice(0, top).forEach((r, i) => {
-    const xp = xpathOf(r.element);
-    const sims = r.sims.map(([f, s, p]) => `${FIELDS[f]}${p === 2 ? '-' : p === 3 ? '+' : ''}=${s.toFixed(2)}`).join(' ');
+  all.slice(0, top).forEach((r, i) => {
+    const xp = xpathOf(r.ref);
+    const sims = r.sims.map(([f, s, p]) => `${f}${p === 2 ? '-' : p === 3 ? '+' : ''}=${s.toFixed(2)}`).join(' ');
     lines.push(`#${i} ${r.score.toFixed(3)}${xp === truthXpath ? ' TRUTH' : ''} ${xp}\n    ${brief(r.descriptor)}\n    ${sims}`);
   });
-  const ti = ranked.findIndex((r) => xpathOf(r.element) === truthXpath);
-  if (ti >= top) lines.push(`truth ranked #${ti} score ${ranked[ti]!.score.toFixed(3)}: ${brief(ranked[ti]!.descriptor)}`);
+  const ti = all.findIndex((r) => xpathOf(r.ref) === truthXpath);
+  if (ti >= top) lines.push(`truth ranked #${ti} score ${all[ti]!.score.toFixed(3)}: ${brief(all[ti]!.descriptor)}`);
   return lines.join('\n');
 }
 
-/** Field similarities of the scored candidates, for the weight fitter. */
-export function dump(old: Descriptor, truthXpath: string | undefined): { rows: { sims: number[][]; truth: boolean; xpath: string; descriptor: Descriptor }[]; fields: readonly string[]; twins: number } {
-  const { ranked } = scoreCandidates(old, { merge: true });
+/**
+ * The scored candidates before merging, with their field similarities (for the weight fitter) and
+ * what the page said of them (for the replay, which ranks them with the repair's own code).
+ */
+export function dump(old: Descriptor, truthXpath: string | undefined): { rows: { sims: [string, number, number][]; truth: boolean; xpath: string; descriptor: Descriptor; slot?: number; interactive: boolean }[]; twins: number } {
+  const all = rankCandidates(old, pageCandidates(old, document).candidates, { merge: false });
   return {
-    fields: FIELDS,
-    rows: ranked.map((r) => {
-      const xp = xpathOf(r.element);
-      return { sims: r.sims.map((s) => [s[0], Math.round(s[1] * 1000) / 1000, s[2]]), truth: xp === truthXpath, xpath: xp, descriptor: r.descriptor };
+    rows: all.map((r) => {
+      const xp = xpathOf(r.ref);
+      return {
+        sims: r.sims.map((s) => [s[0], Math.round(s[1] * 1000) / 1000, s[2]] as [string, number, number]),
+        truth: xp === truthXpath,
+        xpath: xp,
+        descriptor: r.descriptor,
+        ...(r.slot !== undefined ? { slot: r.slot } : {}),
+        interactive: r.interactive === true,
+      };
     }),
     twins: old.twins ?? 0,
   };
@@ -199,50 +221,20 @@ export interface Item {
 export function inventory(): Item[] {
   const out: Item[] = [];
   for (const el of document.body.querySelectorAll('a[href],button,input,select,textarea,h1,h2,h3,h4,h5,h6,[role="button"]')) {
-    if (!isVisible(el)) continue;
-    if (el.tagName === 'INPUT' && (el as HTMLInputElement).type === 'hidden') continue;
+    if (!isRendered(el)) continue;
+    if (el.localName === 'input' && (el as HTMLInputElement).type === 'hidden') continue;
     out.push({
       xpath: xpathOf(el),
-      tag: el.tagName.toLowerCase(),
-      text: fold(elementText(el)),
+      tag: el.localName,
+      text: elementText(el),
       nameAttr: el.getAttribute('name') ?? '',
       placeholder: el.getAttribute('placeholder') ?? '',
       href: el.getAttribute('href') ?? '',
       type: (el as HTMLInputElement).type ?? '',
       id: el.id,
-      label: visualLabel(el),
+      label: visualLabel(el, new DescribeCache()) ?? '',
     });
   }
   return out;
 }
 
-/** Where repair's time goes on this page (ms per phase, best of five). */
-export function profile(old: Descriptor): Record<string, number> {
-  const best: Record<string, number> = {};
-  for (let i = 0; i < 5; i++) {
-    const t0 = performance.now();
-    const pool = collectPool(document, old);
-    const t1 = performance.now();
-    const short = shortlist(pool.elements, old);
-    const t2 = performance.now();
-    const cache = {};
-    const ds = short.map((el) => describeElement(el, cache));
-    const t3a = performance.now();
-    const rare = rarity(ds);
-    const sims = ds.map((d) => fieldSims(old, d, 0.8, rare));
-    const t3b = performance.now();
-    contrastOf(sims, WEIGHTS);
-    const t3 = performance.now();
-    best.sims = Math.min(best.sims ?? Infinity, t3b - t3a);
-    best.contrast = Math.min(best.contrast ?? Infinity, t3 - t3b);
-    const t35 = performance.now();
-    scoreCandidates(old, {});
-    const t36 = performance.now();
-    best.scoreCandidates = Math.min(best.scoreCandidates ?? Infinity, t36 - t35);
-    repair(old, { scoreOnly: true });
-    const t4 = performance.now();
-    const m = { pool: t1 - t0, shortlist: t2 - t1, describe60: t3a - t2, repair: t4 - t36, lookedAt: pool.elements.length };
-    for (const [k, v] of Object.entries(m)) best[k] = Math.min(best[k] ?? Infinity, v);
-  }
-  return best;
-}

@@ -7,17 +7,17 @@
 //   node /tmp/replay.mjs f [--verbose] [--gone] [--explain <id part>] [--weights '{"scale":0.88}']
 import { readFileSync } from 'node:fs';
 import type { Descriptor } from '../../src/sdk/protocol/descriptor.js';
-import { answerKind, contrastClose, scoreDescribed } from '../../src/extension/content/repair/index.js';
-import { FIELDS, type Weights, weightsFor } from '../../src/extension/content/repair/score.js';
+import { answerKind, rankCandidates } from '../../src/extension/content/repair/index.js';
+import { type Field, type Weights, weightsFor } from '../../src/extension/content/repair/score.js';
 import { WEIGHTS } from '../../src/extension/content/repair/weights.js';
 
-const SLOT = FIELDS.indexOf('slot');
-
 interface DumpRow {
-  sims: [number, number, number][];
+  sims: [Field, number, number][];
   truth: boolean;
   xpath: string;
   descriptor: Descriptor;
+  slot?: number;
+  interactive?: boolean;
 }
 interface DumpCase {
   id: string;
@@ -43,10 +43,9 @@ const BASE = process.argv.includes('--weights') ? merged(WEIGHTS, JSON.parse(pro
 
 export function judge(c: DumpCase): Verdict {
   if (c.via === 'descriptor') return { ok: true, right: c.right, score: 1, runnerUp: 0, truthRank: 0 };
-  // The slot (what a candidate stands between) needs the page: taken as the benchmark measured it.
-  const described = c.rows.map((r) => ({ descriptor: r.descriptor, slot: r.sims.find(([f]) => f === SLOT)?.[1] }));
-  const scored = scoreDescribed(c.old, described, { weights: BASE });
-  const ranked = contrastClose(c.old, c.rows.map((r, i) => ({ r, ...scored[i]! })).sort((a, b) => b.score - a.score), BASE);
+  // The candidates as the page handed them to repair (the slot needs the page: as measured), ranked
+  // by the repair's own code, merging and the second look included.
+  const ranked = rankCandidates(c.old, c.rows.map((r) => ({ ref: r, descriptor: r.descriptor, slot: r.slot, interactive: r.interactive === true })), { weights: BASE }).map((x) => ({ ...x, r: x.ref }));
   const best = ranked[0];
   const score = best?.score ?? 0;
   const runnerUp = ranked[1]?.score ?? 0;
@@ -56,7 +55,7 @@ export function judge(c: DumpCase): Verdict {
     console.log(`\n--- ${c.id} (twins ${c.old.twins ?? 0})\nold ${JSON.stringify({ ...c.old, peers: undefined })}`);
     for (const x of ranked.slice(0, 4)) {
       // The weights as given; the contrast each field got on this page is not shown.
-      const f = x.sims.map(([k, v, p]) => `${FIELDS[k]}${p === 2 ? '-' : p === 3 ? '+' : ''}=${v.toFixed(2)}*${W.w[FIELDS[k]!].toFixed(2)}`).join(' ');
+      const f = x.sims.map(([k, v, p]) => `${k}${p === 2 ? '-' : p === 3 ? '+' : ''}=${v.toFixed(2)}*${W.w[k].toFixed(2)}`).join(' ');
       console.log(`${x.score.toFixed(3)}${x.r.truth ? ' TRUTH' : ''} ${JSON.stringify({ ...x.r.descriptor, path: undefined, rect: undefined })}\n    ${f}`);
     }
   }

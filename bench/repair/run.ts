@@ -8,6 +8,7 @@
 //
 //   npm run bench:repair                 all cases, our scorer and the Similo baseline
 //   npm run bench:repair -- --dump f     also write field similarities for bench/repair/fit.ts
+//   npm run bench:repair -- --no-record  targets remembered without `record` (no twins, places or peers)
 //   npm run bench:repair -- --explain s  only the cases whose id contains s; print the leading candidates of each miss
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -99,7 +100,7 @@ async function runAll(page: Page, cases: Case[], script: string, modes: Mode[], 
   for (const [url, group] of byOld) {
     try {
       await open(page, url, script);
-      const recs = await page.evaluate((ts: Target[]) => ts.map((t) => aiteBench.record(t)), group.map((c) => c.target));
+      const recs = await page.evaluate((ts: Target[], full: boolean) => ts.map((t) => aiteBench.record(t, full)), group.map((c) => c.target), !args.includes('--no-record'));
       group.forEach((c, i) => {
         const r = recs[i]!;
         recorded.set(c.id, r.ok ? r.descriptor : null);
@@ -307,7 +308,7 @@ async function timing(page: Page, cases: Case[], script: string): Promise<{ ms: 
   const best: number[] = [];
   for (const c of cases) {
     await open(page, c.oldUrl, script);
-    const rec = await page.evaluate((t) => aiteBench.record(t as Target), c.target as never);
+    const rec = await page.evaluate((t, full) => aiteBench.record(t as Target, full as boolean), c.target as never, !args.includes('--no-record'));
     if (!rec.ok) continue;
     await open(page, c.newUrl, script);
     const mine: number[] = [];

@@ -1,5 +1,5 @@
 import { CommandFailure, type Reason, type Target } from '../../sdk/protocol/index.js';
-import { describe } from './describe.js';
+import { describe } from './dom/describe.js';
 import { accessibleName, isAriaHidden, isInteractive, labelsOf, roleOf, UNNAMED_ROLES } from './dom/aria.js';
 import { composedContains, composedParent, queryCssDeep, walkElements } from './dom/query.js';
 import { enterFrames } from './frames.js';

@@ -1,11 +1,11 @@
 import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type Descriptor, type RequestOf, type Target, withoutHandle } from '../../sdk/protocol/index.js';
-import { describe } from './describe.js';
+import { describe } from './dom/describe.js';
 import { enterFrames } from './frames.js';
 import type { TextIndex } from './dom/text.js';
 import { formatTarget, q } from './explain.js';
 import { handles } from './Handles.js';
 import { prepare } from './locate.js';
-import { checkExactMatch, repair, type RepairOutcome } from './repair/index.js';
+import { checkExactMatch, repair, type RepairOutcome } from './repairPage.js';
 import { describeChanges } from './repair/changes.js';
 import { ambiguousFailure, evaluate, missFailure, pickStep, plainNotFound, type Evaluation, type Resolution } from './Resolver.js';
 import { activity, documentSettled, done, pending, settle } from './settle.js';

@@ -1,3 +1,4 @@
+import { shadowRootOf } from './dom/nodes.js';
 import { sameOriginDocument, walkElements } from './dom/query.js';
 
 /** A check that is not satisfied yet, with what it saw (for the failure at the deadline). */
@@ -41,13 +42,14 @@ class DomActivity {
     this.watchRoots();
   }
 
-  /** Observes roots not yet observed: documents of same-origin frames and open shadow roots. */
+  /** Observes roots not yet observed: documents of same-origin frames and shadow roots (open or closed). */
   watchRoots(doc: Document = document): void {
     const observer = this.#observer;
     if (!observer) return;
     this.#observe(doc);
     walkElements(doc, (el) => {
-      if (el.shadowRoot) this.#observe(el.shadowRoot);
+      const sr = shadowRootOf(el);
+      if (sr) this.#observe(sr);
       if (el.localName === 'iframe' || el.localName === 'frame') {
         const inner = sameOriginDocument(el);
         if (inner) this.watchRoots(inner);

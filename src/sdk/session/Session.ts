@@ -493,11 +493,20 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       ...(record ? { record } : {}),
       ...(remembered ? { checkExact: true } : {}),
     });
+    // A repair that finds the element just as the lock file remembers it (no field changed) has
+    // nothing to write or propose: the lock file already holds it. Proposing it again would never
+    // converge (every run would offer the same repair); the step says the target is stale instead.
+    const unchanged = resolved.via !== 'exact' && remembered !== undefined && resolved.repair?.changed.length === 0;
     if (lock && page) {
       if (resolved.via === 'exact') lock.recordExact(target, page, resolved.descriptor);
-      else lock.proposeRepair(target, page, resolved.descriptor, resolved.repair);
+      else if (unchanged) {
+        step.warn({
+          code: 'lock',
+          message: `The target ${JSON.stringify(target)} no longer matches anything; the lock file's entry found the element, unchanged since it was written. Update the target so it does not depend on the lock file.`,
+        });
+      } else lock.proposeRepair(target, page, resolved.descriptor, resolved.repair);
     }
-    if (resolved.repaired) step.repairs.push(resolved);
+    if (resolved.repaired && !unchanged) step.repairs.push(resolved);
     return { descriptor: resolved.descriptor, resolved, ...(resolved.point ? { point: resolved.point } : {}) };
   }
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
-import { combine, fieldSims, FIELDS, rarity, score, slotSim, weightsFor } from '../../../src/extension/content/repair/score.js';
+import { combine, type FieldSim, fieldSims, rarity, score, slotSim, weightsFor } from '../../../src/extension/content/repair/score.js';
 import { describeChanges } from '../../../src/extension/content/repair/changes.js';
 import { WEIGHTS } from '../../../src/extension/content/repair/weights.js';
-import { ACT_AT, GAP, answerKind, contrastClose, scoreDescribed } from '../../../src/extension/content/repair/index.js';
+import { ACT_AT, DRIFTED_AT, GAP, answerKind, checkExactMatch, contrastClose, scoreDescribed } from '../../../src/extension/content/repair/index.js';
 
 const send: Descriptor = {
   v: 1,
@@ -47,18 +47,18 @@ describe('repair score', () => {
 
   it('reports each field with its presence, and combine ignores fields neither side has', () => {
     const sims = fieldSims(send, { ...send, text: 'Send now' }, WEIGHTS.tagFamily);
-    const text = sims.find(([f]) => FIELDS[f] === 'text')!;
+    const text = sims.find(([f]) => f === 'text')!;
     expect(text[1]).toBeCloseTo(2 / 3, 5);
     expect(text[2]).toBe(1);
-    expect(sims.some(([f]) => FIELDS[f] === 'testid')).toBe(false);
+    expect(sims.some(([f]) => f === 'testid')).toBe(false);
     expect(combine([], WEIGHTS)).toBe(0);
   });
 
   it('rare row words decide between rows of one table', () => {
     const row = (name: string): Descriptor => ({ ...send, context: { row: `${name} ${name.toLowerCase()}@example.com Editor Edit Delete` } });
     const idf = rarity([row('Ada'), row('Grace'), row('Alan'), row('Edsger')]);
-    const a = fieldSims(row('Ada'), row('Ada'), 0.8, idf).find(([f]) => FIELDS[f] === 'row')![1];
-    const b = fieldSims(row('Ada'), row('Grace'), 0.8, idf).find(([f]) => FIELDS[f] === 'row')![1];
+    const a = fieldSims(row('Ada'), row('Ada'), 0.8, idf).find(([f]) => f === 'row')![1];
+    const b = fieldSims(row('Ada'), row('Grace'), 0.8, idf).find(([f]) => f === 'row')![1];
     expect(a).toBe(1);
     expect(b).toBeLessThan(0.4);
   });
@@ -74,16 +74,16 @@ describe('repair score', () => {
 
   it('a placeholder href counts as no href: never compared as a value', () => {
     const link: Descriptor = { v: 1, tag: 'a', role: 'link', text: 'I forgot my password', href: '#', xpath: '/a', path: 'html/body/a' };
-    const href = (a: Descriptor, b: Descriptor) => fieldSims(a, b, WEIGHTS.tagFamily).find(([f]) => FIELDS[f] === 'href');
+    const href = (a: Descriptor, b: Descriptor) => fieldSims(a, b, WEIGHTS.tagFamily).find(([f]) => f === 'href');
     expect(href(link, { ...link, href: 'javascript:void(0)' })).toBeUndefined();
-    expect(href(link, { ...link, href: 'forgot-password.html' })).toEqual([FIELDS.indexOf('href'), 0, 3]);
+    expect(href(link, { ...link, href: 'forgot-password.html' })).toEqual(['href', 0, 3]);
     expect(href({ ...link, href: '/forgot' }, { ...link, href: '/forgot' })![1]).toBe(1);
     // A link whose path became "#" was wired to a script: no evidence either way. A link with no
     // href at all (now a button-like anchor) still counts as missing it.
     expect(href({ ...link, href: 'mailbox.html' }, { ...link, href: '#' })).toBeUndefined();
     const bare = { ...link };
     delete bare.href;
-    expect(href({ ...link, href: 'mailbox.html' }, bare)).toEqual([FIELDS.indexOf('href'), 0, 2]);
+    expect(href({ ...link, href: 'mailbox.html' }, bare)).toEqual(['href', 0, 2]);
   });
 
   it('an identifier on one side only is the same evidence whichever side has it', () => {
@@ -116,7 +116,7 @@ describe('repair score', () => {
   });
 
   it('calibrates by scale: a weighted mean at or above it reads 1, below it is stretched, the order never changes', () => {
-    const sims = (s: number): [number, number, 1][] => [[FIELDS.indexOf('text'), s, 1]];
+    const sims = (s: number): FieldSim[] => [['text', s, 1]];
     const W = { ...WEIGHTS, scale: 0.9, power: 1 };
     expect(combine(sims(0.95), W)).toBe(1);
     expect(combine(sims(0.9), W)).toBeCloseTo(1, 9);
@@ -139,7 +139,7 @@ describe('slot: what a candidate stands between', () => {
   it('is absent when either side has no neighbours, and then left out of the score', () => {
     expect(slotSim(send, ['save draft'])).toBeUndefined();
     expect(slotSim(old, [])).toBeUndefined();
-    expect(fieldSims(old, send, WEIGHTS.tagFamily, undefined, undefined).some(([f]) => FIELDS[f] === 'slot')).toBe(false);
+    expect(fieldSims(old, send, WEIGHTS.tagFamily, undefined, undefined).some(([f]) => f === 'slot')).toBe(false);
   });
 
   it('in place raises the score of a renamed element; elsewhere lowers it', () => {
@@ -209,8 +209,70 @@ describe('contrast among the close candidates', () => {
 describe('region', () => {
   it('a region the element titles itself is its name again, not context, and is left out', () => {
     const h2: Descriptor = { v: 1, tag: 'h2', role: 'heading', name: 'Regional', text: 'Regional', context: { region: 'Regional' }, xpath: '/h2', path: 'html/body/h2' };
-    const region = (a: Descriptor, b: Descriptor) => fieldSims(a, b, WEIGHTS.tagFamily).find(([f]) => FIELDS[f] === 'region');
+    const region = (a: Descriptor, b: Descriptor) => fieldSims(a, b, WEIGHTS.tagFamily).find(([f]) => f === 'region');
     expect(region(h2, { ...h2, text: 'Region and language', name: 'Region and language', context: { region: 'Settings' } })).toBeUndefined();
     expect(region(send, { ...send, context: { region: 'Settings' } })).toBeDefined();
+  });
+});
+
+describe('[RS-REPAIR-NOT-FOUND] absolute calibration: a candidate that shares only its place', () => {
+  // Everything of the remembered "Send" but what it is, is called and looks like: same tag, role,
+  // heading, region, text around it, path, box and neighbours; its text and classes are others.
+  const placeOnly: Descriptor = { ...send, name: 'Cancel', text: 'Cancel', classes: ['link', 'muted'], xpath: '/html[1]/body[1]/div[1]/main[1]/form[1]/div[1]/button[2]' };
+  delete placeOnly.id;
+  const other = (i: number): Descriptor => ({ v: 1, tag: 'p', text: `Paragraph ${i} of the page`, xpath: `/html[1]/body[1]/p[${i}]`, path: 'html/body/p', rect: { x: 20, y: 40 * i, width: 600, height: 20 }, page: send.page! });
+  const link = (i: number): Descriptor => ({ v: 1, tag: 'a', role: 'link', text: `Link ${i}`, href: `/page/${i}`, xpath: `/html[1]/body[1]/nav[1]/a[${i}]`, path: 'html/body/nav/a' });
+
+  it('scores under the drifted threshold alone, among unrelated elements, and beside look-alikes of its own kind', () => {
+    const pages: Descriptor[][] = [[], [other(1)], Array.from({ length: 30 }, (_, i) => other(i + 1)), Array.from({ length: 10 }, (_, i) => link(i + 1)), [{ ...placeOnly, xpath: '/x', text: 'Help', name: 'Help' }]];
+    for (const rest of pages) {
+      for (const old of [send, { ...send, peers: ['save draft', 'discard'] }]) {
+        const scored = scoreDescribed(old, [placeOnly, ...rest].map((descriptor) => ({ descriptor, slot: old.peers ? 1 : undefined })));
+        expect(scored[0]!.score, `beside ${rest.length} others`).toBeLessThan(DRIFTED_AT);
+        expect(answerKind(Math.max(...scored.map((s) => s.score)), undefined)).toBe('not-found');
+      }
+    }
+  });
+
+  it('a candidate that shares some of what the element is called is still scored as before', () => {
+    const renamed: Descriptor = { ...send, text: 'Send now', name: 'Send now' };
+    expect(scoreDescribed(send, [{ descriptor: renamed }])[0]!.score).toBeGreaterThanOrEqual(ACT_AT);
+  });
+});
+
+describe('a radio or checkbox group name', () => {
+  it('is not evidence of which member it is: the other radio of the group does not score by it', () => {
+    const paypal: Descriptor = { v: 1, tag: 'input', role: 'radio', type: 'radio', name: 'PayPal', label: 'PayPal', id: 'pay-pp', nameAttr: 'pay', xpath: '/a', path: 'html/body/input' };
+    const card: Descriptor = { ...paypal, name: 'Credit card', label: 'Credit card', id: 'pay-card', xpath: '/b' };
+    expect(fieldSims(paypal, card, WEIGHTS.tagFamily).some(([f]) => f === 'nameAttr')).toBe(false);
+    const field: Descriptor = { ...paypal, role: 'textbox', type: 'text' };
+    expect(fieldSims(field, { ...field, xpath: '/c' }, WEIGHTS.tagFamily).find(([f]) => f === 'nameAttr')?.[1]).toBe(1);
+  });
+});
+
+describe('[RS-CHECK-EXACT] checkExact without recorded twins', () => {
+  const row = (who: string): Descriptor => ({ v: 1, tag: 'button', role: 'button', text: 'Delete', name: 'Delete', context: { row: `${who} ${who.toLowerCase()}@example.com Edit Delete` }, xpath: `/html/body/table/tr[${who.charCodeAt(0)}]/td/button`, path: 'html/body/table/tbody/tr/td/button' });
+  const old = row('Ada Lovelace');
+  const exact = (d: Descriptor, twins: number) => ({ ref: d, descriptor: d, key: 'delete', place: '', twins });
+
+  it('a match with twins on the page now must stand in the remembered row, even when none were recorded', () => {
+    const elsewhere = row('Grace Hopper');
+    const ranked = () => scoreDescribed(old, [{ descriptor: elsewhere }, { descriptor: row('Ada Lovelace') }]).map((s, i) => ({ ...s, ref: [elsewhere, old][i], descriptor: [elsewhere, row('Ada Lovelace')][i]! }));
+    expect(checkExactMatch(old, exact(elsewhere, 2), ranked)).toMatchObject({ ok: false, why: 'context' });
+    expect(checkExactMatch(old, exact(old, 2), ranked).ok).toBe(true);
+    // Without twins on the page, its row is not asked for: the better candidate still refuses it.
+    expect(checkExactMatch(old, exact(elsewhere, 0), ranked)).toMatchObject({ ok: false, why: 'better' });
+  });
+});
+
+describe('[RS-CHECK-EXACT] checkExact without recorded peers', () => {
+  const orders: Descriptor = { v: 1, tag: 'h2', role: 'heading', text: 'Orders', name: 'Orders', context: { region: 'Dashboard' }, xpath: '/html/body/main/h2[1]', path: 'html/body/main/h2' };
+  const recent: Descriptor = { ...orders, text: 'Recent orders', name: 'Recent orders', xpath: '/html/body/main/h2[2]' };
+  const none = () => [];
+  it('a match whose text only contains the remembered one is refused unless it scores as a repair must', () => {
+    expect(checkExactMatch(orders, { ref: 1, descriptor: recent, key: 'recent orders', place: '' }, none)).toMatchObject({ ok: false, why: 'low' });
+    // With recorded peers the neighbour is known by its key; this rule is not needed there.
+    const recorded = { ...orders, peers: ['sales'] };
+    expect(checkExactMatch(recorded, { ref: 1, descriptor: recent, key: 'recent orders', place: '' }, none)).not.toMatchObject({ why: 'low' });
   });
 });

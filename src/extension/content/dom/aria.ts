@@ -197,6 +197,27 @@ export function isInteractive(el: Element): boolean {
   return !!role && INTERACTIVE_ROLES.has(role);
 }
 
+const WIDGET_ROLES = new Set([
+  'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio',
+  'option', 'textbox', 'searchbox', 'combobox', 'slider', 'spinbutton', 'treeitem', 'gridcell',
+]);
+
+/**
+ * An element a person can operate: a link with a destination, a native control, a widget role,
+ * or one the page made operable (`onclick`, `tabindex`, `contenteditable`). Wider than
+ * {@link isInteractive} (which a text match is promoted to, a `<label>` included): these are the
+ * elements repair and recording tell a target apart from (its peers and its candidates).
+ */
+export function isActionable(el: Element): boolean {
+  const t = el.localName;
+  if (t === 'a') return el.hasAttribute('href');
+  if (t === 'button' || t === 'select' || t === 'textarea' || t === 'summary') return true;
+  if (t === 'input') return (el as HTMLInputElement).type !== 'hidden';
+  const role = el.getAttribute('role');
+  if (role && WIDGET_ROLES.has(role)) return true;
+  return el.hasAttribute('onclick') || el.hasAttribute('tabindex') || el.hasAttribute('contenteditable');
+}
+
 /** Inside a subtree that assistive technology is told to ignore (`aria-hidden="true"`). */
 export function isAriaHidden(el: Element): boolean {
   for (let n: Element | null = el; n; n = n.parentElement ?? ((n.getRootNode() as ShadowRoot).host ?? null)) {

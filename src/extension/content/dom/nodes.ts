@@ -31,3 +31,33 @@ export function windowOf(el: Element): Window {
 export function styleOf(el: Element): CSSStyleDeclaration {
   return windowOf(el).getComputedStyle(el);
 }
+
+// Tags that may host a shadow root (DOM spec, attachShadow): custom elements (a hyphen in the
+// name) and these. Asking only these keeps the extension call off most elements of a page.
+const SHADOW_HOSTS = new Set([
+  'article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+  'header', 'main', 'nav', 'p', 'section', 'span',
+]);
+
+interface ChromeDom {
+  dom?: { openOrClosedShadowRoot?: (el: HTMLElement) => ShadowRoot | null | undefined };
+}
+
+/**
+ * The element's shadow root, open or closed. A page script cannot see a closed root
+ * (`el.shadowRoot` is null); an extension's content script can, through
+ * `chrome.dom.openOrClosedShadowRoot`, so every walk of the page (resolve, read, verify, wait,
+ * outline, repair) goes through here. Outside the extension (page tests) only open roots show.
+ */
+export function shadowRootOf(el: Element): ShadowRoot | null {
+  const open = el.shadowRoot;
+  if (open) return open;
+  if (el.namespaceURI !== 'http://www.w3.org/1999/xhtml' || !(SHADOW_HOSTS.has(el.localName) || el.localName.includes('-'))) return null;
+  const dom = (globalThis as { chrome?: ChromeDom }).chrome?.dom;
+  if (!dom?.openOrClosedShadowRoot) return null;
+  try {
+    return dom.openOrClosedShadowRoot(el as HTMLElement) ?? null;
+  } catch {
+    return null;
+  }
+}

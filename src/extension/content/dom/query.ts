@@ -1,21 +1,23 @@
 import { CommandFailure } from '../../../sdk/protocol/index.js';
-import { isElement, isFrameElement, isShadowRoot, styleOf } from './nodes.js';
+import { isElement, isFrameElement, isShadowRoot, shadowRootOf, styleOf } from './nodes.js';
 
-/** A tree the content script searches: a document or an open shadow root. */
+/** A tree the content script searches: a document or a shadow root (open or closed). */
 export type Root = Document | ShadowRoot;
 
 // Never part of what a target can name: no box, or not page content at all.
 const SKIP = new Set(['head', 'script', 'style', 'noscript', 'template', 'link', 'meta']);
 
 /**
- * Every element under `start` in document order, descending into open shadow roots (a host's
+ * Every element under `start` in document order, descending into shadow roots, open and closed
+ * ({@link shadowRootOf}; a host's
  * shadow tree comes right after the host, before its light children). Same-origin iframes are
  * not entered: a target reaches into one only through its `frame` key, as in Playwright, so a
  * descriptor always knows which document its xpath belongs to. Our own overlay boxes are skipped.
  */
 export function walkElements(start: Root | Element, visit: (el: Element) => void): void {
   if (isElement(start)) {
-    if (start.shadowRoot) visitChildren(start.shadowRoot, visit);
+    const sr = shadowRootOf(start);
+    if (sr) visitChildren(sr, visit);
     visitChildren(start, visit);
   } else visitChildren(start, visit);
 }
@@ -27,21 +29,23 @@ function visitChildren(parent: ParentNode, visit: (el: Element) => void): void {
     if (SKIP.has(el.localName) || el.hasAttribute('data-aite-overlay')) continue;
     visit(el);
     // The shadow tree is visited before the light children (it is what renders).
-    if (el.shadowRoot) visitChildren(el.shadowRoot, visit);
+    const sr = shadowRootOf(el);
+    if (sr) visitChildren(sr, visit);
     if (el.firstElementChild) visitChildren(el, visit);
   }
 }
 
-/** Every open shadow root under a document (for CSS queries, which stop at shadow boundaries). */
+/** Every shadow root under a document, open or closed (for CSS queries, which stop at shadow boundaries). */
 export function shadowRootsOf(doc: Document): ShadowRoot[] {
   const roots: ShadowRoot[] = [];
   walkElements(doc, (el) => {
-    if (el.shadowRoot) roots.push(el.shadowRoot);
+    const sr = shadowRootOf(el);
+    if (sr) roots.push(sr);
   });
   return roots;
 }
 
-/** `querySelectorAll` over a document and all its open shadow roots. */
+/** `querySelectorAll` over a document and all its shadow roots. */
 export function queryCssDeep(doc: Document, css: string): Set<Element> {
   const found = new Set<Element>();
   try {
@@ -75,7 +79,7 @@ export function composedContains(ancestor: Node, node: Node): boolean {
 export function deepElementFromPoint(x: number, y: number, doc: Document = document): Element | null {
   let hit = doc.elementFromPoint(x, y);
   while (hit) {
-    const sr = hit.shadowRoot;
+    const sr = shadowRootOf(hit);
     if (sr) {
       const inner = sr.elementFromPoint(x, y);
       if (inner && inner !== hit) {
@@ -149,8 +153,9 @@ export function deepActiveElement(doc: Document = document): Element | null {
   let active: Element | null = doc.activeElement;
   for (;;) {
     if (!active) return null;
-    if (active.shadowRoot?.activeElement) {
-      active = active.shadowRoot.activeElement;
+    const sr = shadowRootOf(active);
+    if (sr?.activeElement) {
+      active = sr.activeElement;
       continue;
     }
     if (isFrameElement(active)) {

@@ -1,9 +1,9 @@
-import { isElement, isShadowRoot, styleOf } from './nodes.js';
+import { isElement, isShadowRoot, shadowRootOf, styleOf } from './nodes.js';
 import { isRendered } from './visibility.js';
 
-/** Collapses every run of whitespace (incl. nbsp) to one space and trims. */
-export function fold(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
+/** Collapses every run of whitespace (incl. nbsp) to one space and trims; nothing folds to ''. */
+export function fold(s: string | null | undefined): string {
+  return (s ?? '').replace(/\s+/g, ' ').trim();
 }
 
 /** Cuts to `max` characters, marking the cut with an ellipsis. */
@@ -177,7 +177,7 @@ class DocText {
       if (tag === 'input') {
         const input = el as HTMLInputElement;
         if (BUTTON_INPUTS.has(input.type)) this.#append(input.value);
-      } else this.#visitChildren(el.shadowRoot ?? el);
+      } else this.#visitChildren(shadowRootOf(el) ?? el);
       if (block) this.#append(' ');
     }
     this.spans.set(el, [start, this.#len]);
@@ -220,7 +220,7 @@ function rawText(el: Element): string {
   if (NOT_TEXT.has(tag) || el.hasAttribute('data-aite-overlay')) out = '';
   else if (tag === 'input') out = BUTTON_INPUTS.has((el as HTMLInputElement).type) ? (el as HTMLInputElement).value : '';
   else {
-    for (const n of el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes) {
+    for (const n of (shadowRootOf(el) ?? el).childNodes) {
       if (n.nodeType === 3) out += (n as Text).data;
       else if (n.nodeType === 1) out += rawText(n as Element);
     }
@@ -260,7 +260,7 @@ function shadowHostsIn(root: Element): Element[] {
   const stack: (Element | ShadowRoot)[] = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    const sr = isElement(node) ? node.shadowRoot : null;
+    const sr = isElement(node) ? shadowRootOf(node) : null;
     if (sr) {
       found.push(node as Element);
       stack.push(sr);
@@ -273,7 +273,7 @@ function shadowHostsIn(root: Element): Element[] {
 function walkVisible(el: Element, onPath: Set<Node>): string {
   if (!isRendered(el, { box: false })) return '';
   if (!onPath.has(el)) return ` ${innerTextOf(el)} `;
-  const kids: Iterable<Node> = el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
+  const kids: Iterable<Node> = (shadowRootOf(el) ?? el).childNodes;
   let out = '';
   for (const n of flatten(kids)) {
     if (n.nodeType === Node.TEXT_NODE) {

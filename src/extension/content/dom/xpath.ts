@@ -1,5 +1,5 @@
 import { CommandFailure } from '../../../sdk/protocol/index.js';
-import { isElement, isShadowRoot } from './nodes.js';
+import { isElement, isShadowRoot, shadowRootOf } from './nodes.js';
 
 /**
  * Marks a step into an open shadow root in the xpaths and paths this script writes:
@@ -37,17 +37,14 @@ export function xpathOf(el: Element): string {
 function step(el: Element): string {
   const name = el.localName;
   const test = el.namespaceURI === HTML_NS ? name : `*[name()='${name}']`;
-  const parent = el.parentNode;
-  if (!parent) return test;
-  let index = 0;
-  let count = 0;
-  for (let c = (parent as ParentNode).firstElementChild; c; c = c.nextElementSibling) {
-    if (c.localName === name && c.namespaceURI === el.namespaceURI) {
-      count++;
-      if (c === el) index = count;
-    }
-  }
-  return count > 1 ? `${test}[${index}]` : test;
+  if (!el.parentNode) return test;
+  const same = (c: Element): boolean => c.localName === name && c.namespaceURI === el.namespaceURI;
+  let index = 1;
+  for (let c = el.previousElementSibling; c; c = c.previousElementSibling) if (same(c)) index++;
+  if (index > 1) return `${test}[${index}]`;
+  // The first of its name: an index only when a later sibling shares the name.
+  for (let c = el.nextElementSibling; c; c = c.nextElementSibling) if (same(c)) return `${test}[1]`;
+  return test;
 }
 
 /** The tag path from `html`, e.g. `html/body/main/form/button` (shadow steps marked the same way). */
@@ -88,8 +85,9 @@ function walkSimple(doc: Document, xpath: string): Element | null | undefined {
   let current: Element | null = null;
   for (const p of parsed) {
     if (p === SHADOW_STEP) {
-      if (!current?.shadowRoot) return null;
-      scope = current.shadowRoot;
+      const sr = current ? shadowRootOf(current) : null;
+      if (!sr) return null;
+      scope = sr;
       continue;
     }
     const m = p as RegExpExecArray;

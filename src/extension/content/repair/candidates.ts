@@ -1,56 +1,59 @@
-// Which elements repair looks at, and the cheap comparison that keeps the best 60 of them
-// (locator-repair.md §2).
+// The quick comparison that keeps the best 60 of at most 2000 candidates (locator-repair.md §2),
+// over the few facts the page read of each (`Quick`): no DOM here.
 import type { Descriptor } from '../../../sdk/protocol/descriptor.js';
-import { type DescribeCache, elementText, inTwinPlace, isEnabled, isInteractive, isVisible, peerKey, tagFamily } from './features.js';
 import { identWords, words } from './text.js';
 
 export const MAX_LOOKED_AT = 2000;
 export const MAX_SCORED = 60;
 
-const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'BR', 'HR', 'LINK', 'META', 'OPTION', 'OPTGROUP', 'HEAD', 'TITLE']);
-const ALWAYS = new Set(['IMG', 'LABEL', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'LI', 'TD', 'TH', 'SUMMARY', 'LEGEND']);
-const SVG_NS = 'http://www.w3.org/2000/svg';
-
-/** Could a script name this element? Interactive, named, or carrying text of its own. */
-export function isCandidate(el: Element): boolean {
-  if (SKIP.has(el.tagName)) return false;
-  if (el.namespaceURI === SVG_NS) return el.tagName === 'svg' && el.hasAttribute('aria-label');
-  if (ALWAYS.has(el.tagName) || isInteractive(el)) return true;
-  if (el.id || el.hasAttribute('data-testid') || el.hasAttribute('aria-label') || el.hasAttribute('name') || el.hasAttribute('role')) {
-    return true;
-  }
-  for (let n = el.firstChild; n; n = n.nextSibling) {
-    if (n.nodeType === 3 && /\S/.test(n.nodeValue ?? '')) return true;
-  }
-  return false;
+/** What the quick comparison knows of a candidate: attribute reads and its structural text, no layout. */
+export interface Quick {
+  tag: string;
+  /** Its text, naming attributes (aria-label, placeholder, title, id, data-testid, name, value) and a field's `<label>`s, lower-cased. */
+  hay: string;
+  type?: string | undefined;
+  id: string;
+  testid: string | null;
+  nameAttr: string | null;
+  classes: readonly string[];
 }
 
-export interface Pool {
-  elements: Element[];
-  /** Candidates on the page before the cap. */
-  total: number;
+/** Tags that can be interchanged between releases; equal families score nearly as equal tags. */
+export function tagFamily(tag: string): string {
+  if (/^h[1-6]$/.test(tag)) return 'h';
+  switch (tag) {
+    case 'b': case 'strong': case 'em': case 'i': case 'span': case 'small': case 'mark': case 'label':
+      return 'inline';
+    case 'div': case 'section': case 'article': case 'p': case 'li': case 'dd': case 'dt': case 'td': case 'th':
+      return 'block';
+    case 'ul': case 'ol': case 'dl': case 'menu':
+      return 'list';
+    case 'nav': case 'aside': case 'header': case 'footer': case 'main':
+      return 'landmark';
+    case 'a': case 'button': case 'summary':
+      return 'action';
+    case 'input': case 'textarea': case 'select':
+      return 'field';
+    default:
+      return tag;
+  }
 }
 
 /**
- * Candidates in document order, at most {@link MAX_LOOKED_AT}. When the page has more, the ones whose
- * tag is in the remembered element's family come first, so a big page does not push the target out.
+ * The pool cut at {@link MAX_LOOKED_AT}, given the candidates' tags in document order: when the
+ * page has more, those whose tag is in the remembered element's family come first, so a big page
+ * does not push the target out. Returns the indices kept.
  */
-export function collectPool(doc: Document, old: Descriptor): Pool {
-  const list: Element[] = [];
-  const all = (doc.body ?? doc.documentElement).getElementsByTagName('*');
-  for (let i = 0; i < all.length; i++) {
-    const el = all[i]!;
-    if (isCandidate(el)) list.push(el);
-  }
-  if (list.length <= MAX_LOOKED_AT) return { elements: list, total: list.length };
+export function capPool(tags: readonly string[], old: Descriptor): number[] {
+  const all = tags.map((_, i) => i);
+  if (tags.length <= MAX_LOOKED_AT) return all;
   const fam = tagFamily(old.tag);
-  const first: Element[] = [];
-  const rest: Element[] = [];
-  for (const el of list) (tagFamily(el.tagName.toLowerCase()) === fam ? first : rest).push(el);
-  return { elements: first.concat(rest).slice(0, MAX_LOOKED_AT), total: list.length };
+  const first = all.filter((i) => tagFamily(tags[i]!) === fam);
+  const rest = all.filter((i) => tagFamily(tags[i]!) !== fam);
+  return first.concat(rest).slice(0, MAX_LOOKED_AT);
 }
 
-/** The remembered words that the cheap comparison looks for. */
+/** The remembered words that the quick comparison looks for. */
 export function queryWords(old: Descriptor): Set<string> {
   const q = new Set<string>();
   for (const s of [old.text, old.name, old.label, old.ariaLabel, old.placeholder, old.title as string | undefined]) {
@@ -60,70 +63,46 @@ export function queryWords(old: Descriptor): Set<string> {
   return q;
 }
 
-function labelsText(el: Element): string {
-  const labels = (el as HTMLInputElement).labels;
-  if (!labels || labels.length === 0) return '';
-  let s = '';
-  for (const l of labels) s += ' ' + (l.textContent ?? '');
-  return s;
-}
-
 /**
- * The quick comparison: share of remembered words found (as substrings, lower-cased) in the
- * element's text and naming attributes, plus tag, type, class and identifier agreement. Attribute
- * reads and `textContent` only: no layout, no tokenising.
+ * The quick comparison: share of remembered words found (as substrings) in the candidate's
+ * text and naming attributes, plus tag, type, class and identifier agreement.
  */
-export function cheapScore(el: Element, old: Descriptor, q: readonly string[], oldClasses: Set<string>): number {
-  const tag = el.tagName.toLowerCase();
-  let s = tag === old.tag ? 1 : tagFamily(tag) === tagFamily(old.tag) ? 0.7 : 0;
+export function quickScore(c: Quick, old: Descriptor, q: readonly string[], oldClasses: ReadonlySet<string>): number {
+  let s = c.tag === old.tag ? 1 : tagFamily(c.tag) === tagFamily(old.tag) ? 0.7 : 0;
   if (q.length > 0) {
-    let hay = elementText(el, true);
-    for (const a of ['aria-label', 'placeholder', 'title', 'id', 'data-testid', 'name', 'value']) {
-      const v = el.getAttribute(a);
-      if (v) hay += ' ' + v;
-    }
-    if (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) hay += labelsText(el);
-    hay = hay.toLowerCase();
     let hit = 0;
-    for (const w of q) if (hay.includes(w)) hit++;
+    for (const w of q) if (c.hay.includes(w)) hit++;
     s += 3 * (hit / q.length);
   }
-  if (old.type !== undefined && (el as HTMLInputElement).type === old.type) s += 0.3;
-  if (old.id !== undefined && el.id === old.id) s += 1;
-  if (old.testid !== undefined && el.getAttribute('data-testid') === old.testid) s += 1;
-  if (old.nameAttr !== undefined && el.getAttribute('name') === old.nameAttr) s += 1;
-  if (oldClasses.size > 0) {
-    const cls = el.classList;
+  if (old.type !== undefined && c.type === old.type) s += 0.3;
+  if (old.id !== undefined && c.id === old.id) s += 1;
+  if (old.testid !== undefined && c.testid === old.testid) s += 1;
+  if (old.nameAttr !== undefined && c.nameAttr === old.nameAttr) s += 1;
+  if (oldClasses.size > 0 && c.classes.length > 0) {
     let common = 0;
-    for (const c of cls) if (oldClasses.has(c)) common++;
-    if (cls.length) s += (0.5 * common) / (oldClasses.size + cls.length - common);
+    for (const cl of c.classes) if (oldClasses.has(cl)) common++;
+    s += (0.5 * common) / (oldClasses.size + c.classes.length - common);
   }
   return s;
 }
 
-/**
- * Pool elements ranked by the quick comparison; the best {@link MAX_SCORED} that are visible and
- * enabled, and not recognisably one of the remembered element's peers (its key a remembered peer's,
- * or its tag the remembered tag in a remembered twin's place), are kept. Visibility is
- * checked in rank order, so only the leaders pay for it.
- */
-export function shortlist(pool: readonly Element[], old: Descriptor, cache: DescribeCache = {}, limit = MAX_SCORED): Element[] {
-  const peers = new Set(old.peers ?? []);
+/** The candidates' indices by quick score, best first (ties: document order). */
+export function rankQuick(quick: readonly Quick[], old: Descriptor): number[] {
   const q = [...queryWords(old)];
   const oldClasses = new Set(old.classes ?? []);
-  const ranked: { el: Element; s: number; i: number }[] = [];
-  for (let i = 0; i < pool.length; i++) {
-    const el = pool[i]!;
-    ranked.push({ el, s: cheapScore(el, old, q, oldClasses), i });
-  }
-  ranked.sort((a, b) => b.s - a.s || a.i - b.i);
-  const out: Element[] = [];
-  for (const r of ranked) {
-    if (out.length >= limit) break;
-    if (!isVisible(r.el) || !isEnabled(r.el)) continue;
-    if (peers.size > 0 && peers.has(peerKey(r.el))) continue;
-    if (inTwinPlace(r.el, old, cache)) continue;
-    out.push(r.el);
-  }
-  return out;
+  const s = quick.map((c) => quickScore(c, old, q, oldClasses));
+  return quick.map((_, i) => i).sort((a, b) => s[b]! - s[a]! || a - b);
+}
+
+/**
+ * Whether a candidate is recognisably another element than the remembered one (§1): its key is
+ * one of the remembered `peers`, or it has the remembered tag and stands in a remembered twin's
+ * place (`twinPlaces`). The page reads the key and place (dom/describe.ts `peerKey`, `placeKey`).
+ */
+export function isPeer(old: Descriptor, key: string): boolean {
+  return !!old.peers?.length && old.peers.includes(key);
+}
+
+export function inTwinPlace(old: Descriptor, tag: string, place: string): boolean {
+  return !!old.twinPlaces?.length && tag === old.tag && old.twinPlaces.includes(place);
 }

@@ -1,17 +1,17 @@
-// Locator repair (protocol-v1 `resolve`, docs/locator-repair.md). `resolve` calls it once per
-// request, only when the request carries a remembered descriptor, the exact target found nothing
-// (never for ambiguous or hidden matches), and the DOM has settled.
+// Locator repair as a pure library (docs/locator-repair.md): shortlist → score → verdict over the
+// descriptors it is handed. It reads no DOM: the page side (content/repairPage.ts) reads the page
+// with dom/describe.ts, the same code that answers `resolve` and records the lock file, so the
+// benchmark's replay and fitter measure exactly what production answers.
 import { type Descriptor, withoutHandle } from '../../../sdk/protocol/index.js';
-import { MAX_LOOKED_AT, collectPool, shortlist } from './candidates.js';
 import { describeChanges } from './changes.js';
-import { type DescribeCache, describeElement, inTwinPlace, isEnabled, isInteractive, isVisible, neighbourKeys, peerKey } from './features.js';
-import { FIELDS, type FieldSim, type Weights, combine, contrastOf, fieldSims, rarity, slotSim, weightsFor } from './score.js';
-import { fold } from './text.js';
-import type { RepairOutcome, RepairStats } from './types.js';
+import { type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, rarity, slotSim, weightsFor } from './score.js';
+import { inTwinPlace, isPeer } from './candidates.js';
+import { fold } from '../dom/text.js';
+import type { RepairOutcome } from './types.js';
 import { WEIGHTS } from './weights.js';
 
 export type { RepairOutcome, RepairStats } from './types.js';
-export { describeElement } from './features.js';
+export { slotSim };
 
 /** Thresholds of protocol-v1: act at or above, with no rival within the gap. */
 export const ACT_AT = 0.85;
@@ -24,11 +24,22 @@ export const GAP = 0.15;
 export const REMEMBERED_FLOOR = 0.6;
 const MAX_AMBIGUOUS = 5;
 
-export interface Scored {
-  element: Element;
+/** A candidate as the page hands it over: its descriptor, and what only the page could say. */
+export interface Candidate<E = unknown> {
+  /** The page's own handle of it (an element); never read here. */
+  ref: E;
   descriptor: Descriptor;
+  /** What it stands between, against the remembered peers (score.ts `slotSim`). */
+  slot?: number | undefined;
+  /** An element a person operates (dom/aria.ts `isActionable`): preferred when merging wrappers. */
+  interactive?: boolean;
+}
+
+export interface Scored<E = unknown> extends Candidate<E> {
   score: number;
   sims: FieldSim[];
+  /** What it shares of the remembered element's identity (score.ts `identityOf`). */
+  identity?: number;
 }
 
 export interface RepairOptions {
@@ -39,7 +50,6 @@ export interface RepairOptions {
   merge?: boolean;
   /** Skip the remembered-field step (to measure the score alone). */
   scoreOnly?: boolean;
-  doc?: Document;
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
@@ -49,6 +59,13 @@ const round = (x: number): number => Math.round(x * 1000) / 1000;
  * match are on the plain weighted mean, so calibrating the score for repair does not lower them.
  */
 const plain = (W: Weights): Weights => (W.power === 1 && W.scale === 1 ? W : { ...W, power: 1, scale: 1 });
+
+/** One element inside the other, by their xpaths in one document (shadow steps included). */
+export function nested(a: Descriptor, b: Descriptor): boolean {
+  const x = a.xpath;
+  const y = b.xpath;
+  return x === y || y.startsWith(`${x}/`) || x.startsWith(`${y}/`);
+}
 
 interface MergeKey {
   text: string;
@@ -67,15 +84,15 @@ function mergeKey(c: Scored): MergeKey {
 function sameThing(a: Scored, ka: MergeKey, b: Scored, kb: MergeKey): boolean {
   if (ka.text !== kb.text || ka.area === 0 || kb.area === 0) return false;
   if (Math.min(ka.area, kb.area) / Math.max(ka.area, kb.area) < (ka.text ? 0.3 : 0.7)) return false;
-  return a.element.contains(b.element) || b.element.contains(a.element);
+  return nested(a.descriptor, b.descriptor);
 }
 
 /**
  * Merges nested same-text candidates, keeping the best score; the answer is the one with the
  * remembered tag, else the interactive one.
  */
-export function mergeWrappers(sorted: Scored[], oldTag?: string): Scored[] {
-  const kept: Scored[] = [];
+export function mergeWrappers<T extends Scored>(sorted: readonly T[], oldTag?: string): T[] {
+  const kept: T[] = [];
   const keys: MergeKey[] = [];
   for (const c of sorted) {
     const kc = mergeKey(c);
@@ -86,9 +103,9 @@ export function mergeWrappers(sorted: Scored[], oldTag?: string): Scored[] {
       continue;
     }
     const host = kept[k]!;
-    const hostTag = host.element.tagName.toLowerCase() === oldTag;
-    const cTag = c.element.tagName.toLowerCase() === oldTag;
-    if ((cTag && !hostTag) || (cTag === hostTag && !isInteractive(host.element) && isInteractive(c.element))) {
+    const hostTag = host.descriptor.tag === oldTag;
+    const cTag = c.descriptor.tag === oldTag;
+    if ((cTag && !hostTag) || (cTag === hostTag && !host.interactive && c.interactive)) {
       kept[k] = { ...c, score: host.score, sims: host.sims };
     }
   }
@@ -102,17 +119,30 @@ export interface Described {
 }
 
 /**
+ * A candidate that shares nothing of what the remembered element was or was called (its
+ * identity, score.ts `identityOf`, below this) shares only its place: context, position, tag.
+ * Its score is multiplied by {@link PLACE_ONLY_FACTOR}, so it stays under {@link DRIFTED_AT}
+ * whatever else is on the page: a gone target's neighbour is never proposed, let alone acted on.
+ */
+export const PLACE_ONLY_BELOW = 0.1;
+export const PLACE_ONLY_FACTOR = 0.5;
+
+const placeFactor = (identity: number): number => (identity < PLACE_ONLY_BELOW ? PLACE_ONLY_FACTOR : 1);
+
+/**
  * The score of each described candidate against the remembered descriptor, in their order: the
  * part of repair that needs no page (the benchmark's replay calls it with a dump's descriptors).
  */
-export function scoreDescribed(old: Descriptor, described: readonly Described[], opts: Pick<RepairOptions, 'weights' | 'scorer'> = {}): { score: number; sims: FieldSim[] }[] {
+export function scoreDescribed(old: Descriptor, described: readonly Described[], opts: Pick<RepairOptions, 'weights' | 'scorer'> = {}): { score: number; sims: FieldSim[]; identity: number }[] {
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
   const rare = rarity(described.map((d) => d.descriptor));
   const allSims = described.map(({ descriptor, slot }) => fieldSims(old, descriptor, W.tagFamily, rare, slot));
   const contrast = contrastOf(allSims, W);
   return described.map(({ descriptor }, i) => {
     const sims = allSims[i]!;
-    return { score: opts.scorer ? opts.scorer(old, descriptor) : combine(sims, W, contrast), sims };
+    if (opts.scorer) return { score: opts.scorer(old, descriptor), sims, identity: 1 };
+    const identity = identityOf(old, descriptor, W);
+    return { score: combine(sims, W, contrast) * placeFactor(identity), sims, identity };
   });
 }
 
@@ -125,7 +155,7 @@ export function scoreDescribed(old: Descriptor, described: readonly Described[],
  * could only be proposed, and a second look must not make a proposal an act. Returns the
  * candidates sorted again.
  */
-export function contrastClose<T extends { score: number; sims: FieldSim[] }>(old: Descriptor, ranked: readonly T[], weights: Weights = WEIGHTS): T[] {
+export function contrastClose<T extends { score: number; sims: FieldSim[]; identity?: number }>(old: Descriptor, ranked: readonly T[], weights: Weights = WEIGHTS): T[] {
   const best = ranked[0];
   if (!best || best.score < ACT_AT) return [...ranked];
   const close = ranked.filter((r) => best.score - r.score <= GAP);
@@ -133,51 +163,42 @@ export function contrastClose<T extends { score: number; sims: FieldSim[] }>(old
   const W = weightsFor(old, weights);
   const contrast = contrastOf(close.map((r) => r.sims), W, { ...W.contrast, top: close.length });
   const again = new Set<T>(close);
-  return ranked.map((r) => (again.has(r) ? { ...r, score: combine(r.sims, W, contrast) } : r)).sort((a, b) => b.score - a.score);
+  return ranked.map((r) => (again.has(r) ? { ...r, score: combine(r.sims, W, contrast) * placeFactor(r.identity ?? 1) } : r)).sort((a, b) => b.score - a.score);
 }
 
-/** Scores the visible, enabled candidates of the page against the remembered descriptor. */
-export function scoreCandidates(
-  old: Descriptor,
-  opts: RepairOptions = {},
-): { ranked: Scored[]; candidates: number; lookedAt: number } {
-  const doc = opts.doc ?? document;
-  const pool = collectPool(doc, old);
-  const cache: DescribeCache = {};
-  const short = shortlist(pool.elements, old, cache);
-  const described = short.map((element) => ({
-    element,
-    descriptor: describeElement(element, cache),
-    slot: old.peers ? slotSim(old, neighbourKeys(element, cache)) : undefined,
-  }));
-  const scored = scoreDescribed(old, described, opts);
-  let ranked: Scored[] = described.map(({ element, descriptor }, i) => ({ element, descriptor, ...scored[i]! }));
-  ranked.sort((a, b) => b.score - a.score);
+/**
+ * The handed candidates scored against the remembered descriptor, best first: rarity and contrast
+ * over them, wrappers merged, and the second look at close candidates (§2, §3).
+ */
+export function rankCandidates<T extends Candidate>(old: Descriptor, cands: readonly T[], opts: RepairOptions = {}): (T & Scored)[] {
+  const scored = scoreDescribed(old, cands, opts);
+  let ranked = cands.map((c, i) => ({ ...c, ...scored[i]! })).sort((a, b) => b.score - a.score);
   if (opts.merge !== false) ranked = mergeWrappers(ranked, old.tag);
   if (!opts.scorer) ranked = contrastClose(old, ranked, opts.weights);
-  return { ranked, candidates: pool.total, lookedAt: pool.elements.length };
+  return ranked;
 }
 
-function rememberedMatch(old: Descriptor, doc: Document): { element: Element; field: string } | undefined {
-  const fields: [keyof Descriptor, string][] = [
-    ['testid', 'data-testid'],
-    ['id', 'id'],
-    ['ariaLabel', 'aria-label'],
-    ['nameAttr', 'name'],
-  ];
-  const peers = new Set(old.peers ?? []);
-  for (const [field, attr] of fields) {
+/**
+ * The score of the one element a remembered field (`testid`, `id`, `ariaLabel`, `nameAttr`)
+ * still names (§1), on the plain weighted mean; it is taken when at least {@link REMEMBERED_FLOOR}.
+ */
+export function rememberedScore(old: Descriptor, found: Descriptor, opts: RepairOptions = {}): number {
+  const W = weightsFor(old, opts.weights ?? WEIGHTS);
+  return opts.scorer ? opts.scorer(old, found) : combine(fieldSims(old, found, W.tagFamily), plain(W));
+}
+
+/** The remembered fields a remembered-field step looks for, with their attributes, in order (§1). */
+export function rememberedFields(old: Descriptor): { field: 'testid' | 'id' | 'ariaLabel' | 'nameAttr'; attr: string; value: string }[] {
+  const out: { field: 'testid' | 'id' | 'ariaLabel' | 'nameAttr'; attr: string; value: string }[] = [];
+  for (const [field, attr] of [['testid', 'data-testid'], ['id', 'id'], ['ariaLabel', 'aria-label'], ['nameAttr', 'name']] as const) {
     const value = old[field];
     if (typeof value !== 'string' || value === '') continue;
     // A radio's or checkbox's `name` names its group, not the element: with the remembered one
     // gone, the group's other member would be "exactly one".
     if (field === 'nameAttr' && (old.type === 'radio' || old.type === 'checkbox')) continue;
-    const found = [...doc.querySelectorAll(`[${attr}="${CSS.escape(value)}"]`)].filter(
-      (el) => isVisible(el) && isEnabled(el) && !peers.has(peerKey(el)),
-    );
-    if (found.length === 1) return { element: found[0]!, field };
+    out.push({ field, attr, value });
   }
-  return undefined;
+  return out;
 }
 
 /** An exact match that scores at least this against the remembered element is not checked further. */
@@ -186,41 +207,66 @@ export const EXACT_SURE = 0.95;
 export const EXACT_MARGIN = 0.05;
 
 /** Why an exact match is not taken (locator-repair.md §1). */
-export type ExactVerdict =
+export type ExactVerdict<E = unknown> =
   | { ok: true; score: number }
-  | { ok: false; score: number; why: 'peer' | 'low' | 'context' | 'better'; better?: Scored };
+  | { ok: false; score: number; why: 'peer' | 'low' | 'context' | 'better'; better?: Scored<E> };
+
+/** The exact match as the page hands it over: its descriptor, key and place (dom/describe.ts). */
+export interface ExactMatch<E = unknown> {
+  ref: E;
+  descriptor: Descriptor;
+  key: string;
+  place: string;
+  /** Other visible elements of its tag and text on the page now (dom/describe.ts `twinsOf`). */
+  twins?: number;
+}
+
+/** A text that holds another, longer than it (case and spacing ignored). */
+function containsOther(text: string | undefined, inner: string | undefined): boolean {
+  const t = fold(text).toLowerCase();
+  const i = fold(inner).toLowerCase();
+  return i !== '' && t !== i && t.includes(i);
+}
 
 /**
  * Whether an element the exact target found is still the remembered one (`checkExact`). It is
  * not when it is recognisably one of the remembered element's peers, when it scores below
  * {@link DRIFTED_AT} against it (the score without contrast, as for a remembered field), or when
- * it scores under {@link EXACT_SURE} and another element of the page scores more than
+ * it scores under {@link EXACT_SURE} and another candidate of the page scores more than
  * {@link EXACT_MARGIN} higher: the target now names something else (a positional target after a
  * list was reordered, a text that became part of another element's). When the remembered element
- * had twins, its context told it apart: the match may not stand in a remembered twin's place
+ * had twins (or the match has twins on the page now), its context told it apart: the match may not stand in a remembered twin's place
  * (`twinPlaces`), and its row (else heading, else the text around it) must still be the
- * remembered one's (similarity at least {@link DRIFTED_AT}).
+ * remembered one's (similarity at least {@link DRIFTED_AT}). Without recorded peers, a match
+ * whose text only contains the remembered text must score at least {@link ACT_AT}. `ranked`
+ * gives the page's ranked candidates, asked only when needed.
  */
-export function checkExactMatch(old: Descriptor, el: Element, opts: RepairOptions = {}): ExactVerdict {
+export function checkExactMatch<E>(old: Descriptor, exact: ExactMatch<E>, ranked: () => Scored<E>[], opts: RepairOptions = {}): ExactVerdict<E> {
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
-  const d = describeElement(el);
+  const d = exact.descriptor;
   const sims = fieldSims(old, d, W.tagFamily);
   const score = opts.scorer ? opts.scorer(old, d) : combine(sims, plain(W));
-  if (old.peers?.includes(peerKey(el))) return { ok: false, score, why: 'peer' };
+  if (isPeer(old, exact.key)) return { ok: false, score, why: 'peer' };
   // In a remembered twin's place stands that twin (its row or card), not the remembered element.
-  if (inTwinPlace(el, old)) return { ok: false, score, why: 'context' };
+  if (inTwinPlace(old, d.tag, exact.place)) return { ok: false, score, why: 'context' };
   if (score < DRIFTED_AT) return { ok: false, score, why: 'low' };
-  if (score >= EXACT_SURE && !old.twins) return { ok: true, score };
-  // The match's own document: a target in a frame is compared with that frame's elements.
-  const { ranked } = scoreCandidates(old, { ...opts, doc: el.ownerDocument });
-  const mine = ranked.find((r) => r.element === el || r.element.contains(el) || el.contains(r.element));
-  if (old.twins) {
+  // Without recorded peers nothing says which neighbour took the remembered text: a match whose
+  // text only contains the remembered one ("Recent orders" for a removed "Orders") is a repair in
+  // disguise, and must score as a repair must to be acted on.
+  if (!old.peers?.length && score < ACT_AT && containsOther(d.text, old.text)) return { ok: false, score, why: 'low' };
+  // Twins on the page now say the same as remembered ones: its text does not tell it apart, its
+  // context must (a descriptor recorded without `record` knows no twins; the page does).
+  const twins = !!old.twins || !!exact.twins;
+  if (score >= EXACT_SURE && !twins) return { ok: true, score };
+  const all = ranked();
+  const mine = all.find((r) => r.ref === exact.ref || nested(r.descriptor, d));
+  if (twins) {
     // Read with the words' rarity among the candidates, as repair reads it: rows share most words.
     const ctx = old.context?.row ? 'row' : old.context?.heading ? 'heading' : old.near ? 'near' : undefined;
-    const sim = ctx ? ((mine?.sims ?? sims).find(([f]) => FIELDS[f] === ctx)?.[1] ?? 0) : 1;
+    const sim = ctx ? ((mine?.sims ?? sims).find(([f]) => f === ctx)?.[1] ?? 0) : 1;
     if (sim < DRIFTED_AT) return { ok: false, score, why: 'context' };
   }
-  const other = ranked.find((r) => r !== mine && !(r.element.contains(el) || el.contains(r.element)));
+  const other = all.find((r) => r !== mine && !nested(r.descriptor, d));
   const base = mine?.score ?? score;
   if (other && other.score - base > EXACT_MARGIN) return { ok: false, score: base, why: 'better', better: other };
   return { ok: true, score };
@@ -237,87 +283,34 @@ export function answerKind(best: number | undefined, second: number | undefined)
 }
 
 /**
- * Repairs a target whose exact match is gone, from the descriptor the lock file remembers.
- * Returns undefined only when there is no document to look in (resolve then keeps waiting).
+ * The answer of a repair (§4) from the ranked candidates (see {@link rankCandidates}); `note`
+ * says when the pool was cut. A found answer's `element` is the candidate's `ref`.
  */
-export function repair(old: Descriptor, opts: RepairOptions = {}): RepairOutcome | undefined {
-  const t0 = performance.now();
-  const doc = opts.doc ?? (typeof document === 'undefined' ? undefined : document);
-  if (!doc?.body) return undefined;
-  const W = weightsFor(old, opts.weights ?? WEIGHTS);
-  const stats = (candidates: number, lookedAt: number, scored: number): RepairStats => ({
-    candidates,
-    lookedAt,
-    scored,
-    ms: round(performance.now() - t0),
-  });
+export function verdict<E>(old: Descriptor, ranked: readonly Scored<E>[], note?: string): RepairOutcome<E> {
   const oldClean = withoutHandle(old);
-
-  if (!opts.scoreOnly) {
-    const hit = rememberedMatch(old, doc);
-    if (hit) {
-      const descriptor = describeElement(hit.element);
-      const s = opts.scorer ? opts.scorer(old, descriptor) : combine(fieldSims(old, descriptor, W.tagFamily), plain(W));
-      if (s >= REMEMBERED_FLOOR) {
-        return {
-          kind: 'found',
-          via: 'descriptor',
-          element: hit.element,
-          repair: { score: round(s), runnerUp: 0, old: oldClean, ...describeChanges(old, descriptor) },
-          elements: [hit.element],
-          stats: stats(0, 0, 1),
-        };
-      }
-    }
-  }
-
-  const { ranked, candidates, lookedAt } = scoreCandidates(old, { ...opts, doc });
   const best = ranked[0];
   const second = ranked[1];
   const bestScore = best ? round(best.score) : 0;
   const runnerUp = second ? round(second.score) : 0;
-  const st = stats(candidates, lookedAt, ranked.length);
   const kind = answerKind(best?.score, second?.score);
-
-  if (!best || kind === 'not-found') {
-    const note =
-      candidates > MAX_LOOKED_AT
-        ? `the page has ${candidates} candidate elements; repair looked at ${lookedAt} of them`
-        : undefined;
-    return { kind: 'not-found', bestScore, ...(note ? { note } : {}), elements: [], stats: st };
-  }
-
+  if (!best || kind === 'not-found') return { kind: 'not-found', bestScore, ...(note ? { note } : {}), elements: [] };
   if (kind === 'ambiguous') {
     const close = ranked.filter((r) => best.score - r.score <= GAP).slice(0, MAX_AMBIGUOUS);
     return {
       kind: 'ambiguous',
       candidates: close.map((c) => ({ descriptor: c.descriptor, score: round(c.score) })),
       old: oldClean,
-      elements: close.map((c) => c.element),
-      stats: st,
+      elements: close.map((c) => c.ref),
     };
   }
-
   const diff = describeChanges(old, best.descriptor);
   if (kind === 'drifted') {
-    return {
-      kind: 'drifted',
-      candidate: best.descriptor,
-      score: bestScore,
-      runnerUp,
-      old: oldClean,
-      ...diff,
-      elements: [best.element],
-      stats: st,
-    };
+    return { kind: 'drifted', candidate: best.descriptor, score: bestScore, runnerUp, old: oldClean, ...diff, elements: [best.ref] };
   }
+  return { kind: 'found', via: 'repair', element: best.ref, repair: { score: bestScore, runnerUp, old: oldClean, ...diff }, elements: [best.ref] };
+}
 
-  return {
-    kind: 'found',
-    via: 'repair',
-    element: best.element,
-    repair: { score: bestScore, runnerUp, old: oldClean, ...diff },
-    elements: [best.element],
-    stats: st,
-  };
+/** The answer when a remembered field names one element that scores at least the floor. */
+export function foundByField<E>(old: Descriptor, ref: E, found: Descriptor, score: number): RepairOutcome<E> {
+  return { kind: 'found', via: 'descriptor', element: ref, repair: { score: round(score), runnerUp: 0, old: withoutHandle(old), ...describeChanges(old, found) }, elements: [ref] };
 }

@@ -4,7 +4,7 @@
 // remembered element had it, `added[f]` when only the candidate has it.
 import type { Descriptor } from '../../../sdk/protocol/descriptor.js';
 import { type WordWeight, hrefSim, identSim, identWords, meaningfulHref, pathSim, setSim, textSim, withStops, wordSetSim, words } from './text.js';
-import { tagFamily } from './features.js';
+import { tagFamily } from './candidates.js';
 
 export const FIELDS = [
   'tag',
@@ -85,8 +85,11 @@ export function weightsFor(old: Descriptor, W: Weights): Weights {
 /** How a field is present: 1 both, 2 only the remembered element, 3 only the candidate. */
 export type Presence = 1 | 2 | 3;
 
-/** One field's similarity: [field index, similarity, presence]. */
-export type FieldSim = [number, number, Presence];
+/** One field's similarity: [field, similarity, presence]. */
+export type FieldSim = [Field, number, Presence];
+
+/** A multiplier per field (the contrast of one page's candidates); a field not in it counts 1. */
+export type FieldScale = Partial<Record<Field, number>>;
 
 function presence(a: unknown, b: unknown): Presence | 0 {
   const ha = a !== undefined && a !== '' && !(Array.isArray(a) && a.length === 0);
@@ -171,56 +174,59 @@ function ownsRegion(d: Descriptor): boolean {
   return region !== undefined && own !== undefined && region.toLowerCase() === own.toLowerCase();
 }
 
+const GROUPED = new Set(['radio', 'checkbox']);
+
 /** The per-field similarities of a candidate (independent of the weights, so the fitter can reuse them). */
 export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: number, rare?: Rarity, slot?: number): FieldSim[] {
   const out: FieldSim[] = [];
-  const add = (f: number, a: unknown, b: unknown, sim: () => number): void => {
+  const add = (f: Field, a: unknown, b: unknown, sim: () => number): void => {
     const p = presence(a, b);
     if (p === 0) return;
     out.push([f, p === 1 ? sim() : 0, p]);
   };
-  out.push([0, old.tag === cand.tag ? 1 : tagFamily(old.tag) === tagFamily(cand.tag) ? tagFamilySim : 0, 1]);
-  add(1, old.role, cand.role, () => (old.role === cand.role ? 1 : 0));
-  add(2, old.text, cand.text, () => textSim(old.text, cand.text, rare?.text));
-  add(3, old.name, cand.name, () => textSim(old.name, cand.name, rare?.text));
-  add(4, old.label, cand.label, () => textSim(old.label, cand.label, rare?.text));
-  add(5, old.ariaLabel, cand.ariaLabel, () => textSim(old.ariaLabel, cand.ariaLabel, rare?.text));
-  add(6, old.placeholder, cand.placeholder, () => textSim(old.placeholder, cand.placeholder, rare?.text));
-  add(7, old.title, cand.title, () => textSim(old.title as string, cand.title as string));
-  add(8, old.id, cand.id, () => identSim(old.id, cand.id));
-  add(9, old.testid, cand.testid, () => identSim(old.testid, cand.testid));
-  add(10, old.nameAttr, cand.nameAttr, () => identSim(old.nameAttr, cand.nameAttr));
-  add(11, old.type, cand.type, () => (old.type === cand.type ? 1 : 0));
+  out.push(['tag', old.tag === cand.tag ? 1 : tagFamily(old.tag) === tagFamily(cand.tag) ? tagFamilySim : 0, 1]);
+  add('role', old.role, cand.role, () => (old.role === cand.role ? 1 : 0));
+  add('text', old.text, cand.text, () => textSim(old.text, cand.text, rare?.text));
+  add('name', old.name, cand.name, () => textSim(old.name, cand.name, rare?.text));
+  add('label', old.label, cand.label, () => textSim(old.label, cand.label, rare?.text));
+  add('ariaLabel', old.ariaLabel, cand.ariaLabel, () => textSim(old.ariaLabel, cand.ariaLabel, rare?.text));
+  add('placeholder', old.placeholder, cand.placeholder, () => textSim(old.placeholder, cand.placeholder, rare?.text));
+  add('title', old.title, cand.title, () => textSim(old.title as string, cand.title as string));
+  add('id', old.id, cand.id, () => identSim(old.id, cand.id));
+  add('testid', old.testid, cand.testid, () => identSim(old.testid, cand.testid));
+  // A radio's or checkbox's `name` names its group, not the element (as for the remembered-field
+  // step, locator-repair.md §1): every member of the group shares it.
+  if (!GROUPED.has(old.type ?? '')) add('nameAttr', old.nameAttr, cand.nameAttr, () => identSim(old.nameAttr, cand.nameAttr));
+  add('type', old.type, cand.type, () => (old.type === cand.type ? 1 : 0));
   const oh = meaningfulHref(old.href);
   const ch = meaningfulHref(cand.href);
   // A placeholder href where the old link had a path ("#", "javascript:…") names no destination:
   // the link was wired to a script, which says nothing of which link it is, for or against.
-  if (!(oh && !ch && cand.href !== undefined)) add(12, oh, ch, () => hrefSim(oh, ch));
-  add(13, old.classes, cand.classes, () => classSim(old.classes ?? [], cand.classes ?? []));
+  if (!(oh && !ch && cand.href !== undefined)) add('href', oh, ch, () => hrefSim(oh, ch));
+  add('classes', old.classes, cand.classes, () => classSim(old.classes ?? [], cand.classes ?? []));
   const oc = old.context ?? {};
   const cc = cand.context ?? {};
-  add(14, oc.heading, cc.heading, () => textSim(oc.heading, cc.heading));
+  add('heading', oc.heading, cc.heading, () => textSim(oc.heading, cc.heading));
   // A region the remembered element titles itself (a section's own heading) is its name again,
   // not its context: a redesign that drops the section would count the same edit twice.
-  if (!ownsRegion(old)) add(15, oc.region, cc.region, () => textSim(oc.region, cc.region));
-  add(16, oc.row, cc.row, () => textSim(oc.row, cc.row, rare?.context));
-  add(17, old.near, cand.near, () => textSim(old.near as string, cand.near as string, rare?.context));
-  out.push([18, pathSim(old.path, cand.path), 1]);
+  if (!ownsRegion(old)) add('region', oc.region, cc.region, () => textSim(oc.region, cc.region));
+  add('row', oc.row, cc.row, () => textSim(oc.row, cc.row, rare?.context));
+  add('near', old.near, cand.near, () => textSim(old.near as string, cand.near as string, rare?.context));
+  out.push(['path', pathSim(old.path, cand.path), 1]);
   if (old.rect && cand.rect) {
-    out.push([19, posSim(old, cand), 1]);
-    out.push([20, sizeSim(old, cand), 1]);
+    out.push(['pos', posSim(old, cand), 1]);
+    out.push(['size', sizeSim(old, cand), 1]);
   }
-  if (slot !== undefined) out.push([21, slot, 1]);
+  if (slot !== undefined) out.push(['slot', slot, 1]);
   return out;
 }
 
 /** Combines field similarities with weights (and per-field contrast multipliers) into a score in [0, 1]. */
-export function combine(sims: readonly FieldSim[], W: Weights, contrast?: ArrayLike<number>): number {
+export function combine(sims: readonly FieldSim[], W: Weights, contrast?: FieldScale): number {
   let num = 0;
   let den = 0;
   for (const [f, s, p] of sims) {
-    const name = FIELDS[f]!;
-    const w = W.w[name] * (p === 1 ? 1 : p === 2 ? W.missing[name] : W.added[name]) * (contrast ? contrast[f]! : 1);
+    const w = W.w[f] * (p === 1 ? 1 : p === 2 ? W.missing[f] : W.added[f]) * (contrast?.[f] ?? 1);
     num += w * s;
     den += w;
   }
@@ -232,27 +238,60 @@ export function combine(sims: readonly FieldSim[], W: Weights, contrast?: ArrayL
  * over the candidates given with `over` (its `top` counts them). A field a candidate lacks counts
  * as similarity 0 for the spread.
  */
-export function contrastOf(all: readonly FieldSim[][], W: Weights, over: Weights['contrast'] = W.contrast): Float64Array {
-  const out = new Float64Array(FIELDS.length).fill(1);
+export function contrastOf(all: readonly FieldSim[][], W: Weights, over: Weights['contrast'] = W.contrast): FieldScale {
+  const out: FieldScale = {};
   const { floor, top, range } = over;
   if (floor >= 1 || all.length < 2) return out;
   const order = all.map((sims, i) => [combine(sims, W), i] as const).sort((a, b) => b[0] - a[0]);
   const lead = order.slice(0, Math.max(2, top)).map(([, i]) => all[i]!);
-  const lo = new Float64Array(FIELDS.length).fill(Infinity);
-  const hi = new Float64Array(FIELDS.length).fill(-Infinity);
+  const lo: Partial<Record<Field, number>> = {};
+  const hi: Partial<Record<Field, number>> = {};
   for (const sims of lead) {
-    const seen = new Float64Array(FIELDS.length);
+    const seen: Partial<Record<Field, number>> = {};
     for (const [f, s] of sims) seen[f] = s;
-    for (let f = 0; f < FIELDS.length; f++) {
-      lo[f] = Math.min(lo[f]!, seen[f]!);
-      hi[f] = Math.max(hi[f]!, seen[f]!);
+    for (const f of FIELDS) {
+      const s = seen[f] ?? 0;
+      lo[f] = Math.min(lo[f] ?? Infinity, s);
+      hi[f] = Math.max(hi[f] ?? -Infinity, s);
     }
   }
-  for (let f = 0; f < FIELDS.length; f++) out[f] = floor + (1 - floor) * Math.min(1, (hi[f]! - lo[f]!) / range);
+  for (const f of FIELDS) out[f] = floor + (1 - floor) * Math.min(1, (hi[f]! - lo[f]!) / range);
   return out;
 }
 
 /** The score of one candidate alone (no contrast: that needs the other candidates). */
 export function score(old: Descriptor, cand: Descriptor, W: Weights): number {
   return combine(fieldSims(old, cand, W.tagFamily), W);
+}
+
+/**
+ * The fields that say what an element is, is called or looks like, not where it stands (its
+ * context, position and tag are its place).
+ */
+export const IDENTITY: readonly Field[] = ['text', 'name', 'label', 'ariaLabel', 'placeholder', 'title', 'id', 'testid', 'nameAttr', 'href', 'type', 'classes'];
+/**
+ * The weight of the classes in {@link identityOf}: the score gives them none (a restyle changes
+ * them all), but a button that kept its type and its classes where another stood looks like it.
+ */
+const CLASSES_IDENTITY = 0.7;
+/** For an element that had twins, its row and heading told it apart: they say which one it is. */
+const TWIN_IDENTITY: readonly Field[] = [...IDENTITY, 'heading', 'row'];
+
+/**
+ * How much of what the remembered element was or was called the candidate shares: the weighted
+ * mean of the {@link IDENTITY} fields either side has (with the twin weights of
+ * {@link weightsFor}), without contrast and without the words' rarity, so that it means the same
+ * on every page. 1 when neither side has any such field (then its place is all there is).
+ */
+export function identityOf(old: Descriptor, cand: Descriptor, W: Weights): number {
+  const fields = old.twins ? TWIN_IDENTITY : IDENTITY;
+  let num = 0;
+  let den = 0;
+  for (const [f, s, p] of fieldSims(old, cand, W.tagFamily)) {
+    if (!fields.includes(f)) continue;
+    const w = (f === 'classes' ? CLASSES_IDENTITY : W.w[f]) * (p === 1 ? 1 : p === 2 ? W.missing[f] : W.added[f]);
+    num += w * s;
+    den += w;
+  }
+  return den > 0 ? num / den : 1;
 }

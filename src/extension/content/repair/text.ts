@@ -1,10 +1,7 @@
 // Text normalisation and the similarity functions of the repair score (locator-repair.md §3).
-// Pure functions: no DOM, so unit tests and the weight fitter run them outside a page.
-
-/** Folds whitespace and trims. */
-export function fold(s: string | null | undefined): string {
-  return (s ?? '').replace(/\s+/g, ' ').trim();
-}
+// Pure functions: no DOM, so unit tests and the weight fitter run them outside a page (`fold` is
+// the page model's own, dom/text.ts, which reads no DOM either).
+import { fold } from '../dom/text.js';
 
 /** Lower-cased words of a visible string; punctuation separates words. */
 export function words(s: string | undefined): string[] {
@@ -215,10 +212,17 @@ export function meaningfulHref(h: string | undefined): string | undefined {
   return t === '' || t === '#' || t === '#!' || /^javascript:/i.test(t) ? undefined : t;
 }
 
-/** Similarity of two hrefs: same path and query words, ignoring the origin. */
+/**
+ * Similarity of two hrefs: same path and query words, ignoring the origin. An href with no words
+ * left (`#/`, `/`, another site's root) is only like one with the same rest: two empty word sets
+ * say nothing alike ("#/" is not "http://todomvc.com").
+ */
 export function hrefSim(a: string | undefined, b: string | undefined): number {
   if (a === b) return 1;
   if (!a || !b) return 0;
-  const strip = (h: string): string => h.replace(/^[a-z]+:\/\/[^/]+/i, '');
-  return wordSetSim(identWords(strip(a)), identWords(strip(b)));
+  const strip = (h: string): string => h.replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/\/$/, '');
+  const wa = identWords(strip(a));
+  const wb = identWords(strip(b));
+  if (wa.length === 0 || wb.length === 0) return strip(a) === strip(b) ? 1 : 0;
+  return wordSetSim(wa, wb);
 }

@@ -24,8 +24,8 @@ export interface RepairStats {
  * `elements` (the proposed element, or the ones that could not be told apart, best first) and
  * `stats` are for outlines and the benchmark; resolve may ignore them.
  */
-export type RepairOutcome = (
-  | { kind: 'found'; element: Element; via: 'descriptor' | 'repair'; repair: Repair }
+export type RepairOutcome<E = Element> = (
+  | { kind: 'found'; element: E; via: 'descriptor' | 'repair'; repair: Repair }
   | {
       kind: 'drifted';
       candidate: Descriptor;
@@ -37,4 +37,4 @@ export type RepairOutcome = (
     }
   | { kind: 'ambiguous'; candidates: { descriptor: Descriptor; score: number }[]; old: Descriptor }
   | { kind: 'not-found'; bestScore: number; note?: string }
-) & { elements?: Element[]; stats?: RepairStats };
+) & { elements?: E[]; stats?: RepairStats };

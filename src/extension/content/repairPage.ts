@@ -1,0 +1,150 @@
+// Repair on the live page: reads the page with the one page model (dom/describe.ts, the code that
+// answers `resolve` and records the lock file) and hands descriptors to the pure library
+// (repair/index.ts), which shortlists, scores and answers. The candidate walk is resolve's
+// (dom/query.ts `walkElements`): open and closed shadow roots, the target's own document.
+import type { Descriptor } from '../../sdk/protocol/index.js';
+import { isActionable } from './dom/aria.js';
+import { DescribeCache, describe, elementText, neighbourKeys, peerKey, placeKey, twinsOf } from './dom/describe.js';
+import { queryCssDeep, walkElements } from './dom/query.js';
+import { isEnabled } from './dom/state.js';
+import { isRendered } from './dom/visibility.js';
+import { MAX_LOOKED_AT, MAX_SCORED, type Quick, capPool, inTwinPlace, isPeer, rankQuick } from './repair/candidates.js';
+import {
+  type Candidate,
+  type ExactVerdict,
+  type RepairOptions,
+  REMEMBERED_FLOOR,
+  type Scored,
+  checkExactMatch as checkExactOf,
+  foundByField,
+  rankCandidates,
+  rememberedFields,
+  rememberedScore,
+  slotSim,
+  verdict,
+} from './repair/index.js';
+import type { RepairOutcome } from './repair/types.js';
+
+export type { RepairOutcome } from './repair/types.js';
+
+const NOT_NAMED = new Set(['html', 'body', 'br', 'hr', 'option', 'optgroup', 'title']);
+const ALWAYS = new Set(['img', 'label', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'td', 'th', 'summary', 'legend']);
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** Could a script name this element? Interactive, named, or carrying text of its own (§2). */
+export function isCandidate(el: Element): boolean {
+  const tag = el.localName;
+  if (NOT_NAMED.has(tag)) return false;
+  if (el.namespaceURI === SVG_NS) return tag === 'svg' && el.hasAttribute('aria-label');
+  if (ALWAYS.has(tag) || isActionable(el)) return true;
+  if (el.id || el.hasAttribute('data-testid') || el.hasAttribute('aria-label') || el.hasAttribute('name') || el.hasAttribute('role')) return true;
+  for (let n = el.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType === 3 && /\S/.test((n as Text).data)) return true;
+  }
+  return false;
+}
+
+const HAY_ATTRIBUTES = ['aria-label', 'placeholder', 'title', 'id', 'data-testid', 'name', 'value'];
+const FIELD_TAGS = new Set(['input', 'select', 'textarea']);
+
+function quickOf(el: Element, cache: DescribeCache): Quick {
+  let hay = elementText(el, cache.texts);
+  for (const a of HAY_ATTRIBUTES) {
+    const v = el.getAttribute(a);
+    if (v) hay += ` ${v}`;
+  }
+  // The labels' raw text is enough for a substring test (a wrapping label's own control and all).
+  if (FIELD_TAGS.has(el.localName)) for (const l of (el as HTMLInputElement).labels ?? []) hay += ` ${l.textContent ?? ''}`;
+  const type = (el as HTMLInputElement).type;
+  return {
+    tag: el.localName,
+    hay: hay.toLowerCase(),
+    type: typeof type === 'string' ? type : undefined,
+    id: el.id,
+    testid: el.getAttribute('data-testid'),
+    nameAttr: el.getAttribute('name'),
+    classes: Array.from(el.classList),
+  };
+}
+
+/** Whether the page says the element is recognisably another one than the remembered element. */
+function isOther(el: Element, old: Descriptor, cache: DescribeCache): boolean {
+  if (old.peers?.length && isPeer(old, peerKey(el, cache))) return true;
+  return !!old.twinPlaces?.length && el.localName === old.tag && inTwinPlace(old, el.localName, placeKey(el, cache));
+}
+
+/** The page's candidates for a remembered descriptor, described (§2): at most 2000 looked at, 60 kept. */
+export function pageCandidates(old: Descriptor, doc: Document, cache: DescribeCache = new DescribeCache()): { candidates: Candidate<Element>[]; total: number; lookedAt: number } {
+  const all: Element[] = [];
+  walkElements(doc, (el) => {
+    if (isCandidate(el)) all.push(el);
+  });
+  // Every control and heading is a candidate: none in a shadow root means none of them is.
+  if (all.every((el) => el.getRootNode() === doc)) cache.markFlat(doc);
+  const pool = capPool(all.map((el) => el.localName), old).map((i) => all[i]!);
+  const order = rankQuick(pool.map((el) => quickOf(el, cache)), old);
+  const kept: Element[] = [];
+  for (const i of order) {
+    if (kept.length >= MAX_SCORED) break;
+    const el = pool[i]!;
+    // Only the leaders pay for the visibility check.
+    if (!isRendered(el) || !isEnabled(el) || isOther(el, old, cache)) continue;
+    kept.push(el);
+  }
+  const candidates = kept.map((el) => ({
+    ref: el,
+    descriptor: describe(el, { cache }),
+    slot: old.peers ? slotSim(old, neighbourKeys(el, cache)) : undefined,
+    interactive: isActionable(el),
+  }));
+  return { candidates, total: all.length, lookedAt: pool.length };
+}
+
+/** The one element a remembered field still names, visible, enabled and not a remembered peer (§1). */
+function rememberedMatch(old: Descriptor, doc: Document, cache: DescribeCache): Element | undefined {
+  for (const { attr, value } of rememberedFields(old)) {
+    const found = [...queryCssDeep(doc, `[${attr}="${CSS.escape(value)}"]`)].filter(
+      (el) => isRendered(el) && isEnabled(el) && !(old.peers?.length && isPeer(old, peerKey(el, cache))),
+    );
+    if (found.length === 1) return found[0]!;
+  }
+  return undefined;
+}
+
+/**
+ * Repairs a target whose exact match is gone, from the descriptor the lock file remembers.
+ * Returns undefined only when there is no document to look in (resolve then keeps waiting).
+ */
+export function repair(old: Descriptor, opts: RepairOptions & { doc?: Document } = {}): RepairOutcome | undefined {
+  const t0 = performance.now();
+  const doc = opts.doc ?? (typeof document === 'undefined' ? undefined : document);
+  if (!doc?.body) return undefined;
+  const cache = new DescribeCache();
+  const ms = (): number => Math.round((performance.now() - t0) * 1000) / 1000;
+  if (!opts.scoreOnly) {
+    const hit = rememberedMatch(old, doc, cache);
+    if (hit) {
+      const found = describe(hit, { cache });
+      const s = rememberedScore(old, found, opts);
+      if (s >= REMEMBERED_FLOOR) return { ...foundByField(old, hit, found, s), stats: { candidates: 0, lookedAt: 0, scored: 1, ms: ms() } };
+    }
+  }
+  const { candidates, total, lookedAt } = pageCandidates(old, doc, cache);
+  const ranked = rankCandidates(old, candidates, opts);
+  const note = total > MAX_LOOKED_AT ? `the page has ${total} candidate elements; repair looked at ${lookedAt} of them` : undefined;
+  return { ...verdict(old, ranked, note), stats: { candidates: total, lookedAt, scored: ranked.length, ms: ms() } };
+}
+
+/** `checkExact` for an element the exact target found (repair/index.ts `checkExactMatch`), read on its own document. */
+export function checkExactMatch(old: Descriptor, el: Element, opts: RepairOptions = {}): ExactVerdict<Element> {
+  const cache = new DescribeCache();
+  const exact = {
+    ref: el,
+    descriptor: describe(el, { cache }),
+    key: peerKey(el, cache),
+    place: old.twinPlaces?.length ? placeKey(el, cache) : '',
+    twins: old.twins ? old.twins : twinsOf(el, cache).length,
+  };
+  const ranked = (): Scored<Element>[] => rankCandidates(old, pageCandidates(old, el.ownerDocument, cache).candidates, opts);
+  return checkExactOf(old, exact, ranked, opts);
+}

@@ -1,0 +1,86 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, type Session } from '../../src/sdk/index.js';
+import { runPage } from './support/runPage.js';
+
+// A closed shadow root: no page script and no CDP-only tool can look into it; the extension's
+// content script can (chrome.dom.openOrClosedShadowRoot). The page counts its own clicks.
+function vault(button: string): string {
+  return `<h1>Bank</h1><x-vault></x-vault><script>
+    customElements.define('x-vault', class extends HTMLElement {
+      constructor() {
+        super();
+        const root = this.attachShadow({ mode: 'closed' });
+        root.innerHTML = '<h2>Vault</h2><p id="state">Locked</p><button id="open">${button}</button><button id="later">Show the shelf</button>';
+        let opened = 0;
+        root.getElementById('open').addEventListener('click', (e) => {
+          opened++;
+          root.getElementById('state').textContent = 'Opened ' + opened + (e.isTrusted ? ' (trusted)' : '');
+        });
+        root.getElementById('later').addEventListener('click', () => setTimeout(() => {
+          const shelf = document.createElement('button');
+          shelf.textContent = 'Secret shelf';
+          root.append(shelf);
+        }, 150));
+      }
+    });
+  </script>`;
+}
+const PAGES: Record<string, string> = { 'vault.html': vault('Open vault'), 'vault-renamed.html': vault('Open the vault') };
+
+let server: Server;
+let origin: string;
+let session: Session;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const body = PAGES[(req.url ?? '/').slice(1)];
+    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html' }).end(`<!doctype html><title>t</title><body>${body ?? 'none'}</body>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  session = await launch({ allow: [origin], timeoutMs: 3000 });
+});
+afterAll(async () => {
+  await session?.close();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+describe('[SHADOW-CLOSED] closed shadow roots, through the extension', () => {
+  it('a button in a closed shadow root is clicked (trusted) and its text verified; the page itself cannot see into it', async () => {
+    await session.tab.navigate(`${origin}/vault.html`);
+    const page = await runPage(session);
+    expect(await page.evaluate(() => document.querySelector('x-vault')!.shadowRoot)).toBeNull();
+    await session.click({ text: 'Open vault' });
+    await session.verify.text('Opened 1 (trusted)');
+    await session.verify.exists({ role: 'button', name: 'Open vault' });
+    expect((await session.locator.read({ css: '#state' })).text).toBe('Opened 1 (trusted)');
+  });
+
+  it('resolve names it by a shadow xpath, which outline draws and resolve reads back', async () => {
+    await session.tab.navigate(`${origin}/vault.html`);
+    const found = await session.locator.resolve({ text: 'Open vault' });
+    expect(found.descriptor.xpath).toBe('/html/body/x-vault/#shadow-root/button[1]');
+    expect(found.descriptor.context?.heading).toBe('Vault');
+    expect((await session.locator.resolve({ xpath: found.descriptor.xpath })).descriptor.text).toBe('Open vault');
+    expect((await session.locator.outline([{ xpath: found.descriptor.xpath, label: 'vault' }])).drawn).toBe(1);
+    await session.locator.clearOutline();
+  });
+
+  it('wait sees an element that appears later inside the closed root', async () => {
+    await session.tab.navigate(`${origin}/vault.html`);
+    await session.click({ text: 'Show the shelf' });
+    await session.locator.wait('visible', { target: { text: 'Secret shelf' } });
+    await session.verify.exists({ text: 'Secret shelf' });
+  });
+
+  it('repair finds a renamed button inside the closed root from the remembered descriptor', async () => {
+    await session.tab.navigate(`${origin}/vault.html`);
+    const old = (await session.locator.resolve({ text: 'Open vault' }, { record: true })).descriptor;
+    await session.tab.navigate(`${origin}/vault-renamed.html`);
+    const answer = await session.locator.resolve({ text: 'Open vault', exact: true }, { descriptor: old });
+    expect(answer).toMatchObject({ repaired: true });
+    expect(answer.descriptor.text).toBe('Open the vault');
+    expect(answer.descriptor.xpath).toContain('#shadow-root');
+  });
+});

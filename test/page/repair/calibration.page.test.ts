@@ -1,0 +1,51 @@
+// A gone target is answered not-found, never acted on, whatever else stands where it stood: a
+// candidate that shares only its place with the remembered element scores under the drifted
+// threshold, with or without what `record` adds (twins, their places, peers).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
+import { PageHarness } from '../support/harness.js';
+
+const h = new PageHarness();
+beforeAll(() => h.start());
+afterAll(() => h.stop());
+
+async function remembered(path: string, target: Record<string, unknown>, record: boolean): Promise<Descriptor> {
+  const t = await h.open(path);
+  try {
+    const a = await t.ok({ cmd: 'resolve', target, timeoutMs: 1000, ...(record ? { record: true } : {}) } as never);
+    return (a as unknown as { descriptor: Descriptor }).descriptor;
+  } finally {
+    await t.close();
+  }
+}
+
+async function repairedOn(path: string, target: Record<string, unknown>, descriptor: Descriptor): Promise<{ reason: string; detail: Record<string, unknown> }> {
+  const t = await h.open(path);
+  try {
+    const f = await t.fail({ cmd: 'resolve', target, descriptor, timeoutMs: 1500 } as never);
+    return f as unknown as { reason: string; detail: Record<string, unknown> };
+  } finally {
+    await t.close();
+  }
+}
+
+describe('[RS-REPAIR-NOT-FOUND] absolute calibration: a gone target is not-found unless something really resembles it', () => {
+  for (const record of [true, false]) {
+    it(`a removed "Send" beside a new "Cancel" and an old "Help" link: not-found with repairTried and bestScore (${record ? 'with' : 'without'} record)`, async () => {
+      const old = await remembered('send-old.html', { text: 'Send' }, record);
+      expect(old.peers !== undefined).toBe(record);
+      const f = await repairedOn('send-gone.html', { text: 'Send' }, old);
+      expect(f.reason).toBe('not-found');
+      expect(f.detail.repairTried).toBe(true);
+      expect(f.detail.bestScore).toBeLessThan(0.6);
+    });
+
+    it(`a removed "All" filter, the page's only other link "TodoMVC": never acted on, not-found (${record ? 'with' : 'without'} record)`, async () => {
+      const old = await remembered('todos.html', { text: 'All' }, record);
+      const f = await repairedOn('todos-no-all.html', { text: 'All', exact: true }, old);
+      expect(f.reason).toBe('not-found');
+      expect(f.detail.repairTried).toBe(true);
+      expect(f.detail.bestScore).toBeLessThan(0.6);
+    });
+  }
+});
