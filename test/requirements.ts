@@ -114,6 +114,12 @@ export const REQUIREMENTS = {
   'SEC-REREAD': 'the extension reads bridge.json each time it connects, so a new run\u2019s token is used',
   'SEC-NOT-IN-PAGE': 'the token is never in a URL the page can see; pages cannot reach the bridge or the worker',
   'SEC-HOSTS': 'the extension requests host permissions only for the origins of the allow list',
+
+  // Real pages (issue 16): snapshot, history, evaluate, scroll, pictures, network, page errors, attach input
+  'SNAP-OUTLINE': 'snapshot outlines the page as lines of role, name, states, value and ref, open shadow roots where they render and same-origin iframes nested; hidden content and passwords left out',
+  'SNAP-REF': 'a snapshot ref is a target ({ ref }) for every step, in shadow roots and iframes; the same element keeps its ref',
+  'SNAP-REF-STALE': 'a ref from before the page changed fails at once as not-found, saying to take a new snapshot; a ref with other keys is refused',
+  'SNAP-BOUNDED': 'a snapshot stops at maxLines (default 400, at most 2000) and says how much it left out',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -18,7 +18,7 @@ const descriptor = { v: 1, tag: 'button', xpath: '/html/body/button[1]' };
 describe('protocol schemas', () => {
   it('knows every command of protocol v1, plus actStatus beyond it, and an answer schema for each', () => {
     expect([...COMMANDS].sort()).toEqual(
-      ['act', 'actStatus', 'closeTab', 'locate', 'navigate', 'outline', 'read', 'resolve', 'switchTab', 'tabs', 'verify', 'wait'].sort(),
+      ['act', 'actStatus', 'closeTab', 'locate', 'navigate', 'outline', 'read', 'resolve', 'switchTab', 'tabs', 'verify', 'wait', 'snapshot'].sort(),
     );
     for (const cmd of COMMANDS) expect(AnswerSchemas[cmd]).toBeDefined();
   });
@@ -33,7 +33,7 @@ describe('protocol schemas', () => {
 
   it('re-sends only the idempotent commands', () => {
     // actStatus only asks (and fences an act that has not dispatched): asking twice is harmless.
-    expect([...IDEMPOTENT_COMMANDS].sort()).toEqual(['actStatus', 'locate', 'read', 'resolve', 'tabs', 'verify', 'wait']);
+    expect([...IDEMPOTENT_COMMANDS].sort()).toEqual(['actStatus', 'locate', 'read', 'resolve', 'snapshot', 'tabs', 'verify', 'wait']);
   });
 
   it('parses the examples of the spec', () => {

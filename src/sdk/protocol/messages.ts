@@ -271,6 +271,15 @@ export const CloseTabRequestSchema = z.object({ ...base, cmd: z.literal('closeTa
  */
 export const ActStatusRequestSchema = z.object({ ...base, cmd: z.literal('actStatus'), act: z.number().int().positive() });
 
+// Beyond v1, compatible with it (a v1 extension answers `unsupported`): the real-pages commands.
+
+/**
+ * The page as a short outline of roles, names, states and refs (`e12`), frames and shadow roots
+ * included, at most `maxLines` lines (default 400, at most 2000). A ref is a target (`{ ref }`)
+ * until its element leaves the page or the document changes.
+ */
+export const SnapshotRequestSchema = z.object({ ...base, cmd: z.literal('snapshot'), maxLines: z.number().int().positive().max(2_000).optional() });
+
 /** Every request, keyed by `cmd`. */
 export const RequestSchemas = {
   resolve: ResolveRequestSchema,
@@ -285,6 +294,7 @@ export const RequestSchemas = {
   switchTab: SwitchTabRequestSchema,
   closeTab: CloseTabRequestSchema,
   actStatus: ActStatusRequestSchema,
+  snapshot: SnapshotRequestSchema,
 } as const;
 
 /**
@@ -343,6 +353,7 @@ export const IDEMPOTENT_COMMANDS: ReadonlySet<Command> = new Set<Command>([
   'wait',
   'tabs',
   'actStatus',
+  'snapshot',
 ]);
 
 /** Commands the extension itself re-sends to a new page after a navigation. */
@@ -472,6 +483,19 @@ export const ActStatusAnswerSchema = z.object({
   why: z.string().max(1_000).optional(),
 });
 
+export const SnapshotAnswerSchema = z.object({
+  ...okBase,
+  /** The outline, one line per element: `- role "name" [state] [ref=e12]`, nested by two spaces. */
+  text: z.string(),
+  url: z.string(),
+  title: z.string(),
+  lines: z.number().int().nonnegative(),
+  /** How many elements carry a ref. */
+  refs: z.number().int().nonnegative(),
+  /** The page had more than `maxLines` lines; the last line says how many were left out. */
+  truncated: z.boolean(),
+});
+
 export const AnswerSchemas = {
   resolve: ResolveAnswerSchema,
   locate: LocateAnswerSchema,
@@ -485,6 +509,7 @@ export const AnswerSchemas = {
   switchTab: SwitchTabAnswerSchema,
   closeTab: CloseTabAnswerSchema,
   actStatus: ActStatusAnswerSchema,
+  snapshot: SnapshotAnswerSchema,
 } as const satisfies Record<Command, z.ZodType>;
 
 /**

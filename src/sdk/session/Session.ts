@@ -326,6 +326,15 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     }
   }
 
+  /**
+   * The run's page as a short outline of roles, names, states and refs (`e12`), frames and
+   * shadow roots included, at most `maxLines` lines (default 400). A ref names its element as
+   * a target, `{ ref: 'e12' }`, until the page removes it or navigates.
+   */
+  snapshot(options: { maxLines?: number; timeoutMs?: number } = {}): Promise<AnswerOf<'snapshot'>> {
+    return this.#send({ cmd: 'snapshot', ...options });
+  }
+
   /** Closes Chrome (when launched) and the bridge, deletes bridge.json and a temp profile. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
@@ -405,8 +414,9 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   /** Resolves a target with what the lock file remembers of it, and keeps the lock file up to date. */
   async #find(input: TargetInput, timeoutMs?: number, prepare?: Prepare): Promise<Found> {
     const target = toTarget(input);
-    const lock = this.#parts.lock;
     const page = this.#currentTab === null ? undefined : this.#tabUrls.get(this.#currentTab);
+    // A snapshot's ref lives as long as its element: nothing to remember it by.
+    const lock = target.ref === undefined ? this.#parts.lock : undefined;
     const remembered = lock && page ? lock.get(target, page) : undefined;
     // Plain-event acts (no pipe) make their own checks in the page; only pipe input needs a point.
     // Only a descriptor that goes into the lock file needs the look at the rest of the page.
@@ -558,7 +568,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   }
 }
 
-const PAGE_COMMANDS: ReadonlySet<Command> = new Set<Command>(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline']);
+const PAGE_COMMANDS: ReadonlySet<Command> = new Set<Command>(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline', 'snapshot']);
 
 function outlineItems(error: AiteError): OutlineItem[] {
   const detail = error.detail as {
