@@ -120,6 +120,10 @@ export const REQUIREMENTS = {
   'SNAP-REF': 'a snapshot ref is a target ({ ref }) for every step, in shadow roots and iframes; the same element keeps its ref',
   'SNAP-REF-STALE': 'a ref from before the page changed fails at once as not-found, saying to take a new snapshot; a ref with other keys is refused',
   'SNAP-BOUNDED': 'a snapshot stops at maxLines (default 400, at most 2000) and says how much it left out',
+  'HIST-BACK-FORWARD': 'tab.back() and tab.forward() move in the run tab\u2019s history and wait for the page like navigate; later steps act on it',
+  'HIST-BFCACHE': 'a page restored from the back/forward cache counts as loaded',
+  'HIST-RELOAD': 'tab.reload() loads the page again and waits for it',
+  'HIST-NOTHING': 'back or forward with no page to go to fails unsupported, saying so',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -39,6 +39,7 @@ export class CommandRouter {
       },
       outline: page,
       snapshot: page,
+      history: (request) => this.#history(request),
       actStatus: (request) => this.#actStatus(request),
     } satisfies { [C in Command]: Handler<C> };
   }
@@ -127,6 +128,31 @@ export class CommandRouter {
       });
     }
     return { ok: true, tab: tabId, url: tab.url ?? url.href };
+  }
+
+  async #history(request: RequestOf<'history'>): Promise<Record<string, unknown>> {
+    const tabId = request.tab ?? this.state.data.runTab;
+    if (tabId === undefined) throw new Failure('tab-closed', `There is no run tab yet to go ${request.action} in: navigate first.`);
+    const deadline = Date.now() + (request.timeoutMs ?? 30_000);
+    // Watching before going: a page restored from the back/forward cache may be complete at once.
+    const watch = new LoadWatch();
+    const go = request.action === 'back' ? chrome.tabs.goBack(tabId) : request.action === 'forward' ? chrome.tabs.goForward(tabId) : chrome.tabs.reload(tabId);
+    try {
+      await go;
+    } catch (error) {
+      watch.dispose();
+      if (!(await chrome.tabs.get(tabId).catch(() => undefined))) throw new Failure('tab-closed', `Tab ${tabId} does not exist.`, { tab: tabId });
+      const why = error instanceof Error ? error.message : String(error);
+      throw new Failure('unsupported', `Cannot go ${request.action} in the run's tab: ${why} (there is no page to go ${request.action} to).`, { tab: tabId, error: why });
+    }
+    const tab = await watch.forTab(tabId, deadline, `going ${request.action}`);
+    if (!this.allow.allows(tab.url)) {
+      throw new Failure('internal', `Going ${request.action} led to ${tab.url}, outside the run's allow list (${this.allow.describe()}).`, {
+        url: tab.url,
+        allow: [...this.allow.origins],
+      });
+    }
+    return { ok: true, tab: tabId, url: tab.url ?? '' };
   }
 
   async #switchTab(request: RequestOf<'switchTab'>): Promise<Record<string, unknown>> {

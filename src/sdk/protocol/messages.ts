@@ -280,6 +280,13 @@ export const ActStatusRequestSchema = z.object({ ...base, cmd: z.literal('actSta
  */
 export const SnapshotRequestSchema = z.object({ ...base, cmd: z.literal('snapshot'), maxLines: z.number().int().positive().max(2_000).optional() });
 
+export const HISTORY_ACTIONS = ['back', 'forward', 'reload'] as const;
+/**
+ * Back, forward or reload in the run's tab, waiting for the page to load as `navigate` does (a
+ * page restored from the back/forward cache included); the page it lands on must be allowed.
+ */
+export const HistoryRequestSchema = z.object({ ...base, cmd: z.literal('history'), action: z.enum(HISTORY_ACTIONS) });
+
 /** Every request, keyed by `cmd`. */
 export const RequestSchemas = {
   resolve: ResolveRequestSchema,
@@ -295,6 +302,7 @@ export const RequestSchemas = {
   closeTab: CloseTabRequestSchema,
   actStatus: ActStatusRequestSchema,
   snapshot: SnapshotRequestSchema,
+  history: HistoryRequestSchema,
 } as const;
 
 /**
@@ -510,6 +518,7 @@ export const AnswerSchemas = {
   closeTab: CloseTabAnswerSchema,
   actStatus: ActStatusAnswerSchema,
   snapshot: SnapshotAnswerSchema,
+  history: NavigateAnswerSchema,
 } as const satisfies Record<Command, z.ZodType>;
 
 /**

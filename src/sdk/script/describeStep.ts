@@ -25,6 +25,7 @@ export function describeTarget(target: string | Target): string {
   if (target.exact) parts.push('(exact)');
   if (target.nth !== undefined) parts.push(`#${target.nth}`);
   if (target.frame) parts.push(`in frame ${JSON.stringify(target.frame)}`);
+  if (target.ref) parts.push(`ref ${target.ref}`);
   if (target.within !== undefined) parts.push(`within ${describeTarget(target.within)}`);
   return parts.join(' ');
 }
@@ -98,6 +99,11 @@ export function describeStep(step: ScriptStep): string {
     }
     case 'closeTab':
       return 'close the tab';
+    case 'back':
+    case 'forward':
+      return `go ${action}`;
+    case 'reload':
+      return 'reload the page';
     case 'screenshot': {
       const shot = s.screenshot;
       return typeof shot === 'string' ? `screenshot ${shot}` : 'screenshot';

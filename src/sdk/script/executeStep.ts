@@ -66,6 +66,10 @@ export async function executeStep(
     return {};
   }
   if ('screenshot' in step) return { png: await s.screenshot() };
+  if ('back' in step || 'forward' in step || 'reload' in step) {
+    await ('back' in step ? s.tab.back(opts) : 'forward' in step ? s.tab.forward(opts) : s.tab.reload(opts));
+    return {};
+  }
   const never: never = step;
   throw new Error(`unhandled step ${JSON.stringify(never)}`);
 }

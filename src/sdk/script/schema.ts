@@ -87,6 +87,10 @@ export const STEP_SCHEMAS = {
   closeTab: z.strictObject({ closeTab: z.literal(true), ...common }),
   screenshot: z.strictObject({ screenshot: Screenshot, ...common }),
   http: z.strictObject({ http: HttpCheck, ...common }),
+  // Real pages (issue 16)
+  back: z.strictObject({ back: z.literal(true).describe("Go back one page in the run's tab."), ...common }),
+  forward: z.strictObject({ forward: z.literal(true).describe("Go forward one page in the run's tab."), ...common }),
+  reload: z.strictObject({ reload: z.literal(true).describe("Reload the run's page."), ...common }),
 } as const;
 
 /**
@@ -134,6 +138,9 @@ export const STEP_EXAMPLES: Record<StepAction, string> = {
   closeTab: '{ "closeTab": true }',
   screenshot: '{ "screenshot": "after-send" }',
   http: '{ "http": { "url": "http://127.0.0.1:4173/api/balance", "json": { "balance": 5 } } }',
+  back: '{ "back": true }',
+  forward: '{ "forward": true }',
+  reload: '{ "reload": true }',
 };
 
 /**

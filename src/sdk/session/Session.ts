@@ -371,7 +371,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     // Page commands name the run's tab: a reloaded extension has forgotten it (FAULTS row 41).
     const request = PAGE_COMMANDS.has(cmd) && this.#currentTab !== null ? ({ ...input, tab: (input as { tab?: number }).tab ?? this.#currentTab } as R) : input;
     if (cmd === 'tabs' || cmd === 'closeTab' || cmd === 'outline') return request;
-    const fallback = cmd === 'navigate' ? Math.max(30_000, this.#parts.timeoutMs) : this.#parts.timeoutMs;
+    const fallback = cmd === 'navigate' || cmd === 'history' ? Math.max(30_000, this.#parts.timeoutMs) : this.#parts.timeoutMs;
     return { ...request, timeoutMs: (request as { timeoutMs?: number }).timeoutMs ?? fallback } as R;
   }
 
@@ -384,7 +384,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   }
 
   #track(cmd: Command, answer: Record<string, unknown>): void {
-    if (cmd === 'navigate' || cmd === 'switchTab') {
+    if (cmd === 'navigate' || cmd === 'switchTab' || cmd === 'history') {
       this.#currentTab = answer.tab as number;
       this.#tabUrls.set(answer.tab as number, answer.url as string);
     } else if (cmd === 'closeTab') {
