@@ -124,6 +124,10 @@ export const REQUIREMENTS = {
   'HIST-BFCACHE': 'a page restored from the back/forward cache counts as loaded',
   'HIST-RELOAD': 'tab.reload() loads the page again and waits for it',
   'HIST-NOTHING': 'back or forward with no page to go to fails unsupported, saying so',
+  'EVAL-MAIN-WORLD': 'evaluate runs an expression or a function with an argument in the run page\u2019s main world, only where the allow list allows (checked at dispatch)',
+  'EVAL-JSON': 'evaluate takes and answers JSON (promises awaited); a result or argument that is not JSON is refused saying so',
+  'EVAL-EXCEPTION': 'a page exception during evaluate (thrown, rejected, a syntax error) is an AiteError carrying the exception',
+  'EVAL-TIMEOUT': 'evaluate that does not finish within its timeout fails timeout',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

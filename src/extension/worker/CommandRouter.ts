@@ -1,5 +1,6 @@
 import { parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
+import { evaluateInTab } from './evaluate.js';
 import { Failure } from './Failure.js';
 import { LoadWatch } from './LoadWatch.js';
 import { askActStatus, PageChannel, type PageRequest } from './PageChannel.js';
@@ -40,6 +41,11 @@ export class CommandRouter {
       outline: page,
       snapshot: page,
       history: (request) => this.#history(request),
+      evaluate: (request) => {
+        const tabId = request.tab ?? this.state.data.runTab;
+        if (tabId === undefined) throw new Failure('tab-closed', 'There is no run tab yet for evaluate: navigate first.');
+        return evaluateInTab(request, tabId, this.allow);
+      },
       actStatus: (request) => this.#actStatus(request),
     } satisfies { [C in Command]: Handler<C> };
   }

@@ -287,6 +287,19 @@ export const HISTORY_ACTIONS = ['back', 'forward', 'reload'] as const;
  */
 export const HistoryRequestSchema = z.object({ ...base, cmd: z.literal('history'), action: z.enum(HISTORY_ACTIONS) });
 
+/**
+ * Runs `source` in the main world of the run tab's top document: an expression, or (with
+ * `call`) a function's source, called with `arg` (JSON text). Answers the JSON result as
+ * `value` (absent for undefined); a promise is awaited within `timeoutMs`.
+ */
+export const EvaluateRequestSchema = z.object({
+  ...base,
+  cmd: z.literal('evaluate'),
+  source: z.string().min(1).max(100_000),
+  call: z.boolean().optional(),
+  arg: z.string().max(1_000_000).optional(),
+});
+
 /** Every request, keyed by `cmd`. */
 export const RequestSchemas = {
   resolve: ResolveRequestSchema,
@@ -303,6 +316,7 @@ export const RequestSchemas = {
   actStatus: ActStatusRequestSchema,
   snapshot: SnapshotRequestSchema,
   history: HistoryRequestSchema,
+  evaluate: EvaluateRequestSchema,
 } as const;
 
 /**
@@ -519,6 +533,7 @@ export const AnswerSchemas = {
   actStatus: ActStatusAnswerSchema,
   snapshot: SnapshotAnswerSchema,
   history: NavigateAnswerSchema,
+  evaluate: z.object({ ...okBase, value: z.unknown().optional() }),
 } as const satisfies Record<Command, z.ZodType>;
 
 /**

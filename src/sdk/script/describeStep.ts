@@ -104,6 +104,10 @@ export function describeStep(step: ScriptStep): string {
       return `go ${action}`;
     case 'reload':
       return 'reload the page';
+    case 'evaluate': {
+      const code = String(s.evaluate);
+      return `evaluate ${JSON.stringify(code.length > 60 ? `${code.slice(0, 59)}…` : code)}`;
+    }
     case 'screenshot': {
       const shot = s.screenshot;
       return typeof shot === 'string' ? `screenshot ${shot}` : 'screenshot';

@@ -1,3 +1,5 @@
+import { isDeepStrictEqual } from 'node:util';
+import { AiteError } from '../errors/AiteError.js';
 import type { Target } from '../protocol/target.js';
 import type { Session } from '../session/Session.js';
 import type { StepResult } from '../session/types.js';
@@ -66,6 +68,16 @@ export async function executeStep(
     return {};
   }
   if ('screenshot' in step) return { png: await s.screenshot() };
+  if ('evaluate' in step) {
+    const value = await s.evaluate(step.evaluate, undefined, opts);
+    if ('equals' in step && !isDeepStrictEqual(value, step.equals)) {
+      throw new AiteError('mismatch', `evaluate ${JSON.stringify(step.evaluate)} gave ${JSON.stringify(value)}, not the expected ${JSON.stringify(step.equals)}.`, {
+        command: 'evaluate',
+        detail: { expected: step.equals, found: value },
+      });
+    }
+    return {};
+  }
   if ('back' in step || 'forward' in step || 'reload' in step) {
     await ('back' in step ? s.tab.back(opts) : 'forward' in step ? s.tab.forward(opts) : s.tab.reload(opts));
     return {};

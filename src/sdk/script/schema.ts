@@ -91,6 +91,11 @@ export const STEP_SCHEMAS = {
   back: z.strictObject({ back: z.literal(true).describe("Go back one page in the run's tab."), ...common }),
   forward: z.strictObject({ forward: z.literal(true).describe("Go forward one page in the run's tab."), ...common }),
   reload: z.strictObject({ reload: z.literal(true).describe("Reload the run's page."), ...common }),
+  evaluate: z.strictObject({
+    evaluate: z.string().min(1).max(100_000).describe("A JavaScript expression, run in the page's main world (a promise is awaited)."),
+    equals: z.unknown().optional().describe('The step fails (mismatch) unless the result, as JSON, is exactly this.'),
+    ...common,
+  }),
 } as const;
 
 /**
@@ -141,6 +146,7 @@ export const STEP_EXAMPLES: Record<StepAction, string> = {
   back: '{ "back": true }',
   forward: '{ "forward": true }',
   reload: '{ "reload": true }',
+  evaluate: '{ "evaluate": "document.title", "equals": "MallBucks" }',
 };
 
 /**

@@ -8,6 +8,7 @@ import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
 import type { AnswerOf, Command, Descriptor, ExtensionEvent, OutlineItem, Point, RequestInput, RequestOf, Target } from '../protocol/index.js';
 import type { Send } from './Channel.js';
+import { evaluateRequest } from './evaluate.js';
 import { InputLedger } from './InputLedger.js';
 import { Locator } from './Locator.js';
 import { Tab } from './Tab.js';
@@ -324,6 +325,19 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       this.#warn({ code: 'screenshot', message: `No screenshot: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
       return undefined;
     }
+  }
+
+  /**
+   * Runs an expression, or a function called with `arg`, in the main world of the run's page (its
+   * top document), and resolves with its result as JSON (a promise is awaited). Only on the
+   * allow list: the tab's origin is checked when it is sent. A page exception rejects with an
+   * {@link AiteError} whose `detail.exception` holds its name, message and stack; code that
+   * runs longer than `timeoutMs` rejects `timeout`. The function runs in the page, so it sees
+   * nothing of the caller's scope: pass what it needs as `arg` (JSON).
+   */
+  async evaluate<T = unknown, A = unknown>(code: string | ((arg: A) => T | Promise<T>), arg?: A, options: { timeoutMs?: number } = {}): Promise<T> {
+    const answer = await this.#send(evaluateRequest(code as string | ((arg: never) => unknown), arg, options.timeoutMs));
+    return answer.value as T;
   }
 
   /**
