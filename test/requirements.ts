@@ -128,6 +128,9 @@ export const REQUIREMENTS = {
   'EVAL-JSON': 'evaluate takes and answers JSON (promises awaited); a result or argument that is not JSON is refused saying so',
   'EVAL-EXCEPTION': 'a page exception during evaluate (thrown, rejected, a syntax error) is an AiteError carrying the exception',
   'EVAL-TIMEOUT': 'evaluate that does not finish within its timeout fails timeout',
+  'SCROLL-UNTIL': 'scroll with until scrolls a (virtual) list until the target exists, brings it into view and answers its descriptor; it never clicks',
+  'SCROLL-DELTA': 'scroll by deltaY (negative: up) scrolls the target\u2019s container, else the one under the middle of the viewport, else the page',
+  'SCROLL-BOUNDED': 'scroll until is bounded: not-found at the end of the list or after maxSteps, timeout at timeoutMs',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

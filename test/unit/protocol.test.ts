@@ -18,7 +18,7 @@ const descriptor = { v: 1, tag: 'button', xpath: '/html/body/button[1]' };
 describe('protocol schemas', () => {
   it('knows every command of protocol v1, plus actStatus beyond it, and an answer schema for each', () => {
     expect([...COMMANDS].sort()).toEqual(
-      ['act', 'actStatus', 'closeTab', 'locate', 'navigate', 'outline', 'read', 'resolve', 'switchTab', 'tabs', 'verify', 'wait', 'snapshot', 'history', 'evaluate'].sort(),
+      ['act', 'actStatus', 'closeTab', 'locate', 'navigate', 'outline', 'read', 'resolve', 'switchTab', 'tabs', 'verify', 'wait', 'snapshot', 'history', 'evaluate', 'scroll'].sort(),
     );
     for (const cmd of COMMANDS) expect(AnswerSchemas[cmd]).toBeDefined();
   });

@@ -5,6 +5,7 @@ import { outline } from './outline.js';
 import { PageFailure } from './PageFailure.js';
 import { read } from './read.js';
 import { resolve } from './resolve.js';
+import { scroll } from './scroll.js';
 import { snapshot } from './snapshot.js';
 import { verify } from './verify.js';
 import { wait } from './wait.js';
@@ -14,7 +15,7 @@ export { setOutlineLifetimeForTests } from './outline.js';
 export { handles } from './Handles.js';
 
 /** The commands the worker forwards to the page. */
-export const PAGE_COMMANDS = ['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline', 'snapshot'] as const;
+export const PAGE_COMMANDS = ['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline', 'snapshot', 'scroll'] as const;
 export type PageCommand = (typeof PAGE_COMMANDS)[number];
 export type PageRequest = { [C in PageCommand]: RequestOf<C> }[PageCommand];
 export type PageAnswer = { [C in PageCommand]: AnswerOf<C> }[PageCommand];
@@ -23,7 +24,7 @@ export type PageFailureAnswer = Failure & { message: string };
 
 type Handler<C extends PageCommand> = (req: RequestOf<C>) => Promise<AnswerOf<C>>;
 
-const handlers = { resolve, locate, read, verify, wait, act, outline, snapshot } satisfies { [C in PageCommand]: Handler<C> };
+const handlers = { resolve, locate, read, verify, wait, act, outline, snapshot, scroll } satisfies { [C in PageCommand]: Handler<C> };
 
 function dispatch(req: PageRequest): Promise<PageAnswer> {
   switch (req.cmd) {
@@ -43,6 +44,8 @@ function dispatch(req: PageRequest): Promise<PageAnswer> {
       return handlers.outline(req);
     case 'snapshot':
       return handlers.snapshot(req);
+    case 'scroll':
+      return handlers.scroll(req);
     default: {
       const never: never = req;
       throw new PageFailure('unsupported', `The page does not handle the command ${JSON.stringify((never as { cmd?: unknown }).cmd)}; only ${PAGE_COMMANDS.join(', ')}.`);

@@ -40,6 +40,7 @@ export class CommandRouter {
       },
       outline: page,
       snapshot: page,
+      scroll: page,
       history: (request) => this.#history(request),
       evaluate: (request) => {
         const tabId = request.tab ?? this.state.data.runTab;

@@ -300,6 +300,19 @@ export const EvaluateRequestSchema = z.object({
   arg: z.string().max(1_000_000).optional(),
 });
 
+/**
+ * Scrolls the container of `target` (else the one under the middle of the viewport, else the
+ * page) by `deltaY` px, or with `until` step by step until that target is there; never clicks.
+ */
+export const ScrollRequestSchema = z.object({
+  ...base,
+  cmd: z.literal('scroll'),
+  target: TargetSchema.optional(),
+  deltaY: z.number().int().min(-1_000_000).max(1_000_000).refine((n) => n !== 0, 'deltaY must not be 0').optional(),
+  until: TargetSchema.optional(),
+  maxSteps: z.number().int().positive().max(1_000).optional(),
+});
+
 /** Every request, keyed by `cmd`. */
 export const RequestSchemas = {
   resolve: ResolveRequestSchema,
@@ -317,6 +330,7 @@ export const RequestSchemas = {
   snapshot: SnapshotRequestSchema,
   history: HistoryRequestSchema,
   evaluate: EvaluateRequestSchema,
+  scroll: ScrollRequestSchema,
 } as const;
 
 /**
@@ -534,6 +548,16 @@ export const AnswerSchemas = {
   snapshot: SnapshotAnswerSchema,
   history: NavigateAnswerSchema,
   evaluate: z.object({ ...okBase, value: z.unknown().optional() }),
+  scroll: z.object({
+    ...okBase,
+    steps: z.number().int().nonnegative(),
+    /** Pixels scrolled down (negative: up). */
+    scrolled: z.number(),
+    /** The container scrolled, in words. */
+    container: z.string(),
+    /** With `until`: the element that appeared, brought into view. */
+    descriptor: DescriptorSchema.optional(),
+  }),
 } as const satisfies Record<Command, z.ZodType>;
 
 /**

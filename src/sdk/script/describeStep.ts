@@ -104,6 +104,11 @@ export function describeStep(step: ScriptStep): string {
       return `go ${action}`;
     case 'reload':
       return 'reload the page';
+    case 'scroll': {
+      const o = s.scroll as { target?: unknown; until?: unknown; deltaY?: number };
+      const what = o.target !== undefined ? ` ${t(o.target)}` : '';
+      return o.until !== undefined ? `scroll${what} until ${t(o.until)}` : `scroll${what}${o.deltaY !== undefined ? ` by ${o.deltaY} px` : ''}`;
+    }
     case 'evaluate': {
       const code = String(s.evaluate);
       return `evaluate ${JSON.stringify(code.length > 60 ? `${code.slice(0, 59)}…` : code)}`;

@@ -68,6 +68,10 @@ export async function executeStep(
     return {};
   }
   if ('screenshot' in step) return { png: await s.screenshot() };
+  if ('scroll' in step) {
+    const { target, ...rest } = step.scroll;
+    return { result: await s.scroll(target, { ...rest, timeoutMs }) };
+  }
   if ('evaluate' in step) {
     const value = await s.evaluate(step.evaluate, undefined, opts);
     if ('equals' in step && !isDeepStrictEqual(value, step.equals)) {

@@ -91,6 +91,17 @@ export const STEP_SCHEMAS = {
   back: z.strictObject({ back: z.literal(true).describe("Go back one page in the run's tab."), ...common }),
   forward: z.strictObject({ forward: z.literal(true).describe("Go forward one page in the run's tab."), ...common }),
   reload: z.strictObject({ reload: z.literal(true).describe("Reload the run's page."), ...common }),
+  scroll: z.strictObject({
+    scroll: z
+      .strictObject({
+        target: TargetInput.optional().describe('An element in the container to scroll (default: the one under the middle of the viewport, else the page).'),
+        until: TargetInput.optional().describe('Scroll until this element is there (a virtual list), then bring it into view.'),
+        deltaY: z.number().int().min(-1_000_000).max(1_000_000).optional().describe('Pixels per step, negative for up; default most of the container.'),
+        maxSteps: z.number().int().positive().max(1_000).optional().describe('With until: at most this many steps (default 200).'),
+      })
+      .describe('Scrolls a list or the page; never clicks.'),
+    ...common,
+  }),
   evaluate: z.strictObject({
     evaluate: z.string().min(1).max(100_000).describe("A JavaScript expression, run in the page's main world (a promise is awaited)."),
     equals: z.unknown().optional().describe('The step fails (mismatch) unless the result, as JSON, is exactly this.'),
@@ -146,6 +157,7 @@ export const STEP_EXAMPLES: Record<StepAction, string> = {
   back: '{ "back": true }',
   forward: '{ "forward": true }',
   reload: '{ "reload": true }',
+  scroll: '{ "scroll": { "until": "Row 750" } }',
   evaluate: '{ "evaluate": "document.title", "equals": "MallBucks" }',
 };
 

@@ -12,7 +12,7 @@ import { evaluateRequest } from './evaluate.js';
 import { InputLedger } from './InputLedger.js';
 import { Locator } from './Locator.js';
 import { Tab } from './Tab.js';
-import { toTarget, type RetryCounts, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
+import { toTarget, type RetryCounts, type ScrollResult, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
 import { Verify } from './Verify.js';
 
 /**
@@ -293,6 +293,32 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       await page.mouse.move(b.x, b.y, { steps: 8 });
       await page.mouse.up();
     });
+  }
+
+  /**
+   * Scrolls the target's scroll container (none named: the one under the middle of the
+   * viewport, else the page) by `deltaY` px, default most of its height. With `until`, scrolls
+   * step by step until that target is there, as a virtual list renders it, brings it into view
+   * and answers its descriptor; at most `maxSteps` steps (default 200) within `timeoutMs`
+   * (default 15 s with `until`). Never clicks.
+   */
+  async scroll(
+    target?: TargetInput,
+    options: { deltaY?: number; until?: TargetInput; maxSteps?: number; timeoutMs?: number } = {},
+  ): Promise<ScrollResult> {
+    let answer: AnswerOf<'scroll'> | undefined;
+    const timeoutMs = options.timeoutMs ?? (options.until !== undefined ? Math.max(15_000, this.#parts.timeoutMs) : undefined);
+    const result = await this.#step('scroll', options.until ?? target, async () => {
+      answer = await this.#send({
+        cmd: 'scroll',
+        ...(target !== undefined ? { target: toTarget(target) } : {}),
+        ...(options.until !== undefined ? { until: toTarget(options.until) } : {}),
+        ...(options.deltaY !== undefined ? { deltaY: options.deltaY } : {}),
+        ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+        timeoutMs,
+      });
+    });
+    return { ...result, scrolled: answer!.scrolled, steps: answer!.steps, ...(answer!.descriptor ? { descriptor: answer!.descriptor } : {}) };
   }
 
   /** Waits until the run's page has had no network request in flight for `idleMs` (default 500). */
@@ -582,7 +608,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   }
 }
 
-const PAGE_COMMANDS: ReadonlySet<Command> = new Set<Command>(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline', 'snapshot']);
+const PAGE_COMMANDS: ReadonlySet<Command> = new Set<Command>(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline', 'snapshot', 'scroll']);
 
 function outlineItems(error: AiteError): OutlineItem[] {
   const detail = error.detail as {

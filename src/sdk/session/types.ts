@@ -1,4 +1,4 @@
-import type { Command, Repair, Target } from '../protocol/index.js';
+import type { Command, Descriptor, Repair, Target } from '../protocol/index.js';
 
 /**
  * A target as a script names it: a plain string is `{ text }`.
@@ -68,6 +68,28 @@ export interface StepResult {
   warnings: Warning[];
   /** How long the step took. */
   durationMs: number;
+}
+
+/**
+ * What `session.scroll()` returns: a step result, with the element `until` waited for.
+ *
+ * @example
+ * ```ts
+ * import type { ScrollResult, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * const result: ScrollResult = await session.scroll({ css: '.rows' }, { until: { text: 'Row 750', exact: true } });
+ * console.log(result.descriptor?.text, result.scrolled);
+ * ```
+ * @public
+ */
+export interface ScrollResult extends StepResult {
+  /** With `until`: the element that appeared (brought into view). */
+  descriptor?: Descriptor;
+  /** Pixels scrolled down (negative: up). */
+  scrolled: number;
+  /** Scroll steps taken. */
+  steps: number;
 }
 
 /**
