@@ -131,6 +131,9 @@ export const REQUIREMENTS = {
   'SCROLL-UNTIL': 'scroll with until scrolls a (virtual) list until the target exists, brings it into view and answers its descriptor; it never clicks',
   'SCROLL-DELTA': 'scroll by deltaY (negative: up) scrolls the target\u2019s container, else the one under the middle of the viewport, else the page',
   'SCROLL-BOUNDED': 'scroll until is bounded: not-found at the end of the list or after maxSteps, timeout at timeoutMs',
+  'PIC-ELEMENT': 'screenshot({ target }) pictures one element at its size (outside the viewport too); path also writes it',
+  'PIC-FULL-PAGE': 'screenshot({ fullPage }) pictures the whole page',
+  'PIC-FAILED-VERIFY': 'a failed verify, like a failed composed step, carries a picture with the element it looked at outlined; the outline is cleared',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

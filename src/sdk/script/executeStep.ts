@@ -67,7 +67,10 @@ export async function executeStep(
     await s.tab.close();
     return {};
   }
-  if ('screenshot' in step) return { png: await s.screenshot() };
+  if ('screenshot' in step) {
+    const shot = typeof step.screenshot === 'object' ? step.screenshot : {};
+    return { png: await s.screenshot({ ...(shot.target !== undefined ? { target: shot.target } : {}), ...(shot.fullPage ? { fullPage: true } : {}), timeoutMs }) };
+  }
   if ('scroll' in step) {
     const { target, ...rest } = step.scroll;
     return { result: await s.scroll(target, { ...rest, timeoutMs }) };

@@ -65,7 +65,12 @@ const HttpCheck = z.strictObject({
 const Screenshot = z.union([
   z.literal(true),
   z.string().min(1).regex(/^[\w.-]+$/, 'a screenshot name uses letters, digits, ".", "-" and "_"'),
-  z.strictObject({ name: z.string().min(1).regex(/^[\w.-]+$/).optional(), path: z.string().min(1).optional().describe('Also write the PNG here (relative to the working directory).') }),
+  z.strictObject({
+    name: z.string().min(1).regex(/^[\w.-]+$/).optional(),
+    path: z.string().min(1).optional().describe('Also write the PNG here (relative to the working directory).'),
+    target: TargetInput.optional().describe('Picture only this element.'),
+    fullPage: z.boolean().optional().describe('Picture the whole page, not only the viewport.'),
+  }),
 ]);
 
 /** The schema of each step kind, by its action key. */

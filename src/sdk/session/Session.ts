@@ -6,9 +6,10 @@ import { AiteError } from '../errors/AiteError.js';
 import { PageFinder } from '../launch/PageFinder.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import type { AnswerOf, Command, Descriptor, ExtensionEvent, OutlineItem, Point, RequestInput, RequestOf, Target } from '../protocol/index.js';
+import type { AnswerOf, Command, Descriptor, ExtensionEvent, OutlineItem, Point, Rect, RequestInput, RequestOf, Target } from '../protocol/index.js';
 import type { Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
+import { capture, writePicture } from './pipe/pictures.js';
 import { InputLedger } from './InputLedger.js';
 import { Locator } from './Locator.js';
 import { Tab } from './Tab.js';
@@ -142,7 +143,15 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     const send = this.#send;
     this.tab = new Tab(send, () => this.#currentTab);
     this.locator = new Locator(send);
-    this.verify = new Verify(send);
+    // A failed check carries its picture, the element it looked at outlined, as a failed step does.
+    this.verify = new Verify(async (request) => {
+      try {
+        return await send(request);
+      } catch (error) {
+        if (error instanceof AiteError && !error.screenshot && error.reason !== 'connection-lost') error.screenshot = await this.#failureScreenshot(error);
+        throw error;
+      }
+    });
     this.bridge.on('event', (event) => this.#onEvent(event));
     const browser = parts.browser;
     if (browser) {
@@ -335,22 +344,31 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   }
 
   /**
-   * A PNG of the run's tab, brought to the front first. Returns undefined, with a warning, when
-   * no picture can be taken (attach mode, or the tab cannot be told apart from another).
+   * A PNG of the run's tab: the viewport, the whole page (`fullPage`), or one element
+   * (`target`, resolved first). With `path` it is also written there. Returns undefined, with a
+   * warning, when no picture can be taken (attach mode, or the tab cannot be told apart from
+   * another); a `target` that names no element throws, as any step does.
    */
-  async screenshot(): Promise<Uint8Array | undefined> {
+  async screenshot(options: { target?: TargetInput; fullPage?: boolean; path?: string; timeoutMs?: number } = {}): Promise<Uint8Array | undefined> {
     if (!this.#pages) {
       this.#warn({ code: 'screenshot', message: 'Screenshots need the debugging pipe; attach mode has none.' });
       return undefined;
     }
+    let clip: Rect | undefined;
+    if (options.target !== undefined) {
+      const { descriptor } = await this.locator.resolve(toTarget(options.target), { timeoutMs: options.timeoutMs });
+      if (!descriptor.rect) throw new AiteError('unsupported', `The element ${JSON.stringify(options.target)} has no box to picture.`, { command: 'screenshot' });
+      clip = descriptor.rect;
+    }
+    let png: Uint8Array;
     try {
-      const page = await this.#runPage();
-      await page.bringToFront();
-      return await page.screenshot({ type: 'png' });
+      png = await capture(await this.#runPage(), { ...(clip ? { clip } : {}), ...(options.fullPage ? { fullPage: true } : {}) });
     } catch (error) {
       this.#warn({ code: 'screenshot', message: `No screenshot: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
       return undefined;
     }
+    if (options.path) await writePicture(options.path, png);
+    return png;
   }
 
   /**
