@@ -115,6 +115,10 @@ export const REQUIREMENTS = {
   'SEC-NOT-IN-PAGE': 'the token is never in a URL the page can see; pages cannot reach the bridge or the worker',
   'SEC-HOSTS': 'the extension requests host permissions only for the origins of the allow list',
 
+  // Session steps
+  'STEP-OWN-LOG': 'every Session call (composed step, tab, locator, verify) keeps its own call log, warnings and re-sends: calls that overlap never write into each other\u2019s',
+  'STEP-PICTURE': 'every Session call that fails, a verify included, throws its error with the call log and, over the pipe, the outlined picture of the page',
+
   // Real pages (issue 16): snapshot, history, evaluate, scroll, pictures, network, page errors, attach input
   'SNAP-OUTLINE': 'snapshot outlines the page as lines of role, name, states, value and ref, open shadow roots where they render and same-origin iframes nested; hidden content and passwords left out',
   'SNAP-REF': 'a snapshot ref is a target ({ ref }) for every step, in shadow roots and iframes; the same element keeps its ref',

@@ -25,7 +25,7 @@ describe('session.evaluate()', () => {
       }),
     );
     expect(thrown.command).toBe('evaluate');
-    expect(thrown.message).toBe('The page threw during evaluate: TypeError: the cart is empty');
+    expect(thrown.message.split('\n')[0]).toBe('The page threw during evaluate: TypeError: the cart is empty');
     expect(thrown.detail.exception).toMatchObject({ name: 'TypeError', message: 'the cart is empty' });
     const rejected = await failure(ctx.session.evaluate('Promise.reject(new RangeError("no such row"))'));
     expect(rejected.message).toMatch(/RangeError: no such row/);

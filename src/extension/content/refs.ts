@@ -1,4 +1,4 @@
-import { PageFailure } from './PageFailure.js';
+import { CommandFailure } from '../../sdk/protocol/index.js';
 
 /**
  * The refs (`e1`, `e2`, ...) a `snapshot` hands out, valid in the document this content script
@@ -30,7 +30,7 @@ export class Refs {
   element(ref: string): Element {
     const entry = this.#byRef.get(ref);
     if (!entry) {
-      throw new PageFailure(
+      throw new CommandFailure(
         'not-found',
         `The ref ${ref} is not one of this page's: the page navigated or reloaded since the snapshot that gave it, or no snapshot gave it. Take a new snapshot and use its refs.`,
         { ref, stale: 'unknown' },
@@ -38,7 +38,7 @@ export class Refs {
     }
     const element = entry.element.deref();
     if (!element || !element.isConnected) {
-      throw new PageFailure('not-found', `The element of ref ${ref} is no longer in the page (the page re-rendered or removed it). Take a new snapshot and use its refs.`, {
+      throw new CommandFailure('not-found', `The element of ref ${ref} is no longer in the page (the page re-rendered or removed it). Take a new snapshot and use its refs.`, {
         ref,
         stale: 'removed',
       });

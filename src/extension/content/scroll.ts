@@ -1,11 +1,10 @@
-import type { AnswerOf, RequestOf } from '../../sdk/protocol/index.js';
+import { CommandFailure, DEFAULT_TIMEOUT_MS, type AnswerOf, type RequestOf } from '../../sdk/protocol/index.js';
 import { describe } from './describe.js';
 import { styleOf } from './dom/nodes.js';
 import { composedParent, deepElementFromPoint } from './dom/query.js';
 import { formatElement, formatTarget } from './explain.js';
 import { handles } from './Handles.js';
-import { PageFailure } from './PageFailure.js';
-import { DEFAULT_TIMEOUT_MS, evaluate, resolveOne } from './Resolver.js';
+import { evaluate, resolveOne } from './Resolver.js';
 
 /** Steps a `scroll` with `until` takes when the request names no limit, and the most it may ask for. */
 export const SCROLL_STEPS_DEFAULT = 200;
@@ -52,21 +51,21 @@ export async function scroll(req: RequestOf<'scroll'>): Promise<AnswerOf<'scroll
         };
       }
       if (found.length > 1) {
-        throw new PageFailure('ambiguous', `Scrolling found ${found.length} elements matching ${formatTarget(until)}; name one (nth, exact, within).`, { target: until, matches: found.length });
+        throw new CommandFailure('ambiguous', `Scrolling found ${found.length} elements matching ${formatTarget(until)}; name one (nth, exact, within).`, { target: until, matches: found.length });
       }
     }
     const where = `after ${steps} scroll step(s) of ${formatElement(box, '')} (${Math.round(box.scrollTop - start)} px)`;
     if (steps >= maxSteps) {
-      throw new PageFailure('not-found', `${formatTarget(until)} did not appear ${where}: maxSteps (${maxSteps}) reached. Raise maxSteps or scroll a list that holds it.`, { target: until, steps });
+      throw new CommandFailure('not-found', `${formatTarget(until)} did not appear ${where}: maxSteps (${maxSteps}) reached. Raise maxSteps or scroll a list that holds it.`, { target: until, steps });
     }
     if (performance.now() >= deadline) {
-      throw new PageFailure('timeout', `${formatTarget(until)} did not appear ${where} within ${timeoutMs} ms.`, { target: until, steps });
+      throw new CommandFailure('timeout', `${formatTarget(until)} did not appear ${where} within ${timeoutMs} ms.`, { target: until, steps });
     }
     const moved = await scrollOnce(box, stepPx());
     if (!moved) {
       // One last look: the end of the list may have just rendered.
       if (evaluate(until).visible.length > 0) continue;
-      throw new PageFailure('not-found', `${formatTarget(until)} is not in the list: ${where} it reached its end.`, { target: until, steps, end: true });
+      throw new CommandFailure('not-found', `${formatTarget(until)} is not in the list: ${where} it reached its end.`, { target: until, steps, end: true });
     }
   }
 }

@@ -1,6 +1,5 @@
-import type { RequestOf } from '../../sdk/protocol/index.js';
+import { CommandFailure as Failure, DEFAULT_TIMEOUT_MS, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
-import { Failure } from './Failure.js';
 import { tabSettled } from './LoadWatch.js';
 
 /** The most JSON an evaluate may answer (the protocol's messages stop at 8 MB). */
@@ -18,7 +17,7 @@ type PageOutcome =
  * navigated away in between is refused by the browser.
  */
 export async function evaluateInTab(request: RequestOf<'evaluate'>, tabId: number, allow: AllowList): Promise<Record<string, unknown>> {
-  const timeoutMs = request.timeoutMs ?? 5_000;
+  const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
   const tab = await tabSettled(tabId, deadline, 'waiting for the page to load before evaluate');
   if (!allow.allows(tab.url)) {
