@@ -138,6 +138,13 @@ export const REQUIREMENTS = {
   'PIC-ELEMENT': 'screenshot({ target }) pictures one element at its size (outside the viewport too); path also writes it',
   'PIC-FULL-PAGE': 'screenshot({ fullPage }) pictures the whole page',
   'PIC-FAILED-VERIFY': 'a failed verify, like a failed composed step, carries a picture with the element it looked at outlined; the outline is cleared',
+  'PERR-LOAD': 'uncaught errors and unhandled rejections are page errors from the first line of the page\u2019s load (while it parses, at DOMContentLoaded, in setTimeout 0)',
+  'PERR-CONSOLE': 'console.error and console.warn are page errors (console-error, console-warning), with the page and the line that logged them',
+  'PERR-RESOURCE': 'a resource that fails to load (a 404 script) is a page error (resource)',
+  'PERR-CAP': 'page errors are kept at most 100 per step, across reloads, and a line says when more were left out',
+  'PERR-REPORT': 'page errors and failed requests are listed per step in report.json and the HTML report',
+  'NET-FAILED-STEP': 'session.network keeps the run\u2019s requests (url, method, status, type, ms, failed); a failed step lists the failed requests of that step',
+  'NET-REDACT': 'the network log keeps no headers, and a URL\u2019s user:password@ is redacted',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

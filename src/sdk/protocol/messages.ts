@@ -588,6 +588,8 @@ export const EventSchema = z.discriminatedUnion('kind', [
     tab: z.number().int(),
     level: z.enum(['error', 'warning', 'log']),
     text: z.string().max(10_000),
+    /** Beyond v1: what the page's error was, an uncaught error, a rejection, or a failed resource load. */
+    error: z.enum(['error', 'rejection', 'resource']).optional(),
   }),
 ]);
 /**

@@ -2,12 +2,14 @@ import { AiteError } from '../errors/AiteError.js';
 import type { ExtensionEvent } from '../protocol/messages.js';
 import type { LaunchOptions } from '../session/launch.js';
 import type { Session } from '../session/Session.js';
-import type { Warning } from '../session/types.js';
+import type { NetworkEntry, PageError, Warning } from '../session/types.js';
 
 /** What the sessions report while steps run. */
 export interface SessionSink {
   event(profile: string, event: ExtensionEvent): void;
   warning(profile: string, warning: Warning): void;
+  pageError(profile: string, error: PageError): void;
+  request(profile: string, entry: NetworkEntry): void;
 }
 
 /**
@@ -82,5 +84,7 @@ export class ProfileSessions {
     this.#sessions.set(name, session);
     session.on('event', (event) => this.#sink.event(name, event));
     session.on('warning', (warning) => this.#sink.warning(name, warning));
+    session.on('pageError', (error) => this.#sink.pageError(name, error));
+    session.on('request', (entry) => this.#sink.request(name, entry));
   }
 }

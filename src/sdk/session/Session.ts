@@ -13,11 +13,13 @@ import { failurePicture, type FailureFacts } from './failurePicture.js';
 import type { Found, Input, Prepare } from './Input.js';
 import { Locator } from './Locator.js';
 import { writePicture } from './pipe/pictures.js';
+import { PageWatch } from './pipe/PageWatch.js';
 import { PipeInput } from './PipeInput.js';
+import { RunRecords } from './RunRecords.js';
 import { RunTab } from './RunTab.js';
 import { StepContext } from './StepContext.js';
 import { Tab } from './Tab.js';
-import { toTarget, type RetryCounts, type ScrollResult, type StepOptions, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
+import { toTarget, type NetworkEntry, type PageError, type RetryCounts, type ScrollResult, type StepOptions, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
 import { Verify } from './Verify.js';
 
 /**
@@ -46,6 +48,10 @@ export type SessionEvents = {
   event: (event: ExtensionEvent) => void;
   /** Something worth knowing that did not fail a step. */
   warning: (warning: Warning) => void;
+  /** A page of the run had an error: uncaught, a rejection, console.error/warn, a failed load. */
+  pageError: (error: PageError) => void;
+  /** A request of the run's pages finished or failed. */
+  request: (entry: NetworkEntry) => void;
 };
 
 /**
@@ -66,6 +72,8 @@ export const SessionEvent = {
   Retry: 'retry',
   Event: 'event',
   Warning: 'warning',
+  PageError: 'pageError',
+  Request: 'request',
 } as const satisfies Record<string, keyof SessionEvents>;
 
 /**
@@ -119,12 +127,27 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   readonly browser: Browser | undefined;
   /** Re-sends counted over the session. Nothing hides a retry. */
   readonly retries: RetryCounts = { total: 0, byCommand: {} };
-  /** Console errors the pages of this run reported. */
-  readonly consoleErrors: Array<{ tab: number; text: string }> = [];
+  /**
+   * The page errors of this run (over the pipe: uncaught errors and rejections from the first
+   * line of a page's load, console.error and console.warn, failed resource loads; in attach mode:
+   * what the extension relays), at most 100 per step and 1,000 in all.
+   */
+  get consoleErrors(): readonly PageError[] {
+    return this.#records.pageErrors;
+  }
+
+  /**
+   * The requests of the run's pages over the pipe (empty in attach mode), the latest 1,000: url
+   * (userinfo redacted), method, status, resource type, duration, and why one failed. No headers.
+   */
+  get network(): readonly NetworkEntry[] {
+    return this.#records.network;
+  }
 
   readonly #parts: SessionParts;
   readonly #runTab: RunTab;
   readonly #input: Input;
+  readonly #records = new RunRecords();
   #gone: string | undefined;
   #closing: Promise<void> | undefined;
 
@@ -146,6 +169,11 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     this.bridge.on('event', (event) => this.#onEvent(event));
     const browser = parts.browser;
     if (browser) {
+      const watch = new PageWatch(browser, {
+        pageError: (error) => this.#pageError(error),
+        request: (entry) => this.emit('request', this.#records.addRequest(entry)),
+      });
+      browser.once('disconnected', () => watch.dispose());
       // A stopped worker would otherwise wait for its alarm (30 s) to reconnect.
       this.bridge.on('disconnected', () => {
         if (!this.#closing && !this.#gone) void wakeWorker(browser).catch(() => undefined);
@@ -354,6 +382,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    */
   async #step<T>(name: string, target: TargetInput | undefined, timeoutMs: number | undefined, body: (step: StepContext) => Promise<T>): Promise<{ value: T; result: StepResult }> {
     const step = this.#context(name, target, timeoutMs);
+    const mark = this.#records.startStep();
     try {
       const value = await body(step);
       const result = step.result();
@@ -366,6 +395,11 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
           ? caught
           : new AiteError('internal', `${name} failed: ${caught instanceof Error ? caught.message : String(caught)}`, { cause: caught, command: name });
       error.screenshot ??= await this.#picture(step, error);
+      // What the page did wrong during the step is often why it failed.
+      const failedRequests = this.#records.failedSince(mark);
+      if (failedRequests.length > 0 && error.detail.failedRequests === undefined) error.detail.failedRequests = failedRequests;
+      const pageErrors = this.#records.errorsSince(mark).filter((e) => e.kind !== 'console-warning');
+      if (pageErrors.length > 0 && error.detail.pageErrors === undefined) error.detail.pageErrors = pageErrors.slice(-20);
       const durationMs = step.durationMs();
       this.emit('step', { name, target: step.target, ok: false, reason: error.reason, retries: step.retries, durationMs, warnings: step.warnings, ...(error.screenshot ? { screenshot: error.screenshot } : {}) });
       throw error.withCallLog(log);
@@ -416,8 +450,17 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
 
   #onEvent(event: ExtensionEvent): void {
     this.#runTab.onEvent(event);
-    if (event.kind === 'console') this.consoleErrors.push({ tab: event.tab, text: event.text });
+    // Uncaught errors and rejections come from the extension's relay, which is there before the
+    // page's first script; over the pipe, console lines and failed loads come from CDP (PageWatch).
+    if (event.kind === 'console' && (!this.browser || event.error !== 'resource')) {
+      this.#pageError({ kind: event.error ?? 'error', text: event.text, tab: event.tab, ...(this.#runTab.current === event.tab && this.#runTab.url ? { url: this.#runTab.url } : {}) });
+    }
     this.emit('event', event);
+  }
+
+  #pageError(error: PageError): void {
+    const kept = this.#records.addPageError(error);
+    if (kept) this.emit('pageError', kept);
   }
 
   /** Resolves a target with what the lock file remembers of it, and keeps the lock file up to date. */

@@ -48,6 +48,8 @@ describe('typed events', () => {
       readonly Retry: 'retry';
       readonly Event: 'event';
       readonly Warning: 'warning';
+      readonly PageError: 'pageError';
+      readonly Request: 'request';
     }>();
     expectTypeOf<(typeof SessionEvent)[keyof typeof SessionEvent]>().toEqualTypeOf<keyof SessionEvents>();
   });
