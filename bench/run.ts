@@ -11,8 +11,10 @@ import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadAite } from './tools/aite.js';
-import { aiteChromeArgs } from './chrome.js';
+import { CHROME_ARGS } from '../src/sdk/launch/launchChrome.js';
 import { startPageServer } from './server.js';
+import { startFixtureServer } from '../test/support/FixtureServer.js';
+import { WIDGET_TASKS } from '../test/widgets/tasks.js';
 import { median, p95 } from './stats.js';
 import type { LaunchSettings, ToolName } from './tools/Tool.js';
 
@@ -41,6 +43,7 @@ const N = {
   hugeFlow: q(2),
   repair: q(30),
   parallel: q(2),
+  widget: q(6),
 };
 const SIZES = [200, 2000, 20000];
 // 1 profile is the single-profile flow on 2000 elements, measured above.
@@ -109,6 +112,7 @@ interface Metric {
 const metrics: Metric[] = [];
 const scaling: { rows: Array<{ label: string; n: number; tools: Partial<Record<ToolName, { median: number; p95: number; wallMedian?: number }>> }> } = { rows: [] };
 const failures: string[] = [];
+let widgetSummary: string | undefined;
 
 function metric(name: string, n: number, target?: Metric['target'], note?: string): Metric {
   const m: Metric = { name, unit: 'ms', n, target, note, samples: {} };
@@ -214,8 +218,10 @@ async function main(): Promise<void> {
   const { findChrome } = await loadAite();
   const executablePath = findChrome();
   const chromeVersion = execFileSync(executablePath, ['--version'], { encoding: 'utf8' }).trim();
-  const args = aiteChromeArgs(ROOT);
+  const args = [...CHROME_ARGS];
   const pages = await startPageServer(join(ROOT, 'bench/pages'));
+  // The widget suite's pages and libraries (test/fixtures/pages/widgets, node_modules).
+  const fixtures = await startFixtureServer({ root: ROOT });
   // Loaded from the source tree at run time: it serves its app folder next to itself.
   const { startDemoServer } = (await import(pathToFileURL(join(ROOT, 'examples/demo/server.mjs')).href)) as typeof import('../examples/demo/server.mjs');
   const demos = Object.fromEntries(await Promise.all(TOOLS.map(async (t) => [t, await startDemoServer()] as const))) as Record<
@@ -226,7 +232,7 @@ async function main(): Promise<void> {
   const settings = (tool: ToolName): LaunchSettings => ({
     executablePath,
     args,
-    origins: [pages.origin, new URL(demos[tool].url).origin],
+    origins: [pages.origin, fixtures.origin, new URL(demos[tool].url).origin],
     timeoutMs: 30_000,
   });
 
@@ -324,6 +330,26 @@ async function main(): Promise<void> {
       }
     }
 
+    if (wanted('widgets')) {
+      // Real widget libraries, one user task each, aite and Playwright on the same pages.
+      console.log(`· widget tasks (${WIDGET_TASKS.map((t) => t.library).join(', ')}), aite and Playwright`);
+      const pair = drivers.filter((d) => d.tool !== 'puppeteer');
+      for (const task of WIDGET_TASKS) {
+        const m = metric(`widget: ${task.library}`, N.widget, undefined, task.name);
+        await interleave(m, pair, N.widget, 1, 'widget', () => ({ id: task.id, url: `${fixtures.origin}/${task.page}` }));
+      }
+      const rows = metrics.filter((m) => m.name.startsWith('widget: '));
+      const passed = (m: Metric, t: ToolName): boolean => (m.samples[t]?.length ?? 0) === m.n;
+      // Time is compared over the tasks both passed: a failed task has no time to add up.
+      const both = rows.filter((m) => passed(m, 'aite') && passed(m, 'playwright'));
+      const sum = (t: ToolName): number => both.reduce((total, m) => total + median(m.samples[t]!), 0);
+      const count = (t: ToolName): number => rows.filter((m) => passed(m, t)).length;
+      widgetSummary =
+        `Widget tasks: aite passed ${count('aite')}/${rows.length}, Playwright ${count('playwright')}/${rows.length}` +
+        (rows.some((m) => !passed(m, 'aite')) ? ` (aite failed: ${rows.filter((m) => !passed(m, 'aite')).map((m) => m.name.slice(8)).join(', ')})` : '') +
+        `; over the ${both.length} both passed, sum of medians aite ${Math.round(sum('aite'))} ms, Playwright ${Math.round(sum('playwright'))} ms (aite/pw ${fmtRatio(ratio(sum('aite'), sum('playwright')))}).`;
+    }
+
     await Promise.all(drivers.map((d) => d.call('close')));
 
     if (wanted('parallel')) {
@@ -386,6 +412,7 @@ async function main(): Promise<void> {
 
     printTable();
     printScaling();
+    if (widgetSummary) console.log(`\n${widgetSummary}`);
     const mb = (b: number): string => `${(b / 2 ** 20).toFixed(0)} MB`;
     console.log(
       `\nPeak memory of each tool's Node process (maxRSS): ${TOOLS.map((t) => `${t} ${mb(memory[t].maxRss)}`).join(' · ')}` +
@@ -416,6 +443,7 @@ async function main(): Promise<void> {
         };
       }),
       scaling: scaling.rows,
+      ...(widgetSummary ? { widgets: widgetSummary } : {}),
       memory: { ...memory, orchestratorMaxRss: process.resourceUsage().maxRSS * 1024 },
       failures,
     };
@@ -424,6 +452,7 @@ async function main(): Promise<void> {
   } finally {
     for (const d of drivers) d.stop();
     await pages.close();
+    await fixtures.close();
     await Promise.all(Object.values(demos).map((d) => d.close()));
   }
   if (failures.length) process.exitCode = 1;

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -17,81 +17,73 @@ class Capture extends Writable {
 
 let server: FixtureServer;
 let dir: string;
-let code: number;
-let report: RunReport;
-let html: string;
 
-// One run of two scripts: the real-pages steps passing, then a broken page whose failed step
-// must show its page errors and its failed request.
 beforeAll(async () => {
   server = await startFixtureServer();
   dir = await mkdtemp(join(tmpdir(), 'aite-cli-real-pages-'));
   await writeFile(join(dir, 'aite.config.json'), JSON.stringify({ allow: [server.origin], baseUrl: server.url }));
-  await writeFile(
-    join(dir, 'a-steps.aite.json'),
-    JSON.stringify({
-      name: 'real-pages steps',
-      steps: [
-        { navigate: 'evaluate.html' },
-        { navigate: 'virtual-list.html' },
-        { scroll: { target: { css: '#list' }, until: { text: 'Row 300', exact: true } } },
-        { click: { text: 'Row 300', exact: true } },
-        { evaluate: "document.getElementById('picked').textContent", equals: 'Row 300' },
-        { back: true },
-        { verify: { kind: 'title', value: 'Evaluate' } },
-        { forward: true },
-        { reload: true },
-        { verify: { kind: 'targetText', target: { css: '#picked' }, value: 'none' } },
-      ],
-    }),
-  );
-  await writeFile(
-    join(dir, 'b-broken.aite.json'),
-    JSON.stringify({
-      name: 'broken page',
-      steps: [
-        { navigate: 'broken-load.html' },
-        { click: 'Save' },
-        { verify: { kind: 'targetText', target: { css: '#result' }, value: 'Stored' }, timeoutMs: 1_500 },
-      ],
-    }),
-  );
-  code = await runCli(['run', 'a-steps.aite.json', 'b-broken.aite.json', '--report', 'report'], { stdout: new Capture(), stderr: new Capture(), env: { NO_COLOR: '1' }, cwd: dir });
-  report = JSON.parse(await readFile(join(dir, 'report', 'report.json'), 'utf8')) as RunReport;
-  html = await readFile(join(dir, 'report', 'index.html'), 'utf8');
-}, 180_000);
-
+  await mkdir(join(dir, 'fixtures'));
+  await writeFile(join(dir, 'fixtures', 'receipt.txt'), 'receipt #1\n');
+});
 afterAll(async () => {
   await server?.close();
+  await rm(dir, { recursive: true, force: true });
 });
 
-describe('aite run with the real-pages steps', () => {
-  it('[SCROLL-UNTIL, HIST-BACK-FORWARD, HIST-RELOAD, EVAL-JSON] runs scroll, evaluate (equals), back, forward and reload steps', () => {
-    const steps = report.scripts.find((s) => s.name === 'real-pages steps')!;
-    expect(steps.steps.map((s) => `${s.action} ${s.status}`)).toEqual([
-      'navigate passed', 'navigate passed', 'scroll passed', 'click passed', 'evaluate passed',
-      'back passed', 'verify passed', 'forward passed', 'reload passed', 'verify passed',
-    ]);
-    expect(steps.steps[2]!.title).toBe('scroll css "#list" until "Row 300" (exact)');
-  });
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const code = await runCli(args, { stdout, stderr, env: { NO_COLOR: '1' }, cwd: dir });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
 
-  it('[PERR-REPORT, NET-FAILED-STEP] the report lists a page\u2019s load errors, console error and 404, and the failed step its 500, per step', () => {
-    expect(code).toBe(1);
-    const broken = report.scripts.find((s) => s.name === 'broken page')!;
-    const [navigate, , verify] = broken.steps;
-    const kinds = new Set([...navigate!.consoleErrors, ...broken.steps[1]!.consoleErrors].map((e) => e.kind));
-    expect(kinds).toEqual(new Set(['error', 'rejection', 'console-error', 'console-warning', 'resource']));
-    const all = broken.steps.flatMap((s) => s.consoleErrors.map((e) => e.text)).join('\n');
-    expect(all).toMatch(/thrown while the page parses/);
-    expect(all).toMatch(/the config did not load/);
-    expect(all).toMatch(/status of 404/);
-    expect(verify!.status).toBe('failed');
-    const failed = [...(broken.steps[1]!.failedRequests ?? []), ...(verify!.failedRequests ?? [])];
-    expect(failed).toContainEqual(expect.objectContaining({ method: 'GET', status: 500, type: 'fetch', url: `${server.url}status/500` }));
-    expect(verify!.screenshot).toBeDefined();
-    expect(html).toContain('Page errors');
-    expect(html).toContain('Failed requests');
-    expect(html).toContain('thrown while the page parses');
-    expect(html).toContain(`${server.url}status/500`);
+describe('aite run with the real-page steps', () => {
+  it('[DLG-STEP, DLG-NEXT, FILE-INPUT, FILE-DOWNLOAD, MK-BUTTON, MK-CHORD, DRAG-HTML5] dialog, upload, download, right click, chords and a sortable drag as script steps; the report lists the dialogs', async () => {
+    await writeFile(
+      join(dir, 'real.aite.json'),
+      JSON.stringify({
+        name: 'real pages',
+        steps: [
+          { navigate: 'dialogs.html' },
+          { dialog: { accept: true, promptText: 'Zephyr' } },
+          { click: 'Prompt' },
+          { verify: { kind: 'targetText', target: { label: 'Out' }, value: 'name: Zephyr' } },
+          { click: 'Alert' },
+          { navigate: 'files.html' },
+          { upload: { label: 'Receipt' }, files: ['fixtures/receipt.txt'] },
+          { verify: { kind: 'targetText', target: { label: 'Log' }, value: 'receipt: receipt.txt (11 bytes)' } },
+          { download: 'Export CSV', saveAs: 'out/export.csv' },
+          { navigate: 'mouse-keys.html' },
+          { click: 'budget.xlsx', button: 'right' },
+          { verify: { kind: 'targetText', target: { label: 'Log' }, value: 'menu for budget.xlsx (button 2)' } },
+          { press: 'Control+A', target: { label: 'Note' } },
+          { press: 'Backspace' },
+          { verify: { kind: 'value', target: { label: 'Note' }, value: '' } },
+          { navigate: 'sortable.html' },
+          { drag: 'Alpha', to: 'Gamma' },
+          { verify: { kind: 'targetText', target: { label: 'Order' }, value: 'Beta,Gamma,Alpha' } },
+        ],
+      }),
+    );
+    const result = await run(['run', 'real.aite.json', '--report', 'report']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(await readFile(join(dir, 'out', 'export.csv'), 'utf8')).toBe('id,amount\n1,4\n2,5\n');
+    const report = JSON.parse(await readFile(join(dir, 'report', 'report.json'), 'utf8')) as RunReport;
+    const steps = report.scripts[0]!.steps;
+    expect(steps[2]!.dialogs).toEqual([expect.objectContaining({ type: 'prompt', accepted: true, promptText: 'Zephyr', by: 'armed', profile: 'default' })]);
+    expect(steps[4]!.dialogs).toEqual([expect.objectContaining({ type: 'alert', message: 'Saved', accepted: false, by: 'policy' })]);
+    const html = await readFile(join(dir, 'report', 'index.html'), 'utf8');
+    expect(html).toContain('class="dialog-chip"');
+    expect(html).toMatch(/<code>alert<\/code> <q>Saved<\/q> dismissed/);
+  }, 120_000);
+
+  it('[MK-BAD-KEY] a key name that does not exist is a script error (exit 2) before Chrome starts', async () => {
+    await writeFile(join(dir, 'bad-key.aite.json'), JSON.stringify({ steps: [{ navigate: 'mouse-keys.html' }, { press: 'Control+Foo' }] }));
+    const started = performance.now();
+    const result = await run(['run', 'bad-key.aite.json']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/step 2 \(press\).*"Foo" in "Control\+Foo" is not a key name/);
+    // Chrome never started: a launch takes far longer than parsing.
+    expect(performance.now() - started).toBeLessThan(1500);
   });
 });

@@ -1,6 +1,6 @@
 import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type Descriptor, type RequestOf, type Target, withoutHandle } from '../../sdk/protocol/index.js';
 import { describe } from './describe.js';
-import { findFrame } from './dom/query.js';
+import { enterFrames } from './frames.js';
 import type { TextIndex } from './dom/text.js';
 import { formatTarget, q } from './explain.js';
 import { handles } from './Handles.js';
@@ -45,7 +45,7 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
     if (s.done || !repairable(ev)) return s;
     if (!documentSettled(REPAIR_QUIET_MS)) return pending(ev, Math.max(1, REPAIR_QUIET_MS - activity.quietMs() + 1));
     repairTried = true;
-    const outcome = repair(descriptor!, target, { doc: documentOf(target) });
+    const outcome = repair(descriptor!, { doc: documentOf(target) });
     return outcome ? done({ kind: 'repair', outcome }) : s;
   }, timeoutMs);
 
@@ -53,7 +53,7 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
   if (step.done) outcome = step.value;
   else {
     const last = step.last;
-    const late = repairable(last) ? repair(descriptor!, target, { doc: documentOf(target) }) : undefined;
+    const late = repairable(last) ? repair(descriptor!, { doc: documentOf(target) }) : undefined;
     if (!late) throw missFailure(target, last, timeoutMs);
     outcome = { kind: 'repair', outcome: late };
   }
@@ -82,7 +82,7 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
 /** The document a target is looked for in: its frame's, or the page's. Repair looks in the same one. */
 function documentOf(target: Target): Document {
   if (target.frame === undefined) return document;
-  const f = findFrame(target.frame);
+  const f = enterFrames(target.frame);
   return f.kind === 'found' ? f.doc : document;
 }
 

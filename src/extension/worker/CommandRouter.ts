@@ -2,21 +2,22 @@ import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, defaultTimeout
 import type { AllowList } from './AllowList.js';
 import { evaluateInTab } from './evaluate.js';
 import { LoadWatch } from './LoadWatch.js';
-import { askActStatus, PageChannel, type PageRequest } from './PageChannel.js';
+import { FrameRoute } from './FrameRoute.js';
+import { askActStatus, type PageRequest } from './PageChannel.js';
 import type { RunState } from './RunState.js';
 
 type Handler<C extends Command> = (request: RequestOf<C>) => Promise<Record<string, unknown>>;
 
 /** Turns each validated request into its answer. Tab commands run here; page commands go to the tab. */
 export class CommandRouter {
-  readonly #page: PageChannel;
+  readonly #page: FrameRoute;
   readonly #handlers: { [C in Command]: Handler<C> };
 
   constructor(
     private readonly state: RunState,
     private readonly allow: AllowList,
   ) {
-    this.#page = new PageChannel(allow);
+    this.#page = new FrameRoute(allow);
     const page = (request: PageRequest): Promise<Record<string, unknown>> => this.#runOnPage(request);
     this.#handlers = {
       tabs: () => this.#tabs(),
@@ -262,7 +263,7 @@ async function goInHistory(tabId: number, delta: -1 | 1): Promise<void> {
   const [injected] = await chrome.scripting.executeScript({
     target: { tabId, frameIds: [0] },
     func: (d: number) => {
-      const nav = (window as unknown as { navigation?: { canGoBack: boolean; canGoForward: boolean } }).navigation;
+      const nav = (globalThis as unknown as { navigation?: { canGoBack: boolean; canGoForward: boolean } }).navigation;
       const can = nav ? (d < 0 ? nav.canGoBack : nav.canGoForward) : true;
       if (can) history.go(d);
       return can;

@@ -15,18 +15,7 @@ const STEP_ICON: Record<StepReport['status'], string> = { passed: '✓', failed:
  * The report as one self-contained HTML page (styles inline, screenshots as data URLs), readable
  * offline: a summary at the top, then each script's steps as a timeline, the failure with its
  * outlined screenshot, repairs as before/after diffs, retries highlighted.
- *
- * @example
- * ```ts
- * import { writeFile } from 'node:fs/promises';
- * import { renderHtml, runScript, createRunReport } from 'aite';
- *
- * const run = await runScript('send.aite.json');
- * const report = createRunReport([run.report], { version: '0.1.0', startedAt: run.report.startedAt, durationMs: run.report.durationMs });
- * const images = new Map(run.attachments.map((a) => [a.file, a.bytes] as const));
- * await writeFile('report.html', renderHtml(report, images)); // one file, pictures inline
- * ```
- * @public
+ * @internal
  */
 export function renderHtml(report: RunReport, images: ReadonlyMap<string, Uint8Array> = new Map()): string {
   const title = `aite report — ${STATUS_LABEL[report.status]}`;
@@ -134,6 +123,7 @@ function stepItem(step: StepReport, scriptIndex: number, total: number, multi: b
       ${step.retries > 0 ? html`<span class="retry-chip" title="re-sent after a navigation or reconnect">${step.retries} ${step.retries === 1 ? 'retry' : 'retries'}</span>` : ''}
       ${step.repair || step.repaired ? html`<span class="repair-chip">repaired</span>` : ''}
       ${step.warnings.length ? html`<span class="warn-chip">${step.warnings.length} ${step.warnings.length === 1 ? 'warning' : 'warnings'}</span>` : ''}
+      ${step.dialogs?.length ? html`<span class="dialog-chip">${step.dialogs.length} ${step.dialogs.length === 1 ? 'dialog' : 'dialogs'}</span>` : ''}
       ${step.consoleErrors.length ? html`<span class="console-chip">${step.consoleErrors.length} page ${step.consoleErrors.length === 1 ? 'error' : 'errors'}</span>` : ''}
       ${step.failedRequests?.length ? html`<span class="console-chip">${step.failedRequests.length} failed ${step.failedRequests.length === 1 ? 'request' : 'requests'}</span>` : ''}
       ${step.status === 'failed' ? html`<span class="reason">${step.reason}</span>` : ''}
@@ -176,6 +166,14 @@ function stepBody(step: StepReport, images: ReadonlyMap<string, Uint8Array>): Ht
     parts.push(
       html`<div class="list console network"><h4>Failed requests</h4><ul>${step.failedRequests.map(
         (r) => html`<li><code>${r.method}</code> <span class="url">${r.url}</span> <strong>${r.status ?? r.failed ?? 'failed'}</strong> <span class="muted">${r.type}${r.ms !== undefined ? ` · ${r.ms} ms` : ''}</span></li>`,
+      )}</ul></div>`,
+    );
+  }
+  if (step.dialogs?.length) {
+    parts.push(
+      html`<div class="list dialogs"><h4>Dialogs</h4><ul>${step.dialogs.map(
+        (d) =>
+          html`<li><code>${d.type}</code> ${d.message ? html`<q>${d.message}</q>` : ''} ${d.accepted ? 'accepted' : 'dismissed'}${d.promptText !== undefined ? html` with <q>${d.promptText}</q>` : ''} <span class="muted">by ${d.by === 'armed' ? 'dialogs.next()' : 'the dialogs policy'} · <span class="url">${d.url}</span></span></li>`,
       )}</ul></div>`,
     );
   }

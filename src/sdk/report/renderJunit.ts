@@ -4,16 +4,7 @@ import type { RunReport, StepReport } from './model.js';
  * The report as JUnit XML: a testsuite per script, a testcase per step. A failed step is a
  * `<failure>` with its reason as `type`; an unmet pre-state (and a script that could not run)
  * is an `<error>`, so CI tells it apart from an app failure; skipped steps are `<skipped/>`.
- *
- * @example
- * ```ts
- * import { readFile, writeFile } from 'node:fs/promises';
- * import { renderJunit, type RunReport } from 'aite';
- *
- * const report = JSON.parse(await readFile('aite-report/report.json', 'utf8')) as RunReport;
- * await writeFile('junit.xml', renderJunit(report));
- * ```
- * @public
+ * @internal
  */
 export function renderJunit(report: RunReport): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
@@ -48,6 +39,7 @@ function testcase(step: StepReport, suite: string, file: string, scriptError: bo
   for (const w of step.warnings) extra.push(`warning ${w.code}: ${w.message}`);
   for (const c of step.consoleErrors) extra.push(`page ${c.kind ?? 'error'}${c.url ? ` (${c.url})` : c.tab !== undefined ? ` (tab ${c.tab})` : ''}: ${c.text}`);
   for (const r of step.failedRequests ?? []) extra.push(`failed request: ${r.method} ${r.url} ${r.status ?? r.failed ?? ''}`);
+  for (const d of step.dialogs ?? []) extra.push(`${d.type} dialog "${d.message}" ${d.accepted ? 'accepted' : 'dismissed'} (${d.by})`);
   if (step.screenshot) extra.push(`[[ATTACHMENT|${step.screenshot}]]`);
   if (step.status === 'passed' && extra.length === 0) return [`${open}/>`];
   out.push(`${open}>`);

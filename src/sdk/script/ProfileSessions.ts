@@ -1,6 +1,7 @@
 import { AiteError } from '../errors/AiteError.js';
 import type { ExtensionEvent } from '../protocol/messages.js';
-import type { LaunchOptions } from '../session/launch.js';
+import type { LaunchOptions } from '../session/options.js';
+import type { DialogRecord } from '../session/pipe/Dialogs.js';
 import type { Session } from '../session/Session.js';
 import type { NetworkEntry, PageError, Warning } from '../session/types.js';
 
@@ -10,6 +11,7 @@ export interface SessionSink {
   warning(profile: string, warning: Warning): void;
   pageError(profile: string, error: PageError): void;
   request(profile: string, entry: NetworkEntry): void;
+  dialog(profile: string, dialog: DialogRecord): void;
 }
 
 /**
@@ -86,5 +88,6 @@ export class ProfileSessions {
     session.on('warning', (warning) => this.#sink.warning(name, warning));
     session.on('pageError', (error) => this.#sink.pageError(name, error));
     session.on('request', (entry) => this.#sink.request(name, entry));
+    session.on('dialog', (dialog) => this.#sink.dialog(name, dialog));
   }
 }

@@ -3,15 +3,7 @@ import { actionOf, type ScriptStep } from './schema.js';
 
 /**
  * A short description of a target: `"Send"`, `button "Review"`, `label "Amount"`.
- *
- * @example
- * ```ts
- * import { describeTarget } from 'aite';
- *
- * console.log(describeTarget({ role: 'button', name: 'Send', within: 'Transfer' }));
- * console.log(describeTarget('Send'));
- * ```
- * @public
+ * @internal
  */
 export function describeTarget(target: string | Target): string {
   if (typeof target === 'string') return JSON.stringify(target);
@@ -32,15 +24,7 @@ export function describeTarget(target: string | Target): string {
 
 /**
  * What a step does, in a few words: `type "1" into label "Amount"`.
- *
- * @example
- * ```ts
- * import { describeStep, loadScript } from 'aite';
- *
- * const { script } = await loadScript('send.aite.json');
- * script.steps.forEach((step, i) => console.log(`${i + 1}. ${describeStep(step)}`)); // 2. click "Send"
- * ```
- * @public
+ * @internal
  */
 export function describeStep(step: ScriptStep): string {
   if (step.name) return step.name;
@@ -113,6 +97,16 @@ export function describeStep(step: ScriptStep): string {
       const code = String(s.evaluate);
       return `evaluate ${JSON.stringify(code.length > 60 ? `${code.slice(0, 59)}…` : code)}`;
     }
+    case 'dialog': {
+      const d = s.dialog as { accept: boolean; promptText?: string };
+      return `answer the next dialog ${d.accept ? 'OK' : 'Cancel'}${d.promptText !== undefined ? ` with ${JSON.stringify(d.promptText)}` : ''}`;
+    }
+    case 'upload': {
+      const files = typeof s.files === 'string' ? [s.files] : (s.files as string[]);
+      return files.length === 0 ? `clear the files of ${t(s.upload)}` : `upload ${files.join(', ')} into ${t(s.upload)}`;
+    }
+    case 'click':
+      return s.button && s.button !== 'left' ? `${String(s.button)}-click ${t(s.click)}` : `click ${t(s.click)}`;
     case 'screenshot': {
       const shot = s.screenshot;
       return typeof shot === 'string' ? `screenshot ${shot}` : 'screenshot';
