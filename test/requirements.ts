@@ -172,6 +172,33 @@ export const REQUIREMENTS = {
   'WG-MODAL': 'widget suite: a SweetAlert2 confirmation dialog opened by a button is confirmed',
   'WG-SORTABLE': 'widget suite: in a SortableJS list the first item is dragged below the last (Beta,Gamma,Alpha, as a person and Playwright get)',
   'WG-DROPZONE': 'widget suite: a Dropzone zone is clicked and a file chosen in the chooser it opens; the widget lists the file with its size',
+
+  // Real pages (issue 16): snapshot, history, evaluate, scroll, pictures, network, page errors, attach input
+  'SNAP-OUTLINE': 'snapshot outlines the page as lines of role, name, states, value and ref, open shadow roots where they render and same-origin iframes nested; hidden content and passwords left out',
+  'SNAP-REF': 'a snapshot ref is a target ({ ref }) for every step, in shadow roots and iframes; the same element keeps its ref',
+  'SNAP-REF-STALE': 'a ref from before the page changed fails at once as not-found, saying to take a new snapshot; a ref with other keys is refused',
+  'SNAP-BOUNDED': 'a snapshot stops at maxLines (default 400, at most 2000) and says how much it left out',
+  'HIST-BACK-FORWARD': 'tab.back() and tab.forward() move in the run tab\u2019s history and wait for the page like navigate; later steps act on it',
+  'HIST-BFCACHE': 'a page restored from the back/forward cache counts as loaded',
+  'HIST-RELOAD': 'tab.reload() loads the page again and waits for it',
+  'HIST-NOTHING': 'back or forward with no page to go to fails unsupported, saying so',
+  'EVAL-MAIN-WORLD': 'evaluate runs an expression or a function with an argument in the run page\u2019s main world, only where the allow list allows (checked at dispatch)',
+  'EVAL-JSON': 'evaluate takes and answers JSON (promises awaited); a result or argument that is not JSON is refused saying so',
+  'EVAL-EXCEPTION': 'a page exception during evaluate (thrown, rejected, a syntax error) is an AiteError carrying the exception',
+  'EVAL-TIMEOUT': 'evaluate that does not finish within its timeout fails timeout',
+  'SCROLL-UNTIL': 'scroll with until scrolls a (virtual) list until the target exists, brings it into view and answers its descriptor; it never clicks',
+  'SCROLL-DELTA': 'scroll by deltaY (negative: up) scrolls the target\u2019s container, else the one under the middle of the viewport, else the page',
+  'SCROLL-BOUNDED': 'scroll until is bounded: not-found at the end of the list or after maxSteps, timeout at timeoutMs',
+  'PIC-ELEMENT': 'screenshot({ target }) pictures one element at its size (outside the viewport too); path also writes it',
+  'PIC-FULL-PAGE': 'screenshot({ fullPage }) pictures the whole page',
+  'PIC-FAILED-VERIFY': 'a failed verify, like a failed composed step, carries a picture with the element it looked at outlined; the outline is cleared',
+  'PERR-LOAD': 'uncaught errors and unhandled rejections are page errors from the first line of the page\u2019s load (while it parses, at DOMContentLoaded, in setTimeout 0)',
+  'PERR-CONSOLE': 'console.error and console.warn are page errors (console-error, console-warning), with the page and the line that logged them',
+  'PERR-RESOURCE': 'a resource that fails to load (a 404 script) is a page error (resource)',
+  'PERR-CAP': 'page errors are kept at most 100 per step, across reloads, and a line says when more were left out',
+  'PERR-REPORT': 'page errors and failed requests are listed per step in report.json and the HTML report',
+  'NET-FAILED-STEP': 'session.network keeps the run\u2019s requests (url, method, status, type, ms, failed); a failed step lists the failed requests of that step',
+  'NET-REDACT': 'the network log keeps no headers, and a URL\u2019s user:password@ is redacted',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -27,7 +27,7 @@ const descriptor = { v: 1, tag: 'button', xpath: '/html/body/button[1]' };
 describe('protocol schemas', () => {
   it('knows every command of protocol v1, plus actStatus beyond it, and an answer schema for each', () => {
     expect([...COMMANDS].sort()).toEqual(
-      ['act', 'actStatus', 'closeTab', 'locate', 'navigate', 'outline', 'read', 'resolve', 'switchTab', 'tabs', 'verify', 'wait'].sort(),
+      ['act', 'actStatus', 'closeTab', 'locate', 'navigate', 'outline', 'read', 'resolve', 'switchTab', 'tabs', 'verify', 'wait', 'snapshot', 'history', 'evaluate', 'scroll'].sort(),
     );
     for (const cmd of COMMANDS) expect(AnswerSchemas[cmd]).toBeDefined();
   });
@@ -42,7 +42,7 @@ describe('protocol schemas', () => {
 
   it('re-sends only the idempotent commands', () => {
     // actStatus only asks (and fences an act that has not dispatched): asking twice is harmless.
-    expect([...IDEMPOTENT_COMMANDS].sort()).toEqual(['actStatus', 'locate', 'read', 'resolve', 'tabs', 'verify', 'wait']);
+    expect([...IDEMPOTENT_COMMANDS].sort()).toEqual(['actStatus', 'locate', 'read', 'resolve', 'snapshot', 'tabs', 'verify', 'wait']);
   });
 
   it('parses the examples of the spec', () => {
@@ -94,7 +94,7 @@ describe('protocol schemas', () => {
 
 describe('protocol facts, shared by both ends', () => {
   it('says where each command runs and which timeout it gets when it names none', () => {
-    expect(PAGE_COMMANDS).toEqual(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline']);
+    expect(PAGE_COMMANDS).toEqual(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline', 'snapshot', 'scroll']);
     expect(COMMANDS.filter((cmd) => isPageCommand(cmd))).toEqual(PAGE_COMMANDS);
     expect([...NAVIGATION_RESEND_COMMANDS].sort()).toEqual(['resolve', 'verify']);
     expect(defaultTimeoutOf('verify')).toBe(DEFAULT_TIMEOUT_MS);
@@ -103,6 +103,7 @@ describe('protocol facts, shared by both ends', () => {
     expect(defaultTimeoutOf('navigate', 60_000)).toBe(60_000);
     expect(defaultTimeoutOf('tabs')).toBeUndefined();
     expect(defaultTimeoutOf('outline')).toBeUndefined();
+    expect(defaultTimeoutOf('history')).toBe(NAVIGATE_TIMEOUT_MS);
   });
 
   it('[SEC-BRIDGE-JSON] bridge.json has one schema: a loopback bridge, a token, a profile (default "default")', () => {

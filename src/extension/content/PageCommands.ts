@@ -4,6 +4,8 @@ import { locate } from './locate.js';
 import { outline } from './outline.js';
 import { read } from './read.js';
 import { resolve } from './resolve.js';
+import { scroll } from './scroll.js';
+import { snapshot } from './snapshot.js';
 import { verify } from './verify.js';
 import { wait } from './wait.js';
 
@@ -18,7 +20,7 @@ export type PageFailureAnswer = Failure & { message: string };
 
 type Handler<C extends PageCommand> = (req: RequestOf<C>) => Promise<AnswerOf<C>>;
 
-const handlers = { resolve, locate, read, verify, wait, act, outline } satisfies { [C in PageCommand]: Handler<C> };
+const handlers = { resolve, locate, read, verify, wait, act, outline, snapshot, scroll } satisfies { [C in PageCommand]: Handler<C> };
 
 function dispatch(req: PageRequest): Promise<PageAnswer> {
   switch (req.cmd) {
@@ -36,6 +38,10 @@ function dispatch(req: PageRequest): Promise<PageAnswer> {
       return handlers.act(req);
     case 'outline':
       return handlers.outline(req);
+    case 'snapshot':
+      return handlers.snapshot(req);
+    case 'scroll':
+      return handlers.scroll(req);
     default: {
       const never: never = req;
       throw new CommandFailure('unsupported', `The page does not handle the command ${JSON.stringify((never as { cmd?: unknown }).cmd)}; only ${PAGE_COMMANDS.join(', ')}.`);

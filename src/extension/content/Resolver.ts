@@ -9,6 +9,7 @@ import { isRendered, whyHidden } from './dom/visibility.js';
 import { evaluateXPath } from './dom/xpath.js';
 import { formatElement, formatTarget, listOf, q } from './explain.js';
 import { handles } from './Handles.js';
+import { refs } from './refs.js';
 import { activity, done, pending, settle, type Step } from './settle.js';
 
 /** A region name or a target that must resolve to one element. */
@@ -44,6 +45,11 @@ const LOCATING_KEYS = ['role', 'name', 'label', 'placeholder', 'testid', 'css', 
  */
 export function evaluate(target: Target, opts: { within?: Within | undefined; doc?: Document } = {}): Evaluation {
   const texts = new TextIndex();
+  if (target.ref !== undefined) {
+    // A snapshot's ref names one element directly, in whichever frame or shadow root it is.
+    const el = refs.element(target.ref);
+    return isRendered(el) ? { visible: [el], hidden: [], texts } : { visible: [], hidden: [el], texts };
+  }
   let doc = opts.doc ?? document;
   if (target.frame !== undefined) {
     // A cross-site frame on the way throws a frame hop: the worker sends the command on to it.

@@ -18,6 +18,7 @@ export function formatTarget(t: Target): string {
   if (t.within !== undefined) parts.push(`within ${typeof t.within === 'string' ? q(t.within) : `(${formatTarget(t.within)})`}`);
   if (t.nth !== undefined) parts.push(`nth ${t.nth}`);
   if (t.frame !== undefined) parts.push(`in frame ${typeof t.frame === 'string' ? q(t.frame) : t.frame.map(q).join(' > ')}`);
+  if (t.ref !== undefined) parts.push(`ref ${t.ref}`);
   return parts.join(' ');
 }
 

@@ -1,7 +1,7 @@
 import { PAGE_PORT_NAME, type PagePortAnswer, type PagePortRequest } from '../PagePort.js';
 import { actStatus, handlePageRequest, lastActDispatched, type PageRequest } from './PageCommands.js';
 import { framePoint, probeOf, type FramePointQuery } from './frames.js';
-import { PAGE_ERROR_EVENT } from './pageErrorRelay.js';
+import { PAGE_ERROR_CHANNEL, type RelayedError } from './pageErrorRelay.js';
 
 /**
  * The content script's entry (bundled as an IIFE). It only wires Chrome to the page logic:
@@ -19,8 +19,8 @@ import { PAGE_ERROR_EVENT } from './pageErrorRelay.js';
  * - `{ aite: 1, query: 'framePoint', point: FramePointQuery }`: a point in a child frame's
  *   viewport moved into this document's, or why input there would not reach it (frames.ts).
  * To the worker: `{ aite: 1, frameProbe: nonce }` when this document's parent probes it (frames.ts).
- * Events to the worker: `{ aite: 1, event: { type: 'event', kind: 'console', level: 'error', text } }`
- * for the page's uncaught errors; the worker adds `tab`.
+ * Events to the worker: `{ aite: 1, event: { type: 'event', kind: 'console', level: 'error', text, error } }`
+ * for the page's uncaught errors, rejections and failed loads (`error`); the worker adds `tab`.
  */
 
 // The worker injects this file on demand into tabs that were open before the extension
@@ -83,20 +83,34 @@ function install(): void {
     }
   });
 
-  // Page errors reach this isolated world only through the main-world relay (pageErrorRelay.ts).
+  // Page errors reach this isolated world only through the main-world relay (pageErrorRelay.ts),
+  // which keeps what it saw before this listener was there until it hears `ready`.
   let sent = 0;
-  window.addEventListener(PAGE_ERROR_EVENT, (e) => {
-    const text = (e as CustomEvent<unknown>).detail;
-    if (typeof text !== 'string' || sent > CONSOLE_EVENTS_MAX) return;
+  window.addEventListener(PAGE_ERROR_CHANNEL, (e) => {
+    const error = parseRelayed((e as CustomEvent<unknown>).detail);
+    if (!error || sent > CONSOLE_EVENTS_MAX) return;
     sent++;
-    sendConsole(sent > CONSOLE_EVENTS_MAX ? `(more than ${CONSOLE_EVENTS_MAX} page errors; the rest of this page's errors are not reported)` : text);
+    sendConsole(sent > CONSOLE_EVENTS_MAX ? { kind: 'error', text: `(more than ${CONSOLE_EVENTS_MAX} page errors; the rest of this page's errors are not reported)` } : error);
   });
+  window.addEventListener(`${PAGE_ERROR_CHANNEL}:hello`, () => window.dispatchEvent(new CustomEvent(`${PAGE_ERROR_CHANNEL}:ready`)));
+  window.dispatchEvent(new CustomEvent(`${PAGE_ERROR_CHANNEL}:ready`));
 }
 
-function sendConsole(text: string): void {
+function parseRelayed(detail: unknown): RelayedError | undefined {
+  if (typeof detail !== 'string') return undefined;
+  try {
+    const error = JSON.parse(detail) as Partial<RelayedError>;
+    if (typeof error.text !== 'string' || (error.kind !== 'error' && error.kind !== 'rejection' && error.kind !== 'resource')) return undefined;
+    return { kind: error.kind, text: error.text };
+  } catch {
+    return undefined;
+  }
+}
+
+function sendConsole(error: RelayedError): void {
   try {
     chrome.runtime
-      .sendMessage({ aite: 1, event: { type: 'event', kind: 'console', level: 'error', text: text.slice(0, 10_000) } })
+      .sendMessage({ aite: 1, event: { type: 'event', kind: 'console', level: 'error', text: error.text.slice(0, 10_000), error: error.kind } })
       .catch(() => {
         // No worker listening (it is restarting): the error is lost, the page is not disturbed.
       });

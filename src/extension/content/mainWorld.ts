@@ -1,5 +1,5 @@
-import { installPageErrorRelay } from './pageErrorRelay.js';
+import { installPageErrorRelay, PAGE_ERROR_CHANNEL } from './pageErrorRelay.js';
 
-// Entry for a MAIN-world content script (manifest: "world": "MAIN", "run_at": "document_start"),
-// for builds that list it; the worker can instead inject installPageErrorRelay itself.
-installPageErrorRelay();
+// Entry of the MAIN-world content script (manifest: "world": "MAIN", "run_at": "document_start");
+// the worker also injects it into tabs that were open before the extension loaded.
+installPageErrorRelay(PAGE_ERROR_CHANNEL);

@@ -4,6 +4,7 @@ import { enterFrames } from './frames.js';
 import type { TextIndex } from './dom/text.js';
 import { formatTarget, q } from './explain.js';
 import { handles } from './Handles.js';
+import { refs } from './refs.js';
 import { prepare } from './locate.js';
 import { checkExactMatch, repair, type RepairOutcome } from './repairPage.js';
 import { describeChanges } from './repair/changes.js';
@@ -86,7 +87,8 @@ function documentOf(target: Target): Document {
 }
 
 function described(el: Element, target: Target, record: boolean | undefined, texts?: TextIndex): Descriptor {
-  return { ...describe(el, { frame: target.frame, record: record === true, ...(texts ? { texts } : {}) }), handle: handles.handleOf(el) };
+  const frame = target.ref !== undefined ? refs.frameOf(target.ref) : target.frame;
+  return { ...describe(el, { frame, record: record === true, ...(texts ? { texts } : {}) }), handle: handles.handleOf(el) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type RequestOf, type Target } from '../../sdk/protocol/index.js';
 import { deepActiveElement } from './dom/query.js';
+import { xpathOf } from './dom/xpath.js';
 import { checkableOf, checkState, isEditable, isEnabled } from './dom/state.js';
 import { cut, findFolded, fold, matchText, visibleText } from './dom/text.js';
 import { controlValue, readableText, selectedLabels } from './dom/value.js';
@@ -18,6 +19,8 @@ interface Seen {
   holds: boolean;
   /** The wire `found`: what the page showed (text, value, state, count, url, number). */
   found: unknown;
+  /** The one element looked at, outlined in the failure's picture. */
+  element?: Element;
 }
 
 /** Why a verify could not look yet: its target (or, without one, its region) is missing. */
@@ -59,7 +62,13 @@ export async function verify(req: VerifyRequest): Promise<AnswerOf<'verify'>> {
   throw new CommandFailure(
     'mismatch',
     `Expected ${subjectOf(req)} ${negate ? 'not ' : ''}${expectedWords(req)}, but found ${words(last.seen.found)} (waited ${timeoutMs} ms).`,
-    { expected, found: last.seen.found, ...(negate ? { negate: true } : {}) },
+    {
+      expected,
+      found: last.seen.found,
+      ...(negate ? { negate: true } : {}),
+      // Outlined in the failure's picture (the outline finds top-document elements by xpath).
+      ...(last.seen.element && last.seen.element.ownerDocument === document ? { element: { tag: last.seen.element.localName, xpath: xpathOf(last.seen.element) } } : {}),
+    },
   );
 }
 
@@ -119,7 +128,7 @@ function withOne(target: Target, within: Within | undefined, see: (el: Element) 
   const s = pickStep(target, ev);
   if (!s.done) return { unresolved: { target: withOuter(target, within), ev }, recheckInMs: s.recheckInMs };
   if (s.value.kind === 'ambiguous') throw ambiguousFailure(withOuter(target, within), s.value.ev);
-  return { seen: see(s.value.element) };
+  return { seen: { ...see(s.value.element), element: s.value.element } };
 }
 
 function stateLook(target: Target, state: ElementState): Look {

@@ -1,5 +1,6 @@
-import { CommandFailure, DEFAULT_TIMEOUT_MS, defaultTimeoutOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
+import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, defaultTimeoutOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
+import { evaluateInTab } from './evaluate.js';
 import { LoadWatch } from './LoadWatch.js';
 import { FrameRoute } from './FrameRoute.js';
 import { askActStatus, type PageRequest } from './PageChannel.js';
@@ -36,6 +37,14 @@ export class CommandRouter {
         return page(request);
       },
       outline: page,
+      snapshot: page,
+      scroll: page,
+      history: (request) => this.#history(request),
+      evaluate: (request) => {
+        const tabId = request.tab ?? this.state.data.runTab;
+        if (tabId === undefined) throw new CommandFailure('tab-closed', 'There is no run tab yet for evaluate: navigate first.');
+        return evaluateInTab(request, tabId, this.allow);
+      },
       actStatus: (request) => this.#actStatus(request),
     } satisfies { [C in Command]: Handler<C> };
   }
@@ -124,6 +133,32 @@ export class CommandRouter {
       });
     }
     return { ok: true, tab: tabId, url: tab.url ?? url.href };
+  }
+
+  async #history(request: RequestOf<'history'>): Promise<Record<string, unknown>> {
+    const tabId = request.tab ?? this.state.data.runTab;
+    if (tabId === undefined) throw new CommandFailure('tab-closed', `There is no run tab yet to go ${request.action} in: navigate first.`);
+    const deadline = Date.now() + (request.timeoutMs ?? NAVIGATE_TIMEOUT_MS);
+    // Watching before going: a page restored from the back/forward cache may be complete at once.
+    const watch = new LoadWatch();
+    try {
+      if (request.action === 'reload') await chrome.tabs.reload(tabId);
+      else await goInHistory(tabId, request.action === 'back' ? -1 : 1);
+    } catch (error) {
+      watch.dispose();
+      if (!(await chrome.tabs.get(tabId).catch(() => undefined))) throw new CommandFailure('tab-closed', `Tab ${tabId} does not exist.`, { tab: tabId });
+      if (error instanceof CommandFailure) throw error;
+      const why = error instanceof Error ? error.message : String(error);
+      throw new CommandFailure('unsupported', `Cannot go ${request.action} in the run's tab: ${why}.`, { tab: tabId, error: why });
+    }
+    const tab = await watch.forTab(tabId, deadline, `going ${request.action}`);
+    if (!this.allow.allows(tab.url)) {
+      throw new CommandFailure('internal', `Going ${request.action} led to ${tab.url}, outside the run's allow list (${this.allow.describe()}).`, {
+        url: tab.url,
+        allow: [...this.allow.origins],
+      });
+    }
+    return { ok: true, tab: tabId, url: tab.url ?? '' };
   }
 
   async #switchTab(request: RequestOf<'switchTab'>): Promise<Record<string, unknown>> {
@@ -215,6 +250,29 @@ export class CommandRouter {
     const tabId = request.tab ?? this.state.data.runTab;
     if (tabId === undefined) throw new CommandFailure('tab-closed', `There is no run tab yet for ${request.cmd}: navigate first.`);
     return this.#page.run(request, tabId);
+  }
+}
+
+/**
+ * Goes back (-1) or forward (1) as the page's own `history.go` does. Not `chrome.tabs.goBack`:
+ * like the browser's back button, that skips entries of pages left without a user gesture (the
+ * history-manipulation intervention), so after two `navigate`s it finds nothing to go back to.
+ * Running in the page also keeps the allow list: Chrome only lets the extension script its hosts.
+ */
+async function goInHistory(tabId: number, delta: -1 | 1): Promise<void> {
+  const [injected] = await chrome.scripting.executeScript({
+    target: { tabId, frameIds: [0] },
+    func: (d: number) => {
+      const nav = (globalThis as unknown as { navigation?: { canGoBack: boolean; canGoForward: boolean } }).navigation;
+      const can = nav ? (d < 0 ? nav.canGoBack : nav.canGoForward) : true;
+      if (can) history.go(d);
+      return can;
+    },
+    args: [delta],
+  });
+  if (injected?.result !== true) {
+    const way = delta < 0 ? 'back' : 'forward';
+    throw new CommandFailure('unsupported', `Cannot go ${way} in the run's tab: there is no page to go ${way} to.`, { tab: tabId });
   }
 }
 

@@ -197,7 +197,11 @@ function pathOf(request: PageRequest): string[] {
     case 'wait':
       return 'target' in request && request.target ? framePath(request.target.frame) : [];
     case 'outline':
+    case 'snapshot':
       return [];
+    case 'scroll':
+      // The container named by `target` holds what `until` names: they are in one frame.
+      return framePath((request.target ?? request.until)?.frame);
   }
 }
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AiteError } from '../errors/AiteError.js';
 import { UsageError } from '../errors/UsageError.js';
-import { BRIDGE_CONFIG_FILE, BridgeConfigSchema, type BridgeConfig } from '../protocol/index.js';
+import { BRIDGE_CONFIG_FILE, BridgeConfigSchema, PAGE_ERROR_CHANNEL, type BridgeConfig } from '../protocol/index.js';
 import { EXTENSION_PUBLIC_KEY } from '../identity/ExtensionIdentity.js';
 import { packageRoot, packageVersion } from './packageRoot.js';
 
@@ -67,6 +67,7 @@ export class ExtensionStage {
   static async writeFiles(dir: string, patterns: string[], buildDir: string): Promise<void> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     await Promise.all(BUNDLES.map((file) => copyFile(join(buildDir, file), join(dir, file))));
+    await stampPageErrorChannel(dir);
     await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest(patterns), null, 2));
   }
 
@@ -92,6 +93,21 @@ export class ExtensionStage {
 
   async removeBridgeConfig(): Promise<void> {
     await rm(this.bridgeConfigPath, { force: true });
+  }
+}
+
+/**
+ * The page-error relay and its listener talk over DOM events a page could listen for; their name
+ * is made random per staged extension, so a page can neither hear nor probe for them
+ * (pageErrorRelay.ts).
+ */
+async function stampPageErrorChannel(dir: string): Promise<void> {
+  const channel = `x${randomBytes(12).toString('hex')}`;
+  for (const file of ['content.js', 'page-errors.js']) {
+    const path = join(dir, file);
+    const text = await readFile(path, 'utf8');
+    if (!text.includes(PAGE_ERROR_CHANNEL)) throw new AiteError('internal', `The built ${file} has no page-error channel to stamp; run \`npm run build\` again.`);
+    await writeFile(path, text.replaceAll(PAGE_ERROR_CHANNEL, channel));
   }
 }
 

@@ -30,6 +30,11 @@ export const COMMAND_FACTS = {
   switchTab: { runs: 'worker', timeout: 'command', idempotent: false, resendOnNavigation: false },
   closeTab: { runs: 'worker', timeout: 'none', idempotent: false, resendOnNavigation: false },
   actStatus: { runs: 'worker', timeout: 'command', idempotent: true, resendOnNavigation: false },
+  // Real pages (issue 16)
+  snapshot: { runs: 'page', timeout: 'command', idempotent: true, resendOnNavigation: false },
+  history: { runs: 'worker', timeout: 'navigation', idempotent: false, resendOnNavigation: false },
+  evaluate: { runs: 'worker', timeout: 'command', idempotent: false, resendOnNavigation: false },
+  scroll: { runs: 'page', timeout: 'command', idempotent: false, resendOnNavigation: false },
 } as const satisfies Record<Command, CommandFacts>;
 
 type Facts = typeof COMMAND_FACTS;

@@ -8,3 +8,4 @@ export * from './timeouts.js';
 export * from './commands.js';
 export * from './bridgeConfig.js';
 export * from './CommandFailure.js';
+export * from './pageErrorChannel.js';

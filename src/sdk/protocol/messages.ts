@@ -271,6 +271,48 @@ export const CloseTabRequestSchema = z.object({ ...base, cmd: z.literal('closeTa
  */
 export const ActStatusRequestSchema = z.object({ ...base, cmd: z.literal('actStatus'), act: z.number().int().positive() });
 
+// Beyond v1, compatible with it (a v1 extension answers `unsupported`): the real-pages commands.
+
+/**
+ * The page as a short outline of roles, names, states and refs (`e12`), frames and shadow roots
+ * included, at most `maxLines` lines (default 400, at most 2000). A ref is a target (`{ ref }`)
+ * until its element leaves the page or the document changes.
+ */
+export const SnapshotRequestSchema = z.object({ ...base, cmd: z.literal('snapshot'), maxLines: z.number().int().positive().max(2_000).optional() });
+
+export const HISTORY_ACTIONS = ['back', 'forward', 'reload'] as const;
+/**
+ * Back, forward or reload in the run's tab, waiting for the page to load as `navigate` does (a
+ * page restored from the back/forward cache included); the page it lands on must be allowed.
+ */
+export const HistoryRequestSchema = z.object({ ...base, cmd: z.literal('history'), action: z.enum(HISTORY_ACTIONS) });
+
+/**
+ * Runs `source` in the main world of the run tab's top document: an expression, or (with
+ * `call`) a function's source, called with `arg` (JSON text). Answers the JSON result as
+ * `value` (absent for undefined); a promise is awaited within `timeoutMs`.
+ */
+export const EvaluateRequestSchema = z.object({
+  ...base,
+  cmd: z.literal('evaluate'),
+  source: z.string().min(1).max(100_000),
+  call: z.boolean().optional(),
+  arg: z.string().max(1_000_000).optional(),
+});
+
+/**
+ * Scrolls the container of `target` (else the one under the middle of the viewport, else the
+ * page) by `deltaY` px, or with `until` step by step until that target is there; never clicks.
+ */
+export const ScrollRequestSchema = z.object({
+  ...base,
+  cmd: z.literal('scroll'),
+  target: TargetSchema.optional(),
+  deltaY: z.number().int().min(-1_000_000).max(1_000_000).refine((n) => n !== 0, 'deltaY must not be 0').optional(),
+  until: TargetSchema.optional(),
+  maxSteps: z.number().int().positive().max(1_000).optional(),
+});
+
 /** Every request, keyed by `cmd`. */
 export const RequestSchemas = {
   resolve: ResolveRequestSchema,
@@ -285,6 +327,10 @@ export const RequestSchemas = {
   switchTab: SwitchTabRequestSchema,
   closeTab: CloseTabRequestSchema,
   actStatus: ActStatusRequestSchema,
+  snapshot: SnapshotRequestSchema,
+  history: HistoryRequestSchema,
+  evaluate: EvaluateRequestSchema,
+  scroll: ScrollRequestSchema,
 } as const;
 
 /**
@@ -458,6 +504,19 @@ export const ActStatusAnswerSchema = z.object({
   why: z.string().max(1_000).optional(),
 });
 
+export const SnapshotAnswerSchema = z.object({
+  ...okBase,
+  /** The outline, one line per element: `- role "name" [state] [ref=e12]`, nested by two spaces. */
+  text: z.string(),
+  url: z.string(),
+  title: z.string(),
+  lines: z.number().int().nonnegative(),
+  /** How many elements carry a ref. */
+  refs: z.number().int().nonnegative(),
+  /** The page had more than `maxLines` lines; the last line says how many were left out. */
+  truncated: z.boolean(),
+});
+
 export const AnswerSchemas = {
   resolve: ResolveAnswerSchema,
   locate: LocateAnswerSchema,
@@ -471,6 +530,19 @@ export const AnswerSchemas = {
   switchTab: SwitchTabAnswerSchema,
   closeTab: CloseTabAnswerSchema,
   actStatus: ActStatusAnswerSchema,
+  snapshot: SnapshotAnswerSchema,
+  history: NavigateAnswerSchema,
+  evaluate: z.object({ ...okBase, value: z.unknown().optional() }),
+  scroll: z.object({
+    ...okBase,
+    steps: z.number().int().nonnegative(),
+    /** Pixels scrolled down (negative: up). */
+    scrolled: z.number(),
+    /** The container scrolled, in words. */
+    container: z.string(),
+    /** With `until`: the element that appeared, brought into view. */
+    descriptor: DescriptorSchema.optional(),
+  }),
 } as const satisfies Record<Command, z.ZodType>;
 
 /**
@@ -517,6 +589,8 @@ export const EventSchema = z.discriminatedUnion('kind', [
     tab: z.number().int(),
     level: z.enum(['error', 'warning', 'log']),
     text: z.string().max(10_000),
+    /** Beyond v1: what the page's error was, an uncaught error, a rejection, or a failed resource load. */
+    error: z.enum(['error', 'rejection', 'resource']).optional(),
   }),
 ]);
 /**

@@ -48,6 +48,11 @@ export interface Target {
    * (out-of-process) frames alike; a cross-site frame's origin must be in the allow list.
    */
   frame?: string | string[];
+  /**
+   * A ref from the last `session.snapshot()` (`e12`): that very element, in whichever frame or
+   * shadow root it is, until the page removes it or the document changes. Not combined with other keys.
+   */
+  ref?: string;
 }
 
 /** A `frame` key: one iframe, or the path of nested ones, outermost first. @internal */
@@ -58,7 +63,7 @@ export function framePath(frame: string | readonly string[] | undefined): string
   return frame === undefined ? [] : typeof frame === 'string' ? [frame] : [...frame];
 }
 
-const LOCATING_KEYS = ['text', 'role', 'name', 'label', 'placeholder', 'testid', 'css', 'xpath'] as const;
+const LOCATING_KEYS = ['text', 'role', 'name', 'label', 'placeholder', 'testid', 'css', 'xpath', 'ref'] as const;
 
 const TargetObjectSchema = z
   .strictObject({
@@ -76,9 +81,16 @@ const TargetObjectSchema = z
     },
     nth: z.number().int().nonnegative().optional(),
     frame: FrameSchema.optional(),
+    ref: z
+      .string()
+      .regex(/^e[1-9]\d{0,8}$/, 'a ref is what a snapshot gave out: `e` and a number, such as e12')
+      .optional(),
   })
   .refine((t) => LOCATING_KEYS.some((k) => t[k] !== undefined), {
     message: `a target needs at least one of: ${LOCATING_KEYS.join(', ')}`,
+  })
+  .refine((t) => t.ref === undefined || Object.keys(t).length === 1, {
+    message: 'a `ref` target names its element alone: `{ ref: "e12" }`, no other keys',
   });
 
 /** The wire form of a {@link Target}. @internal */

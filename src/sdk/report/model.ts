@@ -27,7 +27,26 @@ const TabEventSchema = z.object({
   profile: z.string(),
 });
 
-const ConsoleErrorSchema = z.object({ tab: z.number(), text: z.string(), profile: z.string() });
+/** A page error of the step: uncaught, a rejection, console.error/warn, a failed resource load. */
+const ConsoleErrorSchema = z.object({
+  kind: z.enum(['error', 'rejection', 'console-error', 'console-warning', 'resource']).optional(),
+  text: z.string(),
+  url: z.string().optional(),
+  source: z.string().optional(),
+  tab: z.number().optional(),
+  profile: z.string(),
+});
+
+/** A request of the step that failed (no answer, or an HTTP error status). */
+const FailedRequestSchema = z.object({
+  url: z.string(),
+  method: z.string(),
+  status: z.number().optional(),
+  type: z.string(),
+  ms: z.number().optional(),
+  failed: z.string().optional(),
+  profile: z.string(),
+});
 
 /** A native dialog the run answered during the step. */
 const StepDialogSchema = z.object({
@@ -68,6 +87,8 @@ const StepReportSchema = z.object({
   warnings: z.array(WarningSchema),
   consoleErrors: z.array(ConsoleErrorSchema),
   tabEvents: z.array(TabEventSchema),
+  /** Requests of the step that failed (over the pipe). */
+  failedRequests: z.array(FailedRequestSchema).optional(),
   /** Native dialogs answered during the step (absent when none opened). */
   dialogs: z.array(StepDialogSchema).optional(),
   /** Milliseconds since the script started. */

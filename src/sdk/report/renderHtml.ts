@@ -124,7 +124,8 @@ function stepItem(step: StepReport, scriptIndex: number, total: number, multi: b
       ${step.repair || step.repaired ? html`<span class="repair-chip">repaired</span>` : ''}
       ${step.warnings.length ? html`<span class="warn-chip">${step.warnings.length} ${step.warnings.length === 1 ? 'warning' : 'warnings'}</span>` : ''}
       ${step.dialogs?.length ? html`<span class="dialog-chip">${step.dialogs.length} ${step.dialogs.length === 1 ? 'dialog' : 'dialogs'}</span>` : ''}
-      ${step.consoleErrors.length ? html`<span class="console-chip">${step.consoleErrors.length} console ${step.consoleErrors.length === 1 ? 'error' : 'errors'}</span>` : ''}
+      ${step.consoleErrors.length ? html`<span class="console-chip">${step.consoleErrors.length} page ${step.consoleErrors.length === 1 ? 'error' : 'errors'}</span>` : ''}
+      ${step.failedRequests?.length ? html`<span class="console-chip">${step.failedRequests.length} failed ${step.failedRequests.length === 1 ? 'request' : 'requests'}</span>` : ''}
       ${step.status === 'failed' ? html`<span class="reason">${step.reason}</span>` : ''}
       <span class="dur">${step.status === 'skipped' ? 'skipped' : formatDuration(step.durationMs)}</span>
       <span class="bar" aria-hidden="true"><span style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%"></span></span>`;
@@ -154,7 +155,19 @@ function stepBody(step: StepReport, images: ReadonlyMap<string, Uint8Array>): Ht
     parts.push(html`<div class="list warnings"><h4>Warnings</h4><ul>${step.warnings.map((w) => html`<li><code>${w.code}</code> ${w.message}</li>`)}</ul></div>`);
   }
   if (step.consoleErrors.length) {
-    parts.push(html`<div class="list console"><h4>Console errors of the page</h4><ul>${step.consoleErrors.map((c) => html`<li><pre>${c.text}</pre><span class="muted">tab ${c.tab}${c.profile ? ` · ${c.profile}` : ''}</span></li>`)}</ul></div>`);
+    parts.push(
+      html`<div class="list console"><h4>Page errors</h4><ul>${step.consoleErrors.map(
+        (c) =>
+          html`<li><code>${c.kind ?? 'error'}</code><pre>${c.text}</pre><span class="muted">${[c.source, c.url, c.tab !== undefined ? `tab ${c.tab}` : undefined, c.profile].filter(Boolean).join(' · ')}</span></li>`,
+      )}</ul></div>`,
+    );
+  }
+  if (step.failedRequests?.length) {
+    parts.push(
+      html`<div class="list console network"><h4>Failed requests</h4><ul>${step.failedRequests.map(
+        (r) => html`<li><code>${r.method}</code> <span class="url">${r.url}</span> <strong>${r.status ?? r.failed ?? 'failed'}</strong> <span class="muted">${r.type}${r.ms !== undefined ? ` · ${r.ms} ms` : ''}</span></li>`,
+      )}</ul></div>`,
+    );
   }
   if (step.dialogs?.length) {
     parts.push(

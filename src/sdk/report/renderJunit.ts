@@ -37,7 +37,8 @@ function testcase(step: StepReport, suite: string, file: string, scriptError: bo
   if (step.retries) extra.push(`retries: ${step.retries}`);
   if (step.repair) extra.push(`repaired (${step.repair.lock}): ${step.repair.changes.join('; ')}`);
   for (const w of step.warnings) extra.push(`warning ${w.code}: ${w.message}`);
-  for (const c of step.consoleErrors) extra.push(`console error (tab ${c.tab}): ${c.text}`);
+  for (const c of step.consoleErrors) extra.push(`page ${c.kind ?? 'error'}${c.url ? ` (${c.url})` : c.tab !== undefined ? ` (tab ${c.tab})` : ''}: ${c.text}`);
+  for (const r of step.failedRequests ?? []) extra.push(`failed request: ${r.method} ${r.url} ${r.status ?? r.failed ?? ''}`);
   for (const d of step.dialogs ?? []) extra.push(`${d.type} dialog "${d.message}" ${d.accepted ? 'accepted' : 'dismissed'} (${d.by})`);
   if (step.screenshot) extra.push(`[[ATTACHMENT|${step.screenshot}]]`);
   if (step.status === 'passed' && extra.length === 0) return [`${open}/>`];

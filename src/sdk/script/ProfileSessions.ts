@@ -4,12 +4,14 @@ import type { LaunchOptions } from '../session/options.js';
 import type { DialogRecord } from '../session/pipe/Dialogs.js';
 import type { Session } from '../session/Session.js';
 import type { SessionPool } from '../session/SessionPool.js';
-import type { Warning } from '../session/types.js';
+import type { NetworkEntry, PageError, Warning } from '../session/types.js';
 
 /** What the sessions report while steps run. */
 export interface SessionSink {
   event(profile: string, event: ExtensionEvent): void;
   warning(profile: string, warning: Warning): void;
+  pageError(profile: string, error: PageError): void;
+  request(profile: string, entry: NetworkEntry): void;
   dialog(profile: string, dialog: DialogRecord): void;
 }
 
@@ -102,14 +104,20 @@ export class ProfileSessions {
     const onEvent = (event: ExtensionEvent): void => this.#sink.event(name, event);
     const onWarning = (warning: Warning): void => this.#sink.warning(name, warning);
     const onDialog = (dialog: DialogRecord): void => this.#sink.dialog(name, dialog);
+    const onPageError = (error: PageError): void => this.#sink.pageError(name, error);
+    const onRequest = (entry: NetworkEntry): void => this.#sink.request(name, entry);
     session.on('event', onEvent);
     session.on('warning', onWarning);
     session.on('dialog', onDialog);
+    session.on('pageError', onPageError);
+    session.on('request', onRequest);
     // A pooled session goes on to the next script: this script's sink must stop hearing it.
     const detach = (): void => {
       session.off('event', onEvent);
       session.off('warning', onWarning);
       session.off('dialog', onDialog);
+      session.off('pageError', onPageError);
+      session.off('request', onRequest);
     };
     this.#sessions.set(name, { session, options, detach });
   }

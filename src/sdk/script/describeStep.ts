@@ -17,6 +17,7 @@ export function describeTarget(target: string | Target): string {
   if (target.exact) parts.push('(exact)');
   if (target.nth !== undefined) parts.push(`#${target.nth}`);
   if (target.frame) parts.push(`in frame ${JSON.stringify(target.frame)}`);
+  if (target.ref) parts.push(`ref ${target.ref}`);
   if (target.within !== undefined) parts.push(`within ${describeTarget(target.within)}`);
   return parts.join(' ');
 }
@@ -82,6 +83,20 @@ export function describeStep(step: ScriptStep): string {
     }
     case 'closeTab':
       return 'close the tab';
+    case 'back':
+    case 'forward':
+      return `go ${action}`;
+    case 'reload':
+      return 'reload the page';
+    case 'scroll': {
+      const o = s.scroll as { target?: unknown; until?: unknown; deltaY?: number };
+      const what = o.target !== undefined ? ` ${t(o.target)}` : '';
+      return o.until !== undefined ? `scroll${what} until ${t(o.until)}` : `scroll${what}${o.deltaY !== undefined ? ` by ${o.deltaY} px` : ''}`;
+    }
+    case 'evaluate': {
+      const code = String(s.evaluate);
+      return `evaluate ${JSON.stringify(code.length > 60 ? `${code.slice(0, 59)}…` : code)}`;
+    }
     case 'dialog': {
       const d = s.dialog as { accept: boolean; promptText?: string };
       return `answer the next dialog ${d.accept ? 'OK' : 'Cancel'}${d.promptText !== undefined ? ` with ${JSON.stringify(d.promptText)}` : ''}`;

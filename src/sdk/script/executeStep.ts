@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { AiteError } from '../errors/AiteError.js';
 import type { Target } from '../protocol/target.js';
 import type { Session } from '../session/Session.js';
 import type { StepResult } from '../session/types.js';
@@ -69,7 +71,28 @@ export async function executeStep(
     await s.tab.close();
     return {};
   }
-  if ('screenshot' in step) return { png: await s.screenshot() };
+  if ('screenshot' in step) {
+    const shot = typeof step.screenshot === 'object' ? step.screenshot : {};
+    return { png: await s.screenshot({ ...(shot.target !== undefined ? { target: shot.target } : {}), ...(shot.fullPage ? { fullPage: true } : {}), timeoutMs }) };
+  }
+  if ('scroll' in step) {
+    const { target, ...rest } = step.scroll;
+    return { result: await s.scroll(target, { ...rest, timeoutMs }) };
+  }
+  if ('evaluate' in step) {
+    const value = await s.evaluate(step.evaluate, undefined, opts);
+    if ('equals' in step && !isDeepStrictEqual(value, step.equals)) {
+      throw new AiteError('mismatch', `evaluate ${JSON.stringify(step.evaluate)} gave ${JSON.stringify(value)}, not the expected ${JSON.stringify(step.equals)}.`, {
+        command: 'evaluate',
+        detail: { expected: step.equals, found: value },
+      });
+    }
+    return {};
+  }
+  if ('back' in step || 'forward' in step || 'reload' in step) {
+    await ('back' in step ? s.tab.back(opts) : 'forward' in step ? s.tab.forward(opts) : s.tab.reload(opts));
+    return {};
+  }
   if ('dialog' in step) {
     s.dialogs.next(step.dialog);
     return {};

@@ -7,6 +7,7 @@ import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
 import { launch as defaultLaunch } from '../session/launch.js';
 import type { SessionPool } from '../session/SessionPool.js';
 import type { LaunchOptions } from '../session/options.js';
+import { isFailedRequest } from '../session/RunRecords.js';
 import type { Session } from '../session/Session.js';
 import type { StepResult, Warning } from '../session/types.js';
 import type { Attachment, ScriptReport, ScriptRun, StepRepair, StepReport } from '../report/model.js';
@@ -100,7 +101,7 @@ class ScriptRunner {
   #current: StepReport | undefined;
   #launchMs: number | undefined;
   /** Events that came between steps go to the next one. */
-  #pending: Pick<StepReport, 'warnings' | 'consoleErrors' | 'tabEvents' | 'dialogs'> = { warnings: [], consoleErrors: [], tabEvents: [] };
+  #pending: Pick<StepReport, 'warnings' | 'consoleErrors' | 'tabEvents' | 'dialogs' | 'failedRequests'> = { warnings: [], consoleErrors: [], tabEvents: [] };
 
   constructor(plan: ScriptPlan, config: AiteConfig, options: RunScriptOptions, cwd: string) {
     this.#plan = plan;
@@ -111,11 +112,16 @@ class ScriptRunner {
     this.#sessions = new ProfileSessions(options.launch ?? defaultLaunch, {
       event: (profile, event) => {
         const into = this.#current ?? this.#pending;
-        if (event.kind === 'console') {
-          if (event.level === 'error') into.consoleErrors.push({ tab: event.tab, text: event.text, profile });
-        } else {
-          into.tabEvents.push({ kind: event.kind, tab: event.tab, ...('url' in event ? { url: event.url } : {}), profile });
-        }
+        // The session turns the extension's console events into page errors (see pageError).
+        if (event.kind !== 'console') into.tabEvents.push({ kind: event.kind, tab: event.tab, ...('url' in event ? { url: event.url } : {}), profile });
+      },
+      pageError: (profile, error) => {
+        (this.#current ?? this.#pending).consoleErrors.push({ ...error, profile });
+      },
+      request: (profile, entry) => {
+        if (!isFailedRequest(entry)) return;
+        const into = this.#current ?? this.#pending;
+        (into.failedRequests ??= []).push({ ...entry, profile });
       },
       dialog: (profile, dialog) => {
         const into = this.#current ?? this.#pending;
@@ -185,6 +191,7 @@ class ScriptRunner {
       warnings: this.#pending.warnings,
       consoleErrors: this.#pending.consoleErrors,
       tabEvents: this.#pending.tabEvents,
+      ...(this.#pending.failedRequests ? { failedRequests: this.#pending.failedRequests } : {}),
       ...(this.#pending.dialogs ? { dialogs: this.#pending.dialogs } : {}),
       durationMs: 0,
     };

@@ -84,7 +84,12 @@ const HttpCheck = z.strictObject({
 const Screenshot = z.union([
   z.literal(true),
   z.string().min(1).regex(/^[\w.-]+$/, 'a screenshot name uses letters, digits, ".", "-" and "_"'),
-  z.strictObject({ name: z.string().min(1).regex(/^[\w.-]+$/).optional(), path: z.string().min(1).optional().describe('Also write the PNG here (relative to the working directory).') }),
+  z.strictObject({
+    name: z.string().min(1).regex(/^[\w.-]+$/).optional(),
+    path: z.string().min(1).optional().describe('Also write the PNG here (relative to the working directory).'),
+    target: TargetInput.optional().describe('Picture only this element.'),
+    fullPage: z.boolean().optional().describe('Picture the whole page, not only the viewport.'),
+  }),
 ]);
 
 /** The schema of each step kind, by its action key. */
@@ -120,6 +125,26 @@ export const STEP_SCHEMAS = {
   download: z.strictObject({
     download: TargetInput.describe('What to click to start the download.'),
     saveAs: z.string().min(1).optional().describe('Where to keep the file (relative to the working directory).'),
+    ...common,
+  }),
+  // Real pages (issue 16)
+  back: z.strictObject({ back: z.literal(true).describe("Go back one page in the run's tab."), ...common }),
+  forward: z.strictObject({ forward: z.literal(true).describe("Go forward one page in the run's tab."), ...common }),
+  reload: z.strictObject({ reload: z.literal(true).describe("Reload the run's page."), ...common }),
+  scroll: z.strictObject({
+    scroll: z
+      .strictObject({
+        target: TargetInput.optional().describe('An element in the container to scroll (default: the one under the middle of the viewport, else the page).'),
+        until: TargetInput.optional().describe('Scroll until this element is there (a virtual list), then bring it into view.'),
+        deltaY: z.number().int().min(-1_000_000).max(1_000_000).optional().describe('Pixels per step, negative for up; default most of the container.'),
+        maxSteps: z.number().int().positive().max(1_000).optional().describe('With until: at most this many steps (default 200).'),
+      })
+      .describe('Scrolls a list or the page; never clicks.'),
+    ...common,
+  }),
+  evaluate: z.strictObject({
+    evaluate: z.string().min(1).max(100_000).describe("A JavaScript expression, run in the page's main world (a promise is awaited)."),
+    equals: z.unknown().optional().describe('The step fails (mismatch) unless the result, as JSON, is exactly this.'),
     ...common,
   }),
 } as const;
@@ -172,6 +197,11 @@ export const STEP_EXAMPLES: Record<StepAction, string> = {
   dialog: '{ "dialog": { "accept": true, "promptText": "Zephyr" } }',
   upload: '{ "upload": { "label": "Receipt" }, "files": ["fixtures/receipt.txt"] }',
   download: '{ "download": "Export CSV", "saveAs": "out/export.csv" }',
+  back: '{ "back": true }',
+  forward: '{ "forward": true }',
+  reload: '{ "reload": true }',
+  scroll: '{ "scroll": { "until": "Row 750" } }',
+  evaluate: '{ "evaluate": "document.title", "equals": "MallBucks" }',
 };
 
 /**

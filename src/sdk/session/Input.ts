@@ -1,4 +1,4 @@
-import type { AnswerOf, Descriptor, Point, RequestOf, Target } from '../protocol/index.js';
+import type { AnswerOf, Descriptor, Point, Rect, RequestOf, Target } from '../protocol/index.js';
 import type { KeyInput } from 'puppeteer-core';
 import type { Download } from './pipe/Downloads.js';
 import type { Chord } from './pipe/keys.js';
@@ -17,6 +17,13 @@ export interface Found {
   descriptor: Descriptor;
   resolved: AnswerOf<'resolve'>;
   point?: Point;
+}
+
+/** What a picture takes in: see {@link Input.screenshot}. */
+export interface PictureOptions {
+  cachedOnly?: boolean;
+  clip?: Rect;
+  fullPage?: boolean;
 }
 
 /** What `resolve` can get an element ready for (see `Locator.resolve`). */
@@ -52,8 +59,9 @@ export interface Input {
   /** Waits until the run's page has had no request in flight for `idleMs`. */
   networkIdle(step: StepContext, idleMs: number, timeoutMs: number): Promise<void>;
   /**
-   * A PNG of the run's tab, or undefined with a warning on `step`. With `cachedOnly`, only a page
+   * A PNG of the run's tab, or undefined with a warning on `step`: the viewport, the whole page
+   * (`fullPage`) or a box of it (`clip`, page CSS pixels). With `cachedOnly`, only a page
    * already found is pictured (the extension may be unreachable).
    */
-  screenshot(step: StepContext, options?: { cachedOnly?: boolean }): Promise<Uint8Array | undefined>;
+  screenshot(step: StepContext, options?: PictureOptions): Promise<Uint8Array | undefined>;
 }

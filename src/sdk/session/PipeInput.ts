@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
 import type { Point, Target } from '../protocol/index.js';
-import type { Found, Input, PointerHow } from './Input.js';
+import type { Found, Input, PictureOptions, PointerHow } from './Input.js';
 import { InputLedger } from './InputLedger.js';
 import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
 import type { Dialogs } from './pipe/Dialogs.js';
@@ -9,6 +9,7 @@ import { Downloads, type Download } from './pipe/Downloads.js';
 import { fileInputOf, setInputFiles } from './pipe/Files.js';
 import { travel } from './pipe/drag.js';
 import { holding, pressChord, type Chord } from './pipe/keys.js';
+import { capture } from './pipe/pictures.js';
 import type { RunTab } from './RunTab.js';
 import type { StepContext } from './StepContext.js';
 
@@ -125,18 +126,11 @@ export class PipeInput implements Input {
     });
   }
 
-  async screenshot(step: StepContext, options: { cachedOnly?: boolean } = {}): Promise<Uint8Array | undefined> {
+  async screenshot(step: StepContext, options: PictureOptions = {}): Promise<Uint8Array | undefined> {
     try {
-      const page = await this.runTab.page(step.send, options);
+      const page = await this.runTab.page(step.send, { cachedOnly: options.cachedOnly });
       // A page that holds its main thread would hold the picture too: it gets a deadline.
-      return await withTimeout(
-        (async () => {
-          await page.bringToFront();
-          return await page.screenshot({ type: 'png' });
-        })(),
-        SCREENSHOT_TIMEOUT_MS,
-        `the page did not paint within ${SCREENSHOT_TIMEOUT_MS} ms`,
-      );
+      return await withTimeout(capture(page, options), SCREENSHOT_TIMEOUT_MS, `the page did not paint within ${SCREENSHOT_TIMEOUT_MS} ms`);
     } catch (error) {
       step.warn({ code: 'screenshot', message: `No screenshot: ${firstLine(error)}` });
       return undefined;

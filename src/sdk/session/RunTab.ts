@@ -33,9 +33,9 @@ export class RunTab {
     return undefined;
   }
 
-  /** Learns from an answer: navigate and switchTab name the run's tab, closeTab the one it went back to. */
+  /** Learns from an answer: navigate, history and switchTab name the run's tab, closeTab the one it went back to. */
   track(cmd: Command, answer: unknown): void {
-    if (cmd === 'navigate' || cmd === 'switchTab') {
+    if (cmd === 'navigate' || cmd === 'switchTab' || cmd === 'history') {
       const { tab, url } = answer as AnswerOf<'navigate'>;
       this.#current = tab;
       this.#urls.set(tab, url);

@@ -5,17 +5,21 @@ import type { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import { defaultTimeoutOf, isPageCommand, type AnswerOf, type Command, type ExtensionEvent, type RequestInput, type Target } from '../protocol/index.js';
+import { defaultTimeoutOf, isPageCommand, type AnswerOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type Target } from '../protocol/index.js';
 import { AttachInput } from './AttachInput.js';
 import type { Send } from './Channel.js';
+import { evaluateRequest } from './evaluate.js';
 import { failurePicture, type FailureFacts } from './failurePicture.js';
 import type { Found, Input, Prepare } from './Input.js';
 import { Locator } from './Locator.js';
+import { writePicture } from './pipe/pictures.js';
+import { PageWatch } from './pipe/PageWatch.js';
 import { PipeInput } from './PipeInput.js';
+import { RunRecords } from './RunRecords.js';
 import { RunTab } from './RunTab.js';
 import { StepContext } from './StepContext.js';
 import { Tab } from './Tab.js';
-import { toTarget, type ClickOptions, type RetryCounts, type StepOptions, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
+import { toTarget, type ClickOptions, type NetworkEntry, type PageError, type RetryCounts, type ScrollResult, type StepOptions, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
 import { Verify } from './Verify.js';
 import { resetPages, type ResetOptions } from './reset.js';
 import { Dialogs, type DialogPolicy, type DialogRecord } from './pipe/Dialogs.js';
@@ -51,6 +55,10 @@ export type SessionEvents = {
   warning: (warning: Warning) => void;
   /** A native dialog opened and was answered (by `dialogs.next()` or the launch policy). */
   dialog: (dialog: DialogRecord) => void;
+  /** A page of the run had an error: uncaught, a rejection, console.error/warn, a failed load. */
+  pageError: (error: PageError) => void;
+  /** A request of the run's pages finished or failed. */
+  request: (entry: NetworkEntry) => void;
 };
 
 /**
@@ -72,6 +80,8 @@ export const SessionEvent = {
   Event: 'event',
   Warning: 'warning',
   Dialog: 'dialog',
+  PageError: 'pageError',
+  Request: 'request',
 } as const satisfies Record<string, keyof SessionEvents>;
 
 /**
@@ -131,8 +141,22 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   readonly browser: Browser | undefined;
   /** Re-sends counted over the session. Nothing hides a retry. */
   readonly retries: RetryCounts = { total: 0, byCommand: {} };
-  /** Console errors the pages of this run reported. */
-  readonly consoleErrors: Array<{ tab: number; text: string }> = [];
+  /**
+   * The page errors of this run (over the pipe: uncaught errors and rejections from the first
+   * line of a page's load, console.error and console.warn, failed resource loads; in attach mode:
+   * what the extension relays), at most 100 per step and 1,000 in all.
+   */
+  get consoleErrors(): readonly PageError[] {
+    return this.#records.pageErrors;
+  }
+
+  /**
+   * The requests of the run's pages over the pipe (empty in attach mode), the latest 1,000: url
+   * (userinfo redacted), method, status, resource type, duration, and why one failed. No headers.
+   */
+  get network(): readonly NetworkEntry[] {
+    return this.#records.network;
+  }
   /** Native dialogs (alert, confirm, prompt, beforeunload): arm the next answer, see what was answered. */
   readonly dialogs: Dialogs;
 
@@ -141,6 +165,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   readonly #input: Input;
   /** The calls running now: a dialog answered meanwhile belongs to each of them. */
   readonly #live = new Set<StepContext>();
+  readonly #records = new RunRecords();
   #gone: string | undefined;
   #closing: Promise<void> | undefined;
 
@@ -167,6 +192,11 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     this.bridge.on('event', (event) => this.#onEvent(event));
     const browser = parts.browser;
     if (browser) {
+      const watch = new PageWatch(browser, {
+        pageError: (error) => this.#pageError(error),
+        request: (entry) => this.emit('request', this.#records.addRequest(entry)),
+      });
+      browser.once('disconnected', () => watch.dispose());
       // A stopped worker would otherwise wait for its alarm (30 s) to reconnect.
       this.bridge.on('disconnected', () => {
         if (!this.#closing && !this.#gone) void wakeWorker(browser).catch(() => undefined);
@@ -296,11 +326,70 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   }
 
   /**
-   * A PNG of the run's tab, brought to the front first. Returns undefined, with a warning, when
-   * no picture can be taken (attach mode, or the tab cannot be told apart from another).
+   * A PNG of the run's tab: the viewport, the whole page (`fullPage`), or one element
+   * (`target`, resolved first, pictured at its size wherever it is). With `path` it is also
+   * written there. Returns undefined, with a warning, when no picture can be taken (attach mode,
+   * or the tab cannot be told apart from another); a `target` that names no element throws.
    */
-  async screenshot(): Promise<Uint8Array | undefined> {
-    return (await this.#step('screenshot', undefined, undefined, (step) => this.#input.screenshot(step))).value;
+  async screenshot(options: { target?: TargetInput; fullPage?: boolean; path?: string; timeoutMs?: number } = {}): Promise<Uint8Array | undefined> {
+    const { value } = await this.#step('screenshot', options.target, options.timeoutMs, async (step) => {
+      let clip: Rect | undefined;
+      if (options.target !== undefined) {
+        const { descriptor } = await step.locator.resolve(toTarget(options.target), { timeoutMs: step.timeoutMs });
+        if (!descriptor.rect) throw new AiteError('unsupported', `The element ${JSON.stringify(options.target)} has no box to picture.`, { command: 'screenshot' });
+        clip = descriptor.rect;
+      }
+      const png = await this.#input.screenshot(step, { ...(clip ? { clip } : {}), ...(options.fullPage ? { fullPage: true } : {}) });
+      if (png && options.path) await writePicture(options.path, png);
+      return png;
+    });
+    return value;
+  }
+
+  /**
+   * Scrolls the target's scroll container (none named: the one under the middle of the
+   * viewport, else the page) by `deltaY` px, default most of its height. With `until`, scrolls
+   * step by step until that target is there, as a virtual list renders it, brings it into view
+   * and answers its descriptor; at most `maxSteps` steps (default 200) within `timeoutMs`
+   * (default 15 s with `until`). Never clicks.
+   */
+  async scroll(target?: TargetInput, options: { deltaY?: number; until?: TargetInput; maxSteps?: number; timeoutMs?: number } = {}): Promise<ScrollResult> {
+    const timeoutMs = options.timeoutMs ?? (options.until !== undefined ? Math.max(SCROLL_UNTIL_TIMEOUT_MS, this.#parts.timeoutMs) : undefined);
+    const { value, result } = await this.#step('scroll', options.until ?? target, timeoutMs, (step) =>
+      step.send({
+        cmd: 'scroll',
+        ...(target !== undefined ? { target: toTarget(target) } : {}),
+        ...(options.until !== undefined ? { until: toTarget(options.until) } : {}),
+        ...(options.deltaY !== undefined ? { deltaY: options.deltaY } : {}),
+        ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+        timeoutMs,
+      }),
+    );
+    return { ...result, scrolled: value.scrolled, steps: value.steps, ...(value.descriptor ? { descriptor: value.descriptor } : {}) };
+  }
+
+  /**
+   * Runs an expression, or a function called with `arg`, in the main world of the run's page (its
+   * top document), and resolves with its result as JSON (a promise is awaited). Only on the
+   * allow list: the tab's origin is checked when it is sent. A page exception rejects with an
+   * {@link AiteError} whose `detail.exception` holds its name, message and stack; code that
+   * runs longer than `timeoutMs` rejects `timeout`. The function runs in the page, so it sees
+   * nothing of the caller's scope: pass what it needs as `arg` (JSON).
+   */
+  async evaluate<T = unknown, A = unknown>(code: string | ((arg: A) => T | Promise<T>), arg?: A, options: { timeoutMs?: number } = {}): Promise<T> {
+    const request = evaluateRequest(code as string | ((arg: never) => unknown), arg, options.timeoutMs);
+    const { value } = await this.#step('evaluate', undefined, options.timeoutMs, (step) => step.send(request));
+    return value.value as T;
+  }
+
+  /**
+   * The run's page as a short outline of roles, names, states and refs (`e12`), frames and
+   * shadow roots included, at most `maxLines` lines (default 400). A ref names its element as
+   * a target, `{ ref: 'e12' }`, until the page removes it or navigates.
+   */
+  async snapshot(options: { maxLines?: number; timeoutMs?: number } = {}): Promise<AnswerOf<'snapshot'>> {
+    const { value } = await this.#step('snapshot', undefined, options.timeoutMs, (step) => step.send({ cmd: 'snapshot', ...options }));
+    return value;
   }
 
   /**
@@ -332,7 +421,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       if (options.storage) step.warn({ code: 'reset', message: 'reset({ storage: true }) needs the debugging pipe; attach mode leaves the data of your Chrome as it is.' });
       this.#runTab.reset(true);
     }
-    this.consoleErrors.length = 0;
+    this.#records.clear();
     this.dialogs.clear();
   }
 
@@ -394,6 +483,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   async #step<T>(name: string, target: TargetInput | undefined, timeoutMs: number | undefined, body: (step: StepContext) => Promise<T>): Promise<{ value: T; result: StepResult }> {
     const step = this.#context(name, target, timeoutMs);
     this.#live.add(step);
+    const mark = this.#records.startStep();
     try {
       const value = await body(step);
       const result = step.result();
@@ -406,6 +496,11 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
           ? caught
           : new AiteError('internal', `${name} failed: ${caught instanceof Error ? caught.message : String(caught)}`, { cause: caught, command: name });
       error.screenshot ??= await this.#picture(step, error);
+      // What the page did wrong during the step is often why it failed.
+      const failedRequests = this.#records.failedSince(mark);
+      if (failedRequests.length > 0 && error.detail.failedRequests === undefined) error.detail.failedRequests = failedRequests;
+      const pageErrors = this.#records.errorsSince(mark).filter((e) => e.kind !== 'console-warning');
+      if (pageErrors.length > 0 && error.detail.pageErrors === undefined) error.detail.pageErrors = pageErrors.slice(-20);
       const durationMs = step.durationMs();
       this.emit('step', { name, target: step.target, ok: false, reason: error.reason, retries: step.retries, durationMs, warnings: step.warnings, ...(error.screenshot ? { screenshot: error.screenshot } : {}) });
       throw error.withCallLog(log);
@@ -473,14 +568,24 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
 
   #onEvent(event: ExtensionEvent): void {
     this.#runTab.onEvent(event);
-    if (event.kind === 'console') this.consoleErrors.push({ tab: event.tab, text: event.text });
+    // Uncaught errors and rejections come from the extension's relay, which is there before the
+    // page's first script; over the pipe, console lines and failed loads come from CDP (PageWatch).
+    if (event.kind === 'console' && (!this.browser || event.error !== 'resource')) {
+      this.#pageError({ kind: event.error ?? 'error', text: event.text, tab: event.tab, ...(this.#runTab.current === event.tab && this.#runTab.url ? { url: this.#runTab.url } : {}) });
+    }
     this.emit('event', event);
+  }
+
+  #pageError(error: PageError): void {
+    const kept = this.#records.addPageError(error);
+    if (kept) this.emit('pageError', kept);
   }
 
   /** Resolves a target with what the lock file remembers of it, and keeps the lock file up to date. */
   async #find(step: StepContext, input: TargetInput, prepare?: Prepare): Promise<Found> {
     const target = toTarget(input);
-    const lock = this.#parts.lock;
+    // A snapshot's ref lives as long as its element: nothing to remember it by.
+    const lock = target.ref === undefined ? this.#parts.lock : undefined;
     const page = this.#runTab.url;
     const remembered = lock && page ? lock.get(target, page) : undefined;
     // Only pipe input needs a point: plain-event acts make their own checks in the page.
@@ -515,6 +620,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
 function isReRendered(error: unknown): boolean {
   return error instanceof AiteError && error.reason === 'not-found' && error.detail.stale === 'removed';
 }
+/** How long a scroll with `until` may take by default: a long list takes many steps. */
+const SCROLL_UNTIL_TIMEOUT_MS = 15_000;
 
 /** The target a request names, for its step's record. */
 function targetOf(request: RequestInput): Target | undefined {

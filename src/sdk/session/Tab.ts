@@ -40,6 +40,21 @@ export class Tab {
     return this.send({ cmd: 'navigate', url, tab: options.tab ?? this.current ?? undefined, timeoutMs: options.timeoutMs });
   }
 
+  /** Goes back one page in the run's tab and waits for it to load (a back/forward-cache restore included). */
+  back(options: { timeoutMs?: number } = {}): Promise<AnswerOf<'history'>> {
+    return this.send({ cmd: 'history', action: 'back', tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
+  }
+
+  /** Goes forward one page in the run's tab and waits for it to load. */
+  forward(options: { timeoutMs?: number } = {}): Promise<AnswerOf<'history'>> {
+    return this.send({ cmd: 'history', action: 'forward', tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
+  }
+
+  /** Reloads the run's page and waits for it to load. */
+  reload(options: { timeoutMs?: number } = {}): Promise<AnswerOf<'history'>> {
+    return this.send({ cmd: 'history', action: 'reload', tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
+  }
+
   /** Makes a matching tab (not the current one) the run's tab, once it has loaded. */
   switchTo(match: TabMatch, options: { timeoutMs?: number } = {}): Promise<AnswerOf<'switchTab'>> {
     return this.send({ cmd: 'switchTab', match, tab: this.current ?? undefined, timeoutMs: options.timeoutMs });

@@ -1,4 +1,4 @@
-import type { Command, Repair, Target } from '../protocol/index.js';
+import type { Command, Descriptor, Repair, Target } from '../protocol/index.js';
 import type { DialogRecord } from './pipe/Dialogs.js';
 import type { Modifier } from './pipe/keys.js';
 
@@ -93,6 +93,28 @@ export interface StepResult {
 }
 
 /**
+ * What `session.scroll()` returns: a step result, with the element `until` waited for.
+ *
+ * @example
+ * ```ts
+ * import type { ScrollResult, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * const result: ScrollResult = await session.scroll({ css: '.rows' }, { until: { text: 'Row 750', exact: true } });
+ * console.log(result.descriptor?.text, result.scrolled);
+ * ```
+ * @public
+ */
+export interface ScrollResult extends StepResult {
+  /** With `until`: the element that appeared (brought into view). */
+  descriptor?: Descriptor;
+  /** Pixels scrolled down (negative: up). */
+  scrolled: number;
+  /** Scroll steps taken. */
+  steps: number;
+}
+
+/**
  * Re-sends counted over the session, in total and by command.
  *
  * @example
@@ -146,6 +168,59 @@ export interface StepRecord {
   repaired?: boolean;
   /** A failed step's picture, outlined (the PNG its error carries too), when one was taken. */
   screenshot?: Uint8Array;
+}
+
+/**
+ * An error of a page of the run: an uncaught error or unhandled rejection (from the first line
+ * of the page's load), a `console.error` or `console.warn`, or a resource that failed to load.
+ *
+ * @example
+ * ```ts
+ * import type { PageError, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * session.on('pageError', (e: PageError) => console.warn(`${e.kind}: ${e.text} on ${e.url}`));
+ * const uncaught = session.consoleErrors.filter((e) => e.kind === 'error' || e.kind === 'rejection');
+ * ```
+ * @public
+ */
+export interface PageError {
+  kind: 'error' | 'rejection' | 'console-error' | 'console-warning' | 'resource';
+  /** The message (with its stack, when there is one), cut to 4,000 characters. */
+  text: string;
+  /** The page it happened on (its userinfo redacted). */
+  url?: string;
+  /** For console lines: the script and line that logged it. */
+  source?: string;
+  /** The extension's tab id, when the error came through the extension (attach mode). */
+  tab?: number;
+}
+
+/**
+ * One request of the run's pages, as `session.network` keeps it. Headers are never kept; a
+ * URL's `user:password@` is redacted.
+ *
+ * @example
+ * ```ts
+ * import type { NetworkEntry, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * const failed: NetworkEntry[] = session.network.filter((r) => r.failed !== undefined || (r.status ?? 0) >= 400);
+ * for (const r of failed) console.log(r.method, r.url, r.status ?? r.failed, `${r.ms} ms`);
+ * ```
+ * @public
+ */
+export interface NetworkEntry {
+  url: string;
+  method: string;
+  /** The HTTP status; absent when no answer came. */
+  status?: number;
+  /** Chrome's resource type: document, script, stylesheet, image, fetch, xhr, ... */
+  type: string;
+  /** From the request to its end. */
+  ms?: number;
+  /** Why it failed without an answer (`net::ERR_CONNECTION_REFUSED`, ...). */
+  failed?: string;
 }
 
 /**

@@ -6,6 +6,7 @@ import { AITE_EXTENSION_ID, attach, stageExtension, UsageError } from '../../../
 import { extensionIdFromKey } from '../../../src/sdk/identity/ExtensionIdentity.js';
 import { allowPatterns, BUNDLES, ExtensionStage } from '../../../src/sdk/launch/ExtensionStage.js';
 import { refuseForeignFolder } from '../../../src/sdk/launch/stageExtension.js';
+import { PAGE_ERROR_CHANNEL } from '../../../src/sdk/protocol/index.js';
 
 // The folder a user loads in their own Chrome for attach mode. The bundles here are stand-ins:
 // the real ones are checked end to end in test/e2e/attach.e2e.test.ts.
@@ -15,7 +16,8 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'aite-ext-'));
   build = join(dir, 'build');
   await mkdir(build);
-  for (const file of BUNDLES) await writeFile(join(build, file), `// ${file}`);
+  // The page-error bundles name their channel; the stage makes it random (pageErrorRelay.ts).
+  for (const file of BUNDLES) await writeFile(join(build, file), file === 'worker.js' ? `// ${file}` : `// ${file} "${PAGE_ERROR_CHANNEL}"`);
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -42,6 +44,21 @@ describe('the extension folder for attach mode', () => {
     expect(manifest.host_permissions).toEqual(['http://127.0.0.1:4173/*', 'https://shop.example/*']);
     for (const script of manifest.content_scripts) expect(script.matches).toEqual(manifest.host_permissions);
     expect(extensionIdFromKey(manifest.key)).toBe(AITE_EXTENSION_ID);
+  });
+
+  it('[PERR-HIDDEN] the page-error relay and its listener share a channel name that is random per staged extension', async () => {
+    const names: string[] = [];
+    for (const out of [join(dir, 'a'), join(dir, 'b')]) {
+      await ExtensionStage.writeFiles(out, allowPatterns(['http://127.0.0.1:4173']), build);
+      const relay = await readFile(join(out, 'page-errors.js'), 'utf8');
+      const listener = await readFile(join(out, 'content.js'), 'utf8');
+      expect(relay).not.toContain(PAGE_ERROR_CHANNEL);
+      const name = /"(x[0-9a-f]{24})"/.exec(relay)?.[1];
+      expect(name).toBeDefined();
+      expect(listener).toContain(`"${name}"`);
+      names.push(name!);
+    }
+    expect(names[0]).not.toBe(names[1]);
   });
 
   it('writing again updates the manifest in place and keeps bridge.json', async () => {

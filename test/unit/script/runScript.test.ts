@@ -160,7 +160,7 @@ describe('runScript', () => {
       click: () => {
         const session = fake.sessions.get('default')!;
         session.retries.total += 2;
-        session.emit('event', { type: 'event', kind: 'console', tab: 1, level: 'error', text: 'boom' });
+        session.emit('pageError', { kind: 'error', tab: 1, text: 'boom' });
         session.emit('event', { type: 'event', kind: 'tab-opened', tab: 2, url: 'http://127.0.0.1:4173/pay' });
         session.emit('warning', { code: 'lock', message: 'lock file is old' });
         return {
@@ -178,7 +178,7 @@ describe('runScript', () => {
     expect(step.retries).toBe(2);
     expect(report.retries).toBe(2);
     expect(step.repair).toMatchObject({ lock: 'proposed', diff: [{ field: 'text', before: '"Send"', after: '"Send money"' }] });
-    expect(step.consoleErrors).toEqual([{ tab: 1, text: 'boom', profile: 'default' }]);
+    expect(step.consoleErrors).toEqual([{ kind: 'error', tab: 1, text: 'boom', profile: 'default' }]);
     expect(step.tabEvents).toEqual([{ kind: 'tab-opened', tab: 2, url: 'http://127.0.0.1:4173/pay', profile: 'default' }]);
     expect(step.warnings).toEqual([{ code: 'lock', message: 'lock file is old' }]);
   });

@@ -49,6 +49,8 @@ describe('typed events', () => {
       readonly Event: 'event';
       readonly Warning: 'warning';
       readonly Dialog: 'dialog';
+      readonly PageError: 'pageError';
+      readonly Request: 'request';
     }>();
     expectTypeOf<(typeof SessionEvent)[keyof typeof SessionEvent]>().toEqualTypeOf<keyof SessionEvents>();
   });

@@ -1,0 +1,60 @@
+import { CommandFailure } from '../../sdk/protocol/index.js';
+
+/**
+ * The refs (`e1`, `e2`, ...) a `snapshot` hands out, valid in the document this content script
+ * runs in. The same element keeps its ref across snapshots; a ref stays a valid target until
+ * the element leaves the page (re-rendered, removed) or the document changes (a navigation or
+ * reload starts a new content script, which knows no refs). Elements are held weakly.
+ */
+export class Refs {
+  #next = 1;
+  readonly #byRef = new Map<string, { element: WeakRef<Element>; frame?: string }>();
+  readonly #refOf = new WeakMap<Element, string>();
+
+  /** The element's ref, given out once; `frame` is the iframe key the element is reached by. */
+  refOf(el: Element, frame?: string): string {
+    let ref = this.#refOf.get(el);
+    if (ref === undefined) {
+      ref = `e${this.#next++}`;
+      this.#refOf.set(el, ref);
+      this.#byRef.set(ref, { element: new WeakRef(el), ...(frame !== undefined ? { frame } : {}) });
+      if (this.#next % 512 === 0) this.#prune();
+    }
+    return ref;
+  }
+
+  /**
+   * The element a ref names now. A stale ref fails at once (`not-found`): waiting cannot bring
+   * its element back, only a new snapshot can.
+   */
+  element(ref: string): Element {
+    const entry = this.#byRef.get(ref);
+    if (!entry) {
+      throw new CommandFailure(
+        'not-found',
+        `The ref ${ref} is not one of this page's: the page navigated or reloaded since the snapshot that gave it, or no snapshot gave it. Take a new snapshot and use its refs.`,
+        { ref, stale: 'unknown' },
+      );
+    }
+    const element = entry.element.deref();
+    if (!element || !element.isConnected) {
+      throw new CommandFailure('not-found', `The element of ref ${ref} is no longer in the page (the page re-rendered or removed it). Take a new snapshot and use its refs.`, {
+        ref,
+        stale: 'removed',
+      });
+    }
+    return element;
+  }
+
+  /** The iframe key of the element a ref names (absent: the top document). */
+  frameOf(ref: string): string | undefined {
+    return this.#byRef.get(ref)?.frame;
+  }
+
+  #prune(): void {
+    for (const [ref, entry] of this.#byRef) if (!entry.element.deref()?.isConnected) this.#byRef.delete(ref);
+  }
+}
+
+/** The refs of this content-script instance (one per document). */
+export const refs = new Refs();

@@ -1,0 +1,113 @@
+import { CommandFailure, DEFAULT_TIMEOUT_MS, type AnswerOf, type RequestOf } from '../../sdk/protocol/index.js';
+import { describe } from './describe.js';
+import { styleOf } from './dom/nodes.js';
+import { composedParent, deepElementFromPoint } from './dom/query.js';
+import { formatElement, formatTarget } from './explain.js';
+import { handles } from './Handles.js';
+import { evaluate, resolveOne } from './Resolver.js';
+
+/** Steps a `scroll` with `until` takes when the request names no limit, and the most it may ask for. */
+export const SCROLL_STEPS_DEFAULT = 200;
+export const SCROLL_STEPS_MAX = 1_000;
+// How long the page gets after each step to render what scrolled in (a virtual list's rows).
+const RENDER_WAIT_MS = 400;
+
+/**
+ * `scroll`: scrolls a container by `deltaY` pixels (default: most of its height), or, with
+ * `until`, step by step until the `until` target is there (a virtual list renders only the rows
+ * in view), then brings it into view and answers its descriptor. The container is the target's
+ * nearest scrollable box (itself included), else the one under the middle of the viewport, else
+ * the page. Bounded by `maxSteps` and `timeoutMs`; it only scrolls, never clicks. Scrolling
+ * back (a negative `deltaY`) looks upward.
+ */
+export async function scroll(req: RequestOf<'scroll'>): Promise<AnswerOf<'scroll'>> {
+  const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = performance.now() + timeoutMs;
+  const container = req.target ? scrollableOf((await resolveOne(req.target, timeoutMs)).element) : scrollableAtMiddle();
+  const box = container ?? document.scrollingElement ?? document.documentElement;
+  const stepPx = (): number => req.deltaY ?? Math.max(40, Math.round(viewportHeight(box) * 0.8));
+  const start = box.scrollTop;
+
+  if (!req.until) {
+    await scrollOnce(box, stepPx());
+    return { id: req.id, ok: true, steps: 1, scrolled: Math.round(box.scrollTop - start), container: formatElement(box, '') };
+  }
+
+  const until = req.until;
+  const maxSteps = Math.min(req.maxSteps ?? SCROLL_STEPS_DEFAULT, SCROLL_STEPS_MAX);
+  for (let steps = 0; ; steps++) {
+    const found = evaluate(until).visible;
+    if (found.length > 0) {
+      const el = until.nth !== undefined ? found[until.nth] : found[0];
+      if (el && (found.length === 1 || until.nth !== undefined)) {
+        el.scrollIntoView({ block: 'center', inline: 'nearest' });
+        return {
+          id: req.id,
+          ok: true,
+          steps,
+          scrolled: Math.round(box.scrollTop - start),
+          container: formatElement(box, ''),
+          descriptor: { ...describe(el, { frame: until.frame }), handle: handles.handleOf(el) },
+        };
+      }
+      if (found.length > 1) {
+        throw new CommandFailure('ambiguous', `Scrolling found ${found.length} elements matching ${formatTarget(until)}; name one (nth, exact, within).`, { target: until, matches: found.length });
+      }
+    }
+    const where = `after ${steps} scroll step(s) of ${formatElement(box, '')} (${Math.round(box.scrollTop - start)} px)`;
+    if (steps >= maxSteps) {
+      throw new CommandFailure('not-found', `${formatTarget(until)} did not appear ${where}: maxSteps (${maxSteps}) reached. Raise maxSteps or scroll a list that holds it.`, { target: until, steps });
+    }
+    if (performance.now() >= deadline) {
+      throw new CommandFailure('timeout', `${formatTarget(until)} did not appear ${where} within ${timeoutMs} ms.`, { target: until, steps });
+    }
+    const moved = await scrollOnce(box, stepPx());
+    if (!moved) {
+      // One last look: the end of the list may have just rendered.
+      if (evaluate(until).visible.length > 0) continue;
+      throw new CommandFailure('not-found', `${formatTarget(until)} is not in the list: ${where} it reached its end.`, { target: until, steps, end: true });
+    }
+  }
+}
+
+/** Scrolls once and waits for the page to render what came in; false when it could not move. */
+async function scrollOnce(box: Element, delta: number): Promise<boolean> {
+  const before = box.scrollTop;
+  box.scrollBy({ top: delta, behavior: 'instant' });
+  if (box.scrollTop === before) return false;
+  await rendered();
+  return true;
+}
+
+/** Two animation frames (the scroll event ran and the page rendered), or a timer in a hidden tab. */
+function rendered(): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, RENDER_WAIT_MS);
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        setTimeout(resolve, 0);
+      }),
+    );
+  });
+}
+
+function scrollableOf(el: Element): Element | undefined {
+  for (let n: Element | null = el; n; n = composedParent(n)) if (isScrollable(n)) return n;
+  return undefined;
+}
+
+function scrollableAtMiddle(): Element | undefined {
+  const hit = deepElementFromPoint(innerWidth / 2, innerHeight / 2);
+  return hit ? scrollableOf(hit) : undefined;
+}
+
+function isScrollable(el: Element): boolean {
+  if (el === document.scrollingElement) return el.scrollHeight > el.clientHeight;
+  const overflow = styleOf(el).overflowY;
+  return (overflow === 'auto' || overflow === 'scroll' || overflow === 'overlay') && el.scrollHeight > el.clientHeight;
+}
+
+function viewportHeight(box: Element): number {
+  return box === document.scrollingElement ? innerHeight : box.clientHeight;
+}

@@ -1,0 +1,185 @@
+import type { AnswerOf, RequestOf } from '../../sdk/protocol/index.js';
+import { accessibleName, isInteractive, roleOf, UNNAMED_ROLES } from './dom/aria.js';
+import { isElement, isFrameElement } from './dom/nodes.js';
+import { deepActiveElement, sameOriginDocument } from './dom/query.js';
+import { checkState, isEnabled } from './dom/state.js';
+import { cut, fold, TextIndex } from './dom/text.js';
+import { isRendered } from './dom/visibility.js';
+import { OVERLAY_ATTR } from './outline.js';
+import { refs } from './refs.js';
+
+/** Lines of a snapshot when the request names no limit, and the most it may ask for. */
+export const SNAPSHOT_LINES_DEFAULT = 400;
+export const SNAPSHOT_LINES_MAX = 2_000;
+const NAME_MAX = 80;
+const TEXT_MAX = 80;
+
+// Never page content a person sees.
+const SKIP = new Set(['head', 'script', 'style', 'noscript', 'template', 'link', 'meta', 'title']);
+// Roles whose name is their content: their text is already on their line.
+const NAMED_BY_CONTENT = new Set(['button', 'link', 'heading', 'option', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'checkbox', 'radio', 'switch', 'treeitem', 'cell', 'gridcell', 'columnheader', 'rowheader']);
+const VALUE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider']);
+
+/**
+ * `snapshot`: the page as a short outline of what a person (or an agent) can see and use, one
+ * line per element with a role, its accessible name, its states and a ref:
+ *
+ *     - heading "Sign in" [level=1] [ref=e1]
+ *     - textbox "Email" [focused] [ref=e2]: "ana@example.com"
+ *     - iframe "payment" [ref=e3]:
+ *       - textbox "Card number" [ref=e4]
+ *
+ * It follows the rendered tree: open shadow roots in place of their host's light children (a
+ * slot shows what is assigned to it), same-origin iframes inside their iframe's line; a
+ * cross-origin iframe is listed, not read. Hidden and aria-hidden subtrees are left out. A ref
+ * is a target (`{ ref: 'e4' }`) until its element leaves the page (see refs.ts). Bounded:
+ * `maxLines` lines at most, and the last line says how much was cut.
+ */
+export async function snapshot(req: RequestOf<'snapshot'>): Promise<AnswerOf<'snapshot'>> {
+  const out = new Outline(Math.min(req.maxLines ?? SNAPSHOT_LINES_DEFAULT, SNAPSHOT_LINES_MAX));
+  visitChildren(document.body ?? document.documentElement, { depth: 0, nameIsText: false }, out);
+  const text = out.finish();
+  return { id: req.id, ok: true, url: location.href, title: document.title, text, lines: out.lineCount, refs: out.refCount, truncated: out.cut > 0 };
+}
+
+interface Place {
+  depth: number;
+  /** The nearest line's name already says this text (a button's, a link's). */
+  nameIsText: boolean;
+  /** The iframe key of the document being walked (absent: the top document). */
+  frame?: string;
+}
+
+class Outline {
+  readonly #lines: string[] = [];
+  readonly texts = new TextIndex();
+  readonly focused = deepActiveElement();
+  refCount = 0;
+  cut = 0;
+
+  constructor(private readonly max: number) {}
+
+  get full(): boolean {
+    return this.#lines.length >= this.max;
+  }
+
+  get lineCount(): number {
+    return this.#lines.length;
+  }
+
+  add(depth: number, line: string): boolean {
+    if (this.full) {
+      this.cut++;
+      return false;
+    }
+    this.#lines.push(`${'  '.repeat(depth)}- ${line}`);
+    return true;
+  }
+
+  finish(): string {
+    if (this.cut > 0) this.#lines.push(`- … ${this.cut} more line(s) not shown (the snapshot stops at ${this.max} lines; ask for more with maxLines)`);
+    return this.#lines.join('\n');
+  }
+}
+
+function visitChildren(parent: ParentNode, at: Place, out: Outline): void {
+  const host = isElement(parent as Node) ? (parent as Element) : undefined;
+  // What renders: a host's shadow tree instead of its light children; a slot's assigned nodes.
+  let nodes: ArrayLike<Node>;
+  if (host?.shadowRoot) nodes = host.shadowRoot.childNodes;
+  else if (host?.localName === 'slot') {
+    const assigned = (host as HTMLSlotElement).assignedNodes({ flatten: true });
+    nodes = assigned.length > 0 ? assigned : host.childNodes;
+  } else nodes = parent.childNodes;
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    if (node.nodeType === Node.TEXT_NODE) {
+      if (at.nameIsText) continue;
+      const text = fold(node.textContent ?? '');
+      if (text) out.add(at.depth, `text: ${JSON.stringify(cut(text, TEXT_MAX))}`);
+      continue;
+    }
+    if (isElement(node)) visitElement(node, at, out);
+  }
+}
+
+function visitElement(el: Element, at: Place, out: Outline): void {
+  if (SKIP.has(el.localName) || el.hasAttribute(OVERLAY_ATTR)) return;
+  if (el.getAttribute('aria-hidden') === 'true' || (el.localName !== 'slot' && !isRendered(el, { box: false }))) return;
+  if (isFrameElement(el)) return visitFrame(el, at, out);
+  // A label's text is its control's name, on the control's line.
+  if (el.localName === 'label') return visitChildren(el, { ...at, nameIsText: true }, out);
+  const role = roleOf(el);
+  const shown = !UNNAMED_ROLES.has(role) || isInteractive(el);
+  if (!shown) return visitChildren(el, at, out);
+  const name = cut(accessibleName(el, out.texts), NAME_MAX);
+  const ref = refs.refOf(el, at.frame);
+  const value = valueOf(el, role);
+  const line = `${role || el.localName}${name ? ` ${JSON.stringify(name)}` : ''}${statesOf(el, role, out)} [ref=${ref}]${value}`;
+  if (!out.add(at.depth, line)) return;
+  out.refCount++;
+  // A control's own text (a select's options, a textarea's content) is its value, not more lines.
+  if (el.localName === 'select' || el.localName === 'textarea' || el.localName === 'input') return;
+  const nameIsText = NAMED_BY_CONTENT.has(role) && name !== '';
+  visitChildren(el, { ...at, depth: at.depth + 1, nameIsText }, out);
+}
+
+function visitFrame(frame: Element, at: Place, out: Outline): void {
+  const name = cut(fold(frame.getAttribute('title') ?? frame.getAttribute('name') ?? frame.id ?? ''), NAME_MAX);
+  const doc = sameOriginDocument(frame);
+  const ref = refs.refOf(frame, at.frame);
+  const note = doc ? '' : ' (another origin: not read)';
+  if (!out.add(at.depth, `iframe${name ? ` ${JSON.stringify(name)}` : ''} [ref=${ref}]${note}`)) return;
+  out.refCount++;
+  const body = doc?.body;
+  if (body) visitChildren(body, { depth: at.depth + 1, nameIsText: false, frame: frameKey(frame) }, out);
+}
+
+/** How a target's `frame` key names this iframe: its name, its id, else its place among iframes. */
+function frameKey(frame: Element): string {
+  const name = frame.getAttribute('name');
+  if (name) return name;
+  if (frame.id) return frame.id;
+  const siblings = Array.from(frame.parentElement?.children ?? []).filter((c) => c.localName === frame.localName);
+  return `${frame.localName}:nth-of-type(${siblings.indexOf(frame) + 1})`;
+}
+
+function statesOf(el: Element, role: string, out: Outline): string {
+  const states: string[] = [];
+  const level = role === 'heading' ? headingLevel(el) : undefined;
+  if (level) states.push(`level=${level}`);
+  const check = checkState(el);
+  if (check?.checked) states.push('checked');
+  if (el.getAttribute('aria-checked') === 'mixed' || (el as HTMLInputElement).indeterminate === true) states.push('mixed');
+  if ((isInteractive(el) || el.hasAttribute('aria-disabled')) && !isEnabled(el)) states.push('disabled');
+  const expanded = el.getAttribute('aria-expanded');
+  if (expanded === 'true') states.push('expanded');
+  else if (expanded === 'false') states.push('collapsed');
+  if (el.getAttribute('aria-selected') === 'true' || (el.localName === 'option' && (el as HTMLOptionElement).selected)) states.push('selected');
+  if (el.getAttribute('aria-pressed') === 'true') states.push('pressed');
+  if ((el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true') states.push('required');
+  if (el.getAttribute('aria-invalid') === 'true') states.push('invalid');
+  if (out.focused === el) states.push('focused');
+  return states.map((s) => ` [${s}]`).join('');
+}
+
+function headingLevel(el: Element): number | undefined {
+  const aria = Number(el.getAttribute('aria-level'));
+  if (Number.isInteger(aria) && aria > 0) return aria;
+  const m = /^h([1-6])$/.exec(el.localName);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** A field's current value, after a colon; never a password's. */
+function valueOf(el: Element, role: string): string {
+  if (el.localName === 'select') {
+    const labels = Array.from((el as HTMLSelectElement).selectedOptions, (o) => fold(o.label || o.text));
+    return labels.length > 0 ? `: ${JSON.stringify(cut(labels.join(', '), TEXT_MAX))}` : '';
+  }
+  if (!VALUE_ROLES.has(role)) return '';
+  if (el.localName !== 'input' && el.localName !== 'textarea') return '';
+  const input = el as HTMLInputElement;
+  if (input.value === '') return '';
+  if (input.type === 'password') return ': (a password, not shown)';
+  return `: ${JSON.stringify(cut(fold(input.value), TEXT_MAX))}`;
+}

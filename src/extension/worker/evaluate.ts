@@ -1,0 +1,107 @@
+import { CommandFailure as Failure, DEFAULT_TIMEOUT_MS, type RequestOf } from '../../sdk/protocol/index.js';
+import type { AllowList } from './AllowList.js';
+import { tabSettled } from './LoadWatch.js';
+
+/** The most JSON an evaluate may answer (the protocol's messages stop at 8 MB). */
+export const EVALUATE_RESULT_MAX = 1_000_000;
+
+type PageOutcome =
+  | { ok: true; json: string | undefined }
+  | { ok: false; kind: 'exception' | 'eval-blocked' | 'not-json'; name: string; message: string; stack?: string };
+
+/**
+ * `evaluate`: runs an expression, or a function called with one JSON argument, in the main
+ * world of the run tab's top document, and answers its JSON result (a promise is awaited).
+ * The allow list holds twice: the tab's page is checked at dispatch, and `executeScript` itself
+ * only runs where the extension has host permissions (which are the allow list), so a page that
+ * navigated away in between is refused by the browser.
+ */
+export async function evaluateInTab(request: RequestOf<'evaluate'>, tabId: number, allow: AllowList): Promise<Record<string, unknown>> {
+  const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  const tab = await tabSettled(tabId, deadline, 'waiting for the page to load before evaluate');
+  if (!allow.allows(tab.url)) {
+    throw new Failure('internal', `evaluate was not run: the run's tab shows ${tab.url}, which is not in the run's allow list (${allow.describe()}).`, {
+      url: tab.url,
+      allow: [...allow.origins],
+    });
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Failure('timeout', `evaluate did not finish within ${timeoutMs} ms (the page's code may still be running; it cannot be stopped).`)),
+      Math.max(1, deadline - Date.now()),
+    );
+  });
+  let outcome: PageOutcome | undefined;
+  try {
+    const results = await Promise.race([
+      chrome.scripting.executeScript({
+        target: { tabId, frameIds: [0] },
+        world: 'MAIN',
+        func: runInPage,
+        args: [request.source, request.call === true, request.arg ?? 'null'],
+      }),
+      late,
+    ]);
+    outcome = results[0]?.result as PageOutcome | undefined;
+  } catch (error) {
+    if (error instanceof Failure) throw error;
+    const why = error instanceof Error ? error.message : String(error);
+    if (!(await chrome.tabs.get(tabId).catch(() => undefined))) throw new Failure('tab-closed', `The tab closed during evaluate.`, { tab: tabId });
+    throw new Failure('navigation', `evaluate could not run in the page (${why}): it navigated, or shows a page outside the allow list.`, { error: why });
+  } finally {
+    clearTimeout(timer);
+  }
+  if (!outcome) throw new Failure('navigation', 'evaluate got no result: the page navigated while it ran.');
+  if (!outcome.ok) {
+    const exception = { name: outcome.name, message: outcome.message, ...(outcome.stack ? { stack: outcome.stack.slice(0, 4_000) } : {}) };
+    if (outcome.kind === 'eval-blocked') {
+      throw new Failure('unsupported', `evaluate cannot run here: the page's Content-Security-Policy forbids evaluating code (${outcome.message}).`, { exception });
+    }
+    if (outcome.kind === 'not-json') {
+      throw new Failure('unsupported', `evaluate's result cannot be sent as JSON (${outcome.message}); return plain data (objects, arrays, strings, numbers, booleans, null).`, { exception });
+    }
+    throw new Failure('internal', `The page threw during evaluate: ${outcome.name}: ${outcome.message}`, { exception, pageException: true });
+  }
+  if (outcome.json === undefined) return { ok: true };
+  if (outcome.json.length > EVALUATE_RESULT_MAX) {
+    throw new Failure('unsupported', `evaluate's result is ${outcome.json.length} characters of JSON, over the ${EVALUATE_RESULT_MAX} allowed; return less.`);
+  }
+  return { ok: true, value: JSON.parse(outcome.json) as unknown };
+}
+
+/**
+ * Runs in the page's main world: `executeScript` sends its source text, so it uses nothing from
+ * outside. Never throws; says what went wrong instead.
+ */
+async function runInPage(source: string, call: boolean, argJson: string): Promise<PageOutcome> {
+  const failed = (kind: 'exception' | 'eval-blocked' | 'not-json', e: unknown): PageOutcome => {
+    const err = e instanceof Error ? e : undefined;
+    let message: string;
+    try {
+      message = err ? err.message : typeof e === 'string' ? e : String(JSON.stringify(e) ?? e);
+    } catch {
+      message = '(a value that cannot be shown)';
+    }
+    return { ok: false, kind, name: err?.name ?? 'Error', message, ...(err?.stack ? { stack: err.stack } : {}) };
+  };
+  let compiled: unknown;
+  try {
+    // Indirect eval: global scope, nothing of this function's visible to the page's code.
+    compiled = (0, eval)(call ? `(${source})` : source);
+  } catch (e) {
+    return failed(e instanceof EvalError ? 'eval-blocked' : 'exception', e);
+  }
+  let value: unknown;
+  try {
+    value = call ? await (compiled as (arg: unknown) => unknown)(JSON.parse(argJson)) : await compiled;
+  } catch (e) {
+    return failed('exception', e);
+  }
+  try {
+    return { ok: true, json: JSON.stringify(value) };
+  } catch (e) {
+    return failed('not-json', e);
+  }
+}

@@ -1,0 +1,83 @@
+import type { NetworkEntry, PageError } from './types.js';
+
+/** Requests kept over a run, oldest dropped first. */
+export const NETWORK_MAX = 1_000;
+/** Page errors kept over a run, oldest dropped first. */
+export const PAGE_ERRORS_MAX = 1_000;
+/** Page errors kept per step, however often the page reloads during it. */
+export const PAGE_ERRORS_PER_STEP = 100;
+/** Failed requests a failed step's error lists. */
+const FAILED_LISTED_MAX = 20;
+
+/** A failed request: no answer, or an HTTP error status. */
+export function isFailedRequest(entry: NetworkEntry): boolean {
+  return entry.failed !== undefined || (entry.status ?? 0) >= 400;
+}
+
+/**
+ * The run's requests and page errors, bounded in memory: at most {@link NETWORK_MAX} requests
+ * and {@link PAGE_ERRORS_MAX} errors, and {@link PAGE_ERRORS_PER_STEP} errors per step (the
+ * next one is a line saying how many more there were), so a page that throws in a loop or
+ * reloads ten times in a step cannot flood a report. Each entry has a sequence number, so a
+ * step can ask for what happened since it started.
+ */
+export class RunRecords {
+  readonly network: NetworkEntry[] = [];
+  readonly pageErrors: PageError[] = [];
+  #requestSeq = 0;
+  #errorSeq = 0;
+  #stepErrors = 0;
+  #stepDropped = 0;
+
+  /** A step starts: its page errors are counted from here. */
+  startStep(): { requests: number; errors: number } {
+    this.#stepErrors = 0;
+    this.#stepDropped = 0;
+    return { requests: this.#requestSeq, errors: this.#errorSeq };
+  }
+
+  /** Keeps a request; answers it. */
+  addRequest(entry: NetworkEntry): NetworkEntry {
+    this.network.push(entry);
+    this.#requestSeq++;
+    if (this.network.length > NETWORK_MAX) this.network.shift();
+    return entry;
+  }
+
+  /** Keeps a page error, unless the step has had its share; answers what was kept (or nothing). */
+  addPageError(error: PageError): PageError | undefined {
+    if (this.#stepErrors >= PAGE_ERRORS_PER_STEP) {
+      this.#stepDropped++;
+      // One line says so, once per step; the count is the step's at that moment.
+      if (this.#stepDropped > 1) return undefined;
+      return this.#keep({ kind: error.kind, text: `(more than ${PAGE_ERRORS_PER_STEP} page errors in this step; the rest are not kept)`, ...(error.url ? { url: error.url } : {}) });
+    }
+    this.#stepErrors++;
+    return this.#keep(error);
+  }
+
+  /** Failed requests since `mark` (at most 20, the latest). */
+  failedSince(mark: { requests: number }): NetworkEntry[] {
+    const count = Math.min(this.#requestSeq - mark.requests, this.network.length);
+    return this.network.slice(this.network.length - count).filter(isFailedRequest).slice(-FAILED_LISTED_MAX);
+  }
+
+  /** Page errors since `mark`. */
+  errorsSince(mark: { errors: number }): PageError[] {
+    const count = Math.min(this.#errorSeq - mark.errors, this.pageErrors.length);
+    return this.pageErrors.slice(this.pageErrors.length - count);
+  }
+
+  /** Forgets everything (a reset between tests). */
+  clear(): void {
+    this.network.length = 0;
+    this.pageErrors.length = 0;
+  }
+
+  #keep(error: PageError): PageError {
+    this.pageErrors.push(error);
+    this.#errorSeq++;
+    if (this.pageErrors.length > PAGE_ERRORS_MAX) this.pageErrors.shift();
+    return error;
+  }
+}

@@ -1,0 +1,29 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { Page } from 'puppeteer-core';
+import type { Rect } from '../../protocol/index.js';
+
+/**
+ * A PNG of a page over the pipe: the viewport, the whole page (`fullPage`), or one box of it
+ * (`clip`, in page CSS pixels, as a descriptor's `rect`; it may lie outside the viewport). The
+ * tab is brought to the front first: a background tab does not paint.
+ */
+export async function capture(page: Page, options: { clip?: Rect; fullPage?: boolean }): Promise<Uint8Array> {
+  await page.bringToFront();
+  if (options.clip) {
+    const { x, y, width, height } = options.clip;
+    const left = Math.max(0, Math.floor(x));
+    const top = Math.max(0, Math.floor(y));
+    const clip = { x: left, y: top, width: Math.max(1, Math.ceil(x + width) - left), height: Math.max(1, Math.ceil(y + height) - top) };
+    return page.screenshot({ type: 'png', clip, captureBeyondViewport: true });
+  }
+  return page.screenshot({ type: 'png', fullPage: options.fullPage === true });
+}
+
+/** Writes a picture where the caller asked (relative to the working directory), making its folder. */
+export async function writePicture(path: string, png: Uint8Array): Promise<string> {
+  const target = resolve(path);
+  await mkdir(dirname(target), { recursive: true });
+  await writeFile(target, png);
+  return target;
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { NetworkEntry, PageError } from '../../src/sdk/index.js';
+import { failure } from './support/failure.js';
+import { useSession } from './support/harness.js';
+
+const ctx = useSession();
+const seen: PageError[] = [];
+const requests: NetworkEntry[] = [];
+
+describe('page errors and the network log, over the pipe', () => {
+  it('[PERR-LOAD, PERR-CONSOLE, PERR-RESOURCE] a page that throws while it parses, logs errors and 404s a script: all of it, from the first line', async () => {
+    ctx.session.on('pageError', (e) => seen.push(e));
+    ctx.session.on('request', (r) => requests.push(r));
+    await ctx.session.tab.navigate(ctx.page('broken-load.html'));
+    const texts = (kind: PageError['kind']): string => ctx.session.consoleErrors.filter((e) => e.kind === kind).map((e) => e.text).join('\n');
+    await expect.poll(() => texts('error')).toMatch(/thrown in setTimeout 0/);
+    expect(texts('error')).toMatch(/thrown while the page parses/);
+    expect(texts('error')).toMatch(/thrown at DOMContentLoaded/);
+    expect(texts('rejection')).toMatch(/nobody catches this/);
+    await expect.poll(() => texts('console-error')).toMatch(/^the config did not load$/m);
+    await expect.poll(() => texts('console-warning')).toMatch(/^deprecated option used$/m);
+    await expect.poll(() => texts('resource')).toMatch(/status of 404 .*missing-bundle\.js/);
+    expect(ctx.session.consoleErrors.filter((e) => e.url !== undefined).every((e) => e.url === ctx.page('broken-load.html'))).toBe(true);
+    // Each once: the extension's relay does not add its copies over the pipe.
+    expect(ctx.session.consoleErrors.filter((e) => /thrown while the page parses/.test(e.text))).toHaveLength(1);
+    expect(seen.length).toBe(ctx.session.consoleErrors.length);
+    // A later navigation's document is logged too (the first one of a new tab starts before the pipe is attached to it).
+    await ctx.session.tab.reload();
+    await expect.poll(() => ctx.session.network.find((r) => r.url === ctx.page('broken-load.html'))).toMatchObject({ status: 200, type: 'document', method: 'GET' });
+    await expect.poll(() => ctx.session.network.find((r) => r.url.endsWith('/missing-bundle.js'))).toMatchObject({ method: 'GET', status: 404, type: 'script' });
+    // The relay's page errors of the reloaded page, once each again.
+    await expect.poll(() => ctx.session.consoleErrors.filter((e) => /thrown while the page parses/.test(e.text)).length).toBe(2);
+  });
+
+  it('[NET-FAILED-STEP] a step that fails after a fetch answered 500 lists that request, and the session.network log has it with its timing', async () => {
+    await ctx.session.click('Save');
+    const error = await failure(ctx.session.verify.targetText({ css: '#result' }, 'Stored', { timeoutMs: 800 }));
+    expect(error.reason).toBe('mismatch');
+    // The click's step ended before the answer came; the verify waited while it failed.
+    const failed = (error.detail.failedRequests ?? []) as NetworkEntry[];
+    const logged = ctx.session.network.find((r) => r.url.endsWith('/status/500'));
+    expect(logged).toMatchObject({ method: 'GET', status: 500, type: 'fetch' });
+    expect(logged!.ms).toBeGreaterThanOrEqual(0);
+    expect(requests).toContainEqual(logged);
+    if (failed.length > 0) expect(failed[0]).toMatchObject({ status: 500 });
+    const again = await failure(
+      (async () => {
+        await ctx.session.click('Save');
+        await ctx.session.verify.targetText({ css: '#result' }, 'Stored', { timeoutMs: 800 });
+      })(),
+    );
+    expect((again.detail.failedRequests as NetworkEntry[]).map((r) => `${r.method} ${r.status} ${r.url}`)).toContain(`GET 500 ${ctx.page('status/500')}`);
+  });
+
+  it('[PERR-CAP] a page that throws 60 errors per load and reloads itself twice keeps at most 100 per step, and says so', async () => {
+    await ctx.session.evaluate('sessionStorage.clear()');
+    const before = ctx.session.consoleErrors.length;
+    await ctx.session.tab.navigate(ctx.page('error-loop.html'));
+    await ctx.session.verify.targetText({ css: '#loads' }, 'done', { timeoutMs: 10_000 });
+    await expect.poll(() => ctx.session.consoleErrors.slice(before).some((e) => /more than 100 page errors in this step/.test(e.text))).toBe(true);
+    const loops = ctx.session.consoleErrors.slice(before).filter((e) => /loop \d/.test(e.text));
+    expect(loops.length).toBeLessThanOrEqual(200);
+    expect(loops.length).toBeLessThan(180);
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { failure } from './support/failure.js';
+import { useSession } from './support/harness.js';
+
+const ctx = useSession();
+
+describe('session.scroll()', () => {
+  it('[SCROLL-UNTIL] scrolls a 1,000-row virtual list until row 750 exists, answers it, and it is then clicked', async () => {
+    await ctx.session.tab.navigate(ctx.page('virtual-list.html'));
+    // Not in the DOM before scrolling: only the rows in view are.
+    await ctx.session.verify.exists({ text: 'Row 750', exact: true }, { negate: true, timeoutMs: 500 });
+    const result = await ctx.session.scroll({ role: 'listitem', nth: 0 }, { until: { text: 'Row 750', exact: true } });
+    expect(result.ok).toBe(true);
+    expect(result.descriptor?.text).toBe('Row 750');
+    expect(result.steps).toBeGreaterThan(10);
+    expect(result.scrolled).toBeGreaterThan(20_000);
+    // It only scrolled: nothing was clicked.
+    await ctx.session.verify.targetText({ css: '#picked' }, 'none');
+    const rendered = Number((await ctx.session.locator.read({ css: '#rendered' })).text);
+    expect(rendered).toBeLessThan(25);
+    await ctx.session.click({ text: 'Row 750', exact: true });
+    await ctx.session.verify.targetText({ css: '#picked' }, 'Row 750');
+  });
+
+  it('[SCROLL-DELTA] scrolls by deltaY, up and down, the container under the middle of the viewport when none is named', async () => {
+    const up = await ctx.session.scroll({ css: '#list' }, { deltaY: -600 });
+    expect(up.scrolled).toBe(-600);
+    await ctx.session.verify.exists({ text: 'Row 730', exact: true });
+    const top = await ctx.session.scroll({ css: '#list' }, { until: { text: 'Row 1', exact: true }, deltaY: -3_000 });
+    expect(top.descriptor?.text).toBe('Row 1');
+    const page = await ctx.session.scroll(undefined, { deltaY: 100 });
+    expect(page.steps).toBe(1);
+  });
+
+  it('[SCROLL-BOUNDED] a row that is not in the list fails not-found at its end; maxSteps bounds the search', async () => {
+    const missing = await failure(ctx.session.scroll({ css: '#list' }, { until: { text: 'Row 1001', exact: true } }));
+    expect(missing.reason).toBe('not-found');
+    expect(missing.message).toMatch(/reached its end/);
+    await ctx.session.scroll({ css: '#list' }, { until: { text: 'Row 1', exact: true }, deltaY: -30_000 });
+    const bounded = await failure(ctx.session.scroll({ css: '#list' }, { until: { text: 'Row 900', exact: true }, maxSteps: 3 }));
+    expect(bounded.reason).toBe('not-found');
+    expect(bounded.message).toMatch(/maxSteps \(3\) reached/);
+    expect(bounded.detail.steps).toBe(3);
+  });
+});
