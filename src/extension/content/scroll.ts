@@ -1,5 +1,5 @@
 import { CommandFailure, DEFAULT_TIMEOUT_MS, type AnswerOf, type RequestOf } from '../../sdk/protocol/index.js';
-import { describe } from './describe.js';
+import { describe } from './dom/describe.js';
 import { styleOf } from './dom/nodes.js';
 import { composedParent, deepElementFromPoint } from './dom/query.js';
 import { formatElement, formatTarget } from './explain.js';
