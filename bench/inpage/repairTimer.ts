@@ -1,16 +1,16 @@
 // Bundled (iife, global `aiteBenchRepair`) and evaluated in the drifted page: times the content
 // script's own repair function on that page, without the bridge, worker or messaging around it.
 // `scoreOnly` skips the remembered-field step, so every candidate of the page is scored.
-import type { Descriptor, Target } from '../../src/sdk/protocol/index.js';
+import type { Descriptor } from '../../src/sdk/protocol/index.js';
 import { repair } from '../../src/extension/content/repair/index.js';
 
-export function time(descriptor: Descriptor, target: Target): { ms: number; scoreOnlyMs: number; scoreOnly: string } {
+export function time(descriptor: Descriptor): { ms: number; scoreOnlyMs: number; scoreOnly: string } {
   let t0 = performance.now();
-  const outcome = repair(descriptor, target);
+  const outcome = repair(descriptor);
   const ms = performance.now() - t0;
   if (outcome?.kind !== 'found') throw new Error(`in-page repair: ${outcome?.kind ?? 'no outcome'}`);
   t0 = performance.now();
-  const scored = repair(descriptor, target, { scoreOnly: true });
+  const scored = repair(descriptor, { scoreOnly: true });
   const scoreOnlyMs = performance.now() - t0;
   return { ms, scoreOnlyMs, scoreOnly: scored?.kind ?? 'none' };
 }
