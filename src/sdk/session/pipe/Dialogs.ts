@@ -17,6 +17,15 @@ export type DialogPolicy = 'dismiss' | 'accept';
 
 /**
  * The kinds of native dialog a page can open.
+ *
+ * @example
+ * ```ts
+ * import type { DialogType, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * const kinds: DialogType[] = session.dialogs.seen.map((d) => d.type);
+ * console.log(kinds.includes('beforeunload') ? 'the page asked before leaving' : 'no leave prompt');
+ * ```
  * @public
  */
 export type DialogType = 'alert' | 'confirm' | 'prompt' | 'beforeunload';
@@ -54,6 +63,16 @@ export interface DialogRecord {
 
 /**
  * How to answer the next dialog.
+ *
+ * @example
+ * ```ts
+ * import type { DialogAnswer, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * const name: DialogAnswer = { accept: true, promptText: 'Ana' };
+ * session.dialogs.next(name); // the next prompt gets "Ana" and OK
+ * await session.click({ text: 'Rename' });
+ * ```
  * @public
  */
 export interface DialogAnswer {
