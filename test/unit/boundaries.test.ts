@@ -41,21 +41,6 @@ const FORBIDDEN_GLOBALS: Record<string, readonly string[]> = {
   'src/embed': ['chrome', 'document', 'window'],
 };
 
-/** Page globals that code the runner hands to the page may use (the function given to puppeteer's evaluate). */
-const IN_PAGE_GLOBALS = new Set(['document', 'window']);
-const EVALUATORS = new Set(['evaluate', 'evaluateHandle', '$eval', '$$eval', 'waitForFunction', 'evaluateOnNewDocument']);
-
-/** Whether `node` is inside a function passed to one of puppeteer's evaluate calls: it runs in the page. */
-function inPage(node: ts.Node): boolean {
-  for (let n: ts.Node | undefined = node.parent; n; n = n.parent) {
-    if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && ts.isCallExpression(n.parent) && n.parent.arguments.includes(n as ts.Expression)) {
-      const callee = n.parent.expression;
-      if (ts.isPropertyAccessExpression(callee) && EVALUATORS.has(callee.name.text)) return true;
-    }
-  }
-  return false;
-}
-
 interface Use {
   file: string;
   line: number;
@@ -76,11 +61,11 @@ function keyOf(table: Record<string, unknown>, path: string): string | undefined
 }
 
 /** Every module a file loads (import, export from, import(), side-effect import, require), and every free use of a watched global. */
-function scan(path: string): { imports: Array<{ spec: string; line: number; sideEffect: boolean }>; globals: Array<{ name: string; line: number; inPage: boolean }> } {
+function scan(path: string): { imports: Array<{ spec: string; line: number; sideEffect: boolean }>; globals: Array<{ name: string; line: number }> } {
   const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
   const lineOf = (node: ts.Node): number => source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
   const imports: Array<{ spec: string; line: number; sideEffect: boolean }> = [];
-  const globals: Array<{ name: string; line: number; inPage: boolean }> = [];
+  const globals: Array<{ name: string; line: number }> = [];
   const declared = new Set<string>();
   const watched = new Set(Object.values(FORBIDDEN_GLOBALS).flat());
   const visit = (node: ts.Node): void => {
@@ -89,7 +74,7 @@ function scan(path: string): { imports: Array<{ spec: string; line: number; side
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       imports.push({ spec: node.moduleSpecifier.text, line: lineOf(node), sideEffect: false });
     } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
-      globals.push({ name: 'require', line: lineOf(node), inPage: false });
+      globals.push({ name: 'require', line: lineOf(node) });
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;
       if (arg && ts.isStringLiteralLike(arg)) imports.push({ spec: arg.text, line: lineOf(node), sideEffect: false });
@@ -99,7 +84,7 @@ function scan(path: string): { imports: Array<{ spec: string; line: number; side
     if ((ts.isVariableDeclaration(node) || ts.isParameter(node) || ts.isBindingElement(node) || ts.isFunctionDeclaration(node)) && node.name && ts.isIdentifier(node.name)) {
       declared.add(node.name.text);
     }
-    if (ts.isIdentifier(node) && watched.has(node.text) && isFreeReference(node)) globals.push({ name: node.text, line: lineOf(node), inPage: inPage(node) });
+    if (ts.isIdentifier(node) && watched.has(node.text) && isFreeReference(node)) globals.push({ name: node.text, line: lineOf(node) });
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -146,8 +131,7 @@ function violations(srcRoot = join(root, 'src')): Use[] {
       if (!own && !allowed) found.push({ file, line, what: `imports ${spec} (${target}), which ${key} may not` });
     }
     const scopes = Object.entries(FORBIDDEN_GLOBALS).filter(([scope]) => file.startsWith(`${scope}/`));
-    for (const { name, line, inPage: runsInPage } of globals) {
-      if (runsInPage && IN_PAGE_GLOBALS.has(name)) continue;
+    for (const { name, line } of globals) {
       const scope = scopes.find(([, names]) => names.includes(name))?.[0];
       if (scope) found.push({ file, line, what: `uses the global ${name}, which ${scope} may not` });
     }
