@@ -187,12 +187,8 @@ const ops: Record<string, (arg: any) => Promise<unknown>> = {
     if (!answer?.repaired) throw new Error(`repair: resolve answered via ${answer?.via}, not by repair`);
     let inPage: { ms: number; scoreOnlyMs: number; scoreOnly: string } | undefined;
     if (repairState.harness) {
-      type Timer = { aiteBenchRepair: { time(d: unknown, t: unknown): NonNullable<typeof inPage> } };
-      inPage = await (await page.page()).evaluate(
-        (d, t) => (globalThis as unknown as Timer).aiteBenchRepair.time(d, t),
-        repairState.descriptor,
-        { text: 'Needle' },
-      );
+      type Timer = { aiteBenchRepair: { time(d: unknown): NonNullable<typeof inPage> } };
+      inPage = await (await page.page()).evaluate((d) => (globalThis as unknown as Timer).aiteBenchRepair.time(d), repairState.descriptor);
     }
     return { ms, inPageMs: inPage?.ms, scoreOnlyMs: inPage?.scoreOnlyMs, scoreOnly: inPage?.scoreOnly, via: answer.via, score: answer.repair?.score };
   },

@@ -1,10 +1,10 @@
 // Bundled (iife, global `aiteBenchRepair`) and evaluated in the drifted page: times the content
 // script's own repair function on that page, without the bridge, worker or messaging around it.
 // `scoreOnly` skips the remembered-field step, so every candidate of the page is scored.
-import type { Descriptor, Target } from '../../src/sdk/protocol/index.js';
+import type { Descriptor } from '../../src/sdk/protocol/index.js';
 import { repair } from '../../src/extension/content/repairPage.js';
 
-export function time(descriptor: Descriptor, _target?: Target): { ms: number; scoreOnlyMs: number; scoreOnly: string } {
+export function time(descriptor: Descriptor): { ms: number; scoreOnlyMs: number; scoreOnly: string } {
   let t0 = performance.now();
   const outcome = repair(descriptor);
   const ms = performance.now() - t0;

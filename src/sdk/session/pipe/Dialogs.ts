@@ -23,7 +23,8 @@ export type DialogPolicy = 'dismiss' | 'accept';
  * import type { DialogType, Session } from 'aite';
  *
  * declare const session: Session;
- * const kinds: DialogType[] = session.dialogs.seen.map((d) => d.type); // ['alert', 'beforeunload']
+ * const kinds: DialogType[] = session.dialogs.seen.map((d) => d.type);
+ * console.log(kinds.includes('beforeunload') ? 'the page asked before leaving' : 'no leave prompt');
  * ```
  * @public
  */
@@ -69,8 +70,9 @@ export interface DialogRecord {
  * import type { DialogAnswer, Session } from 'aite';
  *
  * declare const session: Session;
- * const rename: DialogAnswer = { accept: true, promptText: 'Zephyr' };
- * session.dialogs.next(rename);
+ * const name: DialogAnswer = { accept: true, promptText: 'Ana' };
+ * session.dialogs.next(name); // the next prompt gets "Ana" and OK
+ * await session.click({ text: 'Rename' });
  * ```
  * @public
  */

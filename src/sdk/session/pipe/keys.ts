@@ -12,7 +12,7 @@ import { AiteError } from '../../errors/AiteError.js';
  *
  * declare const session: Session;
  * const held: Modifier[] = ['ControlOrMeta'];
- * await session.click('Row 3', { modifiers: held });
+ * await session.click({ text: 'Open receipt' }, { modifiers: held }); // a new tab, as a person would
  * ```
  * @public
  */
