@@ -122,6 +122,8 @@ export class Bridge extends (EventEmitter as Emitter) {
   #lastTick = Date.now();
   #pingTimer: NodeJS.Timeout | undefined;
   #closed = false;
+  /** Ends each pending {@link Bridge.waitForExtension} when the bridge closes. */
+  readonly #connectWaiters = new Set<() => void>();
 
   private constructor(server: Server, wss: WebSocketServer, port: number, token: string, options: BridgeOptions) {
     super();
@@ -182,21 +184,30 @@ export class Bridge extends (EventEmitter as Emitter) {
   /** Resolves once the extension is connected; `timeout` if it does not connect in time. */
   async waitForExtension(timeoutMs = 20_000): Promise<void> {
     if (this.#socket) return;
+    if (this.#closed) throw new AiteError('connection-lost', 'The bridge is closed.');
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.off('connected', onConnected);
-        reject(
-          new AiteError(
-            'timeout',
-            `The aite extension did not connect to the bridge within ${timeoutMs} ms. Check that Chrome loaded the extension (run \`aite doctor\`).`,
-          ),
-        );
-      }, timeoutMs);
-      const onConnected = (): void => {
+      const settle = (error?: AiteError): void => {
         clearTimeout(timer);
-        resolve();
+        this.off('connected', onConnected);
+        this.#connectWaiters.delete(onClosed);
+        if (error) reject(error);
+        else resolve();
       };
+      const timer = setTimeout(
+        () =>
+          settle(
+            new AiteError(
+              'timeout',
+              `The aite extension did not connect to the bridge within ${timeoutMs} ms. Check that Chrome loaded the extension (run \`aite doctor\`).`,
+            ),
+          ),
+        timeoutMs,
+      );
+      const onConnected = (): void => settle();
+      // A closed bridge ends the wait at once: its timer must not keep the process alive.
+      const onClosed = (): void => settle(new AiteError('connection-lost', 'The bridge was closed before the aite extension connected.'));
       this.once('connected', onConnected);
+      this.#connectWaiters.add(onClosed);
     });
   }
 
@@ -218,6 +229,7 @@ export class Bridge extends (EventEmitter as Emitter) {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#pingTimer);
+    for (const end of [...this.#connectWaiters]) end();
     this.#pending.clear((entry) => connectionLost(entry, 'the bridge was closed'));
     for (const ws of [...this.#pendingSockets, ...(this.#socket ? [this.#socket] : [])]) ws.terminate();
     this.#socket = undefined;

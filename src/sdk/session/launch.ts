@@ -1,3 +1,5 @@
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,7 +9,8 @@ import { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
 import { ExtensionStage } from '../launch/ExtensionStage.js';
 import { findChrome } from '../launch/findChrome.js';
-import { launchChrome } from '../launch/launchChrome.js';
+import { singletonTempDir } from '../launch/ChromeSingleton.js';
+import { killGroup, launchChrome } from '../launch/launchChrome.js';
 import { onProcessEnd } from '../launch/ProcessCleanup.js';
 import { LockFile } from '../lock/LockFile.js';
 import { Session } from './Session.js';
@@ -48,7 +51,10 @@ export interface LaunchOptions {
   updateLock?: boolean;
   /** Default `timeoutMs` of each command. Default 5000. */
   timeoutMs?: number;
-  /** How long to wait for the extension to connect after Chrome starts. Default 20 000. */
+  /**
+   * How long Chrome may take to answer on its pipe (at most 30 000), and then the extension to
+   * connect. Default 20 000.
+   */
   connectTimeoutMs?: number;
   /** Extra Chrome flags. */
   args?: string[];
@@ -104,17 +110,33 @@ export async function launch(options: LaunchOptions): Promise<Session> {
   let bridge: Bridge | undefined;
   let stage: ExtensionStage | undefined;
   let browserPid: number | undefined;
+  let browserProcess: ChildProcess | undefined;
+  let cleaned = false;
 
-  // The synchronous half runs if the process is interrupted; close() runs the full one.
+  // Runs if the process is interrupted or exits first; close() runs the full cleanup.
   const unregister = onProcessEnd(() => {
     if (stage) rmSync(stage.bridgeConfigPath, { force: true });
-    if (browserPid) killQuietly(browserPid);
-    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+    // Read before Chrome goes: killed, it cannot remove its own temp dir.
+    const chromiumDir = singletonTempDir(userDataDir);
+    const exited = browserProcess && browserProcess.exitCode === null && browserProcess.signalCode === null ? once(browserProcess, 'exit') : undefined;
+    if (browserPid) killGroup(browserPid);
+    const removeDirs = (): void => {
+      if (chromiumDir) rmSync(chromiumDir, { recursive: true, force: true });
+      if (tempDir) rmSync(tempDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    };
+    // On exit nothing can be awaited: remove what can be removed now (the retries ride out
+    // Chrome's last writes).
+    removeDirs();
+    // On a signal, Chrome is waited for and the dirs removed again, after its last write.
+    if (exited) return exited.then(removeDirs, removeDirs);
   });
   const cleanup = async (browserClose?: () => Promise<void>): Promise<void> => {
     await stage?.removeBridgeConfig();
-    await browserClose?.().catch(() => (browserPid ? killQuietly(browserPid) : undefined));
+    const chromiumDir = singletonTempDir(userDataDir);
+    await browserClose?.().catch(() => (browserPid ? killGroup(browserPid) : undefined));
     await bridge?.close();
+    // Chrome removes it when it exits normally; not when it was killed.
+    if (chromiumDir) await rm(chromiumDir, { recursive: true, force: true });
     if (tempDir) await rm(tempDir, { recursive: true, force: true, maxRetries: 3 });
     unregister();
   };
@@ -132,11 +154,14 @@ export async function launch(options: LaunchOptions): Promise<Session> {
       extensionDir: stage.dir,
       headless: opts.headless ?? true,
       args: opts.args,
+      deadlineMs: connectTimeoutMs,
     });
-    browserPid = browser.process()?.pid;
+    browserProcess = browser.process() ?? undefined;
+    browserPid = browserProcess?.pid;
     try {
       await connected;
     } catch {
+      cleaned = true;
       await cleanup(() => browser.close());
       throw new AiteError(
         'timeout',
@@ -154,16 +179,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
     browser.on('disconnected', () => void stage?.removeBridgeConfig());
     return session;
   } catch (error) {
-    if (error instanceof AiteError && error.reason === 'timeout') throw error;
-    await cleanup();
+    if (!cleaned) await cleanup();
     throw error;
-  }
-}
-
-function killQuietly(pid: number): void {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // already gone
   }
 }
