@@ -1,5 +1,5 @@
 import { NAVIGATION_RESEND_COMMANDS, type Request } from '../../sdk/protocol/index.js';
-import type { AllowList } from './AllowList.js';
+import { originOf, type AllowList } from './AllowList.js';
 import { ContentPorts } from './ContentPorts.js';
 import { Failure } from './Failure.js';
 import { tabSettled } from './LoadWatch.js';
@@ -32,7 +32,7 @@ export class PageChannel {
       );
       if (!this.allow.allows(tab.url)) {
         throw new Failure(
-          'internal',
+          'navigation',
           `The run's tab shows ${originOf(tab.url)}, which is not in the run's allow list (${this.allow.describe()}). Add that origin to \`allow\` to let aite work on it.`,
           { url: tab.url, allow: [...this.allow.origins] },
         );
@@ -94,13 +94,5 @@ export async function askActStatus(tabId: number, act: number): Promise<Record<s
   } catch (error) {
     // No content script: the document changed (or the extension reloaded) since the act was sent.
     return unknown(`the page in tab ${tabId} cannot tell: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-function originOf(url: string | undefined): string {
-  try {
-    return new URL(url ?? '').origin;
-  } catch {
-    return url ?? '(no url)';
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TabMatchSchema } from '../protocol/messages.js';
 import { TargetSchema } from '../protocol/target.js';
+import { keyProblem } from '../session/keys.js';
 
 // The step-script format (docs/cli.md). One schema per step kind: the parser picks the kind by
 // the step's action key first, so an error names the field of that kind, never "no union
@@ -62,6 +63,16 @@ const HttpCheck = z.strictObject({
   contains: z.string().optional().describe('The answer body must contain this text.'),
 });
 
+// Checked with the runner's own key names, so a typo fails before Chrome starts.
+const KeyName = z
+  .string()
+  .min(1)
+  .superRefine((key, ctx) => {
+    const problem = keyProblem(key);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .describe('A key: Enter, Tab, ArrowDown, a ..., or a chord such as Control+A.');
+
 const Screenshot = z.union([
   z.literal(true),
   z.string().min(1).regex(/^[\w.-]+$/, 'a screenshot name uses letters, digits, ".", "-" and "_"'),
@@ -76,7 +87,7 @@ export const STEP_SCHEMAS = {
   hover: z.strictObject({ hover: TargetInput, ...common }),
   type: z.strictObject({ type: TargetInput, text: z.string().describe('Typed key by key after what is there.'), ...common }),
   fill: z.strictObject({ fill: TargetInput, text: z.string().describe('Replaces the value.'), ...common }),
-  press: z.strictObject({ press: z.string().min(1).describe('A key: Enter, Tab, ArrowDown, a ...'), target: TargetInput.optional(), ...common }),
+  press: z.strictObject({ press: KeyName, target: TargetInput.optional(), ...common }),
   select: z.strictObject({ select: TargetInput, option: z.string().describe("An option's label or value."), ...common }),
   check: z.strictObject({ check: TargetInput, ...common }),
   uncheck: z.strictObject({ uncheck: TargetInput, ...common }),
@@ -135,6 +146,38 @@ export const STEP_EXAMPLES: Record<StepAction, string> = {
   screenshot: '{ "screenshot": "after-send" }',
   http: '{ "http": { "url": "http://127.0.0.1:4173/api/balance", "json": { "balance": 5 } } }',
 };
+
+/** A correct example of each verify and wait kind: a wrong `state` verify shows a `state` one. */
+export const KIND_EXAMPLES = {
+  verify: {
+    exists: '{ "verify": { "kind": "exists", "target": { "role": "dialog", "name": "Review send" } } }',
+    text: STEP_EXAMPLES.verify,
+    targetText: '{ "verify": { "kind": "targetText", "target": { "css": "#balance" }, "value": "5 MALLBUCKS" } }',
+    value: '{ "verify": { "kind": "value", "target": { "label": "Amount" }, "value": "1" } }',
+    state: '{ "verify": { "kind": "state", "target": { "label": "Subscribe" }, "state": "checked" } }',
+    count: '{ "verify": { "kind": "count", "target": { "role": "listitem" }, "value": 3 } }',
+    url: '{ "verify": { "kind": "url", "value": "/done" } }',
+    title: '{ "verify": { "kind": "title", "value": "MallBucks" } }',
+    numberChange: '{ "verify": { "kind": "numberChange", "target": { "css": "#balance" }, "from": 5, "by": -1 } }',
+  },
+  wait: {
+    visible: STEP_EXAMPLES.wait,
+    gone: '{ "wait": { "kind": "gone", "target": { "text": "Loading" } } }',
+    textChanges: '{ "wait": { "kind": "textChanges", "target": { "css": "#balance" } } }',
+    url: '{ "wait": { "kind": "url", "contains": "/done" } }',
+    networkIdle: '{ "wait": { "kind": "networkIdle", "idleMs": 500 } }',
+  },
+} as const satisfies { verify: Record<z.infer<typeof VerifyStep>['kind'], string>; wait: Record<z.infer<typeof WaitStep>['kind'], string> };
+
+/** The example to show for a wrong step: of its verify or wait kind when it names a known one. */
+export function exampleOf(action: StepAction, raw: unknown): string {
+  if (action === 'verify' || action === 'wait') {
+    const kind = (raw as Record<string, { kind?: unknown } | undefined>)[action]?.kind;
+    const examples: Record<string, string> = KIND_EXAMPLES[action];
+    if (typeof kind === 'string' && Object.hasOwn(examples, kind)) return examples[kind]!;
+  }
+  return STEP_EXAMPLES[action];
+}
 
 /**
  * One step of a script.

@@ -12,6 +12,7 @@ import { InputLedger } from './InputLedger.js';
 import { Locator } from './Locator.js';
 import { Tab } from './Tab.js';
 import { toTarget, type RetryCounts, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
+import { keyProblem } from './keys.js';
 import { Verify } from './Verify.js';
 
 /**
@@ -238,6 +239,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   /** Presses a key (`Enter`, `Tab`, `ArrowDown`, `a`), in the target when one is named. */
   press(key: string, target?: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
     return this.#step('press', target, async () => {
+      const problem = keyProblem(key);
+      if (problem) throw new AiteError('unsupported', problem);
       if (target === undefined) {
         if (this.#pages) return void (await (await this.#runPage()).keyboard.press(key as never));
         throw new AiteError('unsupported', 'press without a target needs the debugging pipe; name the element to press the key in.');

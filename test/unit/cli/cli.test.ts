@@ -65,6 +65,9 @@ describe('aite (CLI)', () => {
       ['an unknown step', { 'send.aite.json': { steps: [{ tap: 'Send' }] } }, /^error send\.aite\.json:4:7, step 1: unknown step "tap"\. A step has exactly one action: navigate, click/],
       ['a wrong field type', { 'send.aite.json': { steps: [{ type: { label: 'Amount' }, text: 1 }] } }, /^error send\.aite\.json:7:15, step 1 \(type\), field "text": expected a string, got the number 1\. Example: /],
       ['an unknown profile', { 'send.aite.json': { steps: [{ navigate: '/', profile: 'recever' }] } }, /^error send\.aite\.json:5:18, step 1 \(navigate\), field "profile": unknown profile "recever"\. Did you mean "receiver"\? Known profiles: "sender", "receiver", "default" \(in .*aite\.config\.json\)\. Declare it under "profiles"/],
+      // Issue 20: caught before any Chrome starts (FAULTS row 40 for the allow list).
+      ['a key that is not one', { 'send.aite.json': { steps: [{ navigate: '/' }, { press: 'Entr' }] } }, /^error send\.aite\.json:\d+:\d+, step 2 \(press\), field "press": "Entr" is not a key name\. Did you mean "Enter"\?/],
+      ['row 40: a literal URL outside the allow list', { 'send.aite.json': { steps: [{ navigate: 'http://127.0.0.1:5000/' }] } }, /^error send\.aite\.json:\d+:\d+, step 1 \(navigate\), field "navigate": http:\/\/127\.0\.0\.1:5000\/ is outside the allow list of profile "default" \(http:\/\/127\.0\.0\.1:4173\): aite would refuse to open it\. Add "http:\/\/127\.0\.0\.1:5000" to "allow"/],
     ];
     for (const [what, files, message] of mistakes) {
       it(what, async () => {
@@ -81,7 +84,7 @@ describe('aite (CLI)', () => {
       const dir = await project({ 'aite.config.json': CONFIG, 'send.aite.json': SEND });
       const { code, stderr } = await cli(['run', 'send.aite.json', '--chrome', '/nowhere/chrome'], dir);
       expect(code).toBe(2);
-      expect(stderr).toMatch(/^error send\.aite\.json: Chrome not found at \/nowhere\/chrome \(from the `chrome` option\)\. Point it at a Chrome or Chromium executable\. Run `aite doctor` to check the setup\.\n$/);
+      expect(stderr).toMatch(/^error send\.aite\.json: Chrome not found at \/nowhere\/chrome \(from the `chrome` option\)\. Point it at a Chrome or Chromium executable file\. Run `aite doctor` to check the setup\.\n$/);
     });
 
     it('a config mistake, a bad flag, --update-lock without a lock file', async () => {
@@ -103,6 +106,14 @@ describe('aite (CLI)', () => {
       expect(stderr).toContain('c.aite.json:');
       expect(fake.launched).toHaveLength(0);
     });
+  });
+
+  it('--base-url beats a script\'s own baseUrl (flags win)', async () => {
+    const dir = await project({ 'aite.config.json': CONFIG, 'send.aite.json': { baseUrl: 'http://127.0.0.1:9999/', steps: [{ navigate: '/cart' }] } });
+    const fake = fakeLauncher();
+    const { code } = await cli(['run', 'send.aite.json', '--base-url', 'http://127.0.0.1:4173/'], dir, { launch: fake.launch });
+    expect(code).toBe(0);
+    expect(fake.calls.find((c) => c.method === 'navigate')?.args[0]).toBe('http://127.0.0.1:4173/cart');
   });
 
   it('exit 0 when all passed, with a line per step and no colour off a terminal', async () => {
