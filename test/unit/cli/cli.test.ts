@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { Writable } from 'node:stream';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -52,6 +53,11 @@ describe('aite (CLI)', () => {
     const help = await cli(['--help'], tmpdir());
     expect(help.code).toBe(0);
     for (const word of ['run', 'launch', 'doctor', 'merge-reports', 'Exit codes: 0 all passed']) expect(help.stdout).toContain(word);
+    // The guide it points at is a file the package ships (package.json "files").
+    const docs = /^Docs: (.+)$/m.exec(help.stdout)?.[1];
+    expect(docs && existsSync(docs), help.stdout).toBe(true);
+    const files = (JSON.parse(await readFile(join(__dirname, '../../../package.json'), 'utf8')) as { files: string[] }).files;
+    expect(files).toContain(relative(join(__dirname, '../../..'), docs!).split(sep)[0]);
     const version = await cli(['--version'], tmpdir());
     expect(version).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     expect((await cli(['frobnicate'], tmpdir())).code).toBe(2);
@@ -114,6 +120,25 @@ describe('aite (CLI)', () => {
     const { code } = await cli(['run', 'send.aite.json', '--base-url', 'http://127.0.0.1:4173/'], dir, { launch: fake.launch });
     expect(code).toBe(0);
     expect(fake.calls.find((c) => c.method === 'navigate')?.args[0]).toBe('http://127.0.0.1:4173/cart');
+  });
+
+  it('a step that was retried says which command was re-sent; one step is "1 step"', async () => {
+    const dir = await project({ 'aite.config.json': CONFIG, 'send.aite.json': { name: 'one', steps: [{ verify: { kind: 'text', value: '4 MALLBUCKS' } }] } });
+    const fake = fakeLauncher(() => ({
+      'verify.text': () => {
+        // The bridge re-sent the verify after a reconnect: the session counts it.
+        const retries = fake.sessions.get('default')!.retries as { total: number; byCommand: Record<string, number> };
+        retries.total += 1;
+        retries.byCommand.verify = (retries.byCommand.verify ?? 0) + 1;
+        return {};
+      },
+    }));
+    const { code, stdout } = await cli(['run', 'send.aite.json', '--report', 'out'], dir, { launch: fake.launch });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/✓ {3}1 verify .*1 retry \(verify re-sent\)/);
+    expect(stdout).toMatch(/1 passed · 1 step · 1 retry/);
+    const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8')) as RunReport;
+    expect(report.scripts[0]!.steps[0]).toMatchObject({ retries: 1, retried: { verify: 1 } });
   });
 
   it('exit 0 when all passed, with a line per step and no colour off a terminal', async () => {
