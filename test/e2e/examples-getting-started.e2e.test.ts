@@ -120,6 +120,11 @@ describe('docs/getting-started.md, followed in an empty folder', () => {
     for (const file of ['package/dist/sdk/index.js', 'package/dist/cli/aite.js', 'package/dist/extension/worker.js', 'package/docs/cli.md', 'package/src/sdk/index.ts', 'package/schema/aite-script.schema.json']) {
       expect(listing).toContain(file);
     }
+    // A stack trace through the package (Jest and Vitest follow the source maps) names files it has.
+    for (const map of ['dist/sdk/index.js.map', 'dist/embed/vitest.js.map', 'dist/embed/jest.cjs.map']) {
+      const { sources } = JSON.parse(execFileSync('tar', ['-xzOf', tarball, `package/${map}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })) as { sources: string[] };
+      for (const source of sources) expect(listing, `${map} names ${source}`).toContain(`package/${join(dirname(map), source)}`);
+    }
   });
 
   it('shows a test for each runner, and the commands that run them', () => {
