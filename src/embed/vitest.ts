@@ -37,8 +37,9 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
   beforeAll(async () => {
     await fixture.start();
   });
-  beforeEach(() => {
-    fixture.testStarted();
+  beforeEach((context) => {
+    // The test's own timeout (its option, else testTimeout): aite's waits end before it.
+    fixture.testStarted({ timeoutMs: (context.task as { timeout?: number }).timeout });
   });
   afterEach(async (context) => {
     const result = context.task.result;

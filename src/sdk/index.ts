@@ -75,3 +75,4 @@ export {
   type TestFailure,
 } from './testing/SessionFixture.js';
 export { annotateError } from './testing/annotateError.js';
+export type { TestDeadline } from './testing/TestDeadline.js';

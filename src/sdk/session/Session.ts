@@ -13,8 +13,12 @@ import { Locator } from './Locator.js';
 import { Tab } from './Tab.js';
 import { toTarget, type RetryCounts, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
 import { keyProblem } from './keys.js';
+import { cutToDeadline, explainCut, type TestDeadline } from '../testing/TestDeadline.js';
 import { Verify } from './Verify.js';
 
+
+/** Failures a longer wait could have turned into a pass: a cut wait says it was cut. */
+const TIMING_REASONS: ReadonlySet<string> = new Set(['timeout', 'mismatch', 'not-found', 'not-visible', 'not-enabled']);
 /**
  * Events of a {@link Session}, by name.
  *
@@ -130,6 +134,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   #gone: string | undefined;
   #closing: Promise<void> | undefined;
   #stepLog: string[] | undefined;
+  #testDeadline: (() => TestDeadline | undefined) | undefined;
 
   /** @internal */
   constructor(parts: SessionParts) {
@@ -347,7 +352,11 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     if (this.#gone) {
       throw new AiteError('connection-lost', `${request.cmd} not sent: ${this.#gone}.`, { command: request.cmd });
     }
-    const withDefaults = this.#withDefaults(request);
+    const defaulted = this.#withDefaults(request);
+    // A test runner's timeout is a deadline too: the wait ends before it, so aite's error wins.
+    const asked = (defaulted as { timeoutMs?: number }).timeoutMs;
+    const { timeoutMs, cut } = asked === undefined ? { timeoutMs: undefined, cut: undefined } : cutToDeadline(asked, this.#testDeadline?.());
+    const withDefaults = cut ? ({ ...defaulted, timeoutMs } as R) : defaulted;
     this.#stepLog?.push(`${request.cmd} ${summarise(withDefaults)}`);
     try {
       const answer = await this.bridge.request(withDefaults);
@@ -355,10 +364,20 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       this.#track(request.cmd, answer);
       return answer;
     } catch (error) {
-      if (error instanceof AiteError) this.#count(request.cmd, error.retries);
-      throw error;
+      if (!(error instanceof AiteError)) throw error;
+      this.#count(request.cmd, error.retries);
+      throw cut && TIMING_REASONS.has(error.reason) ? explainCut(error, cut, timeoutMs!) : error;
     }
   };
+
+  /**
+   * Makes every command end before the runner's timeout of the current test (the test-runner
+   * entries call it; `undefined` ends it).
+   * @internal
+   */
+  endBeforeTestTimeout(deadline: (() => TestDeadline | undefined) | undefined): void {
+    this.#testDeadline = deadline;
+  }
 
   #withDefaults<R extends RequestInput>(input: R): R {
     const cmd: Command = input.cmd;

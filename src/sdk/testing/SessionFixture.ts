@@ -6,6 +6,7 @@ import { launch, type LaunchOptions } from '../session/launch.js';
 import type { Session } from '../session/Session.js';
 import type { RetryCounts } from '../session/types.js';
 import { annotateError } from './annotateError.js';
+import type { TestDeadline } from './TestDeadline.js';
 
 /**
  * Options of a {@link SessionFixture}: everything {@link launch} takes, and where failure
@@ -160,10 +161,18 @@ export class SessionFixture {
     await session?.close();
   }
 
-  /** Marks the start of a test, so a failure reports the retries of that test alone. */
-  testStarted(): void {
+  /**
+   * Marks the start of a test, so a failure reports the retries of that test alone. With the
+   * runner's timeout of the test (`timeoutMs`, from now; or `deadline`, read at each command),
+   * every command of the test ends a margin before it, so aite's error is what the runner
+   * reports, not its own "test timed out".
+   */
+  testStarted(runner: { timeoutMs?: number; deadline?: () => TestDeadline | undefined } = {}): void {
     this.#retriesAtTestStart = this.#session?.retries.total ?? 0;
     this.#failedStepShot = undefined;
+    const { timeoutMs } = runner;
+    const fixed = timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs) ? { at: Date.now() + timeoutMs, timeoutMs } : undefined;
+    this.#session?.endBeforeTestTimeout(runner.deadline ?? (fixed ? () => fixed : undefined));
   }
 
   /**
