@@ -114,6 +114,10 @@ export const REQUIREMENTS = {
   'SEC-REREAD': 'the extension reads bridge.json each time it connects, so a new run\u2019s token is used',
   'SEC-NOT-IN-PAGE': 'the token is never in a URL the page can see; pages cannot reach the bridge or the worker',
   'SEC-HOSTS': 'the extension requests host permissions only for the origins of the allow list',
+
+  // Session steps
+  'STEP-OWN-LOG': 'every Session call (composed step, tab, locator, verify) keeps its own call log, warnings and re-sends: calls that overlap never write into each other\u2019s',
+  'STEP-PICTURE': 'every Session call that fails, a verify included, throws its error with the call log and, over the pipe, the outlined picture of the page',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
