@@ -67,6 +67,13 @@ describe('the docs', () => {
     for (const page of pages) expect(read(page), page).not.toMatch(/\bAPI\.md\b|shared\/design/);
   });
 
+  it("the README's try-it block installs once, and its demo's build is quiet (the result is not buried under build logs)", () => {
+    const block = /## Try it[\s\S]*?```sh\n([\s\S]*?)```/.exec(read('README.md'))?.[1] ?? '';
+    expect(block.match(/\bnpm ci\b/g)).toHaveLength(1);
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    for (const name of ['demo', 'demo:sdk']) expect(scripts[name], name).toMatch(/^npm run -s build -- --silent && /);
+  });
+
   it('every step script in the docs and examples is valid against schema/aite-script.schema.json', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     const validate = ajv.compile(JSON.parse(read('schema/aite-script.schema.json')) as object);
