@@ -11,6 +11,9 @@ interface FinishedTest {
   error?: unknown;
 }
 
+/** What `after()` needs to close Chrome, within a file timed as a whole by `node --test`. */
+const FILE_CLOSE_MS = 2_000;
+
 /**
  * Launches one aite session for the tests of this file (in `before`) and closes it in `after`,
  * whether the tests passed or not. When a test fails, the failed step's screenshot is written to
@@ -43,7 +46,8 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     // option is not readable from a hook: give such a test's waits a shorter timeoutMs).
     // `node --test` also times each file's whole process with it, launch included.
     const timeoutMs = testTimeoutFlag(process.execArgv);
-    const at = timeoutMs === undefined ? undefined : Math.min(Date.now(), performance.timeOrigin) + timeoutMs;
+    // The file's timer also covers closing Chrome after its last test: leave time for that too.
+    const at = timeoutMs === undefined ? undefined : Math.min(Date.now() + timeoutMs, performance.timeOrigin + timeoutMs - FILE_CLOSE_MS);
     fixture.testStarted(at === undefined ? {} : { deadline: () => ({ at, timeoutMs: timeoutMs! }) });
   });
   afterEach(async (context: unknown) => {

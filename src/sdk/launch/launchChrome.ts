@@ -26,6 +26,8 @@ export interface ChromeLaunchOptions {
   args?: readonly string[];
   /** Chrome must answer on the pipe and list its extensions within this. Default 30 000. */
   deadlineMs?: number;
+  /** Aborting it kills a Chrome still starting (the process is interrupted meanwhile). */
+  signal?: AbortSignal;
 }
 
 /** The longest a Chrome may take to answer on its pipe: the issue of a hang, not of a slow start. */
@@ -54,6 +56,7 @@ export async function launchChrome(options: ChromeLaunchOptions): Promise<Browse
   const deadlineMs = Math.min(options.deadlineMs ?? LAUNCH_DEADLINE_MS, LAUNCH_DEADLINE_MS);
   // Aborting makes puppeteer kill what it spawned: a Chrome that never answers is not orphaned.
   const abort = new AbortController();
+  options.signal?.addEventListener('abort', () => abort.abort(), { once: true });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {

@@ -16,6 +16,9 @@ import { LockFile } from '../lock/LockFile.js';
 import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
 import { Session } from './Session.js';
 
+/** How long a Chrome killed while it started may take to exit, before its dirs are removed again. */
+const STARTING_CHROME_EXIT_MS = 500;
+
 /**
  * Options of {@link launch}.
  *
@@ -113,6 +116,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
   let browserPid: number | undefined;
   let browserProcess: ChildProcess | undefined;
   let cleaned = false;
+  const starting = new AbortController();
 
   // Runs if the process is interrupted or exits first; close() runs the full cleanup.
   const unregister = onProcessEnd(() => {
@@ -121,6 +125,8 @@ export async function launch(options: LaunchOptions): Promise<Session> {
     const chromiumDir = singletonTempDir(userDataDir);
     const exited = browserProcess && browserProcess.exitCode === null && browserProcess.signalCode === null ? once(browserProcess, 'exit') : undefined;
     if (browserPid) killGroup(browserPid);
+    // Still starting: puppeteer kills what it spawned (at once), but gives no process to wait for.
+    else starting.abort();
     const removeDirs = (): void => {
       if (chromiumDir) rmSync(chromiumDir, { recursive: true, force: true });
       if (tempDir) rmSync(tempDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
@@ -130,6 +136,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
     removeDirs();
     // On a signal, Chrome is waited for and the dirs removed again, after its last write.
     if (exited) return exited.then(removeDirs, removeDirs);
+    if (!browserPid) return new Promise<void>((done) => setTimeout(done, STARTING_CHROME_EXIT_MS)).then(removeDirs);
   });
   const cleanup = async (browserClose?: () => Promise<void>): Promise<void> => {
     await stage?.removeBridgeConfig();
@@ -156,6 +163,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
       headless: opts.headless ?? true,
       args: opts.args,
       deadlineMs: connectTimeoutMs,
+      signal: starting.signal,
     });
     browserProcess = browser.process() ?? undefined;
     browserPid = browserProcess?.pid;
