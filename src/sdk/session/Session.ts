@@ -17,7 +17,7 @@ import { StepContext } from './StepContext.js';
 import { Tab } from './Tab.js';
 import { toTarget, type RetryCounts, type StepOptions, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
 import { keyProblem } from './keys.js';
-import { cutToDeadline, explainCut, type TestDeadline } from '../testing/TestDeadline.js';
+import { cutToDeadline, explainCut, type TestDeadline } from './TestDeadline.js';
 import { Verify } from './Verify.js';
 
 /** Failures a longer wait could have turned into a pass: a cut wait says it was cut. */

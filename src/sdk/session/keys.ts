@@ -1,5 +1,5 @@
 import { _keyDefinitions } from 'puppeteer-core/internal/common/USKeyboardLayout.js';
-import { closest } from '../script/suggest.js';
+import { closest } from '../errors/suggest.js';
 
 /**
  * The keys `press` knows: exactly puppeteer's key names (what `keyboard.press` sends), so a

@@ -2,11 +2,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AiteError } from '../errors/AiteError.js';
 import { REASONS } from '../protocol/reasons.js';
-import { launch, type LaunchOptions } from '../session/launch.js';
+import { launch } from '../session/launch.js';
+import type { LaunchOptions } from '../session/options.js';
 import type { Session } from '../session/Session.js';
 import type { RetryCounts } from '../session/types.js';
 import { annotateError } from './annotateError.js';
-import type { TestDeadline } from './TestDeadline.js';
+import type { TestDeadline } from '../session/TestDeadline.js';
 
 /**
  * Options of a {@link SessionFixture}: everything {@link launch} takes, and where failure

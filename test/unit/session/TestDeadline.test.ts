@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AiteError } from '../../../src/sdk/index.js';
-import { cutToDeadline, deadlineMargin, explainCut } from '../../../src/sdk/testing/TestDeadline.js';
+import { cutToDeadline, deadlineMargin, explainCut } from '../../../src/sdk/session/TestDeadline.js';
 
 describe('a test runner\'s timeout as a deadline', () => {
   const deadline = { at: 10_000, timeoutMs: 5_000 };
