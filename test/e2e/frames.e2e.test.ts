@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame, Page } from 'puppeteer-core';
-import { resolveConfig, runScript, type Session } from '../../src/sdk/index.js';
+import { resolveConfig, type Session } from '../../src/sdk/index.js';
+import { runScript } from '../../src/sdk/script/runScript.js';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
@@ -60,6 +61,8 @@ describe('cross-site iframes', () => {
     await ctx.session.click({ role: 'button', name: 'Pay', frame: OUTER });
     await ctx.session.type({ label: 'Card number', frame: OUTER }, '4242');
     await ctx.session.verify.value({ label: 'Card number', frame: OUTER }, '4242');
+    await ctx.session.check({ label: 'Save card', frame: OUTER });
+    await ctx.session.verify.state({ label: 'Save card', frame: OUTER }, 'checked');
     await ctx.session.click({ text: 'Inner button', frame: NESTED });
     await ctx.session.click({ text: 'Inner button', frame: NESTED });
     await ctx.session.fill({ label: 'Note', frame: NESTED }, 'two deep');

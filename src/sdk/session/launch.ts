@@ -116,6 +116,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
       profile,
       timeoutMs,
       lock,
+      ...(opts.dialogs ? { dialogs: opts.dialogs } : {}),
       close: () => cleanup(() => browser.close()),
     });
     browser.on('disconnected', () => void stage?.removeBridgeConfig());

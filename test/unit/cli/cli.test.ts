@@ -72,7 +72,7 @@ describe('aite (CLI)', () => {
       ['a wrong field type', { 'send.aite.json': { steps: [{ type: { label: 'Amount' }, text: 1 }] } }, /^error send\.aite\.json:7:15, step 1 \(type\), field "text": expected a string, got the number 1\. Example: /],
       ['an unknown profile', { 'send.aite.json': { steps: [{ navigate: '/', profile: 'recever' }] } }, /^error send\.aite\.json:5:18, step 1 \(navigate\), field "profile": unknown profile "recever"\. Did you mean "receiver"\? Known profiles: "sender", "receiver", "default" \(in .*aite\.config\.json\)\. Declare it under "profiles"/],
       // Issue 20: caught before any Chrome starts (FAULTS row 40 for the allow list).
-      ['a key that is not one', { 'send.aite.json': { steps: [{ navigate: '/' }, { press: 'Entr' }] } }, /^error send\.aite\.json:\d+:\d+, step 2 \(press\), field "press": "Entr" is not a key name\. Did you mean "Enter"\?/],
+      ['a key that is not one', { 'send.aite.json': { steps: [{ navigate: '/' }, { press: 'Entr' }] } }, /^error send\.aite\.json:\d+:\d+, step 2 \(press\), field "press": "Entr" is not a key name \(did you mean "Enter"\?\)/],
       ['row 40: a literal URL outside the allow list', { 'send.aite.json': { steps: [{ navigate: 'http://127.0.0.1:5000/' }] } }, /^error send\.aite\.json:\d+:\d+, step 1 \(navigate\), field "navigate": http:\/\/127\.0\.0\.1:5000\/ is outside the allow list of profile "default" \(http:\/\/127\.0\.0\.1:4173\): aite would refuse to open it\. Add "http:\/\/127\.0\.0\.1:5000" to "allow"/],
     ];
     for (const [what, files, message] of mistakes) {
