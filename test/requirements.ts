@@ -71,7 +71,7 @@ export const REQUIREMENTS = {
   'NAV-RESEND': 'a resolve or verify that dies because the page navigated is sent again to the new page until its own timeoutMs, counted in retries',
   'NAV-ACT-NOT-RESENT': 'an act that dies because the page navigated is never sent again (navigation)',
   'INJECT-ON-DEMAND': 'tabs open before the extension loaded get the content script on demand',
-  'ALLOW-LIST': 'a tab whose origin is not in the allow list fails as internal with a message naming the allow list',
+  'ALLOW-LIST': 'a tab whose origin is not in the allow list fails as navigation with a message naming the allow list and the origin',
   'SW-MATCH': 'switchTab finds a tab by urlContains, titleContains, or new: true (the newest tab that opened by itself, not yet taken)',
   'SW-WAIT': 'switchTab waits until timeoutMs for a matching tab to exist and finish loading',
   'SW-NOT-CURRENT': 'switchTab never counts the tab the run is on',

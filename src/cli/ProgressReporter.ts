@@ -70,7 +70,7 @@ export class ProgressReporter implements RunListener {
     const icon = step.status === 'passed' ? c.green('✓') : step.status === 'failed' ? c.red('✗') : c.dim('-');
     const facts: string[] = [];
     if (step.status !== 'skipped') facts.push(formatMs(step.durationMs));
-    if (step.retries > 0) facts.push(c.yellow(`${step.retries} ${step.retries === 1 ? 'retry' : 'retries'}`));
+    if (step.retries > 0) facts.push(c.yellow(retriesText(step)));
     if (step.repair) facts.push(c.magenta(`repaired${step.repair.lock === 'proposed' ? ' (proposed)' : ''}`));
     else if (step.repaired) facts.push(c.magenta('repaired'));
     if (step.warnings.length) facts.push(c.yellow(`${step.warnings.length} warning${step.warnings.length === 1 ? '' : 's'}`));
@@ -122,6 +122,15 @@ export class ProgressReporter implements RunListener {
   #write(text: string): void {
     this.#io.stdout.write(text);
   }
+}
+
+/** `1 retry (verify re-sent)`, `3 retries (resolve ×2, verify ×1)`: what was sent again. */
+export function retriesText(step: Pick<StepReport, 'retries' | 'retried'>): string {
+  const count = `${step.retries} ${step.retries === 1 ? 'retry' : 'retries'}`;
+  const entries = Object.entries(step.retried ?? {});
+  if (entries.length === 0) return count;
+  if (entries.length === 1 && entries[0]![1] === step.retries) return `${count} (${entries[0]![0]} re-sent${step.retries > 1 ? ` ×${step.retries}` : ''})`;
+  return `${count} (${entries.map(([command, n]) => `${command} ×${n}`).join(', ')} re-sent)`;
 }
 
 function launchLabel(profiles: string[]): string {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { AiteError, UsageError, type LaunchOptions, type Session, type StagedExtension, type StageExtensionOptions } from 'aite';
 import { doctorCommand } from './commands/doctor.js';
@@ -9,6 +10,8 @@ import { REPORTERS, runCommand, type RunFlags } from './commands/run.js';
 import { colorsFor, processIo, writeLines, type Io } from './Io.js';
 
 export const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** The CLI guide as the package ships it (dist/cli/ sits two folders below the package root). */
+export const DOCS = fileURLToPath(new URL('../../docs/cli.md', import.meta.url));
 
 /** Exit codes of every command. */
 export const ExitCode = { Passed: 0, Failed: 1, Usage: 2, PreState: 3 } as const;
@@ -46,7 +49,7 @@ Examples:
   aite run scripts/ --shard 2/4 --reporter junit   the second quarter of the scripts under scripts/
   aite doctor                                      check Chrome, the bridge and the extension
   aite extension --out ext --allow http://127.0.0.1:4173   the extension for your own Chrome (attach mode)
-Docs: docs/cli.md`,
+Docs: ${DOCS}`,
     );
 
   program

@@ -1,5 +1,5 @@
 import { TestEnvironment } from 'jest-environment-node';
-import { JEST_ENVIRONMENT_MARK, JEST_FAILURE_HANDLERS, type JestFailureHandler } from './jestFailures.js';
+import { JEST_ENVIRONMENT_MARK, JEST_FAILURE_HANDLERS, JEST_TEST_DEADLINE, type JestFailureHandler } from './jestFailures.js';
 
 /** What this environment reads of jest-circus's events. */
 interface CircusTest {
@@ -9,7 +9,10 @@ interface CircusTest {
 interface CircusEvent {
   name: string;
   error?: unknown;
-  test?: CircusTest;
+  test?: CircusTest & { timeout?: number };
+}
+interface CircusState {
+  testTimeout?: number;
 }
 
 /**
@@ -30,7 +33,14 @@ export default class AiteEnvironment extends TestEnvironment {
     (this.global as { [JEST_ENVIRONMENT_MARK]?: true })[JEST_ENVIRONMENT_MARK] = true;
   }
 
-  async handleTestEvent(event: CircusEvent): Promise<void> {
+  async handleTestEvent(event: CircusEvent, state?: CircusState): Promise<void> {
+    const global = this.global as { [JEST_TEST_DEADLINE]?: { at: number; timeoutMs: number } };
+    if (event.name === 'test_fn_start') {
+      // What jest-circus times the test function with: its own timeout, else testTimeout.
+      const timeoutMs = event.test?.timeout || state?.testTimeout;
+      if (timeoutMs && timeoutMs > 0) global[JEST_TEST_DEADLINE] = { at: Date.now() + timeoutMs, timeoutMs };
+    }
+    if (event.name === 'test_fn_success' || event.name === 'test_fn_failure') delete global[JEST_TEST_DEADLINE];
     if (event.name !== 'test_fn_failure' || !event.test) return;
     const handlers = (this.global as { [JEST_FAILURE_HANDLERS]?: Set<JestFailureHandler> })[JEST_FAILURE_HANDLERS];
     for (const handler of handlers ?? []) await handler(event.error, fullName(event.test));

@@ -1,5 +1,5 @@
-import { SessionFixture, type SessionFixtureOptionsInput } from 'aite';
-import { JEST_ENVIRONMENT_MARK, JEST_FAILURE_HANDLERS, type JestFailureHandler } from './jestFailures.js';
+import { SessionFixture, type SessionFixtureOptionsInput, type TestDeadline } from 'aite';
+import { JEST_ENVIRONMENT_MARK, JEST_FAILURE_HANDLERS, JEST_TEST_DEADLINE, type JestFailureHandler } from './jestFailures.js';
 
 export { SessionFixture, type SessionFixtureOptions, type SessionFixtureOptionsInput, type TestFailure } from 'aite';
 
@@ -12,6 +12,7 @@ interface JestGlobals {
   beforeEach?: (hook: Hook) => void;
   [JEST_FAILURE_HANDLERS]?: Set<JestFailureHandler>;
   [JEST_ENVIRONMENT_MARK]?: true;
+  [JEST_TEST_DEADLINE]?: TestDeadline;
 }
 
 let warned = false;
@@ -61,7 +62,8 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     await fixture.start();
   });
   beforeEach(async () => {
-    await fixture.testStarted();
+    // aite/jest-environment puts the running test's deadline there (Jest tells only it).
+    await fixture.testStarted({ deadline: () => jest[JEST_TEST_DEADLINE] });
   });
   afterAll(async () => {
     jest[JEST_FAILURE_HANDLERS]?.delete(onFailure);

@@ -7,6 +7,8 @@ interface MochaTest {
   state?: string;
   err?: unknown;
   fullTitle(): string;
+  /** The test's timeout in ms (0: none). */
+  timeout(): number;
 }
 
 type MochaHook = (this: { currentTest?: MochaTest }) => Promise<void> | void;
@@ -56,7 +58,8 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     await fixture.start();
   });
   beforeEach(async function () {
-    await fixture.testStarted();
+    // Mocha's timer starts after the before-each hooks: a deadline from now is a little early.
+    await fixture.testStarted({ timeoutMs: this.currentTest?.timeout() });
   });
   afterEach(async function () {
     const test = this.currentTest;

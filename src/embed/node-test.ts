@@ -11,6 +11,9 @@ interface FinishedTest {
   error?: unknown;
 }
 
+/** What `after()` needs to close Chrome, within a file timed as a whole by `node --test`. */
+const FILE_CLOSE_MS = 2_000;
+
 /**
  * Launches one aite session for the tests of this file (in `before`) and closes it in `after`,
  * whether the tests passed or not.
@@ -42,7 +45,13 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     await fixture.start();
   });
   beforeEach(async () => {
-    await fixture.testStarted();
+    // node:test has no test timeout unless --test-timeout gives one (its per-test `timeout`
+    // option is not readable from a hook: give such a test's waits a shorter timeoutMs).
+    // `node --test` also times each file's whole process with it, launch included.
+    const timeoutMs = testTimeoutFlag(process.execArgv);
+    // The file's timer also covers closing Chrome after its last test: leave time for that too.
+    const at = timeoutMs === undefined ? undefined : Math.min(Date.now() + timeoutMs, performance.timeOrigin + timeoutMs - FILE_CLOSE_MS);
+    await fixture.testStarted(at === undefined ? {} : { deadline: () => ({ at, timeoutMs: timeoutMs! }) });
   });
   afterEach(async (context: unknown) => {
     const test = context as FinishedTest;
@@ -56,4 +65,12 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     await fixture.stop();
   });
   return fixture;
+}
+
+/** `--test-timeout=N` (or `--test-timeout N`), which the runner passes on to each test file's process. */
+function testTimeoutFlag(argv: readonly string[]): number | undefined {
+  const at = argv.findIndex((a) => a === '--test-timeout' || a.startsWith('--test-timeout='));
+  if (at < 0) return undefined;
+  const value = Number(argv[at]!.includes('=') ? argv[at]!.split('=')[1] : argv[at + 1]);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
 }

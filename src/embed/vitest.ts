@@ -42,8 +42,9 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
   beforeAll(async () => {
     await fixture.start();
   });
-  beforeEach(async () => {
-    await fixture.testStarted();
+  beforeEach(async (context) => {
+    // The test's own timeout (its option, else testTimeout): aite's waits end before it.
+    await fixture.testStarted({ timeoutMs: (context.task as { timeout?: number }).timeout });
   });
   afterEach(async (context) => {
     const result = context.task.result;

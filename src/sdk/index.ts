@@ -74,3 +74,4 @@ export {
   type TestFailure,
 } from './testing/SessionFixture.js';
 export { annotateError } from './testing/annotateError.js';
+export type { TestDeadline } from './session/TestDeadline.js';

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,19 +8,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // order with bash (one shell per block, the folder carried from block to block), and its
 // `file=<path>` blocks are written where they say. Two substitutions only: `apt-get` lines are
 // checked, not run (the machine has Chromium; .ci/run installs it), and `aite` in `npm install`
-// is this repository's packed tarball instead of the registry's. Needs `npm run build` first.
+// is this repository's packed tarball instead of the registry's. That tarball is made the way the
+// guide's from-source block makes it: `npm pack` in a clean copy of the repository that was never
+// built (its `prepack` must build dist/), with this checkout's node_modules standing in for
+// `npm ci` (same lock file, no network). The from-source block itself is checked, not run: its
+// `git clone` has no URL to clone here.
 const root = resolve(process.env.AITE_PACKAGE_ROOT ?? resolve(__dirname, '../..'));
 const guide = readFileSync(resolve(__dirname, '../../docs/getting-started.md'), 'utf8');
 
 interface Block {
   lang: string;
   file: string | undefined;
+  fromSource: boolean;
   body: string;
 }
 
 const blocks: Block[] = [...guide.matchAll(/^```(\w*)([^\n]*)\n([\s\S]*?)^```$/gm)].map((m) => ({
   lang: m[1]!,
   file: /\bfile=(\S+)/.exec(m[2]!)?.[1],
+  fromSource: /\bfrom-source\b/.test(m[2]!),
   body: m[3]!,
 }));
 
@@ -29,7 +35,7 @@ const steps: Array<{ files: Block[]; commands: string }> = [];
 let pending: Block[] = [];
 for (const block of blocks) {
   if (block.file) pending.push(block);
-  else if (block.lang === 'sh') {
+  else if (block.lang === 'sh' && !block.fromSource) {
     steps.push({ files: pending, commands: block.body });
     pending = [];
   }
@@ -43,10 +49,21 @@ let tarball = '';
 beforeAll(() => {
   mkdirSync(cwd, { recursive: true });
   mkdirSync(join(scratch, 'tmp'));
-  const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', scratch], { cwd: root, encoding: 'utf8' });
+  // A clean copy: the files git knows (committed or not, minus ignored ones), so no dist/.
+  const clone = join(scratch, 'clone');
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
+  for (const file of files) {
+    if (!existsSync(join(root, file))) continue;
+    mkdirSync(dirname(join(clone, file)), { recursive: true });
+    copyFileSync(join(root, file), join(clone, file));
+  }
+  expect(existsSync(join(clone, 'dist'))).toBe(false);
+  symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'), 'dir');
+  const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', scratch], { cwd: clone, encoding: 'utf8', env: cleanEnv() });
   tarball = join(scratch, packed.trim().split('\n').at(-1)!);
-}, 120_000);
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+}, 600_000);
+// The guide's project holds three runners' node_modules: removing it is slow on a loaded machine.
+afterAll(() => rmSync(scratch, { recursive: true, force: true }), 180_000);
 
 function adapt(commands: string): string {
   return commands
@@ -62,7 +79,7 @@ function adapt(commands: string): string {
     .join('\n');
 }
 
-function bash(script: string): Promise<{ code: number | null; output: string }> {
+function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     TMPDIR: join(scratch, 'tmp'),
@@ -74,6 +91,11 @@ function bash(script: string): Promise<{ code: number | null; output: string }> 
     npm_config_update_notifier: 'false',
   };
   for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'NODE_OPTIONS' || key === 'TEST') delete env[key];
+  return env;
+}
+
+function bash(script: string): Promise<{ code: number | null; output: string }> {
+  const env = cleanEnv();
   return new Promise((done, fail) => {
     const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -85,6 +107,27 @@ function bash(script: string): Promise<{ code: number | null; output: string }> 
 }
 
 describe('docs/getting-started.md, followed in an empty folder', () => {
+  it('gives a from-source path: clone, npm ci, npm pack, and npm install of the file', () => {
+    const fromSource = blocks.filter((block) => block.fromSource);
+    expect(fromSource).toHaveLength(1);
+    const commands = fromSource[0]!.body;
+    for (const command of ['git clone ', 'npm ci', 'npm pack', 'npm install --save-dev ../aite/aite-*.tgz']) expect(commands).toContain(command);
+    // The published path is there too, and is what the steps below run (with the packed file).
+    expect(steps.some((step) => /^npm install --save-dev aite$/m.test(step.commands))).toBe(true);
+  });
+
+  it('the package packed from a clean copy ships a built dist/, the docs and the sources its maps name', () => {
+    const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
+    for (const file of ['package/dist/sdk/index.js', 'package/dist/cli/aite.js', 'package/dist/extension/worker.js', 'package/docs/cli.md', 'package/src/sdk/index.ts', 'package/schema/aite-script.schema.json']) {
+      expect(listing).toContain(file);
+    }
+    // A stack trace through the package (Jest and Vitest follow the source maps) names files it has.
+    for (const map of ['dist/sdk/index.js.map', 'dist/embed/vitest.js.map', 'dist/embed/jest.cjs.map']) {
+      const { sources } = JSON.parse(execFileSync('tar', ['-xzOf', tarball, `package/${map}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })) as { sources: string[] };
+      for (const source of sources) expect(listing, `${map} names ${source}`).toContain(`package/${join(dirname(map), source)}`);
+    }
+  });
+
   it('shows a test for each runner, and the commands that run them', () => {
     const commands = steps.map((step) => step.commands).join('\n');
     for (const run of ['npx vitest run', 'npx jest', 'npx mocha', 'node --test']) expect(commands).toContain(run);

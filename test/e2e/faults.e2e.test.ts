@@ -78,13 +78,14 @@ describe('faults in one session', () => {
     await ctx.session.verify.text('Increment');
   });
 
-  it('row 40: a redirect to an origin outside the allow list fails as internal naming the allow list; nothing acts', async () => {
+  it('row 40: a redirect to an origin outside the allow list fails as navigation naming the allow list and the origin; nothing acts', async () => {
     const error = await failure(ctx.session.tab.navigate(ctx.page(`redirect?to=${encodeURIComponent(`${outside.url}counter.html`)}`)));
-    expect(error.reason).toBe('internal');
-    expect(error.message).toContain(ctx.server.origin);
+    expect(error.reason).toBe('navigation');
+    expect(error.message).toContain(`${outside.origin} is outside the run's allow list (${ctx.server.origin})`);
+    expect(error.message).toMatch(/Add that origin to `allow`/);
     const next = await failure(ctx.session.verify.text('Increment', { timeoutMs: 500 }));
-    expect(next.reason).toBe('internal');
-    expect(next.message).toMatch(/allow list/);
+    expect(next.reason).toBe('navigation');
+    expect(next.message).toContain(`shows ${outside.origin}, which is not in the run's allow list (${ctx.server.origin})`);
   });
 
   it('row 12: a page answer over 8 MB comes back as an error, not a giant frame', async () => {

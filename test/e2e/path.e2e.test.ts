@@ -39,8 +39,9 @@ describe('the path end to end, in real Chromium with the real extension', () => 
   it('[NAV-HTTP-ONLY, ALLOW-LIST] navigate refuses non-http(s) pages and origins outside the allow list', async () => {
     expect((await failure(ctx.session.tab.navigate('file:///etc/passwd'))).reason).toBe('unsupported');
     const outside = await failure(ctx.session.tab.navigate('http://127.0.0.1:9/'));
-    expect(outside.reason).toBe('internal');
+    expect(outside.reason).toBe('navigation');
     expect(outside.message).toContain(ctx.server.origin);
+    expect(outside.message).toContain('http://127.0.0.1:9 is not in the run\'s allow list');
   });
 
   it('[RS-EXACT, NAV-RUN-TAB] resolves exact targets of every kind, uniquely', async () => {

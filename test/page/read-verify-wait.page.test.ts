@@ -55,6 +55,26 @@ describe('verify', () => {
     expect((f.detail as { found: string }).found.length).toBeLessThanOrEqual(300);
   });
 
+  it('text on a long page: found is the text around the closest match, not the top of the page', async () => {
+    await t.page.evaluate(() => {
+      const p = document.createElement('p');
+      p.id = 'long';
+      p.textContent = `${'Lorem ipsum dolor sit amet. '.repeat(80)} Total due: 17 MALLBUCKS. ${'Sed do eiusmod tempor. '.repeat(20)}`;
+      document.body.append(p);
+    });
+    try {
+      const f = await t.fail({ cmd: 'verify', kind: 'text', value: 'Total due: 18 MALLBUCKS', timeoutMs: 100 });
+      const found = (f.detail as { found: string }).found;
+      expect(found).toContain('Total due: 17 MALLBUCKS');
+      expect(found.length).toBeLessThanOrEqual(300);
+      expect(found.startsWith('…')).toBe(true);
+      const target = await t.fail({ cmd: 'verify', kind: 'targetText', target: { css: '#long' }, value: 'Total due: 18', timeoutMs: 100 });
+      expect((target.detail as { found: string }).found).toContain('Total due: 17');
+    } finally {
+      await t.page.evaluate(() => document.getElementById('long')!.remove());
+    }
+  });
+
   it('text waits for the page to show it', async () => {
     await t.page.evaluate(() => setTimeout(() => (document.getElementById('status')!.textContent = 'Sent!'), 200));
     expect((await t.ok({ cmd: 'verify', kind: 'text', value: 'sent!', timeoutMs: 3000 })).found).toBe('Sent!');

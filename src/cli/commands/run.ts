@@ -126,7 +126,7 @@ function printSummary(report: RunReport, io: Io, seams: RunSeams, html: string |
   ].filter(Boolean);
   const icon = report.status === 'passed' ? c.green('✓') : report.status === 'pre-state' ? c.yellow('!') : c.red('✗');
   lines.push(
-    `${icon} ${parts.join(c.dim(' · '))}${c.dim(` · ${t.steps} steps · ${t.retries} ${t.retries === 1 ? 'retry' : 'retries'}${t.repairs ? ` · ${t.repairs} repaired` : ''} · ${formatMs(report.durationMs)}`)}`,
+    `${icon} ${parts.join(c.dim(' · '))}${c.dim(` · ${t.steps} ${t.steps === 1 ? 'step' : 'steps'} · ${t.retries} ${t.retries === 1 ? 'retry' : 'retries'}${t.repairs ? ` · ${t.repairs} repaired` : ''} · ${formatMs(report.durationMs)}`)}`,
   );
   for (const script of report.scripts.filter((s) => s.status !== 'passed')) {
     const label = script.status === 'pre-state' ? c.yellow('pre-state not met') : c.red(script.status === 'error' ? 'could not run' : 'failed');

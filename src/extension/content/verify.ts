@@ -2,7 +2,7 @@ import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type RequestOf, type
 import { deepActiveElement } from './dom/query.js';
 import { xpathOf } from './dom/xpath.js';
 import { checkableOf, checkState, isEditable, isEnabled } from './dom/state.js';
-import { cut, findFolded, fold, matchText, visibleText } from './dom/text.js';
+import { cut, excerptAround, findFolded, fold, matchText, visibleText } from './dom/text.js';
 import { controlValue, readableText, selectedLabels } from './dom/value.js';
 import { formatTarget, q } from './explain.js';
 import { firstNumber, sameNumber } from './number.js';
@@ -84,12 +84,12 @@ function lookOnce(req: VerifyRequest): Look {
       const text = regionText(req.within);
       if (typeof text !== 'string') return text;
       const hit = findFolded(text, req.value);
-      return { seen: { holds: hit !== undefined, found: hit ?? cut(text, FOUND_TEXT_MAX) } };
+      return { seen: { holds: hit !== undefined, found: hit ?? excerptAround(text, req.value, FOUND_TEXT_MAX) } };
     }
     case 'targetText':
       return withOne(req.target, req.within, (el) => {
         const text = readableText(el);
-        return { holds: findFolded(text, req.value) !== undefined, found: cut(fold(text), FOUND_TEXT_MAX) };
+        return { holds: findFolded(text, req.value) !== undefined, found: excerptAround(text, req.value, FOUND_TEXT_MAX) };
       });
     case 'value':
       return withOne(req.target, undefined, (el) => {

@@ -23,3 +23,12 @@ export class AllowList {
     return this.origins.join(', ');
   }
 }
+
+/** The origin of a tab's url, for messages (the url itself when it has none). */
+export function originOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? '').origin;
+  } catch {
+    return url ?? '(no url)';
+  }
+}

@@ -1,5 +1,5 @@
 import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, defaultTimeoutOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
-import type { AllowList } from './AllowList.js';
+import { originOf, type AllowList } from './AllowList.js';
 import { evaluateInTab } from './evaluate.js';
 import { LoadWatch } from './LoadWatch.js';
 import { FrameRoute } from './FrameRoute.js';
@@ -95,7 +95,7 @@ export class CommandRouter {
       throw new CommandFailure('unsupported', `navigate only opens http and https pages, not ${url.protocol} ones.`);
     }
     if (!this.allow.allows(url.href)) {
-      throw new CommandFailure('internal', `${url.origin} is not in the run's allow list (${this.allow.describe()}). Add it to \`allow\` to let aite open it.`, {
+      throw new CommandFailure('navigation', `${url.origin} is not in the run's allow list (${this.allow.describe()}), so aite did not open it. Add it to \`allow\` to let aite open it.`, {
         url: url.href,
         allow: [...this.allow.origins],
       });
@@ -127,7 +127,7 @@ export class CommandRouter {
     });
     const tab = await watch.forTab(tabId, deadline, `loading ${url.href}`);
     if (!this.allow.allows(tab.url)) {
-      throw new CommandFailure('internal', `The page went to ${tab.url}, outside the run's allow list (${this.allow.describe()}).`, {
+      throw new CommandFailure('navigation', `The page went to ${tab.url}, and ${originOf(tab.url)} is outside the run's allow list (${this.allow.describe()}), so aite stops there. Add that origin to \`allow\` if the test is meant to follow it.`, {
         url: tab.url,
         allow: [...this.allow.origins],
       });

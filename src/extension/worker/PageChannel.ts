@@ -1,5 +1,5 @@
 import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATION_RESEND_COMMANDS, type PageCommand, type Request } from '../../sdk/protocol/index.js';
-import type { AllowList } from './AllowList.js';
+import { originOf, type AllowList } from './AllowList.js';
 import { ContentPorts } from './ContentPorts.js';
 import { tabSettled } from './LoadWatch.js';
 
@@ -30,7 +30,7 @@ export class PageChannel {
       );
       if (!this.allow.allows(tab.url)) {
         throw new CommandFailure(
-          'internal',
+          'navigation',
           `The run's tab shows ${originOf(tab.url)}, which is not in the run's allow list (${this.allow.describe()}). Add that origin to \`allow\` to let aite work on it.`,
           { url: tab.url, allow: [...this.allow.origins] },
         );
@@ -103,10 +103,3 @@ export function frameChanged(cmd: string, why: string): CommandFailure {
   return new CommandFailure('navigation', `The iframe navigated, reloaded or was removed during ${cmd} (${why}).`, { frameChanged: true, error: why });
 }
 
-function originOf(url: string | undefined): string {
-  try {
-    return new URL(url ?? '').origin;
-  } catch {
-    return url ?? '(no url)';
-  }
-}

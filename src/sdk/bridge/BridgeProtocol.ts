@@ -60,6 +60,8 @@ export class BridgeProtocol extends (EventEmitter as Emitter) {
   #lastTick = Date.now();
   readonly #pingTimer: NodeJS.Timeout;
   #closed = false;
+  /** Ends each pending {@link BridgeProtocol.waitForExtension} when the bridge closes. */
+  readonly #connectWaiters = new Set<() => void>();
 
   constructor(options: ProtocolOptions) {
     super();
@@ -131,16 +133,24 @@ export class BridgeProtocol extends (EventEmitter as Emitter) {
   /** Resolves once the extension is connected; `timeout` if it does not connect in time. */
   async waitForExtension(timeoutMs: number): Promise<void> {
     if (this.#link) return;
+    if (this.#closed) throw new AiteError('connection-lost', 'The bridge is closed.');
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.off('connected', onConnected);
-        reject(new AiteError('timeout', `The aite extension did not connect to the bridge within ${timeoutMs} ms. Check that Chrome loaded the extension (run \`aite doctor\`).`));
-      }, timeoutMs);
-      const onConnected = (): void => {
+      const settle = (error?: AiteError): void => {
         clearTimeout(timer);
-        resolve();
+        this.off('connected', onConnected);
+        this.#connectWaiters.delete(onClosed);
+        if (error) reject(error);
+        else resolve();
       };
+      const timer = setTimeout(
+        () => settle(new AiteError('timeout', `The aite extension did not connect to the bridge within ${timeoutMs} ms. Check that Chrome loaded the extension (run \`aite doctor\`).`)),
+        timeoutMs,
+      );
+      const onConnected = (): void => settle();
+      // A closed bridge ends the wait at once: its timer must not keep the process alive.
+      const onClosed = (): void => settle(new AiteError('connection-lost', 'The bridge was closed before the aite extension connected.'));
       this.once('connected', onConnected);
+      this.#connectWaiters.add(onClosed);
     });
   }
 
@@ -158,6 +168,7 @@ export class BridgeProtocol extends (EventEmitter as Emitter) {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    for (const end of [...this.#connectWaiters]) end();
     clearInterval(this.#pingTimer);
     this.#pending.clear((entry) => connectionLost(entry, 'the bridge was closed'));
     for (const link of [...this.#waiting, ...(this.#link ? [this.#link] : [])]) link.terminate();

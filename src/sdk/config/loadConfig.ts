@@ -155,6 +155,7 @@ export function resolveConfig(
     dir,
     allow: [...(written.allow ?? []), ...(overrides.allow ?? [])],
     baseUrl: overrides.baseUrl ?? written.baseUrl,
+    ...(overrides.baseUrl !== undefined ? { baseUrlOverride: overrides.baseUrl } : {}),
     profiles,
     chrome: overrides.chrome ? exe(overrides.chrome, cwd) : exe(written.chrome),
     lockFile: overrides.lockFile ? resolve(cwd, overrides.lockFile) : at(written.lockFile),

@@ -97,6 +97,8 @@ export interface AiteConfig {
   allow: string[];
   /** Relative URLs in scripts resolve against it. */
   baseUrl?: string;
+  /** A `baseUrl` given as an override (`--base-url`): it beats a script's own `baseUrl`. */
+  baseUrlOverride?: string;
   /** The profiles by name; `default` is always there. */
   profiles: Record<string, ProfileConfig>;
   /** The Chrome executable; default: `AITE_CHROME`, then the usual paths. */

@@ -119,6 +119,17 @@ export class AiteError extends Error {
     if (this.cause !== undefined) json.cause = safely(() => describeCause(this.cause), '(unreadable)');
     return json;
   }
+
+  /**
+   * How Node prints it (an uncaught error in a plain script, `console.log(error)`): the stack,
+   * whose first lines are the message and the call log, then the reason and the counts. The
+   * detail is left out: it is for reports, and a page's text in it would bury the message.
+   */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    const facts = [`reason: ${this.reason}`, ...(this.command ? [`command: ${this.command}`] : []), `retries: ${this.retries}`];
+    if (this.screenshotPath) facts.push(`screenshot: ${this.screenshotPath}`);
+    return `${this.stack ?? `${this.name}: ${this.message}`}\n  { ${facts.join(', ')} }`;
+  }
 }
 
 /**

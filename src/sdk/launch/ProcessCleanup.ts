@@ -1,50 +1,76 @@
+import { constants } from 'node:os';
+
 /**
  * Runs the cleanups of live sessions when the process is interrupted or exits without closing
- * them, so no Chrome, bridge.json or temp profile outlives the runner. Handlers are installed
- * only while a session is open.
+ * them, so no Chrome, bridge.json, temp profile or Chromium temp dir outlives the runner.
+ * Handlers are installed only while a session is open.
+ *
+ * A cleanup runs its synchronous part at once; what it returns is awaited on a signal (Chrome is
+ * waited for, so its files can be removed), never on `exit`, where nothing async can run.
  */
-type Cleanup = () => void;
+type Cleanup = () => void | Promise<void>;
+
+/** The most a signal's cleanups may take before the process exits anyway. */
+const SIGNAL_CLEANUP_MS = 3_000;
 
 const cleanups = new Set<Cleanup>();
 let installed = false;
+let ending = false;
 
-function runAll(): void {
+function runAll(): Array<Promise<void>> {
+  const pending: Array<Promise<void>> = [];
   for (const cleanup of [...cleanups]) {
     cleanups.delete(cleanup);
     try {
-      cleanup();
+      const result = cleanup();
+      if (result) pending.push(result.catch(() => undefined));
     } catch {
       // Best effort: the process is going away.
     }
   }
+  return pending;
+}
+
+function onExit(): void {
+  void runAll();
 }
 
 function onSignal(signal: NodeJS.Signals): void {
-  runAll();
-  uninstall();
-  // Re-raise so the process ends the way it would have without us.
-  process.kill(process.pid, signal);
+  // A second Ctrl-C while cleaning up ends the process at once (the sync parts have run).
+  if (ending) process.exit(exitCodeOf(signal));
+  ending = true;
+  const pending = runAll();
+  const timer = setTimeout(() => process.exit(exitCodeOf(signal)), SIGNAL_CLEANUP_MS);
+  void Promise.all(pending).then(() => {
+    clearTimeout(timer);
+    // The shell's convention (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP), so a caller can tell.
+    process.exit(exitCodeOf(signal));
+  });
+}
+
+function exitCodeOf(signal: NodeJS.Signals): number {
+  return 128 + (constants.signals[signal] ?? 0);
 }
 
 function install(): void {
   if (installed) return;
   installed = true;
-  process.on('exit', runAll);
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  process.once('SIGHUP', onSignal);
+  process.on('exit', onExit);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
 }
 
 function uninstall(): void {
-  if (!installed) return;
+  if (!installed || ending) return;
   installed = false;
-  process.off('exit', runAll);
+  process.off('exit', onExit);
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   process.off('SIGHUP', onSignal);
 }
 
-/** Registers a synchronous cleanup; the returned function unregisters it. */
+/** Registers a cleanup; the returned function unregisters it. */
 export function onProcessEnd(cleanup: Cleanup): () => void {
   cleanups.add(cleanup);
   install();

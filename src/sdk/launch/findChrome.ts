@@ -1,4 +1,4 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { AiteError } from '../errors/AiteError.js';
 
 /** Usual install paths, most specific first. Debian's wrapper script is tried after its binary. */
@@ -44,9 +44,12 @@ export function findChrome(explicit?: string, env: NodeJS.ProcessEnv = process.e
   // An explicit choice that does not exist is an error of its own: never fall back silently.
   for (const [path, source] of candidates) {
     if (isExecutable(path)) return path;
-    throw new AiteError('unsupported', `Chrome not found at ${path} (from ${source}). Point it at a Chrome or Chromium executable.`, {
-      detail: { tried: [path] },
-    });
+    const what = describePath(path);
+    throw new AiteError(
+      'unsupported',
+      `${what === 'missing' ? 'Chrome not found at' : `Chrome at`} ${path}${what === 'missing' ? '' : ` is ${what}`} (from ${source}). Point it at a Chrome or Chromium executable file.`,
+      { detail: { tried: [path] } },
+    );
   }
   for (const path of USUAL_PATHS[process.platform] ?? []) {
     tried.push(path);
@@ -59,11 +62,20 @@ export function findChrome(explicit?: string, env: NodeJS.ProcessEnv = process.e
   );
 }
 
+/** An executable file: a directory passes the X_OK check, and spawning it fails with EACCES. */
 function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
-    return true;
+    return statSync(path).isFile();
   } catch {
     return false;
+  }
+}
+
+function describePath(path: string): 'missing' | 'a directory, not an executable file' | 'not an executable file' {
+  try {
+    return statSync(path).isDirectory() ? 'a directory, not an executable file' : 'not an executable file';
+  } catch {
+    return 'missing';
   }
 }

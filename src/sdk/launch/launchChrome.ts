@@ -1,5 +1,6 @@
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
+import { profileOwner } from './ChromeSingleton.js';
 import { enableDeveloperMode } from './developerMode.js';
 import { AITE_EXTENSION_ID } from '../identity/ExtensionIdentity.js';
 
@@ -23,7 +24,14 @@ export interface ChromeLaunchOptions {
   extensionDir: string;
   headless: boolean;
   args?: readonly string[];
+  /** Chrome must answer on the pipe and list its extensions within this. Default 30 000. */
+  deadlineMs?: number;
+  /** Aborting it kills a Chrome still starting (the process is interrupted meanwhile). */
+  signal?: AbortSignal;
 }
+
+/** The longest a Chrome may take to answer on its pipe: the issue of a hang, not of a slow start. */
+export const LAUNCH_DEADLINE_MS = 30_000;
 
 /**
  * Starts Chrome over `--remote-debugging-pipe` (no port anywhere) with the staged extension.
@@ -40,10 +48,29 @@ export async function launchChrome(options: ChromeLaunchOptions): Promise<Browse
   ];
   // Chrome refuses to run as root without it (puppeteer then only sees "Target closed").
   if (process.getuid?.() === 0 && !args.includes('--no-sandbox')) args.push('--no-sandbox');
+  // Chrome would hand the profile to the running one and exit: say so instead of "Target closed".
+  const owner = profileOwner(options.userDataDir);
+  if (owner !== undefined) throw profileInUse(options.userDataDir, owner);
   // Without it, an extension that reloads mid-run comes back disabled (FAULTS row 41).
   await enableDeveloperMode(options.userDataDir);
+  const deadlineMs = Math.min(options.deadlineMs ?? LAUNCH_DEADLINE_MS, LAUNCH_DEADLINE_MS);
+  // Aborting makes puppeteer kill what it spawned: a Chrome that never answers is not orphaned.
+  const abort = new AbortController();
+  options.signal?.addEventListener('abort', () => abort.abort(), { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      abort.abort();
+      reject(
+        new AiteError(
+          'timeout',
+          `Chrome at ${options.executablePath} did not answer on its debugging pipe within ${deadlineMs} ms, so it was stopped. Check that it is Chrome or Chromium (\`${options.executablePath} --version\`), or run \`aite doctor\`.`,
+        ),
+      );
+    }, deadlineMs);
+  });
   let browser: Browser | undefined;
-  try {
+  const start = async (): Promise<Browser> => {
     browser = await puppeteer.launch({
       executablePath: options.executablePath,
       headless: options.headless,
@@ -59,17 +86,53 @@ export async function launchChrome(options: ChromeLaunchOptions): Promise<Browse
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
-      timeout: 30_000,
+      timeout: deadlineMs,
+      signal: abort.signal,
     });
     if (!(await hasExtension(browser))) await browser.installExtension(options.extensionDir);
     return browser;
+  };
+  try {
+    return await Promise.race([start(), deadline]);
   } catch (error) {
-    await browser?.close().catch(() => undefined);
+    abort.abort();
+    await closeQuietly(browser);
+    if (error instanceof AiteError) throw error;
+    const owner = profileOwner(options.userDataDir);
+    if (owner !== undefined) throw profileInUse(options.userDataDir, owner);
     throw new AiteError(
       'internal',
       `Chrome at ${options.executablePath} did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}. Run \`aite doctor\` for details.`,
       { cause: error },
     );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function profileInUse(userDataDir: string, pid: number): AiteError {
+  return new AiteError(
+    'unsupported',
+    `Could not start Chrome: this profile is in use by another Chrome (pid ${pid}): ${userDataDir}. Close that Chrome, or give this run another userDataDir.`,
+    { detail: { userDataDir, pid } },
+  );
+}
+
+async function closeQuietly(browser: Browser | undefined): Promise<void> {
+  if (!browser) return;
+  const pid = browser.process()?.pid;
+  await Promise.race([browser.close(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]).catch(() => undefined);
+  if (pid) killGroup(pid);
+}
+
+/** Kills Chrome and its helpers (puppeteer starts Chrome as the leader of its own process group). */
+export function killGroup(pid: number): void {
+  for (const target of [-pid, pid]) {
+    try {
+      process.kill(target, 'SIGKILL');
+    } catch {
+      // already gone, or not a group leader
+    }
   }
 }
 

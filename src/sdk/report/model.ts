@@ -82,6 +82,8 @@ const StepReportSchema = z.object({
   detail: z.record(z.string(), z.unknown()).optional(),
   callLog: z.array(z.string()).optional(),
   retries: z.number().int().nonnegative(),
+  /** Which commands the retries re-sent, and how often each (absent when none was). */
+  retried: z.record(z.string(), z.number().int().positive()).optional(),
   repaired: z.boolean().optional(),
   repair: StepRepairSchema.optional(),
   warnings: z.array(WarningSchema),

@@ -100,7 +100,7 @@ function scriptSection(script: ScriptReport, index: number, images: ReadonlyMap<
     <header class="script-head">
       <div>
         <h2><span class="badge badge-${script.status}">${STATUS_LABEL[script.status]}</span> ${script.name}</h2>
-        <p class="meta"><code>${script.file}</code> · ${formatDuration(script.durationMs)} · ${script.steps.length} steps${script.launchMs !== undefined ? ` · Chrome ${script.chromeReused ? 'reset' : 'started'} in ${formatDuration(script.launchMs)}` : ''}${script.retries ? html` · <span class="retry-chip">${script.retries} ${script.retries === 1 ? 'retry' : 'retries'}</span>` : ''}${script.profiles.length ? html` · profiles ${script.profiles.map((p) => html`<span class="profile">${p}</span>`)}` : ''}</p>
+        <p class="meta"><code>${script.file}</code> · ${formatDuration(script.durationMs)} · ${script.steps.length} ${script.steps.length === 1 ? 'step' : 'steps'}${script.launchMs !== undefined ? ` · Chrome ${script.chromeReused ? 'reset' : 'started'} in ${formatDuration(script.launchMs)}` : ''}${script.retries ? html` · <span class="retry-chip">${script.retries} ${script.retries === 1 ? 'retry' : 'retries'}</span>` : ''}${script.profiles.length ? html` · profiles ${script.profiles.map((p) => html`<span class="profile">${p}</span>`)}` : ''}</p>
       </div>
     </header>
     ${script.warnings?.length ? html`<div class="list warnings script-warnings"><ul>${script.warnings.map((w) => html`<li><code>${w.code}</code> ${w.message}</li>`)}</ul></div>` : ''}
@@ -149,7 +149,8 @@ function stepBody(step: StepReport, images: ReadonlyMap<string, Uint8Array>): Ht
   }
   if (step.repair) parts.push(repairDiff(step));
   if (step.retries > 0) {
-    parts.push(html`<p class="note retry-note">Re-sent ${step.retries} ${step.retries === 1 ? 'time' : 'times'} (a navigation or a reconnect interrupted it). Nothing hides a retry.</p>`);
+    const what = Object.entries(step.retried ?? {}).map(([command, n]) => `${command} ×${n}`).join(', ');
+    parts.push(html`<p class="note retry-note">Re-sent ${step.retries} ${step.retries === 1 ? 'time' : 'times'}${what ? ` (${what})` : ''} (a navigation or a reconnect interrupted it). Nothing hides a retry.</p>`);
   }
   if (step.warnings.length) {
     parts.push(html`<div class="list warnings"><h4>Warnings</h4><ul>${step.warnings.map((w) => html`<li><code>${w.code}</code> ${w.message}</li>`)}</ul></div>`);

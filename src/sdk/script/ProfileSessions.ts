@@ -85,6 +85,15 @@ export class ProfileSessions {
     return total;
   }
 
+  /** Re-sends by command, summed over the sessions. */
+  retriesByCommand(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const { session } of this.#sessions.values()) {
+      for (const [command, n] of Object.entries(session.retries.byCommand)) out[command] = (out[command] ?? 0) + (n ?? 0);
+    }
+    return out;
+  }
+
   /** Closes every session (hands it back to the pool); answers the errors of those that did not close cleanly. */
   async closeAll(): Promise<Error[]> {
     const sessions = [...this.#sessions.entries()];

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { STEP_ACTIONS, STEP_EXAMPLES, STEP_SCHEMAS, ScriptShellSchema, type Script, type ScriptStep, type StepAction } from './schema.js';
+import { exampleOf, STEP_ACTIONS, STEP_EXAMPLES, STEP_SCHEMAS, ScriptShellSchema, type Script, type ScriptStep, type StepAction } from './schema.js';
 import { SourceText, type DataPath, type Position } from '../errors/SourceText.js';
 import { didYouMean } from '../errors/suggest.js';
 import { UsageError, type UsageIssue } from '../errors/UsageError.js';
@@ -169,7 +169,7 @@ function checkStep(raw: unknown, ctx: StepContext): { step: ScriptStep } | { iss
       source: ctx.source,
       base,
       step: { ...where.step, action },
-      example: STEP_EXAMPLES[action],
+      example: exampleOf(action, raw),
     }),
   };
 }

@@ -53,7 +53,8 @@ export function planScript(loaded: LoadedScript, config: AiteConfig, options: { 
   const { script, file } = loaded;
   const issues: UsageIssue[] = [];
   const known = Object.keys(config.profiles);
-  const baseUrl = script.baseUrl ?? config.baseUrl;
+  // A flag beats the script, as everywhere else; the script beats the config file.
+  const baseUrl = config.baseUrlOverride ?? script.baseUrl ?? config.baseUrl;
   const defaultProfile = script.profile ?? 'default';
   const where = (section: 'pre' | 'steps', index: number, field?: string): Pick<UsageIssue, 'file' | 'line' | 'column' | 'step' | 'field'> => {
     const at = loaded.locate(field ? [section, index, field] : [section, index]);
@@ -107,6 +108,17 @@ export function planScript(loaded: LoadedScript, config: AiteConfig, options: { 
     const listed = [...new Set([...config.allow, ...(script.allow ?? []), ...profile.allow])];
     return { name, allow: listed.length > 0 ? listed : inferred, userDataDir: profile.userDataDir, chrome: profile.chrome ?? config.chrome };
   });
+  const allowOf = new Map(profiles.map((p) => [p.name, p]));
+  for (const planned of steps) {
+    if (!planned.url || !('navigate' in planned.step)) continue;
+    const profile = allowOf.get(planned.profile);
+    const origin = new URL(planned.url).origin;
+    if (!profile || profile.allow.length === 0 || profile.allow.some((a) => originOf(a) === origin)) continue;
+    issues.push({
+      ...where(planned.section, planned.number - 1, 'navigate'),
+      message: `${planned.url} is outside the allow list of profile "${profile.name}" (${profile.allow.join(', ')}): aite would refuse to open it. Add "${origin}" to "allow" in the script or aite.config.json (or pass --allow ${origin}).`,
+    });
+  }
   for (const profile of profiles) {
     if (profile.allow.length === 0 && issues.length === 0) {
       issues.push({
@@ -134,6 +146,14 @@ export function planScript(loaded: LoadedScript, config: AiteConfig, options: { 
 function unknownProfile(name: string, known: string[], config: AiteConfig): string {
   const from = config.file ? `in ${config.file}` : 'without a config file (only "default" exists)';
   return `unknown profile "${name}".${didYouMean(name, known)} Known profiles: ${known.map((k) => `"${k}"`).join(', ')} (${from}). Declare it under "profiles" in aite.config.json, e.g. "profiles": { "${name}": { "userDataDir": "profiles/${name}" } }.`;
+}
+
+function originOf(value: string): string | undefined {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 function isAbsoluteUrl(value: string): boolean {

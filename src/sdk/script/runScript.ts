@@ -221,6 +221,7 @@ class ScriptRunner {
       }
       this.#stepStart(planned);
       const retriesBefore = this.#sessions.retries();
+      const byCommandBefore = this.#sessions.retriesByCommand();
       try {
         const outcome = await executeStep(planned, planned.browser ? () => this.#sessions.get(planned.profile) : undefined, {
           defaultTimeoutMs: this.#plan.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -232,6 +233,10 @@ class ScriptRunner {
         if (outcome.png) await this.#saveScreenshot(report, planned, outcome.png);
       } finally {
         report.retries = this.#sessions.retries() - retriesBefore;
+        const retried = Object.entries(this.#sessions.retriesByCommand())
+          .map(([command, n]) => [command, n - (byCommandBefore[command] ?? 0)] as const)
+          .filter(([, n]) => n > 0);
+        if (retried.length > 0) report.retried = Object.fromEntries(retried);
       }
     } catch (caught) {
       if (launchFailed) this.#stepStart(planned);
@@ -251,7 +256,10 @@ class ScriptRunner {
       }
       if (Object.keys(error.detail).length > 0) report.detail = jsonSafe(error.detail) as Record<string, unknown>;
       if (error.callLog.length > 0) report.callLog = [...error.callLog];
-      if (error.retries && report.retries === 0) report.retries = error.retries;
+      if (error.retries && report.retries === 0) {
+        report.retries = error.retries;
+        if (error.command) report.retried = { [error.command]: error.retries };
+      }
       // Every Session call pictures its own failure (outlined); the runner only files it.
       if (error.screenshot) await this.#saveScreenshot(report, planned, error.screenshot, 'failed');
     } finally {

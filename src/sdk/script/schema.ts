@@ -204,6 +204,38 @@ export const STEP_EXAMPLES: Record<StepAction, string> = {
   evaluate: '{ "evaluate": "document.title", "equals": "MallBucks" }',
 };
 
+/** A correct example of each verify and wait kind: a wrong `state` verify shows a `state` one. */
+export const KIND_EXAMPLES = {
+  verify: {
+    exists: '{ "verify": { "kind": "exists", "target": { "role": "dialog", "name": "Review send" } } }',
+    text: STEP_EXAMPLES.verify,
+    targetText: '{ "verify": { "kind": "targetText", "target": { "css": "#balance" }, "value": "5 MALLBUCKS" } }',
+    value: '{ "verify": { "kind": "value", "target": { "label": "Amount" }, "value": "1" } }',
+    state: '{ "verify": { "kind": "state", "target": { "label": "Subscribe" }, "state": "checked" } }',
+    count: '{ "verify": { "kind": "count", "target": { "role": "listitem" }, "value": 3 } }',
+    url: '{ "verify": { "kind": "url", "value": "/done" } }',
+    title: '{ "verify": { "kind": "title", "value": "MallBucks" } }',
+    numberChange: '{ "verify": { "kind": "numberChange", "target": { "css": "#balance" }, "from": 5, "by": -1 } }',
+  },
+  wait: {
+    visible: STEP_EXAMPLES.wait,
+    gone: '{ "wait": { "kind": "gone", "target": { "text": "Loading" } } }',
+    textChanges: '{ "wait": { "kind": "textChanges", "target": { "css": "#balance" } } }',
+    url: '{ "wait": { "kind": "url", "contains": "/done" } }',
+    networkIdle: '{ "wait": { "kind": "networkIdle", "idleMs": 500 } }',
+  },
+} as const satisfies { verify: Record<z.infer<typeof VerifyStep>['kind'], string>; wait: Record<z.infer<typeof WaitStep>['kind'], string> };
+
+/** The example to show for a wrong step: of its verify or wait kind when it names a known one. */
+export function exampleOf(action: StepAction, raw: unknown): string {
+  if (action === 'verify' || action === 'wait') {
+    const kind = (raw as Record<string, { kind?: unknown } | undefined>)[action]?.kind;
+    const examples: Record<string, string> = KIND_EXAMPLES[action];
+    if (typeof kind === 'string' && Object.hasOwn(examples, kind)) return examples[kind]!;
+  }
+  return STEP_EXAMPLES[action];
+}
+
 /**
  * One step of a script.
  *

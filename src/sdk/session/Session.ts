@@ -20,12 +20,16 @@ import { RunTab } from './RunTab.js';
 import { StepContext } from './StepContext.js';
 import { Tab } from './Tab.js';
 import { toTarget, type ClickOptions, type NetworkEntry, type PageError, type RetryCounts, type ScrollResult, type StepOptions, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
+import { cutToDeadline, explainCut, type TestDeadline } from './TestDeadline.js';
 import { Verify } from './Verify.js';
 import { resetPages, type ResetOptions } from './reset.js';
 import { Dialogs, type DialogPolicy, type DialogRecord } from './pipe/Dialogs.js';
 import type { Download } from './pipe/Downloads.js';
 import { checkFiles } from './pipe/Files.js';
 import { parseChord, parseModifiers } from './pipe/keys.js';
+
+/** Failures a longer wait could have turned into a pass: a cut wait says it was cut. */
+const TIMING_REASONS: ReadonlySet<string> = new Set(['timeout', 'mismatch', 'not-found', 'not-visible', 'not-enabled']);
 
 /**
  * Events of a {@link Session}, by name.
@@ -168,6 +172,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   readonly #records = new RunRecords();
   #gone: string | undefined;
   #closing: Promise<void> | undefined;
+  #testDeadline: (() => TestDeadline | undefined) | undefined;
 
   /** @internal */
   constructor(parts: SessionParts) {
@@ -529,7 +534,11 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     if (this.#gone) {
       throw new AiteError('connection-lost', `${request.cmd} not sent: ${this.#gone}.`, { command: request.cmd });
     }
-    const withDefaults = this.#withDefaults(request);
+    const defaulted = this.#withDefaults(request);
+    // A test runner's timeout is a deadline too: the wait ends before it, so aite's error wins.
+    const asked = (defaulted as { timeoutMs?: number }).timeoutMs;
+    const { timeoutMs, cut } = asked === undefined ? { timeoutMs: undefined, cut: undefined } : cutToDeadline(asked, this.#testDeadline?.());
+    const withDefaults = cut ? ({ ...defaulted, timeoutMs } as R) : defaulted;
     step.log.push(`${request.cmd} ${summarise(withDefaults)}`);
     const dialogsBefore = this.dialogs.seen.length;
     try {
@@ -542,9 +551,20 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       this.#count(step, request.cmd, error.retries);
       // A timeout a dialog explains (a dismissed beforeunload kept the page) says so.
       const dialogs = error.reason === 'timeout' ? this.dialogs.explainSince(dialogsBefore) : undefined;
-      if (!dialogs) throw error;
-      throw new AiteError(error.reason, `${error.message.split('\nCall log:\n')[0]} ${dialogs}`, { detail: error.detail, command: error.command, retries: error.retries, callLog: error.callLog, cause: error });
+      const explained = dialogs
+        ? new AiteError(error.reason, `${error.message.split('\nCall log:\n')[0]} ${dialogs}`, { detail: error.detail, command: error.command, retries: error.retries, callLog: error.callLog, cause: error })
+        : error;
+      throw cut && TIMING_REASONS.has(error.reason) ? explainCut(explained, cut, timeoutMs!) : explained;
     }
+  }
+
+  /**
+   * Makes every command end before the runner's timeout of the current test (the test-runner
+   * entries call it; `undefined` ends it).
+   * @internal
+   */
+  endBeforeTestTimeout(deadline: (() => TestDeadline | undefined) | undefined): void {
+    this.#testDeadline = deadline;
   }
 
   #withDefaults<R extends RequestInput>(input: R): R {

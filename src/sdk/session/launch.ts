@@ -1,3 +1,5 @@
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,12 +9,16 @@ import { AiteError } from '../errors/AiteError.js';
 import { parseOptions } from '../errors/parseOptions.js';
 import { ExtensionStage } from '../launch/ExtensionStage.js';
 import { findChrome } from '../launch/findChrome.js';
-import { launchChrome } from '../launch/launchChrome.js';
+import { singletonTempDir } from '../launch/ChromeSingleton.js';
+import { killGroup, launchChrome } from '../launch/launchChrome.js';
 import { onProcessEnd } from '../launch/ProcessCleanup.js';
 import { LockFile } from '../lock/LockFile.js';
 import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
 import { LaunchOptionsSchema, type LaunchOptions } from './options.js';
 import { Session } from './Session.js';
+
+/** How long a Chrome killed while it started may take to exit, before its dirs are removed again. */
+const STARTING_CHROME_EXIT_MS = 500;
 
 /**
  * Starts a bridge and a Chrome with the aite extension over a private debugging pipe, and
@@ -41,17 +47,37 @@ export async function launch(options: LaunchOptions): Promise<Session> {
   let bridge: Bridge | undefined;
   let stage: ExtensionStage | undefined;
   let browserPid: number | undefined;
+  let browserProcess: ChildProcess | undefined;
+  let cleaned = false;
+  const starting = new AbortController();
 
-  // The synchronous half runs if the process is interrupted; close() runs the full one.
+  // Runs if the process is interrupted or exits first; close() runs the full cleanup.
   const unregister = onProcessEnd(() => {
     if (stage) rmSync(stage.bridgeConfigPath, { force: true });
-    if (browserPid) killQuietly(browserPid);
-    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+    // Read before Chrome goes: killed, it cannot remove its own temp dir.
+    const chromiumDir = singletonTempDir(userDataDir);
+    const exited = browserProcess && browserProcess.exitCode === null && browserProcess.signalCode === null ? once(browserProcess, 'exit') : undefined;
+    if (browserPid) killGroup(browserPid);
+    // Still starting: puppeteer kills what it spawned (at once), but gives no process to wait for.
+    else starting.abort();
+    const removeDirs = (): void => {
+      if (chromiumDir) rmSync(chromiumDir, { recursive: true, force: true });
+      if (tempDir) rmSync(tempDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    };
+    // On exit nothing can be awaited: remove what can be removed now (the retries ride out
+    // Chrome's last writes).
+    removeDirs();
+    // On a signal, Chrome is waited for and the dirs removed again, after its last write.
+    if (exited) return exited.then(removeDirs, removeDirs);
+    if (!browserPid) return new Promise<void>((done) => setTimeout(done, STARTING_CHROME_EXIT_MS)).then(removeDirs);
   });
   const cleanup = async (browserClose?: () => Promise<void>): Promise<void> => {
     await stage?.removeBridgeConfig();
-    await browserClose?.().catch(() => (browserPid ? killQuietly(browserPid) : undefined));
+    const chromiumDir = singletonTempDir(userDataDir);
+    await browserClose?.().catch(() => (browserPid ? killGroup(browserPid) : undefined));
     await bridge?.close();
+    // Chrome removes it when it exits normally; not when it was killed.
+    if (chromiumDir) await rm(chromiumDir, { recursive: true, force: true });
     if (tempDir) await rm(tempDir, { recursive: true, force: true, maxRetries: 3 });
     unregister();
   };
@@ -69,11 +95,15 @@ export async function launch(options: LaunchOptions): Promise<Session> {
       extensionDir: stage.dir,
       headless: opts.headless ?? true,
       args: opts.args,
+      deadlineMs: connectTimeoutMs,
+      signal: starting.signal,
     });
-    browserPid = browser.process()?.pid;
+    browserProcess = browser.process() ?? undefined;
+    browserPid = browserProcess?.pid;
     try {
       await connected;
     } catch {
+      cleaned = true;
       await cleanup(() => browser.close());
       throw new AiteError(
         'timeout',
@@ -94,16 +124,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
     browser.on('disconnected', () => void stage?.removeBridgeConfig());
     return session;
   } catch (error) {
-    if (error instanceof AiteError && error.reason === 'timeout') throw error;
-    await cleanup();
+    if (!cleaned) await cleanup();
     throw error;
-  }
-}
-
-function killQuietly(pid: number): void {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // already gone
   }
 }

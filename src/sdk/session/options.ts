@@ -28,6 +28,7 @@ export interface SessionOptions {
   /**
    * How long to wait for the extension to connect. Default 20 000 after launching Chrome, 60 000
    * when attaching (the worker's backoff reaches 8 s, and a person may be loading the extension).
+   * A launched Chrome must also answer on its pipe within it (at most 30 000), else it is stopped.
    */
   connectTimeoutMs?: number;
 }

@@ -8,6 +8,7 @@ import { warmPool } from '../session/SessionPool.js';
 import type { Session } from '../session/Session.js';
 import type { RetryCounts } from '../session/types.js';
 import { annotateError } from './annotateError.js';
+import type { TestDeadline } from '../session/TestDeadline.js';
 
 /**
  * Options of a {@link SessionFixture}: everything {@link launch} takes, and where failure
@@ -200,13 +201,19 @@ export class SessionFixture {
   /**
    * Marks the start of a test, so a failure reports the retries of that test alone; with
    * `isolate: 'test'` (the default) resets the session first, unless no test has used it yet.
+   * With the runner's timeout of the test (`timeoutMs`, from now; or `deadline`, read at each
+   * command), every command of the test ends a margin before it, so aite's error is what the
+   * runner reports, not its own "test timed out".
    */
-  async testStarted(): Promise<void> {
+  async testStarted(runner: { timeoutMs?: number; deadline?: () => TestDeadline | undefined } = {}): Promise<void> {
     const session = this.#session;
     if (session && this.#isolate === 'test' && this.#used) await session.reset();
     this.#used = true;
     this.#retriesAtTestStart = session?.retries.total ?? 0;
     this.#failedStepShot = undefined;
+    const { timeoutMs } = runner;
+    const fixed = timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs) ? { at: Date.now() + timeoutMs, timeoutMs } : undefined;
+    this.#session?.endBeforeTestTimeout(runner.deadline ?? (fixed ? () => fixed : undefined));
   }
 
   /**

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { Writable } from 'node:stream';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -52,6 +53,11 @@ describe('aite (CLI)', () => {
     const help = await cli(['--help'], tmpdir());
     expect(help.code).toBe(0);
     for (const word of ['run', 'launch', 'doctor', 'merge-reports', 'Exit codes: 0 all passed']) expect(help.stdout).toContain(word);
+    // The guide it points at is a file the package ships (package.json "files").
+    const docs = /^Docs: (.+)$/m.exec(help.stdout)?.[1];
+    expect(docs && existsSync(docs), help.stdout).toBe(true);
+    const files = (JSON.parse(await readFile(join(__dirname, '../../../package.json'), 'utf8')) as { files: string[] }).files;
+    expect(files).toContain(relative(join(__dirname, '../../..'), docs!).split(sep)[0]);
     const version = await cli(['--version'], tmpdir());
     expect(version).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     expect((await cli(['frobnicate'], tmpdir())).code).toBe(2);
@@ -65,6 +71,9 @@ describe('aite (CLI)', () => {
       ['an unknown step', { 'send.aite.json': { steps: [{ tap: 'Send' }] } }, /^error send\.aite\.json:4:7, step 1: unknown step "tap"\. A step has exactly one action: navigate, click/],
       ['a wrong field type', { 'send.aite.json': { steps: [{ type: { label: 'Amount' }, text: 1 }] } }, /^error send\.aite\.json:7:15, step 1 \(type\), field "text": expected a string, got the number 1\. Example: /],
       ['an unknown profile', { 'send.aite.json': { steps: [{ navigate: '/', profile: 'recever' }] } }, /^error send\.aite\.json:5:18, step 1 \(navigate\), field "profile": unknown profile "recever"\. Did you mean "receiver"\? Known profiles: "sender", "receiver", "default" \(in .*aite\.config\.json\)\. Declare it under "profiles"/],
+      // Issue 20: caught before any Chrome starts (FAULTS row 40 for the allow list).
+      ['a key that is not one', { 'send.aite.json': { steps: [{ navigate: '/' }, { press: 'Entr' }] } }, /^error send\.aite\.json:\d+:\d+, step 2 \(press\), field "press": "Entr" is not a key name \(did you mean "Enter"\?\)/],
+      ['row 40: a literal URL outside the allow list', { 'send.aite.json': { steps: [{ navigate: 'http://127.0.0.1:5000/' }] } }, /^error send\.aite\.json:\d+:\d+, step 1 \(navigate\), field "navigate": http:\/\/127\.0\.0\.1:5000\/ is outside the allow list of profile "default" \(http:\/\/127\.0\.0\.1:4173\): aite would refuse to open it\. Add "http:\/\/127\.0\.0\.1:5000" to "allow"/],
     ];
     for (const [what, files, message] of mistakes) {
       it(what, async () => {
@@ -81,7 +90,7 @@ describe('aite (CLI)', () => {
       const dir = await project({ 'aite.config.json': CONFIG, 'send.aite.json': SEND });
       const { code, stderr } = await cli(['run', 'send.aite.json', '--chrome', '/nowhere/chrome'], dir);
       expect(code).toBe(2);
-      expect(stderr).toMatch(/^error send\.aite\.json: Chrome not found at \/nowhere\/chrome \(from the `chrome` option\)\. Point it at a Chrome or Chromium executable\. Run `aite doctor` to check the setup\.\n$/);
+      expect(stderr).toMatch(/^error send\.aite\.json: Chrome not found at \/nowhere\/chrome \(from the `chrome` option\)\. Point it at a Chrome or Chromium executable file\. Run `aite doctor` to check the setup\.\n$/);
     });
 
     it('a config mistake, a bad flag, --update-lock without a lock file', async () => {
@@ -103,6 +112,33 @@ describe('aite (CLI)', () => {
       expect(stderr).toContain('c.aite.json:');
       expect(fake.launched).toHaveLength(0);
     });
+  });
+
+  it('--base-url beats a script\'s own baseUrl (flags win)', async () => {
+    const dir = await project({ 'aite.config.json': CONFIG, 'send.aite.json': { baseUrl: 'http://127.0.0.1:9999/', steps: [{ navigate: '/cart' }] } });
+    const fake = fakeLauncher();
+    const { code } = await cli(['run', 'send.aite.json', '--base-url', 'http://127.0.0.1:4173/'], dir, { launch: fake.launch });
+    expect(code).toBe(0);
+    expect(fake.calls.find((c) => c.method === 'navigate')?.args[0]).toBe('http://127.0.0.1:4173/cart');
+  });
+
+  it('a step that was retried says which command was re-sent; one step is "1 step"', async () => {
+    const dir = await project({ 'aite.config.json': CONFIG, 'send.aite.json': { name: 'one', steps: [{ verify: { kind: 'text', value: '4 MALLBUCKS' } }] } });
+    const fake = fakeLauncher(() => ({
+      'verify.text': () => {
+        // The bridge re-sent the verify after a reconnect: the session counts it.
+        const retries = fake.sessions.get('default')!.retries as { total: number; byCommand: Record<string, number> };
+        retries.total += 1;
+        retries.byCommand.verify = (retries.byCommand.verify ?? 0) + 1;
+        return {};
+      },
+    }));
+    const { code, stdout } = await cli(['run', 'send.aite.json', '--report', 'out'], dir, { launch: fake.launch });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/✓ {3}1 verify .*1 retry \(verify re-sent\)/);
+    expect(stdout).toMatch(/1 passed · 1 step · 1 retry/);
+    const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8')) as RunReport;
+    expect(report.scripts[0]!.steps[0]).toMatchObject({ retries: 1, retried: { verify: 1 } });
   });
 
   it('exit 0 when all passed, with a line per step and no colour off a terminal', async () => {

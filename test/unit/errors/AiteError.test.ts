@@ -89,3 +89,20 @@ describe('AiteError as data', () => {
     expect(error.message).toContain('aite: not-found in click {"text":"Withdraw"}');
   });
 });
+
+describe('AiteError printed by Node', () => {
+  it('an uncaught AiteError in a plain script reads as its message, reason and counts, not a dump of its detail', async () => {
+    const { inspect } = await import('node:util');
+    const error = new AiteError('mismatch', 'Expected the page to contain "Count: 2", but found "Count: 1".', {
+      detail: { expected: 'Count: 2', found: `Count: 1 ${'page text '.repeat(500)}`, candidates: [{ score: 0.5 }] },
+      command: 'verify',
+      callLog: ['verify text "Count: 2"'],
+    });
+    const printed = inspect(error);
+    expect(printed).toMatch(/^AiteError: Expected the page to contain "Count: 2", but found "Count: 1"\.\nCall log:\n {2}- verify text "Count: 2"\n/);
+    expect(printed).toContain('{ reason: mismatch, command: verify, retries: 0 }');
+    expect(printed).not.toContain('page text page text');
+    expect(printed).not.toContain('candidates');
+    expect(printed.length).toBeLessThan(2_000);
+  });
+});

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScript, parseScript, STEP_ACTIONS, UsageError } from 'aite';
-import { STEP_EXAMPLES } from '../../../src/sdk/script/schema.js';
+import { KIND_EXAMPLES, STEP_EXAMPLES } from '../../../src/sdk/script/schema.js';
 
 function failure(text: string, file = 'send.aite.json'): UsageError {
   try {
@@ -85,6 +85,17 @@ describe('parseScript', () => {
     const error = failure('{ "steps": [ { "verify": { "kind": "txt", "value": "x" } } ] }');
     expect(error.message).toContain('field "verify.kind": must be one of "exists", "text"');
     expect(error.message).toContain('Did you mean "text"?');
+  });
+
+  it('a wrong verify or wait shows an example of its own kind, and every kind example parses', () => {
+    const state = failure('{ "steps": [ { "verify": { "kind": "state", "target": "Subscribe", "state": "on" } } ] }');
+    expect(state.message).toContain(`Example: ${KIND_EXAMPLES.verify.state}`);
+    expect(state.message).not.toContain('"kind": "text"');
+    const gone = failure('{ "steps": [ { "wait": { "kind": "gone" } } ] }');
+    expect(gone.message).toContain(`Example: ${KIND_EXAMPLES.wait.gone}`);
+    for (const example of [...Object.values(KIND_EXAMPLES.verify), ...Object.values(KIND_EXAMPLES.wait)]) {
+      expect(parseScript(`{ "steps": [ ${example} ] }`, 'x.json').script.steps).toHaveLength(1);
+    }
   });
 
   it('reports invalid JSON with its line and column', () => {

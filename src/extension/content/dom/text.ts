@@ -11,6 +11,37 @@ export function cut(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
+/**
+ * At most `max` characters of `text` (folded) around where it comes closest to `wanted`: the
+ * window holding most of `wanted`'s words, so a long page shows its "Count: 1" next to an
+ * expected "Count: 2", not its first lines. With no word of `wanted` in it, the start.
+ */
+export function excerptAround(text: string, wanted: string, max: number): string {
+  const page = fold(text);
+  if (page.length <= max) return page;
+  const lower = page.toLowerCase();
+  const words = [...new Set(fold(wanted).toLowerCase().split(' ').filter((w) => w.length > 0))];
+  const span = Math.max(fold(wanted).length * 2, 40);
+  let best = -1;
+  let bestScore = 0;
+  for (const word of words) {
+    for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
+      // Score the window that starts a little before this occurrence by the wanted words in it.
+      const from = Math.max(0, at - span / 2);
+      const window = lower.slice(from, from + span);
+      const score = words.reduce((n, w) => n + (window.includes(w) ? w.length : 0), 0);
+      if (score > bestScore) {
+        bestScore = score;
+        best = at;
+      }
+    }
+  }
+  if (best < 0) return cut(page, max);
+  const start = Math.max(0, Math.min(best - Math.floor((max - 2) / 2), page.length - (max - 2)));
+  const end = Math.min(page.length, start + max - 2);
+  return `${start > 0 ? '…' : ''}${page.slice(start, end)}${end < page.length ? '…' : ''}`;
+}
+
 /** How a string matched: the whole of it, or only a part. */
 export type TextMatch = 'whole' | 'part';
 

@@ -2,6 +2,7 @@ import type { Keyboard, KeyInput } from 'puppeteer-core';
 // Puppeteer's own key table: the names it can send are exactly the names aite accepts.
 import { _keyDefinitions } from 'puppeteer-core/internal/common/USKeyboardLayout.js';
 import { AiteError } from '../../errors/AiteError.js';
+import { closest } from '../../errors/suggest.js';
 
 /**
  * A modifier key of a click or a chord. `ControlOrMeta` is Meta on macOS and Control elsewhere.
@@ -26,6 +27,8 @@ export interface Chord {
   key: KeyInput;
 }
 
+const SUGGESTABLE_KEYS = Object.keys(_keyDefinitions).filter((k) => (k.length > 1 && !/^(Numpad|Digit|Key|Audio|Launch|Browser|Media)/.test(k) && !/(Left|Right)$/.test(k)) || /^Arrow/.test(k));
+
 /** What is wrong with a key or chord (`Control+A`, `Shift+Tab`, `Enter`, `a`), or undefined when nothing is. */
 export function chordProblem(spec: string): string | undefined {
   const parsed = split(spec);
@@ -33,7 +36,8 @@ export function chordProblem(spec: string): string | undefined {
   const badModifier = parsed.modifiers.find((m) => !MODIFIERS.includes(m as Modifier));
   if (badModifier !== undefined) return `"${badModifier}" in "${spec}" is not a modifier: use ${MODIFIERS.join(', ')} before the key`;
   if (!(parsed.key in _keyDefinitions)) {
-    const near = Object.keys(_keyDefinitions).find((k) => k.toLowerCase() === parsed.key.toLowerCase());
+    // A typo of a name ("Entr", "Escpe"), or its case: single characters and left/right twins are noise.
+    const near = closest(parsed.key, SUGGESTABLE_KEYS);
     return `"${parsed.key}"${parsed.modifiers.length ? ` in "${spec}"` : ''} is not a key name${near ? ` (did you mean "${near}"?)` : ''}: keys are named as KeyboardEvent.key names them (Enter, Tab, Escape, ArrowDown, Backspace, F5, a, A, 1)`;
   }
   return undefined;

@@ -1,0 +1,211 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch } from '../../src/sdk/index.js';
+import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
+
+// How the runner ends when a user stops it or Chrome cannot start (FAULTS rows 47 and 48, issue
+// 22's bad `chrome`): each child process gets a TMPDIR of its own, so "nothing left behind" is a
+// listing of that folder. Needs `npm run build` (the children load dist/).
+const root = resolve(__dirname, '../..');
+const cli = join(root, 'dist/cli/aite.js');
+const sdk = new URL('../../dist/sdk/index.js', import.meta.url).href;
+
+let server: FixtureServer;
+let scratch: string;
+beforeAll(async () => {
+  server = await startFixtureServer();
+  scratch = mkdtempSync(join(tmpdir(), 'aite-edges-'));
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+interface Child {
+  proc: ChildProcess;
+  tmp: string;
+  output: () => string;
+  /** Resolves with how it ended, and when its last output came. */
+  ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number; lastOutputAt: number }>;
+}
+
+let count = 0;
+/** Starts `node args` as the leader of its own process group, as a shell starts a job. */
+function start(args: string[], env: NodeJS.ProcessEnv = {}): Child {
+  const dir = join(scratch, `run-${++count}`);
+  const tmp = join(dir, 'tmp');
+  mkdirSync(tmp, { recursive: true });
+  const clean = { ...process.env };
+  for (const key of Object.keys(clean)) if (key.startsWith('VITEST') || key === 'NODE_OPTIONS') delete clean[key];
+  const proc = spawn(process.execPath, args, {
+    cwd: dir,
+    env: { ...clean, TMPDIR: tmp, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  let lastOutputAt = Date.now();
+  const onData = (d: Buffer): void => {
+    out += d.toString();
+    lastOutputAt = Date.now();
+  };
+  proc.stdout!.on('data', onData);
+  proc.stderr!.on('data', onData);
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number; lastOutputAt: number }>((done) =>
+    proc.on('close', (code, signal) => done({ code, signal, at: Date.now(), lastOutputAt })),
+  );
+  return { proc, tmp, output: () => out, ended };
+}
+
+/** Processes whose command line names `needle` (a Chrome left running). */
+function processesWith(needle: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (cmdline.includes(needle) && stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z') found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+function writeScript(dir: string): string {
+  writeFileSync(join(dir, 'aite.config.json'), JSON.stringify({ allow: [server.origin], baseUrl: server.url }));
+  writeFileSync(
+    join(dir, 'wait.aite.json'),
+    JSON.stringify({
+      name: 'waits',
+      steps: [{ navigate: '/counter.html' }, { wait: { kind: 'visible', target: { text: 'Never there' } }, timeoutMs: 60_000 }],
+    }),
+  );
+  return 'wait.aite.json';
+}
+
+/** An SDK script that opens a session and waits for ever. */
+const waitingScript = (): string => `
+  import { launch } from ${JSON.stringify(sdk)};
+  const session = await launch({ allow: [${JSON.stringify(server.origin)}] });
+  console.log('up');
+  await new Promise(() => {});
+`;
+
+async function until(condition: () => boolean, what: string, child: Child): Promise<void> {
+  await expect.poll(condition, { timeout: 30_000, message: `${what}\n${child.output()}` }).toBe(true);
+}
+
+describe('row 47: a signal mid-run leaves nothing behind', () => {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
+    it(`row 47: ${signal} to \`aite run\`'s process group: Chrome, the temp profile, bridge.json and Chromium's temp dir are gone; exit ${code}`, async () => {
+      const dir = join(scratch, `cli-${signal}`);
+      mkdirSync(dir);
+      const script = writeScript(dir);
+      const child = start([cli, 'run', join(dir, script), '--config', join(dir, 'aite.config.json')]);
+      // Mid-run: Chrome is up with its profile under the child's TMPDIR.
+      await until(() => processesWith(child.tmp).length > 0 && readdirSync(child.tmp).some((f) => f.startsWith('org.chromium.')), 'Chrome started', child);
+      await new Promise((r) => setTimeout(r, 1_000));
+      // As a terminal's Ctrl-C does: the whole group.
+      process.kill(-child.proc.pid!, signal);
+      const ended = await child.ended;
+      expect(ended.code, child.output()).toBe(code);
+      expect(readdirSync(child.tmp)).toEqual([]);
+      expect(processesWith(child.tmp)).toEqual([]);
+    }, 60_000);
+
+    it(`row 47: ${signal} to an SDK script: the same, exit ${code}`, async () => {
+      const child = start(['--input-type=module', '-e', waitingScript()]);
+      await until(() => child.output().includes('up'), 'the session started', child);
+      expect(readdirSync(child.tmp).some((f) => f.startsWith('aite-profile-'))).toBe(true);
+      process.kill(-child.proc.pid!, signal);
+      const ended = await child.ended;
+      expect(ended.code, child.output()).toBe(code);
+      expect(readdirSync(child.tmp)).toEqual([]);
+      expect(processesWith(child.tmp)).toEqual([]);
+    }, 60_000);
+  }
+});
+
+describe('row 48: a Chrome that cannot start', () => {
+  it('row 48: AITE_CHROME=/bin/false: a clear error, and the CLI exits within a second of printing it', async () => {
+    const dir = join(scratch, 'false');
+    mkdirSync(dir);
+    const script = writeScript(dir);
+    const child = start([cli, 'run', join(dir, script), '--config', join(dir, 'aite.config.json')], { AITE_CHROME: '/bin/false' });
+    const ended = await child.ended;
+    expect(ended.code).toBe(1);
+    expect(child.output()).toMatch(/Chrome at \/bin\/false did not start/);
+    expect(ended.at - ended.lastOutputAt).toBeLessThan(1_000);
+    expect(readdirSync(child.tmp)).toEqual([]);
+  }, 60_000);
+
+  it('row 48: a second launch on a profile in use names the Chrome that holds it, and exits within a second', async () => {
+    const userDataDir = mkdtempSync(join(scratch, 'profile-'));
+    const first = await launch({ allow: [server.origin], userDataDir });
+    try {
+      const pid = first.browser!.process()!.pid!;
+      const child = start([
+        '--input-type=module',
+        '-e',
+        `import { launch } from ${JSON.stringify(sdk)};
+         try { await launch({ allow: [${JSON.stringify(server.origin)}], userDataDir: ${JSON.stringify(userDataDir)} }); }
+         catch (e) { console.error(e.reason, e.message); }`,
+      ]);
+      const ended = await child.ended;
+      expect(child.output()).toContain(`this profile is in use by another Chrome (pid ${pid})`);
+      expect(child.output()).not.toMatch(/Target closed/);
+      expect(ended.at - ended.lastOutputAt).toBeLessThan(1_000);
+      // The first session is untouched.
+      await first.tab.navigate(new URL('counter.html', server.url).href);
+    } finally {
+      await first.close();
+    }
+  }, 60_000);
+});
+
+describe('issue 22: a `chrome` that is not one', () => {
+  it('a directory as `chrome` is a clear error, not an EACCES crash', async () => {
+    const child = start([
+      '--input-type=module',
+      '-e',
+      `import { launch } from ${JSON.stringify(sdk)};
+       try { await launch({ allow: ['http://127.0.0.1:9'], chrome: ${JSON.stringify(scratch)} }); }
+       catch (e) { console.error(e.name, e.reason, e.message); }`,
+    ]);
+    const ended = await child.ended;
+    expect(ended.code).toBe(0);
+    expect(child.output()).toContain(`AiteError unsupported Chrome at ${scratch} is a directory, not an executable file`);
+    expect(child.output()).not.toMatch(/EACCES|Unhandled/);
+  }, 30_000);
+
+  it('a `chrome` that never answers on the pipe fails by the launch deadline, is killed, and the process exits', async () => {
+    const fake = join(scratch, 'silent-chrome');
+    // Its own command line carries Chrome's flags (the user data dir under TMPDIR): findable.
+    writeFileSync(fake, '#!/bin/sh\nwhile :; do sleep 1; done\n');
+    chmodSync(fake, 0o755);
+    const started = Date.now();
+    const child = start([
+      '--input-type=module',
+      '-e',
+      `import { launch } from ${JSON.stringify(sdk)};
+       try { await launch({ allow: ['http://127.0.0.1:9'], chrome: ${JSON.stringify(fake)}, connectTimeoutMs: 2000 }); }
+       catch (e) { console.error(e.reason, e.message); }`,
+    ]);
+    await until(() => processesWith(child.tmp).length > 0, 'the fake Chrome started', child);
+    const ended = await child.ended;
+    expect(child.output()).toMatch(/^timeout Chrome at .*silent-chrome did not answer on its debugging pipe within 2000 ms, so it was stopped/m);
+    expect(ended.at - started).toBeLessThan(10_000);
+    expect(ended.at - ended.lastOutputAt).toBeLessThan(1_000);
+    expect(processesWith(child.tmp)).toEqual([]);
+    expect(readdirSync(child.tmp)).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
+
+// Issue 20 item 5: a test whose wait is exactly as long as its runner's test timeout fails with
+// aite's message ("Expected the page to contain ..."), not the runner's "timed out". Each runner
+// runs as a child process on the built package (`npm run build` first), from a folder inside the
+// repository (temp/, ignored by git) so that `aite` resolves to this package.
+const root = resolve(__dirname, '../..');
+const bin = (path: string): string => resolve(root, 'node_modules', path);
+
+let server: FixtureServer;
+let dir: string;
+beforeAll(async () => {
+  server = await startFixtureServer();
+  mkdirSync(join(root, 'temp'), { recursive: true });
+  dir = mkdtempSync(join(root, 'temp', 'runner-timeouts-'));
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function run(args: string[]): Promise<{ code: number | null; output: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PAGE: new URL('counter.html', server.url).href, NO_COLOR: '1', FORCE_COLOR: '0', CI: 'true', AITE_RESULTS_DIR: join(dir, 'results') };
+  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'NODE_OPTIONS' || key === 'TEST') delete env[key];
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, output }));
+  });
+}
+
+const AITE_SAYS = /Expected the page to contain "Never there", but found "[^"]*Increment[^"]*" \(waited \d+ ms\)\. aite cut this wait from (\d+) ms to \d+ ms to fail before the test runner's (\d+) ms test timeout/;
+const RUNNER_SAYS = /Test timed out in|Exceeded timeout of|Timeout of \d+ms exceeded|test timed out after/i;
+
+/** The body every runner's test runs: a wait as long as the runner's timeout of the test. */
+const BODY = `
+  await aite.session.tab.navigate(process.env.PAGE);
+  await aite.session.verify.text('Never there', { timeoutMs: WAIT });
+`;
+
+function expectAiteWins(result: { code: number | null; output: string }, timeoutMs: number): void {
+  expect(result.code, result.output).not.toBe(0);
+  const said = AITE_SAYS.exec(result.output);
+  expect(said, result.output).not.toBeNull();
+  expect(Number(said![1])).toBe(timeoutMs);
+  expect(Number(said![2])).toBe(timeoutMs);
+  expect(result.output).not.toMatch(RUNNER_SAYS);
+  expect(result.output).toContain('aite: mismatch in verify');
+}
+
+describe("aite's error wins over the runner's test timeout", () => {
+  it('Vitest: its default 5000 ms test timeout and a 5000 ms wait', async () => {
+    writeFileSync(
+      join(dir, 'vitest.config.mjs'),
+      `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ root: ${JSON.stringify(dir)}, test: { include: ['*.vitest.mjs'], hookTimeout: 60_000 } });\n`,
+    );
+    writeFileSync(
+      join(dir, 'wait.vitest.mjs'),
+      `import { test } from 'vitest';\nimport { useAite } from 'aite/vitest';\nconst WAIT = 5000;\nconst aite = useAite({ allow: [new URL(process.env.PAGE).origin] });\ntest('waits', async () => {${BODY}});\n`,
+    );
+    expectAiteWins(await run([bin('vitest/vitest.mjs'), 'run', '--config', join(dir, 'vitest.config.mjs')]), 5000);
+  }, 120_000);
+
+  it("Jest: a test's own 5000 ms timeout and a 5000 ms wait", async () => {
+    writeFileSync(
+      join(dir, 'jest.config.cjs'),
+      `module.exports = { rootDir: ${JSON.stringify(dir)}, testEnvironment: 'aite/jest-environment', testMatch: ['<rootDir>/*.jest.cjs'], testTimeout: 60_000, transform: {} };\n`,
+    );
+    writeFileSync(
+      join(dir, 'wait.jest.cjs'),
+      `const { useAite } = require('aite/jest');\nconst WAIT = 5000;\nconst aite = useAite({ allow: [new URL(process.env.PAGE).origin] });\ntest('waits', async () => {${BODY}}, 5000);\n`,
+    );
+    expectAiteWins(await run([bin('jest/bin/jest.js'), '--config', join(dir, 'jest.config.cjs')]), 5000);
+  }, 120_000);
+
+  it("Mocha: a test's 3000 ms timeout and a 3000 ms wait", async () => {
+    writeFileSync(
+      join(dir, 'wait.mocha.mjs'),
+      `import { useAite } from 'aite/mocha';\nconst WAIT = 3000;\ndescribe('suite', function () {\n  this.timeout(60_000);\n  const aite = useAite({ allow: [new URL(process.env.PAGE).origin] });\n  it('waits', async function () {${BODY}}).timeout(3000);\n});\n`,
+    );
+    expectAiteWins(await run([bin('mocha/bin/mocha.js'), join(dir, 'wait.mocha.mjs')]), 3000);
+  }, 120_000);
+
+  it('node:test: --test-timeout=10000 and a 10000 ms wait', async () => {
+    writeFileSync(
+      join(dir, 'wait.node.mjs'),
+      `import { test } from 'node:test';\nimport { useAite } from 'aite/node-test';\nconst WAIT = 10000;\nconst aite = useAite({ allow: [new URL(process.env.PAGE).origin] });\ntest('waits', async () => {${BODY}});\n`,
+    );
+    // `node --test` times the whole file with it, launch and close included.
+    expectAiteWins(await run(['--test', '--test-timeout=10000', join(dir, 'wait.node.mjs')]), 10000);
+  }, 120_000);
+});

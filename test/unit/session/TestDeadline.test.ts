@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { AiteError } from '../../../src/sdk/index.js';
+import { cutToDeadline, deadlineMargin, explainCut } from '../../../src/sdk/session/TestDeadline.js';
+
+describe('a test runner\'s timeout as a deadline', () => {
+  const deadline = { at: 10_000, timeoutMs: 5_000 };
+
+  it('cuts a wait to end a margin before the deadline, and leaves a shorter one alone', () => {
+    expect(deadlineMargin(5_000)).toBe(1_000);
+    expect(deadlineMargin(500)).toBe(250);
+    expect(deadlineMargin(60_000)).toBe(2_000);
+    // The test started at 5000: a 5000 ms wait at once would end at the runner's deadline.
+    expect(cutToDeadline(5_000, deadline, 5_000)).toEqual({ timeoutMs: 4_000, cut: { from: 5_000, deadline } });
+    expect(cutToDeadline(1_000, deadline, 5_000)).toEqual({ timeoutMs: 1_000 });
+    // Late in the test, one look is still taken.
+    expect(cutToDeadline(5_000, deadline, 9_500).timeoutMs).toBe(100);
+  });
+
+  it('leaves waits alone without a deadline, and after it (the test is over: its hooks run)', () => {
+    expect(cutToDeadline(5_000, undefined, 5_000)).toEqual({ timeoutMs: 5_000 });
+    expect(cutToDeadline(5_000, deadline, 10_000)).toEqual({ timeoutMs: 5_000 });
+  });
+
+  it('a cut wait says it was cut, keeping the reason, detail and call log', () => {
+    const error = new AiteError('mismatch', 'Expected the page to contain "x", but found "y" (waited 4000 ms).', { detail: { found: 'y' }, command: 'verify', callLog: ['verify text "x"'] });
+    const explained = explainCut(error, { from: 5_000, deadline }, 4_000);
+    expect(explained.message).toMatch(/^Expected the page to contain "x", but found "y" \(waited 4000 ms\)\. aite cut this wait from 5000 ms to 4000 ms to fail before the test runner's 5000 ms test timeout; give the test a longer timeout to wait longer\.\nCall log:\n {2}- verify text "x"$/);
+    expect(explained).toMatchObject({ reason: 'mismatch', detail: { found: 'y' }, command: 'verify' });
+  });
+});
