@@ -114,6 +114,10 @@ export const REQUIREMENTS = {
   'SEC-REREAD': 'the extension reads bridge.json each time it connects, so a new run\u2019s token is used',
   'SEC-NOT-IN-PAGE': 'the token is never in a URL the page can see; pages cannot reach the bridge or the worker',
   'SEC-HOSTS': 'the extension requests host permissions only for the origins of the allow list',
+
+  // Hostile pages and hostile files
+  'RPT-CONFINED': 'every path in a report or merged report stays inside its folder: no "..", not absolute, no symbolic link followed (lstat, O_NOFOLLOW)',
+  'SCRIPT-SCREENSHOT-PATH': 'a screenshot step\u2019s path is relative to the working directory and inside it; a symbolic link there is refused, never written through',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

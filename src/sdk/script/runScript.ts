@@ -1,5 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, dirname, relative, resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { basename, dirname, relative } from 'node:path';
 import type { AiteConfig } from '../config/schema.js';
 import { resolveConfig } from '../config/loadConfig.js';
 import { AiteError } from '../errors/AiteError.js';
@@ -7,6 +7,7 @@ import type { Descriptor, OutlineItem } from '../protocol/index.js';
 import { launch as defaultLaunch, type LaunchOptions } from '../session/launch.js';
 import type { Session } from '../session/Session.js';
 import type { StepResult, Warning } from '../session/types.js';
+import { ConfinedPathError, writeConfined } from '../report/confined.js';
 import type { Attachment, ScriptReport, ScriptRun, StepRepair, StepReport } from '../report/model.js';
 import { describeStep } from './describeStep.js';
 import { executeStep } from './executeStep.js';
@@ -327,11 +328,12 @@ class ScriptRunner {
     this.#attachments.push({ file, bytes: png });
     report.screenshot = file;
     const path = 'screenshot' in step && typeof step.screenshot === 'object' && step.screenshot !== null && 'path' in step.screenshot ? step.screenshot.path : undefined;
-    if (path) {
-      const target = resolve(this.#options.cwd ?? process.cwd(), path);
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, png);
-    }
+    // A failure's picture goes into the report only; the step's own path is for its own picture.
+    if (!path || suffix) return;
+    await writeConfined(this.#options.cwd ?? process.cwd(), path, png).catch((error: unknown) => {
+      if (!(error instanceof ConfinedPathError)) throw error;
+      throw new AiteError('unsupported', `The screenshot was not written to ${path}: ${error.message.slice(path.length + 2)}.`, { cause: error, detail: { path } });
+    });
   }
 }
 

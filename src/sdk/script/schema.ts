@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TabMatchSchema } from '../protocol/messages.js';
 import { TargetSchema } from '../protocol/target.js';
+import { ConfinedPathSchema } from '../report/confined.js';
 
 // The step-script format (docs/cli.md). One schema per step kind: the parser picks the kind by
 // the step's action key first, so an error names the field of that kind, never "no union
@@ -65,7 +66,10 @@ const HttpCheck = z.strictObject({
 const Screenshot = z.union([
   z.literal(true),
   z.string().min(1).regex(/^[\w.-]+$/, 'a screenshot name uses letters, digits, ".", "-" and "_"'),
-  z.strictObject({ name: z.string().min(1).regex(/^[\w.-]+$/).optional(), path: z.string().min(1).optional().describe('Also write the PNG here (relative to the working directory).') }),
+  z.strictObject({
+    name: z.string().min(1).regex(/^[\w.-]+$/).optional(),
+    path: ConfinedPathSchema.optional().describe('Also write the PNG here: relative to the working directory and inside it (no "..", not absolute; no symbolic link is followed).'),
+  }),
 ]);
 
 /** The schema of each step kind, by its action key. */
