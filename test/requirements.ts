@@ -117,6 +117,8 @@ export const REQUIREMENTS = {
 
   // Hostile pages and hostile files
   'RPT-CONFINED': 'every path in a report or merged report stays inside its folder: no "..", not absolute, no symbolic link followed (lstat, O_NOFOLLOW)',
+  'FILE-LIMITS': 'scripts, configs and lock files past their size, depth or alias limits (a strict lock-file descriptor schema) are refused as file errors, exit 2, before Chrome starts; long report strings are cut',
+  'SEC-REDACT': 'the user and password of a URL are masked in report.json, index.html, junit.xml and the terminal, by one redaction function',
   'SCRIPT-SCREENSHOT-PATH': 'a screenshot step\u2019s path is relative to the working directory and inside it; a symbolic link there is refused, never written through',
 } as const;
 

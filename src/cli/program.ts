@@ -6,7 +6,7 @@ import { extensionCommand, type ExtensionFlags } from './commands/extension.js';
 import { launchCommand } from './commands/launch.js';
 import { mergeReportsCommand } from './commands/mergeReports.js';
 import { REPORTERS, runCommand, type RunFlags } from './commands/run.js';
-import { colorsFor, processIo, writeLines, type Io } from './Io.js';
+import { colorsFor, processIo, redactingIo, writeLines, type Io } from './Io.js';
 
 const require = createRequire(import.meta.url);
 export const VERSION = (require('../../package.json') as { version: string }).version;
@@ -24,7 +24,8 @@ export interface CliSeams {
 }
 
 /** Runs the CLI with `argv` (without node and the script) and answers the exit code. */
-export async function runCli(argv: string[], io: Io = processIo(), seams: CliSeams = {}): Promise<number> {
+export async function runCli(argv: string[], given: Io = processIo(), seams: CliSeams = {}): Promise<number> {
+  const io = redactingIo(given);
   let code: number = ExitCode.Passed;
   const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
   const program = new Command()

@@ -66,6 +66,7 @@ export { renderHtml } from './report/renderHtml.js';
 export { renderJunit } from './report/renderJunit.js';
 export { writeReport, type WrittenReport } from './report/writeReport.js';
 export { mergeReports } from './report/mergeReports.js';
+export { redactSecrets, reportSafe } from './report/redact.js';
 
 // embedding: the runner-agnostic core of aite/vitest, aite/jest, aite/mocha and aite/node-test
 export {

@@ -5,12 +5,14 @@ import {
   exitCodeOf,
   loadConfig,
   loadScript,
+  LockFile,
   parseShard,
   planScript,
   runScript,
   selectShard,
   startWebServer,
   UsageError,
+  reportSafe,
   writeReport,
   type Attachment,
   type LaunchOptions,
@@ -104,6 +106,15 @@ export async function runCommand(patterns: string[], flags: RunFlags, io: Io, se
       code ??= error.code;
     }
   }
+  if (config.lockFile) {
+    try {
+      await LockFile.check(config.lockFile);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      issues.push(...error.issues);
+      code ??= error.code;
+    }
+  }
   if (code) throw new UsageError(code, issues);
 
   const c = colorsFor(io.stdout, io.env);
@@ -156,7 +167,7 @@ export async function runCommand(patterns: string[], flags: RunFlags, io: Io, se
   });
   const written = reportDir ? await writeReport(reportDir, report, attachments, { junit: junit || config.report?.junit }) : undefined;
   if (json) {
-    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(reportSafe(report), null, 2)}\n`);
   } else {
     printSummary(report, io, seams, written ? relative(io.cwd, written.html) || written.html : undefined, written?.junit ? relative(io.cwd, written.junit) : undefined);
   }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../script/UsageError.js';
 import { ConfinedPathError, writeConfined } from './confined.js';
 import type { Attachment, RunReport } from './model.js';
+import { reportSafe } from './redact.js';
 import { renderHtml } from './renderHtml.js';
 import { renderJunit } from './renderJunit.js';
 
@@ -36,7 +37,9 @@ export interface WrittenReport {
  * Writes `report.json`, `index.html` (self-contained) and the screenshots into `dir`, and
  * `junit.xml` with `junit: true`. Every file stays inside `dir`: an attachment whose `file` is
  * absolute or climbs out with `..` is refused ({@link UsageError}), and no symbolic link inside
- * `dir` is followed (a planted link is refused, never written through).
+ * `dir` is followed (a planted link is refused, never written through). What is written is
+ * redacted: the user and password of a URL are masked (`https://***@host/`), and a string longer
+ * than 10,000 characters is cut with a note.
  *
  * @example
  * ```ts
@@ -63,8 +66,10 @@ export async function writeReport(
     });
   const screenshots: string[] = [];
   for (const attachment of attachments) screenshots.push(await write(attachment.file, attachment.bytes));
-  const json = await write('report.json', `${JSON.stringify(report, null, 2)}\n`);
-  const html = await write('index.html', renderHtml(report, new Map(attachments.map((a) => [a.file, a.bytes]))));
-  const junit = options.junit ? await write('junit.xml', renderJunit(report)) : undefined;
+  // What is written is redacted and bounded (secrets in URLs masked, long strings cut).
+  const safe = reportSafe(report);
+  const json = await write('report.json', `${JSON.stringify(safe, null, 2)}\n`);
+  const html = await write('index.html', renderHtml(safe, new Map(attachments.map((a) => [a.file, a.bytes]))));
+  const junit = options.junit ? await write('junit.xml', renderJunit(safe)) : undefined;
   return { dir, json, html, junit, screenshots };
 }

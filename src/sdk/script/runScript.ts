@@ -3,6 +3,7 @@ import { basename, dirname, relative } from 'node:path';
 import type { AiteConfig } from '../config/schema.js';
 import { resolveConfig } from '../config/loadConfig.js';
 import { AiteError } from '../errors/AiteError.js';
+import { LockFile } from '../lock/LockFile.js';
 import type { Descriptor, OutlineItem } from '../protocol/index.js';
 import { launch as defaultLaunch, type LaunchOptions } from '../session/launch.js';
 import type { Session } from '../session/Session.js';
@@ -94,6 +95,7 @@ export async function runScript(script: string | LoadedScript, options: RunScrip
   const config = options.config ?? resolveConfig({}, cwd);
   const loaded = typeof script === 'string' ? await loadScript(script, { cwd }) : script;
   const plan = planScript(loaded, config, { checkChrome: options.launch === undefined });
+  if (config.lockFile) await LockFile.check(config.lockFile);
   return new ScriptRunner(plan, config, options, cwd).run();
 }
 
