@@ -119,6 +119,7 @@ export const REQUIREMENTS = {
   'RPT-CONFINED': 'every path in a report or merged report stays inside its folder: no "..", not absolute, no symbolic link followed (lstat, O_NOFOLLOW)',
   'FILE-LIMITS': 'scripts, configs and lock files past their size, depth or alias limits (a strict lock-file descriptor schema) are refused as file errors, exit 2, before Chrome starts; long report strings are cut',
   'SEC-REDACT': 'the user and password of a URL are masked in report.json, index.html, junit.xml and the terminal, by one redaction function',
+  'PIPE-ALLOW': 'keys, mouse, screenshots and network idle the runner sends over the pipe are checked against the run tab\u2019s current top-level origin at dispatch; outside the allow list they are refused naming the origin and the list, and no picture of it enters a report; switchTab never adopts a tab outside the list',
   'SCRIPT-SCREENSHOT-PATH': 'a screenshot step\u2019s path is relative to the working directory and inside it; a symbolic link there is refused, never written through',
 } as const;
 

@@ -1,4 +1,4 @@
-import { parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
+import { originOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
 import { Failure } from './Failure.js';
 import { LoadWatch } from './LoadWatch.js';
@@ -150,6 +150,14 @@ export class CommandRouter {
       }
       const tab = picked[0];
       if (tab && tab.status === 'complete') {
+        // The run never adopts a tab it may not touch: the runner would send it keys and pictures.
+        if (!this.allow.allows(tab.url)) {
+          throw new Failure(
+            'internal',
+            `The tab matching ${JSON.stringify(match)} shows ${originOf(tab.url ?? '(no url)')}, outside the run's allow list (${this.allow.describe()}); aite does not switch to it. Add that origin to \`allow\` if the run may work there.`,
+            { tab: tab.id, url: tab.url, allow: [...this.allow.origins] },
+          );
+        }
         await chrome.tabs.update(tab.id!, { active: true });
         if (tab.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true }).catch(() => undefined);
         await this.state.update((data) => {
@@ -182,12 +190,13 @@ export class CommandRouter {
     });
     while (this.state.data.history.length > 0) {
       const candidate = this.state.data.history[this.state.data.history.length - 1]!;
-      const exists = await chrome.tabs.get(candidate).then(
-        () => true,
+      // A tab that is gone, or has since left the allow list, is not gone back to.
+      const usable = await chrome.tabs.get(candidate).then(
+        (tab) => this.allow.allows(tab.url),
         () => false,
       );
       await this.state.update((data) => data.history.pop());
-      if (exists) {
+      if (usable) {
         next = candidate;
         break;
       }

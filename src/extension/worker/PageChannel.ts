@@ -1,4 +1,4 @@
-import { NAVIGATION_RESEND_COMMANDS, type Request } from '../../sdk/protocol/index.js';
+import { NAVIGATION_RESEND_COMMANDS, originOf, type Request } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
 import { ContentPorts } from './ContentPorts.js';
 import { Failure } from './Failure.js';
@@ -33,7 +33,7 @@ export class PageChannel {
       if (!this.allow.allows(tab.url)) {
         throw new Failure(
           'internal',
-          `The run's tab shows ${originOf(tab.url)}, which is not in the run's allow list (${this.allow.describe()}). Add that origin to \`allow\` to let aite work on it.`,
+          `The run's tab shows ${originOf(tab.url ?? '(no url)')}, which is not in the run's allow list (${this.allow.describe()}). Add that origin to \`allow\` to let aite work on it.`,
           { url: tab.url, allow: [...this.allow.origins] },
         );
       }
@@ -97,10 +97,3 @@ export async function askActStatus(tabId: number, act: number): Promise<Record<s
   }
 }
 
-function originOf(url: string | undefined): string {
-  try {
-    return new URL(url ?? '').origin;
-  } catch {
-    return url ?? '(no url)';
-  }
-}

@@ -4,3 +4,4 @@ export * from './target.js';
 export * from './descriptor.js';
 export * from './reasons.js';
 export * from './messages.js';
+export * from './allowList.js';

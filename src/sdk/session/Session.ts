@@ -4,6 +4,7 @@ import type TypedEmitter from 'typed-emitter';
 import type { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
 import { PageFinder } from '../launch/PageFinder.js';
+import { PipeAllowList } from './PipeAllowList.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
 import type { AnswerOf, Command, Descriptor, ExtensionEvent, OutlineItem, Point, RequestInput, RequestOf, Target } from '../protocol/index.js';
@@ -70,6 +71,8 @@ export interface SessionParts {
   profile: string;
   timeoutMs: number;
   lock?: LockFile;
+  /** The run's allow list: what the runner itself does over the pipe is checked against it. */
+  allow?: readonly string[];
   close: () => Promise<void>;
 }
 
@@ -124,6 +127,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
 
   readonly #parts: SessionParts;
   readonly #pages: PageFinder | undefined;
+  readonly #pipeAllow: PipeAllowList | undefined;
   readonly #tabUrls = new Map<number, string>();
   #currentTab: number | null = null;
   #gone: string | undefined;
@@ -138,6 +142,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     this.browser = parts.browser;
     this.profile = parts.profile;
     this.#pages = parts.browser ? new PageFinder(parts.browser) : undefined;
+    this.#pipeAllow = parts.browser && parts.allow ? new PipeAllowList(parts.allow) : undefined;
     const send = this.#send;
     this.tab = new Tab(send, () => this.#currentTab);
     this.locator = new Locator(send);
@@ -302,6 +307,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       await (await this.#runPage())
         .waitForNetworkIdle({ idleTime: options.idleMs ?? 500, timeout })
         .catch((error: unknown) => {
+          if (error instanceof AiteError) throw error;
           throw new AiteError('timeout', `The network did not go idle within ${timeout} ms.`, { cause: error, command: 'wait' });
         });
     });
@@ -477,7 +483,13 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     });
   }
 
+  /** The run's tab over the pipe; every input, picture and wait through it is checked against the allow list. */
   async #runPage(): Promise<Page> {
+    const page = await this.#findRunPage();
+    return this.#pipeAllow ? this.#pipeAllow.guard(page) : page;
+  }
+
+  async #findRunPage(): Promise<Page> {
     const pages = this.#pages;
     const tabId = this.#currentTab;
     if (!pages) throw new AiteError('unsupported', 'This session has no debugging pipe (attach mode).');

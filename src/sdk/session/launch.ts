@@ -149,6 +149,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
       profile,
       timeoutMs,
       lock,
+      allow: opts.allow,
       close: () => cleanup(() => browser.close()),
     });
     browser.on('disconnected', () => void stage?.removeBridgeConfig());
