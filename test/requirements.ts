@@ -120,6 +120,7 @@ export const REQUIREMENTS = {
   'FILE-LIMITS': 'scripts, configs and lock files past their size, depth or alias limits (a strict lock-file descriptor schema) are refused as file errors, exit 2, before Chrome starts; long report strings are cut',
   'SEC-REDACT': 'the user and password of a URL are masked in report.json, index.html, junit.xml and the terminal, by one redaction function',
   'PIPE-ALLOW': 'keys, mouse, screenshots and network idle the runner sends over the pipe are checked against the run tab\u2019s current top-level origin at dispatch; outside the allow list they are refused naming the origin and the list, and no picture of it enters a report; switchTab never adopts a tab outside the list',
+  'HIT-TARGET': 'pointer, key and text input over the pipe reaches only the element resolved: an event that would reach another element is stopped in the capture phase before the page sees it; a stopped click is tried once more (counted), then fails not-visible naming what covered it; focus is checked before every chunk of typed text, and text that went to another field fails the step naming it',
   'SCRIPT-SCREENSHOT-PATH': 'a screenshot step\u2019s path is relative to the working directory and inside it; a symbolic link there is refused, never written through',
 } as const;
 

@@ -1,5 +1,6 @@
 import type { AnswerOf, Failure, RequestOf } from '../../sdk/protocol/index.js';
 import { act } from './act.js';
+import { guard } from './guard.js';
 import { locate } from './locate.js';
 import { outline } from './outline.js';
 import { PageFailure } from './PageFailure.js';
@@ -13,7 +14,7 @@ export { setOutlineLifetimeForTests } from './outline.js';
 export { handles } from './Handles.js';
 
 /** The commands the worker forwards to the page. */
-export const PAGE_COMMANDS = ['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline'] as const;
+export const PAGE_COMMANDS = ['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline', 'guard'] as const;
 export type PageCommand = (typeof PAGE_COMMANDS)[number];
 export type PageRequest = { [C in PageCommand]: RequestOf<C> }[PageCommand];
 export type PageAnswer = { [C in PageCommand]: AnswerOf<C> }[PageCommand];
@@ -22,7 +23,7 @@ export type PageFailureAnswer = Failure & { message: string };
 
 type Handler<C extends PageCommand> = (req: RequestOf<C>) => Promise<AnswerOf<C>>;
 
-const handlers = { resolve, locate, read, verify, wait, act, outline } satisfies { [C in PageCommand]: Handler<C> };
+const handlers = { resolve, locate, read, verify, wait, act, outline, guard } satisfies { [C in PageCommand]: Handler<C> };
 
 function dispatch(req: PageRequest): Promise<PageAnswer> {
   switch (req.cmd) {
@@ -40,6 +41,8 @@ function dispatch(req: PageRequest): Promise<PageAnswer> {
       return handlers.act(req);
     case 'outline':
       return handlers.outline(req);
+    case 'guard':
+      return handlers.guard(req);
     default: {
       const never: never = req;
       throw new PageFailure('unsupported', `The page does not handle the command ${JSON.stringify((never as { cmd?: unknown }).cmd)}; only ${PAGE_COMMANDS.join(', ')}.`);

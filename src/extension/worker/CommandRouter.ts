@@ -38,6 +38,7 @@ export class CommandRouter {
         return page(request);
       },
       outline: page,
+      guard: page,
       actStatus: (request) => this.#actStatus(request),
     } satisfies { [C in Command]: Handler<C> };
   }

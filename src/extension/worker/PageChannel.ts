@@ -4,7 +4,7 @@ import { ContentPorts } from './ContentPorts.js';
 import { Failure } from './Failure.js';
 import { tabSettled } from './LoadWatch.js';
 
-export type PageRequest = Extract<Request, { cmd: 'resolve' | 'locate' | 'read' | 'verify' | 'wait' | 'act' | 'outline' }>;
+export type PageRequest = Extract<Request, { cmd: 'resolve' | 'locate' | 'read' | 'verify' | 'wait' | 'act' | 'outline' | 'guard' }>;
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 

@@ -4,6 +4,7 @@ import type TypedEmitter from 'typed-emitter';
 import type { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
 import { PageFinder } from '../launch/PageFinder.js';
+import { HitGuard, type GuardCheck, type GuardMode } from './HitGuard.js';
 import { PipeAllowList } from './PipeAllowList.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
@@ -128,6 +129,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   readonly #parts: SessionParts;
   readonly #pages: PageFinder | undefined;
   readonly #pipeAllow: PipeAllowList | undefined;
+  readonly #hitGuard: HitGuard;
   readonly #tabUrls = new Map<number, string>();
   #currentTab: number | null = null;
   #gone: string | undefined;
@@ -147,6 +149,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     this.tab = new Tab(send, () => this.#currentTab);
     this.locator = new Locator(send);
     this.verify = new Verify(send);
+    this.#hitGuard = new HitGuard(send, () => this.#count('act', 1));
     this.bridge.on('event', (event) => this.#onEvent(event));
     const browser = parts.browser;
     if (browser) {
@@ -205,9 +208,9 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       await this.#pointer(
         found,
         'type',
-        async (page, at) => {
+        async (page, at, check) => {
           await page.mouse.click(at.x, at.y);
-          await page.keyboard.type(text);
+          await HitGuard.typeChecked(text, (chunk) => page.keyboard.type(chunk), check);
         },
         options.timeoutMs,
         { text },
@@ -230,7 +233,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       await this.#pointer(
         found,
         'type',
-        async (page) => {
+        async (page, _at, check) => {
+          await check();
           if (text) await page.keyboard.sendCharacter(text);
           else await page.keyboard.press('Delete');
         },
@@ -251,8 +255,9 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       await this.#pointer(
         found,
         'press',
-        async (page, at) => {
+        async (page, at, check) => {
           await page.mouse.click(at.x, at.y);
+          await check();
           await page.keyboard.press(key as never);
         },
         options.timeoutMs,
@@ -438,7 +443,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   async #pointer(
     found: Found,
     action: 'click' | 'doubleClick' | 'hover' | 'type' | 'press',
-    input: (page: Page, at: Point) => Promise<void>,
+    input: (page: Page, at: Point, check: GuardCheck) => Promise<void>,
     timeoutMs: number | undefined,
     extra: { text?: string; key?: string } = {},
   ): Promise<void> {
@@ -449,8 +454,11 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     const at = found.point ?? (await this.locator.locate(found.descriptor, { timeoutMs }));
     const page = await this.#runPage();
     const ledger = new InputLedger(page);
+    const mode: GuardMode = action === 'type' || action === 'press' ? 'input' : 'pointer';
     try {
-      await input(ledger.page, at);
+      await this.#hitGuard.around(found.descriptor, mode, action, at, (point, check) => input(ledger.page, point, check), () =>
+        this.locator.locate(found.descriptor, { timeoutMs }),
+      );
     } catch (error) {
       const pipeGone = error instanceof Error && /Target closed|Session closed|detached|Connection closed/i.test(error.message);
       // A click that closes its own tab (window.close) never gets its acknowledgement: it landed.
@@ -478,7 +486,12 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       if (at.kind === undefined) {
         throw new AiteError('unsupported', `${name} needs a checkbox or radio; the target is a <${at.tag}>.`, { command: name });
       }
-      if (at.checked !== want) await (await this.#runPage()).mouse.click(at.x, at.y);
+      if (at.checked !== want) {
+        const page = await this.#runPage();
+        await this.#hitGuard.around(found.descriptor, 'pointer', name, at, (point) => page.mouse.click(point.x, point.y), () =>
+          this.locator.locate(found.descriptor, { timeoutMs }),
+        );
+      }
       await this.verify.state(found.descriptor.xpath ? { xpath: found.descriptor.xpath } : toTarget(target), want ? 'checked' : 'unchecked', { timeoutMs });
     });
   }
@@ -570,7 +583,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   }
 }
 
-const PAGE_COMMANDS: ReadonlySet<Command> = new Set<Command>(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline']);
+const PAGE_COMMANDS: ReadonlySet<Command> = new Set<Command>(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline', 'guard']);
 
 function outlineItems(error: AiteError): OutlineItem[] {
   const detail = error.detail as {
