@@ -58,7 +58,9 @@ function arm(element: Element, mode: 'pointer' | 'input'): void {
   const win = windowOf(element);
   const listener = (event: Event): void => {
     const current = armed;
-    if (!current) return;
+    // Only trusted events are the runner's (or a person's): what the page's own script
+    // dispatches (el.click() in a handler) is the page's business.
+    if (!current || !event.isTrusted) return;
     const keyish = (KEY_EVENTS as readonly string[]).includes(event.type);
     if (keyish && current.mode !== 'input') return;
     const target = (event.composedPath()[0] as Element | undefined) ?? (event.target as Element | null);
@@ -81,7 +83,7 @@ function arm(element: Element, mode: 'pointer' | 'input'): void {
   // cannot be stopped any more; it is remembered so the step fails.
   const onInput = (event: Event): void => {
     const current = armed;
-    if (!current || current.mode !== 'input') return;
+    if (!current || current.mode !== 'input' || !event.isTrusted) return;
     const target = (event.composedPath()[0] as Element | undefined) ?? null;
     if (!reaches(current.element, target)) current.intercepted ??= { event: 'input', ...seen(target) };
   };
@@ -120,7 +122,10 @@ function reaches(element: Element, target: Element | null): boolean {
   if (!target) return false;
   if (target === element || composedContains(element, target)) return true;
   const label = typeof target.closest === 'function' ? (target.closest('label') as HTMLLabelElement | null) : null;
-  return label?.control === element;
+  if (label?.control === element) return true;
+  // The click a label passes on to its control, when the element is the label.
+  const labels = (target as HTMLInputElement).labels;
+  return labels ? Array.from(labels).some((l) => l === element || composedContains(element, l)) : false;
 }
 
 function hasFocus(element: Element): boolean {

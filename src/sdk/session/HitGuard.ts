@@ -28,7 +28,8 @@ export class HitGuard {
 
   /**
    * Runs `dispatch` at `at` with the guard armed on `descriptor`. `relocate` finds the point
-   * again for the second try; `check` is handed to `dispatch` for typing in chunks.
+   * again for the second try; `check` is handed to `dispatch` for typing in chunks. With
+   * `focused`, the element must have the focus already when the guard is armed (fill).
    */
   async around(
     descriptor: Descriptor,
@@ -37,13 +38,14 @@ export class HitGuard {
     at: Point,
     dispatch: (at: Point, check: GuardCheck) => Promise<void>,
     relocate: () => Promise<Point>,
+    options: { focused?: boolean } = {},
   ): Promise<void> {
-    const first = await this.#once(descriptor, mode, action, at, dispatch);
+    const first = await this.#once(descriptor, mode, action, at, dispatch, options);
     if (first === 'ok') return;
     this.countRetry();
     // The element must be reachable now (locate waits for that, or says what still covers it).
     const again = await relocate();
-    const second = await this.#once(descriptor, mode, action, again, dispatch);
+    const second = await this.#once(descriptor, mode, action, again, dispatch, options);
     if (second !== 'ok') throw second;
   }
 
@@ -55,10 +57,25 @@ export class HitGuard {
     }
   }
 
-  async #once(descriptor: Descriptor, mode: GuardMode, action: string, at: Point, dispatch: (at: Point, check: GuardCheck) => Promise<void>): Promise<'ok' | AiteError> {
+  async #once(
+    descriptor: Descriptor,
+    mode: GuardMode,
+    action: string,
+    at: Point,
+    dispatch: (at: Point, check: GuardCheck) => Promise<void>,
+    options: { focused?: boolean },
+  ): Promise<'ok' | AiteError> {
     const armed = await this.send({ cmd: 'guard', op: 'arm', mode, descriptor });
     // A v1 extension (or a document without a guard) cannot watch: the input goes as before.
     if (!armed.armed) return dispatch(at, async () => undefined).then(() => 'ok' as const);
+    // fill: resolve focused the field; it must still have the focus before the text goes.
+    if (options.focused) {
+      const problem = this.#problem(armed, mode, action, 'before-more');
+      if (problem) {
+        await this.#disarm();
+        throw problem;
+      }
+    }
     const check: GuardCheck = async () => {
       const state = await this.send({ cmd: 'guard', op: 'check' });
       if (!state.armed) throw new AiteError('navigation', `${action} stopped: the page changed while aite gave it input, so the rest would go to another document; none of it was sent.`, { command: action });

@@ -233,13 +233,13 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       await this.#pointer(
         found,
         'type',
-        async (page, _at, check) => {
-          await check();
+        async (page) => {
           if (text) await page.keyboard.sendCharacter(text);
           else await page.keyboard.press('Delete');
         },
         options.timeoutMs,
         { text },
+        'fill',
       );
     });
   }
@@ -446,6 +446,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     input: (page: Page, at: Point, check: GuardCheck) => Promise<void>,
     timeoutMs: number | undefined,
     extra: { text?: string; key?: string } = {},
+    guardAs: 'fill' | undefined = undefined,
   ): Promise<void> {
     if (!this.#pages) {
       await this.locator.act(action, found.descriptor, { ...extra, timeoutMs });
@@ -456,8 +457,14 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     const ledger = new InputLedger(page);
     const mode: GuardMode = action === 'type' || action === 'press' ? 'input' : 'pointer';
     try {
-      await this.#hitGuard.around(found.descriptor, mode, action, at, (point, check) => input(ledger.page, point, check), () =>
-        this.locator.locate(found.descriptor, { timeoutMs }),
+      await this.#hitGuard.around(
+        found.descriptor,
+        mode,
+        guardAs ?? action,
+        at,
+        (point, check) => input(ledger.page, point, check),
+        () => this.locator.locate(found.descriptor, { timeoutMs }),
+        { focused: guardAs === 'fill' },
       );
     } catch (error) {
       const pipeGone = error instanceof Error && /Target closed|Session closed|detached|Connection closed/i.test(error.message);
