@@ -115,6 +115,10 @@ export const REQUIREMENTS = {
   'SEC-NOT-IN-PAGE': 'the token is never in a URL the page can see; pages cannot reach the bridge or the worker',
   'SEC-HOSTS': 'the extension requests host permissions only for the origins of the allow list',
 
+  // Session steps
+  'STEP-OWN-LOG': 'every Session call (composed step, tab, locator, verify) keeps its own call log, warnings and re-sends: calls that overlap never write into each other\u2019s',
+  'STEP-PICTURE': 'every Session call that fails, a verify included, throws its error with the call log and, over the pipe, the outlined picture of the page',
+
   // Hostile pages and hostile files
   'RPT-CONFINED': 'every path in a report or merged report stays inside its folder: no "..", not absolute, no symbolic link followed (lstat, O_NOFOLLOW)',
   'FILE-LIMITS': 'scripts, configs and lock files past their size, depth or alias limits (a strict lock-file descriptor schema) are refused as file errors, exit 2, before Chrome starts; long report strings are cut',

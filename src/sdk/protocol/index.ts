@@ -4,4 +4,8 @@ export * from './target.js';
 export * from './descriptor.js';
 export * from './reasons.js';
 export * from './messages.js';
+export * from './timeouts.js';
+export * from './commands.js';
+export * from './bridgeConfig.js';
+export * from './CommandFailure.js';
 export * from './allowList.js';

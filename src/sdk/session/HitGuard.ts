@@ -85,7 +85,8 @@ export class HitGuard {
     try {
       await dispatch(at, check);
     } catch (error) {
-      await this.#disarm();
+      // The dispatch's own failure is the one to report.
+      await this.#disarm().catch(() => undefined);
       throw error;
     }
     const state = await this.#disarm();
