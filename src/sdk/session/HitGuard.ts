@@ -65,9 +65,12 @@ export class HitGuard {
     dispatch: (at: Point, check: GuardCheck) => Promise<void>,
     options: { focused?: boolean },
   ): Promise<'ok' | AiteError> {
-    const armed = await this.send({ cmd: 'guard', op: 'arm', mode, descriptor });
-    // A v1 extension (or a document without a guard) cannot watch: the input goes as before.
-    if (!armed.armed) return dispatch(at, async () => undefined).then(() => 'ok' as const);
+    const armed = await this.send({ cmd: 'guard', op: 'arm', mode, descriptor }).catch((error: unknown) => {
+      if (error instanceof AiteError && error.reason === 'unsupported') return undefined;
+      throw error;
+    });
+    // A v1 extension cannot watch (it answers `unsupported`): the input goes as before.
+    if (!armed?.armed) return dispatch(at, async () => undefined).then(() => 'ok' as const);
     // fill: resolve focused the field; it must still have the focus before the text goes.
     if (options.focused) {
       const problem = this.#problem(armed, mode, action, 'before-more');
