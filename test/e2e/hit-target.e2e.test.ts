@@ -17,7 +17,7 @@ const counts = (page: Page) =>
   });
 
 describe('[HIT-TARGET] input reaches only the element resolved', () => {
-  it('row 49: an overlay shown on the first mousemove over the button gets no click: stopped, tried again (counted), then not-visible naming it', async () => {
+  it('[FAULT-49] row 49: an overlay shown on the first mousemove over the button gets no click: stopped, tried again (counted), then not-visible naming it', async () => {
     await ctx.session.tab.navigate(ctx.page('hijack.html'));
     const page = await runPage(ctx.session);
     const retriesBefore = ctx.session.retries.byCommand.act ?? 0;
@@ -30,7 +30,7 @@ describe('[HIT-TARGET] input reaches only the element resolved', () => {
     expect((error.detail as { coveredBy?: { xpath?: string } }).coveredBy?.xpath).toBeTruthy();
   });
 
-  it('row 49: a page that moves the focus on the first keydown gets none of type("1234") in the other field; the step fails naming it', async () => {
+  it('[FAULT-49] row 49: a page that moves the focus on the first keydown gets none of type("1234") in the other field; the step fails naming it', async () => {
     await ctx.session.tab.navigate(ctx.page('hijack.html?overlay=0'));
     const page = await runPage(ctx.session);
     const error = await failure(ctx.session.type({ label: 'PIN' }, '1234'));
@@ -39,7 +39,7 @@ describe('[HIT-TARGET] input reaches only the element resolved', () => {
     expect(await counts(page)).toMatchObject({ pin: '', message: '' });
   });
 
-  it('row 49: fill into a field that gives the focus away fails naming what took it, never ok', async () => {
+  it('[FAULT-49] row 49: fill into a field that gives the focus away fails naming what took it, never ok', async () => {
     await ctx.session.tab.navigate(ctx.page('hijack.html?overlay=0'));
     const error = await failure(ctx.session.fill({ label: 'PIN' }, '1234'));
     expect(error.reason).toBe('not-visible');

@@ -50,7 +50,7 @@ describe('[PIPE-ALLOW] the allow list holds for what the runner sends over the p
     expect(png?.byteLength).toBeGreaterThan(100);
   });
 
-  it('row 40: after a 302 from A to B, press without a target and screenshot are refused naming the origin and the allow list; B logs nothing', async () => {
+  it('[FAULT-40] row 40: after a 302 from A to B, press without a target and screenshot are refused naming the origin and the allow list; B logs nothing', async () => {
     await ctx.session.tab.navigate(ctx.page('counter.html'));
     const navigated = await failure(ctx.session.tab.navigate(ctx.page(`redirect?to=${encodeURIComponent(B('keylog.html'))}`)));
     expect(navigated.reason).toBe('internal');
@@ -73,7 +73,7 @@ describe('[PIPE-ALLOW] the allow list holds for what the runner sends over the p
     await closeB();
   });
 
-  it('row 40: after A navigates to B by script, trusted keys and pictures are refused; B logs nothing', async () => {
+  it('[FAULT-40] row 40: after A navigates to B by script, trusted keys and pictures are refused; B logs nothing', async () => {
     await ctx.session.tab.navigate(ctx.page('counter.html'));
     const a = await pageAt(ctx.page('counter.html'));
     await a.evaluate((to) => {
