@@ -13,14 +13,16 @@ import { elementFromDescriptor } from './fromDescriptor.js';
 // fails (or retries) instead of reporting input that went elsewhere.
 //
 // What it can stop: pointerdown/up, mousedown/up, click, dblclick, auxclick, contextmenu, and
-// keydown/keypress/keyup/beforeinput (their default actions too: preventDefault on keypress and
+// keydown/keypress/beforeinput (their default actions too: preventDefault on keypress and
 // beforeinput keeps the text out of the other field). What it cannot: listeners the page put on
 // the same window's capture phase before it (they run first), mousemove/mouseover (they must
 // reach the page for hover to work), and text the browser inserts after a beforeinput that the
-// element itself received (then focus moving away is reported instead).
+// element itself received (its input event elsewhere is remembered, so the step fails).
 
 const POINTER_EVENTS = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'] as const;
-const KEY_EVENTS = ['keydown', 'keypress', 'keyup', 'beforeinput'] as const;
+// Not keyup: it inserts nothing, and after Enter or Tab (or an app moving on to the next field)
+// it rightly goes where the focus went.
+const KEY_EVENTS = ['keydown', 'keypress', 'beforeinput'] as const;
 /** An armed guard the runner stopped asking about (it died, the pipe broke) goes away by itself. */
 const ARMED_MS = 30_000;
 
@@ -32,6 +34,8 @@ interface Armed {
   win: Window;
   intercepted?: Seen & { event: string };
   focusTakenBy?: Seen;
+  /** A pointerdown or mousedown of this dispatch reached the element. */
+  pressed?: boolean;
   timer: ReturnType<typeof setTimeout>;
   listener: (event: Event) => void;
   onFocusOut: (event: Event) => void;
@@ -64,7 +68,13 @@ function arm(element: Element, mode: 'pointer' | 'input'): void {
     const keyish = (KEY_EVENTS as readonly string[]).includes(event.type);
     if (keyish && current.mode !== 'input') return;
     const target = (event.composedPath()[0] as Element | undefined) ?? (event.target as Element | null);
-    if (reaches(current.element, target ?? null)) return;
+    if (reaches(current.element, target ?? null)) {
+      if (event.type === 'pointerdown' || event.type === 'mousedown') current.pressed = true;
+      return;
+    }
+    // The press reached the element and the page removed it (a re-render on mousedown): the
+    // release and click that follow land on what is left, which is not input gone elsewhere.
+    if (current.pressed && !current.element.isConnected) return;
     event.stopImmediatePropagation();
     if (event.cancelable) event.preventDefault();
     current.intercepted ??= { event: event.type, ...seen(keyish ? deepActiveElement(current.element.ownerDocument) : target) };
