@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { AiteError } from '../errors/AiteError.js';
 import { FileMutex } from './FileMutex.js';
 import { DescriptorSchema, TargetSchema, type Descriptor, type Repair, type Target, withoutHandle } from '../protocol/index.js';
-import { bracketDepth, FILE_LIMITS, readBounded } from '../script/fileLimits.js';
-import { UsageError } from '../script/UsageError.js';
+import { bracketDepth, FILE_LIMITS, readBounded } from '../errors/fileLimits.js';
+import { UsageError } from '../errors/UsageError.js';
 
 /** At most this much JSON per entry: a descriptor is a few hundred bytes. */
 const MAX_ENTRY_CHARS = 64 * 1024;

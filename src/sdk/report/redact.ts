@@ -41,9 +41,9 @@ export function reportText(text: string): string {
  *
  * @example
  * ```ts
- * import { reportSafe, runScript } from 'aite';
+ * import { reportSafe, runSuite } from 'aite';
  *
- * const { report } = await runScript('send.aite.json');
+ * const { report } = await runSuite(['send.aite.json']);
  * process.stdout.write(JSON.stringify(reportSafe(report)));
  * ```
  * @public

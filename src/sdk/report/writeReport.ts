@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { UsageError } from '../script/UsageError.js';
+import { UsageError } from '../errors/UsageError.js';
 import { ConfinedPathError, writeConfined } from './confined.js';
 import type { Attachment, RunReport } from './model.js';
 import { reportSafe } from './redact.js';
@@ -43,11 +43,10 @@ export interface WrittenReport {
  *
  * @example
  * ```ts
- * import { createRunReport, runScript, writeReport } from 'aite';
+ * import { runSuite, writeReport } from 'aite';
  *
- * const run = await runScript('send.aite.json');
- * const report = createRunReport([run.report], { version: '0.1.0', startedAt: run.report.startedAt, durationMs: run.report.durationMs });
- * const written = await writeReport('aite-report', report, run.attachments, { junit: true });
+ * const run = await runSuite(['send.aite.json']);
+ * const written = await writeReport('aite-report', run.report, run.attachments, { junit: true });
  * console.log(`open ${written.html}`);
  * ```
  * @public

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readFile, readlink, symlink, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mergeReports, parseScript, resolveConfig, runScript, UsageError, writeReport } from 'aite';
+import { mergeReports, parseScript, resolveConfig, UsageError, writeReport } from 'aite';
+import { runScript } from '../../../src/sdk/script/runScript.js';
 import { fakeLauncher } from '../script/fakeSession.js';
 import { failingRun } from './sampleReport.js';
 

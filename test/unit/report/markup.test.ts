@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createRunReport, renderHtml, renderJunit } from 'aite';
+import { createRunReport } from '../../../src/sdk/report/model.js';
+import { renderHtml } from '../../../src/sdk/report/renderHtml.js';
+import { renderJunit } from '../../../src/sdk/report/renderJunit.js';
 import { scriptReport, step } from './sampleReport.js';
 
 // FAULTS row 50: what a page or a script puts in a report (titles, text, console, errors) is
