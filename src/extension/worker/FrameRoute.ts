@@ -198,6 +198,9 @@ function pathOf(request: PageRequest): string[] {
       return 'target' in request && request.target ? framePath(request.target.frame) : [];
     case 'outline':
       return [];
+    case 'guard':
+      // Every op names the element, so arm, check and disarm reach the frame it lies in.
+      return framePath(request.descriptor?.frame);
   }
 }
 

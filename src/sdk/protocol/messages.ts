@@ -277,7 +277,8 @@ export const ActStatusRequestSchema = z.object({ ...base, cmd: z.literal('actSta
  * element, or inside it, and a key or text event (`input` mode) that would reach something else,
  * is stopped in the capture phase before the page sees it, and remembered; focus leaving the
  * element is remembered too. `check` answers what happened so far; `disarm` answers it and stops
- * watching. A guard nobody asks about for 30 s disarms itself.
+ * watching. A guard nobody asks about for 30 s disarms itself. Every op may carry the element's
+ * `descriptor`, so it reaches the frame the element lies in.
  */
 export const GuardRequestSchema = z
   .object({

@@ -75,12 +75,12 @@ export class HitGuard {
     if (options.focused) {
       const problem = this.#problem(armed, mode, action, 'before-more');
       if (problem) {
-        await this.#disarm();
+        await this.#disarm(descriptor);
         throw problem;
       }
     }
     const check: GuardCheck = async () => {
-      const state = await this.send({ cmd: 'guard', op: 'check' });
+      const state = await this.send({ cmd: 'guard', op: 'check', descriptor });
       if (!state.armed) throw new AiteError('navigation', `${action} stopped: the page changed while aite gave it input, so the rest would go to another document; none of it was sent.`, { command: action });
       const problem = this.#problem(state, mode, action, 'before-more');
       if (problem) throw problem;
@@ -89,10 +89,10 @@ export class HitGuard {
       await dispatch(at, check);
     } catch (error) {
       // The dispatch's own failure is the one to report.
-      await this.#disarm().catch(() => undefined);
+      await this.#disarm(descriptor).catch(() => undefined);
       throw error;
     }
-    const state = await this.#disarm();
+    const state = await this.#disarm(descriptor);
     if (!state) return 'ok';
     // The focus may move once the input is in (an app moving on to the next field): only input
     // that went elsewhere fails now.
@@ -105,9 +105,9 @@ export class HitGuard {
   }
 
   /** Disarms; undefined when the document is gone (the input navigated it: it reached the page). */
-  async #disarm(): Promise<AnswerOf<'guard'> | undefined> {
+  async #disarm(descriptor: Descriptor): Promise<AnswerOf<'guard'> | undefined> {
     try {
-      const state = await this.send({ cmd: 'guard', op: 'disarm' });
+      const state = await this.send({ cmd: 'guard', op: 'disarm', descriptor });
       return state.armed ? state : undefined;
     } catch (error) {
       if (error instanceof AiteError && (error.reason === 'navigation' || error.reason === 'tab-closed' || error.reason === 'not-found')) return undefined;
