@@ -87,6 +87,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
       timeoutMs,
       lock,
       allow: opts.allow,
+      ...(opts.dialogs ? { dialogs: opts.dialogs } : {}),
       close: () => cleanup(() => browser.close()),
     });
     browser.on('disconnected', () => void stage?.removeBridgeConfig());
