@@ -199,6 +199,14 @@ export const REQUIREMENTS = {
   'PERR-REPORT': 'page errors and failed requests are listed per step in report.json and the HTML report',
   'NET-FAILED-STEP': 'session.network keeps the run\u2019s requests (url, method, status, type, ms, failed); a failed step lists the failed requests of that step',
   'NET-REDACT': 'the network log keeps no headers, and a URL\u2019s user:password@ is redacted',
+
+  // Hostile pages and hostile files
+  'RPT-CONFINED': 'every path in a report or merged report stays inside its folder: no "..", not absolute, no symbolic link followed (lstat, O_NOFOLLOW)',
+  'FILE-LIMITS': 'scripts, configs and lock files past their size, depth or alias limits (a strict lock-file descriptor schema) are refused as file errors, exit 2, before Chrome starts; long report strings are cut',
+  'SEC-REDACT': 'the user and password of a URL are masked in report.json, index.html, junit.xml and the terminal, by one redaction function',
+  'PIPE-ALLOW': 'keys, mouse, screenshots and network idle the runner sends over the pipe are checked against the run tab\u2019s current top-level origin at dispatch; outside the allow list they are refused naming the origin and the list, and no picture of it enters a report; switchTab never adopts a tab outside the list',
+  'HIT-TARGET': 'pointer, key and text input over the pipe reaches only the element resolved: an event that would reach another element is stopped in the capture phase before the page sees it; a stopped click is tried once more (counted), then fails not-visible naming what covered it; focus is checked before every chunk of typed text, and text that went to another field fails the step naming it',
+  'SCRIPT-SCREENSHOT-PATH': 'a screenshot step\u2019s path is relative to the working directory and inside it; a symbolic link there is refused, never written through',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -1,4 +1,5 @@
 import pc from 'picocolors';
+import { redactSecrets } from 'aite';
 
 /** Where the CLI writes and what it knows of its surroundings; tests pass their own. */
 export interface Io {
@@ -24,4 +25,24 @@ export function processIo(): Io {
 /** Writes lines to a stream. */
 export function writeLines(stream: NodeJS.WritableStream, ...lines: string[]): void {
   stream.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * The same Io with every write to stdout and stderr redacted (see `redactSecrets`): whatever a
+ * command prints, a password in a URL never reaches the terminal or a CI log.
+ */
+export function redactingIo(io: Io): Io {
+  return { ...io, stdout: redacting(io.stdout), stderr: redacting(io.stderr) };
+}
+
+function redacting<S extends NodeJS.WritableStream>(stream: S): S {
+  const write = (chunk: unknown, ...rest: unknown[]): boolean =>
+    (stream.write as (...args: unknown[]) => boolean).call(stream, typeof chunk === 'string' ? redactSecrets(chunk) : chunk, ...rest);
+  return new Proxy(stream, {
+    get(target, prop) {
+      if (prop === 'write') return write;
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

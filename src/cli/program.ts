@@ -7,7 +7,7 @@ import { extensionCommand, type ExtensionFlags } from './commands/extension.js';
 import { launchCommand } from './commands/launch.js';
 import { mergeReportsCommand } from './commands/mergeReports.js';
 import { REPORTERS, runCommand, type RunFlags } from './commands/run.js';
-import { colorsFor, processIo, writeLines, type Io } from './Io.js';
+import { colorsFor, processIo, redactingIo, writeLines, type Io } from './Io.js';
 
 export const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 /** The CLI guide as the package ships it (dist/cli/ sits two folders below the package root). */
@@ -26,7 +26,8 @@ export interface CliSeams {
 }
 
 /** Runs the CLI with `argv` (without node and the script) and answers the exit code. */
-export async function runCli(argv: string[], io: Io = processIo(), seams: CliSeams = {}): Promise<number> {
+export async function runCli(argv: string[], given: Io = processIo(), seams: CliSeams = {}): Promise<number> {
+  const io = redactingIo(given);
   let code: number = ExitCode.Passed;
   const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
   const program = new Command()

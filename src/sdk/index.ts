@@ -65,6 +65,7 @@ export {
 } from './report/model.js';
 export { writeReport, type WrittenReport } from './report/writeReport.js';
 export { mergeReports } from './report/mergeReports.js';
+export { redactSecrets, reportSafe } from './report/redact.js';
 
 // embedding: the runner-agnostic core of aite/vitest, aite/jest, aite/mocha and aite/node-test
 export {

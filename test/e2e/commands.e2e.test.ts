@@ -148,12 +148,13 @@ describe('fill', () => {
     }) as typeof request;
     try {
       await ctx.session.fill({ label: 'Name' }, 'Grace Hopper');
-      expect(sent).toEqual(['resolve:fill']);
+      // One resolve finds the field and readies it; the hit-target guard is armed and disarmed around the input.
+      expect(sent).toEqual(['resolve:fill', 'guard', 'guard']);
       await ctx.session.fill({ label: 'Bio' }, 'one line');
       await ctx.session.fill({ role: 'textbox', name: 'Motto' }, 'new motto');
       await ctx.session.fill({ label: 'Name' }, '');
       await ctx.session.click({ text: 'Go' });
-      expect(sent.slice(-1)).toEqual(['resolve:click']);
+      expect(sent.slice(-3)).toEqual(['resolve:click', 'guard', 'guard']);
     } finally {
       ctx.session.bridge.request = request;
     }

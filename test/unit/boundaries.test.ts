@@ -15,6 +15,8 @@ const root = resolve(__dirname, '../..');
 const DEPS: Record<string, readonly string[]> = {
   'src/sdk/protocol': ['zod'],
   'src/sdk/errors': ['src/sdk/protocol', 'yaml', 'zod'],
+  // Reading a file of bounded size is the one thing of errors/ that touches the disk.
+  'src/sdk/errors/fileLimits.ts': ['node:*'],
   'src/sdk/identity': ['node:*'],
   'src/sdk/bridge': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/identity', 'node:*', 'ws', 'typed-emitter'],
   'src/sdk/lock': ['src/sdk/protocol', 'src/sdk/errors', 'node:*', 'zod'],
@@ -22,7 +24,7 @@ const DEPS: Record<string, readonly string[]> = {
   'src/sdk/session': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/bridge', 'src/sdk/launch', 'src/sdk/lock', 'node:*', 'puppeteer-core', 'typed-emitter', 'zod'],
   'src/sdk/config': ['src/sdk/protocol', 'src/sdk/errors', 'node:*', 'zod'],
   'src/sdk/report': ['src/sdk/errors', 'node:*', 'zod'],
-  'src/sdk/script': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/config', 'src/sdk/launch', 'src/sdk/report', 'src/sdk/session', 'node:*', 'yaml', 'zod'],
+  'src/sdk/script': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/config', 'src/sdk/launch', 'src/sdk/lock', 'src/sdk/report', 'src/sdk/session', 'node:*', 'yaml', 'zod'],
   'src/sdk/testing': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/session', 'node:*'],
   'src/sdk/index.ts': ['src/sdk'],
   'src/extension': ['src/sdk/protocol'],

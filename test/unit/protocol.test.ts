@@ -25,9 +25,9 @@ import {
 const descriptor = { v: 1, tag: 'button', xpath: '/html/body/button[1]' };
 
 describe('protocol schemas', () => {
-  it('knows every command of protocol v1, plus actStatus beyond it, and an answer schema for each', () => {
+  it('knows every command of protocol v1, plus actStatus and guard beyond it, and an answer schema for each', () => {
     expect([...COMMANDS].sort()).toEqual(
-      ['act', 'actStatus', 'closeTab', 'locate', 'navigate', 'outline', 'read', 'resolve', 'switchTab', 'tabs', 'verify', 'wait', 'snapshot', 'history', 'evaluate', 'scroll'].sort(),
+      ['act', 'actStatus', 'closeTab', 'guard', 'locate', 'navigate', 'outline', 'read', 'resolve', 'switchTab', 'tabs', 'verify', 'wait', 'snapshot', 'history', 'evaluate', 'scroll'].sort(),
     );
     for (const cmd of COMMANDS) expect(AnswerSchemas[cmd]).toBeDefined();
   });
@@ -94,7 +94,7 @@ describe('protocol schemas', () => {
 
 describe('protocol facts, shared by both ends', () => {
   it('says where each command runs and which timeout it gets when it names none', () => {
-    expect(PAGE_COMMANDS).toEqual(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline', 'snapshot', 'scroll']);
+    expect(PAGE_COMMANDS).toEqual(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline', 'snapshot', 'scroll', 'guard']);
     expect(COMMANDS.filter((cmd) => isPageCommand(cmd))).toEqual(PAGE_COMMANDS);
     expect([...NAVIGATION_RESEND_COMMANDS].sort()).toEqual(['resolve', 'verify']);
     expect(defaultTimeoutOf('verify')).toBe(DEFAULT_TIMEOUT_MS);
@@ -104,6 +104,7 @@ describe('protocol facts, shared by both ends', () => {
     expect(defaultTimeoutOf('tabs')).toBeUndefined();
     expect(defaultTimeoutOf('outline')).toBeUndefined();
     expect(defaultTimeoutOf('history')).toBe(NAVIGATE_TIMEOUT_MS);
+    expect(defaultTimeoutOf('guard')).toBeUndefined();
   });
 
   it('[SEC-BRIDGE-JSON] bridge.json has one schema: a loopback bridge, a token, a profile (default "default")', () => {

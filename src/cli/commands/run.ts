@@ -1,5 +1,5 @@
 import { relative, resolve } from 'node:path';
-import { exitCodeOf, loadConfig, runSuite, UsageError, writeReport, type LaunchOptions, type RunListener, type RunReport, type Session } from 'aite';
+import { exitCodeOf, loadConfig, reportSafe, runSuite, UsageError, writeReport, type LaunchOptions, type RunListener, type RunReport, type Session } from 'aite';
 import { colorsFor, writeLines, type Io } from '../Io.js';
 import { formatMs, ProgressReporter } from '../ProgressReporter.js';
 
@@ -97,7 +97,7 @@ export async function runCommand(patterns: string[], flags: RunFlags, io: Io, se
   const { report, attachments } = run;
   const written = reportDir ? await writeReport(reportDir, report, attachments, { junit: junit || config.report?.junit }) : undefined;
   if (json) {
-    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(reportSafe(report), null, 2)}\n`);
   } else {
     printSummary(report, io, seams, written ? relative(io.cwd, written.html) || written.html : undefined, written?.junit ? relative(io.cwd, written.junit) : undefined);
   }

@@ -1,5 +1,6 @@
 import { CommandFailure, PAGE_COMMANDS, type AnswerOf, type Failure, type PageCommand, type RequestOf } from '../../sdk/protocol/index.js';
 import { act } from './act.js';
+import { guard } from './guard.js';
 import { locate } from './locate.js';
 import { outline } from './outline.js';
 import { read } from './read.js';
@@ -20,7 +21,7 @@ export type PageFailureAnswer = Failure & { message: string };
 
 type Handler<C extends PageCommand> = (req: RequestOf<C>) => Promise<AnswerOf<C>>;
 
-const handlers = { resolve, locate, read, verify, wait, act, outline, snapshot, scroll } satisfies { [C in PageCommand]: Handler<C> };
+const handlers = { resolve, locate, read, verify, wait, act, outline, snapshot, scroll, guard } satisfies { [C in PageCommand]: Handler<C> };
 
 function dispatch(req: PageRequest): Promise<PageAnswer> {
   switch (req.cmd) {
@@ -42,6 +43,8 @@ function dispatch(req: PageRequest): Promise<PageAnswer> {
       return handlers.snapshot(req);
     case 'scroll':
       return handlers.scroll(req);
+    case 'guard':
+      return handlers.guard(req);
     default: {
       const never: never = req;
       throw new CommandFailure('unsupported', `The page does not handle the command ${JSON.stringify((never as { cmd?: unknown }).cmd)}; only ${PAGE_COMMANDS.join(', ')}.`);

@@ -1,22 +1,19 @@
+import { allowedOrigins, isAllowed } from '../../sdk/protocol/index.js';
+
 /**
  * The run's allow list, read from the manifest's host permissions (the launcher writes them
- * from the run's `allow`). The extension touches no page outside it.
+ * from the run's `allow`). The extension touches no page outside it; the rule is the protocol's
+ * `isAllowed`, which the runner checks too for what it does over the debugging pipe.
  */
 export class AllowList {
   readonly origins: readonly string[];
 
   constructor(hostPermissions: readonly string[]) {
-    this.origins = hostPermissions.map((pattern) => pattern.replace(/\/\*$/, ''));
+    this.origins = allowedOrigins(hostPermissions);
   }
 
   allows(url: string | undefined): boolean {
-    if (!url) return false;
-    try {
-      const { origin } = new URL(url);
-      return this.origins.includes(origin);
-    } catch {
-      return false;
-    }
+    return isAllowed(url, this.origins);
   }
 
   describe(): string {

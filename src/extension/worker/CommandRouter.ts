@@ -1,5 +1,5 @@
-import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, defaultTimeoutOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
-import { originOf, type AllowList } from './AllowList.js';
+import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, defaultTimeoutOf, originOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
+import type { AllowList } from './AllowList.js';
 import { evaluateInTab } from './evaluate.js';
 import { LoadWatch } from './LoadWatch.js';
 import { FrameRoute } from './FrameRoute.js';
@@ -45,6 +45,7 @@ export class CommandRouter {
         if (tabId === undefined) throw new CommandFailure('tab-closed', 'There is no run tab yet for evaluate: navigate first.');
         return evaluateInTab(request, tabId, this.allow);
       },
+      guard: page,
       actStatus: (request) => this.#actStatus(request),
     } satisfies { [C in Command]: Handler<C> };
   }
@@ -127,7 +128,7 @@ export class CommandRouter {
     });
     const tab = await watch.forTab(tabId, deadline, `loading ${url.href}`);
     if (!this.allow.allows(tab.url)) {
-      throw new CommandFailure('navigation', `The page went to ${tab.url}, and ${originOf(tab.url)} is outside the run's allow list (${this.allow.describe()}), so aite stops there. Add that origin to \`allow\` if the test is meant to follow it.`, {
+      throw new CommandFailure('navigation', `The page went to ${tab.url}, and ${originOf(tab.url ?? '(no url)')} is outside the run's allow list (${this.allow.describe()}), so aite stops there. Add that origin to \`allow\` if the test is meant to follow it.`, {
         url: tab.url,
         allow: [...this.allow.origins],
       });
@@ -183,6 +184,14 @@ export class CommandRouter {
       }
       const tab = picked[0];
       if (tab && tab.status === 'complete') {
+        // The run never adopts a tab it may not touch: the runner would send it keys and pictures.
+        if (!this.allow.allows(tab.url)) {
+          throw new CommandFailure(
+            'internal',
+            `The tab matching ${JSON.stringify(match)} shows ${originOf(tab.url ?? '(no url)')}, outside the run's allow list (${this.allow.describe()}); aite does not switch to it. Add that origin to \`allow\` if the run may work there.`,
+            { tab: tab.id, url: tab.url, allow: [...this.allow.origins] },
+          );
+        }
         await chrome.tabs.update(tab.id!, { active: true });
         if (tab.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true }).catch(() => undefined);
         await this.state.update((data) => {
@@ -215,12 +224,13 @@ export class CommandRouter {
     });
     while (this.state.data.history.length > 0) {
       const candidate = this.state.data.history[this.state.data.history.length - 1]!;
-      const exists = await chrome.tabs.get(candidate).then(
-        () => true,
+      // A tab that is gone, or has since left the allow list, is not gone back to.
+      const usable = await chrome.tabs.get(candidate).then(
+        (tab) => this.allow.allows(tab.url),
         () => false,
       );
       await this.state.update((data) => data.history.pop());
-      if (exists) {
+      if (usable) {
         next = candidate;
         break;
       }

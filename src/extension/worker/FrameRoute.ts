@@ -202,6 +202,9 @@ function pathOf(request: PageRequest): string[] {
     case 'scroll':
       // The container named by `target` holds what `until` names: they are in one frame.
       return framePath((request.target ?? request.until)?.frame);
+    case 'guard':
+      // Every op names the element, so arm, check and disarm reach the frame it lies in.
+      return framePath(request.descriptor?.frame);
   }
 }
 

@@ -1,5 +1,5 @@
-import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATION_RESEND_COMMANDS, type PageCommand, type Request } from '../../sdk/protocol/index.js';
-import { originOf, type AllowList } from './AllowList.js';
+import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATION_RESEND_COMMANDS, originOf, type PageCommand, type Request } from '../../sdk/protocol/index.js';
+import type { AllowList } from './AllowList.js';
 import { ContentPorts } from './ContentPorts.js';
 import { tabSettled } from './LoadWatch.js';
 
@@ -31,7 +31,7 @@ export class PageChannel {
       if (!this.allow.allows(tab.url)) {
         throw new CommandFailure(
           'navigation',
-          `The run's tab shows ${originOf(tab.url)}, which is not in the run's allow list (${this.allow.describe()}). Add that origin to \`allow\` to let aite work on it.`,
+          `The run's tab shows ${originOf(tab.url ?? '(no url)')}, which is not in the run's allow list (${this.allow.describe()}). Add that origin to \`allow\` to let aite work on it.`,
           { url: tab.url, allow: [...this.allow.origins] },
         );
       }

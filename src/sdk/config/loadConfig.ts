@@ -1,5 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { FILE_LIMITS, readBounded } from '../errors/fileLimits.js';
 import { SourceText } from '../errors/SourceText.js';
 import { UsageError } from '../errors/UsageError.js';
 import { describeValue, issuesFromZod } from '../errors/zodIssues.js';
@@ -103,7 +104,9 @@ export async function loadConfig(options: { file?: string; cwd?: string; overrid
   let written: AiteConfigFile = {};
   if (path) {
     const shown = options.file ?? (relative(cwd, path) || path);
-    const source = SourceText.parse(await readFile(path, 'utf8'), shown);
+    const read = await readBounded(path, FILE_LIMITS.configBytes);
+    if ('refused' in read) throw new UsageError('invalid', [{ file: shown, message: `not read as a config: ${read.refused}` }]);
+    const source = SourceText.parse(read.text, shown);
     if (source.data === null || typeof source.data !== 'object' || Array.isArray(source.data)) {
       throw new UsageError('invalid', [{ file: shown, line: 1, message: `a config is an object such as { "allow": ["http://127.0.0.1:4173"] }, got ${describeValue(source.data)}.` }]);
     }

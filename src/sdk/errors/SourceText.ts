@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { bracketDepth, dataDepth, FILE_LIMITS } from './fileLimits.js';
 import { UsageError } from './UsageError.js';
 
 /** A path into parsed data: object keys and array indices. */
@@ -45,6 +46,8 @@ export class SourceText {
   static parse(text: string, file: string): SourceText {
     const lines = new LineCounter();
     const json = /\.json$/i.test(file) || (!/\.ya?ml$/i.test(file) && /^\s*[{[]/.test(text));
+    // Before any recursive parser (the YAML one, zod) meets it.
+    if (bracketDepth(text, { yaml: !json }) > FILE_LIMITS.depth) throw tooDeep(file);
     if (json) {
       let data: unknown;
       try {
@@ -64,7 +67,17 @@ export class SourceText {
         { file, line: at.line, column: at.col, message: `this is not valid YAML: ${lowerFirst(message)}.` },
       ]);
     }
-    return new SourceText(doc.toJS({ maxAliasCount: 100 }), doc, lines);
+    let data: unknown;
+    try {
+      data = doc.toJS({ maxAliasCount: 100 });
+    } catch (error) {
+      // The yaml library refuses an alias bomb (a billion laughs) with a ReferenceError.
+      if (!(error instanceof ReferenceError)) throw error;
+      throw new UsageError('syntax', [{ file, message: 'this YAML uses its aliases (*name) too many times: aite expands at most 100 alias uses in a file. Write the values out, or use fewer aliases.' }], { cause: error });
+    }
+    // Block nesting has no brackets; the parsed data is measured too.
+    if (dataDepth(data) > FILE_LIMITS.depth) throw tooDeep(file);
+    return new SourceText(data, doc, lines);
   }
 
   /**
@@ -99,6 +112,10 @@ export class SourceText {
     const pos = this.#lines.linePos(at[0]);
     return { line: pos.line, column: pos.col };
   }
+}
+
+function tooDeep(file: string): UsageError {
+  return new UsageError('syntax', [{ file, message: `objects and lists nest more than ${FILE_LIMITS.depth} levels deep here; a script or config never needs that many. Flatten it.` }]);
 }
 
 function jsonSyntaxError(error: unknown, text: string, file: string): UsageError {

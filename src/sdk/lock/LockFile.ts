@@ -1,16 +1,29 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile, rm } from 'node:fs/promises';
+import { mkdir, rename, writeFile, rm } from 'node:fs/promises';
 import { dirname, join, basename } from 'node:path';
 import { z } from 'zod';
 import { AiteError } from '../errors/AiteError.js';
 import { FileMutex } from './FileMutex.js';
 import { DescriptorSchema, TargetSchema, type Descriptor, type Repair, type Target, withoutHandle } from '../protocol/index.js';
+import { bracketDepth, FILE_LIMITS, readBounded } from '../errors/fileLimits.js';
+import { UsageError } from '../errors/UsageError.js';
 
-const EntrySchema = z.strictObject({
-  target: TargetSchema,
-  page: z.string(),
-  descriptor: DescriptorSchema,
-});
+/** At most this much JSON per entry: a descriptor is a few hundred bytes. */
+const MAX_ENTRY_CHARS = 64 * 1024;
+
+// The lock file is input anyone can edit (it is committed): its descriptors are strict, only the
+// fields a descriptor has, each bounded, so a crafted entry cannot carry a deep or huge value
+// into repair. What a newer extension adds to a descriptor is dropped when it is stored.
+const StoredDescriptorSchema = z.strictObject(DescriptorSchema.shape);
+const StrippedDescriptorSchema = z.object(DescriptorSchema.shape);
+
+const EntrySchema = z
+  .strictObject({
+    target: TargetSchema,
+    page: z.string().max(2048),
+    descriptor: StoredDescriptorSchema,
+  })
+  .refine((entry) => JSON.stringify(entry).length <= MAX_ENTRY_CHARS, { message: `an entry is at most ${MAX_ENTRY_CHARS / 1024} KB of JSON` });
 
 const LockFileSchema = z.strictObject({
   version: z.literal(1),
@@ -104,6 +117,16 @@ export class LockFile {
     return new LockFile(path, await readEntries(path), options.updateLock ?? false);
   }
 
+  /**
+   * Checks the lock file at `path` before a run starts: a file that does not exist is fine; one
+   * that is too big, too deep, not JSON or not an aite lock file is a {@link UsageError} naming it
+   * (the CLI exits 2 before any Chrome starts).
+   */
+  static async check(path: string): Promise<void> {
+    const read = await readLockFile(path);
+    if ('problem' in read) throw new UsageError('invalid', [{ file: path, message: `this lock file ${read.problem}` }]);
+  }
+
   /** The stable key of a target on a page: the page's path, then the target as sorted JSON. */
   static key(target: Target, pageUrl: string): string {
     return `${pagePath(pageUrl)} ${canonicalJson(target)}`;
@@ -118,7 +141,7 @@ export class LockFile {
   recordExact(target: Target, pageUrl: string, descriptor: Descriptor): void {
     const key = LockFile.key(target, pageUrl);
     if (this.#entries.has(key)) return;
-    const entry = { target, page: pagePath(pageUrl), descriptor: withoutHandle(descriptor) };
+    const entry = { target, page: pagePath(pageUrl), descriptor: stored(descriptor) };
     this.#entries.set(key, entry);
     this.#changes.set(key, { entry, replaces: false });
   }
@@ -147,7 +170,7 @@ export class LockFile {
     const proposal: LockProposal = { key, target, page: pagePath(pageUrl), old, descriptor: withoutHandle(descriptor), repair };
     this.#proposals.push(proposal);
     if (this.updateLock) {
-      const entry = { target, page: pagePath(pageUrl), descriptor: withoutHandle(descriptor) };
+      const entry = { target, page: pagePath(pageUrl), descriptor: stored(descriptor) };
       this.#entries.set(key, entry);
       this.#changes.set(key, { entry, replaces: true });
     }
@@ -186,25 +209,41 @@ export class LockFile {
 }
 
 async function readEntries(path: string): Promise<Record<string, Entry>> {
+  const read = await readLockFile(path);
+  if ('problem' in read) throw new AiteError('unsupported', `The lock file ${path} ${read.problem}`);
+  return read.entries;
+}
+
+/** The entries of the lock file at `path` (none when it does not exist), or what is wrong with it, as a sentence. */
+async function readLockFile(path: string): Promise<{ entries: Record<string, Entry> } | { problem: string }> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    const read = await readBounded(path, FILE_LIMITS.lockBytes);
+    if ('refused' in read) return { problem: `is not read: ${read.refused}` };
+    text = read.text;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: {} };
+    return { problem: `cannot be read: ${(error as Error).message}.` };
   }
+  const fix = 'Fix it or delete it to start again.';
+  if (bracketDepth(text, { yaml: false }) > FILE_LIMITS.depth) return { problem: `nests more than ${FILE_LIMITS.depth} levels deep: it is not an aite lock file. ${fix}` };
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new AiteError('unsupported', `The lock file ${path} is not valid JSON (${(error as Error).message}). Fix it or delete it to start again.`);
+    return { problem: `is not valid JSON (${(error as Error).message}). ${fix}` };
   }
   const parsed = LockFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new AiteError('unsupported', `The lock file ${path} is not a valid aite lock file: ${issue?.path.join('.')}: ${issue?.message}.`);
+    return { problem: `is not a valid aite lock file: ${issue?.path.join('.')}: ${issue?.message}. ${fix}` };
   }
-  return parsed.data.entries;
+  return { entries: parsed.data.entries };
+}
+
+/** The descriptor as the lock file keeps it: no handle, only the fields a descriptor has. */
+function stored(descriptor: Descriptor): Descriptor {
+  return StrippedDescriptorSchema.parse(withoutHandle(descriptor)) as Descriptor;
 }
 
 function render(entries: Map<string, Entry>): string {

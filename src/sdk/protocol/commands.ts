@@ -35,6 +35,7 @@ export const COMMAND_FACTS = {
   history: { runs: 'worker', timeout: 'navigation', idempotent: false, resendOnNavigation: false },
   evaluate: { runs: 'worker', timeout: 'command', idempotent: false, resendOnNavigation: false },
   scroll: { runs: 'page', timeout: 'command', idempotent: false, resendOnNavigation: false },
+  guard: { runs: 'page', timeout: 'none', idempotent: false, resendOnNavigation: false },
 } as const satisfies Record<Command, CommandFacts>;
 
 type Facts = typeof COMMAND_FACTS;

@@ -9,3 +9,4 @@ export * from './commands.js';
 export * from './bridgeConfig.js';
 export * from './CommandFailure.js';
 export * from './pageErrorChannel.js';
+export * from './allowList.js';

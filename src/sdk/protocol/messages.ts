@@ -313,6 +313,26 @@ export const ScrollRequestSchema = z.object({
   maxSteps: z.number().int().positive().max(1_000).optional(),
 });
 
+/**
+ * Beyond v1 (compatible with it: a v1 extension answers it `unsupported`): the runner's input
+ * over the pipe lands only on the element it resolved. `arm` watches the element's window while
+ * the runner dispatches: a pointer event (`pointer` and `input` modes) whose target is not the
+ * element, or inside it, and a key or text event (`input` mode) that would reach something else,
+ * is stopped in the capture phase before the page sees it, and remembered; focus leaving the
+ * element is remembered too. `check` answers what happened so far; `disarm` answers it and stops
+ * watching. A guard nobody asks about for 30 s disarms itself. Every op may carry the element's
+ * `descriptor`, so it reaches the frame the element lies in.
+ */
+export const GuardRequestSchema = z
+  .object({
+    ...base,
+    cmd: z.literal('guard'),
+    op: z.enum(['arm', 'check', 'disarm']),
+    mode: z.enum(['pointer', 'input']).optional(),
+    descriptor: DescriptorSchema.optional(),
+  })
+  .refine((r) => r.op !== 'arm' || (r.descriptor !== undefined && r.mode !== undefined), { message: 'guard arm needs `descriptor` and `mode`' });
+
 /** Every request, keyed by `cmd`. */
 export const RequestSchemas = {
   resolve: ResolveRequestSchema,
@@ -331,6 +351,7 @@ export const RequestSchemas = {
   history: HistoryRequestSchema,
   evaluate: EvaluateRequestSchema,
   scroll: ScrollRequestSchema,
+  guard: GuardRequestSchema,
 } as const;
 
 /**
@@ -517,6 +538,21 @@ export const SnapshotAnswerSchema = z.object({
   truncated: z.boolean(),
 });
 
+/** Something the page had in place of the guarded element: what it is, and its XPath to outline it. */
+export const GuardElementSchema = z.object({ element: z.string().max(500), xpath: z.string().max(5_000).optional() });
+
+export const GuardAnswerSchema = z.object({
+  ...okBase,
+  /** False when no guard is armed in this document (it navigated, or the guard timed out). */
+  armed: z.boolean(),
+  /** The first event stopped because it would have reached something else, and that element. */
+  intercepted: GuardElementSchema.extend({ event: z.string().max(50) }).optional(),
+  /** Whether the element (or one inside it) has the focus now. */
+  focused: z.boolean(),
+  /** What took the focus away from the element since it had it (or has it, when it never had it). */
+  focusTakenBy: GuardElementSchema.optional(),
+});
+
 export const AnswerSchemas = {
   resolve: ResolveAnswerSchema,
   locate: LocateAnswerSchema,
@@ -543,6 +579,7 @@ export const AnswerSchemas = {
     /** With `until`: the element that appeared, brought into view. */
     descriptor: DescriptorSchema.optional(),
   }),
+  guard: GuardAnswerSchema,
 } as const satisfies Record<Command, z.ZodType>;
 
 /**

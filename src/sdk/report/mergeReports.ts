@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { UsageError } from '../errors/UsageError.js';
 import { issuesFromZod } from '../errors/zodIssues.js';
+import { ConfinedPathError, readConfined } from './confined.js';
 import { createRunReport, RunReportSchema, type Attachment, type RunReport } from './model.js';
 
 /**
@@ -46,10 +47,12 @@ export async function mergeReports(dirs: readonly string[], options: { cwd?: str
         if (taken.has(name)) name = name.replace(/^screenshots\//, `screenshots/${slug(dir)}-`);
         taken.add(name);
         try {
-          attachments.push({ file: name, bytes: await readFile(join(dir, step.screenshot)) });
+          // The schema kept the path inside the shard's folder; no link in it is followed.
+          attachments.push({ file: name, bytes: await readConfined(dir, step.screenshot) });
           step.screenshot = name;
-        } catch {
-          step.warnings.push({ code: 'merge', message: `screenshot ${step.screenshot} was missing from ${dir}` });
+        } catch (error) {
+          const why = error instanceof ConfinedPathError ? error.message : `${step.screenshot} was missing`;
+          step.warnings.push({ code: 'merge', message: `screenshot not carried over from ${dir}: ${why}` });
           delete step.screenshot;
         }
       }

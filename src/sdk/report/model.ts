@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConfinedPathSchema } from './confined.js';
 
 // The report model: what report.json holds, and what the HTML and JUnit writers read. It is a
 // schema so `merge-reports` checks what it joins instead of trusting it.
@@ -96,8 +97,8 @@ const StepReportSchema = z.object({
   /** Milliseconds since the script started. */
   startMs: z.number().nonnegative(),
   durationMs: z.number().nonnegative(),
-  /** A screenshot file, relative to the report dir. */
-  screenshot: z.string().optional(),
+  /** A screenshot file, relative to the report dir and inside it (no `..`, not absolute). */
+  screenshot: ConfinedPathSchema.optional(),
   /** The step's line in the script file. */
   line: z.number().int().positive().optional(),
 });

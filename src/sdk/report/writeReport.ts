@@ -1,6 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { UsageError } from '../errors/UsageError.js';
+import { ConfinedPathError, writeConfined } from './confined.js';
 import type { Attachment, RunReport } from './model.js';
+import { reportSafe } from './redact.js';
 import { renderHtml } from './renderHtml.js';
 import { renderJunit } from './renderJunit.js';
 
@@ -32,7 +35,11 @@ export interface WrittenReport {
 
 /**
  * Writes `report.json`, `index.html` (self-contained) and the screenshots into `dir`, and
- * `junit.xml` with `junit: true`.
+ * `junit.xml` with `junit: true`. Every file stays inside `dir`: an attachment whose `file` is
+ * absolute or climbs out with `..` is refused ({@link UsageError}), and no symbolic link inside
+ * `dir` is followed (a planted link is refused, never written through). What is written is
+ * redacted: the user and password of a URL are masked (`https://***@host/`), and a string longer
+ * than 10,000 characters is cut with a note.
  *
  * @example
  * ```ts
@@ -51,21 +58,17 @@ export async function writeReport(
   options: { junit?: boolean } = {},
 ): Promise<WrittenReport> {
   await mkdir(dir, { recursive: true });
+  const write = (file: string, bytes: Uint8Array | string): Promise<string> =>
+    writeConfined(dir, file, bytes).catch((error: unknown) => {
+      if (error instanceof ConfinedPathError) throw new UsageError('invalid', [{ file: resolve(dir), message: `not written: ${error.message}.` }], { cause: error });
+      throw error;
+    });
   const screenshots: string[] = [];
-  for (const attachment of attachments) {
-    const path = join(dir, attachment.file);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, attachment.bytes);
-    screenshots.push(path);
-  }
-  const json = join(dir, 'report.json');
-  await writeFile(json, `${JSON.stringify(report, null, 2)}\n`);
-  const html = join(dir, 'index.html');
-  await writeFile(html, renderHtml(report, new Map(attachments.map((a) => [a.file, a.bytes]))));
-  let junit: string | undefined;
-  if (options.junit) {
-    junit = join(dir, 'junit.xml');
-    await writeFile(junit, renderJunit(report));
-  }
+  for (const attachment of attachments) screenshots.push(await write(attachment.file, attachment.bytes));
+  // What is written is redacted and bounded (secrets in URLs masked, long strings cut).
+  const safe = reportSafe(report);
+  const json = await write('report.json', `${JSON.stringify(safe, null, 2)}\n`);
+  const html = await write('index.html', renderHtml(safe, new Map(attachments.map((a) => [a.file, a.bytes]))));
+  const junit = options.junit ? await write('junit.xml', renderJunit(safe)) : undefined;
   return { dir, json, html, junit, screenshots };
 }

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { FILE_LIMITS, readBounded } from '../errors/fileLimits.js';
 import { exampleOf, STEP_ACTIONS, STEP_EXAMPLES, STEP_SCHEMAS, ScriptShellSchema, type Script, type ScriptStep, type StepAction } from './schema.js';
 import { SourceText, type DataPath, type Position } from '../errors/SourceText.js';
 import { didYouMean } from '../errors/suggest.js';
@@ -48,9 +48,9 @@ const MAX_ISSUES = 10;
  */
 export async function loadScript(file: string, options: { cwd?: string } = {}): Promise<LoadedScript> {
   const path = resolve(options.cwd ?? process.cwd(), file);
-  let text: string;
+  let read: Awaited<ReturnType<typeof readBounded>>;
   try {
-    text = await readFile(path, 'utf8');
+    read = await readBounded(path, FILE_LIMITS.scriptBytes);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const message =
@@ -61,7 +61,8 @@ export async function loadScript(file: string, options: { cwd?: string } = {}): 
           : `cannot read it: ${(error as Error).message}.`;
     throw new UsageError('file-not-found', [{ file, message }], { cause: error });
   }
-  return { ...parseScript(text, file), path };
+  if ('refused' in read) throw new UsageError('invalid', [{ file, message: `not read as a script: ${read.refused}` }]);
+  return { ...parseScript(read.text, file), path };
 }
 
 /**
@@ -84,6 +85,9 @@ export async function loadScript(file: string, options: { cwd?: string } = {}): 
  * @public
  */
 export function parseScript(text: string, file = 'script.json'): LoadedScript {
+  if (text.length > FILE_LIMITS.scriptBytes) {
+    throw new UsageError('invalid', [{ file, message: `the script is ${text.length} characters long; a script is at most ${FILE_LIMITS.scriptBytes} (a 10,000-step script is under 1 MB).` }]);
+  }
   const source = SourceText.parse(text, file);
   const data = source.data;
   const locate = (path: DataPath): Position | undefined => source.locate(path);

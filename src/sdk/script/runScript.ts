@@ -1,8 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, dirname, relative, resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { basename, dirname, relative } from 'node:path';
 import type { AiteConfig } from '../config/schema.js';
 import { resolveConfig } from '../config/loadConfig.js';
 import { AiteError } from '../errors/AiteError.js';
+import { LockFile } from '../lock/LockFile.js';
 import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
 import { launch as defaultLaunch } from '../session/launch.js';
 import type { SessionPool } from '../session/SessionPool.js';
@@ -10,6 +11,7 @@ import type { LaunchOptions } from '../session/options.js';
 import { isFailedRequest } from '../session/RunRecords.js';
 import type { Session } from '../session/Session.js';
 import type { StepResult, Warning } from '../session/types.js';
+import { ConfinedPathError, writeConfined } from '../report/confined.js';
 import type { Attachment, ScriptReport, ScriptRun, StepRepair, StepReport } from '../report/model.js';
 import { describeStep } from './describeStep.js';
 import { executeStep } from './executeStep.js';
@@ -87,6 +89,7 @@ export async function runScript(script: string | LoadedScript, options: RunScrip
   const config = options.config ?? resolveConfig({}, cwd);
   const loaded = typeof script === 'string' ? await loadScript(script, { cwd }) : script;
   const plan = planScript(loaded, config, { checkChrome: options.launch === undefined });
+  if (config.lockFile) await LockFile.check(config.lockFile);
   return new ScriptRunner(plan, config, options, cwd).run();
 }
 
@@ -326,11 +329,12 @@ class ScriptRunner {
     this.#attachments.push({ file, bytes: png });
     report.screenshot = file;
     const path = 'screenshot' in step && typeof step.screenshot === 'object' && step.screenshot !== null && 'path' in step.screenshot ? step.screenshot.path : undefined;
-    if (path) {
-      const target = resolve(this.#options.cwd ?? process.cwd(), path);
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, png);
-    }
+    // A failure's picture goes into the report only; the step's own path is for its own picture.
+    if (!path || suffix) return;
+    await writeConfined(this.#options.cwd ?? process.cwd(), path, png).catch((error: unknown) => {
+      if (!(error instanceof ConfinedPathError)) throw error;
+      throw new AiteError('unsupported', `The screenshot was not written to ${path}: ${error.message.slice(path.length + 2)}.`, { cause: error, detail: { path } });
+    });
   }
 }
 

@@ -8,6 +8,7 @@ import type { LaunchOptions } from '../session/options.js';
 import type { Session } from '../session/Session.js';
 import { findScripts } from './findScripts.js';
 import { loadScript, type LoadedScript } from './parseScript.js';
+import { LockFile } from '../lock/LockFile.js';
 import { planScript } from './planScript.js';
 import { runScript, type RunListener } from './runScript.js';
 import { SessionPool } from '../session/SessionPool.js';
@@ -143,6 +144,8 @@ async function checkAll(files: string[], config: AiteConfig, cwd: string, checkC
       collect(error);
     }
   }
+  // The lock file is a file of its own: a corrupt one is said as the lock file, not as a launch failure.
+  if (config.lockFile) await LockFile.check(config.lockFile).catch(collect);
   if (code) throw new UsageError(code, issues);
   return loaded;
 }

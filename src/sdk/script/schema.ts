@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { TabMatchSchema } from '../protocol/messages.js';
 import { TargetSchema } from '../protocol/target.js';
 import { chordProblem } from '../session/pipe/keys.js';
+import { ConfinedPathSchema } from '../report/confined.js';
+import { FILE_LIMITS } from '../errors/fileLimits.js';
 
 // The step-script format (docs/cli.md). One schema per step kind: the parser picks the kind by
 // the step's action key first, so an error names the field of that kind, never "no union
@@ -16,7 +18,7 @@ const Timeout = z.number().int().positive().max(600_000);
 /** Keys every step may carry besides its action. */
 const common = {
   /** What the report calls the step; default: a description of it. */
-  name: z.string().min(1).optional().describe('What the report calls this step.'),
+  name: z.string().min(1).max(FILE_LIMITS.nameChars).optional().describe('What the report calls this step.'),
   /** The profile (Chrome) the step runs in; default the script's `profile`, else `default`. */
   profile: z.string().min(1).max(200).optional().describe('The profile (a Chrome of its own) this step runs in.'),
   /** How long the step may take, in ms. */
@@ -86,7 +88,7 @@ const Screenshot = z.union([
   z.string().min(1).regex(/^[\w.-]+$/, 'a screenshot name uses letters, digits, ".", "-" and "_"'),
   z.strictObject({
     name: z.string().min(1).regex(/^[\w.-]+$/).optional(),
-    path: z.string().min(1).optional().describe('Also write the PNG here (relative to the working directory).'),
+    path: ConfinedPathSchema.optional().describe('Also write the PNG here: relative to the working directory and inside it (no "..", not absolute; no symbolic link is followed).'),
     target: TargetInput.optional().describe('Picture only this element.'),
     fullPage: z.boolean().optional().describe('Picture the whole page, not only the viewport.'),
   }),
@@ -274,7 +276,7 @@ const StepSchema = z
 /** The top-level keys of a script, with steps not yet checked (the parser checks each one by its kind). */
 export const ScriptShellSchema = z.strictObject({
   $schema: z.string().optional(),
-  name: z.string().min(1).optional().describe('What the report calls this script; default its file name.'),
+  name: z.string().min(1).max(FILE_LIMITS.nameChars).optional().describe('What the report calls this script; default its file name.'),
   description: z.string().optional(),
   profile: z.string().min(1).max(200).optional().describe('The profile of steps that name none; default "default".'),
   allow: z.array(z.string().min(1)).optional().describe('Origins the extension may touch, added to the config\'s.'),

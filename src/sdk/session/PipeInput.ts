@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
 import type { Point, Target } from '../protocol/index.js';
+import { HitGuard, type GuardCheck, type GuardMode } from './HitGuard.js';
 import type { Found, Input, PictureOptions, PointerHow } from './Input.js';
 import { InputLedger } from './InputLedger.js';
 import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
@@ -25,13 +26,14 @@ export class PipeInput implements Input {
   constructor(
     private readonly runTab: RunTab,
     browser: Browser,
-    private readonly session: { dialogs: Dialogs; timeoutMs: number },
+    /** `countRetry` counts a click the hit-target guard stopped and sends again. */
+    private readonly session: { dialogs: Dialogs; timeoutMs: number; countRetry: (step: StepContext) => void },
   ) {
     this.#downloads = new Downloads(browser);
   }
 
   pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void> {
-    return this.#at(step, found, action, (page, at) => {
+    return this.#at(step, found, action, 'pointer', (page, at) => {
       if (action === 'hover') return page.mouse.move(at.x, at.y);
       if (action === 'doubleClick') return page.mouse.click(at.x, at.y, { count: 2 });
       const x = how?.position ? at.rect.x + how.position.x : at.x;
@@ -41,22 +43,32 @@ export class PipeInput implements Input {
   }
 
   type(step: StepContext, found: Found, text: string): Promise<void> {
-    return this.#at(step, found, 'type', async (page, at) => {
+    return this.#at(step, found, 'type', 'input', async (page, at, check) => {
       await page.mouse.click(at.x, at.y);
-      await page.keyboard.type(text);
+      await HitGuard.typeChecked(text, (chunk) => page.keyboard.type(chunk), check);
     });
   }
 
   fill(step: StepContext, found: Found, text: string): Promise<void> {
-    return this.#at(step, found, 'type', async (page) => {
-      if (text) await page.keyboard.sendCharacter(text);
-      else await page.keyboard.press('Delete');
-    });
+    // resolve focused the field: it must still have the focus when the guard is armed.
+    return this.#at(
+      step,
+      found,
+      'fill',
+      'input',
+      async (page) => {
+        if (text) await page.keyboard.sendCharacter(text);
+        else await page.keyboard.press('Delete');
+      },
+      { focused: true },
+    );
   }
 
-  async press(step: StepContext, _key: string, _found: Found | undefined, chord: Chord): Promise<void> {
-    // A named element was focused by `resolve` (prepare: focus); it is not clicked.
-    await this.#input(step, 'press', (page) => pressChord(page.keyboard, chord));
+  async press(step: StepContext, _key: string, found: Found | undefined, chord: Chord): Promise<void> {
+    if (!found) return this.#input(step, 'press', (page) => pressChord(page.keyboard, chord));
+    // A named element was focused by `resolve` (prepare: focus); it is not clicked, and must
+    // still have the focus when the keys go.
+    await this.#guarded(step, found, 'press', 'input', await this.#point(step, found), (page) => pressChord(page.keyboard, chord), { focused: true });
   }
 
   async upload(step: StepContext, found: Found, paths: readonly string[]): Promise<void> {
@@ -109,7 +121,7 @@ export class PipeInput implements Input {
     if (at.kind === undefined) {
       throw new AiteError('unsupported', `${step.name} needs a checkbox or radio; the target is a <${at.tag}>.`, { command: step.name });
     }
-    if (at.checked !== want) await this.#input(step, step.name, (page) => page.mouse.click(at.x, at.y));
+    if (at.checked !== want) await this.#guarded(step, found, step.name, 'pointer', at, (page, point) => page.mouse.click(point.x, point.y));
     await step.verify.state(check, want ? 'checked' : 'unchecked', { timeoutMs: step.timeoutMs });
   }
 
@@ -122,6 +134,8 @@ export class PipeInput implements Input {
 
   async networkIdle(step: StepContext, idleMs: number, timeoutMs: number): Promise<void> {
     await (await this.runTab.page(step.send)).waitForNetworkIdle({ idleTime: idleMs, timeout: timeoutMs }).catch((error: unknown) => {
+      // The allow list's refusal says why; anything else is the network not going idle.
+      if (error instanceof AiteError) throw error;
       throw new AiteError('timeout', `The network did not go idle within ${timeoutMs} ms.`, { cause: error, command: 'wait' });
     });
   }
@@ -142,9 +156,37 @@ export class PipeInput implements Input {
     return found.point ?? (await step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs }));
   }
 
-  async #at(step: StepContext, found: Found, action: string, input: (page: Page, at: Point) => Promise<void>): Promise<void> {
-    const at = await this.#point(step, found);
-    await this.#input(step, action, (page) => input(page, at));
+  async #at(
+    step: StepContext,
+    found: Found,
+    action: string,
+    mode: GuardMode,
+    input: (page: Page, at: Point, check: GuardCheck) => Promise<void>,
+    options: { focused?: boolean } = {},
+  ): Promise<void> {
+    await this.#guarded(step, found, action, mode, await this.#point(step, found), input, options);
+  }
+
+  /** Input at `at` with the hit-target guard armed on the element (see {@link HitGuard}). */
+  async #guarded(
+    step: StepContext,
+    found: Found,
+    action: string,
+    mode: GuardMode,
+    at: Point,
+    input: (page: Page, at: Point, check: GuardCheck) => Promise<void>,
+    options: { focused?: boolean } = {},
+  ): Promise<void> {
+    const guard = new HitGuard(step.send, () => this.session.countRetry(step));
+    await guard.around(
+      found.descriptor,
+      mode,
+      action,
+      at,
+      (point, check) => this.#input(step, action, (page) => input(page, point, check)),
+      () => step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs }),
+      options,
+    );
   }
 
   #timeout(step: StepContext): number {

@@ -3,6 +3,7 @@ import { AiteError } from '../errors/AiteError.js';
 import { PageFinder } from '../launch/PageFinder.js';
 import type { AnswerOf, Command, ExtensionEvent } from '../protocol/index.js';
 import type { Send } from './Channel.js';
+import { PipeAllowList } from './PipeAllowList.js';
 
 /**
  * Which tab is the run's, and what each tab shows: kept from the answers of tab commands and the
@@ -12,9 +13,12 @@ export class RunTab {
   #current: number | null = null;
   readonly #urls = new Map<number, string>();
   readonly #pages: PageFinder | undefined;
+  readonly #allow: PipeAllowList | undefined;
 
-  constructor(browser: Browser | undefined) {
+  /** `allow`: every input, picture and wait through {@link RunTab.page} is checked against it. */
+  constructor(browser: Browser | undefined, allow?: readonly string[]) {
     this.#pages = browser ? new PageFinder(browser) : undefined;
+    this.#allow = browser && allow ? new PipeAllowList(allow) : undefined;
   }
 
   /** The run's tab id, or null before the first navigate (and after the run's tab closed). */
@@ -69,10 +73,16 @@ export class RunTab {
   }
 
   /**
-   * The puppeteer page of the run's tab. A page found before is trusted while it shows the same
-   * url; otherwise the tab list is asked (through `send`), unless `cachedOnly`.
+   * The puppeteer page of the run's tab, guarded by the allow list (see {@link PipeAllowList}).
+   * A page found before is trusted while it shows the same url; otherwise the tab list is asked
+   * (through `send`), unless `cachedOnly`.
    */
   async page(send: Send, options: { cachedOnly?: boolean } = {}): Promise<Page> {
+    const page = await this.#find(send, options);
+    return this.#allow ? this.#allow.guard(page) : page;
+  }
+
+  async #find(send: Send, options: { cachedOnly?: boolean }): Promise<Page> {
     const pages = this.#pages;
     const tabId = this.#current;
     if (!pages) throw new AiteError('unsupported', 'This session has no debugging pipe (attach mode).');

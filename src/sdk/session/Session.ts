@@ -99,7 +99,7 @@ export interface SessionParts {
   profile: string;
   timeoutMs: number;
   lock?: LockFile;
-  /** The run's allowed origins (what reset clears). Default none. */
+  /** The run's allow list: reset clears these origins, and what the runner itself does over the pipe is checked against it. Default none. */
   allow?: readonly string[];
   /** Whether the profile is the temp one launch() made (reset clears its storage by default). Default false. */
   tempProfile?: boolean;
@@ -181,13 +181,16 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     this.bridge = parts.bridge;
     this.browser = parts.browser;
     this.profile = parts.profile;
-    this.#runTab = new RunTab(parts.browser);
+    this.#runTab = new RunTab(parts.browser, parts.allow);
     this.dialogs = new Dialogs(parts.browser, parts.dialogs ?? 'dismiss', {
       pipe: parts.browser !== undefined,
       tabOf: (url) => this.#runTab.tabOf(url),
       answered: (record) => this.#onDialog(record),
     });
-    this.#input = parts.browser ? new PipeInput(this.#runTab, parts.browser, { dialogs: this.dialogs, timeoutMs: parts.timeoutMs }) : new AttachInput();
+    // A click the hit-target guard stopped is tried once more: a re-send, counted as one.
+    this.#input = parts.browser
+      ? new PipeInput(this.#runTab, parts.browser, { dialogs: this.dialogs, timeoutMs: parts.timeoutMs, countRetry: (step) => this.#count(step, 'act', 1) })
+      : new AttachInput();
     // Each request of tab, locator and verify is a step of its own.
     const send = (<R extends RequestInput>(request: R) =>
       this.#step(request.cmd, targetOf(request), undefined, (step) => step.send(request)).then(({ value }) => value)) as Send;

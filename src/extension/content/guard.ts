@@ -1,0 +1,149 @@
+import type { AnswerOf, RequestOf } from '../../sdk/protocol/index.js';
+import { windowOf } from './dom/nodes.js';
+import { composedContains, deepActiveElement } from './dom/query.js';
+import { xpathOf } from './dom/xpath.js';
+import { formatElement } from './explain.js';
+import { elementFromDescriptor } from './fromDescriptor.js';
+
+// The runner's trusted input arrives over the debugging pipe at a point or at the focused
+// element; the page decides what is there when it arrives. While the runner dispatches, this
+// guard sits in the capture phase on the element's window: an event that would reach another
+// element (an overlay shown on the first mousemove, a field the page moved the focus to) is
+// stopped there, before the page's own listeners on the way see it, and remembered, so the step
+// fails (or retries) instead of reporting input that went elsewhere.
+//
+// What it can stop: pointerdown/up, mousedown/up, click, dblclick, auxclick, contextmenu, and
+// keydown/keypress/beforeinput (their default actions too: preventDefault on keypress and
+// beforeinput keeps the text out of the other field). What it cannot: listeners the page put on
+// the same window's capture phase before it (they run first), mousemove/mouseover (they must
+// reach the page for hover to work), and text the browser inserts after a beforeinput that the
+// element itself received (its input event elsewhere is remembered, so the step fails).
+
+const POINTER_EVENTS = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'] as const;
+// Not keyup: it inserts nothing, and after Enter or Tab (or an app moving on to the next field)
+// it rightly goes where the focus went.
+const KEY_EVENTS = ['keydown', 'keypress', 'beforeinput'] as const;
+/** An armed guard the runner stopped asking about (it died, the pipe broke) goes away by itself. */
+const ARMED_MS = 30_000;
+
+type Seen = { element: string; xpath?: string };
+
+interface Armed {
+  element: Element;
+  mode: 'pointer' | 'input';
+  win: Window;
+  intercepted?: Seen & { event: string };
+  focusTakenBy?: Seen;
+  /** A pointerdown or mousedown of this dispatch reached the element. */
+  pressed?: boolean;
+  timer: ReturnType<typeof setTimeout>;
+  listener: (event: Event) => void;
+  onFocusOut: (event: Event) => void;
+  onInput: (event: Event) => void;
+}
+
+let armed: Armed | undefined;
+
+/** `guard`: arm, check or disarm the hit-target guard of this document. */
+export async function guard(req: RequestOf<'guard'>): Promise<AnswerOf<'guard'>> {
+  if (req.op === 'arm') {
+    disarm();
+    arm(elementFromDescriptor(req.descriptor!), req.mode!);
+  } else if (armed) {
+    clearTimeout(armed.timer);
+    armed.timer = setTimeout(disarm, ARMED_MS);
+  }
+  const answer = state(req.id);
+  if (req.op === 'disarm') disarm();
+  return answer;
+}
+
+function arm(element: Element, mode: 'pointer' | 'input'): void {
+  const win = windowOf(element);
+  const listener = (event: Event): void => {
+    const current = armed;
+    // Only trusted events are the runner's (or a person's): what the page's own script
+    // dispatches (el.click() in a handler) is the page's business.
+    if (!current || !event.isTrusted) return;
+    const keyish = (KEY_EVENTS as readonly string[]).includes(event.type);
+    if (keyish && current.mode !== 'input') return;
+    const target = (event.composedPath()[0] as Element | undefined) ?? (event.target as Element | null);
+    if (reaches(current.element, target ?? null)) {
+      if (event.type === 'pointerdown' || event.type === 'mousedown') current.pressed = true;
+      return;
+    }
+    // The press reached the element and the page removed it (a re-render on mousedown): the
+    // release and click that follow land on what is left, which is not input gone elsewhere.
+    if (current.pressed && !current.element.isConnected) return;
+    event.stopImmediatePropagation();
+    if (event.cancelable) event.preventDefault();
+    current.intercepted ??= { event: event.type, ...seen(keyish ? deepActiveElement(current.element.ownerDocument) : target) };
+  };
+  const onFocusOut = (event: Event): void => {
+    const current = armed;
+    if (!current || !composedContains(current.element, event.target as Node)) return;
+    const next = (event as FocusEvent).relatedTarget as Element | null;
+    if (next && reaches(current.element, next)) return;
+    // The element that takes the focus is known only once it has it.
+    queueMicrotask(() => {
+      if (armed === current && !hasFocus(current.element)) current.focusTakenBy ??= seen(next ?? deepActiveElement(current.element.ownerDocument));
+    });
+  };
+  // Text the browser inserted into another element (after a beforeinput the element itself got)
+  // cannot be stopped any more; it is remembered so the step fails.
+  const onInput = (event: Event): void => {
+    const current = armed;
+    if (!current || current.mode !== 'input' || !event.isTrusted) return;
+    const target = (event.composedPath()[0] as Element | undefined) ?? null;
+    if (!reaches(current.element, target)) current.intercepted ??= { event: 'input', ...seen(target) };
+  };
+  for (const type of [...POINTER_EVENTS, ...KEY_EVENTS]) win.addEventListener(type, listener, { capture: true });
+  win.addEventListener('focusout', onFocusOut, { capture: true });
+  win.addEventListener('input', onInput, { capture: true });
+  armed = { element, mode, win, listener, onFocusOut, onInput, timer: setTimeout(disarm, ARMED_MS) };
+}
+
+function disarm(): void {
+  const current = armed;
+  if (!current) return;
+  armed = undefined;
+  clearTimeout(current.timer);
+  for (const type of [...POINTER_EVENTS, ...KEY_EVENTS]) current.win.removeEventListener(type, current.listener, { capture: true });
+  current.win.removeEventListener('focusout', current.onFocusOut, { capture: true });
+  current.win.removeEventListener('input', current.onInput, { capture: true });
+}
+
+function state(id: number): AnswerOf<'guard'> {
+  const current = armed;
+  if (!current) return { id, ok: true, armed: false, focused: false };
+  const focused = hasFocus(current.element);
+  return {
+    id,
+    ok: true,
+    armed: true,
+    focused,
+    ...(current.intercepted ? { intercepted: current.intercepted } : {}),
+    ...(current.focusTakenBy ? { focusTakenBy: current.focusTakenBy } : {}),
+  };
+}
+
+/** The event reaches the element: it is the element, inside it, or the label of it (a click on a label reaches its control). */
+function reaches(element: Element, target: Element | null): boolean {
+  if (!target) return false;
+  if (target === element || composedContains(element, target)) return true;
+  const label = typeof target.closest === 'function' ? (target.closest('label') as HTMLLabelElement | null) : null;
+  if (label?.control === element) return true;
+  // The click a label passes on to its control, when the element is the label.
+  const labels = (target as HTMLInputElement).labels;
+  return labels ? Array.from(labels).some((l) => l === element || composedContains(element, l)) : false;
+}
+
+function hasFocus(element: Element): boolean {
+  const active = deepActiveElement(element.ownerDocument);
+  return active !== null && (active === element || composedContains(element, active));
+}
+
+function seen(el: Element | null): Seen {
+  if (!el || typeof el.localName !== 'string') return { element: 'nothing (the page itself)' };
+  return { element: formatElement(el), xpath: xpathOf(el) };
+}

@@ -1,0 +1,141 @@
+import { AiteError } from '../errors/AiteError.js';
+import type { AnswerOf, Descriptor, Point } from '../protocol/index.js';
+import type { Send } from './Channel.js';
+
+/** Typed text goes in chunks this long, the focus checked before each. */
+const TYPE_CHUNK = 16;
+
+/** `pointer`: pointer events must reach the element. `input`: key and text events too, and the focus must stay in it. */
+export type GuardMode = 'pointer' | 'input';
+
+/** Checks, between chunks of input, that nothing was stopped and the focus is still in the element. */
+export type GuardCheck = () => Promise<void>;
+
+/**
+ * Input over the pipe lands only on the element a step resolved. Around each dispatch the
+ * content script's guard (the `guard` command) watches the element's window: an event that would
+ * reach another element is stopped before the page sees it. Afterwards the step fails
+ * `not-visible`, naming what was there instead; a pointer event that was stopped is tried once
+ * more (counted), after `locate` says the element can be hit again. Nothing stopped was seen by
+ * the page, so the second try never acts twice.
+ */
+export class HitGuard {
+  constructor(
+    private readonly send: Send,
+    /** Counts the second try as a retry of the step. */
+    private readonly countRetry: () => void,
+  ) {}
+
+  /**
+   * Runs `dispatch` at `at` with the guard armed on `descriptor`. `relocate` finds the point
+   * again for the second try; `check` is handed to `dispatch` for typing in chunks. With
+   * `focused`, the element must have the focus already when the guard is armed (fill).
+   */
+  async around(
+    descriptor: Descriptor,
+    mode: GuardMode,
+    action: string,
+    at: Point,
+    dispatch: (at: Point, check: GuardCheck) => Promise<void>,
+    relocate: () => Promise<Point>,
+    options: { focused?: boolean } = {},
+  ): Promise<void> {
+    const first = await this.#once(descriptor, mode, action, at, dispatch, options);
+    if (first === 'ok') return;
+    this.countRetry();
+    // The element must be reachable now (locate waits for that, or says what still covers it).
+    const again = await relocate();
+    const second = await this.#once(descriptor, mode, action, again, dispatch, options);
+    if (second !== 'ok') throw second;
+  }
+
+  /** Types `text` in chunks, checking before each chunk that the focus is still where it was. */
+  static async typeChecked(text: string, type: (chunk: string) => Promise<void>, check: GuardCheck): Promise<void> {
+    for (let i = 0; i < text.length; i += TYPE_CHUNK) {
+      await check();
+      await type(text.slice(i, i + TYPE_CHUNK));
+    }
+  }
+
+  async #once(
+    descriptor: Descriptor,
+    mode: GuardMode,
+    action: string,
+    at: Point,
+    dispatch: (at: Point, check: GuardCheck) => Promise<void>,
+    options: { focused?: boolean },
+  ): Promise<'ok' | AiteError> {
+    const armed = await this.send({ cmd: 'guard', op: 'arm', mode, descriptor }).catch((error: unknown) => {
+      if (error instanceof AiteError && error.reason === 'unsupported') return undefined;
+      throw error;
+    });
+    // A v1 extension cannot watch (it answers `unsupported`): the input goes as before.
+    if (!armed?.armed) return dispatch(at, async () => undefined).then(() => 'ok' as const);
+    // fill: resolve focused the field; it must still have the focus before the text goes.
+    if (options.focused) {
+      const problem = this.#problem(armed, mode, action, 'before-more');
+      if (problem) {
+        await this.#disarm(descriptor);
+        throw problem;
+      }
+    }
+    const check: GuardCheck = async () => {
+      const state = await this.send({ cmd: 'guard', op: 'check', descriptor });
+      if (!state.armed) throw new AiteError('navigation', `${action} stopped: the page changed while aite gave it input, so the rest would go to another document; none of it was sent.`, { command: action });
+      const problem = this.#problem(state, mode, action, 'before-more');
+      if (problem) throw problem;
+    };
+    try {
+      await dispatch(at, check);
+    } catch (error) {
+      // The dispatch's own failure is the one to report.
+      await this.#disarm(descriptor).catch(() => undefined);
+      throw error;
+    }
+    const state = await this.#disarm(descriptor);
+    if (!state) return 'ok';
+    // The focus may move once the input is in (an app moving on to the next field): only input
+    // that went elsewhere fails now.
+    const problem = this.#problem(state, mode, action, 'done');
+    if (!problem) return 'ok';
+    // Only a stopped pointer event is tried again: the page saw none of it. Typed text that
+    // went elsewhere, or a focus the page took, is the page's doing and fails the step.
+    if (state.intercepted && mode === 'pointer') return problem;
+    throw problem;
+  }
+
+  /** Disarms; undefined when the document is gone (the input navigated it: it reached the page). */
+  async #disarm(descriptor: Descriptor): Promise<AnswerOf<'guard'> | undefined> {
+    try {
+      const state = await this.send({ cmd: 'guard', op: 'disarm', descriptor });
+      return state.armed ? state : undefined;
+    } catch (error) {
+      if (error instanceof AiteError && (error.reason === 'navigation' || error.reason === 'tab-closed' || error.reason === 'not-found')) return undefined;
+      throw error;
+    }
+  }
+
+  #problem(state: AnswerOf<'guard'>, mode: GuardMode, action: string, phase: 'before-more' | 'done'): AiteError | undefined {
+    if (state.intercepted) {
+      const { element, xpath, event } = state.intercepted;
+      const what =
+        event === 'input'
+          ? `the page moved the focus to ${element} and the text went there (text the browser inserts cannot be stopped)`
+          : `${element} would have received the ${event} instead (the page put it there while aite acted); aite stopped the event before the page saw it`;
+      return new AiteError('not-visible', `${action} did not reach its target: ${what}.`, {
+        command: action,
+        detail: { coveredBy: { element, ...(xpath ? { xpath } : {}) }, event },
+      });
+    }
+    if (mode !== 'input' || phase === 'done') return undefined;
+    if (state.focusTakenBy) {
+      const { element, xpath } = state.focusTakenBy;
+      return new AiteError('not-visible', `${action} stopped: the page moved the focus from the target to ${element}, so the rest of the input would go there; none of it was sent.`, {
+        command: action,
+        detail: { focusTakenBy: { element, ...(xpath ? { xpath } : {}) } },
+      });
+    }
+    if (!state.focused) return new AiteError('not-visible', `${action} stopped: the target does not have the focus, so typed input would go elsewhere; none of it was sent.`, { command: action });
+    return undefined;
+  }
+}
