@@ -47,6 +47,8 @@ export {
 } from './script/schema.js';
 export { describeStep, describeTarget } from './script/describeStep.js';
 export { parseShard, selectShard, type Shard } from './script/shard.js';
+// Internal, for tools built on the script format (aite mcp): one step, and a step kind's schema.
+export { runStep as _runStep, stepSchema as _stepSchema, type StepOutcome as _StepOutcome } from './script/runStep.js';
 export { UsageError, type UsageErrorCode, type UsageIssue } from './script/UsageError.js';
 export { CONFIG_FILE_NAME, findConfigFile, loadConfig, resolveConfig, type ConfigOverrides } from './config/loadConfig.js';
 export { configJsonSchema, type AiteConfig, type AiteConfigFile, type ProfileConfig } from './config/schema.js';
