@@ -114,6 +114,17 @@ export const REQUIREMENTS = {
   'SEC-REREAD': 'the extension reads bridge.json each time it connects, so a new run\u2019s token is used',
   'SEC-NOT-IN-PAGE': 'the token is never in a URL the page can see; pages cannot reach the bridge or the worker',
   'SEC-HOSTS': 'the extension requests host permissions only for the origins of the allow list',
+
+  // For agents: aite mcp
+  'MCP-TOOLS': 'aite mcp lists the tools API.md names, each with a description and a zod-derived object input schema',
+  'MCP-LAZY': 'the browser starts on the first tool call that needs one; a call refused before it runs starts none',
+  'MCP-ALLOW': 'a navigate to an origin outside the allow list is refused (unsupported) before anything runs',
+  'MCP-RESULT': 'a passed call answers a sentence of what happened with the step\u2019s re-sends, and its repair, dialogs and warnings when there are any',
+  'MCP-ERROR': 'a failed call is an MCP tool error (isError) whose text is [reason] and the AiteError message',
+  'MCP-TARGET': 'a tool target is a script target, a plain string (its text) or { ref } from the last snapshot',
+  'MCP-REFUSE-CANDIDATES': 'an ambiguous or drifted element is returned to the agent with its candidates, each with a target naming it, and never acted on',
+  'MCP-IMAGE': 'screenshot answers an image content block (PNG)',
+  'MCP-CLOSE': 'closing the connection, SIGINT or SIGTERM closes Chrome and removes the temp profile',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

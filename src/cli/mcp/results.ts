@@ -58,7 +58,7 @@ export function failed(error: unknown, retries: number): ToolAnswer {
 }
 
 function resends(n: number): string {
-  return n === 0 ? '(no re-sends)' : `(re-sent ${n} time${n === 1 ? '' : 's'}, counted: the connection or the page was replaced; no action was sent twice)`;
+  return n === 0 ? '(no re-sends)' : `(re-sent ${n} time${n === 1 ? '' : 's'}; an action is never sent twice)`;
 }
 
 interface Dialog {
