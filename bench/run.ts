@@ -11,6 +11,7 @@ import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadAite } from './tools/aite.js';
+import { AGENT_TASK, runAgentBench, type AgentRun, type AgentTool } from './agents.js';
 import { aiteChromeArgs } from './chrome.js';
 import { startPageServer } from './server.js';
 import { median, p95 } from './stats.js';
@@ -41,6 +42,7 @@ const N = {
   hugeFlow: q(2),
   repair: q(30),
   parallel: q(2),
+  agents: q(5),
 };
 const SIZES = [200, 2000, 20000];
 // 1 profile is the single-profile flow on 2000 elements, measured above.
@@ -207,6 +209,30 @@ function printScaling(): void {
   }
 }
 
+function agentSummary(agents: Record<AgentTool, AgentRun[]>): Record<string, { calls: number; wallMedianMs: number; wallP95Ms: number; bytesMedian: number; toolListBytes: number }> {
+  return Object.fromEntries(
+    Object.entries(agents).map(([tool, runs]) => [
+      tool,
+      {
+        calls: median(runs.map((r) => r.calls)),
+        wallMedianMs: median(runs.map((r) => r.wallMs)),
+        wallP95Ms: p95(runs.map((r) => r.wallMs)),
+        bytesMedian: median(runs.map((r) => r.bytes)),
+        toolListBytes: median(runs.map((r) => r.toolListBytes)),
+      },
+    ]),
+  );
+}
+
+function printAgents(agents: Record<AgentTool, AgentRun[]>): void {
+  console.log(`\nAgent task, ${AGENT_TASK.length} steps (${AGENT_TASK.join('; ')}), N = ${N.agents} per tool:`);
+  const head = `${pad('tool', 16)}${lpad('tool calls', 12)}${lpad('wall median', 14)}${lpad('wall p95', 12)}${lpad('bytes to read', 16)}${lpad('tool list', 12)}`;
+  console.log(`${head}\n${'-'.repeat(head.length)}`);
+  for (const [tool, s] of Object.entries(agentSummary(agents))) {
+    console.log(`${pad(tool, 16)}${lpad(String(s.calls), 12)}${lpad(fmt(s.wallMedianMs), 14)}${lpad(fmt(s.wallP95Ms), 12)}${lpad(`${s.bytesMedian} B`, 16)}${lpad(`${s.toolListBytes} B`, 12)}`);
+  }
+}
+
 // ------------------------------------------------------------------------------ main
 
 async function main(): Promise<void> {
@@ -232,6 +258,21 @@ async function main(): Promise<void> {
 
   console.log(`aite bench: ${chromeVersion} · Node ${process.version} · ${cpus().length} cores · ${Math.round(totalmem() / 2 ** 30)} GB${QUICK ? ' · --quick' : ''}`);
   console.log(`flags (aite's, for all three): ${args.join(' ')}`);
+
+  // The agent task first: two MCP servers, each spawning its own browser per run.
+  let agents: Record<AgentTool, AgentRun[]> | undefined;
+  if (wanted('agents')) {
+    console.log(`· agent task (${AGENT_TASK.length} steps) through aite mcp and the Playwright MCP server`);
+    const fixtures = await startPageServer(join(ROOT, 'test/fixtures/pages'));
+    try {
+      agents = await runAgentBench({ origin: fixtures.origin, aiteCli: join(ROOT, 'bench/out/aite-pkg/dist/cli/aite.js'), executablePath, chromeArgs: args, n: N.agents });
+    } catch (error) {
+      failures.push(`agent task: ${(error as Error).message}`);
+      console.error(`  ! agent task: ${(error as Error).message.split('\n')[0]}`);
+    } finally {
+      await fixtures.close();
+    }
+  }
 
   const drivers = TOOLS.map((t) => new Driver(t));
   const byTool = (t: ToolName): Driver => drivers.find((d) => d.tool === t)!;
@@ -386,6 +427,7 @@ async function main(): Promise<void> {
 
     printTable();
     printScaling();
+    if (agents) printAgents(agents);
     const mb = (b: number): string => `${(b / 2 ** 20).toFixed(0)} MB`;
     console.log(
       `\nPeak memory of each tool's Node process (maxRSS): ${TOOLS.map((t) => `${t} ${mb(memory[t].maxRss)}`).join(' · ')}` +
@@ -416,6 +458,7 @@ async function main(): Promise<void> {
         };
       }),
       scaling: scaling.rows,
+      agents: agents ? { task: AGENT_TASK, n: N.agents, tools: agentSummary(agents), runs: agents } : undefined,
       memory: { ...memory, orchestratorMaxRss: process.resourceUsage().maxRSS * 1024 },
       failures,
     };
