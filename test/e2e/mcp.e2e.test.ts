@@ -70,7 +70,8 @@ const call = (name: string, args: Record<string, unknown> = {}): Promise<Answer>
 beforeAll(async () => {
   server = await startFixtureServer();
   cwd = await mkdtemp(join(tmpdir(), 'aite-mcp-e2e-'));
-  ({ client, transport } = await connect(['--allow', server.origin], cwd));
+  // With a lock file, as an agent's own runs heal: what it names is remembered, then repaired or refused.
+  ({ client, transport } = await connect(['--allow', server.origin, '--lock', join(cwd, 'aite.lock.json')], cwd));
 });
 
 afterAll(async () => {
@@ -149,6 +150,27 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
     const xpath = /target (\{"xpath":"[^"]+"\})/.exec(text)![1]!;
     expect(textOf(await call('click', { target: JSON.parse(xpath) }))).toMatch(/^Done: click xpath /);
     expect(textOf(await call('read', { target: { css: '#removed' } }))).toContain('"1 removed"');
+  });
+
+  it('[MCP-REFUSE-CANDIDATES] [MCP-RESULT] with --lock: rows reordered, the remembered row is refused as drifted with its candidate; renamed, it is repaired and the answer says what changed', async () => {
+    const deleteOfFirstRow = { xpath: '//tr[1]/td[4]/button[2]' };
+    await call('navigate', { url: page('agent-rows.html') });
+    expect(textOf(await call('click', { target: deleteOfFirstRow }))).toMatch(/^Done: click xpath/);
+    expect(textOf(await call('read', { target: { css: '#deleted' } }))).toContain('"Deleted: A"');
+
+    await call('navigate', { url: page('agent-rows.html?order=GAT') });
+    const drifted = await call('click', { target: deleteOfFirstRow, timeoutMs: 2000 });
+    expect(drifted.isError).toBe(true);
+    expect(textOf(drifted)).toMatch(/^\[drifted\] .*Nothing was done/s);
+    expect(textOf(drifted)).toMatch(/Candidates \(none was acted on; name one to act on it\):\n {2}1\. button "Delete" \(score [\d.]+\): target \{"xpath":"[^"]+"\}/);
+    expect(textOf(await call('read', { target: { css: '#deleted' } }))).toContain('"Deleted:"');
+
+    await call('navigate', { url: page('agent-rows.html?renamed=A') });
+    const repaired = await call('click', { target: deleteOfFirstRow, timeoutMs: 3000 });
+    expect(repaired.isError, textOf(repaired)).toBeFalsy();
+    expect(textOf(repaired)).toMatch(/^Done: click xpath .*\nFound by repair \(score [\d.]+, next best [\d.]+\): .*Remove/s);
+    expect(textOf(await call('read', { target: { css: '#deleted' } }))).toContain('"Deleted: A"');
+    await call('navigate', { url: page('agent.html') });
   });
 
   it('[MCP-IMAGE] screenshot answers a PNG image block', async () => {
