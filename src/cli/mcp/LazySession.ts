@@ -8,6 +8,7 @@ import type { Session } from 'aite';
 export class LazySession {
   readonly #start: () => Promise<Session>;
   #session: Promise<Session> | undefined;
+  #current: Session | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #closed: Promise<void> | undefined;
 
@@ -20,11 +21,15 @@ export class LazySession {
     return this.#session !== undefined;
   }
 
-  /** Runs `work` after every call before it; `work` gets the session when it asks for it. */
-  run<T>(work: (session: () => Promise<Session>) => Promise<T>): Promise<T> {
-    const next = this.#queue.then(() => {
+  /**
+   * Runs `work` after every call before it; `work` gets the session when it asks for it. A Chrome
+   * that exited since (the user closed the window, it crashed) is cleaned up first, and the next
+   * session is a new Chrome: `work` is told so in `restarted`, to say it to the agent.
+   */
+  run<T>(work: (session: () => Promise<Session>, restarted: string | undefined) => Promise<T>): Promise<T> {
+    const next = this.#queue.then(async () => {
       if (this.#closed) throw new Error('The connection is closing; nothing more is run.');
-      return work(() => this.#get());
+      return work(() => this.#get(), await this.#dropExited());
     });
     this.#queue = next.catch(() => undefined);
     return next;
@@ -34,12 +39,25 @@ export class LazySession {
     if (!this.#session) {
       const starting = this.#start();
       this.#session = starting;
+      starting.then((session) => (this.#current = session)).catch(() => undefined);
       // A launch that failed may be tried again by the next call (after the user fixed Chrome, say).
       starting.catch(() => {
         if (this.#session === starting) this.#session = undefined;
       });
     }
     return this.#session;
+  }
+
+  async #dropExited(): Promise<string | undefined> {
+    const gone = this.#current;
+    const chrome = gone?.browser?.process();
+    // The process's end is known as soon as Node has reaped it; the pipe's end may come later.
+    const exited = gone?.browser && (!gone.browser.connected || (chrome && (chrome.exitCode !== null || chrome.signalCode !== null)));
+    if (!gone || !exited) return undefined;
+    this.#current = undefined;
+    this.#session = undefined;
+    await gone.close().catch(() => undefined);
+    return 'Chrome had exited since the last call (closed or crashed); this call starts a new one, without the pages and, for a temporary profile, the logins of the old one.';
   }
 
   /** Closes the browser (after a launch in progress, if any); idempotent. */

@@ -40,7 +40,7 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array): To
  * included). A refusal that weighed candidates (drifted, ambiguous) lists them, each with a target
  * that names it; none was acted on.
  */
-export function failed(error: unknown, retries: number): ToolAnswer {
+export function failed(error: unknown, retries: number, notice?: string): ToolAnswer {
   let text: string;
   if (error instanceof AiteError) {
     text = `[${error.reason}] ${error.message}`;
@@ -54,7 +54,7 @@ export function failed(error: unknown, retries: number): ToolAnswer {
   } else {
     text = `[internal] ${error instanceof Error ? error.message : String(error)}`;
   }
-  return { content: [{ type: 'text', text }], isError: true };
+  return { content: [{ type: 'text', text: notice ? `${text}\n${notice}` : text }], isError: true };
 }
 
 function resends(n: number): string {

@@ -35,7 +35,7 @@ export function createMcpServer(options: McpServerOptions): { server: McpServer;
     server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, (args: Record<string, unknown>) => call(tool, args));
   }
   const call = (tool: Tool, args: Record<string, unknown>): Promise<ToolAnswer> =>
-    session.run(async (get) => {
+    session.run(async (get, restarted) => {
       let started: Session | undefined;
       let before = 0;
       const ctx = {
@@ -51,9 +51,10 @@ export function createMcpServer(options: McpServerOptions): { server: McpServer;
       const retries = (): number => (started ? started.retries.total - before : 0);
       try {
         const outcome = await tool.run(args, ctx);
-        return passed(outcome.sentence, { retries: retries(), ...(outcome.result ? { result: outcome.result } : {}) }, outcome.image);
+        const sentence = restarted ? `${restarted}\n${outcome.sentence}` : outcome.sentence;
+        return passed(sentence, { retries: retries(), ...(outcome.result ? { result: outcome.result } : {}) }, outcome.image);
       } catch (error) {
-        return failed(error, retries());
+        return failed(error, retries(), restarted);
       }
     });
   return { server, session };
