@@ -8,7 +8,7 @@ export type { Send as _Send } from './session/Channel.js';
 export { Tab } from './session/Tab.js';
 export { Locator } from './session/Locator.js';
 export { Verify, type VerifyOptions, type VerifyState, type Within } from './session/Verify.js';
-export type { RetryCounts, StepRecord, StepResult, TargetInput, Warning } from './session/types.js';
+export type { RetryCounts, StepOptions, StepRecord, StepResult, TargetInput, Warning } from './session/types.js';
 export { Bridge, type BridgeOptions } from './bridge/Bridge.js';
 export { BridgeEvent, type BridgeEvents, type Rejection, type RetryInfo } from './bridge/BridgeEvents.js';
 export { AiteError, type AiteErrorJson } from './errors/AiteError.js';

@@ -223,6 +223,31 @@ describe('outline', () => {
   });
 });
 
+describe('every Session call is a step', () => {
+  it('[STEP-PICTURE, OL-RUNNER] a failed verify from the SDK carries its call log and the picture, candidates outlined and cleared after', async () => {
+    await ctx.session.tab.navigate(ctx.page('buttons.html'));
+    const page = await runPage();
+    await page.evaluate(() => {
+      const w = window as unknown as { boxes: number };
+      w.boxes = 0;
+      new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes) if (n instanceof Element && n.matches('[data-aite-overlay]')) w.boxes += 1;
+      }).observe(document.documentElement, { childList: true, subtree: true });
+    });
+    const error = await failure(ctx.session.verify.targetText({ text: 'Delete' }, 'Remove', { timeoutMs: 300 }));
+    expect(error.reason).toBe('ambiguous');
+    expect(error.callLog[0]).toBe('verify {"text":"Delete"}');
+    expect(error.callLog[1]).toMatch(/^ {2}verify \{"kind":"targetText"/);
+    expect(error.message).toContain('Call log:');
+    expect(Buffer.from(error.screenshot!).subarray(1, 4).toString()).toBe('PNG');
+    expect(await win<number>(page, 'boxes')).toBe(2);
+    expect(await page.evaluate(() => document.querySelectorAll('[data-aite-overlay]').length)).toBe(0);
+    const mismatch = await failure(ctx.session.verify.text('Nowhere on this page', { timeoutMs: 200 }));
+    expect(mismatch.callLog[0]).toBe('verify');
+    expect(mismatch.screenshot?.length).toBeGreaterThan(1000);
+  });
+});
+
 describe('screenshots', () => {
   it('[SS-REFUSE, SS-WARNING] refuses, with a warning, when two tabs show the same page', async () => {
     await ctx.session.tab.navigate(ctx.page('popup.html'));

@@ -1,12 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
   AnswerSchemas,
+  BridgeConfigSchema,
   COMMANDS,
+  CommandFailure,
+  DEFAULT_TIMEOUT_MS,
+  defaultTimeoutOf,
   DescriptorSchema,
   EventSchema,
   FailureSchema,
   HelloSchema,
   IDEMPOTENT_COMMANDS,
+  isPageCommand,
+  NAVIGATE_TIMEOUT_MS,
+  NAVIGATION_RESEND_COMMANDS,
+  PAGE_COMMANDS,
   REASONS,
   TargetSchema,
   WelcomeSchema,
@@ -80,5 +88,35 @@ describe('protocol schemas', () => {
   it('keeps unknown descriptor fields, so newer descriptors survive', () => {
     expect(DescriptorSchema.parse({ ...descriptor, future: 42 })).toMatchObject({ future: 42 });
     expect(DescriptorSchema.safeParse({ ...descriptor, v: 2 }).success).toBe(false);
+  });
+});
+
+describe('protocol facts, shared by both ends', () => {
+  it('says where each command runs and which timeout it gets when it names none', () => {
+    expect(PAGE_COMMANDS).toEqual(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline']);
+    expect(COMMANDS.filter((cmd) => isPageCommand(cmd))).toEqual(PAGE_COMMANDS);
+    expect([...NAVIGATION_RESEND_COMMANDS].sort()).toEqual(['resolve', 'verify']);
+    expect(defaultTimeoutOf('verify')).toBe(DEFAULT_TIMEOUT_MS);
+    expect(defaultTimeoutOf('verify', 12_000)).toBe(12_000);
+    expect(defaultTimeoutOf('navigate')).toBe(NAVIGATE_TIMEOUT_MS);
+    expect(defaultTimeoutOf('navigate', 60_000)).toBe(60_000);
+    expect(defaultTimeoutOf('tabs')).toBeUndefined();
+    expect(defaultTimeoutOf('outline')).toBeUndefined();
+  });
+
+  it('[SEC-BRIDGE-JSON] bridge.json has one schema: a loopback bridge, a token, a profile (default "default")', () => {
+    const token = 'a'.repeat(32);
+    expect(BridgeConfigSchema.parse({ url: 'ws://127.0.0.1:4000/ext', token })).toEqual({ url: 'ws://127.0.0.1:4000/ext', token, profile: 'default' });
+    const remote = BridgeConfigSchema.safeParse({ url: 'ws://10.0.0.2:4000/ext', token, profile: 'p' });
+    expect(remote.success).toBe(false);
+    expect(remote.error?.issues[0]?.message).toMatch(/not on 127\.0\.0\.1/);
+    expect(BridgeConfigSchema.safeParse({ url: 'ws://127.0.0.1:4000/ext', token, profile: 'p'.repeat(201) }).success).toBe(false);
+    expect(HelloSchema.safeParse({ type: 'hello', extVersion: '1', chrome: '1', profile: 'p'.repeat(201) }).success).toBe(false);
+  });
+
+  it('[RQ-FAILURE] one failure class turns into the wire failure, re-sends counted', () => {
+    const failure = new CommandFailure('not-enabled', 'Send is disabled.', { why: 'disabled' });
+    expect(FailureSchema.parse(failure.toAnswer(7, 2))).toEqual({ id: 7, ok: false, reason: 'not-enabled', message: 'Send is disabled.', detail: { why: 'disabled' }, retries: 2 });
+    expect(failure.toAnswer(8)).not.toHaveProperty('retries');
   });
 });

@@ -1,8 +1,7 @@
-import type { AnswerOf, Failure, RequestOf } from '../../sdk/protocol/index.js';
+import { CommandFailure, PAGE_COMMANDS, type AnswerOf, type Failure, type PageCommand, type RequestOf } from '../../sdk/protocol/index.js';
 import { act } from './act.js';
 import { locate } from './locate.js';
 import { outline } from './outline.js';
-import { PageFailure } from './PageFailure.js';
 import { read } from './read.js';
 import { resolve } from './resolve.js';
 import { verify } from './verify.js';
@@ -12,9 +11,6 @@ export { actStatus, lastActDispatched, type ActDispatch } from './act.js';
 export { setOutlineLifetimeForTests } from './outline.js';
 export { handles } from './Handles.js';
 
-/** The commands the worker forwards to the page. */
-export const PAGE_COMMANDS = ['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline'] as const;
-export type PageCommand = (typeof PAGE_COMMANDS)[number];
 export type PageRequest = { [C in PageCommand]: RequestOf<C> }[PageCommand];
 export type PageAnswer = { [C in PageCommand]: AnswerOf<C> }[PageCommand];
 /** A failure answer; the page always says why in `message`. */
@@ -42,7 +38,7 @@ function dispatch(req: PageRequest): Promise<PageAnswer> {
       return handlers.outline(req);
     default: {
       const never: never = req;
-      throw new PageFailure('unsupported', `The page does not handle the command ${JSON.stringify((never as { cmd?: unknown }).cmd)}; only ${PAGE_COMMANDS.join(', ')}.`);
+      throw new CommandFailure('unsupported', `The page does not handle the command ${JSON.stringify((never as { cmd?: unknown }).cmd)}; only ${PAGE_COMMANDS.join(', ')}.`);
     }
   }
 }
@@ -56,13 +52,11 @@ export async function handlePageRequest(req: PageRequest): Promise<PageAnswer | 
   const id = typeof req?.id === 'number' ? req.id : 0;
   try {
     if (!req || !(PAGE_COMMANDS as readonly string[]).includes(req.cmd)) {
-      throw new PageFailure('unsupported', `The page does not handle the command ${JSON.stringify(req?.cmd)}; only ${PAGE_COMMANDS.join(', ')}.`);
+      throw new CommandFailure('unsupported', `The page does not handle the command ${JSON.stringify(req?.cmd)}; only ${PAGE_COMMANDS.join(', ')}.`);
     }
     return await dispatch(req);
   } catch (e) {
-    if (e instanceof PageFailure) {
-      return { id, ok: false, reason: e.reason, message: e.message, ...(e.detail ? { detail: e.detail } : {}) };
-    }
+    if (e instanceof CommandFailure) return e.toAnswer(id);
     const err = e instanceof Error ? e : new Error(String(e));
     return {
       id,

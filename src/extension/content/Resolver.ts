@@ -1,4 +1,4 @@
-import type { Reason, Target } from '../../sdk/protocol/index.js';
+import { CommandFailure, type Reason, type Target } from '../../sdk/protocol/index.js';
 import { describe } from './describe.js';
 import { accessibleName, isAriaHidden, isInteractive, labelsOf, roleOf, UNNAMED_ROLES } from './dom/aria.js';
 import { composedContains, composedParent, findFrame, queryCssDeep, walkElements } from './dom/query.js';
@@ -8,7 +8,6 @@ import { isRendered, whyHidden } from './dom/visibility.js';
 import { evaluateXPath } from './dom/xpath.js';
 import { formatElement, formatTarget, listOf, q } from './explain.js';
 import { handles } from './Handles.js';
-import { PageFailure } from './PageFailure.js';
 import { activity, done, pending, settle, type Step } from './settle.js';
 
 /** A region name or a target that must resolve to one element. */
@@ -31,7 +30,6 @@ export interface Evaluation {
   texts: TextIndex;
 }
 
-export const DEFAULT_TIMEOUT_MS = 5000;
 /** An ambiguous answer is only given once the DOM has been this quiet (a list may still be rendering). */
 export const AMBIGUOUS_QUIET_MS = 100;
 const CANDIDATES_MAX = 10;
@@ -52,7 +50,7 @@ export function evaluate(target: Target, opts: { within?: Within | undefined; do
       return blocked(texts, 'not-found', `No iframe has the name, id or css ${q(target.frame)}, so ${formatTarget(target)} cannot be looked for.`, { frame: target.frame });
     }
     if (f.kind === 'cross-origin') {
-      throw new PageFailure('unsupported', `The iframe ${q(target.frame)} shows another origin (or has not loaded a document aite may read): the content script can only look into same-origin iframes.`, { target, frame: target.frame });
+      throw new CommandFailure('unsupported', `The iframe ${q(target.frame)} shows another origin (or has not loaded a document aite may read): the content script can only look into same-origin iframes.`, { target, frame: target.frame });
     }
     doc = f.doc;
   }
@@ -284,11 +282,11 @@ export async function resolveOne(target: Target, timeoutMs: number, within?: Wit
 }
 
 /** The failure for a target that matched no visible element (or too few for its nth). */
-export function missFailure(target: Target, ev: Evaluation, timeoutMs: number): PageFailure {
-  if (ev.blocked) return new PageFailure(ev.blocked.reason, `${ev.blocked.message} (waited ${timeoutMs} ms)`, { target, ...ev.blocked.detail });
+export function missFailure(target: Target, ev: Evaluation, timeoutMs: number): CommandFailure {
+  if (ev.blocked) return new CommandFailure(ev.blocked.reason, `${ev.blocked.message} (waited ${timeoutMs} ms)`, { target, ...ev.blocked.detail });
   const n = ev.visible.length;
   if (target.nth !== undefined && n > 0) {
-    return new PageFailure(
+    return new CommandFailure(
       'not-found',
       `The target ${formatTarget(target)} matches only ${n} visible element${n === 1 ? '' : 's'}; nth ${target.nth} counts from 0, so it needs at least ${target.nth + 1} (waited ${timeoutMs} ms).`,
       { target, matches: n },
@@ -296,7 +294,7 @@ export function missFailure(target: Target, ev: Evaluation, timeoutMs: number): 
   }
   if (ev.hidden.length > 0) {
     const h = ev.hidden[0]!;
-    return new PageFailure(
+    return new CommandFailure(
       'not-visible',
       `The target ${formatTarget(target)} matches ${ev.hidden.length} element${ev.hidden.length === 1 ? '' : 's'}, but none is visible: ${formatElement(h, ev.texts.of(h))} is hidden because ${whyHidden(h)} (waited ${timeoutMs} ms). Make it visible first (open its dialog, menu or section), or name a visible element.`,
       { target, matches: 0, hidden: ev.hidden.length, candidates: ev.hidden.slice(0, 3).map((e) => ({ descriptor: describe(e, { frame: target.frame, texts: ev.texts }) })) },
@@ -306,8 +304,8 @@ export function missFailure(target: Target, ev: Evaluation, timeoutMs: number): 
 }
 
 /** The not-found of a target that matches nothing at all; `when` says how long was looked. */
-export function plainNotFound(target: Target, when: string): PageFailure {
-  return new PageFailure(
+export function plainNotFound(target: Target, when: string): CommandFailure {
+  return new CommandFailure(
     'not-found',
     `No element matches ${formatTarget(target)} (${when}). Check the target against the page, or raise timeoutMs if it appears later.`,
     { target },
@@ -315,10 +313,10 @@ export function plainNotFound(target: Target, when: string): PageFailure {
 }
 
 /** The failure for a target that names several visible elements. */
-export function ambiguousFailure(target: Target, ev: Evaluation): PageFailure {
+export function ambiguousFailure(target: Target, ev: Evaluation): CommandFailure {
   const n = ev.visible.length;
   const shown = ev.visible.slice(0, CANDIDATES_MAX);
-  return new PageFailure(
+  return new CommandFailure(
     'ambiguous',
     `The target ${formatTarget(target)} matches ${n} visible elements: ${listOf(shown.map((e) => formatElement(e, ev.texts.of(e))))}. Add \`nth\`, \`within\`, \`exact\` or another key to name one.`,
     {

@@ -1,4 +1,4 @@
-import type { AnswerOf, RequestOf } from '../../sdk/protocol/index.js';
+import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type RequestOf } from '../../sdk/protocol/index.js';
 import { topViewportRect } from './dom/geometry.js';
 import { composedContains, deepElementFromPoint } from './dom/query.js';
 import { checkableOf, checkState, isEditable } from './dom/state.js';
@@ -10,8 +10,6 @@ import { fillText, press, typeText, unknownKey } from './input/keyboard.js';
 import { click, doubleClick, hover, type Aim } from './input/mouse.js';
 import { selectOption } from './input/selectOption.js';
 import { waitActionable, type ActionPoint } from './locate.js';
-import { PageFailure } from './PageFailure.js';
-import { DEFAULT_TIMEOUT_MS } from './Resolver.js';
 
 type ActRequest = RequestOf<'act'>;
 type Action = ActRequest['action'];
@@ -49,7 +47,7 @@ function remember(set: Set<number>, id: number): void {
 function recordDispatch(id: number, action: Action): void {
   // Checked and recorded in one synchronous step: a status query cannot slip in between.
   if (fenced.has(id)) {
-    throw new PageFailure('internal', 'The runner lost the answer to this action and gave it up before its input was sent; nothing was done.');
+    throw new CommandFailure('internal', 'The runner lost the answer to this action and gave it up before its input was sent; nothing was done.');
   }
   dispatched.set(id, { id, action, at: Date.now() });
   if (dispatched.size > DISPATCH_MEMORY) dispatched.delete(dispatched.keys().next().value!);
@@ -120,7 +118,7 @@ export async function act(req: ActRequest): Promise<AnswerOf<'act'>> {
     case 'fill': {
       await waitActionable(el, timeoutMs, { enabled: true, hitTest: false, stable: false });
       if (!isEditable(el)) {
-        throw new PageFailure('unsupported', `fill needs a text field, a textarea or a contenteditable that is not read-only; ${formatElement(el)} is not one.`, { tag: el.localName });
+        throw new CommandFailure('unsupported', `fill needs a text field, a textarea or a contenteditable that is not read-only; ${formatElement(el)} is not one.`, { tag: el.localName });
       }
       go();
       fillText(el, req.text ?? '');
@@ -129,7 +127,7 @@ export async function act(req: ActRequest): Promise<AnswerOf<'act'>> {
     case 'press': {
       const key = req.key ?? '';
       const bad = unknownKey(key);
-      if (bad) throw new PageFailure('unsupported', `press does not know the key ${q(bad)}; use a single character or a key name such as Enter, Tab, Escape, ArrowDown, Backspace (modifiers as "Shift+Tab").`, { key });
+      if (bad) throw new CommandFailure('unsupported', `press does not know the key ${q(bad)}; use a single character or a key name such as Enter, Tab, Escape, ArrowDown, Backspace (modifiers as "Shift+Tab").`, { key });
       await waitActionable(el, timeoutMs, { enabled: true, hitTest: false });
       go();
       press(el, key);
@@ -154,7 +152,7 @@ export async function act(req: ActRequest): Promise<AnswerOf<'act'>> {
     case 'select': {
       const select = el.localName === 'select' ? el : el.localName === 'label' ? (el as HTMLLabelElement).control : null;
       if (!select || select.localName !== 'select') {
-        throw new PageFailure('unsupported', `select works on a <select> (or its label); ${formatElement(el)} is not one. For a custom list box, click it and then click the option.`, { tag: el.localName });
+        throw new CommandFailure('unsupported', `select works on a <select> (or its label); ${formatElement(el)} is not one. For a custom list box, click it and then click the option.`, { tag: el.localName });
       }
       await waitActionable(select, timeoutMs, { enabled: true, hitTest: false });
       go();
@@ -172,10 +170,10 @@ export async function act(req: ActRequest): Promise<AnswerOf<'act'>> {
 function assertTypable(el: Element): void {
   if (isEditable(el)) return;
   if ((el as HTMLInputElement).readOnly) {
-    throw new PageFailure('not-enabled', `${formatElement(el)} is read-only; nothing can be typed into it.`, { why: 'read-only' });
+    throw new CommandFailure('not-enabled', `${formatElement(el)} is read-only; nothing can be typed into it.`, { why: 'read-only' });
   }
   if (!isFocusable(el)) {
-    throw new PageFailure('unsupported', `type needs a text field, a textarea, a contenteditable or another focusable element; ${formatElement(el)} is none of them.`, { tag: el.localName });
+    throw new CommandFailure('unsupported', `type needs a text field, a textarea, a contenteditable or another focusable element; ${formatElement(el)} is none of them.`, { tag: el.localName });
   }
 }
 
@@ -184,11 +182,11 @@ async function setChecked(req: ActRequest, el: Element, want: boolean, timeoutMs
   const box = checkableOf(el);
   const state = box ? checkState(box) : undefined;
   if (!box || !state) {
-    throw new PageFailure('unsupported', `${req.action} works on a checkbox, radio or switch (or its label); ${formatElement(el)} is none of them.`, { tag: el.localName });
+    throw new CommandFailure('unsupported', `${req.action} works on a checkbox, radio or switch (or its label); ${formatElement(el)} is none of them.`, { tag: el.localName });
   }
   if (state.checked === want) return;
   if (!want && state.kind === 'radio') {
-    throw new PageFailure('unsupported', `A radio button cannot be unchecked by clicking it; check another option of its group instead.`, { tag: el.localName });
+    throw new CommandFailure('unsupported', `A radio button cannot be unchecked by clicking it; check another option of its group instead.`, { tag: el.localName });
   }
   const p = await waitActionable(el, timeoutMs, { enabled: true, hitTest: true });
   if (checkState(box)!.checked === want) return; // the page changed it while aite waited
@@ -196,7 +194,7 @@ async function setChecked(req: ActRequest, el: Element, want: boolean, timeoutMs
   click(aimOf(p));
   const after = checkState(box)!.checked;
   if (after !== want) {
-    throw new PageFailure(
+    throw new CommandFailure(
       'mismatch',
       `Clicked ${formatElement(el)} once to ${req.action} it, but it is still ${after ? 'checked' : 'unchecked'} (the page may have prevented the change).`,
       { expected: want ? 'checked' : 'unchecked', found: after ? 'checked' : 'unchecked' },

@@ -1,9 +1,8 @@
-import type { Descriptor } from '../../sdk/protocol/index.js';
+import { CommandFailure, type Descriptor } from '../../sdk/protocol/index.js';
 import { findFrame } from './dom/query.js';
 import { elementByXPath } from './dom/xpath.js';
 import { formatElement, q } from './explain.js';
 import { handles } from './Handles.js';
-import { PageFailure } from './PageFailure.js';
 
 /**
  * The element a descriptor names, for `locate` and `act`: by its handle when it has one (and
@@ -17,35 +16,35 @@ export function elementFromDescriptor(d: Descriptor): Element {
       case 'found':
         return found.element;
       case 'gone':
-        throw new PageFailure(
+        throw new CommandFailure(
           'not-found',
           `The <${d.tag}> ${label(d)}was removed from the page since resolve (the page re-rendered it); resolve again.`,
           { handle: d.handle, xpath: d.xpath, stale: 'removed' },
         );
       case 'other-document':
-        throw new PageFailure(
+        throw new CommandFailure(
           'not-found',
           `The <${d.tag}> ${label(d)}was resolved in another document: the page changed (navigated or reloaded) since resolve; resolve again.`,
           { handle: d.handle, xpath: d.xpath, stale: 'other-document' },
         );
       case 'malformed':
-        throw new PageFailure('internal', `The descriptor's handle ${q(d.handle)} is not one this content script gives out.`, { handle: d.handle });
+        throw new CommandFailure('internal', `The descriptor's handle ${q(d.handle)} is not one this content script gives out.`, { handle: d.handle });
     }
   }
   let doc = document;
   if (d.frame !== undefined) {
     const f = findFrame(d.frame);
     if (f.kind !== 'found') {
-      throw new PageFailure('not-found', `The iframe ${q(d.frame)} that held the <${d.tag}> ${label(d)}is not ${f.kind === 'missing' ? 'in the page' : 'readable (another origin)'}; resolve again.`, { frame: d.frame, xpath: d.xpath });
+      throw new CommandFailure('not-found', `The iframe ${q(d.frame)} that held the <${d.tag}> ${label(d)}is not ${f.kind === 'missing' ? 'in the page' : 'readable (another origin)'}; resolve again.`, { frame: d.frame, xpath: d.xpath });
     }
     doc = f.doc;
   }
   const el = elementByXPath(doc, d.xpath);
   if (!el) {
-    throw new PageFailure('not-found', `Nothing is at ${d.xpath} any more, where the <${d.tag}> ${label(d)}was; resolve again.`, { xpath: d.xpath });
+    throw new CommandFailure('not-found', `Nothing is at ${d.xpath} any more, where the <${d.tag}> ${label(d)}was; resolve again.`, { xpath: d.xpath });
   }
   if (el.localName !== d.tag.toLowerCase()) {
-    throw new PageFailure(
+    throw new CommandFailure(
       'not-found',
       `At ${d.xpath} there is now ${formatElement(el)}, not the remembered <${d.tag}> ${label(d)}; resolve again.`,
       { xpath: d.xpath, found: el.localName },

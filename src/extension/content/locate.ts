@@ -1,4 +1,4 @@
-import type { AnswerOf, Point, PREPARE_KINDS, Rect, Reason, RequestOf } from '../../sdk/protocol/index.js';
+import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type Point, type PREPARE_KINDS, type Reason, type Rect, type RequestOf } from '../../sdk/protocol/index.js';
 import { sameRect, topViewportRect } from './dom/geometry.js';
 import { windowOf } from './dom/nodes.js';
 import { composedContains, deepElementFromPoint } from './dom/query.js';
@@ -9,8 +9,7 @@ import { xpathOf } from './dom/xpath.js';
 import { formatElement } from './explain.js';
 import { selectContents } from './input/keyboard.js';
 import { elementFromDescriptor } from './fromDescriptor.js';
-import { PageFailure } from './PageFailure.js';
-import { DEFAULT_TIMEOUT_MS } from './Resolver.js';
+
 import { done, nextFrame, pending, settle, type Step } from './settle.js';
 
 /** Where to act on an element, in the top viewport's CSS pixels. */
@@ -48,7 +47,7 @@ const POINTER: Actionability = { enabled: true, hitTest: true, stable: true };
 export async function waitActionable(el: Element, timeoutMs: number, need: Actionability): Promise<ActionPoint> {
   const step = await settle<ActionPoint, Problem>(() => checkActionable(el, need), timeoutMs);
   if (step.done) return step.value;
-  throw new PageFailure(step.last.reason, `${step.last.message} (waited ${timeoutMs} ms).`, step.last.detail);
+  throw new CommandFailure(step.last.reason, `${step.last.message} (waited ${timeoutMs} ms).`, step.last.detail);
 }
 
 async function checkActionable(el: Element, need: Actionability): Promise<Step<ActionPoint, Problem>> {
@@ -113,7 +112,7 @@ function textOf(el: Element): { text?: string } {
 
 function assertConnected(el: Element): void {
   if (!el.isConnected) {
-    throw new PageFailure('not-found', `${formatElement(el)} was removed from the page while aite waited for it; resolve again.`, { stale: 'removed' });
+    throw new CommandFailure('not-found', `${formatElement(el)} was removed from the page while aite waited for it; resolve again.`, { stale: 'removed' });
   }
 }
 
@@ -138,7 +137,7 @@ export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], 
   const editable = isEditable(el);
   if (how === 'fill') {
     if (!editable) {
-      throw new PageFailure('unsupported', `fill needs a text field, a textarea or a contenteditable that is not read-only; ${formatElement(el)} is not one.`, {
+      throw new CommandFailure('unsupported', `fill needs a text field, a textarea or a contenteditable that is not read-only; ${formatElement(el)} is not one.`, {
         tag: el.localName,
       });
     }

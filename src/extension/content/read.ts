@@ -1,6 +1,6 @@
-import type { AnswerOf, RequestOf } from '../../sdk/protocol/index.js';
+import { type AnswerOf, DEFAULT_TIMEOUT_MS, type RequestOf } from '../../sdk/protocol/index.js';
 import { readableText } from './dom/value.js';
-import { DEFAULT_TIMEOUT_MS, resolveOne } from './Resolver.js';
+import { resolveOne } from './Resolver.js';
 
 /** `read`: the text of the one element the target names (a control's value for inputs). */
 export async function read(req: RequestOf<'read'>): Promise<AnswerOf<'read'>> {

@@ -1,14 +1,13 @@
-import { type AnswerOf, type Descriptor, type RequestOf, type Target, withoutHandle } from '../../sdk/protocol/index.js';
+import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type Descriptor, type RequestOf, type Target, withoutHandle } from '../../sdk/protocol/index.js';
 import { describe } from './describe.js';
 import { findFrame } from './dom/query.js';
 import type { TextIndex } from './dom/text.js';
 import { formatTarget, q } from './explain.js';
 import { handles } from './Handles.js';
 import { prepare } from './locate.js';
-import { PageFailure } from './PageFailure.js';
 import { checkExactMatch, repair, type RepairOutcome } from './repair/index.js';
 import { describeChanges } from './repair/changes.js';
-import { ambiguousFailure, DEFAULT_TIMEOUT_MS, evaluate, missFailure, pickStep, plainNotFound, type Evaluation, type Resolution } from './Resolver.js';
+import { ambiguousFailure, evaluate, missFailure, pickStep, plainNotFound, type Evaluation, type Resolution } from './Resolver.js';
 import { activity, documentSettled, done, pending, settle } from './settle.js';
 
 /** Repair only looks at a settled DOM: loaded, and no mutations for this long (REPAIR-NOTES). */
@@ -109,7 +108,7 @@ function checkExact(target: Target, old: Descriptor, el: Element): void {
         : verdict.why === 'better'
         ? `${what}, which scores ${score.toFixed(2)} against the element remembered for it while ${q(verdict.better!.descriptor.text ?? verdict.better!.descriptor.name ?? verdict.better!.descriptor.tag)} scores ${verdict.better!.score.toFixed(2)}`
         : `${what}, which scores ${score.toFixed(2)} against the element remembered for it`;
-  throw new PageFailure(
+  throw new CommandFailure(
     'drifted',
     `${formatTarget(target)} now finds ${why} (changed: ${diff.changes.join('; ') || diff.changed.join(', ') || 'nothing it remembers'}): the target seems to name another element now (a reordered list, a text that became part of another). Nothing was done. Make the target name the element you mean; if the page changed on purpose, remove the target's entry from the lock file.`,
     {
@@ -130,13 +129,13 @@ function repairAnswer(id: number, target: Target, old: Descriptor, o: RepairOutc
     case 'found':
       return { answer: { id, ok: true, descriptor: described(o.element, target, record), matches: 1, repaired: true, via: o.via, repair: o.repair }, element: o.element };
     case 'drifted':
-      throw new PageFailure(
+      throw new CommandFailure(
         'drifted',
         `Nothing matches ${formatTarget(target)} any more; the closest element, ${q(o.candidate.text ?? o.candidate.name ?? o.candidate.tag)}, scores ${o.score.toFixed(2)} against the remembered one (changed: ${o.changes.join('; ') || o.changed.join(', ')}), too little to act on. Check it and update the target or the lock file.`,
         { target, candidate: o.candidate, score: o.score, runnerUp: o.runnerUp, old: o.old, changed: o.changed, changes: o.changes },
       );
     case 'ambiguous':
-      throw new PageFailure(
+      throw new CommandFailure(
         'ambiguous',
         `Nothing matches ${formatTarget(target)} any more, and ${o.candidates.length} elements are equally close to the remembered one; none is chosen. Update the target.`,
         { target, repair: true, candidates: o.candidates, old: o.old },
@@ -144,7 +143,7 @@ function repairAnswer(id: number, target: Target, old: Descriptor, o: RepairOutc
     case 'not-found': {
       const base = plainNotFound(target, 'the page had settled');
       const note = o.note ? ` ${o.note}` : '';
-      throw new PageFailure(
+      throw new CommandFailure(
         'not-found',
         `${base.message} Repair from the remembered element found nothing close enough (best score ${o.bestScore.toFixed(2)}).${note}`,
         { ...base.detail, repairTried: true, bestScore: o.bestScore, ...(o.note ? { note: o.note } : {}), old },

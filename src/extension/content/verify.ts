@@ -1,22 +1,11 @@
-import type { AnswerOf, RequestOf, Target } from '../../sdk/protocol/index.js';
+import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type RequestOf, type Target } from '../../sdk/protocol/index.js';
 import { deepActiveElement } from './dom/query.js';
 import { checkableOf, checkState, isEditable, isEnabled } from './dom/state.js';
 import { cut, findFolded, fold, matchText, visibleText } from './dom/text.js';
 import { controlValue, readableText, selectedLabels } from './dom/value.js';
 import { formatTarget, q } from './explain.js';
 import { firstNumber, sameNumber } from './number.js';
-import { PageFailure } from './PageFailure.js';
-import {
-  ambiguousFailure,
-  blockedEvaluation,
-  DEFAULT_TIMEOUT_MS,
-  evaluate,
-  missFailure,
-  pickStep,
-  scopeOf,
-  type Evaluation,
-  type Within,
-} from './Resolver.js';
+import { ambiguousFailure, blockedEvaluation, evaluate, missFailure, pickStep, scopeOf, type Evaluation, type Within } from './Resolver.js';
 import { done, pending, settle, type Step } from './settle.js';
 
 type VerifyRequest = RequestOf<'verify'>;
@@ -64,10 +53,10 @@ export async function verify(req: VerifyRequest): Promise<AnswerOf<'verify'>> {
   if ('unresolved' in last) {
     const { target, ev } = last.unresolved;
     if (target) throw missFailure(target, ev, timeoutMs);
-    throw new PageFailure(ev.blocked!.reason, `${ev.blocked!.message} (waited ${timeoutMs} ms)`, ev.blocked!.detail);
+    throw new CommandFailure(ev.blocked!.reason, `${ev.blocked!.message} (waited ${timeoutMs} ms)`, ev.blocked!.detail);
   }
   const expected = expectedOf(req);
-  throw new PageFailure(
+  throw new CommandFailure(
     'mismatch',
     `Expected ${subjectOf(req)} ${negate ? 'not ' : ''}${expectedWords(req)}, but found ${words(last.seen.found)} (waited ${timeoutMs} ms).`,
     { expected, found: last.seen.found, ...(negate ? { negate: true } : {}) },

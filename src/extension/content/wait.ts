@@ -1,9 +1,8 @@
-import type { AnswerOf, RequestOf, Target } from '../../sdk/protocol/index.js';
+import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type RequestOf, type Target } from '../../sdk/protocol/index.js';
 import { cut, fold } from './dom/text.js';
 import { readableText } from './dom/value.js';
 import { formatTarget, q } from './explain.js';
-import { PageFailure } from './PageFailure.js';
-import { ambiguousFailure, DEFAULT_TIMEOUT_MS, evaluate, pickStep, resolveOne } from './Resolver.js';
+import { ambiguousFailure, evaluate, pickStep, resolveOne } from './Resolver.js';
 import { done, pending, settle, type Step } from './settle.js';
 
 type WaitRequest = RequestOf<'wait'>;
@@ -61,7 +60,7 @@ export async function wait(req: WaitRequest): Promise<AnswerOf<'wait'>> {
   const step = await settle(check, Math.max(0, deadline - performance.now()));
   if (step.done) return { id: req.id, ok: true, found: step.value };
   const found = step.last;
-  throw new PageFailure(
+  throw new CommandFailure(
     'timeout',
     `Waited ${timeoutMs} ms for ${expected}; it did not happen${found === undefined ? '' : ` (last seen: ${typeof found === 'string' ? q(cut(found, 100)) : String(found)}${typeof found === 'number' ? ' visible' : ''})`}. Raise timeoutMs if the page is slow.`,
     { expected, ...(found === undefined ? {} : { found }) },
@@ -70,6 +69,6 @@ export async function wait(req: WaitRequest): Promise<AnswerOf<'wait'>> {
 
 // The schema's refinement guarantees a target for these kinds; a bad request still fails clearly.
 function need(target: Target | undefined, kind: string): Target {
-  if (!target) throw new PageFailure('unsupported', `wait ${kind} needs a target.`);
+  if (!target) throw new CommandFailure('unsupported', `wait ${kind} needs a target.`);
   return target;
 }

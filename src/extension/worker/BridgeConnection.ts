@@ -1,19 +1,15 @@
 import {
+  BRIDGE_CONFIG_FILE,
+  BridgeConfigSchema,
   CloseCode,
   MAX_MESSAGE_BYTES,
   PROTOCOL_VERSION,
   WelcomeSchema,
+  type BridgeConfig,
   type Welcome,
 } from '../../sdk/protocol/index.js';
 import { Backoff } from './Backoff.js';
 import { Badge } from './Badge.js';
-
-/** What the runner wrote into the extension's folder before Chrome started. */
-interface BridgeConfig {
-  url: string;
-  token: string;
-  profile: string;
-}
 
 type State = 'idle' | 'connecting' | 'open' | 'stopped';
 
@@ -139,12 +135,14 @@ export class BridgeConnection {
 }
 
 async function readBridgeConfig(): Promise<BridgeConfig> {
-  const response = await fetch(chrome.runtime.getURL('bridge.json'), { cache: 'no-store' });
-  if (!response.ok) throw new Error('bridge.json is missing: no run is active');
-  const config = (await response.json()) as Partial<BridgeConfig>;
-  if (typeof config.url !== 'string' || typeof config.token !== 'string') throw new Error('bridge.json is malformed');
-  if (!config.url.startsWith('ws://127.0.0.1:')) throw new Error('bridge.json names a bridge that is not on 127.0.0.1');
-  return { url: config.url, token: config.token, profile: config.profile ?? 'default' };
+  const response = await fetch(chrome.runtime.getURL(BRIDGE_CONFIG_FILE), { cache: 'no-store' });
+  if (!response.ok) throw new Error(`${BRIDGE_CONFIG_FILE} is missing: no run is active`);
+  const parsed = BridgeConfigSchema.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${BRIDGE_CONFIG_FILE} is malformed: ${issue?.path.join('.') || '(root)'} ${issue?.message}`);
+  }
+  return parsed.data;
 }
 
 function randomHex(bytes: number): string {

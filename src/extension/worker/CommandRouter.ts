@@ -1,13 +1,10 @@
-import { parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
+import { CommandFailure, DEFAULT_TIMEOUT_MS, defaultTimeoutOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
-import { Failure } from './Failure.js';
 import { LoadWatch } from './LoadWatch.js';
 import { askActStatus, PageChannel, type PageRequest } from './PageChannel.js';
 import type { RunState } from './RunState.js';
 
 type Handler<C extends Command> = (request: RequestOf<C>) => Promise<Record<string, unknown>>;
-
-const DEFAULT_TIMEOUT_MS = 5_000;
 
 /** Turns each validated request into its answer. Tab commands run here; page commands go to the tab. */
 export class CommandRouter {
@@ -49,7 +46,7 @@ export class CommandRouter {
     const parsed = parseRequest(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return new Failure('unsupported', `The extension cannot read this request: ${issue?.path.join('.') || '(root)'}: ${issue?.message}.`).toAnswer(id);
+      return new CommandFailure('unsupported', `The extension cannot read this request: ${issue?.path.join('.') || '(root)'}: ${issue?.message}.`).toAnswer(id);
     }
     const request = parsed.data;
     try {
@@ -58,12 +55,12 @@ export class CommandRouter {
       const answer = await handler(request as never);
       return { ...answer, id };
     } catch (error) {
-      if (error instanceof Failure) return error.toAnswer(id);
+      if (error instanceof CommandFailure) return error.toAnswer(id);
       // Chrome is stopping this worker (its chrome.* calls throw "No SW"; seen in the soak): the
       // socket goes with it, and the bridge re-sends what only looks, or asks what became of an
       // act. Answering `internal` now would turn a worker stop into a failed step.
       if (error instanceof Error && /^No SW\b/.test(error.message)) return undefined;
-      return new Failure('internal', `The extension failed on ${request.cmd}: ${error instanceof Error ? error.message : String(error)}.`).toAnswer(id);
+      return new CommandFailure('internal', `The extension failed on ${request.cmd}: ${error instanceof Error ? error.message : String(error)}.`).toAnswer(id);
     }
   }
 
@@ -82,25 +79,25 @@ export class CommandRouter {
     try {
       url = new URL(request.url);
     } catch {
-      throw new Failure('unsupported', `"${request.url}" is not an absolute URL.`);
+      throw new CommandFailure('unsupported', `"${request.url}" is not an absolute URL.`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new Failure('unsupported', `navigate only opens http and https pages, not ${url.protocol} ones.`);
+      throw new CommandFailure('unsupported', `navigate only opens http and https pages, not ${url.protocol} ones.`);
     }
     if (!this.allow.allows(url.href)) {
-      throw new Failure('internal', `${url.origin} is not in the run's allow list (${this.allow.describe()}). Add it to \`allow\` to let aite open it.`, {
+      throw new CommandFailure('internal', `${url.origin} is not in the run's allow list (${this.allow.describe()}). Add it to \`allow\` to let aite open it.`, {
         url: url.href,
         allow: [...this.allow.origins],
       });
     }
-    const deadline = Date.now() + (request.timeoutMs ?? 30_000);
+    const deadline = Date.now() + (request.timeoutMs ?? defaultTimeoutOf('navigate')!);
     const watch = new LoadWatch();
     let tabId: number;
     try {
       if (request.tab !== undefined) {
         tabId = request.tab;
         await chrome.tabs.update(tabId, { url: url.href }).catch(() => {
-          throw new Failure('tab-closed', `Tab ${tabId} does not exist.`, { tab: tabId });
+          throw new CommandFailure('tab-closed', `Tab ${tabId} does not exist.`, { tab: tabId });
         });
       } else {
         const tab = await chrome.tabs.create({ url: url.href, active: true });
@@ -120,7 +117,7 @@ export class CommandRouter {
     });
     const tab = await watch.forTab(tabId, deadline, `loading ${url.href}`);
     if (!this.allow.allows(tab.url)) {
-      throw new Failure('internal', `The page went to ${tab.url}, outside the run's allow list (${this.allow.describe()}).`, {
+      throw new CommandFailure('internal', `The page went to ${tab.url}, outside the run's allow list (${this.allow.describe()}).`, {
         url: tab.url,
         allow: [...this.allow.origins],
       });
@@ -144,7 +141,7 @@ export class CommandRouter {
           ? candidates.sort((a, b) => this.state.data.opened.indexOf(b.id!) - this.state.data.opened.indexOf(a.id!)).slice(0, 1)
           : candidates;
       if (picked.length > 1) {
-        throw new Failure('ambiguous', `${picked.length} tabs match ${JSON.stringify(match)}; name one more precisely.`, {
+        throw new CommandFailure('ambiguous', `${picked.length} tabs match ${JSON.stringify(match)}; name one more precisely.`, {
           candidates: picked.map((tab) => ({ tab: tab.id, url: tab.url, title: tab.title })),
         });
       }
@@ -160,7 +157,7 @@ export class CommandRouter {
         return { ok: true, tab: tab.id!, url: tab.url ?? '', title: tab.title ?? '' };
       }
       if (Date.now() >= deadline) {
-        throw new Failure('timeout', `No tab matching ${JSON.stringify(match)} finished loading in time.`, {
+        throw new CommandFailure('timeout', `No tab matching ${JSON.stringify(match)} finished loading in time.`, {
           tabs: tabs.map((t) => t.url ?? t.pendingUrl ?? ''),
         });
       }
@@ -170,7 +167,7 @@ export class CommandRouter {
 
   async #closeTab(request: RequestOf<'closeTab'>): Promise<Record<string, unknown>> {
     const target = request.tab ?? this.state.data.runTab;
-    if (target === undefined) throw new Failure('tab-closed', 'There is no run tab to close.');
+    if (target === undefined) throw new CommandFailure('tab-closed', 'There is no run tab to close.');
     const alreadyClosed = await chrome.tabs.remove(target).then(
       () => false,
       () => true,
@@ -215,7 +212,7 @@ export class CommandRouter {
 
   async #runOnPage(request: PageRequest): Promise<Record<string, unknown>> {
     const tabId = request.tab ?? this.state.data.runTab;
-    if (tabId === undefined) throw new Failure('tab-closed', `There is no run tab yet for ${request.cmd}: navigate first.`);
+    if (tabId === undefined) throw new CommandFailure('tab-closed', `There is no run tab yet for ${request.cmd}: navigate first.`);
     return this.#page.run(request, tabId);
   }
 }

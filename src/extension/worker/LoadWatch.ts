@@ -1,4 +1,4 @@
-import { Failure } from './Failure.js';
+import { CommandFailure } from '../../sdk/protocol/index.js';
 import { tabStatus } from './TabStatusCache.js';
 
 /**
@@ -35,11 +35,11 @@ export class LoadWatch {
   async forTab(tabId: number, deadline: number, what: string): Promise<chrome.tabs.Tab> {
     try {
       for (;;) {
-        if (this.#removed.has(tabId)) throw new Failure('tab-closed', `The tab closed while ${what}.`, { tab: tabId });
+        if (this.#removed.has(tabId)) throw new CommandFailure('tab-closed', `The tab closed while ${what}.`, { tab: tabId });
         const error = this.#errors.get(tabId);
         if (error) {
           const tab = await chrome.tabs.get(tabId).catch(() => undefined);
-          throw new Failure('load-failed', `The browser could not load the page (${error}) while ${what}.`, {
+          throw new CommandFailure('load-failed', `The browser could not load the page (${error}) while ${what}.`, {
             tab: tabId,
             error,
             url: tab?.url ?? tab?.pendingUrl,
@@ -47,12 +47,12 @@ export class LoadWatch {
         }
         if (this.#complete.has(tabId)) {
           const tab = await chrome.tabs.get(tabId).catch(() => undefined);
-          if (!tab) throw new Failure('tab-closed', `The tab closed while ${what}.`, { tab: tabId });
+          if (!tab) throw new CommandFailure('tab-closed', `The tab closed while ${what}.`, { tab: tabId });
           if (tab.status === 'complete') return tab;
           this.#complete.delete(tabId);
         }
         const remaining = deadline - Date.now();
-        if (remaining <= 0) throw new Failure('timeout', `Timed out while ${what}.`, { tab: tabId });
+        if (remaining <= 0) throw new CommandFailure('timeout', `Timed out while ${what}.`, { tab: tabId });
         await this.#sleepUntilEvent(remaining);
       }
     } finally {
@@ -99,7 +99,7 @@ export async function tabSettled(tabId: number, deadline: number, what: string):
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);
   if (!tab) {
     watch.dispose();
-    throw new Failure('tab-closed', `The tab closed while ${what}.`, { tab: tabId });
+    throw new CommandFailure('tab-closed', `The tab closed while ${what}.`, { tab: tabId });
   }
   if (tab.status === 'complete') {
     watch.dispose();

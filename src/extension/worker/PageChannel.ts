@@ -1,12 +1,9 @@
-import { NAVIGATION_RESEND_COMMANDS, type Request } from '../../sdk/protocol/index.js';
+import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATION_RESEND_COMMANDS, type PageCommand, type Request } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
 import { ContentPorts } from './ContentPorts.js';
-import { Failure } from './Failure.js';
 import { tabSettled } from './LoadWatch.js';
 
-export type PageRequest = Extract<Request, { cmd: 'resolve' | 'locate' | 'read' | 'verify' | 'wait' | 'act' | 'outline' }>;
-
-const DEFAULT_TIMEOUT_MS = 5_000;
+export type PageRequest = Extract<Request, { cmd: PageCommand }>;
 
 /**
  * Carries a page command to the content script of one tab. The script is injected on demand
@@ -25,13 +22,13 @@ export class PageChannel {
     for (;;) {
       const tab = await tabSettled(tabId, deadline, `waiting for the page to load before ${request.cmd}`).catch(
         (error: unknown) => {
-          throw error instanceof Failure && error.reason === 'timeout'
-            ? new Failure('timeout', `The page did not finish loading within ${request.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms, so ${request.cmd} was not sent.`)
+          throw error instanceof CommandFailure && error.reason === 'timeout'
+            ? new CommandFailure('timeout', `The page did not finish loading within ${request.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms, so ${request.cmd} was not sent.`)
             : error;
         },
       );
       if (!this.allow.allows(tab.url)) {
-        throw new Failure(
+        throw new CommandFailure(
           'internal',
           `The run's tab shows ${originOf(tab.url)}, which is not in the run's allow list (${this.allow.describe()}). Add that origin to \`allow\` to let aite work on it.`,
           { url: tab.url, allow: [...this.allow.origins] },
@@ -42,31 +39,31 @@ export class PageChannel {
         // A re-sent command gets what is left of its own budget, not a fresh one.
         const answer = await this.#ports.request(tabId, { ...request, timeoutMs: remaining });
         if (typeof answer !== 'object' || answer === null || !('ok' in answer)) {
-          throw new Failure('internal', `The content script gave no answer to ${request.cmd}.`);
+          throw new CommandFailure('internal', `The content script gave no answer to ${request.cmd}.`);
         }
         return retries > 0 ? { ...answer, retries } : (answer as Record<string, unknown>);
       } catch (error) {
-        if (error instanceof Failure) throw error;
+        if (error instanceof CommandFailure) throw error;
         const text = error instanceof Error ? error.message : String(error);
         if (/Receiving end does not exist/i.test(text) && !injected) {
           injected = true;
           await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['page-errors.js'], world: 'MAIN' }).catch(() => undefined);
           await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['content.js'] }).catch(async (e: unknown) => {
             if (!(await chrome.tabs.get(tabId).catch(() => undefined))) {
-              throw new Failure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
+              throw new CommandFailure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
             }
-            throw new Failure('internal', `Could not inject the aite content script into tab ${tabId}: ${String(e)}.`);
+            throw new CommandFailure('internal', `Could not inject the aite content script into tab ${tabId}: ${String(e)}.`);
           });
           continue;
         }
         const stillThere = await chrome.tabs.get(tabId).catch(() => undefined);
-        if (!stillThere) throw new Failure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
+        if (!stillThere) throw new CommandFailure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
         if (NAVIGATION_RESEND_COMMANDS.has(request.cmd) && Date.now() < deadline) {
           retries += 1;
           injected = false;
           continue;
         }
-        throw new Failure(
+        throw new CommandFailure(
           'navigation',
           request.cmd === 'act'
             ? 'The page navigated while the action ran; it was not sent again. Check what the page did before repeating it.'

@@ -9,6 +9,7 @@ import {
   AnswerEnvelopeSchema,
   AnswerSchemas,
   CloseCode,
+  DEFAULT_TIMEOUT_MS,
   EventSchema,
   FailureSchema,
   HelloSchema,
@@ -136,7 +137,7 @@ export class Bridge extends (EventEmitter as Emitter) {
       helloTimeoutMs: options.helloTimeoutMs ?? 10_000,
       pingIntervalMs: options.pingIntervalMs ?? PING_INTERVAL_MS,
       pongTimeoutMs: options.pongTimeoutMs ?? 30_000,
-      defaultTimeoutMs: options.defaultTimeoutMs ?? 5_000,
+      defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS,
       answerGraceMs: options.answerGraceMs ?? 10_000,
       allowedOrigins: options.allowedOrigins ?? [AITE_EXTENSION_ORIGIN],
       maxPendingSockets: options.maxPendingSockets ?? 16,
@@ -407,7 +408,7 @@ export class Bridge extends (EventEmitter as Emitter) {
     let note: string;
     try {
       const request = entry.request as Extract<Request, { cmd: 'act' }>;
-      const status = (await this.#send({ cmd: 'actStatus', act: id, tab: request.tab, timeoutMs: 5_000 })) as AnswerOf<'actStatus'>;
+      const status = (await this.#send({ cmd: 'actStatus', act: id, tab: request.tab, timeoutMs: DEFAULT_TIMEOUT_MS })) as AnswerOf<'actStatus'>;
       dispatched = status.dispatched;
       note =
         dispatched === true

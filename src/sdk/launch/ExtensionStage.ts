@@ -3,18 +3,12 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AiteError } from '../errors/AiteError.js';
+import { BRIDGE_CONFIG_FILE, BridgeConfigSchema, type BridgeConfig } from '../protocol/index.js';
 import { EXTENSION_PUBLIC_KEY } from './ExtensionIdentity.js';
 import { packageRoot, packageVersion } from './packageRoot.js';
 
 /** The built files every copy of the extension needs. */
 export const BUNDLES = ['worker.js', 'content.js', 'page-errors.js'] as const;
-
-/** What the extension reads to find its bridge; never web-accessible. */
-export interface BridgeConfig {
-  url: string;
-  token: string;
-  profile: string;
-}
 
 /**
  * Turns the run's `allow` list into host match patterns, refusing what is not an http(s) origin.
@@ -76,7 +70,7 @@ export class ExtensionStage {
   }
 
   get bridgeConfigPath(): string {
-    return join(this.dir, 'bridge.json');
+    return join(this.dir, BRIDGE_CONFIG_FILE);
   }
 
   writeBridgeConfig(config: BridgeConfig): Promise<void> {
@@ -88,11 +82,11 @@ export class ExtensionStage {
     const temp = join(dir, `.bridge-${randomBytes(6).toString('hex')}.json`);
     const handle = await open(temp, 'wx', 0o600);
     try {
-      await handle.writeFile(JSON.stringify(config));
+      await handle.writeFile(JSON.stringify(BridgeConfigSchema.parse(config)));
     } finally {
       await handle.close();
     }
-    await rename(temp, join(dir, 'bridge.json'));
+    await rename(temp, join(dir, BRIDGE_CONFIG_FILE));
   }
 
   async removeBridgeConfig(): Promise<void> {

@@ -4,3 +4,7 @@ export * from './target.js';
 export * from './descriptor.js';
 export * from './reasons.js';
 export * from './messages.js';
+export * from './timeouts.js';
+export * from './commands.js';
+export * from './bridgeConfig.js';
+export * from './CommandFailure.js';

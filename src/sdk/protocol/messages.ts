@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROFILE_NAME_MAX } from './bridgeConfig.js';
 import { DescriptorSchema, RectSchema } from './descriptor.js';
 import { ReasonSchema } from './reasons.js';
 import { TargetSchema } from './target.js';
@@ -11,7 +12,7 @@ export const HelloSchema = z.object({
   type: z.literal('hello'),
   extVersion: z.string().max(64),
   chrome: z.string().max(64),
-  profile: z.string().max(200),
+  profile: z.string().max(PROFILE_NAME_MAX),
   /** The runId of the run this worker was in before it was stopped. */
   resume: z.string().max(200).optional(),
   /** Random challenge: the bridge proves it knows the token by answering its HMAC. */
@@ -40,8 +41,6 @@ export const WelcomeSchema = z.object({
 });
 export type Welcome = z.infer<typeof WelcomeSchema>;
 
-export const PingSchema = z.object({ type: z.literal('ping') });
-export const PongSchema = z.object({ type: z.literal('pong') });
 
 // ---------------------------------------------------------------------------------------------
 // Requests (bridge -> extension)
@@ -334,20 +333,6 @@ export type RequestInput<C extends Command = Command> = C extends Command
     : never
   : never;
 
-/** Commands that only look at the page or the tabs, so may be sent again after a reconnect. */
-export const IDEMPOTENT_COMMANDS: ReadonlySet<Command> = new Set<Command>([
-  'resolve',
-  'verify',
-  'locate',
-  'read',
-  'wait',
-  'tabs',
-  'actStatus',
-]);
-
-/** Commands the extension itself re-sends to a new page after a navigation. */
-export const NAVIGATION_RESEND_COMMANDS: ReadonlySet<Command> = new Set<Command>(['resolve', 'verify']);
-
 /** Validates any request by its `cmd`. */
 export function parseRequest(raw: unknown): z.ZodSafeParseResult<Request> {
   const cmd = (raw as { cmd?: unknown } | null)?.cmd;
@@ -549,7 +534,3 @@ export const EventSchema = z.discriminatedUnion('kind', [
  */
 export type ExtensionEvent = z.infer<typeof EventSchema>;
 
-/** Everything the extension may send after its hello. */
-export const ExtensionMessageSchema = z.union([PongSchema, EventSchema, AnswerEnvelopeSchema]);
-/** Everything the bridge may send. */
-export const BridgeMessageSchema = z.union([WelcomeSchema, PingSchema, z.looseObject({ id: z.number(), cmd: z.string() })]);

@@ -3,7 +3,7 @@ import { basename, dirname, relative, resolve } from 'node:path';
 import type { AiteConfig } from '../config/schema.js';
 import { resolveConfig } from '../config/loadConfig.js';
 import { AiteError } from '../errors/AiteError.js';
-import type { Descriptor, OutlineItem } from '../protocol/index.js';
+import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
 import { launch as defaultLaunch, type LaunchOptions } from '../session/launch.js';
 import type { Session } from '../session/Session.js';
 import type { StepResult, Warning } from '../session/types.js';
@@ -71,8 +71,6 @@ export interface RunScriptOptions {
   /** Used by `http` steps; default the global fetch. */
   fetch?: typeof fetch;
 }
-
-const DEFAULT_TIMEOUT_MS = 5_000;
 
 /**
  * Runs a step script: launches a Chrome (and bridge) for each profile its steps name, runs the
@@ -244,8 +242,8 @@ class ScriptRunner {
       if (Object.keys(error.detail).length > 0) report.detail = jsonSafe(error.detail) as Record<string, unknown>;
       if (error.callLog.length > 0) report.callLog = [...error.callLog];
       if (error.retries && report.retries === 0) report.retries = error.retries;
-      const png = error.screenshot ?? (planned.browser && !launchFailed ? await this.#failureScreenshot(planned.profile, error) : undefined);
-      if (png) await this.#saveScreenshot(report, planned, png, 'failed');
+      // Every Session call pictures its own failure (outlined); the runner only files it.
+      if (error.screenshot) await this.#saveScreenshot(report, planned, error.screenshot, 'failed');
     } finally {
       report.durationMs = Math.round(performance.now() - t0);
       this.#current = undefined;
@@ -302,23 +300,6 @@ class ScriptRunner {
     }
   }
 
-  /** A picture of the page for a failure the Session did not picture (verify, wait, navigate). */
-  async #failureScreenshot(profile: string, error: AiteError): Promise<Uint8Array | undefined> {
-    let session: Session;
-    try {
-      session = this.#sessions.get(profile);
-    } catch {
-      return undefined;
-    }
-    if (session.tab.current === null || error.reason === 'connection-lost') return undefined;
-    const items = outlineItems(error);
-    let drawn = false;
-    if (items.length > 0) drawn = await session.locator.outline(items).then(() => true, () => false);
-    const png = await session.screenshot();
-    if (drawn) await session.locator.clearOutline().catch(() => undefined);
-    return png;
-  }
-
   async #saveScreenshot(report: StepReport, planned: PlannedStep, png: Uint8Array, suffix?: string): Promise<void> {
     const step = planned.step;
     const named = 'screenshot' in step && typeof step.screenshot === 'string' ? step.screenshot : typeof (step as { screenshot?: { name?: string } }).screenshot === 'object' ? (step as { screenshot: { name?: string } }).screenshot.name : undefined;
@@ -358,24 +339,6 @@ export function parseChange(change: string): { field: string; before: string; af
   const match = /^(\S+) (.*) -> (.*)$/s.exec(change);
   if (!match) return { field: change, before: '', after: '' };
   return { field: match[1]!, before: match[2]!, after: match[3]! };
-}
-
-/** Outline boxes for what a failure is about: candidates, the element, what covers it. */
-function outlineItems(error: AiteError): OutlineItem[] {
-  const detail = error.detail as {
-    candidates?: Array<{ descriptor?: Descriptor; score?: number }>;
-    candidate?: Descriptor;
-    element?: Descriptor;
-    coveredBy?: { xpath?: string };
-  };
-  const items: OutlineItem[] = [];
-  if (detail.candidate?.xpath) items.push({ xpath: detail.candidate.xpath, tone: 'candidate', label: 'possible match' });
-  for (const [i, c] of (Array.isArray(detail.candidates) ? detail.candidates : []).entries()) {
-    if (c.descriptor?.xpath) items.push({ xpath: c.descriptor.xpath, tone: 'candidate', label: `match ${i + 1}${c.score ? ` (${c.score})` : ''}` });
-  }
-  if (detail.element?.xpath) items.push({ xpath: detail.element.xpath, tone: 'wanted', label: error.reason });
-  if (detail.coveredBy?.xpath) items.push({ xpath: detail.coveredBy.xpath, tone: 'cover', label: 'covering element' });
-  return items.slice(0, 10);
 }
 
 function slugify(text: string): string {

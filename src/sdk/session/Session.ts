@@ -1,17 +1,21 @@
 import { EventEmitter } from 'node:events';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import type TypedEmitter from 'typed-emitter';
 import type { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
-import { PageFinder } from '../launch/PageFinder.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import type { AnswerOf, Command, Descriptor, ExtensionEvent, OutlineItem, Point, RequestInput, RequestOf, Target } from '../protocol/index.js';
+import { defaultTimeoutOf, isPageCommand, type AnswerOf, type Command, type ExtensionEvent, type RequestInput, type Target } from '../protocol/index.js';
+import { AttachInput } from './AttachInput.js';
 import type { Send } from './Channel.js';
-import { InputLedger } from './InputLedger.js';
+import { failurePicture, type FailureFacts } from './failurePicture.js';
+import type { Found, Input, Prepare } from './Input.js';
 import { Locator } from './Locator.js';
+import { PipeInput } from './PipeInput.js';
+import { RunTab } from './RunTab.js';
+import { StepContext } from './StepContext.js';
 import { Tab } from './Tab.js';
-import { toTarget, type RetryCounts, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
+import { toTarget, type RetryCounts, type StepOptions, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
 import { Verify } from './Verify.js';
 
 /**
@@ -29,7 +33,10 @@ import { Verify } from './Verify.js';
  * @public
  */
 export type SessionEvents = {
-  /** A composed step finished (passed or failed). */
+  /**
+   * A step finished (passed or failed): a composed step (`click`, `type`, ...), or one request of
+   * `tab`, `locator` or `verify`, named by its command (`verify`, `navigate`, `resolve`, ...).
+   */
   step: (record: StepRecord) => void;
   /** An answer carried re-sends; `retries` is how many. */
   retry: (info: { cmd: Command; retries: number }) => void;
@@ -73,15 +80,6 @@ export interface SessionParts {
   close: () => Promise<void>;
 }
 
-/** The one thing a step has found: the element now, how it was found, and where to act on it. */
-interface Found {
-  descriptor: Descriptor;
-  resolved: AnswerOf<'resolve'>;
-  point?: Point;
-}
-
-type Prepare = RequestOf<'resolve'>['prepare'];
-
 /**
  * One run in one Chrome profile. Holds the `bridge`, and `tab`, `locator` and `verify`, whose
  * methods each send one protocol request; the composed steps (`click`, `type`, ...) resolve,
@@ -123,12 +121,10 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   readonly consoleErrors: Array<{ tab: number; text: string }> = [];
 
   readonly #parts: SessionParts;
-  readonly #pages: PageFinder | undefined;
-  readonly #tabUrls = new Map<number, string>();
-  #currentTab: number | null = null;
+  readonly #runTab: RunTab;
+  readonly #input: Input;
   #gone: string | undefined;
   #closing: Promise<void> | undefined;
-  #stepLog: string[] | undefined;
 
   /** @internal */
   constructor(parts: SessionParts) {
@@ -137,9 +133,12 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     this.bridge = parts.bridge;
     this.browser = parts.browser;
     this.profile = parts.profile;
-    this.#pages = parts.browser ? new PageFinder(parts.browser) : undefined;
-    const send = this.#send;
-    this.tab = new Tab(send, () => this.#currentTab);
+    this.#runTab = new RunTab(parts.browser);
+    this.#input = parts.browser ? new PipeInput(this.#runTab) : new AttachInput();
+    // Each request of tab, locator and verify is a step of its own.
+    const send = (<R extends RequestInput>(request: R) =>
+      this.#step(request.cmd, targetOf(request), undefined, (step) => step.send(request)).then(({ value }) => value)) as Send;
+    this.tab = new Tab(send, () => this.#runTab.current);
     this.locator = new Locator(send);
     this.verify = new Verify(send);
     this.bridge.on('event', (event) => this.#onEvent(event));
@@ -170,44 +169,23 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   // ------------------------------------------------------------------ composed steps
 
   /** Clicks the target with real mouse input (plain events in attach mode). */
-  click(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('click', target, async () => {
-      const found = await this.#find(target, options.timeoutMs, 'click');
-      await this.#pointer(found, 'click', (page, at) => page.mouse.click(at.x, at.y), options.timeoutMs);
-    });
+  click(target: TargetInput, options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('click', target, options, async (step) => this.#input.pointer(step, await this.#find(step, target, 'click'), 'click'));
   }
 
   /** Double-clicks the target. */
-  doubleClick(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('doubleClick', target, async () => {
-      const found = await this.#find(target, options.timeoutMs, 'click');
-      await this.#pointer(found, 'doubleClick', (page, at) => page.mouse.click(at.x, at.y, { count: 2 }), options.timeoutMs);
-    });
+  doubleClick(target: TargetInput, options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('doubleClick', target, options, async (step) => this.#input.pointer(step, await this.#find(step, target, 'click'), 'doubleClick'));
   }
 
   /** Moves the mouse over the target. */
-  hover(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('hover', target, async () => {
-      const found = await this.#find(target, options.timeoutMs, 'click');
-      await this.#pointer(found, 'hover', (page, at) => page.mouse.move(at.x, at.y), options.timeoutMs);
-    });
+  hover(target: TargetInput, options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('hover', target, options, async (step) => this.#input.pointer(step, await this.#find(step, target, 'click'), 'hover'));
   }
 
   /** Clicks the target to focus it, then types `text` key by key (appends to what is there). */
-  type(target: TargetInput, text: string, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('type', target, async () => {
-      const found = await this.#find(target, options.timeoutMs, 'click');
-      await this.#pointer(
-        found,
-        'type',
-        async (page, at) => {
-          await page.mouse.click(at.x, at.y);
-          await page.keyboard.type(text);
-        },
-        options.timeoutMs,
-        { text },
-      );
-    });
+  type(target: TargetInput, text: string, options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('type', target, options, async (step) => this.#input.type(step, await this.#find(step, target, 'click'), text));
   }
 
   /**
@@ -215,96 +193,46 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    * `text` arrives as trusted text input (an empty `text` deletes the selection). Like other
    * tools' fill, it does not click the field first; use `type` for key-by-key typing.
    */
-  fill(target: TargetInput, text: string, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('fill', target, async () => {
-      const found = await this.#find(target, options.timeoutMs, 'fill');
-      if (!this.#pages) {
-        await this.locator.act('fill', found.descriptor, { text, timeoutMs: options.timeoutMs });
-        return;
-      }
-      await this.#pointer(
-        found,
-        'type',
-        async (page) => {
-          if (text) await page.keyboard.sendCharacter(text);
-          else await page.keyboard.press('Delete');
-        },
-        options.timeoutMs,
-        { text },
-      );
-    });
+  fill(target: TargetInput, text: string, options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('fill', target, options, async (step) => this.#input.fill(step, await this.#find(step, target, 'fill'), text));
   }
 
   /** Presses a key (`Enter`, `Tab`, `ArrowDown`, `a`), in the target when one is named. */
-  press(key: string, target?: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('press', target, async () => {
-      if (target === undefined) {
-        if (this.#pages) return void (await (await this.#runPage()).keyboard.press(key as never));
-        throw new AiteError('unsupported', 'press without a target needs the debugging pipe; name the element to press the key in.');
-      }
-      const found = await this.#find(target, options.timeoutMs, 'click');
-      await this.#pointer(
-        found,
-        'press',
-        async (page, at) => {
-          await page.mouse.click(at.x, at.y);
-          await page.keyboard.press(key as never);
-        },
-        options.timeoutMs,
-        { key },
-      );
-    });
+  press(key: string, target?: TargetInput, options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('press', target, options, async (step) =>
+      this.#input.press(step, key, target === undefined ? undefined : await this.#find(step, target, 'click')),
+    );
   }
 
   /** Checks a checkbox or radio (does nothing when it already is), then verifies it. */
-  check(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#toggle('check', target, true, options.timeoutMs);
+  check(target: TargetInput, options: StepOptions = {}): Promise<StepResult> {
+    return this.#toggle('check', target, true, options);
   }
 
   /** Unchecks a checkbox (does nothing when it already is), then verifies it. */
-  uncheck(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#toggle('uncheck', target, false, options.timeoutMs);
+  uncheck(target: TargetInput, options: StepOptions = {}): Promise<StepResult> {
+    return this.#toggle('uncheck', target, false, options);
   }
 
   /** Picks an option of a `<select>` by its label or value. */
-  select(target: TargetInput, option: string, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('select', target, async () => {
-      const found = await this.#find(target, options.timeoutMs);
+  select(target: TargetInput, option: string, options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('select', target, options, async (step) => {
+      const found = await this.#find(step, target);
       // A native select's popup is not part of the page; choosing through the DOM is what every tool does.
-      await this.locator.act('select', found.descriptor, { option, timeoutMs: options.timeoutMs });
+      await step.locator.act('select', found.descriptor, { option, timeoutMs: step.timeoutMs });
     });
   }
 
   /** Drags `from` onto `to` with real mouse input. */
-  drag(from: TargetInput, to: TargetInput, options: { timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('drag', from, async () => {
-      const source = await this.#find(from, options.timeoutMs);
-      const target = await this.#find(to, options.timeoutMs);
-      if (!this.#pages) {
-        await this.locator.act('drag', source.descriptor, { to: target.descriptor, timeoutMs: options.timeoutMs });
-        return;
-      }
-      const a = await this.locator.locate(source.descriptor, { timeoutMs: options.timeoutMs });
-      const page = await this.#runPage();
-      await page.mouse.move(a.x, a.y);
-      await page.mouse.down();
-      const b = await this.locator.locate(target.descriptor, { timeoutMs: options.timeoutMs });
-      await page.mouse.move(b.x, b.y, { steps: 8 });
-      await page.mouse.up();
-    });
+  drag(from: TargetInput, to: TargetInput, options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('drag', from, options, async (step) => this.#input.drag(step, await this.#find(step, from), await this.#find(step, to)));
   }
 
   /** Waits until the run's page has had no network request in flight for `idleMs` (default 500). */
   waitForNetworkIdle(options: { idleMs?: number; timeoutMs?: number } = {}): Promise<StepResult> {
-    return this.#step('waitForNetworkIdle', undefined, async () => {
-      if (!this.#pages) throw new AiteError('unsupported', 'waitForNetworkIdle needs the debugging pipe (not available in attach mode).');
-      const timeout = options.timeoutMs ?? this.#parts.timeoutMs;
-      await (await this.#runPage())
-        .waitForNetworkIdle({ idleTime: options.idleMs ?? 500, timeout })
-        .catch((error: unknown) => {
-          throw new AiteError('timeout', `The network did not go idle within ${timeout} ms.`, { cause: error, command: 'wait' });
-        });
-    });
+    return this.#composed('waitForNetworkIdle', undefined, options, (step) =>
+      this.#input.networkIdle(step, options.idleMs ?? 500, options.timeoutMs ?? this.#parts.timeoutMs),
+    );
   }
 
   /**
@@ -312,18 +240,16 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    * no picture can be taken (attach mode, or the tab cannot be told apart from another).
    */
   async screenshot(): Promise<Uint8Array | undefined> {
-    if (!this.#pages) {
-      this.#warn({ code: 'screenshot', message: 'Screenshots need the debugging pipe; attach mode has none.' });
-      return undefined;
-    }
-    try {
-      const page = await this.#runPage();
-      await page.bringToFront();
-      return await page.screenshot({ type: 'png' });
-    } catch (error) {
-      this.#warn({ code: 'screenshot', message: `No screenshot: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
-      return undefined;
-    }
+    return (await this.#step('screenshot', undefined, undefined, (step) => this.#input.screenshot(step))).value;
+  }
+
+  /**
+   * The picture of a failure that did not come from this session's own steps (those carry theirs
+   * on the error): the page with what `failure` names outlined. Undefined when none can be taken.
+   * @internal
+   */
+  failurePicture(failure: FailureFacts): Promise<Uint8Array | undefined> {
+    return this.#picture(this.#context('failure picture', undefined, undefined), failure);
   }
 
   /** Closes Chrome (when launched) and the bridge, deletes bridge.json and a temp profile. */
@@ -340,81 +266,112 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
 
   // ------------------------------------------------------------------ internals
 
-  readonly #send: Send = async <R extends RequestInput>(request: R): Promise<AnswerOf<R['cmd']>> => {
+  #toggle(name: 'check' | 'uncheck', target: TargetInput, want: boolean, options: StepOptions): Promise<StepResult> {
+    return this.#composed(name, target, options, async (step) => {
+      const found = await this.#find(step, target, 'click');
+      await this.#input.toggle(step, found, want, found.descriptor.xpath ? { xpath: found.descriptor.xpath } : toTarget(target));
+    });
+  }
+
+  #composed(name: string, target: TargetInput | undefined, options: StepOptions, body: (step: StepContext) => Promise<void>): Promise<StepResult> {
+    return this.#step(name, target, options.timeoutMs, body).then(({ result }) => result);
+  }
+
+  #context(name: string, target: TargetInput | undefined, timeoutMs: number | undefined): StepContext {
+    return new StepContext(
+      name,
+      target === undefined ? undefined : toTarget(target),
+      timeoutMs,
+      (step, request) => this.#request(step, request),
+      (warning) => this.emit('warning', warning),
+    );
+  }
+
+  /**
+   * The one step wrapper: every Session call runs through it with a context of its own. It
+   * reports the step, and on failure gives the error the step's call log and the picture.
+   */
+  async #step<T>(name: string, target: TargetInput | undefined, timeoutMs: number | undefined, body: (step: StepContext) => Promise<T>): Promise<{ value: T; result: StepResult }> {
+    const step = this.#context(name, target, timeoutMs);
+    try {
+      const value = await body(step);
+      const result = step.result();
+      this.emit('step', { name, target: step.target, ok: true, retries: result.retries, durationMs: result.durationMs, warnings: step.warnings, repaired: result.repaired });
+      return { value, result };
+    } catch (caught) {
+      const log = step.callLog();
+      const error =
+        caught instanceof AiteError
+          ? caught
+          : new AiteError('internal', `${name} failed: ${caught instanceof Error ? caught.message : String(caught)}`, { cause: caught, command: name });
+      error.screenshot ??= await this.#picture(step, error);
+      const durationMs = step.durationMs();
+      this.emit('step', { name, target: step.target, ok: false, reason: error.reason, retries: step.retries, durationMs, warnings: step.warnings, ...(error.screenshot ? { screenshot: error.screenshot } : {}) });
+      throw error.withCallLog(log);
+    }
+  }
+
+  #picture(step: StepContext, failure: FailureFacts): Promise<Uint8Array | undefined> {
+    if (!this.browser || this.#gone || this.#runTab.current === null) return Promise.resolve(undefined);
+    return failurePicture(step, this.#input, failure);
+  }
+
+  /** Sends one request of `step`: the run's tab and the default timeout filled in, logged and counted. */
+  async #request<R extends RequestInput>(step: StepContext, request: R): Promise<AnswerOf<R['cmd']>> {
     if (this.#gone) {
       throw new AiteError('connection-lost', `${request.cmd} not sent: ${this.#gone}.`, { command: request.cmd });
     }
     const withDefaults = this.#withDefaults(request);
-    this.#stepLog?.push(`${request.cmd} ${summarise(withDefaults)}`);
+    step.log.push(`${request.cmd} ${summarise(withDefaults)}`);
     try {
       const answer = await this.bridge.request(withDefaults);
-      this.#count(request.cmd, answer.retries);
-      this.#track(request.cmd, answer);
+      this.#count(step, request.cmd, answer.retries);
+      this.#runTab.track(request.cmd, answer);
       return answer;
     } catch (error) {
-      if (error instanceof AiteError) this.#count(request.cmd, error.retries);
+      if (error instanceof AiteError) this.#count(step, request.cmd, error.retries);
       throw error;
     }
-  };
+  }
 
   #withDefaults<R extends RequestInput>(input: R): R {
     const cmd: Command = input.cmd;
+    const current = this.#runTab.current;
     // Page commands name the run's tab: a reloaded extension has forgotten it (FAULTS row 41).
-    const request = PAGE_COMMANDS.has(cmd) && this.#currentTab !== null ? ({ ...input, tab: (input as { tab?: number }).tab ?? this.#currentTab } as R) : input;
-    if (cmd === 'tabs' || cmd === 'closeTab' || cmd === 'outline') return request;
-    const fallback = cmd === 'navigate' ? Math.max(30_000, this.#parts.timeoutMs) : this.#parts.timeoutMs;
+    const request = isPageCommand(cmd) && current !== null ? ({ ...input, tab: (input as { tab?: number }).tab ?? current } as R) : input;
+    const fallback = defaultTimeoutOf(cmd, this.#parts.timeoutMs);
+    if (fallback === undefined) return request;
     return { ...request, timeoutMs: (request as { timeoutMs?: number }).timeoutMs ?? fallback } as R;
   }
 
-  #count(cmd: Command, retries: number | undefined): void {
+  #count(step: StepContext, cmd: Command, retries: number | undefined): void {
     if (!retries) return;
     this.retries.total += retries;
     this.retries.byCommand[cmd] = (this.retries.byCommand[cmd] ?? 0) + retries;
-    this.#stepLog?.push(`  ${cmd} was re-sent ${retries} time(s)`);
+    step.retries += retries;
+    step.log.push(`  ${cmd} was re-sent ${retries} time(s)`);
     this.emit('retry', { cmd, retries });
   }
 
-  #track(cmd: Command, answer: Record<string, unknown>): void {
-    if (cmd === 'navigate' || cmd === 'switchTab') {
-      this.#currentTab = answer.tab as number;
-      this.#tabUrls.set(answer.tab as number, answer.url as string);
-    } else if (cmd === 'closeTab') {
-      this.#currentTab = (answer.tab as number | null) ?? null;
-      this.#tabUrls.delete(answer.closed as number);
-    }
-  }
-
   #onEvent(event: ExtensionEvent): void {
-    if (event.kind === 'navigated') this.#tabUrls.set(event.tab, event.url);
-    if (event.kind === 'tab-closed') {
-      this.#tabUrls.delete(event.tab);
-      // The next navigate opens a new run tab instead of naming one that is gone.
-      if (event.tab === this.#currentTab) this.#currentTab = null;
-    }
+    this.#runTab.onEvent(event);
     if (event.kind === 'console') this.consoleErrors.push({ tab: event.tab, text: event.text });
     this.emit('event', event);
   }
 
-  #warn(warning: Warning): void {
-    this.#stepWarnings?.push(warning);
-    this.emit('warning', warning);
-  }
-
-  #stepWarnings: Warning[] | undefined;
-
   /** Resolves a target with what the lock file remembers of it, and keeps the lock file up to date. */
-  async #find(input: TargetInput, timeoutMs?: number, prepare?: Prepare): Promise<Found> {
+  async #find(step: StepContext, input: TargetInput, prepare?: Prepare): Promise<Found> {
     const target = toTarget(input);
     const lock = this.#parts.lock;
-    const page = this.#currentTab === null ? undefined : this.#tabUrls.get(this.#currentTab);
+    const page = this.#runTab.url;
     const remembered = lock && page ? lock.get(target, page) : undefined;
-    // Plain-event acts (no pipe) make their own checks in the page; only pipe input needs a point.
+    // Only pipe input needs a point: plain-event acts make their own checks in the page.
     // Only a descriptor that goes into the lock file needs the look at the rest of the page.
     const record = lock !== undefined && page !== undefined && lock.willRecord(target, page);
-    const resolved = await this.locator.resolve(target, {
+    const resolved = await step.locator.resolve(target, {
       descriptor: remembered,
-      timeoutMs,
-      prepare: this.#pages ? prepare : undefined,
+      timeoutMs: step.timeoutMs,
+      prepare: this.#input.prepares ? prepare : undefined,
       ...(record ? { record } : {}),
       ...(remembered ? { checkExact: true } : {}),
     });
@@ -422,160 +379,15 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       if (resolved.via === 'exact') lock.recordExact(target, page, resolved.descriptor);
       else lock.proposeRepair(target, page, resolved.descriptor, resolved.repair);
     }
-    if (resolved.repaired && this.#stepRepair) this.#stepRepair.push(resolved);
+    if (resolved.repaired) step.repairs.push(resolved);
     return { descriptor: resolved.descriptor, resolved, ...(resolved.point ? { point: resolved.point } : {}) };
-  }
-
-  #stepRepair: Array<AnswerOf<'resolve'>> | undefined;
-
-  /** Real input at the located point over the pipe; one plain-event `act` without it. */
-  async #pointer(
-    found: Found,
-    action: 'click' | 'doubleClick' | 'hover' | 'type' | 'press',
-    input: (page: Page, at: Point) => Promise<void>,
-    timeoutMs: number | undefined,
-    extra: { text?: string; key?: string } = {},
-  ): Promise<void> {
-    if (!this.#pages) {
-      await this.locator.act(action, found.descriptor, { ...extra, timeoutMs });
-      return;
-    }
-    const at = found.point ?? (await this.locator.locate(found.descriptor, { timeoutMs }));
-    const page = await this.#runPage();
-    const ledger = new InputLedger(page);
-    try {
-      await input(ledger.page, at);
-    } catch (error) {
-      const pipeGone = error instanceof Error && /Target closed|Session closed|detached|Connection closed/i.test(error.message);
-      // A click that closes its own tab (window.close) never gets its acknowledgement: it landed.
-      if (pipeGone && page.isClosed() && page.browser().connected) return;
-      // Never re-sent; the runner knows what it sent over the pipe (see InputLedger).
-      if (pipeGone) {
-        throw new AiteError('connection-lost', `${action} got no acknowledgement: the debugging pipe closed (${error.message.split('\n')[0]}); it is not sent again.`, {
-          cause: error,
-          command: action,
-          detail: { dispatched: ledger.dispatched },
-        });
-      }
-      throw error;
-    }
-  }
-
-  async #toggle(name: 'check' | 'uncheck', target: TargetInput, want: boolean, timeoutMs?: number): Promise<StepResult> {
-    return this.#step(name, target, async () => {
-      const found = await this.#find(target, timeoutMs, 'click');
-      if (!this.#pages) {
-        await this.locator.act(name, found.descriptor, { timeoutMs });
-        return;
-      }
-      const at = found.point ?? (await this.locator.locate(found.descriptor, { timeoutMs }));
-      if (at.kind === undefined) {
-        throw new AiteError('unsupported', `${name} needs a checkbox or radio; the target is a <${at.tag}>.`, { command: name });
-      }
-      if (at.checked !== want) await (await this.#runPage()).mouse.click(at.x, at.y);
-      await this.verify.state(found.descriptor.xpath ? { xpath: found.descriptor.xpath } : toTarget(target), want ? 'checked' : 'unchecked', { timeoutMs });
-    });
-  }
-
-  async #runPage(): Promise<Page> {
-    const pages = this.#pages;
-    const tabId = this.#currentTab;
-    if (!pages) throw new AiteError('unsupported', 'This session has no debugging pipe (attach mode).');
-    if (tabId === null) throw new AiteError('tab-closed', 'There is no run tab yet: navigate first.');
-    const cached = pages.cached(tabId, this.#tabUrls.get(tabId));
-    if (cached) return cached;
-    const info = (await this.tab.list()).find((tab) => tab.id === tabId);
-    if (!info) throw new AiteError('tab-closed', `The run's tab ${tabId} is closed.`);
-    this.#tabUrls.set(tabId, info.url);
-    const page = await pages.find(info);
-    if ('refused' in page) throw new AiteError('internal', `Cannot reach the run's tab over the debugging pipe: ${page.refused}.`);
-    return page;
-  }
-
-  async #step(name: string, target: TargetInput | undefined, body: () => Promise<void>): Promise<StepResult> {
-    const started = performance.now();
-    const retriesBefore = this.retries.total;
-    const warnings: Warning[] = [];
-    const log: string[] = [];
-    const repairs: Array<AnswerOf<'resolve'>> = [];
-    this.#stepWarnings = warnings;
-    this.#stepLog = log;
-    this.#stepRepair = repairs;
-    const resolvedTarget = target === undefined ? undefined : toTarget(target);
-    try {
-      await body();
-      const result: StepResult = {
-        ok: true,
-        retries: this.retries.total - retriesBefore,
-        warnings,
-        durationMs: Math.round(performance.now() - started),
-        ...(repairs.length > 0 ? { repaired: true, repair: repairs[0]!.repair } : {}),
-      };
-      this.emit('step', { name, target: resolvedTarget, ok: true, retries: result.retries, durationMs: result.durationMs, warnings, repaired: result.repaired });
-      return result;
-    } catch (caught) {
-      this.#stepLog = undefined;
-      const error =
-        caught instanceof AiteError
-          ? caught
-          : new AiteError('internal', `${name} failed: ${caught instanceof Error ? caught.message : String(caught)}`, { cause: caught, command: name });
-      error.screenshot = await this.#failureScreenshot(error);
-      const retries = this.retries.total - retriesBefore;
-      const durationMs = Math.round(performance.now() - started);
-      this.emit('step', { name, target: resolvedTarget, ok: false, reason: error.reason, retries, durationMs, warnings, ...(error.screenshot ? { screenshot: error.screenshot } : {}) });
-      const failed = error.withCallLog([`${name}${resolvedTarget ? ` ${JSON.stringify(resolvedTarget)}` : ''}`, ...log.map((l) => `  ${l}`)]);
-      throw failed;
-    } finally {
-      this.#stepWarnings = undefined;
-      this.#stepLog = undefined;
-      this.#stepRepair = undefined;
-    }
-  }
-
-  /** Outlines what the failure is about, takes the picture, and clears the boxes again. */
-  async #failureScreenshot(error: AiteError): Promise<Uint8Array | undefined> {
-    if (!this.#pages || this.#gone || this.#currentTab === null) return undefined;
-    const items = outlineItems(error);
-    let drawn = false;
-    if (items.length > 0) {
-      try {
-        await this.locator.outline(items);
-        drawn = true;
-      } catch (e) {
-        this.#warn({ code: 'outline', message: `Could not draw the outline: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
-      }
-    }
-    const png = await this.screenshot();
-    if (drawn) {
-      try {
-        const cleared = await this.locator.clearOutline();
-        if (cleared.remaining) this.#warn({ code: 'outline', message: `${cleared.remaining} outline box(es) remained on the page.` });
-      } catch (e) {
-        this.#warn({ code: 'outline', message: `Could not clear the outline: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` });
-      }
-    }
-    return png;
   }
 }
 
-const PAGE_COMMANDS: ReadonlySet<Command> = new Set<Command>(['resolve', 'locate', 'read', 'verify', 'wait', 'act', 'outline']);
-
-function outlineItems(error: AiteError): OutlineItem[] {
-  const detail = error.detail as {
-    candidates?: Array<{ descriptor?: Descriptor; score?: number }>;
-    candidate?: Descriptor;
-    score?: number;
-    element?: Descriptor;
-    coveredBy?: { xpath?: string };
-  };
-  const items: OutlineItem[] = [];
-  if (detail.candidate?.xpath) items.push({ xpath: detail.candidate.xpath, tone: 'candidate', label: `possible match ${detail.score ?? ''}`.trim() });
-  for (const [i, c] of (detail.candidates ?? []).entries()) {
-    if (c.descriptor?.xpath) items.push({ xpath: c.descriptor.xpath, tone: 'candidate', label: `match ${i + 1}${c.score ? ` (${c.score})` : ''}` });
-  }
-  if (detail.element?.xpath) items.push({ xpath: detail.element.xpath, tone: 'wanted', label: error.reason });
-  if (detail.coveredBy?.xpath) items.push({ xpath: detail.coveredBy.xpath, tone: 'cover', label: 'covering element' });
-  return items.slice(0, 10);
+/** The target a request names, for its step's record. */
+function targetOf(request: RequestInput): Target | undefined {
+  const target = (request as { target?: unknown }).target;
+  return target && typeof target === 'object' ? (target as Target) : undefined;
 }
 
 function summarise(request: object): string {

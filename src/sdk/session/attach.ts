@@ -3,6 +3,7 @@ import { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
 import { allowPatterns, ExtensionStage } from '../launch/ExtensionStage.js';
 import { onProcessEnd } from '../launch/ProcessCleanup.js';
+import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
 import { rmSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -95,7 +96,7 @@ export async function attach(options: AttachOptions): Promise<Session> {
     await cleanup();
     throw error;
   }
-  return new Session({ bridge, browser: undefined, profile, timeoutMs: opts.timeoutMs ?? 5_000, close: cleanup });
+  return new Session({ bridge, browser: undefined, profile, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, close: cleanup });
 }
 
 /**

@@ -10,6 +10,7 @@ import { findChrome } from '../launch/findChrome.js';
 import { launchChrome } from '../launch/launchChrome.js';
 import { onProcessEnd } from '../launch/ProcessCleanup.js';
 import { LockFile } from '../lock/LockFile.js';
+import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
 import { Session } from './Session.js';
 
 /**
@@ -98,7 +99,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
   const executablePath = findChrome(opts.chrome);
   const lock = opts.lockFile ? await LockFile.open(opts.lockFile, { updateLock: opts.updateLock }) : undefined;
   const profile = opts.profile ?? 'default';
-  const timeoutMs = opts.timeoutMs ?? 5_000;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const tempDir = opts.userDataDir ? undefined : await mkdtemp(join(tmpdir(), 'aite-profile-'));
   const userDataDir = opts.userDataDir ?? tempDir!;
   let bridge: Bridge | undefined;

@@ -21,6 +21,24 @@ export function toTarget(input: TargetInput): Target {
 }
 
 /**
+ * Options every composed step takes.
+ *
+ * @example
+ * ```ts
+ * import type { Session, StepOptions } from 'aite';
+ *
+ * declare const session: Session;
+ * const slowPage: StepOptions = { timeoutMs: 15_000 };
+ * await session.click({ text: 'Send' }, slowPage);
+ * ```
+ * @public
+ */
+export interface StepOptions {
+  /** How long the step may wait for its element; default the session's `timeoutMs`. */
+  timeoutMs?: number;
+}
+
+/**
  * Something worth knowing that did not fail the step.
  *
  * @example

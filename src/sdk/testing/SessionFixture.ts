@@ -168,7 +168,8 @@ export class SessionFixture {
 
   /**
    * Handles a failed test: writes the failed step's screenshot (from the error, else from the
-   * session's last failed step in this test, else a picture of the page as the test left it) into the results folder, and appends where it is,
+   * session's last failed step in this test, else the failure picture of the page as the test
+   * left it) into the results folder, and appends where it is,
    * the reason and the retry counts to the error's message, so every reporter shows them.
    */
   async testFailed(error: unknown, testName: string): Promise<TestFailure> {
@@ -191,7 +192,7 @@ export class SessionFixture {
   async #saveScreenshot(error: unknown, testName: string): Promise<string | undefined> {
     const carried = (error as { screenshot?: unknown } | null)?.screenshot;
     let png = ArrayBuffer.isView(carried) ? new Uint8Array(carried.buffer, carried.byteOffset, carried.byteLength) : this.#failedStepShot;
-    if (!png && this.#session?.browser) png = await this.#session.screenshot();
+    if (!png && this.#session) png = await this.#session.failurePicture(pictured(error));
     if (!png) return undefined;
     const dir = resolve(this.#resultsDir ?? process.env.AITE_RESULTS_DIR ?? 'aite-results');
     await mkdir(dir, { recursive: true });
@@ -202,6 +203,12 @@ export class SessionFixture {
     await writeFile(path, png);
     return path;
   }
+}
+
+/** What the failure picture outlines: the reason and detail an AiteError (or a runner's copy of one) carries. */
+function pictured(error: unknown): { reason?: string; detail?: Record<string, unknown> } {
+  const { detail } = (error ?? {}) as { detail?: unknown };
+  return { reason: reasonOf(error), ...(detail && typeof detail === 'object' ? { detail: detail as Record<string, unknown> } : {}) };
 }
 
 function reasonOf(error: unknown): string | undefined {

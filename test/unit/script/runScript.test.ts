@@ -118,7 +118,7 @@ describe('runScript', () => {
   });
 
   it('a browser pre step that fails is pre-state too', async () => {
-    const fake = fakeLauncher(() => ({ 'verify.text': () => Promise.reject(stepFailure('mismatch', 'The page does not show "5 MALLBUCKS".')) }));
+    const fake = fakeLauncher(() => ({ 'verify.text': () => Promise.reject(stepFailure('mismatch', 'The page does not show "5 MALLBUCKS".', {}, new Uint8Array([7]))) }));
     const { report } = await runScript(
       script({ pre: [{ navigate: '/' }, { verify: { kind: 'text', value: '5 MALLBUCKS' } }], steps: [{ click: 'Send' }] }),
       { config: config(), launch: fake.launch },
@@ -145,13 +145,13 @@ describe('runScript', () => {
     expect(run.report.steps[2]!.status).toBe('skipped');
   });
 
-  it('takes a picture, with the candidates outlined, when a verify fails', async () => {
-    const candidate = { v: 1, tag: 'p', xpath: '/html/body/p' };
-    const fake = fakeLauncher(() => ({ 'verify.text': () => Promise.reject(stepFailure('mismatch', 'no', { candidate })) }));
+  it('files the picture a failed verify carries, and takes none of its own (the Session pictures every failed call)', async () => {
+    const outlined = new Uint8Array([5, 5, 5]);
+    const fake = fakeLauncher(() => ({ 'verify.text': () => Promise.reject(stepFailure('mismatch', 'no', { candidate: { v: 1, tag: 'p', xpath: '/html/body/p' } }, outlined)) }));
     const run = await runScript(script({ steps: [{ navigate: '/' }, { verify: { kind: 'text', value: 'x' } }] }), { config: config(), launch: fake.launch });
-    expect(fake.calls.map((c) => c.method)).toEqual(['navigate', 'verify.text', 'outline', 'screenshot', 'clearOutline', 'close']);
-    expect(fake.calls[2]!.args[0]).toEqual([{ xpath: '/html/body/p', tone: 'candidate', label: 'possible match' }]);
-    expect(run.attachments[0]!.bytes).toBe(fake.PNG);
+    expect(fake.calls.map((c) => c.method)).toEqual(['navigate', 'verify.text', 'close']);
+    expect(run.attachments).toEqual([{ file: 'screenshots/send-step-2-failed.png', bytes: outlined }]);
+    expect(run.report.steps[1]!.screenshot).toBe('screenshots/send-step-2-failed.png');
   });
 
   it('reports retries, repairs with their diff, warnings, console errors and tab events per step', async () => {

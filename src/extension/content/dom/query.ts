@@ -1,4 +1,4 @@
-import { PageFailure } from '../PageFailure.js';
+import { CommandFailure } from '../../../sdk/protocol/index.js';
 import { isElement, isFrameElement, isShadowRoot, styleOf } from './nodes.js';
 
 /** A tree the content script searches: a document or an open shadow root. */
@@ -47,7 +47,7 @@ export function queryCssDeep(doc: Document, css: string): Set<Element> {
   try {
     for (const root of [doc, ...shadowRootsOf(doc)]) for (const el of root.querySelectorAll(css)) found.add(el);
   } catch (e) {
-    throw new PageFailure('unsupported', `The css selector ${JSON.stringify(css)} is not valid CSS (${(e as Error).message}). Fix the selector.`, { css });
+    throw new CommandFailure('unsupported', `The css selector ${JSON.stringify(css)} is not valid CSS (${(e as Error).message}). Fix the selector.`, { css });
   }
   return found;
 }

@@ -1,4 +1,4 @@
-import { PageFailure } from '../PageFailure.js';
+import { CommandFailure } from '../../../sdk/protocol/index.js';
 import { isElement, isShadowRoot } from './nodes.js';
 
 /**
@@ -122,7 +122,7 @@ export function evaluateXPath(doc: Document, xpath: string): Element[] {
   try {
     result = doc.evaluate(xpath, doc, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
   } catch (e) {
-    throw new PageFailure('unsupported', `The xpath ${JSON.stringify(xpath)} is not a valid XPath expression (${(e as Error).message}). Fix the expression.`, { xpath });
+    throw new CommandFailure('unsupported', `The xpath ${JSON.stringify(xpath)} is not a valid XPath expression (${(e as Error).message}). Fix the expression.`, { xpath });
   }
   const out: Element[] = [];
   for (let i = 0; i < result.snapshotLength; i++) {

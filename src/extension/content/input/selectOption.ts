@@ -1,6 +1,6 @@
+import { CommandFailure } from '../../../sdk/protocol/index.js';
 import { fold } from '../dom/text.js';
 import { q, listOf } from '../explain.js';
-import { PageFailure } from '../PageFailure.js';
 
 /**
  * Chooses an option of a `<select>` by its label or value, as a person picking it would:
@@ -14,14 +14,14 @@ export function selectOption(select: HTMLSelectElement, wanted: string): void {
   const option =
     options.find((o) => label(o) === w) ?? options.find((o) => o.value === wanted) ?? options.find((o) => label(o).toLowerCase() === w.toLowerCase());
   if (!option) {
-    throw new PageFailure(
+    throw new CommandFailure(
       'not-found',
       `The <select> has no option ${q(wanted)} (by label or value). Its options are: ${listOf(options.map((o) => (o.value && o.value !== label(o) ? `${q(label(o))} (value ${q(o.value)})` : q(label(o)))), 20)}.`,
       { option: wanted, options: options.map((o) => ({ label: label(o), value: o.value, ...(o.disabled ? { disabled: true } : {}) })) },
     );
   }
   if (option.disabled || (option.parentElement?.localName === 'optgroup' && (option.parentElement as HTMLOptGroupElement).disabled)) {
-    throw new PageFailure('not-enabled', `The option ${q(label(option))} of the <select> is disabled.`, { option: wanted });
+    throw new CommandFailure('not-enabled', `The option ${q(label(option))} of the <select> is disabled.`, { option: wanted });
   }
   for (const o of options) o.selected = o === option;
   select.dispatchEvent(new Event('input', { bubbles: true, composed: true }));

@@ -1,0 +1,46 @@
+import { AiteError } from '../errors/AiteError.js';
+import type { Target } from '../protocol/index.js';
+import type { Found, Input } from './Input.js';
+import type { StepContext } from './StepContext.js';
+
+/**
+ * Input without a debugging pipe (attach mode): each action is one `act` request, which the
+ * extension performs as plain DOM events after its own checks. What needs the pipe says so.
+ */
+export class AttachInput implements Input {
+  readonly prepares = false;
+
+  async pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover'): Promise<void> {
+    await step.locator.act(action, found.descriptor, { timeoutMs: step.timeoutMs });
+  }
+
+  async type(step: StepContext, found: Found, text: string): Promise<void> {
+    await step.locator.act('type', found.descriptor, { text, timeoutMs: step.timeoutMs });
+  }
+
+  async fill(step: StepContext, found: Found, text: string): Promise<void> {
+    await step.locator.act('fill', found.descriptor, { text, timeoutMs: step.timeoutMs });
+  }
+
+  async press(step: StepContext, key: string, found: Found | undefined): Promise<void> {
+    if (!found) throw new AiteError('unsupported', 'press without a target needs the debugging pipe; name the element to press the key in.');
+    await step.locator.act('press', found.descriptor, { key, timeoutMs: step.timeoutMs });
+  }
+
+  async toggle(step: StepContext, found: Found, want: boolean, _check: Target): Promise<void> {
+    await step.locator.act(want ? 'check' : 'uncheck', found.descriptor, { timeoutMs: step.timeoutMs });
+  }
+
+  async drag(step: StepContext, from: Found, to: Found): Promise<void> {
+    await step.locator.act('drag', from.descriptor, { to: to.descriptor, timeoutMs: step.timeoutMs });
+  }
+
+  networkIdle(): Promise<void> {
+    return Promise.reject(new AiteError('unsupported', 'waitForNetworkIdle needs the debugging pipe (not available in attach mode).'));
+  }
+
+  screenshot(step: StepContext): Promise<undefined> {
+    step.warn({ code: 'screenshot', message: 'Screenshots need the debugging pipe; attach mode has none.' });
+    return Promise.resolve(undefined);
+  }
+}

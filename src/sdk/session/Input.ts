@@ -1,0 +1,42 @@
+import type { AnswerOf, Descriptor, Point, RequestOf, Target } from '../protocol/index.js';
+import type { StepContext } from './StepContext.js';
+
+/** The one thing a step has found: the element now, how it was found, and where to act on it. */
+export interface Found {
+  descriptor: Descriptor;
+  resolved: AnswerOf<'resolve'>;
+  point?: Point;
+}
+
+/** What `resolve` can get an element ready for (see `Locator.resolve`). */
+export type Prepare = RequestOf<'resolve'>['prepare'];
+
+/**
+ * How a session's input reaches the page, chosen once when the session starts: trusted input
+ * over the debugging pipe ({@link PipeInput}), or plain events in the page through `act`
+ * ({@link AttachInput}). A composed step finds its element, then hands it here; a new kind of
+ * input is a method on this interface and one in each strategy.
+ */
+export interface Input {
+  /** Whether `resolve` should get the element ready (pipe input acts at a point it answers). */
+  readonly prepares: boolean;
+  /** A click, double click or hover on the element. */
+  pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover'): Promise<void>;
+  /** Focuses the element by a click, then types `text` key by key. */
+  type(step: StepContext, found: Found, text: string): Promise<void>;
+  /** Replaces the value of the element (focused, its text selected by `resolve`) with `text`. */
+  fill(step: StepContext, found: Found, text: string): Promise<void>;
+  /** Presses `key` in the element, or wherever the focus is when there is none. */
+  press(step: StepContext, key: string, found: Found | undefined): Promise<void>;
+  /** Makes a checkbox or radio checked (`want`) or unchecked; `check` names it for the verify after. */
+  toggle(step: StepContext, found: Found, want: boolean, check: Target): Promise<void>;
+  /** Drags one element onto another. */
+  drag(step: StepContext, from: Found, to: Found): Promise<void>;
+  /** Waits until the run's page has had no request in flight for `idleMs`. */
+  networkIdle(step: StepContext, idleMs: number, timeoutMs: number): Promise<void>;
+  /**
+   * A PNG of the run's tab, or undefined with a warning on `step`. With `cachedOnly`, only a page
+   * already found is pictured (the extension may be unreachable).
+   */
+  screenshot(step: StepContext, options?: { cachedOnly?: boolean }): Promise<Uint8Array | undefined>;
+}

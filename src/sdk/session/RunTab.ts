@@ -1,0 +1,71 @@
+import type { Browser, Page } from 'puppeteer-core';
+import { AiteError } from '../errors/AiteError.js';
+import { PageFinder } from '../launch/PageFinder.js';
+import type { AnswerOf, Command, ExtensionEvent } from '../protocol/index.js';
+import type { Send } from './Channel.js';
+
+/**
+ * Which tab is the run's, and what each tab shows: kept from the answers of tab commands and the
+ * extension's events, and used to find the run's page over the debugging pipe.
+ */
+export class RunTab {
+  #current: number | null = null;
+  readonly #urls = new Map<number, string>();
+  readonly #pages: PageFinder | undefined;
+
+  constructor(browser: Browser | undefined) {
+    this.#pages = browser ? new PageFinder(browser) : undefined;
+  }
+
+  /** The run's tab id, or null before the first navigate (and after the run's tab closed). */
+  get current(): number | null {
+    return this.#current;
+  }
+
+  /** The url the run's tab shows, when known. */
+  get url(): string | undefined {
+    return this.#current === null ? undefined : this.#urls.get(this.#current);
+  }
+
+  /** Learns from an answer: navigate and switchTab name the run's tab, closeTab the one it went back to. */
+  track(cmd: Command, answer: unknown): void {
+    if (cmd === 'navigate' || cmd === 'switchTab') {
+      const { tab, url } = answer as AnswerOf<'navigate'>;
+      this.#current = tab;
+      this.#urls.set(tab, url);
+    } else if (cmd === 'closeTab') {
+      const { tab, closed } = answer as AnswerOf<'closeTab'>;
+      this.#current = tab ?? null;
+      this.#urls.delete(closed);
+    }
+  }
+
+  onEvent(event: ExtensionEvent): void {
+    if (event.kind === 'navigated') this.#urls.set(event.tab, event.url);
+    if (event.kind === 'tab-closed') {
+      this.#urls.delete(event.tab);
+      // The next navigate opens a new run tab instead of naming one that is gone.
+      if (event.tab === this.#current) this.#current = null;
+    }
+  }
+
+  /**
+   * The puppeteer page of the run's tab. A page found before is trusted while it shows the same
+   * url; otherwise the tab list is asked (through `send`), unless `cachedOnly`.
+   */
+  async page(send: Send, options: { cachedOnly?: boolean } = {}): Promise<Page> {
+    const pages = this.#pages;
+    const tabId = this.#current;
+    if (!pages) throw new AiteError('unsupported', 'This session has no debugging pipe (attach mode).');
+    if (tabId === null) throw new AiteError('tab-closed', 'There is no run tab yet: navigate first.');
+    const cached = pages.cached(tabId, this.#urls.get(tabId));
+    if (cached) return cached;
+    if (options.cachedOnly) throw new AiteError('connection-lost', "The run's page is not known yet and the extension cannot be asked.");
+    const info = (await send({ cmd: 'tabs' })).tabs.find((tab) => tab.id === tabId);
+    if (!info) throw new AiteError('tab-closed', `The run's tab ${tabId} is closed.`);
+    this.#urls.set(tabId, info.url);
+    const page = await pages.find(info);
+    if ('refused' in page) throw new AiteError('internal', `Cannot reach the run's tab over the debugging pipe: ${page.refused}.`);
+    return page;
+  }
+}

@@ -1,0 +1,65 @@
+import type { AnswerOf, RequestInput, Target } from '../protocol/index.js';
+import type { Send } from './Channel.js';
+import { Locator } from './Locator.js';
+import type { StepResult, Warning } from './types.js';
+import { Verify } from './Verify.js';
+
+/**
+ * What one Session call gathers while it runs: its call log, warnings, repairs and re-sends.
+ * Each call gets its own, so calls that overlap never write into each other's record. Requests
+ * made through `send`, `locator` and `verify` are logged here and are not steps of their own.
+ */
+export class StepContext {
+  readonly #started = performance.now();
+  readonly #onWarning: (warning: Warning) => void;
+  /** What was sent, in order, and every re-send. */
+  readonly log: string[] = [];
+  readonly warnings: Warning[] = [];
+  /** Elements found by repair during the step. */
+  readonly repairs: Array<AnswerOf<'resolve'>> = [];
+  /** Re-sends counted during the step. */
+  retries = 0;
+  /** Sends one request as part of this step. */
+  readonly send: Send;
+  readonly locator: Locator;
+  readonly verify: Verify;
+
+  constructor(
+    /** The step: `click`, `verify`, `navigate`, ... */
+    readonly name: string,
+    readonly target: Target | undefined,
+    /** The step's own `timeoutMs`, when it was given one. */
+    readonly timeoutMs: number | undefined,
+    send: (step: StepContext, request: RequestInput) => Promise<unknown>,
+    onWarning: (warning: Warning) => void,
+  ) {
+    this.#onWarning = onWarning;
+    this.send = ((request: RequestInput) => send(this, request)) as Send;
+    this.locator = new Locator(this.send);
+    this.verify = new Verify(this.send);
+  }
+
+  warn(warning: Warning): void {
+    this.warnings.push(warning);
+    this.#onWarning(warning);
+  }
+
+  /** The step's call log as an error carries it: the step and its target, then what it sent. */
+  callLog(): string[] {
+    return [`${this.name}${this.target ? ` ${JSON.stringify(this.target)}` : ''}`, ...this.log.map((line) => `  ${line}`)];
+  }
+
+  result(): StepResult {
+    return {
+      ok: true,
+      retries: this.retries,
+      warnings: this.warnings,
+      durationMs: this.durationMs(),
+      ...(this.repairs.length > 0 ? { repaired: true, repair: this.repairs[0]!.repair } : {}),
+    };
+  }
+
+  durationMs(): number {
+    return Math.round(performance.now() - this.#started);
+  }
+}
