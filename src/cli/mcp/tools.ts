@@ -125,7 +125,7 @@ export function tools(allow: readonly string[]): Tool[] {
     ),
     unionTool(
       'wait',
-      'Wait for the page: kind "visible" {target} or "gone" {target}, "textChanges" {target}, "url" {contains}, "networkIdle" {idleMs?}. Fails (reason timeout) when it does not happen in time.',
+      'Wait for the page: kind "visible" {target} or "gone" {target}, "textChanges" {target}, "url" {contains}, "networkIdle" {idleMs?}. Fails (reason timeout) when it does not happen in time. For the page a click opens, use verify (kind "url" or "title"): a verify is re-checked across the navigation, a wait fails with reason navigation.',
       WaitKinds,
       (w, a) => ({ wait: w, ...opt(a) }) as ScriptStep,
     ),
