@@ -1,6 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { attach, launch, loadConfig, UsageError, type AttachOptions, type LaunchOptions, type Session } from 'aite';
 import { writeLines, type Io } from '../Io.js';
+import { hasDisplay } from './doctor.js';
 import { createMcpServer } from '../mcp/server.js';
 
 export interface McpFlags {
@@ -43,6 +44,9 @@ export async function mcpCommand(flags: McpFlags, io: Io, version: string, seams
   }
   if (flags.attach && (flags.headed || flags.chrome)) {
     throw new UsageError('usage', '--attach drives the Chrome you run yourself; --headed and --chrome are for a Chrome aite launches. Drop one or the other.');
+  }
+  if (flags.headed && !hasDisplay(io.env)) {
+    throw new UsageError('usage', '--headed shows a Chrome window, but there is no display here (DISPLAY and WAYLAND_DISPLAY are unset). Drop --headed, or run under a virtual display (`xvfb-run -a aite mcp ...`).');
   }
   const timeoutMs = flags.timeout ?? config.timeoutMs;
   const lockFile = flags.lock ?? config.lockFile;

@@ -1,5 +1,10 @@
 import { _stepSchema as stepSchema, AiteError, type StepResult } from 'aite';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli/program.js';
 import { z } from 'zod';
 import { check, flattenUnion, InputError } from '../../../src/cli/mcp/flatten.js';
 import { failed, passed } from '../../../src/cli/mcp/results.js';
@@ -93,5 +98,39 @@ describe('aite mcp: answers', () => {
       text: '[drifted] Nothing was done.\nCandidates (none was acted on; name one to act on it):\n  1. a "Open it" (score 0.62): target {"xpath":"/a"}\n(re-sent 1 time; an action is never sent twice)',
     });
     expect(failed(new InputError('verify was not run: value: expected number.'), 0).content[0]).toEqual({ type: 'text', text: '[usage] verify was not run: value: expected number.' });
+  });
+});
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: string, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+describe('aite mcp: what is wrong before it serves', () => {
+  const mcp = async (args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> => {
+    const stdout = new Capture();
+    const stderr = new Capture();
+    const cwd = await mkdtemp(join(tmpdir(), 'aite-mcp-unit-'));
+    const code = await runCli(['mcp', ...args], { stdout, stderr, env: { NO_COLOR: '1', ...env }, cwd });
+    return { code, stdout: stdout.text, stderr: stderr.text };
+  };
+
+  it('[MCP-ALLOW] no allow list, a bad origin, an unknown profile, --headed without a display: exit 2 with what to do, nothing on stdout (the protocol channel)', async () => {
+    const none = await mcp([]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/aite mcp needs the origins the agent may open: pass --allow/);
+    const bad = await mcp(['--allow', 'localhost']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--allow takes an origin such as http:\/\/127\.0\.0\.1:4173; "localhost" is not one/);
+    const profile = await mcp(['--allow', 'http://127.0.0.1:4173', '--profile', 'qian']);
+    expect(profile.code).toBe(2);
+    expect(profile.stderr).toMatch(/unknown profile "qian"/);
+    const headed = await mcp(['--allow', 'http://127.0.0.1:4173', '--headed']);
+    expect(headed.code).toBe(2);
+    expect(headed.stderr).toMatch(/--headed shows a Chrome window, but there is no display here/);
+    for (const run of [none, bad, profile, headed]) expect(run.stdout).toBe('');
   });
 });
