@@ -7,6 +7,7 @@ import { playwright } from './tools/playwright.js';
 import { puppeteerTool } from './tools/puppeteer.js';
 import type { Instance, LaunchSettings, Tool, ToolName } from './tools/Tool.js';
 import { FLOW_STEPS, sendFlow } from './flows.js';
+import { WIDGET_TASKS } from '../test/widgets/tasks.js';
 
 const TOOLS: Record<ToolName, Tool> = { aite, playwright, puppeteer: puppeteerTool };
 const TYPED = 'abcdefghijklmnopqrst'; // 20 characters
@@ -29,6 +30,16 @@ const timed = async (body: () => Promise<unknown>): Promise<number> => {
   await body();
   return performance.now() - t0;
 };
+
+/** Polls `read` until `ok` (3 s at most), else fails with `what` and the last value. */
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<void> {
+  let last: T | undefined;
+  for (const started = performance.now(); performance.now() - started < 3000; await new Promise((r) => setTimeout(r, 25))) {
+    last = await read().catch(() => undefined);
+    if (last !== undefined && ok(last)) return;
+  }
+  throw new Error(`${what} (last: ${JSON.stringify(last)})`);
+}
 
 function need(): Instance {
   if (!main) throw new Error('no main instance: call open first');
@@ -108,6 +119,24 @@ const ops: Record<string, (arg: any) => Promise<unknown>> = {
       if (!response.ok) throw new Error(`reset answered ${response.status}`);
     }
     return { ms: await timed(() => sendFlow(need(), arg.url)) };
+  },
+
+  /**
+   * One widget task (test/widgets/tasks.ts) on its page: the page opened and the widget ready
+   * (untimed), the task timed, then the widget's own state checked (untimed): a task whose
+   * widget did not change fails, whatever the tool said.
+   */
+  async widget(arg: { id: string; url: string }) {
+    const task = WIDGET_TASKS.find((t) => t.id === arg.id);
+    if (!task) throw new Error(`no widget task ${arg.id}`);
+    const page = need();
+    if (!page.widget) throw new Error(`${tool.name} has no widget tasks`);
+    await page.goto(arg.url);
+    await until(() => page.evaluate<boolean>(`!!(${task.ready})`), (ready) => ready === true, `${task.id}: the widget did not get ready`);
+    const ms = await timed(() => page.widget!(task));
+    const want = JSON.stringify(task.expected);
+    await until(() => page.evaluate<unknown>(task.check), (got) => JSON.stringify(got) === want, `${task.id}: the widget does not show the result`);
+    return { ms };
   },
 
   /** aite only: remember Needle on the page, then open the drifted page (repair's set-up). */

@@ -14,6 +14,8 @@ import { loadAite } from './tools/aite.js';
 import { AGENT_TASK, runAgentBench, type AgentRun, type AgentTool } from './agents.js';
 import { aiteChromeArgs } from './chrome.js';
 import { startPageServer } from './server.js';
+import { startFixtureServer } from '../test/support/FixtureServer.js';
+import { WIDGET_TASKS } from '../test/widgets/tasks.js';
 import { median, p95 } from './stats.js';
 import type { LaunchSettings, ToolName } from './tools/Tool.js';
 
@@ -42,6 +44,7 @@ const N = {
   hugeFlow: q(2),
   repair: q(30),
   parallel: q(2),
+  widget: q(6),
   agents: q(5),
 };
 const SIZES = [200, 2000, 20000];
@@ -111,6 +114,7 @@ interface Metric {
 const metrics: Metric[] = [];
 const scaling: { rows: Array<{ label: string; n: number; tools: Partial<Record<ToolName, { median: number; p95: number; wallMedian?: number }>> }> } = { rows: [] };
 const failures: string[] = [];
+let widgetSummary: string | undefined;
 
 function metric(name: string, n: number, target?: Metric['target'], note?: string): Metric {
   const m: Metric = { name, unit: 'ms', n, target, note, samples: {} };
@@ -242,6 +246,8 @@ async function main(): Promise<void> {
   const chromeVersion = execFileSync(executablePath, ['--version'], { encoding: 'utf8' }).trim();
   const args = aiteChromeArgs(ROOT);
   const pages = await startPageServer(join(ROOT, 'bench/pages'));
+  // The widget suite's pages and libraries (test/fixtures/pages/widgets, node_modules).
+  const fixtures = await startFixtureServer({ root: ROOT });
   // Loaded from the source tree at run time: it serves its app folder next to itself.
   const { startDemoServer } = (await import(pathToFileURL(join(ROOT, 'examples/demo/server.mjs')).href)) as typeof import('../examples/demo/server.mjs');
   const demos = Object.fromEntries(await Promise.all(TOOLS.map(async (t) => [t, await startDemoServer()] as const))) as Record<
@@ -252,7 +258,7 @@ async function main(): Promise<void> {
   const settings = (tool: ToolName): LaunchSettings => ({
     executablePath,
     args,
-    origins: [pages.origin, new URL(demos[tool].url).origin],
+    origins: [pages.origin, fixtures.origin, new URL(demos[tool].url).origin],
     timeoutMs: 30_000,
   });
 
@@ -365,6 +371,24 @@ async function main(): Promise<void> {
       }
     }
 
+    if (wanted('widgets')) {
+      // Real widget libraries, one user task each, aite and Playwright on the same pages.
+      console.log(`· widget tasks (${WIDGET_TASKS.map((t) => t.library).join(', ')}), aite and Playwright`);
+      const both = drivers.filter((d) => d.tool !== 'puppeteer');
+      for (const task of WIDGET_TASKS) {
+        const m = metric(`widget: ${task.library}`, N.widget, undefined, task.name);
+        await interleave(m, both, N.widget, 1, 'widget', () => ({ id: task.id, url: `${fixtures.origin}/${task.page}` }));
+      }
+      const rows = metrics.filter((m) => m.name.startsWith('widget: '));
+      const total = (t: ToolName): { passed: number; ms: number } => ({
+        passed: rows.filter((m) => (m.samples[t]?.length ?? 0) === m.n).length,
+        ms: rows.reduce((sum, m) => sum + (m.samples[t]?.length ? median(m.samples[t]!) : 0), 0),
+      });
+      const a = total('aite');
+      const p = total('playwright');
+      widgetSummary = `Widget tasks: aite passed ${a.passed}/${rows.length} (sum of medians ${Math.round(a.ms)} ms), Playwright passed ${p.passed}/${rows.length} (${Math.round(p.ms)} ms); aite/pw ${fmtRatio(ratio(a.ms, p.ms))}.`;
+    }
+
     await Promise.all(drivers.map((d) => d.call('close')));
 
     if (wanted('parallel')) {
@@ -427,6 +451,7 @@ async function main(): Promise<void> {
 
     printTable();
     printScaling();
+    if (widgetSummary) console.log(`\n${widgetSummary}`);
     if (agents) printAgents(agents);
     const mb = (b: number): string => `${(b / 2 ** 20).toFixed(0)} MB`;
     console.log(
@@ -458,6 +483,7 @@ async function main(): Promise<void> {
         };
       }),
       scaling: scaling.rows,
+      ...(widgetSummary ? { widgets: widgetSummary } : {}),
       agents: agents ? { task: AGENT_TASK, n: N.agents, tools: agentSummary(agents), runs: agents } : undefined,
       memory: { ...memory, orchestratorMaxRss: process.resourceUsage().maxRSS * 1024 },
       failures,
@@ -467,6 +493,7 @@ async function main(): Promise<void> {
   } finally {
     for (const d of drivers) d.stop();
     await pages.close();
+    await fixtures.close();
     await Promise.all(Object.values(demos).map((d) => d.close()));
   }
   if (failures.length) process.exitCode = 1;

@@ -119,6 +119,23 @@ export const REQUIREMENTS = {
   'STEP-OWN-LOG': 'every Session call (composed step, tab, locator, verify) keeps its own call log, warnings and re-sends: calls that overlap never write into each other\u2019s',
   'STEP-PICTURE': 'every Session call that fails, a verify included, throws its error with the call log and, over the pipe, the outlined picture of the page',
 
+  // Real pages: cross-site frames, rows and cards as regions (issue 15, branch h/frames)
+  'FR-XSITE-RESOLVE': 'a target\u2019s `frame` reaches a cross-site (out-of-process) iframe, and nested ones as `frame: [outer, inner]`: resolve, read and verify run in the frame\u2019s own content script',
+  'FR-XSITE-INPUT': 'click, type and fill in a cross-site frame land there, exactly once: the point is moved into the top viewport frame by frame',
+  'FR-XSITE-REFUSE': 'a cross-site frame covered at the point, or drawn with a transform other than a shift, is refused with a reason, never clicked blindly',
+  'FR-XSITE-ALLOW': 'a cross-site frame whose origin is outside the allow list is refused, naming the origin and the allow list',
+  'FR-XSITE-RELOAD': 'a frame that navigates or reloads while a look-only command runs in it: the command is sent again from the top page, and counted',
+  'FR-XSITE-REMOVED': 'a frame removed while a command runs in it: re-sent, then not-found saying the frame is gone, counted',
+  'FR-XSITE-NAVIGATED': 'a frame that navigated between resolve and input: locate and act refuse, nothing lands in the new document',
+  'FR-SCRIPT': 'script steps take a `frame` path and a row or card `within` as the SDK does',
+  'RG-ROW': '`within: "<text>"` names the list item, table row or grid row that says it when no dialog, section, form or landmark has that name (the innermost one in nested lists)',
+  'RG-CARD': '`within: "<text>"` names a card (an article, or an element whose class ends in card) by the text in it',
+  'RG-AMBIGUOUS': 'two rows or cards that say the within text are refused as ambiguous; a region with that name wins over rows',
+  'WG-EDITOR': 'widget suite: in TinyMCE (which edits inside an iframe) a line is typed and made a bulleted list through the toolbar',
+  'WG-DATEPICKER': 'widget suite: in flatpickr the calendar is opened, moved a month on, and a day picked',
+  'WG-SELECT': 'widget suite: in Tom Select part of a name is typed and the matching option chosen',
+  'WG-MODAL': 'widget suite: a SweetAlert2 confirmation dialog opened by a button is confirmed',
+
   // For agents: aite mcp
   'MCP-TOOLS': 'aite mcp lists the tools API.md names, each with a description and a zod-derived object input schema',
   'MCP-LAZY': 'the browser starts on the first tool call that needs one; a call refused before it runs starts none',

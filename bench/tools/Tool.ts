@@ -1,6 +1,8 @@
 // What every tool under test offers the scenarios: the same user-level operations, each written
 // the way that tool's own docs write it (see docs/performance.md, "Like for like").
 
+import type { WidgetTask } from '../../test/widgets/tasks.js';
+
 export type ToolName = 'aite' | 'playwright' | 'puppeteer';
 
 export interface LaunchSettings {
@@ -29,6 +31,8 @@ export interface Instance {
   seeText(text: string, within?: string): Promise<void>;
   /** The visible text of the element `css` selects. */
   read(css: string): Promise<string>;
+  /** A widget task (test/widgets/tasks.ts) as this tool writes it; absent: the tool has none. */
+  widget?(task: WidgetTask): Promise<void>;
   /** Runs `expression` in the page (not timed: set-up and sanity checks only). */
   evaluate<T>(expression: string): Promise<T>;
   close(): Promise<void>;

@@ -10,6 +10,7 @@ export function loadAite(): Promise<typeof import('aite')> {
   const snapshot = process.env.AITE_BENCH_SDK;
   return (snapshot ? import(pathToFileURL(snapshot).href) : import('aite')) as Promise<typeof import('aite')>;
 }
+import type { WidgetTask } from '../../test/widgets/tasks.js';
 import type { Instance, LaunchSettings, Tool } from './Tool.js';
 
 /** aite through its public API only, as a user's script would drive it. */
@@ -36,6 +37,9 @@ export class AiteInstance implements Instance {
   }
   async read(css: string): Promise<string> {
     return (await this.session.locator.read({ css })).text;
+  }
+  async widget(task: WidgetTask): Promise<void> {
+    await task.aite(this.session);
   }
   async evaluate<T>(expression: string): Promise<T> {
     return (await this.page()).evaluate(expression) as Promise<T>;

@@ -1,4 +1,5 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { WidgetTask } from '../../test/widgets/tasks.js';
 import type { Instance, LaunchSettings, Tool } from './Tool.js';
 
 /** Playwright with its user-facing locators (getByText, getByRole, getByLabel) and auto-waiting. */
@@ -32,6 +33,9 @@ class PlaywrightInstance implements Instance {
   }
   async read(css: string): Promise<string> {
     return this.page.locator(css).innerText();
+  }
+  async widget(task: WidgetTask): Promise<void> {
+    await task.playwright(this.page);
   }
   async evaluate<T>(expression: string): Promise<T> {
     return this.page.evaluate(expression) as Promise<T>;

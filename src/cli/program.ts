@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { AiteError, UsageError, type LaunchOptions, type Session, type StagedExtension, type StageExtensionOptions } from 'aite';
 import { doctorCommand } from './commands/doctor.js';
@@ -9,8 +9,7 @@ import { mergeReportsCommand } from './commands/mergeReports.js';
 import { REPORTERS, runCommand, type RunFlags } from './commands/run.js';
 import { colorsFor, processIo, writeLines, type Io } from './Io.js';
 
-const require = createRequire(import.meta.url);
-export const VERSION = (require('../../package.json') as { version: string }).version;
+export const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** Exit codes of every command. */
 export const ExitCode = { Passed: 0, Failed: 1, Usage: 2, PreState: 3 } as const;

@@ -1,6 +1,7 @@
 // The public API of aite. Everything a user may import is named here; nothing else is public.
-export { launch, type LaunchOptions } from './session/launch.js';
-export { attach, type AttachOptions } from './session/attach.js';
+export { launch } from './session/launch.js';
+export { attach } from './session/attach.js';
+export type { AttachOptions, LaunchOptions, SessionOptions } from './session/options.js';
 export { Session, SessionEvent, type SessionEvents } from './session/Session.js';
 // Internal, for the types of constructors users never call; underscored as api-extractor asks.
 export type { SessionParts as _SessionParts } from './session/Session.js';
@@ -14,7 +15,7 @@ export { BridgeEvent, type BridgeEvents, type Rejection, type RetryInfo } from '
 export { AiteError, type AiteErrorJson } from './errors/AiteError.js';
 export { LockFile, type LockProposal } from './lock/LockFile.js';
 export { findChrome } from './launch/findChrome.js';
-export { AITE_EXTENSION_ID } from './launch/ExtensionIdentity.js';
+export { AITE_EXTENSION_ID } from './identity/ExtensionIdentity.js';
 export { stageExtension, type StageExtensionOptions, type StagedExtension } from './launch/stageExtension.js';
 export { CloseCode, REASONS, type Reason } from './protocol/reasons.js';
 export type { Target } from './protocol/target.js';
@@ -34,9 +35,9 @@ export type {
 
 // script, config, report
 export { loadScript, parseScript, type LoadedScript } from './script/parseScript.js';
-export type { Position } from './script/SourceText.js';
-export { planScript, type PlannedStep, type ScriptPlan } from './script/planScript.js';
-export { runScript, type RunListener, type RunScriptOptions } from './script/runScript.js';
+export type { Position } from './errors/SourceText.js';
+export type { RunListener } from './script/runScript.js';
+export { runSuite, type RunSuiteOptions, type SuiteRun } from './script/runSuite.js';
 export {
   scriptJsonSchema,
   STEP_ACTIONS,
@@ -45,27 +46,22 @@ export {
   type StepAction,
   type StepOf,
 } from './script/schema.js';
-export { describeStep, describeTarget } from './script/describeStep.js';
-export { parseShard, selectShard, type Shard } from './script/shard.js';
-// Internal, for tools built on the script format (aite mcp): one step, and a step kind's schema.
+export type { Shard } from './script/shard.js';
+export { UsageError, type UsageErrorCode, type UsageIssue } from './errors/UsageError.js';
+// Internal, for tools built on the script format (aite mcp): one step, a step kind's schema, and the words for them.
 export { runStep as _runStep, stepSchema as _stepSchema, type StepOutcome as _StepOutcome } from './script/runStep.js';
-export { UsageError, type UsageErrorCode, type UsageIssue } from './script/UsageError.js';
+export { describeStep as _describeStep, describeTarget as _describeTarget } from './script/describeStep.js';
 export { CONFIG_FILE_NAME, findConfigFile, loadConfig, resolveConfig, type ConfigOverrides } from './config/loadConfig.js';
 export { configJsonSchema, type AiteConfig, type AiteConfigFile, type ProfileConfig } from './config/schema.js';
-export { startWebServer, type WebServer } from './config/startWebServer.js';
 export {
-  createRunReport,
   exitCodeOf,
   type Attachment,
   type RunReport,
   type ScriptReport,
-  type ScriptRun,
   type ScriptStatus,
   type StepRepair,
   type StepReport,
 } from './report/model.js';
-export { renderHtml } from './report/renderHtml.js';
-export { renderJunit } from './report/renderJunit.js';
 export { writeReport, type WrittenReport } from './report/writeReport.js';
 export { mergeReports } from './report/mergeReports.js';
 

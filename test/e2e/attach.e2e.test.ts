@@ -18,9 +18,11 @@ let extensionDir: string;
 beforeAll(async () => {
   server = await startFixtureServer();
   profileDir = await mkdtemp(join(tmpdir(), 'aite-attach-'));
-  const stage = await stageExtension({ allow: [server.origin], dir: join(profileDir, 'my-extension') });
+  // localhost: the cross-site frame of xframe.html (another site than 127.0.0.1).
+  const allow = [server.origin, server.origin.replace('127.0.0.1', 'localhost')];
+  const stage = await stageExtension({ allow, dir: join(profileDir, 'my-extension') });
   extensionDir = stage.dir;
-  const attached = attach({ extensionDir: stage.dir, allow: [server.origin], connectTimeoutMs: 30_000 });
+  const attached = attach({ extensionDir: stage.dir, allow, connectTimeoutMs: 30_000 });
   chrome = spawn(
     findChrome(),
     [
@@ -89,6 +91,20 @@ describe('attach mode', () => {
     await session.verify.value({ label: 'Locked' }, 'fixed');
   });
 
+  it('[FR-XSITE-INPUT, RG-ROW] attach mode: acts in nested cross-site frames run in the frame\u2019s own document; a row named by its text', async () => {
+    await session.tab.navigate(new URL('xframe.html', server.url).href);
+    await session.click({ role: 'button', name: 'Pay', frame: 'outer' });
+    await session.click({ text: 'Inner button', frame: ['outer', 'inner'] });
+    await session.type({ label: 'Note', frame: ['outer', 'inner'] }, 'attached');
+    await session.verify.targetText({ css: '#paid', frame: 'outer' }, '1');
+    await session.verify.targetText({ css: '#count', frame: ['outer', 'inner'] }, '1');
+    await session.verify.value({ label: 'Note', frame: ['outer', 'inner'] }, 'attached');
+    await session.verify.targetText({ css: '#count' }, '0');
+    await session.tab.navigate(new URL('todos.html', server.url).href);
+    await session.check({ role: 'checkbox', within: 'Buy milk' });
+    await session.verify.text('2 items left');
+  });
+
   it('[SS-WARNING] reports screenshots as unavailable warnings, not failures', async () => {
     const warnings: string[] = [];
     session.on('warning', (w) => warnings.push(w.code));
@@ -99,7 +115,7 @@ describe('attach mode', () => {
   it('the CLI writes the same extension folder: `aite extension --out`', async () => {
     const out = join(profileDir, 'from-cli');
     const cli = resolve(__dirname, '../../dist/cli/aite.js');
-    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'extension', '--out', out, '--allow', server.origin], { cwd: profileDir });
+    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'extension', '--out', out, '--allow', server.origin, '--allow', server.origin.replace('127.0.0.1', 'localhost')], { cwd: profileDir });
     expect(stdout).toContain(`--load-extension=${out}`);
     const files = async (dir: string) => (await readdir(dir)).filter((name) => name !== 'bridge.json').sort();
     expect(await files(out)).toEqual(await files(extensionDir));

@@ -111,7 +111,7 @@ describe('resolve: target kinds', () => {
     expect((await resolved({ role: 'link', within: 'Main menu', nth: 1 })).descriptor.text).toBe('Shop');
     const missing = await t.fail({ cmd: 'resolve', target: { text: 'Confirm', within: 'No such dialog' }, timeoutMs: 200 });
     expect(missing.reason).toBe('not-found');
-    expect(missing.message).toMatch(/No visible dialog, section, form, fieldset or landmark is named "No such dialog"/);
+    expect(missing.message).toMatch(/No visible dialog, section, form, fieldset or landmark is named "No such dialog".*no list item, table or grid row, or card says it/);
     const ambiguousWithin = await t.fail({ cmd: 'resolve', target: { text: 'Confirm', within: { css: '.card' } }, timeoutMs: 300 });
     expect(ambiguousWithin.reason).toBe('ambiguous');
   });

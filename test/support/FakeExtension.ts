@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import WebSocket from 'ws';
 import type { Bridge } from '../../src/sdk/bridge/Bridge.js';
-import { AITE_EXTENSION_ORIGIN } from '../../src/sdk/launch/ExtensionIdentity.js';
+import { AITE_EXTENSION_ORIGIN } from '../../src/sdk/identity/ExtensionIdentity.js';
 
 /**
  * A scripted stand-in for the extension's worker, for unit tests of the bridge's edge only.

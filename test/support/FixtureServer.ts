@@ -3,6 +3,8 @@
 //   /slow?ms=N        answers 200 "slow N ms" after N ms (at most 30 s): keeps the network busy
 //   /redirect?to=URL  answers 302 to URL (any origin: used to leave the allow list)
 //   /status/CODE      answers with that status (200-599) and a small HTML page naming it
+//   /lib/PKG/PATH     a file of one of the widget libraries installed as devDependencies
+//                     (WIDGET_PACKAGES), from node_modules: the widget pages load them from here
 //
 // Every answer carries `cache-control: no-store`, so a page is fetched afresh each time.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -24,10 +26,19 @@ export interface FixtureServer {
 export interface FixtureServerOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
+  /**
+   * The repository's root, when this file is bundled elsewhere (the bench): the pages and
+   * node_modules are found from it rather than from this file's own place.
+   */
+  root?: string;
 }
 
 const PAGES = fileURLToPath(new URL('../fixtures/pages/', import.meta.url));
+const NODE_MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.url));
 const MAX_SLOW_MS = 30_000;
+
+/** The widget libraries the widget suite drives (devDependencies), served under /lib/. */
+export const WIDGET_PACKAGES = ['tinymce', 'flatpickr', 'tom-select', 'sweetalert2', 'sortablejs', 'dropzone'] as const;
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -39,13 +50,17 @@ const CONTENT_TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.ico': 'image/x-icon',
+  '.map': 'application/json; charset=utf-8',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
 };
 
 export async function startFixtureServer(opts: FixtureServerOptions = {}): Promise<FixtureServer> {
   const pending = new Set<NodeJS.Timeout>();
 
+  const dirs = opts.root ? { pages: join(opts.root, 'test/fixtures/pages'), modules: join(opts.root, 'node_modules') } : { pages: PAGES, modules: NODE_MODULES };
   const server = createServer((req, res) => {
-    handle(req, res, pending).catch((error: unknown) => {
+    handle(req, res, pending, dirs).catch((error: unknown) => {
       if (res.headersSent) {
         res.destroy();
         return;
@@ -79,7 +94,7 @@ export async function startFixtureServer(opts: FixtureServerOptions = {}): Promi
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, pending: Set<NodeJS.Timeout>): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, pending: Set<NodeJS.Timeout>, dirs: { pages: string; modules: string }): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD');
@@ -117,18 +132,24 @@ async function handle(req: IncomingMessage, res: ServerResponse, pending: Set<No
 
   if (url.pathname === '/favicon.ico') return send(res, 204, 'image/x-icon', '');
 
-  return serveFile(req, res, url.pathname);
+  const lib = /^\/lib\/([^/]+)(\/.*)$/.exec(url.pathname);
+  if (lib) {
+    if (!(WIDGET_PACKAGES as readonly string[]).includes(lib[1]!)) return send(res, 404, 'text/plain; charset=utf-8', `no widget library ${lib[1]}`);
+    return serveFile(req, res, lib[2]!, join(dirs.modules, lib[1]!));
+  }
+
+  return serveFile(req, res, url.pathname, dirs.pages);
 }
 
-async function serveFile(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+async function serveFile(req: IncomingMessage, res: ServerResponse, pathname: string, from: string): Promise<void> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);
   } catch {
     return send(res, 400, 'text/plain; charset=utf-8', 'malformed path');
   }
-  const file = resolve(join(PAGES, decoded.endsWith('/') ? `${decoded}index.html` : decoded));
-  const root = resolve(PAGES);
+  const file = resolve(join(from, decoded.endsWith('/') ? `${decoded}index.html` : decoded));
+  const root = resolve(from);
   const inside = file.startsWith(root + sep);
   const info = inside ? await stat(file).catch(() => null) : null;
   if (!info?.isFile()) return send(res, 404, 'text/plain; charset=utf-8', `no fixture ${pathname}`);

@@ -17,6 +17,7 @@ import {
   PAGE_COMMANDS,
   REASONS,
   TargetSchema,
+  framePath,
   WelcomeSchema,
   parseRequest,
 } from '../../src/sdk/protocol/index.js';
@@ -118,5 +119,19 @@ describe('protocol facts, shared by both ends', () => {
     const failure = new CommandFailure('not-enabled', 'Send is disabled.', { why: 'disabled' });
     expect(FailureSchema.parse(failure.toAnswer(7, 2))).toEqual({ id: 7, ok: false, reason: 'not-enabled', message: 'Send is disabled.', detail: { why: 'disabled' }, retries: 2 });
     expect(failure.toAnswer(8)).not.toHaveProperty('retries');
+  });
+});
+
+describe('frame paths', () => {
+  it('[FR-XSITE-RESOLVE] a target\u2019s frame is one iframe or a path of nested ones; a descriptor keeps either', () => {
+    expect(TargetSchema.safeParse({ text: 'Pay', frame: 'checkout' }).success).toBe(true);
+    expect(TargetSchema.safeParse({ text: 'Pay', frame: ['checkout', 'card'] }).success).toBe(true);
+    for (const bad of [[], [''], '', ['a', 2], Array.from({ length: 9 }, (_, i) => `f${i}`)]) {
+      expect(TargetSchema.safeParse({ text: 'Pay', frame: bad }).success, JSON.stringify(bad)).toBe(false);
+    }
+    expect(DescriptorSchema.safeParse({ ...descriptor, frame: ['checkout', 'card'] }).success).toBe(true);
+    expect(framePath(undefined)).toEqual([]);
+    expect(framePath('checkout')).toEqual(['checkout']);
+    expect(framePath(['checkout', 'card'])).toEqual(['checkout', 'card']);
   });
 });

@@ -1,26 +1,5 @@
-import { readdir, stat } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
-import {
-  createRunReport,
-  exitCodeOf,
-  loadConfig,
-  loadScript,
-  parseShard,
-  planScript,
-  runScript,
-  selectShard,
-  startWebServer,
-  UsageError,
-  writeReport,
-  type Attachment,
-  type LaunchOptions,
-  type LoadedScript,
-  type RunReport,
-  type ScriptReport,
-  type Session,
-  type UsageIssue,
-  type WebServer,
-} from 'aite';
+import { relative, resolve } from 'node:path';
+import { exitCodeOf, loadConfig, runSuite, UsageError, writeReport, type LaunchOptions, type RunListener, type RunReport, type Session } from 'aite';
 import { colorsFor, writeLines, type Io } from '../Io.js';
 import { formatMs, ProgressReporter } from '../ProgressReporter.js';
 
@@ -78,82 +57,44 @@ export async function runCommand(patterns: string[], flags: RunFlags, io: Io, se
   }
   const reportDir = config.report?.dir ?? (junit ? resolve(io.cwd, 'aite-report') : undefined);
 
-  const shard = flags.shard ? parseShard(flags.shard) : undefined;
-  const all = await expandScripts(patterns, io.cwd);
-  const files = shard ? selectShard(all, shard) : all;
-
-  // Every mistake a user can make is found before any Chrome starts.
-  const loaded: LoadedScript[] = [];
-  const issues: UsageIssue[] = [];
-  let code: UsageError['code'] | undefined;
-  for (const file of files) {
-    try {
-      loaded.push(await loadScript(file, { cwd: io.cwd }));
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      issues.push(...error.issues);
-      code ??= error.code;
-    }
-  }
-  for (const script of loaded) {
-    try {
-      planScript(script, config, { checkChrome: seams.launch === undefined });
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      issues.push(...error.issues);
-      code ??= error.code;
-    }
-  }
-  if (code) throw new UsageError(code, issues);
-
   const c = colorsFor(io.stdout, io.env);
   const progress = json ? undefined : new ProgressReporter(io, reportDir ? relative(io.cwd, reportDir) : undefined);
-  if (!json) {
-    const facts = [
-      `${files.length} ${files.length === 1 ? 'script' : 'scripts'}${shard ? ` (shard ${shard.index}/${shard.total} of ${all.length})` : ''}`,
-      config.headless ? 'headless' : 'headed',
-      ...(config.file ? [`config ${relative(io.cwd, config.file) || config.file}`] : []),
-      ...(flags.updateLock ? ['updating the lock file'] : []),
-    ];
-    writeLines(io.stdout, `${c.bold('aite')} ${c.dim(seams.version)} ${c.dim('·')} ${facts.join(c.dim(' · '))}`);
-  }
-
-  let server: WebServer | undefined;
-  const started = performance.now();
-  const startedAt = new Date().toISOString();
-  const scripts: ScriptReport[] = [];
-  const attachments: Attachment[] = [];
+  const header: RunListener = {
+    suiteStart: ({ scripts, total, shard }) => {
+      if (json) return;
+      const facts = [
+        `${scripts.length} ${scripts.length === 1 ? 'script' : 'scripts'}${shard ? ` (shard ${shard.index}/${shard.total} of ${total})` : ''}`,
+        config.headless ? 'headless' : 'headed',
+        ...(config.file ? [`config ${relative(io.cwd, config.file) || config.file}`] : []),
+        ...(flags.updateLock ? ['updating the lock file'] : []),
+      ];
+      writeLines(io.stdout, `${c.bold('aite')} ${c.dim(seams.version)} ${c.dim('·')} ${facts.join(c.dim(' · '))}`);
+    },
+    webServerStarted: ({ command, url, reused }) => {
+      if (!json) writeLines(io.stdout, c.dim(reused ? `using the app already answering at ${url}` : `started \`${command}\` (${url} answers)`));
+    },
+  };
   const stop = (): void => progress?.stop();
   process.once('SIGINT', stop);
+  let run: Awaited<ReturnType<typeof runSuite>>;
   try {
-    if (config.webServer && flags.webServer !== false) {
-      server = await startWebServer(config.webServer);
-      if (!json) writeLines(io.stdout, c.dim(server.reused ? `using the app already answering at ${server.url}` : `started \`${config.webServer.command}\` (${server.url} answers)`));
-    }
-    for (const script of loaded) {
-      const run = await runScript(script, {
-        config,
-        updateLock: flags.updateLock,
-        listener: progress,
-        cwd: io.cwd,
-        launch: seams.launch,
-        fetch: seams.fetch,
-      });
-      scripts.push(run.report);
-      attachments.push(...run.attachments);
-    }
+    run = await runSuite(patterns, {
+      config,
+      updateLock: flags.updateLock,
+      shard: flags.shard,
+      webServer: flags.webServer,
+      listener: fanOut(header, progress),
+      cwd: io.cwd,
+      version: seams.version,
+      launch: seams.launch,
+      fetch: seams.fetch,
+    });
   } finally {
     process.off('SIGINT', stop);
     progress?.stop();
-    await server?.close();
   }
 
-  const report = createRunReport(scripts, {
-    version: seams.version,
-    startedAt,
-    durationMs: Math.round(performance.now() - started),
-    ...(shard ? { shard } : {}),
-  });
+  const { report, attachments } = run;
   const written = reportDir ? await writeReport(reportDir, report, attachments, { junit: junit || config.report?.junit }) : undefined;
   if (json) {
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -161,6 +102,16 @@ export async function runCommand(patterns: string[], flags: RunFlags, io: Io, se
     printSummary(report, io, seams, written ? relative(io.cwd, written.html) || written.html : undefined, written?.junit ? relative(io.cwd, written.junit) : undefined);
   }
   return exitCodeOf(report);
+}
+
+const EVENTS = ['suiteStart', 'webServerStarted', 'scriptStart', 'launchStart', 'launched', 'stepStart', 'stepEnd', 'scriptEnd'] as const satisfies ReadonlyArray<keyof RunListener>;
+
+/** One listener that tells each of `listeners`, in order. */
+function fanOut(...listeners: Array<RunListener | undefined>): RunListener {
+  const all = listeners.filter((l): l is RunListener => l !== undefined);
+  return Object.fromEntries(
+    EVENTS.map((event) => [event, (...args: unknown[]) => all.forEach((l) => (l[event] as ((...a: unknown[]) => void) | undefined)?.apply(l, args))]),
+  ) as RunListener;
 }
 
 function printSummary(report: RunReport, io: Io, seams: RunSeams, html: string | undefined, junit: string | undefined): void {
@@ -201,35 +152,4 @@ function printSummary(report: RunReport, io: Io, seams: RunSeams, html: string |
 
 function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-const SCRIPT_FILE = /\.aite\.(json|ya?ml)$/i;
-
-/** Files as given; a folder stands for the *.aite.json / *.aite.yaml files under it. */
-async function expandScripts(patterns: string[], cwd: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const pattern of patterns) {
-    const path = resolve(cwd, pattern);
-    const info = await stat(path).catch(() => undefined);
-    if (info?.isDirectory()) {
-      const found = (await walk(path)).filter((f) => SCRIPT_FILE.test(f)).map((f) => relative(cwd, f) || f).sort();
-      if (found.length === 0) {
-        throw new UsageError('file-not-found', [{ file: pattern, message: 'this folder holds no step scripts (files named *.aite.json, *.aite.yaml or *.aite.yml).' }]);
-      }
-      out.push(...found);
-    } else {
-      out.push(pattern);
-    }
-  }
-  return [...new Set(out)];
-}
-
-async function walk(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(
-    entries
-      .filter((e) => e.name !== 'node_modules' && !e.name.startsWith('.'))
-      .map((e) => (e.isDirectory() ? walk(join(dir, e.name)) : Promise.resolve([join(dir, e.name)]))),
-  );
-  return nested.flat();
 }

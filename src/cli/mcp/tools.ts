@@ -1,4 +1,4 @@
-import { _runStep as runStep, _stepSchema as stepSchema, AiteError, describeStep, describeTarget, type ScriptStep, type Session, type StepResult, type TargetInput } from 'aite';
+import { _describeStep as describeStep, _describeTarget as describeTarget, _runStep as runStep, _stepSchema as stepSchema, AiteError, type ScriptStep, type Session, type StepResult, type TargetInput } from 'aite';
 import { z } from 'zod';
 import { check, flattenUnion } from './flatten.js';
 

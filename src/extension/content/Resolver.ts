@@ -1,8 +1,9 @@
 import { CommandFailure, type Reason, type Target } from '../../sdk/protocol/index.js';
 import { describe } from './describe.js';
 import { accessibleName, isAriaHidden, isInteractive, labelsOf, roleOf, UNNAMED_ROLES } from './dom/aria.js';
-import { composedContains, composedParent, findFrame, queryCssDeep, walkElements } from './dom/query.js';
-import { findRegions } from './dom/regions.js';
+import { composedContains, composedParent, queryCssDeep, walkElements } from './dom/query.js';
+import { enterFrames } from './frames.js';
+import { findRegions, rowsAround } from './dom/regions.js';
 import { matchText, TextIndex, type TextMatch } from './dom/text.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
 import { evaluateXPath } from './dom/xpath.js';
@@ -45,12 +46,10 @@ export function evaluate(target: Target, opts: { within?: Within | undefined; do
   const texts = new TextIndex();
   let doc = opts.doc ?? document;
   if (target.frame !== undefined) {
-    const f = findFrame(target.frame, doc);
+    // A cross-site frame on the way throws a frame hop: the worker sends the command on to it.
+    const f = enterFrames(target.frame, doc);
     if (f.kind === 'missing') {
-      return blocked(texts, 'not-found', `No iframe has the name, id or css ${q(target.frame)}, so ${formatTarget(target)} cannot be looked for.`, { frame: target.frame });
-    }
-    if (f.kind === 'cross-origin') {
-      throw new CommandFailure('unsupported', `The iframe ${q(target.frame)} shows another origin (or has not loaded a document aite may read): the content script can only look into same-origin iframes.`, { target, frame: target.frame });
+      return blocked(texts, 'not-found', `No iframe has the name, id or css ${q(f.segment)}, so ${formatTarget(target)} cannot be looked for.`, { frame: target.frame });
     }
     doc = f.doc;
   }
@@ -119,9 +118,19 @@ export function scopeOf(w: Within, doc: Document = document, texts: TextIndex = 
   if (typeof w === 'string') {
     const regions = findRegions(doc, w, texts);
     if (regions.length > 0) return regions;
+    // Else the list item, table or grid row, or card that says it ("the row that says Buy milk").
+    const rows = rowsAround(evaluate({ text: w }, { doc }).visible);
+    if (rows.length === 1) return rows;
+    if (rows.length > 1) {
+      return {
+        reason: 'ambiguous',
+        message: `${rows.length} rows or cards say ${q(w)} (${listOf(rows.slice(0, CANDIDATES_MAX).map((e) => formatElement(e, texts.of(e))))}); a within must name one. Use more of the row's text, or a within target with nth.`,
+        detail: { within: w, matches: rows.length },
+      };
+    }
     return {
       reason: 'not-found',
-      message: `No visible dialog, section, form, fieldset or landmark is named ${q(w)} (by its label or first heading).`,
+      message: `No visible dialog, section, form, fieldset or landmark is named ${q(w)} (by its label or first heading), and no list item, table or grid row, or card says it.`,
       detail: { within: w },
     };
   }

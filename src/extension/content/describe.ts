@@ -1,6 +1,6 @@
 import type { Descriptor } from '../../sdk/protocol/index.js';
 import { accessibleName, isInteractive, nativeLabels, roleOf } from './dom/aria.js';
-import { pageRect } from './dom/geometry.js';
+import { pageRect, reachableTop } from './dom/geometry.js';
 import { isShadowRoot } from './dom/nodes.js';
 import { composedContains, composedParent } from './dom/query.js';
 import { enclosingRegionName } from './dom/regions.js';
@@ -19,7 +19,7 @@ const CLASSES_MAX = 20;
  * `frame` is the target's frame key, so the xpath is read in that frame's document. `record`
  * adds what only the lock file needs (`twins`, `twinPlaces`, `peers`: a look at the rest of the page).
  */
-export function describe(el: Element, opts: { frame?: string | undefined; texts?: TextIndex; record?: boolean } = {}): Descriptor {
+export function describe(el: Element, opts: { frame?: string | string[] | undefined; texts?: TextIndex; record?: boolean } = {}): Descriptor {
   const texts = opts.texts ?? new TextIndex();
   const d: Descriptor = { v: 1, tag: el.localName, xpath: xpathOf(el) };
   const set = <K extends keyof Descriptor>(key: K, value: Descriptor[K] | '' | undefined | null): void => {
@@ -82,7 +82,7 @@ function nearText(el: Element, own: string): string | undefined {
 
 /** The top page's scroll size, the frame of reference of `rect` (repair compares positions relative to it). */
 function pageSize(el: Element): { width: number; height: number } {
-  const top = (el.ownerDocument.defaultView?.top ?? window).document.documentElement;
+  const top = reachableTop(el.ownerDocument.defaultView ?? window).document.documentElement;
   return { width: Math.max(top.scrollWidth, top.clientWidth, 1), height: Math.max(top.scrollHeight, top.clientHeight, 1) };
 }
 

@@ -17,7 +17,7 @@ export function formatTarget(t: Target): string {
   if (t.exact) parts.push('(exact)');
   if (t.within !== undefined) parts.push(`within ${typeof t.within === 'string' ? q(t.within) : `(${formatTarget(t.within)})`}`);
   if (t.nth !== undefined) parts.push(`nth ${t.nth}`);
-  if (t.frame !== undefined) parts.push(`in frame ${q(t.frame)}`);
+  if (t.frame !== undefined) parts.push(`in frame ${typeof t.frame === 'string' ? q(t.frame) : t.frame.map(q).join(' > ')}`);
   return parts.join(' ');
 }
 

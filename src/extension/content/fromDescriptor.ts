@@ -1,5 +1,5 @@
 import { CommandFailure, type Descriptor } from '../../sdk/protocol/index.js';
-import { findFrame } from './dom/query.js';
+import { enterFrames } from './frames.js';
 import { elementByXPath } from './dom/xpath.js';
 import { formatElement, q } from './explain.js';
 import { handles } from './Handles.js';
@@ -10,6 +10,15 @@ import { handles } from './Handles.js';
  * xpath with the same tag. Never another element: a stale handle is a failure, not a search.
  */
 export function elementFromDescriptor(d: Descriptor): Element {
+  // The frame first: a cross-site frame on the way is a frame hop (its handle is not from here).
+  let doc = document;
+  if (d.frame !== undefined) {
+    const f = enterFrames(d.frame);
+    if (f.kind !== 'found') {
+      throw new CommandFailure('not-found', `The iframe ${q(f.segment)} that held the <${d.tag}> ${label(d)}is not in the page; resolve again.`, { frame: d.frame, xpath: d.xpath });
+    }
+    doc = f.doc;
+  }
   if (d.handle !== undefined) {
     const found = handles.lookup(d.handle);
     switch (found.kind) {
@@ -30,14 +39,6 @@ export function elementFromDescriptor(d: Descriptor): Element {
       case 'malformed':
         throw new CommandFailure('internal', `The descriptor's handle ${q(d.handle)} is not one this content script gives out.`, { handle: d.handle });
     }
-  }
-  let doc = document;
-  if (d.frame !== undefined) {
-    const f = findFrame(d.frame);
-    if (f.kind !== 'found') {
-      throw new CommandFailure('not-found', `The iframe ${q(d.frame)} that held the <${d.tag}> ${label(d)}is not ${f.kind === 'missing' ? 'in the page' : 'readable (another origin)'}; resolve again.`, { frame: d.frame, xpath: d.xpath });
-    }
-    doc = f.doc;
   }
   const el = elementByXPath(doc, d.xpath);
   if (!el) {

@@ -1,5 +1,6 @@
 import { PAGE_PORT_NAME, type PagePortAnswer, type PagePortRequest } from '../PagePort.js';
 import { actStatus, handlePageRequest, lastActDispatched, type PageRequest } from './PageCommands.js';
+import { framePoint, probeOf, type FramePointQuery } from './frames.js';
 import { PAGE_ERROR_EVENT } from './pageErrorRelay.js';
 
 /**
@@ -15,6 +16,9 @@ import { PAGE_ERROR_EVENT } from './pageErrorRelay.js';
  *   this document, `{ dispatched: ActDispatch | null }` (for reporting an act whose answer was lost).
  * - `{ aite: 1, query: 'actStatus', id }`: `{ dispatched: true | false | "unknown" }` for a lost
  *   act, and fences it so that an act not yet dispatched never dispatches (see `actStatus`).
+ * - `{ aite: 1, query: 'framePoint', point: FramePointQuery }`: a point in a child frame's
+ *   viewport moved into this document's, or why input there would not reach it (frames.ts).
+ * To the worker: `{ aite: 1, frameProbe: nonce }` when this document's parent probes it (frames.ts).
  * Events to the worker: `{ aite: 1, event: { type: 'event', kind: 'console', level: 'error', text } }`
  * for the page's uncaught errors; the worker adds `tab`.
  */
@@ -62,7 +66,21 @@ function install(): void {
     if (m.query === 'actStatus' && typeof m.id === 'number') {
       sendResponse({ dispatched: actStatus(m.id) });
     }
+    if (m.query === 'framePoint') {
+      sendResponse(framePoint((m as { point: FramePointQuery }).point));
+    }
     return false;
+  });
+
+  // A parent document asks which frame this is (a target's frame path goes through it).
+  window.addEventListener('message', (e) => {
+    const nonce = probeOf(e);
+    if (nonce === undefined) return;
+    try {
+      chrome.runtime.sendMessage({ aite: 1, frameProbe: nonce }).catch(() => undefined);
+    } catch {
+      // The extension was reloaded and this script is orphaned.
+    }
   });
 
   // Page errors reach this isolated world only through the main-world relay (pageErrorRelay.ts).

@@ -1,6 +1,6 @@
 import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type Descriptor, type RequestOf, type Target, withoutHandle } from '../../sdk/protocol/index.js';
 import { describe } from './describe.js';
-import { findFrame } from './dom/query.js';
+import { enterFrames } from './frames.js';
 import type { TextIndex } from './dom/text.js';
 import { formatTarget, q } from './explain.js';
 import { handles } from './Handles.js';
@@ -81,7 +81,7 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
 /** The document a target is looked for in: its frame's, or the page's. Repair looks in the same one. */
 function documentOf(target: Target): Document {
   if (target.frame === undefined) return document;
-  const f = findFrame(target.frame);
+  const f = enterFrames(target.frame);
   return f.kind === 'found' ? f.doc : document;
 }
 

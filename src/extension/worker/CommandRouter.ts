@@ -1,21 +1,22 @@
 import { CommandFailure, DEFAULT_TIMEOUT_MS, defaultTimeoutOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
 import { LoadWatch } from './LoadWatch.js';
-import { askActStatus, PageChannel, type PageRequest } from './PageChannel.js';
+import { FrameRoute } from './FrameRoute.js';
+import { askActStatus, type PageRequest } from './PageChannel.js';
 import type { RunState } from './RunState.js';
 
 type Handler<C extends Command> = (request: RequestOf<C>) => Promise<Record<string, unknown>>;
 
 /** Turns each validated request into its answer. Tab commands run here; page commands go to the tab. */
 export class CommandRouter {
-  readonly #page: PageChannel;
+  readonly #page: FrameRoute;
   readonly #handlers: { [C in Command]: Handler<C> };
 
   constructor(
     private readonly state: RunState,
     private readonly allow: AllowList,
   ) {
-    this.#page = new PageChannel(allow);
+    this.#page = new FrameRoute(allow);
     const page = (request: PageRequest): Promise<Record<string, unknown>> => this.#runOnPage(request);
     this.#handlers = {
       tabs: () => this.#tabs(),

@@ -15,7 +15,8 @@ export class PageChannel {
 
   constructor(private readonly allow: AllowList) {}
 
-  async run(request: PageRequest, tabId: number): Promise<Record<string, unknown>> {
+  /** Runs `request` in the top document of `tabId`, or in the document of one of its frames. */
+  async run(request: PageRequest, tabId: number, frameId = 0): Promise<Record<string, unknown>> {
     const deadline = Date.now() + (request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     let retries = 0;
     let injected = false;
@@ -37,7 +38,7 @@ export class PageChannel {
       const remaining = Math.max(1, deadline - Date.now());
       try {
         // A re-sent command gets what is left of its own budget, not a fresh one.
-        const answer = await this.#ports.request(tabId, { ...request, timeoutMs: remaining });
+        const answer = await this.#ports.request(tabId, { ...request, timeoutMs: remaining }, frameId);
         if (typeof answer !== 'object' || answer === null || !('ok' in answer)) {
           throw new CommandFailure('internal', `The content script gave no answer to ${request.cmd}.`);
         }
@@ -47,8 +48,9 @@ export class PageChannel {
         const text = error instanceof Error ? error.message : String(error);
         if (/Receiving end does not exist/i.test(text) && !injected) {
           injected = true;
-          await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['page-errors.js'], world: 'MAIN' }).catch(() => undefined);
-          await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['content.js'] }).catch(async (e: unknown) => {
+          await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['page-errors.js'], world: 'MAIN' }).catch(() => undefined);
+          await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['content.js'] }).catch(async (e: unknown) => {
+            if (frameId !== 0) throw frameChanged(request.cmd, String(e));
             if (!(await chrome.tabs.get(tabId).catch(() => undefined))) {
               throw new CommandFailure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
             }
@@ -58,6 +60,8 @@ export class PageChannel {
         }
         const stillThere = await chrome.tabs.get(tabId).catch(() => undefined);
         if (!stillThere) throw new CommandFailure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
+        // A frame's document went away: FrameRoute decides, from the top page again.
+        if (frameId !== 0) throw frameChanged(request.cmd, text);
         if (NAVIGATION_RESEND_COMMANDS.has(request.cmd) && Date.now() < deadline) {
           retries += 1;
           injected = false;
@@ -92,6 +96,11 @@ export async function askActStatus(tabId: number, act: number): Promise<Record<s
     // No content script: the document changed (or the extension reloaded) since the act was sent.
     return unknown(`the page in tab ${tabId} cannot tell: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** A frame's document went away under a command (it navigated, reloaded or was removed). */
+export function frameChanged(cmd: string, why: string): CommandFailure {
+  return new CommandFailure('navigation', `The iframe navigated, reloaded or was removed during ${cmd} (${why}).`, { frameChanged: true, error: why });
 }
 
 function originOf(url: string | undefined): string {

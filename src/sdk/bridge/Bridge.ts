@@ -25,7 +25,7 @@ import {
   type Request,
   type RequestInput,
 } from '../protocol/index.js';
-import { AITE_EXTENSION_ORIGIN } from '../launch/ExtensionIdentity.js';
+import { AITE_EXTENSION_ORIGIN } from '../identity/ExtensionIdentity.js';
 import type { BridgeEvents } from './BridgeEvents.js';
 import { PendingRequests, type PendingRequest } from './PendingRequests.js';
 import { RequestQueue } from './RequestQueue.js';

@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { SourceText } from '../script/SourceText.js';
-import { UsageError } from '../script/UsageError.js';
-import { describeValue, issuesFromZod } from '../script/zodIssues.js';
+import { SourceText } from '../errors/SourceText.js';
+import { UsageError } from '../errors/UsageError.js';
+import { describeValue, issuesFromZod } from '../errors/zodIssues.js';
 import { ConfigSchema, type AiteConfig, type AiteConfigFile } from './schema.js';
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROFILE_NAME_MAX } from '../protocol/index.js';
 
 const ProfileSchema = z.strictObject({
   userDataDir: z.string().min(1).optional().describe('Chrome user data dir of this profile (relative to the config file); default a fresh temp dir per run.'),
@@ -20,7 +21,7 @@ export const ConfigSchema = z.strictObject({
   allow: z.array(z.string().min(1)).optional().describe('Origins the extension may touch (its host permissions).'),
   baseUrl: z.string().min(1).optional().describe('Relative navigate and http URLs in scripts resolve against it.'),
   profiles: z
-    .record(z.string().min(1).max(200), ProfileSchema)
+    .record(z.string().min(1).max(PROFILE_NAME_MAX), ProfileSchema)
     .optional()
     .describe('Named profiles: a script step with `profile` runs in that profile\'s Chrome. "default" always exists.'),
   chrome: z.string().min(1).optional().describe('Chrome executable; else AITE_CHROME, then the usual install paths.'),

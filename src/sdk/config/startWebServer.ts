@@ -1,20 +1,11 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
-import { UsageError } from '../script/UsageError.js';
+import { UsageError } from '../errors/UsageError.js';
 import type { AiteConfig } from './schema.js';
 
 /**
  * The app a run started (or found running), and how to stop it.
- *
- * @example
- * ```ts
- * import { startWebServer, type WebServer } from 'aite';
- *
- * const server: WebServer = await startWebServer({ command: 'npm run dev', url: 'http://127.0.0.1:4173/', cwd: process.cwd(), timeoutMs: 60_000, reuseExisting: true });
- * console.log(server.reused ? `using the server already at ${server.url}` : `started ${server.url}`);
- * await server.close();
- * ```
- * @public
+ * @internal
  */
 export interface WebServer {
   /** The URL it answers on. */
@@ -29,21 +20,7 @@ export interface WebServer {
  * Starts the config's `webServer` command and resolves once its `url` answers (any HTTP status
  * below 500). With `reuseExisting` (the default) an app already answering is used as it is.
  * Throws {@link UsageError} with the command's last output when it exits or does not answer in time.
- *
- * @example
- * ```ts
- * import { launch, startWebServer } from 'aite';
- *
- * const server = await startWebServer({ command: 'node server.mjs', url: 'http://127.0.0.1:4173/', cwd: process.cwd(), timeoutMs: 30_000, reuseExisting: false });
- * try {
- *   const session = await launch({ allow: [new URL(server.url).origin] });
- *   await session.tab.navigate(server.url);
- *   await session.close();
- * } finally {
- *   await server.close();
- * }
- * ```
- * @public
+ * @internal
  */
 export async function startWebServer(options: NonNullable<AiteConfig['webServer']>): Promise<WebServer> {
   if (options.reuseExisting && (await answers(options.url))) {

@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AiteError } from '../errors/AiteError.js';
+import { UsageError } from '../errors/UsageError.js';
 import { BRIDGE_CONFIG_FILE, BridgeConfigSchema, type BridgeConfig } from '../protocol/index.js';
-import { EXTENSION_PUBLIC_KEY } from './ExtensionIdentity.js';
+import { EXTENSION_PUBLIC_KEY } from '../identity/ExtensionIdentity.js';
 import { packageRoot, packageVersion } from './packageRoot.js';
 
 /** The built files every copy of the extension needs. */
@@ -16,17 +17,17 @@ export const BUNDLES = ['worker.js', 'content.js', 'page-errors.js'] as const;
  */
 export function allowPatterns(allow: readonly string[]): string[] {
   if (allow.length === 0) {
-    throw new AiteError('unsupported', '`allow` is empty: list the origins aite may touch, e.g. ["http://127.0.0.1:4173"].');
+    throw new UsageError('invalid', '`allow` is empty: list the origins aite may touch, e.g. ["http://127.0.0.1:4173"].');
   }
   return allow.map((entry) => {
     let url: URL;
     try {
       url = new URL(entry);
     } catch {
-      throw new AiteError('unsupported', `\`allow\` entry "${entry}" is not an origin like "http://127.0.0.1:4173".`);
+      throw new UsageError('invalid', `\`allow\` entry "${entry}" is not an origin like "http://127.0.0.1:4173".`);
     }
     if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.href.replace(/\/$/, '') !== url.origin) {
-      throw new AiteError('unsupported', `\`allow\` entry "${entry}" must be an http(s) origin without a path, like "${url.origin}".`);
+      throw new UsageError('invalid', `\`allow\` entry "${entry}" must be an http(s) origin without a path, like "${url.origin}".`);
     }
     return `${url.origin}/*`;
   });
@@ -106,7 +107,8 @@ function manifest(patterns: string[]): Record<string, unknown> {
     permissions: ['tabs', 'scripting', 'storage', 'alarms', 'webNavigation'],
     host_permissions: patterns,
     content_scripts: [
-      { matches: patterns, js: ['content.js'], run_at: 'document_idle' },
+      // In frames too: a target in a cross-site iframe is resolved by that frame's own script.
+      { matches: patterns, js: ['content.js'], run_at: 'document_idle', all_frames: true },
       // Page errors are only seen in the page's own world (see pageErrorRelay.ts).
       { matches: patterns, js: ['page-errors.js'], run_at: 'document_start', world: 'MAIN' },
     ],

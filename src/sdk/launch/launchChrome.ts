@@ -1,7 +1,7 @@
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
 import { enableDeveloperMode } from './developerMode.js';
-import { AITE_EXTENSION_ID } from './ExtensionIdentity.js';
+import { AITE_EXTENSION_ID } from '../identity/ExtensionIdentity.js';
 
 /** Flags every aite Chrome gets: a closed network must not slow or spam the start. */
 const BASE_ARGS = [

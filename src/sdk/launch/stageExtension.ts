@@ -2,8 +2,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { AiteError } from '../errors/AiteError.js';
-import { parseOptions } from '../session/launch.js';
-import { AITE_EXTENSION_ID } from './ExtensionIdentity.js';
+import { UsageError } from '../errors/UsageError.js';
+import { parseOptions } from '../errors/parseOptions.js';
+import { AITE_EXTENSION_ID } from '../identity/ExtensionIdentity.js';
 import { allowPatterns, BUNDLES, ExtensionStage } from './ExtensionStage.js';
 
 /**
@@ -70,8 +71,9 @@ const OWN_FILES = new Set<string>([...BUNDLES, 'manifest.json', 'bridge.json', '
  *
  * @param options - the origins to allow and the folder to write
  * @returns the folder's absolute path, the extension's id and its host permissions
- * @throws {@link AiteError} `unsupported` when an `allow` entry is not an http(s) origin, or `dir`
- * holds files that are not an aite extension's; `internal` when the extension is not built
+ * @throws {@link UsageError} `invalid` when an `allow` entry is not an http(s) origin, or `dir`
+ * holds files that are not an aite extension's; {@link AiteError} `internal` when the extension
+ * is not built
  *
  * @example
  * ```ts
@@ -103,7 +105,7 @@ export async function refuseForeignFolder(dir: string): Promise<void> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return;
-    if (code === 'ENOTDIR') throw new AiteError('unsupported', `stageExtension(): ${dir} is a file; name a folder (new or empty) for the extension.`);
+    if (code === 'ENOTDIR') throw new UsageError('invalid', `stageExtension(): ${dir} is a file; name a folder (new or empty) for the extension.`);
     throw error;
   }
   if (names.length === 0) return;
@@ -113,9 +115,7 @@ export async function refuseForeignFolder(dir: string): Promise<void> {
   );
   const foreign = names.filter((n) => !OWN_FILES.has(n) && !/^\.bridge-[0-9a-f]+\.json$/.test(n));
   if (name !== 'aite' || foreign.length > 0) {
-    throw new AiteError(
-      'unsupported',
-      `stageExtension(): ${dir} is not empty and is not an aite extension folder (it holds ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}). Name a new or empty folder.`,
+    throw new UsageError('invalid', `stageExtension(): ${dir} is not empty and is not an aite extension folder (it holds ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}). Name a new or empty folder.`,
     );
   }
 }

@@ -1,5 +1,5 @@
 import type { Browser } from 'puppeteer-core';
-import { AITE_EXTENSION_ID } from './ExtensionIdentity.js';
+import { AITE_EXTENSION_ID } from '../identity/ExtensionIdentity.js';
 
 /**
  * Starts the extension's service worker over the pipe. Chrome may stop an MV3 worker at any

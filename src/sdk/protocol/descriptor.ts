@@ -84,8 +84,8 @@ export const DescriptorSchema = z.looseObject({
    * one of them is another element, never this one. Used by repair (locator-repair.md).
    */
   peers: z.array(z.string()).max(24).optional(),
-  /** The iframe that holds it (as the target named it), absent for the top document. */
-  frame: z.string().optional(),
+  /** The iframe that holds it (as the target named it: one, or a path of nested ones), absent for the top document. */
+  frame: z.union([z.string(), z.array(z.string())]).optional(),
   /**
    * Runtime handle of the element in the document it was resolved in. Never stored in the lock
    * file: it only lets `locate` and `act` refuse when the page changed since `resolve`.

@@ -34,12 +34,28 @@ export interface Target {
   css?: string;
   /** An XPath expression. */
   xpath?: string;
-  /** A region: a dialog, section, form or landmark by its name or heading, or another target. */
+  /**
+   * A region: a dialog, section, form or landmark by its name or heading; else the list item,
+   * table or grid row, or card whose text says it (`{ role: 'checkbox', within: 'Buy milk' }`);
+   * or another target. Two rows that say it are ambiguous, never a guess.
+   */
   within?: string | Target;
   /** Index among the matches, from 0; absent: the target must be unique. */
   nth?: number;
-  /** A same-origin iframe that holds the element: its `name`, `id` or a CSS selector. */
-  frame?: string;
+  /**
+   * The iframe that holds the element: its `name`, `id` or a CSS selector; a list for nested
+   * frames, outermost first (`['checkout', 'card']`). Same-origin and cross-site
+   * (out-of-process) frames alike; a cross-site frame's origin must be in the allow list.
+   */
+  frame?: string | string[];
+}
+
+/** A `frame` key: one iframe, or the path of nested ones, outermost first. @internal */
+export const FrameSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1).max(8)]);
+
+/** A `frame` key as a path of iframes, outermost first (empty: the top document). @internal */
+export function framePath(frame: string | readonly string[] | undefined): string[] {
+  return frame === undefined ? [] : typeof frame === 'string' ? [frame] : [...frame];
 }
 
 const LOCATING_KEYS = ['text', 'role', 'name', 'label', 'placeholder', 'testid', 'css', 'xpath'] as const;
@@ -59,7 +75,7 @@ const TargetObjectSchema = z
       return z.union([z.string().min(1), TargetSchema]).optional();
     },
     nth: z.number().int().nonnegative().optional(),
-    frame: z.string().min(1).optional(),
+    frame: FrameSchema.optional(),
   })
   .refine((t) => LOCATING_KEYS.some((k) => t[k] !== undefined), {
     message: `a target needs at least one of: ${LOCATING_KEYS.join(', ')}`,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { UsageError } from '../script/UsageError.js';
-import { issuesFromZod } from '../script/zodIssues.js';
+import { UsageError } from '../errors/UsageError.js';
+import { issuesFromZod } from '../errors/zodIssues.js';
 import { createRunReport, RunReportSchema, type Attachment, type RunReport } from './model.js';
 
 /**

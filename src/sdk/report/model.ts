@@ -113,10 +113,10 @@ export const RunReportSchema = z.object({
  *
  * @example
  * ```ts
- * import { runScript, type StepReport } from 'aite';
+ * import { runSuite, type StepReport } from 'aite';
  *
- * const { report } = await runScript('send.aite.json');
- * const failed: StepReport | undefined = report.steps.find((step) => step.status === 'failed');
+ * const { report } = await runSuite(['send.aite.json']);
+ * const failed: StepReport | undefined = report.scripts[0]?.steps.find((step) => step.status === 'failed');
  * if (failed) console.error(`step ${failed.number} (${failed.title}): ${failed.reason}, screenshot ${failed.screenshot}`);
  * ```
  * @public
@@ -127,10 +127,11 @@ export type StepReport = z.infer<typeof StepReportSchema>;
  *
  * @example
  * ```ts
- * import { runScript, type ScriptReport } from 'aite';
+ * import { runSuite, type ScriptReport } from 'aite';
  *
- * const { report }: { report: ScriptReport } = await runScript('send.aite.json');
- * if (report.status !== 'passed') console.error(`${report.file}: ${report.error?.message}`);
+ * const { report } = await runSuite(['send.aite.json', 'login.aite.json']);
+ * const failed: ScriptReport[] = report.scripts.filter((script) => script.status !== 'passed');
+ * for (const script of failed) console.error(`${script.file}: ${script.error?.message}`);
  * ```
  * @public
  */
@@ -154,10 +155,10 @@ export type RunReport = z.infer<typeof RunReportSchema>;
  *
  * @example
  * ```ts
- * import { runScript, type ScriptStatus } from 'aite';
+ * import { runSuite, type ScriptStatus } from 'aite';
  *
  * const exitCode: Record<ScriptStatus, number> = { passed: 0, failed: 1, error: 1, 'pre-state': 3 };
- * const { report } = await runScript('send.aite.json');
+ * const { report } = await runSuite(['send.aite.json']);
  * process.exitCode = exitCode[report.status];
  * ```
  * @public
@@ -168,10 +169,10 @@ export type ScriptStatus = ScriptReport['status'];
  *
  * @example
  * ```ts
- * import { runScript, type StepRepair } from 'aite';
+ * import { runSuite, type StepRepair } from 'aite';
  *
- * const { report } = await runScript('send.aite.json');
- * const repairs: StepRepair[] = report.steps.flatMap((step) => (step.repair ? [step.repair] : []));
+ * const { report } = await runSuite(['send.aite.json']);
+ * const repairs: StepRepair[] = report.scripts.flatMap((script) => script.steps.flatMap((step) => (step.repair ? [step.repair] : [])));
  * for (const repair of repairs) console.log(repair.lock, repair.diff.map((d) => `${d.field}: ${d.before} -> ${d.after}`));
  * ```
  * @public
@@ -183,9 +184,9 @@ export type StepRepair = z.infer<typeof StepRepairSchema>;
  *
  * @example
  * ```ts
- * import { runScript, writeReport, type Attachment } from 'aite';
+ * import { runSuite, type Attachment } from 'aite';
  *
- * const run = await runScript('send.aite.json');
+ * const run = await runSuite(['send.aite.json']);
  * const pictures: Attachment[] = run.attachments; // the screenshots the report names
  * ```
  * @public
@@ -199,15 +200,7 @@ export interface Attachment {
 
 /**
  * A script's report and its screenshots, as `runScript` returns them.
- *
- * @example
- * ```ts
- * import { runScript, type ScriptRun } from 'aite';
- *
- * const run: ScriptRun = await runScript('send.aite.json');
- * console.log(run.report.status, run.attachments.map((a) => a.file));
- * ```
- * @public
+ * @internal
  */
 export interface ScriptRun {
   /** What happened, step by step. */
@@ -225,18 +218,7 @@ export function overallStatus(scripts: readonly ScriptReport[]): ScriptStatus {
 
 /**
  * Builds the run report from its scripts' reports.
- *
- * @example
- * ```ts
- * import { createRunReport, exitCodeOf, runScript, writeReport } from 'aite';
- *
- * const startedAt = new Date().toISOString();
- * const runs = [await runScript('login.aite.json'), await runScript('send.aite.json')];
- * const report = createRunReport(runs.map((run) => run.report), { version: '0.1.0', startedAt, durationMs: Date.now() - Date.parse(startedAt) });
- * await writeReport('aite-report', report, runs.flatMap((run) => run.attachments));
- * process.exitCode = exitCodeOf(report);
- * ```
- * @public
+ * @internal
  */
 export function createRunReport(
   scripts: ScriptReport[],

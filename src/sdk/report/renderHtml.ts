@@ -15,18 +15,7 @@ const STEP_ICON: Record<StepReport['status'], string> = { passed: '✓', failed:
  * The report as one self-contained HTML page (styles inline, screenshots as data URLs), readable
  * offline: a summary at the top, then each script's steps as a timeline, the failure with its
  * outlined screenshot, repairs as before/after diffs, retries highlighted.
- *
- * @example
- * ```ts
- * import { writeFile } from 'node:fs/promises';
- * import { renderHtml, runScript, createRunReport } from 'aite';
- *
- * const run = await runScript('send.aite.json');
- * const report = createRunReport([run.report], { version: '0.1.0', startedAt: run.report.startedAt, durationMs: run.report.durationMs });
- * const images = new Map(run.attachments.map((a) => [a.file, a.bytes] as const));
- * await writeFile('report.html', renderHtml(report, images)); // one file, pictures inline
- * ```
- * @public
+ * @internal
  */
 export function renderHtml(report: RunReport, images: ReadonlyMap<string, Uint8Array> = new Map()): string {
   const title = `aite report — ${STATUS_LABEL[report.status]}`;

@@ -4,16 +4,7 @@ import type { RunReport, StepReport } from './model.js';
  * The report as JUnit XML: a testsuite per script, a testcase per step. A failed step is a
  * `<failure>` with its reason as `type`; an unmet pre-state (and a script that could not run)
  * is an `<error>`, so CI tells it apart from an app failure; skipped steps are `<skipped/>`.
- *
- * @example
- * ```ts
- * import { readFile, writeFile } from 'node:fs/promises';
- * import { renderJunit, type RunReport } from 'aite';
- *
- * const report = JSON.parse(await readFile('aite-report/report.json', 'utf8')) as RunReport;
- * await writeFile('junit.xml', renderJunit(report));
- * ```
- * @public
+ * @internal
  */
 export function renderJunit(report: RunReport): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];

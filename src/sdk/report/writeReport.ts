@@ -36,11 +36,10 @@ export interface WrittenReport {
  *
  * @example
  * ```ts
- * import { createRunReport, runScript, writeReport } from 'aite';
+ * import { runSuite, writeReport } from 'aite';
  *
- * const run = await runScript('send.aite.json');
- * const report = createRunReport([run.report], { version: '0.1.0', startedAt: run.report.startedAt, durationMs: run.report.durationMs });
- * const written = await writeReport('aite-report', report, run.attachments, { junit: true });
+ * const run = await runSuite(['send.aite.json']);
+ * const written = await writeReport('aite-report', run.report, run.attachments, { junit: true });
  * console.log(`open ${written.html}`);
  * ```
  * @public

@@ -1,6 +1,6 @@
 import { AiteError } from '../errors/AiteError.js';
 import type { ExtensionEvent } from '../protocol/messages.js';
-import type { LaunchOptions } from '../session/launch.js';
+import type { LaunchOptions } from '../session/options.js';
 import type { Session } from '../session/Session.js';
 import type { Warning } from '../session/types.js';
 

@@ -3,15 +3,7 @@ import { actionOf, type ScriptStep } from './schema.js';
 
 /**
  * A short description of a target: `"Send"`, `button "Review"`, `label "Amount"`.
- *
- * @example
- * ```ts
- * import { describeTarget } from 'aite';
- *
- * console.log(describeTarget({ role: 'button', name: 'Send', within: 'Transfer' }));
- * console.log(describeTarget('Send'));
- * ```
- * @public
+ * @internal
  */
 export function describeTarget(target: string | Target): string {
   if (typeof target === 'string') return JSON.stringify(target);
@@ -31,15 +23,7 @@ export function describeTarget(target: string | Target): string {
 
 /**
  * What a step does, in a few words: `type "1" into label "Amount"`.
- *
- * @example
- * ```ts
- * import { describeStep, loadScript } from 'aite';
- *
- * const { script } = await loadScript('send.aite.json');
- * script.steps.forEach((step, i) => console.log(`${i + 1}. ${describeStep(step)}`)); // 2. click "Send"
- * ```
- * @public
+ * @internal
  */
 export function describeStep(step: ScriptStep): string {
   if (step.name) return step.name;

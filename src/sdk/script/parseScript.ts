@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { STEP_ACTIONS, STEP_EXAMPLES, STEP_SCHEMAS, ScriptShellSchema, type Script, type ScriptStep, type StepAction } from './schema.js';
-import { SourceText, type DataPath, type Position } from './SourceText.js';
-import { didYouMean } from './suggest.js';
-import { UsageError, type UsageIssue } from './UsageError.js';
-import { describeValue, issuesFromZod } from './zodIssues.js';
+import { SourceText, type DataPath, type Position } from '../errors/SourceText.js';
+import { didYouMean } from '../errors/suggest.js';
+import { UsageError, type UsageIssue } from '../errors/UsageError.js';
+import { describeValue, issuesFromZod } from '../errors/zodIssues.js';
 
 /**
  * A script read from a file (or text), checked, and able to say where each of its values is.
@@ -39,10 +39,10 @@ const MAX_ISSUES = 10;
  *
  * @example
  * ```ts
- * import { loadScript, runScript } from 'aite';
+ * import { loadScript } from 'aite';
  *
  * const loaded = await loadScript('scripts/send.aite.yaml'); // JSON or YAML; throws UsageError with the line
- * const run = await runScript(loaded);
+ * console.log(loaded.script.steps.length);
  * ```
  * @public
  */

@@ -2,21 +2,13 @@ import type { AiteConfig } from '../config/schema.js';
 import { findChrome } from '../launch/findChrome.js';
 import type { LoadedScript } from './parseScript.js';
 import { actionOf, type ScriptStep } from './schema.js';
-import { didYouMean } from './suggest.js';
-import { UsageError, type UsageIssue } from './UsageError.js';
+import { didYouMean } from '../errors/suggest.js';
+import { UsageError, type UsageIssue } from '../errors/UsageError.js';
 
 /**
  * How a script will run: its profiles and what each launches with, every step's profile and
  * absolute URLs. Everything a user can get wrong before Chrome starts is checked here.
- *
- * @example
- * ```ts
- * import { loadConfig, loadScript, planScript, type ScriptPlan } from 'aite';
- *
- * const plan: ScriptPlan = planScript(await loadScript('send.aite.json'), await loadConfig());
- * console.log(plan.profiles.map((p) => `${p.name}: ${p.allow.join(', ')}`));
- * ```
- * @public
+ * @internal
  */
 export interface ScriptPlan {
   /** The script the plan is for. */
@@ -33,16 +25,7 @@ export interface ScriptPlan {
 
 /**
  * One step with its resolved profile and section.
- *
- * @example
- * ```ts
- * import { loadConfig, loadScript, planScript, type PlannedStep } from 'aite';
- *
- * const plan = planScript(await loadScript('send.aite.json'), await loadConfig());
- * const inBrowser: PlannedStep[] = plan.steps.filter((step) => step.browser);
- * for (const step of inBrowser) console.log(step.section, step.number, step.profile, step.url ?? '');
- * ```
- * @public
+ * @internal
  */
 export interface PlannedStep {
   /** `pre` (checks of the state before) or `steps`. */
@@ -64,16 +47,7 @@ export interface PlannedStep {
 /**
  * Checks a loaded script against the config: profiles it names exist, relative URLs have a
  * `baseUrl`, an allow list exists, Chrome is there. Throws {@link UsageError} naming the step.
- *
- * @example
- * ```ts
- * import { loadConfig, loadScript, planScript } from 'aite';
- *
- * // Everything checked before any Chrome starts: profiles, origins, URLs (throws UsageError).
- * const plan = planScript(await loadScript('send.aite.json'), await loadConfig(), { checkChrome: true });
- * console.log(`${plan.steps.length} steps in ${plan.profiles.length} profile(s)`);
- * ```
- * @public
+ * @internal
  */
 export function planScript(loaded: LoadedScript, config: AiteConfig, options: { checkChrome?: boolean } = {}): ScriptPlan {
   const { script, file } = loaded;

@@ -4,7 +4,8 @@ import type { AiteConfig } from '../config/schema.js';
 import { resolveConfig } from '../config/loadConfig.js';
 import { AiteError } from '../errors/AiteError.js';
 import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
-import { launch as defaultLaunch, type LaunchOptions } from '../session/launch.js';
+import { launch as defaultLaunch } from '../session/launch.js';
+import type { LaunchOptions } from '../session/options.js';
 import type { Session } from '../session/Session.js';
 import type { StepResult, Warning } from '../session/types.js';
 import type { Attachment, ScriptReport, ScriptRun, StepRepair, StepReport } from '../report/model.js';
@@ -14,23 +15,28 @@ import { loadScript, type LoadedScript } from './parseScript.js';
 import { planScript, type PlannedStep, type ScriptPlan } from './planScript.js';
 import { ProfileSessions } from './ProfileSessions.js';
 import { actionOf } from './schema.js';
+import type { Shard } from './shard.js';
 
 /**
  * Hears about a script run as it happens (the CLI's progress lines are one).
  *
  * @example
  * ```ts
- * import { runScript, type RunListener } from 'aite';
+ * import { runSuite, type RunListener } from 'aite';
  *
  * const progress: RunListener = {
  *   stepStart: ({ number, title }) => process.stdout.write(`${number}. ${title} ... `),
  *   stepEnd: (step) => console.log(step.status === 'passed' ? 'ok' : `${step.reason}: ${step.message}`),
  * };
- * await runScript('send.aite.json', { listener: progress });
+ * await runSuite(['send.aite.json'], { listener: progress });
  * ```
  * @public
  */
 export interface RunListener {
+  /** Every script is checked and the suite begins (`runSuite`): these scripts, of `total` before sharding. */
+  suiteStart?(info: { scripts: string[]; total: number; shard?: Shard }): void;
+  /** The config's web server answers (`runSuite`): started by aite, or `reused` when it already did. */
+  webServerStarted?(info: { command: string; url: string; reused: boolean }): void;
   /** A script begins. */
   scriptStart?(info: { file: string; name: string; steps: number; profiles: string[] }): void;
   /** Chrome (one per profile) is starting, before the first step that needs it. */
@@ -47,15 +53,7 @@ export interface RunListener {
 
 /**
  * Options of {@link runScript}.
- *
- * @example
- * ```ts
- * import { loadConfig, runScript, type RunScriptOptions } from 'aite';
- *
- * const options: RunScriptOptions = { config: await loadConfig({ overrides: { headless: true } }), updateLock: false };
- * const run = await runScript('send.aite.json', options);
- * ```
- * @public
+ * @internal
  */
 export interface RunScriptOptions {
   /** The config (see `loadConfig`); default: no file, defaults only. */
@@ -78,13 +76,7 @@ export interface RunScriptOptions {
  * profile's session, and answers the report of every step with its screenshots. A usage mistake
  * (unknown profile, relative URL without baseUrl, no Chrome) throws `UsageError` before anything
  * starts; a failing step never throws: it is in the report.
- *
- * @example
- * ```ts
- * const { report } = await runScript('send.aite.json', { config: await loadConfig() });
- * console.log(report.status, report.steps.map((s) => `${s.title}: ${s.status}`));
- * ```
- * @public
+ * @internal
  */
 export async function runScript(script: string | LoadedScript, options: RunScriptOptions = {}): Promise<ScriptRun> {
   const cwd = options.cwd ?? process.cwd();

@@ -9,7 +9,7 @@ import { TargetSchema } from '../protocol/target.js';
 const TargetInput = z
   .union([z.string().min(1), TargetSchema])
   .describe('An element: a plain string is its visible text, or an object such as { "label": "Amount" }.');
-const Within = z.union([z.string().min(1), TargetSchema]).describe('A region (dialog, section, landmark) by name, or a target.');
+const Within = z.union([z.string().min(1), TargetSchema]).describe('A region (dialog, section, landmark) by name, else the list item, table or grid row, or card that says it; or a target.');
 const Timeout = z.number().int().positive().max(600_000);
 
 /** Keys every step may carry besides its action. */
@@ -94,7 +94,7 @@ export const STEP_SCHEMAS = {
  *
  * @example
  * ```ts
- * import { describeStep, type ScriptStep, type StepAction } from 'aite';
+ * import type { ScriptStep, StepAction } from 'aite';
  *
  * const actionOf = (step: ScriptStep): StepAction => Object.keys(step).find((key) => key !== 'name' && key !== 'profile' && key !== 'timeoutMs') as StepAction;
  * ```

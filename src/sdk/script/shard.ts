@@ -1,13 +1,14 @@
-import { UsageError } from './UsageError.js';
+import { UsageError } from '../errors/UsageError.js';
 
 /**
  * A slice of the scripts for one of several CI machines: `index` of `total`, both from 1.
  *
  * @example
  * ```ts
- * import { parseShard, type Shard } from 'aite';
+ * import { runSuite, type Shard } from 'aite';
  *
- * const shard: Shard = parseShard(process.env.SHARD ?? '1/1'); // { index: 1, total: 1 }
+ * const { report } = await runSuite(['scripts/'], { shard: '2/3' });
+ * const shard: Shard | undefined = report.shard; // { index: 2, total: 3 }
  * ```
  * @public
  */
@@ -20,14 +21,7 @@ export interface Shard {
 
 /**
  * Reads `--shard i/n` (`2/3`). Throws {@link UsageError} for anything else.
- *
- * @example
- * ```ts
- * import { parseShard, selectShard } from 'aite';
- *
- * const mine = selectShard(['a.aite.json', 'b.aite.json', 'c.aite.json'], parseShard('2/3')); // ['b.aite.json']
- * ```
- * @public
+ * @internal
  */
 export function parseShard(text: string): Shard {
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
@@ -44,16 +38,7 @@ export function parseShard(text: string): Shard {
  * with forward slashes) and dealt round-robin, so every machine computes the same split from
  * the same list, whatever order the shell globbed it in, and the shards differ in size by at
  * most one.
- *
- * @example
- * ```ts
- * import { readdir } from 'node:fs/promises';
- * import { parseShard, runScript, selectShard } from 'aite';
- *
- * const files = (await readdir('scripts')).filter((f) => f.endsWith('.aite.json')).map((f) => `scripts/${f}`);
- * for (const file of selectShard(files, parseShard(process.env.SHARD ?? '1/1'))) await runScript(file);
- * ```
- * @public
+ * @internal
  */
 export function selectShard<T extends string>(files: readonly T[], shard: Shard): T[] {
   const sorted = [...new Set(files)].sort((a, b) => {

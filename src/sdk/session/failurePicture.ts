@@ -46,7 +46,10 @@ export function outlineItems(failure: FailureFacts): OutlineItem[] {
     score?: number;
     element?: Descriptor;
     coveredBy?: { xpath?: string };
+    frame?: unknown;
   };
+  // The outline is drawn in the top page: xpaths read in an iframe's document would box something else there.
+  if (detail.frame !== undefined) return [];
   const items: OutlineItem[] = [];
   if (detail.candidate?.xpath) items.push({ xpath: detail.candidate.xpath, tone: 'candidate', label: `possible match ${detail.score ?? ''}`.trim() });
   for (const [i, c] of (Array.isArray(detail.candidates) ? detail.candidates : []).entries()) {

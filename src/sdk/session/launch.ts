@@ -2,88 +2,24 @@ import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
+import { parseOptions } from '../errors/parseOptions.js';
 import { ExtensionStage } from '../launch/ExtensionStage.js';
 import { findChrome } from '../launch/findChrome.js';
 import { launchChrome } from '../launch/launchChrome.js';
 import { onProcessEnd } from '../launch/ProcessCleanup.js';
 import { LockFile } from '../lock/LockFile.js';
 import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
+import { LaunchOptionsSchema, type LaunchOptions } from './options.js';
 import { Session } from './Session.js';
-
-/**
- * Options of {@link launch}.
- *
- * @example
- * ```ts
- * import { launch, type LaunchOptions } from 'aite';
- *
- * const options: LaunchOptions = {
- *   allow: ['http://127.0.0.1:4173'],
- *   profile: 'ana',
- *   userDataDir: 'profiles/ana', // kept between runs: cookies, logins
- *   lockFile: 'aite.lock.json',
- *   timeoutMs: 10_000,
- * };
- * const session = await launch(options);
- * await session.close();
- * ```
- * @public
- */
-export interface LaunchOptions {
-  /** Origins the extension may touch (its host permissions), e.g. `["http://127.0.0.1:4173"]`. Required. */
-  allow: string[];
-  /** Profile name carried in hello; one bridge per profile. Default `default`. */
-  profile?: string;
-  /** Chrome executable; else `AITE_CHROME`, then the usual install paths. */
-  chrome?: string;
-  /** Chrome user data dir; default a fresh temp dir, removed by `close()`. */
-  userDataDir?: string;
-  /** Default true. */
-  headless?: boolean;
-  /** Path of the lock file; absent: nothing remembered. */
-  lockFile?: string;
-  /** Write repairs into the lock file (never silently otherwise). */
-  updateLock?: boolean;
-  /** Default `timeoutMs` of each command. Default 5000. */
-  timeoutMs?: number;
-  /** How long to wait for the extension to connect after Chrome starts. Default 20 000. */
-  connectTimeoutMs?: number;
-  /** Extra Chrome flags. */
-  args?: string[];
-  /** Keepalive timing of the bridge (defaults: ping every 15 s, 4410 after 30 s of silence). */
-  keepAlive?: { pingIntervalMs?: number; pongTimeoutMs?: number };
-}
-
-const LaunchOptionsSchema = z.strictObject({
-  allow: z.array(z.string()).min(1, '`allow` must list at least one origin'),
-  profile: z.string().min(1).max(200).optional(),
-  chrome: z.string().min(1).optional(),
-  userDataDir: z.string().min(1).optional(),
-  headless: z.boolean().optional(),
-  lockFile: z.string().min(1).optional(),
-  updateLock: z.boolean().optional(),
-  timeoutMs: z.number().int().positive().max(600_000).optional(),
-  connectTimeoutMs: z.number().int().positive().optional(),
-  args: z.array(z.string()).optional(),
-  keepAlive: z
-    .strictObject({ pingIntervalMs: z.number().int().positive().optional(), pongTimeoutMs: z.number().int().positive().optional() })
-    .optional(),
-});
-
-/** Checks options at the door so a typo is an error that names it, not a silent default. */
-export function parseOptions<T>(schema: z.ZodType<T>, options: unknown, what: string): T {
-  const parsed = schema.safeParse(options);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new AiteError('unsupported', `${what}: ${issue?.path.join('.') || 'options'}: ${issue?.message}.`);
-}
 
 /**
  * Starts a bridge and a Chrome with the aite extension over a private debugging pipe, and
  * resolves once the extension has connected.
+ *
+ * @throws {@link UsageError} `invalid` when an option is wrong (named, with the field meant);
+ * {@link AiteError} `timeout` when the extension does not connect in `connectTimeoutMs`
  *
  * @example
  * ```ts

@@ -2,7 +2,7 @@ import { lstat, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AiteError, findChrome } from '../../../src/sdk/index.js';
+import { AiteError, findChrome, UsageError } from '../../../src/sdk/index.js';
 import { ExtensionStage, allowPatterns } from '../../../src/sdk/launch/ExtensionStage.js';
 
 let dir: string;
@@ -30,7 +30,7 @@ describe('bridge.json and the staged extension', () => {
     expect(allowPatterns(['http://127.0.0.1:4173', 'https://example.test'])).toEqual(['http://127.0.0.1:4173/*', 'https://example.test/*']);
     expect(() => allowPatterns([])).toThrow(/allow/);
     expect(() => allowPatterns(['http://127.0.0.1:4173/app'])).toThrow(/without a path/);
-    expect(() => allowPatterns(['file:///etc'])).toThrow(AiteError);
+    expect(() => allowPatterns(['file:///etc'])).toThrow(UsageError);
     expect(() => allowPatterns(['not a url'])).toThrow(/not an origin/);
   });
 

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AITE_EXTENSION_ID, AiteError, attach, stageExtension } from '../../../src/sdk/index.js';
-import { extensionIdFromKey } from '../../../src/sdk/launch/ExtensionIdentity.js';
+import { AITE_EXTENSION_ID, attach, stageExtension, UsageError } from '../../../src/sdk/index.js';
+import { extensionIdFromKey } from '../../../src/sdk/identity/ExtensionIdentity.js';
 import { allowPatterns, BUNDLES, ExtensionStage } from '../../../src/sdk/launch/ExtensionStage.js';
 import { refuseForeignFolder } from '../../../src/sdk/launch/stageExtension.js';
 
@@ -77,8 +77,8 @@ describe('the extension folder for attach mode', () => {
 
   it('attach() refuses a folder that is not the extension, or one that does not allow the run, before it starts a bridge', async () => {
     const error = await attach({ extensionDir: dir, allow: ['http://127.0.0.1:4173'] }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AiteError);
-    expect((error as AiteError).message).toMatch(/has no manifest\.json: it is not the aite extension's folder\. Write one with stageExtension/);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toMatch(/has no manifest\.json: it is not the aite extension's folder\. Write one with stageExtension/);
     const out = join(dir, 'ext');
     await ExtensionStage.writeFiles(out, allowPatterns(['http://127.0.0.1:4173']), build);
     await expect(attach({ extensionDir: out, allow: ['http://127.0.0.1:4173', 'http://127.0.0.1:9999'] })).rejects.toThrow(

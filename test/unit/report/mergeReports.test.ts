@@ -2,7 +2,8 @@ import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRunReport, exitCodeOf, mergeReports, writeReport, UsageError } from 'aite';
+import { exitCodeOf, mergeReports, writeReport, UsageError } from 'aite';
+import { createRunReport } from '../../../src/sdk/report/model.js';
 import { failingRun, scriptReport } from './sampleReport.js';
 
 describe('writeReport and mergeReports', () => {

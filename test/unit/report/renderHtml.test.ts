@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRunReport, renderHtml } from 'aite';
+import { createRunReport } from '../../../src/sdk/report/model.js';
+import { renderHtml } from '../../../src/sdk/report/renderHtml.js';
 import { escapeHtml, html } from '../../../src/sdk/report/Html.js';
 import { failingRun, scriptReport } from './sampleReport.js';
 

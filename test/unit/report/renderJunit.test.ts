@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRunReport, renderJunit } from 'aite';
+import { createRunReport } from '../../../src/sdk/report/model.js';
+import { renderJunit } from '../../../src/sdk/report/renderJunit.js';
 import { failingRun, scriptReport, step } from './sampleReport.js';
 
 describe('renderJunit', () => {

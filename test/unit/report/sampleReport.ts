@@ -1,4 +1,5 @@
-import { createRunReport, type RunReport, type ScriptReport, type StepReport } from 'aite';
+import type { RunReport, ScriptReport, StepReport } from 'aite';
+import { createRunReport } from '../../../src/sdk/report/model.js';
 
 export function step(overrides: Partial<StepReport> = {}): StepReport {
   return {

@@ -1,7 +1,8 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseScript, resolveConfig, runScript, UsageError, type AiteConfig } from 'aite';
+import { parseScript, resolveConfig, UsageError, type AiteConfig } from 'aite';
+import { runScript } from '../../../src/sdk/script/runScript.js';
 import { fakeLauncher, stepFailure } from './fakeSession.js';
 
 // The app's API, mocked: a pre step may check it before any Chrome starts.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseShard, selectShard, UsageError } from 'aite';
+import { UsageError } from 'aite';
+import { parseShard, selectShard } from '../../../src/sdk/script/shard.js';
 
 describe('shards', () => {
   const files = ['c.aite.json', 'a.aite.json', 'e.aite.json', 'b.aite.json', 'd.aite.json'];

@@ -9,7 +9,7 @@ import { contentOffset } from './query.js';
 export function viewportOffset(el: Element): { x: number; y: number } {
   let x = 0;
   let y = 0;
-  for (let win: Window = windowOf(el); win !== win.top; ) {
+  for (let win: Window = windowOf(el); win !== reachableTop(win); ) {
     const frame = win.frameElement;
     if (!frame) break; // cross-origin parent: cannot be, the content script reached this element
     const o = contentOffset(frame);
@@ -30,7 +30,7 @@ export function topViewportRect(el: Element): Rect {
 /** Box relative to the top page's top-left corner (top viewport box plus the page's scroll). */
 export function pageRect(el: Element): Rect {
   const r = topViewportRect(el);
-  const top = windowOf(el).top ?? window;
+  const top = reachableTop(windowOf(el));
   return round({ x: r.x + top.scrollX, y: r.y + top.scrollY, width: r.width, height: r.height });
 }
 
@@ -41,4 +41,14 @@ function round(r: Rect): Rect {
 
 export function sameRect(a: Rect, b: Rect): boolean {
   return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+}
+
+/**
+ * The outermost window this content script can read from `win`: the top one, or the last
+ * same-origin one below a cross-site parent (in a cross-site frame, its own document's window).
+ */
+export function reachableTop(win: Window): Window {
+  let w = win;
+  while (w !== w.top && w.frameElement) w = windowOf(w.frameElement);
+  return w;
 }

@@ -1,5 +1,5 @@
 import { accessibleName, roleOf } from './aria.js';
-import { walkElements } from './query.js';
+import { composedContains, composedParent, walkElements } from './query.js';
 import { fold, matchText, type TextIndex } from './text.js';
 import { isRendered } from './visibility.js';
 
@@ -51,4 +51,36 @@ export function enclosingRegionName(el: Element, texts: TextIndex, parentOf: (n:
     if (name) return name;
   }
   return undefined;
+}
+
+// A row or card named by the text in it (`within: "Buy milk"`): the item a person points at.
+const ROW_TAGS = new Set(['li', 'tr', 'article']);
+const ROW_ROLES = new Set(['row', 'listitem', 'article', 'option', 'treeitem']);
+// A class token that ends in "card" (`card`, `product-card`, `todo_card`, `card--active`); not
+// the card's parts (`card-body`, `card-title`).
+const CARD_CLASS = /(?:^|[-_])card(?:--[\w-]+)?$/i;
+
+/** A list item, table or grid row, article, or an element whose class says it is a card. */
+export function isRowOrCard(el: Element): boolean {
+  if (ROW_TAGS.has(el.localName)) return true;
+  const role = el.getAttribute('role');
+  if (role !== null && ROW_ROLES.has(role)) return true;
+  const cls = el.getAttribute('class');
+  return cls !== null && cls.split(/\s+/).some((token) => CARD_CLASS.test(token));
+}
+
+/**
+ * The rows or cards that hold these elements (each element's innermost one), innermost first:
+ * a row that holds another of them is left out, so nested lists name the item, not its parent.
+ */
+export function rowsAround(hits: readonly Element[]): Element[] {
+  const rows: Element[] = [];
+  for (const hit of hits) {
+    for (let n: Element | null = hit; n; n = composedParent(n)) {
+      if (!isRowOrCard(n)) continue;
+      if (!rows.includes(n)) rows.push(n);
+      break;
+    }
+  }
+  return rows.filter((r) => !rows.some((o) => o !== r && composedContains(r, o)));
 }

@@ -1,0 +1,195 @@
+import { viewportOffset } from './dom/geometry.js';
+import { composedParent, deepElementFromPoint, findFrame } from './dom/query.js';
+import { styleOf, windowOf } from './dom/nodes.js';
+import { formatElement, q } from './explain.js';
+import { CommandFailure, framePath, type Rect } from '../../sdk/protocol/index.js';
+
+/**
+ * Frames a target names. Same-origin iframes are read from here; a cross-site (out-of-process)
+ * iframe's document is not reachable from this content script, so the walk stops there and
+ * answers a *frame hop*: a failure whose `detail.frameHop` tells the worker which frame (its
+ * extension frameId) holds the rest of the path and how many segments were used up. The worker
+ * sends the command on to that frame's own content script and converts the point it answers
+ * into the viewport of the frame above, one frame at a time (`framePoint`).
+ */
+
+/** `detail.frameHop` of a hop answer. */
+export interface FrameHop {
+  /** The nonce posted to the iframe's window: its content script reports it, with its frameId, to the worker. */
+  probe: string;
+  /** How many segments of the path lead to that frame (the rest are looked for inside it). */
+  consumed: number;
+}
+
+/** The message a frame probe is posted as (to the iframe's window, from its parent). */
+export const FRAME_PROBE_KEY = 'aiteFrameProbe';
+
+// Iframes probed lately, by nonce: framePoint finds the iframe again by the nonce of its hop.
+const probed = new Map<string, WeakRef<Element>>();
+const PROBES_KEPT = 64;
+
+/**
+ * Asks the iframe's own content script to tell the worker which frame it is: a nonce posted to
+ * the iframe's window, which that script (only it sees it with this window as the source)
+ * reports to the worker with its frameId. No page can forge the report: only content scripts
+ * reach the worker, and the worker checks the reporting frame's parent.
+ */
+function probe(iframe: Element): string {
+  const nonce = randomNonce();
+  probed.set(nonce, new WeakRef(iframe));
+  if (probed.size > PROBES_KEPT) probed.delete(probed.keys().next().value!);
+  try {
+    (iframe as HTMLIFrameElement).contentWindow?.postMessage({ [FRAME_PROBE_KEY]: nonce }, '*');
+  } catch {
+    // No window yet: the worker asks again.
+  }
+  return nonce;
+}
+
+/** The nonce of a frame probe this document's parent posted, if `event` is one. */
+export function probeOf(event: MessageEvent): string | undefined {
+  if (event.source === null || event.source !== window.parent || window.parent === window) return undefined;
+  const nonce = (event.data as Record<string, unknown> | null)?.[FRAME_PROBE_KEY];
+  return typeof nonce === 'string' && /^[0-9a-f]{32}$/.test(nonce) ? nonce : undefined;
+}
+
+function randomNonce(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export type FramePathLookup = { kind: 'found'; doc: Document } | { kind: 'missing'; segment: string };
+
+/**
+ * The document a frame path leads to from `doc`, entering same-origin frames. A cross-site frame
+ * on the way throws the hop.
+ */
+export function enterFrames(frame: string | readonly string[] | undefined, doc: Document = document): FramePathLookup {
+  const path = framePath(frame);
+  for (const [i, segment] of path.entries()) {
+    const f = findFrame(segment, doc);
+    if (f.kind === 'missing') return { kind: 'missing', segment };
+    if (f.kind === 'found') {
+      doc = f.doc;
+      continue;
+    }
+    const src = (f.frame as HTMLIFrameElement).src;
+    throw new CommandFailure('unsupported', `The iframe ${q(segment)} is another site's document (${src}).`, {
+      frame: segment,
+      src,
+      frameHop: { probe: probe(f.frame), consumed: i + 1 } satisfies FrameHop,
+    });
+  }
+  return { kind: 'found', doc };
+}
+
+/** A point in a child frame's viewport, and its element's box there. */
+export interface FramePointQuery {
+  /** The nonce of the hop into the child frame (names its iframe element here). */
+  probe: string;
+  x: number;
+  y: number;
+  rect: Rect;
+}
+
+export type FramePointAnswer =
+  | { ok: true; x: number; y: number; rect: Rect }
+  | { ok: false; reason: 'not-found' | 'not-visible' | 'unsupported'; message: string; retry: boolean };
+
+/**
+ * Moves a point from the viewport of the child frame (the iframe probed with `probe`) into this document's viewport,
+ * and refuses it when input there would not reach that frame: the iframe is gone, transformed
+ * (scaled, rotated, skewed: its content box does not map to the screen by an offset), scrolled
+ * out of this viewport, or covered at the point by something else.
+ */
+export function framePoint(query: FramePointQuery): FramePointAnswer {
+  const iframe = probed.get(query.probe)?.deref();
+  if (!iframe || !iframe.isConnected) return { ok: false, reason: 'not-found', message: 'The iframe is no longer in the page (it was removed or replaced).', retry: false };
+  const transformed = transformOf(iframe);
+  if (transformed) {
+    return {
+      ok: false,
+      reason: 'unsupported',
+      message: `The iframe ${formatElement(iframe)} is drawn with a transform (${transformed}), so a point inside it cannot be placed on the screen by an offset; aite does not click it blindly. Remove the transform, or act on the frame's page directly.`,
+      retry: false,
+    };
+  }
+  let at = place(iframe, query);
+  const win = windowOf(iframe);
+  if (outside(at, win)) {
+    // Bring the point into this viewport the way a person scrolls to it.
+    win.scrollBy({ left: outsideBy(at.x, win.innerWidth), top: outsideBy(at.y, win.innerHeight), behavior: 'instant' });
+    at = place(iframe, query);
+  }
+  if (outside(at, win)) {
+    return { ok: false, reason: 'not-visible', message: `The point (${at.x}, ${at.y}) inside the iframe ${formatElement(iframe)} is outside the window even after scrolling.`, retry: true };
+  }
+  const box = contentBox(iframe);
+  if (at.x < box.x || at.y < box.y || at.x >= box.x + box.width || at.y >= box.y + box.height) {
+    return { ok: false, reason: 'not-visible', message: `The element's middle is outside the visible box of the iframe ${formatElement(iframe)}.`, retry: true };
+  }
+  const hit = deepElementFromPoint(at.x, at.y, document);
+  if (hit !== iframe) {
+    return {
+      ok: false,
+      reason: 'not-visible',
+      message: hit
+        ? `The iframe ${formatElement(iframe)} is covered by ${formatElement(hit)} at (${at.x}, ${at.y}); close or wait for the covering element.`
+        : `The iframe ${formatElement(iframe)} is not hit at (${at.x}, ${at.y}).`,
+      retry: true,
+    };
+  }
+  return at;
+}
+
+function place(iframe: Element, query: FramePointQuery): { ok: true; x: number; y: number; rect: Rect } {
+  const box = contentBox(iframe);
+  const r = (n: number): number => Math.round(n * 100) / 100;
+  return {
+    ok: true,
+    x: r(box.x + query.x),
+    y: r(box.y + query.y),
+    rect: { x: r(box.x + query.rect.x), y: r(box.y + query.rect.y), width: query.rect.width, height: query.rect.height },
+  };
+}
+
+/** The iframe's viewport (inside border and padding) in this document's viewport. */
+function contentBox(iframe: Element): Rect {
+  const r = iframe.getBoundingClientRect();
+  const cs = styleOf(iframe);
+  const o = viewportOffset(iframe);
+  const left = r.left + iframe.clientLeft + parseFloat(cs.paddingLeft || '0');
+  const top = r.top + iframe.clientTop + parseFloat(cs.paddingTop || '0');
+  return { x: left + o.x, y: top + o.y, width: iframe.clientWidth - parseFloat(cs.paddingLeft || '0') - parseFloat(cs.paddingRight || '0'), height: iframe.clientHeight - parseFloat(cs.paddingTop || '0') - parseFloat(cs.paddingBottom || '0') };
+}
+
+function outside(at: { x: number; y: number }, win: Window): boolean {
+  return at.x < 0 || at.y < 0 || at.x >= win.innerWidth || at.y >= win.innerHeight;
+}
+
+function outsideBy(v: number, size: number): number {
+  return v < 0 || v >= size ? v - size / 2 : 0;
+}
+
+/** A transform on the iframe or around it that is more than a shift, in words; undefined if none. */
+function transformOf(iframe: Element): string | undefined {
+  for (let el: Element | null = iframe; el; ) {
+    const cs = styleOf(el);
+    const t = cs.transform;
+    if (t && t !== 'none' && !isTranslation(t)) return `${formatElement(el)} has transform: ${t}`;
+    for (const prop of ['scale', 'rotate'] as const) {
+      const v = cs[prop];
+      if (v && v !== 'none' && v !== '1' && v !== '0deg') return `${formatElement(el)} has ${prop}: ${v}`;
+    }
+    const zoom = (cs as CSSStyleDeclaration & { zoom?: string }).zoom;
+    if (zoom && zoom !== '1' && zoom !== 'normal') return `${formatElement(el)} has zoom: ${zoom}`;
+    el = composedParent(el) ?? windowOf(el).frameElement;
+  }
+  return undefined;
+}
+
+function isTranslation(transform: string): boolean {
+  const m = /^matrix\(([^)]*)\)$/.exec(transform);
+  if (!m) return false;
+  const [a, b, c, d] = m[1]!.split(',').map(Number);
+  return a === 1 && b === 0 && c === 0 && d === 1;
+}

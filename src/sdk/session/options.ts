@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { PROFILE_NAME_MAX } from '../protocol/index.js';
+
+/**
+ * What {@link launch} and {@link attach} both take: the run's origins, the profile's name, and
+ * how long commands and the extension's connection may take.
+ *
+ * @example
+ * ```ts
+ * import { attach, launch, type SessionOptions } from 'aite';
+ *
+ * const shared: SessionOptions = { allow: ['http://127.0.0.1:4173'], profile: 'ana', timeoutMs: 10_000 };
+ * const launched = await launch({ ...shared, headless: true });
+ * await launched.close();
+ * const attached = await attach({ ...shared, extensionDir: 'aite-extension' });
+ * await attached.close();
+ * ```
+ * @public
+ */
+export interface SessionOptions {
+  /** Origins the extension may touch (its host permissions), e.g. `["http://127.0.0.1:4173"]`. Required. */
+  allow: string[];
+  /** Profile name carried in hello (at most 200 characters); one bridge per profile. Default `default`. */
+  profile?: string;
+  /** Default `timeoutMs` of each command. Default 5000. */
+  timeoutMs?: number;
+  /**
+   * How long to wait for the extension to connect. Default 20 000 after launching Chrome, 60 000
+   * when attaching (the worker's backoff reaches 8 s, and a person may be loading the extension).
+   */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * Options of {@link launch}.
+ *
+ * @example
+ * ```ts
+ * import { launch, type LaunchOptions } from 'aite';
+ *
+ * const options: LaunchOptions = {
+ *   allow: ['http://127.0.0.1:4173'],
+ *   profile: 'ana',
+ *   userDataDir: 'profiles/ana', // kept between runs: cookies, logins
+ *   lockFile: 'aite.lock.json',
+ *   timeoutMs: 10_000,
+ * };
+ * const session = await launch(options);
+ * await session.close();
+ * ```
+ * @public
+ */
+export interface LaunchOptions extends SessionOptions {
+  /** Chrome executable; else `AITE_CHROME`, then the usual install paths. */
+  chrome?: string;
+  /** Chrome user data dir; default a fresh temp dir, removed by `close()`. */
+  userDataDir?: string;
+  /** Default true. */
+  headless?: boolean;
+  /** Path of the lock file; absent: nothing remembered. */
+  lockFile?: string;
+  /** Write repairs into the lock file (never silently otherwise). */
+  updateLock?: boolean;
+  /** Extra Chrome flags. */
+  args?: string[];
+  /** Keepalive timing of the bridge (defaults: ping every 15 s, 4410 after 30 s of silence). */
+  keepAlive?: { pingIntervalMs?: number; pongTimeoutMs?: number };
+}
+
+/**
+ * Options of {@link attach}.
+ *
+ * @example
+ * ```ts
+ * import { attach, type AttachOptions } from 'aite';
+ *
+ * const options: AttachOptions = { extensionDir: 'aite-extension', allow: ['http://127.0.0.1:4173'], profile: 'mine', connectTimeoutMs: 120_000 };
+ * const session = await attach(options);
+ * await session.close();
+ * ```
+ * @public
+ */
+export interface AttachOptions extends SessionOptions {
+  /**
+   * The folder of the aite extension as installed in the user's Chrome (bridge.json is written
+   * there): the folder {@link stageExtension} (or `aite extension --out`) wrote.
+   */
+  extensionDir: string;
+  /** Bridge port; default a free one. */
+  port?: number;
+}
+
+const positiveMs = z.number().int().positive();
+
+const sessionShape = {
+  allow: z.array(z.string()).min(1, '`allow` must list at least one origin'),
+  profile: z.string().min(1).max(PROFILE_NAME_MAX).optional(),
+  timeoutMs: positiveMs.max(600_000).optional(),
+  connectTimeoutMs: positiveMs.optional(),
+};
+
+// Each schema is tied to its interface both ways (test/unit/types/options.test.ts): a field
+// documented but not checked, or checked but not documented, fails the type check.
+export const LaunchOptionsSchema = z.strictObject({
+  ...sessionShape,
+  chrome: z.string().min(1).optional(),
+  userDataDir: z.string().min(1).optional(),
+  headless: z.boolean().optional(),
+  lockFile: z.string().min(1).optional(),
+  updateLock: z.boolean().optional(),
+  args: z.array(z.string()).optional(),
+  keepAlive: z.strictObject({ pingIntervalMs: positiveMs.optional(), pongTimeoutMs: positiveMs.optional() }).optional(),
+}) satisfies z.ZodType<LaunchOptions, LaunchOptions>;
+
+export const AttachOptionsSchema = z.strictObject({
+  ...sessionShape,
+  extensionDir: z.string().min(1),
+  port: z.number().int().min(0).max(65535).optional(),
+}) satisfies z.ZodType<AttachOptions, AttachOptions>;

@@ -1,0 +1,200 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Frame, Page } from 'puppeteer-core';
+import { resolveConfig, runScript, type Session } from '../../src/sdk/index.js';
+import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
+import { failure } from './support/failure.js';
+import { useSession } from './support/harness.js';
+import { runPage } from './support/runPage.js';
+
+// Cross-site (out-of-process) iframes: the page is on 127.0.0.1, its frame "outer" on localhost
+// (another site: Chromium gives it another process), and "outer" holds "inner" back on 127.0.0.1.
+let other: FixtureServer;
+const ctx = useSession({ extraAllow: () => [ctx.server.origin.replace('127.0.0.1', 'localhost')] });
+beforeAll(async () => {
+  other = await startFixtureServer();
+});
+afterAll(async () => {
+  await other?.close();
+});
+
+const OUTER = 'outer';
+const NESTED = ['outer', 'inner'];
+
+/** The page's frame whose url contains `part`, once it has loaded. */
+async function frameOf(page: Page, part: string): Promise<Frame> {
+  for (let i = 0; i < 100; i++) {
+    const f = page.frames().find((fr) => fr.url().includes(part));
+    if (f && (await f.evaluate(() => document.readyState).catch(() => '')) === 'complete') return f;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no frame ${part}`);
+}
+
+async function open(query = ''): Promise<Page> {
+  await ctx.session.tab.navigate(ctx.page(`xframe.html${query}`));
+  return runPage(ctx.session);
+}
+
+const count = (f: Frame | Page, key: string): Promise<number> => f.evaluate((k) => (window as unknown as Record<string, number>)[k]!, key);
+
+describe('cross-site iframes', () => {
+  it('[FR-XSITE-RESOLVE] resolve, read and verify reach a cross-site frame, and one nested two deep', async () => {
+    await open();
+    const pay = await ctx.session.locator.resolve({ role: 'button', name: 'Pay', frame: OUTER });
+    expect(pay.descriptor).toMatchObject({ tag: 'button', frame: OUTER });
+    expect((await ctx.session.locator.read({ css: 'h2', frame: OUTER })).text).toBe('Payment frame');
+    await ctx.session.verify.exists({ text: 'Inside the inner frame', frame: NESTED });
+    await ctx.session.verify.targetText({ css: '#inner-button', frame: NESTED }, 'Inner button');
+    const inner = await ctx.session.locator.resolve({ text: 'Inner button', frame: NESTED });
+    expect(inner.descriptor.frame).toEqual(NESTED);
+    // Not in the top page, and not in the outer frame's own document.
+    expect((await failure(ctx.session.locator.resolve({ text: 'Inner button' }, { timeoutMs: 300 }))).reason).toBe('not-found');
+    expect((await failure(ctx.session.locator.resolve({ text: 'Inner button', frame: OUTER }, { timeoutMs: 300 }))).reason).toBe('not-found');
+  });
+
+  it('[FR-XSITE-INPUT] click and type land inside the cross-site frames, exactly once, and nowhere else', async () => {
+    const page = await open();
+    await ctx.session.click({ role: 'button', name: 'Pay', frame: OUTER });
+    await ctx.session.type({ label: 'Card number', frame: OUTER }, '4242');
+    await ctx.session.verify.value({ label: 'Card number', frame: OUTER }, '4242');
+    await ctx.session.click({ text: 'Inner button', frame: NESTED });
+    await ctx.session.click({ text: 'Inner button', frame: NESTED });
+    await ctx.session.fill({ label: 'Note', frame: NESTED }, 'two deep');
+    await ctx.session.verify.value({ label: 'Note', frame: NESTED }, 'two deep');
+    expect((await ctx.session.locator.read({ css: '#paid', frame: OUTER })).text).toBe('1');
+    expect((await ctx.session.locator.read({ css: '#count', frame: NESTED })).text).toBe('2');
+    expect(await count(page, '__topClicks')).toBe(0);
+    // Seen by the browser's own frame tree too, not only through aite.
+    const outer = await frameOf(page, 'xframe-outer.html');
+    expect(outer.url()).toContain('//localhost:');
+    expect(await outer.evaluate(() => [(window as unknown as { __paid: number }).__paid, (document.getElementById('card') as HTMLInputElement).value])).toEqual([1, '4242']);
+  });
+
+  it('[FR-XSITE-INPUT, WG-EDITOR] a real editor embedded from another site: its own iframe inside the cross-site one', async () => {
+    const embed = `${ctx.server.origin.replace('127.0.0.1', 'localhost')}/widgets/editor.html`;
+    await ctx.session.tab.navigate(ctx.page(`xframe.html?outer=${encodeURIComponent(embed)}`));
+    const body = { css: '#tinymce', frame: [OUTER, 'note_ifr'] };
+    await ctx.session.verify.state({ css: '#tinymce', frame: [OUTER, 'note_ifr'] }, 'editable', { timeoutMs: 10_000 });
+    await ctx.session.type(body, 'Embedded');
+    await ctx.session.click({ role: 'button', name: 'Bullet list', frame: OUTER });
+    expect((await ctx.session.locator.read({ css: 'ul > li', frame: [OUTER, 'note_ifr'] })).text).toBe('Embedded');
+  });
+
+  it('[FR-XSITE-REFUSE] a covered or transformed cross-site frame is refused with a reason, not clicked blindly', async () => {
+    const page = await open();
+    await page.evaluate(() => (document.getElementById('cover')!.style.display = 'block'));
+    const covered = await failure(ctx.session.click({ role: 'button', name: 'Pay', frame: OUTER }, { timeoutMs: 600 }));
+    expect(covered.reason).toBe('not-visible');
+    expect(covered.message).toMatch(/covered by <div#cover>/);
+    await page.evaluate(() => {
+      document.getElementById('cover')!.style.display = 'none';
+      document.getElementById('outer')!.style.transform = 'scale(0.8) rotate(2deg)';
+    });
+    const transformed = await failure(ctx.session.click({ text: 'Inner button', frame: NESTED }, { timeoutMs: 600 }));
+    expect(transformed.reason).toBe('unsupported');
+    expect(transformed.message).toMatch(/transform/);
+    // A shift is only an offset: still clicked, at the right place.
+    await page.evaluate(() => (document.getElementById('outer')!.style.transform = 'translate(30px, 10px)'));
+    await ctx.session.click({ role: 'button', name: 'Pay', frame: OUTER });
+    expect((await ctx.session.locator.read({ css: '#paid', frame: OUTER })).text).toBe('1');
+  });
+
+  it('[FR-XSITE-ALLOW] a cross-site frame outside the allow list is refused, naming its origin and the allow list', async () => {
+    const foreign = `http://localhost:${other.port}`;
+    await ctx.session.tab.navigate(ctx.page(`xframe.html?outer=${encodeURIComponent(`${foreign}/xframe-outer.html`)}`));
+    const refused = await failure(ctx.session.locator.resolve({ text: 'Pay', frame: OUTER }, { timeoutMs: 1500 }));
+    expect(refused.reason).toBe('unsupported');
+    expect(refused.message).toContain(foreign);
+    expect(refused.message).toMatch(/allow list/);
+  });
+});
+
+describe('row 46: a cross-site frame that changes under a command', () => {
+  it('[FR-XSITE-RELOAD] row 46: the frame reloads while a resolve waits in it: re-sent to the new document and counted', async () => {
+    const page = await open('?late=1');
+    const before = ctx.session.retries.total;
+    const pending = ctx.session.locator.resolve({ text: 'Late button', frame: OUTER }, { timeoutMs: 6000 });
+    await new Promise((r) => setTimeout(r, 250));
+    await page.evaluate(() => {
+      const f = document.getElementById('outer') as HTMLIFrameElement;
+      f.src = `${f.src.split('?')[0]}?late=1&again=1`;
+    });
+    const answer = await pending;
+    expect(answer.descriptor.text).toBe('Late button');
+    expect(answer.retries).toBeGreaterThanOrEqual(1);
+    expect(ctx.session.retries.total).toBeGreaterThan(before);
+  });
+
+  it('[FR-XSITE-REMOVED] row 46: the frame is removed while a resolve waits in it: re-sent, then not-found clearly, counted', async () => {
+    const page = await open();
+    const pending = failure(ctx.session.locator.resolve({ text: 'Never there', frame: OUTER }, { timeoutMs: 1500 }));
+    await new Promise((r) => setTimeout(r, 250));
+    await page.evaluate(() => document.getElementById('outer')!.remove());
+    const gone = await pending;
+    expect(gone.reason).toBe('not-found');
+    expect(gone.message).toMatch(/No iframe has the name, id or css "outer"/);
+    expect(gone.retries).toBeGreaterThanOrEqual(1);
+  });
+
+  it('[FR-XSITE-NAVIGATED] row 46: the frame navigates between resolve and input: refused, and nothing lands in the new document', async () => {
+    const page = await open();
+    const pay = await ctx.session.locator.resolve({ role: 'button', name: 'Pay', frame: OUTER });
+    await page.evaluate(() => {
+      const f = document.getElementById('outer') as HTMLIFrameElement;
+      f.src = `${f.src.split('?')[0]}?late=1`;
+    });
+    await ctx.session.verify.exists({ text: 'Late button', frame: OUTER });
+    const located = await failure(ctx.session.locator.locate(pay.descriptor, { timeoutMs: 500 }));
+    expect(located.reason).toBe('not-found');
+    expect(located.message).toMatch(/another document/);
+    const acted = await failure(ctx.session.locator.act('click', pay.descriptor, { timeoutMs: 500 }));
+    expect(acted.reason).toBe('not-found');
+    expect((await ctx.session.locator.read({ css: '#paid', frame: OUTER })).text).toBe('0');
+  });
+});
+
+describe('as script steps', () => {
+  it('[FR-SCRIPT] a script reaches nested cross-site frames with a frame path, and a row by its text with within', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'aite-frames-'));
+    try {
+      const script = join(dir, 'frames.aite.json');
+      await writeFile(
+        script,
+        JSON.stringify({
+          name: 'frames and rows',
+          steps: [
+            { navigate: '/xframe.html' },
+            { click: { role: 'button', name: 'Pay', frame: 'outer' } },
+            { type: { label: 'Card number', frame: 'outer' }, text: '4000' },
+            { click: { text: 'Inner button', frame: ['outer', 'inner'] } },
+            { verify: { kind: 'targetText', target: { css: '#count', frame: ['outer', 'inner'] }, value: '1' } },
+            { verify: { kind: 'value', target: { label: 'Card number', frame: 'outer' }, value: '4000' } },
+            { navigate: '/todos.html' },
+            { check: { role: 'checkbox', within: 'Buy bread' } },
+            { verify: { kind: 'state', target: { role: 'checkbox', within: 'Buy bread' }, state: 'checked' } },
+            { verify: { kind: 'text', value: '2 items left' } },
+          ],
+        }),
+      );
+      // The file's shared session runs the script; the runner's close leaves it open.
+      const shared = new Proxy(ctx.session, {
+        get: (target, key) => {
+          if (key === 'close') return async () => undefined;
+          const value: unknown = Reflect.get(target, key, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const config = resolveConfig({ allow: [ctx.server.origin], baseUrl: ctx.server.url }, dir);
+      const { report } = await runScript(script, { config, cwd: dir, launch: async () => shared as Session });
+      const steps = report.steps;
+      expect(steps.map((st) => `${st.status} ${st.title}`).filter((line) => !line.startsWith('passed'))).toEqual([]);
+      expect(steps.find((st) => st.title.includes('Inner button'))?.title).toContain('in frame ["outer","inner"]');
+      expect(report.status).toBe('passed');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,45 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { z } from 'zod';
+import { attach, launch, stageExtension, UsageError, type AttachOptions, type LaunchOptions, type SessionOptions } from '../../../src/sdk/index.js';
+import { AttachOptionsSchema, LaunchOptionsSchema } from '../../../src/sdk/session/options.js';
+
+describe('options', () => {
+  it('each schema parses to exactly its documented interface, and both share the session options', () => {
+    expectTypeOf<z.output<typeof LaunchOptionsSchema>>().toEqualTypeOf<LaunchOptions>();
+    expectTypeOf<z.input<typeof LaunchOptionsSchema>>().toEqualTypeOf<LaunchOptions>();
+    expectTypeOf<z.output<typeof AttachOptionsSchema>>().toEqualTypeOf<AttachOptions>();
+    expectTypeOf<z.input<typeof AttachOptionsSchema>>().toEqualTypeOf<AttachOptions>();
+    expectTypeOf<LaunchOptions>().toExtend<SessionOptions>();
+    expectTypeOf<AttachOptions>().toExtend<SessionOptions>();
+  });
+
+  it('launch and attach refuse the same too-long profile, before anything starts, with the one input error', async () => {
+    const profile = 'p'.repeat(201);
+    for (const start of [() => launch({ allow: ['http://127.0.0.1:4173'], profile }), () => attach({ extensionDir: 'nowhere', allow: ['http://127.0.0.1:4173'], profile })]) {
+      const error = await start().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as UsageError).code).toBe('invalid');
+      expect((error as UsageError).message).toMatch(/^(launch|attach)\(\): profile: .*200/);
+    }
+  });
+
+  it('a misspelt option is a UsageError naming it and the field meant, for launch, attach and stageExtension alike', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'aite-options-'));
+    try {
+      const errors = await Promise.all([
+        launch({ allow: ['http://127.0.0.1:4173'], timeoutMS: 1 } as unknown as LaunchOptions).catch((e: unknown) => e),
+        attach({ extensionDir: dir, allow: ['http://127.0.0.1:4173'], porfile: 'x' } as unknown as AttachOptions).catch((e: unknown) => e),
+        stageExtension({ allow: ['http://127.0.0.1:4173'], dir, allowed: [] } as never).catch((e: unknown) => e),
+      ]);
+      for (const error of errors) expect(error).toBeInstanceOf(UsageError);
+      expect(String((errors[0] as Error).message)).toMatch(/launch\(\): .*timeoutMS.*timeoutMs/);
+      expect(String((errors[1] as Error).message)).toMatch(/attach\(\): .*porfile.*profile/);
+      expect(String((errors[2] as Error).message)).toMatch(/stageExtension\(\): .*allowed/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

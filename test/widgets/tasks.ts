@@ -1,0 +1,107 @@
+import type { Page as PlaywrightPage } from 'playwright-core';
+import type { Session } from '../../src/sdk/index.js';
+
+/**
+ * One task a user does with a real widget library (installed from the npm registry as a
+ * devDependency, served by the fixture server under /lib/), written twice: through aite's
+ * public Session and through Playwright, on the same page. `check` runs in the page after
+ * either and reads the widget's own state, so a task passes only if the widget really changed.
+ * Used by test/e2e/widgets.e2e.test.ts and by `npm run bench`.
+ */
+export interface WidgetTask {
+  /** Its requirement id (test/requirements.ts). */
+  id: string;
+  name: string;
+  /** The widget library it drives. */
+  library: string;
+  /** The fixture page, relative to the fixture server's root. */
+  page: string;
+  /** A page expression that is true once the widget is ready (both runs wait for it first). */
+  ready: string;
+  aite(session: Session): Promise<void>;
+  playwright(page: PlaywrightPage): Promise<void>;
+  /** A page expression whose value must equal `expected` after the task. */
+  check: string;
+  expected: unknown;
+}
+
+export const WIDGET_TASKS: WidgetTask[] = [
+  {
+    name: 'rich-text editor in an iframe: write a line and make it a bulleted list',
+    id: 'WG-EDITOR',
+    library: 'tinymce',
+    page: 'widgets/editor.html',
+    ready: "typeof tinymce !== 'undefined' && !!tinymce.activeEditor && tinymce.activeEditor.initialized",
+    async aite(session) {
+      await session.type({ css: '#tinymce', frame: 'note_ifr' }, 'Buy milk');
+      await session.click({ role: 'button', name: 'Bullet list' });
+      await session.verify.exists({ css: 'ul > li', frame: 'note_ifr' });
+    },
+    async playwright(page) {
+      await page.frameLocator('#note_ifr').locator('#tinymce').pressSequentially('Buy milk');
+      await page.getByRole('button', { name: 'Bullet list' }).click();
+      await page.frameLocator('#note_ifr').locator('ul > li').waitFor();
+    },
+    check: 'tinymce.activeEditor.getContent()',
+    expected: '<ul>\n<li>Buy milk</li>\n</ul>',
+  },
+  {
+    name: 'date picker: open it, go to the next month, pick the 15th',
+    id: 'WG-DATEPICKER',
+    library: 'flatpickr',
+    page: 'widgets/datepicker.html',
+    ready: '!!window.picker',
+    async aite(session) {
+      await session.click({ placeholder: 'Pick a date' });
+      await session.click({ css: '.flatpickr-calendar.open .flatpickr-next-month' });
+      await session.click({ css: '.flatpickr-calendar.open .flatpickr-day[aria-label="April 15, 2026"]' });
+      await session.verify.value({ placeholder: 'Pick a date' }, '2026-04-15');
+    },
+    async playwright(page) {
+      await page.click('#date');
+      await page.click('.flatpickr-calendar.open .flatpickr-next-month');
+      await page.click('.flatpickr-calendar.open .flatpickr-day[aria-label="April 15, 2026"]');
+    },
+    check: "[document.getElementById('date').value, picker.selectedDates.length, picker.isOpen]",
+    expected: ['2026-04-15', 1, false],
+  },
+  {
+    name: 'searchable select: type part of a name, choose the match',
+    id: 'WG-SELECT',
+    library: 'tom-select',
+    page: 'widgets/select.html',
+    ready: '!!window.countrySelect',
+    async aite(session) {
+      await session.type({ role: 'combobox', name: 'Country' }, 'nor');
+      // The native <select> Tom Select hides (visually, not from the accessibility tree) has a
+      // "Norway" option too: the one meant is in the dropdown's listbox.
+      await session.click({ role: 'option', name: 'Norway', within: { role: 'listbox', name: 'Country' } });
+      await session.verify.text('Norway', { within: { css: '.ts-control' } });
+    },
+    async playwright(page) {
+      await page.locator('#country-ts-control').pressSequentially('nor');
+      await page.getByRole('listbox', { name: 'Country' }).getByRole('option', { name: 'Norway' }).click();
+    },
+    check: "[document.getElementById('country').value, countrySelect.getValue()]",
+    expected: ['NO', 'NO'],
+  },
+  {
+    name: 'modal dialog: confirm a destructive action in the dialog it opens',
+    id: 'WG-MODAL',
+    library: 'sweetalert2',
+    page: 'widgets/modal.html',
+    ready: "typeof Swal !== 'undefined'",
+    async aite(session) {
+      await session.click({ role: 'button', name: 'Delete account' });
+      await session.click({ role: 'button', name: 'Yes, delete it', within: 'Delete the account?' });
+      await session.verify.text('deleted', { within: { css: 'p' } });
+    },
+    async playwright(page) {
+      await page.getByRole('button', { name: 'Delete account' }).click();
+      await page.getByRole('button', { name: 'Yes, delete it' }).click();
+      await page.locator('#status', { hasText: 'deleted' }).waitFor();
+    },
+    check: "[window.answers.join(','), document.getElementById('status').textContent, !!document.querySelector('.swal2-container')]",
+    expected: ['confirmed', 'deleted', false],
+  },
+];
