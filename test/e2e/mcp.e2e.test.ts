@@ -116,7 +116,7 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
       answer = await call('navigate', { url: page('agent.html') });
     }
     expect(answer.isError, textOf(answer)).toBeFalsy();
-    expect(textOf(answer)).toMatch(/^Opened http:\/\/127\.0\.0\.1:\d+\/agent\.html in tab \d+\. \(no re-sends\)$/);
+    expect(textOf(answer)).toMatch(/^Opened http:\/\/127\.0\.0\.1:\d+\/agent\.html \("Newsletter"\) in tab \d+\. \(no re-sends\)$/);
     expect(chromeOf(transport.pid!).pids.length).toBeGreaterThan(0);
   });
 
@@ -193,7 +193,8 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
 
   it('[MCP-RESULT] tabs lists the run\'s tab; a verify across the navigation a click started passes, its re-sends said', async () => {
     const tabs = textOf(await call('tabs'));
-    expect(tabs).toMatch(/\* \d+ "Newsletter" http:\/\/127\.0\.0\.1:\d+\/agent\.html/);
+    expect(tabs).toMatch(/^\d+ tabs?; \* is the run's tab\. \(no re-sends\)\n/);
+    expect(tabs).toMatch(/\n\* \d+ "Newsletter" http:\/\/127\.0\.0\.1:\d+\/agent\.html/);
     expect((await call('click', { target: { role: 'link', name: 'Counter' } })).isError).toBeFalsy();
     const verified = await call('verify', { kind: 'url', value: 'counter.html' });
     expect(textOf(verified)).toMatch(/^Done: verify url contains "counter\.html"\. \((no re-sends|re-sent \d+ times?; an action is never sent twice)\)$/);
@@ -208,7 +209,7 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
     await expect.poll(() => existsSync(`/proc/${root}`)).toBe(false);
     const answer = await call('navigate', { url: page('agent.html') });
     expect(answer.isError, textOf(answer)).toBeFalsy();
-    expect(textOf(answer)).toMatch(/^Chrome had exited since the last call \(closed or crashed\); this call starts a new one.*\nOpened http:\/\/127\.0\.0\.1:\d+\/agent\.html in tab \d+\./s);
+    expect(textOf(answer)).toMatch(/^Chrome had exited since the last call \(closed or crashed\); this call starts a new one.*\nOpened http:\/\/127\.0\.0\.1:\d+\/agent\.html \("Newsletter"\) in tab \d+\./s);
     expect(existsSync(before.profile!), existsSync(before.profile!) ? execSync(`find ${before.profile} | head -20`).toString() : '').toBe(false);
     expect(chromeOf(transport.pid!).profile).not.toBe(before.profile);
   });

@@ -21,7 +21,7 @@ interface Extras {
  * any its repair (with what changed), the dialogs that opened and the warnings. Nothing is left
  * out to look tidy, and nothing is said twice.
  */
-export function passed(sentence: string, extras: Extras, image?: Uint8Array): ToolAnswer {
+export function passed(sentence: string, extras: Extras, image?: Uint8Array, body?: string): ToolAnswer {
   const lines = [`${sentence} ${resends(extras.retries)}`];
   const result = extras.result;
   if (result?.repaired && result.repair) {
@@ -30,6 +30,7 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array): To
   }
   for (const d of dialogsOf(result)) lines.push(`A ${d.type} dialog opened: ${JSON.stringify(d.message)}; it was ${d.accepted ? 'accepted' : 'dismissed'}${d.promptText !== undefined ? ` with ${JSON.stringify(d.promptText)}` : ''}.`);
   for (const w of result?.warnings ?? []) lines.push(`Warning (${w.code}): ${w.message}`);
+  if (body !== undefined) lines.push(body);
   const content: ToolAnswer['content'] = [{ type: 'text', text: lines.join('\n') }];
   if (image) content.push({ type: 'image', data: Buffer.from(image).toString('base64'), mimeType: 'image/png' });
   return { content };

@@ -52,7 +52,7 @@ export function createMcpServer(options: McpServerOptions): { server: McpServer;
       try {
         const outcome = await tool.run(args, ctx);
         const sentence = restarted ? `${restarted}\n${outcome.sentence}` : outcome.sentence;
-        return passed(sentence, { retries: retries(), ...(outcome.result ? { result: outcome.result } : {}) }, outcome.image);
+        return passed(sentence, { retries: retries(), ...(outcome.result ? { result: outcome.result } : {}) }, outcome.image, outcome.body);
       } catch (error) {
         return failed(error, retries(), restarted);
       }

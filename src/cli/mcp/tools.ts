@@ -5,6 +5,8 @@ import { check, flattenUnion } from './flatten.js';
 /** What a tool's work produced: the sentence, and what the step left beside passing. */
 export interface ToolOutcome {
   sentence: string;
+  /** What the tool read (a snapshot, the tab list), after the sentence and its re-sends. */
+  body?: string;
   result?: StepResult;
   image?: Uint8Array;
 }
@@ -62,7 +64,7 @@ export function tools(allow: readonly string[]): Tool[] {
         const url = refuseOutside(String(args.url), ctx.allow);
         const session = await ctx.session();
         const answer = await session.tab.navigate(url, opt(args));
-        return { sentence: `Opened ${answer.url} in tab ${answer.tab}.` };
+        return { sentence: `Opened ${await landed(session, answer)}.` };
       },
     },
     stepTool(
@@ -137,7 +139,7 @@ export function tools(allow: readonly string[]): Tool[] {
         const session = await ctx.session();
         const list = await session.tab.list();
         const lines = list.map((tab) => `${tab.id === session.tab.current ? '*' : ' '} ${tab.id} ${JSON.stringify(tab.title ?? '')} ${tab.url ?? ''}`);
-        return { sentence: `${list.length} tab${list.length === 1 ? '' : 's'} (* is the run's tab):\n${lines.join('\n')}` };
+        return { sentence: `${list.length} tab${list.length === 1 ? '' : 's'}; * is the run's tab.`, body: lines.join('\n') };
       },
     },
     {
@@ -172,6 +174,12 @@ export function tools(allow: readonly string[]): Tool[] {
       },
     },
   ];
+}
+
+/** Where a navigation landed, as an agent wants to know it: the URL, the title, the tab. */
+async function landed(session: Session, answer: { tab: number; url: string }): Promise<string> {
+  const title = (await session.tab.list()).find((tab) => tab.id === answer.tab)?.title;
+  return `${answer.url}${title ? ` (${JSON.stringify(title)})` : ''} in tab ${answer.tab}`;
 }
 
 /** A tool over a union of step kinds (verify, wait): one flat object for the host, the union checks it. */
