@@ -2,20 +2,19 @@
 // and variants of it, interleaved with Playwright's launch + newPage on the same flags.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { chromium } from 'playwright-core';
 import { Bridge } from '../src/sdk/bridge/Bridge.js';
 import { ExtensionStage } from '../src/sdk/launch/ExtensionStage.js';
 import { findChrome } from '../src/sdk/launch/findChrome.js';
-import { aiteChromeArgs } from './chrome.js';
+import { CHROME_ARGS } from '../src/sdk/launch/launchChrome.js';
 import { median } from './stats.js';
 
-const ROOT = resolve(process.cwd());
 const argv = process.argv.slice(2);
 const N = Number(argv[argv.indexOf('--n') + 1]) || 8;
 const exe = findChrome();
-const BASE = [...aiteChromeArgs(ROOT), '--no-sandbox'];
+const BASE = [...[...CHROME_ARGS], '--no-sandbox'];
 const only = argv.includes('--variants') ? argv[argv.indexOf('--variants') + 1]!.split(',') : undefined;
 
 type Phases = Record<string, number>;

@@ -6,7 +6,7 @@ import { parseRequest, AnswerSchemas } from '../src/sdk/protocol/index.js';
 import { median, p95 } from './stats.js';
 import { startPageServer } from './server.js';
 import { join, resolve } from 'node:path';
-import { aiteChromeArgs } from './chrome.js';
+import { CHROME_ARGS } from '../src/sdk/launch/launchChrome.js';
 
 const ROOT = resolve(process.cwd());
 const argv = process.argv.slice(2);
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const pages = await startPageServer(join(ROOT, 'bench/pages'));
   const t0 = performance.now();
   const session: Session = await launch({ allow: [pages.origin], timeoutMs: 30_000, args: extraArgs });
-  console.log(`launch ${(performance.now() - t0).toFixed(0)} ms (flags ${aiteChromeArgs(ROOT).length}${extraArgs ? ` + ${extraArgs.join(' ')}` : ''})`);
+  console.log(`launch ${(performance.now() - t0).toFixed(0)} ms (flags ${[...CHROME_ARGS].length}${extraArgs ? ` + ${extraArgs.join(' ')}` : ''})`);
   try {
     await session.tab.navigate(`${pages.origin}/wallet.html?els=${els}`);
     const page = (await session.browser!.pages()).find((p) => p.url().includes('wallet.html'))!;

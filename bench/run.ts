@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadAite } from './tools/aite.js';
 import { AGENT_TASK, runAgentBench, type AgentRun, type AgentTool } from './agents.js';
-import { aiteChromeArgs } from './chrome.js';
+import { CHROME_ARGS } from '../src/sdk/launch/launchChrome.js';
 import { startPageServer } from './server.js';
 import { startFixtureServer } from '../test/support/FixtureServer.js';
 import { WIDGET_TASKS } from '../test/widgets/tasks.js';
@@ -244,7 +244,7 @@ async function main(): Promise<void> {
   const { findChrome } = await loadAite();
   const executablePath = findChrome();
   const chromeVersion = execFileSync(executablePath, ['--version'], { encoding: 'utf8' }).trim();
-  const args = aiteChromeArgs(ROOT);
+  const args = [...CHROME_ARGS];
   const pages = await startPageServer(join(ROOT, 'bench/pages'));
   // The widget suite's pages and libraries (test/fixtures/pages/widgets, node_modules).
   const fixtures = await startFixtureServer({ root: ROOT });
@@ -374,19 +374,21 @@ async function main(): Promise<void> {
     if (wanted('widgets')) {
       // Real widget libraries, one user task each, aite and Playwright on the same pages.
       console.log(`· widget tasks (${WIDGET_TASKS.map((t) => t.library).join(', ')}), aite and Playwright`);
-      const both = drivers.filter((d) => d.tool !== 'puppeteer');
+      const pair = drivers.filter((d) => d.tool !== 'puppeteer');
       for (const task of WIDGET_TASKS) {
         const m = metric(`widget: ${task.library}`, N.widget, undefined, task.name);
-        await interleave(m, both, N.widget, 1, 'widget', () => ({ id: task.id, url: `${fixtures.origin}/${task.page}` }));
+        await interleave(m, pair, N.widget, 1, 'widget', () => ({ id: task.id, url: `${fixtures.origin}/${task.page}` }));
       }
       const rows = metrics.filter((m) => m.name.startsWith('widget: '));
-      const total = (t: ToolName): { passed: number; ms: number } => ({
-        passed: rows.filter((m) => (m.samples[t]?.length ?? 0) === m.n).length,
-        ms: rows.reduce((sum, m) => sum + (m.samples[t]?.length ? median(m.samples[t]!) : 0), 0),
-      });
-      const a = total('aite');
-      const p = total('playwright');
-      widgetSummary = `Widget tasks: aite passed ${a.passed}/${rows.length} (sum of medians ${Math.round(a.ms)} ms), Playwright passed ${p.passed}/${rows.length} (${Math.round(p.ms)} ms); aite/pw ${fmtRatio(ratio(a.ms, p.ms))}.`;
+      const passed = (m: Metric, t: ToolName): boolean => (m.samples[t]?.length ?? 0) === m.n;
+      // Time is compared over the tasks both passed: a failed task has no time to add up.
+      const both = rows.filter((m) => passed(m, 'aite') && passed(m, 'playwright'));
+      const sum = (t: ToolName): number => both.reduce((total, m) => total + median(m.samples[t]!), 0);
+      const count = (t: ToolName): number => rows.filter((m) => passed(m, t)).length;
+      widgetSummary =
+        `Widget tasks: aite passed ${count('aite')}/${rows.length}, Playwright ${count('playwright')}/${rows.length}` +
+        (rows.some((m) => !passed(m, 'aite')) ? ` (aite failed: ${rows.filter((m) => !passed(m, 'aite')).map((m) => m.name.slice(8)).join(', ')})` : '') +
+        `; over the ${both.length} both passed, sum of medians aite ${Math.round(sum('aite'))} ms, Playwright ${Math.round(sum('playwright'))} ms (aite/pw ${fmtRatio(ratio(sum('aite'), sum('playwright')))}).`;
     }
 
     await Promise.all(drivers.map((d) => d.call('close')));

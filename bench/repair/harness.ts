@@ -128,9 +128,9 @@ export function resolveWithRepair(t: Target, old: Descriptor, mode: Mode = 'ours
     return { exact: 'found', exactXpath: xpathOf(exact.element), exactScore: verdict.score, ...(mode === 'ours' && !verdict.ok ? { refusedExact: true, exactWhy: verdict.why } : {}) };
   }
   if (exact.status !== 'not-found' && !forceRepair) return { exact: exact.status };
-  const out = repair(old, t, options(mode, scoreOnly));
+  const out = repair(old, options(mode, scoreOnly));
   if (!out) return { exact: exact.status, ok: false, reason: 'internal' };
-  const alone = forceRepair && !scoreOnly ? repair(old, t, options(mode, true)) : undefined;
+  const alone = forceRepair && !scoreOnly ? repair(old, options(mode, true)) : undefined;
   const base = {
     exact: exact.status,
     ms: out.stats?.ms,
@@ -239,7 +239,7 @@ export function profile(old: Descriptor): Record<string, number> {
     scoreCandidates(old, {});
     const t36 = performance.now();
     best.scoreCandidates = Math.min(best.scoreCandidates ?? Infinity, t36 - t35);
-    repair(old, { text: 'x' }, { scoreOnly: true });
+    repair(old, { scoreOnly: true });
     const t4 = performance.now();
     const m = { pool: t1 - t0, shortlist: t2 - t1, describe60: t3a - t2, repair: t4 - t36, lookedAt: pool.elements.length };
     for (const [k, v] of Object.entries(m)) best[k] = Math.min(best[k] ?? Infinity, v);

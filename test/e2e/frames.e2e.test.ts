@@ -61,6 +61,8 @@ describe('cross-site iframes', () => {
     await ctx.session.click({ role: 'button', name: 'Pay', frame: OUTER });
     await ctx.session.type({ label: 'Card number', frame: OUTER }, '4242');
     await ctx.session.verify.value({ label: 'Card number', frame: OUTER }, '4242');
+    await ctx.session.check({ label: 'Save card', frame: OUTER });
+    await ctx.session.verify.state({ label: 'Save card', frame: OUTER }, 'checked');
     await ctx.session.click({ text: 'Inner button', frame: NESTED });
     await ctx.session.click({ text: 'Inner button', frame: NESTED });
     await ctx.session.fill({ label: 'Note', frame: NESTED }, 'two deep');

@@ -7,7 +7,7 @@ import { cut, fold } from './dom/text.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
 import { xpathOf } from './dom/xpath.js';
 import { formatElement } from './explain.js';
-import { selectContents } from './input/keyboard.js';
+import { focusFor, selectContents } from './input/keyboard.js';
 import { elementFromDescriptor } from './fromDescriptor.js';
 
 import { done, nextFrame, pending, settle, type Step } from './settle.js';
@@ -143,6 +143,7 @@ export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], 
     }
     selectContents(el as HTMLElement);
   }
+  if (how === 'focus') focusFor(el);
   const check = checkState(el);
   return { x: p.x, y: p.y, rect: p.rect, tag: el.localName, editable, ...(check ? { kind: check.kind, checked: check.checked } : {}) };
 }

@@ -44,7 +44,7 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
     if (s.done || !repairable(ev)) return s;
     if (!documentSettled(REPAIR_QUIET_MS)) return pending(ev, Math.max(1, REPAIR_QUIET_MS - activity.quietMs() + 1));
     repairTried = true;
-    const outcome = repair(descriptor!, target, { doc: documentOf(target) });
+    const outcome = repair(descriptor!, { doc: documentOf(target) });
     return outcome ? done({ kind: 'repair', outcome }) : s;
   }, timeoutMs);
 
@@ -52,7 +52,7 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
   if (step.done) outcome = step.value;
   else {
     const last = step.last;
-    const late = repairable(last) ? repair(descriptor!, target, { doc: documentOf(target) }) : undefined;
+    const late = repairable(last) ? repair(descriptor!, { doc: documentOf(target) }) : undefined;
     if (!late) throw missFailure(target, last, timeoutMs);
     outcome = { kind: 'repair', outcome: late };
   }

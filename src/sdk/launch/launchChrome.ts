@@ -3,8 +3,8 @@ import { AiteError } from '../errors/AiteError.js';
 import { enableDeveloperMode } from './developerMode.js';
 import { AITE_EXTENSION_ID } from '../identity/ExtensionIdentity.js';
 
-/** Flags every aite Chrome gets: a closed network must not slow or spam the start. */
-const BASE_ARGS = [
+/** Flags every aite Chrome gets: a closed network must not slow or spam the start. The bench gives its rivals the same. */
+export const CHROME_ARGS: readonly string[] = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-domain-reliability',
@@ -33,7 +33,7 @@ export interface ChromeLaunchOptions {
  */
 export async function launchChrome(options: ChromeLaunchOptions): Promise<Browser> {
   const args = [
-    ...BASE_ARGS,
+    ...CHROME_ARGS,
     // Only added: the profile's own extensions stay on (a real profile may need them).
     `--load-extension=${options.extensionDir}`,
     ...(options.args ?? []),

@@ -57,9 +57,10 @@ const Within = z.union([z.string().min(1), TargetSchema]);
 /**
  * Beyond v1, compatible with it: what a composed step will do with the element, so one round
  * trip finds it and gets it ready. `click`: also do what `locate` does and answer `point`;
- * `fill`: wait until it is visible, enabled and editable, focus it, select its text, answer `point`.
+ * `fill`: wait until it is visible, enabled and editable, focus it, select its text, answer `point`;
+ * `focus`: wait until it is visible and enabled, focus it without clicking it (keys go there next).
  */
-export const PREPARE_KINDS = ['click', 'fill'] as const;
+export const PREPARE_KINDS = ['click', 'fill', 'focus'] as const;
 
 export const ResolveRequestSchema = z.object({
   ...base,

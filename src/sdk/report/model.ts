@@ -29,6 +29,19 @@ const TabEventSchema = z.object({
 
 const ConsoleErrorSchema = z.object({ tab: z.number(), text: z.string(), profile: z.string() });
 
+/** A native dialog the run answered during the step. */
+const StepDialogSchema = z.object({
+  type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),
+  message: z.string(),
+  defaultPrompt: z.string().optional(),
+  accepted: z.boolean(),
+  promptText: z.string().optional(),
+  url: z.string(),
+  tab: z.number().optional(),
+  by: z.enum(['armed', 'policy']),
+  profile: z.string(),
+});
+
 export const STEP_STATUSES = ['passed', 'failed', 'skipped'] as const;
 
 const StepReportSchema = z.object({
@@ -55,6 +68,8 @@ const StepReportSchema = z.object({
   warnings: z.array(WarningSchema),
   consoleErrors: z.array(ConsoleErrorSchema),
   tabEvents: z.array(TabEventSchema),
+  /** Native dialogs answered during the step (absent when none opened). */
+  dialogs: z.array(StepDialogSchema).optional(),
   /** Milliseconds since the script started. */
   startMs: z.number().nonnegative(),
   durationMs: z.number().nonnegative(),

@@ -123,6 +123,7 @@ function stepItem(step: StepReport, scriptIndex: number, total: number, multi: b
       ${step.retries > 0 ? html`<span class="retry-chip" title="re-sent after a navigation or reconnect">${step.retries} ${step.retries === 1 ? 'retry' : 'retries'}</span>` : ''}
       ${step.repair || step.repaired ? html`<span class="repair-chip">repaired</span>` : ''}
       ${step.warnings.length ? html`<span class="warn-chip">${step.warnings.length} ${step.warnings.length === 1 ? 'warning' : 'warnings'}</span>` : ''}
+      ${step.dialogs?.length ? html`<span class="dialog-chip">${step.dialogs.length} ${step.dialogs.length === 1 ? 'dialog' : 'dialogs'}</span>` : ''}
       ${step.consoleErrors.length ? html`<span class="console-chip">${step.consoleErrors.length} console ${step.consoleErrors.length === 1 ? 'error' : 'errors'}</span>` : ''}
       ${step.status === 'failed' ? html`<span class="reason">${step.reason}</span>` : ''}
       <span class="dur">${step.status === 'skipped' ? 'skipped' : formatDuration(step.durationMs)}</span>
@@ -154,6 +155,14 @@ function stepBody(step: StepReport, images: ReadonlyMap<string, Uint8Array>): Ht
   }
   if (step.consoleErrors.length) {
     parts.push(html`<div class="list console"><h4>Console errors of the page</h4><ul>${step.consoleErrors.map((c) => html`<li><pre>${c.text}</pre><span class="muted">tab ${c.tab}${c.profile ? ` · ${c.profile}` : ''}</span></li>`)}</ul></div>`);
+  }
+  if (step.dialogs?.length) {
+    parts.push(
+      html`<div class="list dialogs"><h4>Dialogs</h4><ul>${step.dialogs.map(
+        (d) =>
+          html`<li><code>${d.type}</code> ${d.message ? html`<q>${d.message}</q>` : ''} ${d.accepted ? 'accepted' : 'dismissed'}${d.promptText !== undefined ? html` with <q>${d.promptText}</q>` : ''} <span class="muted">by ${d.by === 'armed' ? 'dialogs.next()' : 'the dialogs policy'} · <span class="url">${d.url}</span></span></li>`,
+      )}</ul></div>`,
+    );
   }
   if (step.tabEvents.length) {
     parts.push(html`<div class="list events"><h4>Tab events</h4><ul>${step.tabEvents.map((e) => html`<li><code>${e.kind}</code> tab ${e.tab}${e.url ? html` <span class="url">${e.url}</span>` : ''}</li>`)}</ul></div>`);

@@ -38,6 +38,7 @@ function testcase(step: StepReport, suite: string, file: string, scriptError: bo
   if (step.repair) extra.push(`repaired (${step.repair.lock}): ${step.repair.changes.join('; ')}`);
   for (const w of step.warnings) extra.push(`warning ${w.code}: ${w.message}`);
   for (const c of step.consoleErrors) extra.push(`console error (tab ${c.tab}): ${c.text}`);
+  for (const d of step.dialogs ?? []) extra.push(`${d.type} dialog "${d.message}" ${d.accepted ? 'accepted' : 'dismissed'} (${d.by})`);
   if (step.screenshot) extra.push(`[[ATTACHMENT|${step.screenshot}]]`);
   if (step.status === 'passed' && extra.length === 0) return [`${open}/>`];
   out.push(`${open}>`);

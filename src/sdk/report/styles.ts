@@ -79,10 +79,11 @@ summary.row::-webkit-details-marker { display: none; }
 .bar span { position: absolute; top: 0; height: 6px; border-radius: 3px; background: var(--good); min-width: 2px; }
 .step-failed .bar span { background: var(--bad); } .step-skipped .bar span { background: transparent; }
 .has-retries .bar span { background: var(--warn); }
-.retry-chip, .repair-chip, .warn-chip, .console-chip, .reason { border-radius: 999px; padding: 0 8px; font-size: 12px; font-weight: 600; white-space: nowrap; }
+.retry-chip, .repair-chip, .warn-chip, .console-chip, .dialog-chip, .reason { border-radius: 999px; padding: 0 8px; font-size: 12px; font-weight: 600; white-space: nowrap; }
 .retry-chip { background: var(--warn-bg); color: var(--warn); }
 .repair-chip { background: var(--repair-bg); color: var(--repair); }
 .warn-chip { background: var(--warn-bg); color: var(--warn); font-weight: 500; }
+.dialog-chip { background: var(--repair-bg); color: var(--repair); font-weight: 500; }
 .console-chip, .reason { background: var(--bad-bg); color: var(--bad); }
 .body { padding: 4px 18px 16px 92px; display: grid; gap: 12px; }
 .failure-message { margin: 0; font-size: 14.5px; }

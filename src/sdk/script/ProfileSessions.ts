@@ -1,6 +1,7 @@
 import { AiteError } from '../errors/AiteError.js';
 import type { ExtensionEvent } from '../protocol/messages.js';
 import type { LaunchOptions } from '../session/options.js';
+import type { DialogRecord } from '../session/pipe/Dialogs.js';
 import type { Session } from '../session/Session.js';
 import type { Warning } from '../session/types.js';
 
@@ -8,6 +9,7 @@ import type { Warning } from '../session/types.js';
 export interface SessionSink {
   event(profile: string, event: ExtensionEvent): void;
   warning(profile: string, warning: Warning): void;
+  dialog(profile: string, dialog: DialogRecord): void;
 }
 
 /**
@@ -82,5 +84,6 @@ export class ProfileSessions {
     this.#sessions.set(name, session);
     session.on('event', (event) => this.#sink.event(name, event));
     session.on('warning', (warning) => this.#sink.warning(name, warning));
+    session.on('dialog', (dialog) => this.#sink.dialog(name, dialog));
   }
 }

@@ -82,6 +82,16 @@ export function describeStep(step: ScriptStep): string {
     }
     case 'closeTab':
       return 'close the tab';
+    case 'dialog': {
+      const d = s.dialog as { accept: boolean; promptText?: string };
+      return `answer the next dialog ${d.accept ? 'OK' : 'Cancel'}${d.promptText !== undefined ? ` with ${JSON.stringify(d.promptText)}` : ''}`;
+    }
+    case 'upload': {
+      const files = typeof s.files === 'string' ? [s.files] : (s.files as string[]);
+      return files.length === 0 ? `clear the files of ${t(s.upload)}` : `upload ${files.join(', ')} into ${t(s.upload)}`;
+    }
+    case 'click':
+      return s.button && s.button !== 'left' ? `${String(s.button)}-click ${t(s.click)}` : `click ${t(s.click)}`;
     case 'screenshot': {
       const shot = s.screenshot;
       return typeof shot === 'string' ? `screenshot ${shot}` : 'screenshot';

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Target } from '../protocol/target.js';
 import type { Session } from '../session/Session.js';
 import type { StepResult } from '../session/types.js';
@@ -22,7 +23,7 @@ type TargetInput = string | Target;
 export async function executeStep(
   planned: PlannedStep,
   session: (() => Session) | undefined,
-  options: { baseUrl?: string; defaultTimeoutMs: number; fetch?: typeof fetch },
+  options: { baseUrl?: string; defaultTimeoutMs: number; fetch?: typeof fetch; scriptDir?: string; cwd?: string },
 ): Promise<StepOutcome> {
   const step = planned.step;
   const timeoutMs = step.timeoutMs;
@@ -36,7 +37,10 @@ export async function executeStep(
     await s.tab.navigate(planned.url ?? step.navigate, opts);
     return {};
   }
-  if ('click' in step) return { result: await s.click(step.click, opts) };
+  if ('click' in step) {
+    const { button, modifiers, clickCount, position } = step;
+    return { result: await s.click(step.click, { ...opts, button, modifiers, clickCount, position }) };
+  }
   if ('doubleClick' in step) return { result: await s.doubleClick(step.doubleClick, opts) };
   if ('hover' in step) return { result: await s.hover(step.hover, opts) };
   if ('type' in step) return { result: await s.type(step.type, step.text, opts) };
@@ -66,6 +70,18 @@ export async function executeStep(
     return {};
   }
   if ('screenshot' in step) return { png: await s.screenshot() };
+  if ('dialog' in step) {
+    s.dialogs.next(step.dialog);
+    return {};
+  }
+  if ('upload' in step) {
+    const files = (typeof step.files === 'string' ? [step.files] : step.files).map((f) => resolve(options.scriptDir ?? '.', f));
+    return { result: await s.upload(step.upload, files, opts) };
+  }
+  if ('download' in step) {
+    const { path: _path, suggestedFilename: _name, bytes: _bytes, url: _url, ...result } = await s.download(step.download, { ...opts, ...(step.saveAs ? { saveAs: resolve(options.cwd ?? '.', step.saveAs) } : {}) });
+    return { result };
+  }
   const never: never = step;
   throw new Error(`unhandled step ${JSON.stringify(never)}`);
 }

@@ -97,7 +97,7 @@ class ScriptRunner {
   #current: StepReport | undefined;
   #launchMs: number | undefined;
   /** Events that came between steps go to the next one. */
-  #pending: Pick<StepReport, 'warnings' | 'consoleErrors' | 'tabEvents'> = { warnings: [], consoleErrors: [], tabEvents: [] };
+  #pending: Pick<StepReport, 'warnings' | 'consoleErrors' | 'tabEvents' | 'dialogs'> = { warnings: [], consoleErrors: [], tabEvents: [] };
 
   constructor(plan: ScriptPlan, config: AiteConfig, options: RunScriptOptions, cwd: string) {
     this.#plan = plan;
@@ -113,6 +113,10 @@ class ScriptRunner {
         } else {
           into.tabEvents.push({ kind: event.kind, tab: event.tab, ...('url' in event ? { url: event.url } : {}), profile });
         }
+      },
+      dialog: (profile, dialog) => {
+        const into = this.#current ?? this.#pending;
+        (into.dialogs ??= []).push({ ...dialog, profile });
       },
       warning: (_profile, warning) => {
         const into = this.#current ?? this.#pending;
@@ -177,6 +181,7 @@ class ScriptRunner {
       warnings: this.#pending.warnings,
       consoleErrors: this.#pending.consoleErrors,
       tabEvents: this.#pending.tabEvents,
+      ...(this.#pending.dialogs ? { dialogs: this.#pending.dialogs } : {}),
       durationMs: 0,
     };
     this.#pending = { warnings: [], consoleErrors: [], tabEvents: [] };
@@ -208,6 +213,8 @@ class ScriptRunner {
       try {
         const outcome = await executeStep(planned, planned.browser ? () => this.#sessions.get(planned.profile) : undefined, {
           defaultTimeoutMs: this.#plan.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          scriptDir: dirname(this.#plan.loaded.path),
+          cwd: this.#options.cwd ?? process.cwd(),
           fetch: this.#options.fetch,
         });
         if (outcome.result) this.#adoptResult(report, outcome.result);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TabMatchSchema } from '../protocol/messages.js';
 import { TargetSchema } from '../protocol/target.js';
+import { chordProblem } from '../session/pipe/keys.js';
 
 // The step-script format (docs/cli.md). One schema per step kind: the parser picks the kind by
 // the step's action key first, so an error names the field of that kind, never "no union
@@ -20,6 +21,24 @@ const common = {
   profile: z.string().min(1).max(200).optional().describe('The profile (a Chrome of its own) this step runs in.'),
   /** How long the step may take, in ms. */
   timeoutMs: Timeout.optional().describe('How long this step may take, in milliseconds.'),
+};
+
+/** A key or chord, checked against the key names the pipe can send (a typo is a script error, exit 2). */
+const Key = z
+  .string()
+  .min(1)
+  .superRefine((key, ctx) => {
+    const problem = chordProblem(key);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .describe('A key or chord: Enter, Tab, ArrowDown, a, Control+A, Shift+Tab, Meta+Enter.');
+
+/** How a click is made (Playwright's names). */
+const clickOptions = {
+  button: z.enum(['left', 'right', 'middle']).optional().describe('Default left.'),
+  modifiers: z.array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'])).optional().describe('Keys held during the click.'),
+  clickCount: z.number().int().min(1).max(3).optional().describe('2 for a double click.'),
+  position: z.strictObject({ x: z.number(), y: z.number() }).optional().describe("Where to click, from the element's top-left corner, in CSS pixels."),
 };
 
 const negate = z.boolean().optional().describe('Pass when the condition does NOT hold.');
@@ -71,12 +90,12 @@ const Screenshot = z.union([
 /** The schema of each step kind, by its action key. */
 export const STEP_SCHEMAS = {
   navigate: z.strictObject({ navigate: z.string().min(1).describe('An absolute URL, or a path relative to baseUrl.'), ...common }),
-  click: z.strictObject({ click: TargetInput, ...common }),
+  click: z.strictObject({ click: TargetInput, ...clickOptions, ...common }),
   doubleClick: z.strictObject({ doubleClick: TargetInput, ...common }),
   hover: z.strictObject({ hover: TargetInput, ...common }),
   type: z.strictObject({ type: TargetInput, text: z.string().describe('Typed key by key after what is there.'), ...common }),
   fill: z.strictObject({ fill: TargetInput, text: z.string().describe('Replaces the value.'), ...common }),
-  press: z.strictObject({ press: z.string().min(1).describe('A key: Enter, Tab, ArrowDown, a ...'), target: TargetInput.optional(), ...common }),
+  press: z.strictObject({ press: Key, target: TargetInput.optional().describe('Focused first, without clicking it.'), ...common }),
   select: z.strictObject({ select: TargetInput, option: z.string().describe("An option's label or value."), ...common }),
   check: z.strictObject({ check: TargetInput, ...common }),
   uncheck: z.strictObject({ uncheck: TargetInput, ...common }),
@@ -87,6 +106,22 @@ export const STEP_SCHEMAS = {
   closeTab: z.strictObject({ closeTab: z.literal(true), ...common }),
   screenshot: z.strictObject({ screenshot: Screenshot, ...common }),
   http: z.strictObject({ http: HttpCheck, ...common }),
+  dialog: z.strictObject({
+    dialog: z
+      .strictObject({ accept: z.boolean().describe('OK (true) or Cancel (false).'), promptText: z.string().optional().describe('Typed into a prompt before OK.') })
+      .describe('Arms the answer of the next native dialog (alert, confirm, prompt, beforeunload), in any tab of the run.'),
+    ...common,
+  }),
+  upload: z.strictObject({
+    upload: TargetInput.describe('A file input, its label, or a control that opens a file chooser.'),
+    files: z.union([z.string().min(1), z.array(z.string().min(1))]).describe('Paths relative to the script; [] clears the input.'),
+    ...common,
+  }),
+  download: z.strictObject({
+    download: TargetInput.describe('What to click to start the download.'),
+    saveAs: z.string().min(1).optional().describe('Where to keep the file (relative to the working directory).'),
+    ...common,
+  }),
 } as const;
 
 /**
@@ -134,6 +169,9 @@ export const STEP_EXAMPLES: Record<StepAction, string> = {
   closeTab: '{ "closeTab": true }',
   screenshot: '{ "screenshot": "after-send" }',
   http: '{ "http": { "url": "http://127.0.0.1:4173/api/balance", "json": { "balance": 5 } } }',
+  dialog: '{ "dialog": { "accept": true, "promptText": "Zephyr" } }',
+  upload: '{ "upload": { "label": "Receipt" }, "files": ["fixtures/receipt.txt"] }',
+  download: '{ "download": "Export CSV", "saveAs": "out/export.csv" }',
 };
 
 /**

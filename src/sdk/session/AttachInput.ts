@@ -1,6 +1,7 @@
 import { AiteError } from '../errors/AiteError.js';
 import type { Target } from '../protocol/index.js';
-import type { Found, Input } from './Input.js';
+import type { Found, Input, PointerHow } from './Input.js';
+import type { Download } from './pipe/Downloads.js';
 import type { StepContext } from './StepContext.js';
 
 /**
@@ -10,7 +11,10 @@ import type { StepContext } from './StepContext.js';
 export class AttachInput implements Input {
   readonly prepares = false;
 
-  async pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover'): Promise<void> {
+  async pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void> {
+    if (how && (how.button !== undefined || how.modifiers.length > 0 || how.clickCount !== undefined || how.position !== undefined)) {
+      throw new AiteError('unsupported', 'click with button, modifiers, clickCount or position needs the debugging pipe; attach mode sends a plain left click.', { command: action });
+    }
     await step.locator.act(action, found.descriptor, { timeoutMs: step.timeoutMs });
   }
 
@@ -33,6 +37,18 @@ export class AttachInput implements Input {
 
   async drag(step: StepContext, from: Found, to: Found): Promise<void> {
     await step.locator.act('drag', from.descriptor, { to: to.descriptor, timeoutMs: step.timeoutMs });
+  }
+
+  upload(): Promise<void> {
+    return Promise.reject(new AiteError('unsupported', 'upload needs the debugging pipe; attach mode cannot set the files of an input.', { command: 'upload' }));
+  }
+
+  download(): Promise<Download> {
+    return Promise.reject(new AiteError('unsupported', 'download needs the debugging pipe; attach mode leaves downloads to Chrome.', { command: 'download' }));
+  }
+
+  dispose(): Promise<void> {
+    return Promise.resolve();
   }
 
   networkIdle(): Promise<void> {

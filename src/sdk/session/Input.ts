@@ -1,5 +1,16 @@
 import type { AnswerOf, Descriptor, Point, RequestOf, Target } from '../protocol/index.js';
+import type { KeyInput } from 'puppeteer-core';
+import type { Download } from './pipe/Downloads.js';
+import type { Chord } from './pipe/keys.js';
 import type { StepContext } from './StepContext.js';
+
+/** How a click is made beyond a plain left click (see `ClickOptions`), modifiers as the keys they send. */
+export interface PointerHow {
+  button?: 'left' | 'right' | 'middle';
+  modifiers: KeyInput[];
+  clickCount?: number;
+  position?: { x: number; y: number };
+}
 
 /** The one thing a step has found: the element now, how it was found, and where to act on it. */
 export interface Found {
@@ -20,14 +31,20 @@ export type Prepare = RequestOf<'resolve'>['prepare'];
 export interface Input {
   /** Whether `resolve` should get the element ready (pipe input acts at a point it answers). */
   readonly prepares: boolean;
-  /** A click, double click or hover on the element. */
-  pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover'): Promise<void>;
+  /** A click (made as `how` says), double click or hover on the element. */
+  pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void>;
   /** Focuses the element by a click, then types `text` key by key. */
   type(step: StepContext, found: Found, text: string): Promise<void>;
   /** Replaces the value of the element (focused, its text selected by `resolve`) with `text`. */
   fill(step: StepContext, found: Found, text: string): Promise<void>;
-  /** Presses `key` in the element, or wherever the focus is when there is none. */
-  press(step: StepContext, key: string, found: Found | undefined): Promise<void>;
+  /** Presses `key` (parsed: `chord`) in the element, focused by `resolve`, or wherever the focus is when there is none. */
+  press(step: StepContext, key: string, found: Found | undefined, chord: Chord): Promise<void>;
+  /** Sets the files of the file input the element is, or labels, or opens by a click (`[]` clears). */
+  upload(step: StepContext, found: Found, paths: readonly string[]): Promise<void>;
+  /** Clicks the element and waits for the download it starts (saved at `saveAs` when given). */
+  download(step: StepContext, found: Found, saveAs: string | undefined): Promise<Download>;
+  /** Lets go of what the strategy holds (the download folder) when the session closes. */
+  dispose(): Promise<void>;
   /** Makes a checkbox or radio checked (`want`) or unchecked; `check` names it for the verify after. */
   toggle(step: StepContext, found: Found, want: boolean, check: Target): Promise<void>;
   /** Drags one element onto another. */

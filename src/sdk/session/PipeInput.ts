@@ -1,8 +1,14 @@
-import type { Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
 import type { Point, Target } from '../protocol/index.js';
-import type { Found, Input } from './Input.js';
+import type { Found, Input, PointerHow } from './Input.js';
 import { InputLedger } from './InputLedger.js';
+import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
+import type { Dialogs } from './pipe/Dialogs.js';
+import { Downloads, type Download } from './pipe/Downloads.js';
+import { fileInputOf, setInputFiles } from './pipe/Files.js';
+import { travel } from './pipe/drag.js';
+import { holding, pressChord, type Chord } from './pipe/keys.js';
 import type { RunTab } from './RunTab.js';
 import type { StepContext } from './StepContext.js';
 
@@ -13,12 +19,23 @@ import type { StepContext } from './StepContext.js';
 export class PipeInput implements Input {
   readonly prepares = true;
 
-  constructor(private readonly runTab: RunTab) {}
+  readonly #downloads: Downloads;
 
-  pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover'): Promise<void> {
+  constructor(
+    private readonly runTab: RunTab,
+    browser: Browser,
+    private readonly session: { dialogs: Dialogs; timeoutMs: number },
+  ) {
+    this.#downloads = new Downloads(browser);
+  }
+
+  pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void> {
     return this.#at(step, found, action, (page, at) => {
       if (action === 'hover') return page.mouse.move(at.x, at.y);
-      return page.mouse.click(at.x, at.y, action === 'doubleClick' ? { count: 2 } : {});
+      if (action === 'doubleClick') return page.mouse.click(at.x, at.y, { count: 2 });
+      const x = how?.position ? at.rect.x + how.position.x : at.x;
+      const y = how?.position ? at.rect.y + how.position.y : at.y;
+      return holding(page.keyboard, how?.modifiers ?? [], () => page.mouse.click(x, y, { button: how?.button ?? 'left', count: how?.clickCount ?? 1 }));
     });
   }
 
@@ -36,15 +53,54 @@ export class PipeInput implements Input {
     });
   }
 
-  async press(step: StepContext, key: string, found: Found | undefined): Promise<void> {
-    if (!found) {
-      await (await this.runTab.page(step.send)).keyboard.press(key as never);
-      return;
+  async press(step: StepContext, _key: string, _found: Found | undefined, chord: Chord): Promise<void> {
+    // A named element was focused by `resolve` (prepare: focus); it is not clicked.
+    await this.#input(step, 'press', (page) => pressChord(page.keyboard, chord));
+  }
+
+  async upload(step: StepContext, found: Found, paths: readonly string[]): Promise<void> {
+    const timeoutMs = this.#timeout(step);
+    const page = await this.runTab.page(step.send);
+    const input = await fileInputOf(page, found.descriptor);
+    if (input) return this.#input(step, 'upload', () => setInputFiles(input, paths));
+    // A control that opens a chooser: the click's chooser is intercepted and answered.
+    const at = await this.#point(step, found);
+    // The chooser's own wait says what went wrong; the input deadline is the backstop behind it.
+    await this.#input(
+      step,
+      'upload',
+      async (p) => {
+        const chooser = p.waitForFileChooser({ timeout: timeoutMs });
+        chooser.catch(() => undefined);
+        await p.mouse.click(at.x, at.y);
+        const opened = await chooser.catch(() => undefined);
+        if (!opened) {
+          throw new AiteError('timeout', `Clicking the <${found.descriptor.tag}> opened no file chooser within ${timeoutMs} ms; name the file input or its label instead.`, { command: 'upload' });
+        }
+        if (paths.length > 1 && !opened.isMultiple()) {
+          await opened.cancel();
+          throw new AiteError('unsupported', `upload: ${paths.length} files for a chooser that takes one.`, { command: 'upload' });
+        }
+        await opened.accept([...paths]);
+      },
+      timeoutMs + 500,
+    );
+  }
+
+  async download(step: StepContext, found: Found, saveAs: string | undefined): Promise<Download> {
+    const timeoutMs = this.#timeout(step);
+    const waiting = await this.#downloads.next({ timeoutMs, saveAs, what: `Clicking the <${found.descriptor.tag}>` });
+    try {
+      await this.pointer(step, found, 'click');
+    } catch (error) {
+      waiting.cancel();
+      throw error;
     }
-    await this.#at(step, found, 'press', async (page, at) => {
-      await page.mouse.click(at.x, at.y);
-      await page.keyboard.press(key as never);
-    });
+    return waiting.done;
+  }
+
+  dispose(): Promise<void> {
+    return this.#downloads.dispose();
   }
 
   async toggle(step: StepContext, found: Found, want: boolean, check: Target): Promise<void> {
@@ -57,13 +113,10 @@ export class PipeInput implements Input {
   }
 
   async drag(step: StepContext, from: Found, to: Found): Promise<void> {
+    // Both points first: where a person aims, before the page reacts to the press.
     const a = await step.locator.locate(from.descriptor, { timeoutMs: step.timeoutMs });
-    const page = await this.runTab.page(step.send);
-    await page.mouse.move(a.x, a.y);
-    await page.mouse.down();
     const b = await step.locator.locate(to.descriptor, { timeoutMs: step.timeoutMs });
-    await page.mouse.move(b.x, b.y, { steps: 8 });
-    await page.mouse.up();
+    await this.#input(step, 'drag', (page) => travel(page, a, b));
   }
 
   async networkIdle(step: StepContext, idleMs: number, timeoutMs: number): Promise<void> {
@@ -75,8 +128,15 @@ export class PipeInput implements Input {
   async screenshot(step: StepContext, options: { cachedOnly?: boolean } = {}): Promise<Uint8Array | undefined> {
     try {
       const page = await this.runTab.page(step.send, options);
-      await page.bringToFront();
-      return await page.screenshot({ type: 'png' });
+      // A page that holds its main thread would hold the picture too: it gets a deadline.
+      return await withTimeout(
+        (async () => {
+          await page.bringToFront();
+          return await page.screenshot({ type: 'png' });
+        })(),
+        SCREENSHOT_TIMEOUT_MS,
+        `the page did not paint within ${SCREENSHOT_TIMEOUT_MS} ms`,
+      );
     } catch (error) {
       step.warn({ code: 'screenshot', message: `No screenshot: ${firstLine(error)}` });
       return undefined;
@@ -93,13 +153,22 @@ export class PipeInput implements Input {
     await this.#input(step, action, (page) => input(page, at));
   }
 
-  /** Sends input over the pipe once; a pipe that breaks under it is `connection-lost`, never a re-send. */
-  async #input(step: StepContext, action: string, input: (page: Page) => Promise<void>): Promise<void> {
+  #timeout(step: StepContext): number {
+    return step.timeoutMs ?? this.session.timeoutMs;
+  }
+
+  /**
+   * Sends input over the pipe once, within the step's deadline (a dialog or a stuck renderer
+   * never holds the run); a pipe that breaks under it is `connection-lost`, never a re-send.
+   */
+  async #input(step: StepContext, action: string, input: (page: Page) => Promise<void>, timeoutMs = this.#timeout(step)): Promise<void> {
     const page = await this.runTab.page(step.send);
     const ledger = new InputLedger(page);
+    step.inputSent = true;
     try {
-      await input(ledger.page);
+      await inputWithDeadline(page, action, timeoutMs, () => input(ledger.page), { dialogs: this.session.dialogs, dispatched: () => ledger.dispatched });
     } catch (error) {
+      if (error instanceof AiteError) throw error;
       const pipeGone = error instanceof Error && /Target closed|Session closed|detached|Connection closed/i.test(error.message);
       // A click that closes its own tab (window.close) never gets its acknowledgement: it landed.
       if (pipeGone && page.isClosed() && page.browser().connected) return;
@@ -115,6 +184,8 @@ export class PipeInput implements Input {
     }
   }
 }
+
+const SCREENSHOT_TIMEOUT_MS = 2_000;
 
 function firstLine(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0]! : String(error);

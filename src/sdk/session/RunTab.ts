@@ -27,6 +27,12 @@ export class RunTab {
     return this.#current === null ? undefined : this.#urls.get(this.#current);
   }
 
+  /** The tab that shows `url`, when the run knows one. */
+  tabOf(url: string): number | undefined {
+    for (const [tab, shown] of this.#urls) if (shown === url) return tab;
+    return undefined;
+  }
+
   /** Learns from an answer: navigate and switchTab name the run's tab, closeTab the one it went back to. */
   track(cmd: Command, answer: unknown): void {
     if (cmd === 'navigate' || cmd === 'switchTab') {

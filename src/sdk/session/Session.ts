@@ -15,8 +15,12 @@ import { PipeInput } from './PipeInput.js';
 import { RunTab } from './RunTab.js';
 import { StepContext } from './StepContext.js';
 import { Tab } from './Tab.js';
-import { toTarget, type RetryCounts, type StepOptions, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
+import { toTarget, type ClickOptions, type RetryCounts, type StepOptions, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
 import { Verify } from './Verify.js';
+import { Dialogs, type DialogPolicy, type DialogRecord } from './pipe/Dialogs.js';
+import type { Download } from './pipe/Downloads.js';
+import { checkFiles } from './pipe/Files.js';
+import { parseChord, parseModifiers } from './pipe/keys.js';
 
 /**
  * Events of a {@link Session}, by name.
@@ -44,6 +48,8 @@ export type SessionEvents = {
   event: (event: ExtensionEvent) => void;
   /** Something worth knowing that did not fail a step. */
   warning: (warning: Warning) => void;
+  /** A native dialog opened and was answered (by `dialogs.next()` or the launch policy). */
+  dialog: (dialog: DialogRecord) => void;
 };
 
 /**
@@ -64,6 +70,7 @@ export const SessionEvent = {
   Retry: 'retry',
   Event: 'event',
   Warning: 'warning',
+  Dialog: 'dialog',
 } as const satisfies Record<string, keyof SessionEvents>;
 
 /**
@@ -77,6 +84,8 @@ export interface SessionParts {
   profile: string;
   timeoutMs: number;
   lock?: LockFile;
+  /** What to do with a dialog nobody armed an answer for; default dismiss. */
+  dialogs?: DialogPolicy;
   close: () => Promise<void>;
 }
 
@@ -119,10 +128,14 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   readonly retries: RetryCounts = { total: 0, byCommand: {} };
   /** Console errors the pages of this run reported. */
   readonly consoleErrors: Array<{ tab: number; text: string }> = [];
+  /** Native dialogs (alert, confirm, prompt, beforeunload): arm the next answer, see what was answered. */
+  readonly dialogs: Dialogs;
 
   readonly #parts: SessionParts;
   readonly #runTab: RunTab;
   readonly #input: Input;
+  /** The calls running now: a dialog answered meanwhile belongs to each of them. */
+  readonly #live = new Set<StepContext>();
   #gone: string | undefined;
   #closing: Promise<void> | undefined;
 
@@ -134,7 +147,12 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     this.browser = parts.browser;
     this.profile = parts.profile;
     this.#runTab = new RunTab(parts.browser);
-    this.#input = parts.browser ? new PipeInput(this.#runTab) : new AttachInput();
+    this.dialogs = new Dialogs(parts.browser, parts.dialogs ?? 'dismiss', {
+      pipe: parts.browser !== undefined,
+      tabOf: (url) => this.#runTab.tabOf(url),
+      answered: (record) => this.#onDialog(record),
+    });
+    this.#input = parts.browser ? new PipeInput(this.#runTab, parts.browser, { dialogs: this.dialogs, timeoutMs: parts.timeoutMs }) : new AttachInput();
     // Each request of tab, locator and verify is a step of its own.
     const send = (<R extends RequestInput>(request: R) =>
       this.#step(request.cmd, targetOf(request), undefined, (step) => step.send(request)).then(({ value }) => value)) as Send;
@@ -168,9 +186,16 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
 
   // ------------------------------------------------------------------ composed steps
 
-  /** Clicks the target with real mouse input (plain events in attach mode). */
-  click(target: TargetInput, options: StepOptions = {}): Promise<StepResult> {
-    return this.#composed('click', target, options, async (step) => this.#input.pointer(step, await this.#find(step, target, 'click'), 'click'));
+  /**
+   * Clicks the target with real mouse input (plain events in attach mode): a `button`, held
+   * `modifiers`, a `clickCount` and a `position` from the element's top-left corner.
+   */
+  click(target: TargetInput, options: ClickOptions = {}): Promise<StepResult> {
+    return this.#composed('click', target, options, async (step) => {
+      const modifiers = parseModifiers(options.modifiers, 'click');
+      const how = { ...(options.button ? { button: options.button } : {}), modifiers, ...(options.clickCount ? { clickCount: options.clickCount } : {}), ...(options.position ? { position: options.position } : {}) };
+      await this.#input.pointer(step, await this.#find(step, target, 'click'), 'click', how);
+    });
   }
 
   /** Double-clicks the target. */
@@ -197,11 +222,16 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     return this.#composed('fill', target, options, async (step) => this.#input.fill(step, await this.#find(step, target, 'fill'), text));
   }
 
-  /** Presses a key (`Enter`, `Tab`, `ArrowDown`, `a`), in the target when one is named. */
+  /**
+   * Presses a key or a chord (`Enter`, `a`, `Control+A`, `Shift+Tab`, `Meta+Enter`). A named
+   * target is focused first, without clicking it. A key name the pipe cannot send is an
+   * `unsupported` error before anything is sent.
+   */
   press(key: string, target?: TargetInput, options: StepOptions = {}): Promise<StepResult> {
-    return this.#composed('press', target, options, async (step) =>
-      this.#input.press(step, key, target === undefined ? undefined : await this.#find(step, target, 'click')),
-    );
+    return this.#composed('press', target, options, async (step) => {
+      const chord = parseChord(key);
+      await this.#input.press(step, key, target === undefined ? undefined : await this.#find(step, target, 'focus'), chord);
+    });
   }
 
   /** Checks a checkbox or radio (does nothing when it already is), then verifies it. */
@@ -226,6 +256,31 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   /** Drags `from` onto `to` with real mouse input. */
   drag(from: TargetInput, to: TargetInput, options: StepOptions = {}): Promise<StepResult> {
     return this.#composed('drag', from, options, async (step) => this.#input.drag(step, await this.#find(step, from), await this.#find(step, to)));
+  }
+
+  /**
+   * Puts files into a file input: the input, its label, or a control that opens a file chooser
+   * when clicked (the chooser is intercepted and answered). `[]` clears the input. The page gets
+   * its `input` and `change` events. Relative paths are relative to the working directory.
+   */
+  upload(target: TargetInput, files: string | string[], options: StepOptions = {}): Promise<StepResult> {
+    return this.#composed('upload', target, options, async (step) => {
+      const paths = await checkFiles(files);
+      // Hidden inputs are the usual case: no `prepare`, the input strategy decides how to reach it.
+      await this.#input.upload(step, await this.#find(step, target), paths);
+    });
+  }
+
+  /**
+   * Clicks the target and waits for the download the click starts; answers where the file is,
+   * its name and size. Without `saveAs` the file is in a folder of the session's that `close()`
+   * removes.
+   */
+  async download(target: TargetInput, options: StepOptions & { saveAs?: string } = {}): Promise<StepResult & Download> {
+    const { value, result } = await this.#step('download', target, options.timeoutMs, async (step) =>
+      this.#input.download(step, await this.#find(step, target, 'click'), options.saveAs),
+    );
+    return { ...result, ...value };
   }
 
   /** Waits until the run's page has had no network request in flight for `idleMs` (default 500). */
@@ -259,6 +314,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
         await this.#parts.lock?.save();
       } finally {
         await this.#parts.close();
+        await this.#input.dispose();
       }
     })();
     return this.#closing;
@@ -269,12 +325,27 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   #toggle(name: 'check' | 'uncheck', target: TargetInput, want: boolean, options: StepOptions): Promise<StepResult> {
     return this.#composed(name, target, options, async (step) => {
       const found = await this.#find(step, target, 'click');
-      await this.#input.toggle(step, found, want, found.descriptor.xpath ? { xpath: found.descriptor.xpath } : toTarget(target));
+      await this.#input.toggle(step, found, want, found.descriptor.xpath ? { xpath: found.descriptor.xpath, ...(found.descriptor.frame !== undefined ? { frame: found.descriptor.frame } : {}) } : toTarget(target));
     });
   }
 
+  /**
+   * A composed step. Its element re-rendered (replaced) before any input went out is resolved
+   * again, counted as a resolve retry, until the step's timeout; after input, never.
+   */
   #composed(name: string, target: TargetInput | undefined, options: StepOptions, body: (step: StepContext) => Promise<void>): Promise<StepResult> {
-    return this.#step(name, target, options.timeoutMs, body).then(({ result }) => result);
+    const deadline = performance.now() + (options.timeoutMs ?? this.#parts.timeoutMs);
+    return this.#step(name, target, options.timeoutMs, async (step) => {
+      for (;;) {
+        try {
+          return await body(step);
+        } catch (error) {
+          if (step.inputSent || !isReRendered(error) || performance.now() >= deadline) throw error;
+          step.log.push(`the element was re-rendered before input was sent (${(error as AiteError).message.split('\n')[0]}); resolving it again`);
+          this.#count(step, 'resolve', 1);
+        }
+      }
+    }).then(({ result }) => result);
   }
 
   #context(name: string, target: TargetInput | undefined, timeoutMs: number | undefined): StepContext {
@@ -293,6 +364,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    */
   async #step<T>(name: string, target: TargetInput | undefined, timeoutMs: number | undefined, body: (step: StepContext) => Promise<T>): Promise<{ value: T; result: StepResult }> {
     const step = this.#context(name, target, timeoutMs);
+    this.#live.add(step);
     try {
       const value = await body(step);
       const result = step.result();
@@ -308,11 +380,23 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       const durationMs = step.durationMs();
       this.emit('step', { name, target: step.target, ok: false, reason: error.reason, retries: step.retries, durationMs, warnings: step.warnings, ...(error.screenshot ? { screenshot: error.screenshot } : {}) });
       throw error.withCallLog(log);
+    } finally {
+      this.#live.delete(step);
     }
+  }
+
+  #onDialog(record: DialogRecord): void {
+    for (const step of this.#live) {
+      step.dialogs.push(record);
+      step.log.push(`a ${record.type} dialog ("${record.message}") was ${record.accepted ? 'accepted' : 'dismissed'} by ${record.by === 'armed' ? 'dialogs.next()' : 'the dialogs policy'}`);
+    }
+    this.emit('dialog', record);
   }
 
   #picture(step: StepContext, failure: FailureFacts): Promise<Uint8Array | undefined> {
     if (!this.browser || this.#gone || this.#runTab.current === null) return Promise.resolve(undefined);
+    // Input the page did not take (detail.page says why): it would not draw an outline or paint either.
+    if (typeof failure.detail?.page === 'string') return Promise.resolve(undefined);
     return failurePicture(step, this.#input, failure);
   }
 
@@ -323,14 +407,19 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     }
     const withDefaults = this.#withDefaults(request);
     step.log.push(`${request.cmd} ${summarise(withDefaults)}`);
+    const dialogsBefore = this.dialogs.seen.length;
     try {
       const answer = await this.bridge.request(withDefaults);
       this.#count(step, request.cmd, answer.retries);
       this.#runTab.track(request.cmd, answer);
       return answer;
     } catch (error) {
-      if (error instanceof AiteError) this.#count(step, request.cmd, error.retries);
-      throw error;
+      if (!(error instanceof AiteError)) throw error;
+      this.#count(step, request.cmd, error.retries);
+      // A timeout a dialog explains (a dismissed beforeunload kept the page) says so.
+      const dialogs = error.reason === 'timeout' ? this.dialogs.explainSince(dialogsBefore) : undefined;
+      if (!dialogs) throw error;
+      throw new AiteError(error.reason, `${error.message.split('\nCall log:\n')[0]} ${dialogs}`, { detail: error.detail, command: error.command, retries: error.retries, callLog: error.callLog, cause: error });
     }
   }
 
@@ -382,6 +471,11 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     if (resolved.repaired) step.repairs.push(resolved);
     return { descriptor: resolved.descriptor, resolved, ...(resolved.point ? { point: resolved.point } : {}) };
   }
+}
+
+/** A failure that says the element was replaced in the page (re-rendered), not that it is gone for good. */
+function isReRendered(error: unknown): boolean {
+  return error instanceof AiteError && error.reason === 'not-found' && error.detail.stale === 'removed';
 }
 
 /** The target a request names, for its step's record. */

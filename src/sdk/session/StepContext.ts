@@ -1,6 +1,7 @@
 import type { AnswerOf, RequestInput, Target } from '../protocol/index.js';
 import type { Send } from './Channel.js';
 import { Locator } from './Locator.js';
+import type { DialogRecord } from './pipe/Dialogs.js';
 import type { StepResult, Warning } from './types.js';
 import { Verify } from './Verify.js';
 
@@ -19,6 +20,13 @@ export class StepContext {
   readonly repairs: Array<AnswerOf<'resolve'>> = [];
   /** Re-sends counted during the step. */
   retries = 0;
+  /** Native dialogs answered while the step ran. */
+  readonly dialogs: DialogRecord[] = [];
+  /**
+   * Whether input went out over the pipe: from then on the step never resolves its element
+   * again (an action is never sent twice).
+   */
+  inputSent = false;
   /** Sends one request as part of this step. */
   readonly send: Send;
   readonly locator: Locator;
@@ -56,6 +64,7 @@ export class StepContext {
       warnings: this.warnings,
       durationMs: this.durationMs(),
       ...(this.repairs.length > 0 ? { repaired: true, repair: this.repairs[0]!.repair } : {}),
+      ...(this.dialogs.length > 0 ? { dialogs: [...this.dialogs] } : {}),
     };
   }
 

@@ -86,6 +86,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
       profile,
       timeoutMs,
       lock,
+      ...(opts.dialogs ? { dialogs: opts.dialogs } : {}),
       close: () => cleanup(() => browser.close()),
     });
     browser.on('disconnected', () => void stage?.removeBridgeConfig());

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROFILE_NAME_MAX } from '../protocol/index.js';
+import type { DialogPolicy } from './pipe/Dialogs.js';
 
 /**
  * What {@link launch} and {@link attach} both take: the run's origins, the profile's name, and
@@ -65,6 +66,8 @@ export interface LaunchOptions extends SessionOptions {
   args?: string[];
   /** Keepalive timing of the bridge (defaults: ping every 15 s, 4410 after 30 s of silence). */
   keepAlive?: { pingIntervalMs?: number; pongTimeoutMs?: number };
+  /** A native dialog (alert, confirm, prompt, beforeunload) nobody armed with `session.dialogs.next()`: `dismiss` (default) or `accept`. */
+  dialogs?: DialogPolicy;
 }
 
 /**
@@ -110,6 +113,7 @@ export const LaunchOptionsSchema = z.strictObject({
   updateLock: z.boolean().optional(),
   args: z.array(z.string()).optional(),
   keepAlive: z.strictObject({ pingIntervalMs: positiveMs.optional(), pongTimeoutMs: positiveMs.optional() }).optional(),
+  dialogs: z.enum(['dismiss', 'accept']).optional(),
 }) satisfies z.ZodType<LaunchOptions, LaunchOptions>;
 
 export const AttachOptionsSchema = z.strictObject({

@@ -1,4 +1,6 @@
 import type { Command, Repair, Target } from '../protocol/index.js';
+import type { DialogRecord } from './pipe/Dialogs.js';
+import type { Modifier } from './pipe/keys.js';
 
 /**
  * A target as a script names it: a plain string is `{ text }`.
@@ -86,6 +88,8 @@ export interface StepResult {
   warnings: Warning[];
   /** How long the step took. */
   durationMs: number;
+  /** The native dialogs that opened during the step, and how each was answered. */
+  dialogs?: DialogRecord[];
 }
 
 /**
@@ -142,4 +146,30 @@ export interface StepRecord {
   repaired?: boolean;
   /** A failed step's picture, outlined (the PNG its error carries too), when one was taken. */
   screenshot?: Uint8Array;
+}
+
+/**
+ * Options of {@link Session.click}, as Playwright names them.
+ *
+ * @example
+ * ```ts
+ * import type { ClickOptions, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * const menu: ClickOptions = { button: 'right' };
+ * await session.click('budget.xlsx', menu);
+ * await session.click('Row 3', { modifiers: ['Shift'] });
+ * await session.click({ role: 'img', name: 'Map' }, { position: { x: 10, y: 20 }, clickCount: 2 });
+ * ```
+ * @public
+ */
+export interface ClickOptions extends StepOptions {
+  /** Default `left`. */
+  button?: 'left' | 'right' | 'middle';
+  /** Keys held during the click. */
+  modifiers?: Modifier[];
+  /** 2 for a double click; default 1. */
+  clickCount?: number;
+  /** Where to click, from the element's top-left corner, in CSS pixels; default its middle. */
+  position?: { x: number; y: number };
 }

@@ -48,6 +48,7 @@ describe('typed events', () => {
       readonly Retry: 'retry';
       readonly Event: 'event';
       readonly Warning: 'warning';
+      readonly Dialog: 'dialog';
     }>();
     expectTypeOf<(typeof SessionEvent)[keyof typeof SessionEvent]>().toEqualTypeOf<keyof SessionEvents>();
   });

@@ -364,8 +364,6 @@ export function pageSize(doc: Document): { width: number; height: number } {
   };
 }
 
-export const MARKER_ATTRIBUTES = ['data-truth'];
-
 /** Classes, minus benchmark markers and state classes that flip at run time. */
 export function classList(el: Element): string[] {
   const out: string[] = [];

@@ -1,7 +1,7 @@
 // Locator repair (protocol-v1 `resolve`, docs/locator-repair.md). `resolve` calls it once per
 // request, only when the request carries a remembered descriptor, the exact target found nothing
 // (never for ambiguous or hidden matches), and the DOM has settled.
-import { type Descriptor, type Target, withoutHandle } from '../../../sdk/protocol/index.js';
+import { type Descriptor, withoutHandle } from '../../../sdk/protocol/index.js';
 import { MAX_LOOKED_AT, collectPool, shortlist } from './candidates.js';
 import { describeChanges } from './changes.js';
 import { type DescribeCache, describeElement, inTwinPlace, isEnabled, isInteractive, isVisible, neighbourKeys, peerKey } from './features.js';
@@ -240,8 +240,7 @@ export function answerKind(best: number | undefined, second: number | undefined)
  * Repairs a target whose exact match is gone, from the descriptor the lock file remembers.
  * Returns undefined only when there is no document to look in (resolve then keeps waiting).
  */
-export function repair(old: Descriptor, target: Target, opts: RepairOptions = {}): RepairOutcome | undefined {
-  void target; // the answer's detail.target is added by resolve
+export function repair(old: Descriptor, opts: RepairOptions = {}): RepairOutcome | undefined {
   const t0 = performance.now();
   const doc = opts.doc ?? (typeof document === 'undefined' ? undefined : document);
   if (!doc?.body) return undefined;

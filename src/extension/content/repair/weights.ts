@@ -1,16 +1,10 @@
 // The repair score's weights, fitted on the training split of test/fixtures/drift (synthetic cases
-// and real release pairs, the latter counted three times) by bench/repair/fit.ts from the hand-set
-// start in its history; see docs/locator-repair.md §5. Do not edit the field weights by hand:
-// re-run the fitter. A re-fit after peers were left out of repair lowered the held-out split again
-// (synthetic 117 -> 111 of 144), so the field weights stay. Chosen on the training split alone,
-// with the other numbers fixed: `twins` (0.3, 3, 0 on a grid) and the calibration `scale` 0.9
-// (against `power` 0.7-1 and `scale` 0.86-0.92: synthetic 132 and real 99 of the training split,
-// against 123 and 98 for the best power). The floors of a remembered field and of an exact match
-// are on the plain weighted mean (index.ts `plain`), so the calibration does not lower them.
-// `slot` (what a candidate stands between) came later, its weight 1 chosen on the training split
-// with everything else fixed (0.3-4 tried; from 3 on it made wrong acts). `added` for the
-// identifiers (id, testid, name) equals their `missing`: an identifier on one side only is the same
-// evidence whichever side has it (it was 1, a full mismatch, for an id the new release added).
+// and real release pairs, the latter counted three times) by bench/repair/fit.ts; how they were
+// chosen, and the results, are in docs/locator-repair.md §5. Do not edit the field weights by
+// hand: re-run the fitter. The floors of a remembered field and of an exact match are on the
+// plain weighted mean (index.ts `plain`), so the calibration does not lower them. `added` for the
+// identifiers (id, testid, name) equals their `missing`: an identifier on one side only is the
+// same evidence whichever side has it.
 import type { Weights } from './score.js';
 
 export const WEIGHTS: Weights = {

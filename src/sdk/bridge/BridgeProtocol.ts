@@ -1,0 +1,377 @@
+import { EventEmitter } from 'node:events';
+import { createHmac } from 'node:crypto';
+import type TypedEmitter from 'typed-emitter';
+import { AiteError } from '../errors/AiteError.js';
+import {
+  AnswerEnvelopeSchema,
+  AnswerSchemas,
+  CloseCode,
+  EventSchema,
+  FailureSchema,
+  HelloSchema,
+  IDEMPOTENT_COMMANDS,
+  MAX_MESSAGE_BYTES,
+  PROTOCOL_VERSION,
+  parseRequest,
+  type ActDispatched,
+  type AnswerOf,
+  type Hello,
+  type Request,
+  type RequestInput,
+} from '../protocol/index.js';
+import type { BridgeEvents, Rejection } from './BridgeEvents.js';
+import { PendingRequests, type PendingRequest } from './PendingRequests.js';
+import { RequestQueue } from './RequestQueue.js';
+import type { Transport } from './Transport.js';
+
+/** The protocol's timing and limits, every one set (the bridge fills in the defaults). */
+export interface ProtocolOptions {
+  /** The run token: the hello's nonce is answered with its HMAC. */
+  token: string;
+  runId: string;
+  helloTimeoutMs: number;
+  pingIntervalMs: number;
+  pongTimeoutMs: number;
+  defaultTimeoutMs: number;
+  answerGraceMs: number;
+  maxPendingSockets: number;
+  lostActWaitMs: number;
+}
+
+type Emitter = new () => TypedEmitter<BridgeEvents>;
+
+/**
+ * The runner's side of protocol v1 over whatever {@link Transport} it is handed: the hello and
+ * welcome (a newer link replaces the older), keepalive pings, one request at a time with its
+ * deadline in the pending registry, answers checked against their schemas, idempotent requests
+ * re-sent after a reconnect, and a lost act never re-sent but asked about (`actStatus`).
+ */
+export class BridgeProtocol extends (EventEmitter as Emitter) {
+  readonly #options: ProtocolOptions;
+  readonly #pending = new PendingRequests();
+  readonly #queue = new RequestQueue();
+  /** Links that have not said hello yet, oldest first. */
+  readonly #waiting = new Set<Transport>();
+  /** Lost acts not yet asked about, with why each was lost. */
+  readonly #lostActs = new Map<number, string>();
+  #link: Transport | undefined;
+  #hello: Hello | undefined;
+  #lastHeard = 0;
+  #lastTick = Date.now();
+  readonly #pingTimer: NodeJS.Timeout;
+  #closed = false;
+
+  constructor(options: ProtocolOptions) {
+    super();
+    this.#options = options;
+    this.#pingTimer = setInterval(() => this.#keepAlive(), options.pingIntervalMs);
+    this.#pingTimer.unref();
+  }
+
+  get connected(): boolean {
+    return this.#link !== undefined;
+  }
+
+  get hello(): Hello | undefined {
+    return this.#hello;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Takes a new authenticated link: it must say hello in time, and then replaces the current one. */
+  accept(link: Transport): void {
+    if (this.#closed) {
+      link.close(CloseCode.Replaced, 'the bridge is closed');
+      return;
+    }
+    // Silent links must not lock the extension out: the oldest one makes room.
+    if (this.#waiting.size >= this.#options.maxPendingSockets) {
+      const oldest = this.#waiting.values().next().value;
+      if (oldest) {
+        this.#waiting.delete(oldest);
+        this.#reject({ cause: 'capacity', code: CloseCode.HelloTimeout, message: 'socket closed: too many sockets waiting for hello' });
+        oldest.close(CloseCode.HelloTimeout, 'too many sockets waiting for hello');
+      }
+    }
+    this.#waiting.add(link);
+    const helloTimer = setTimeout(() => {
+      this.#reject({ cause: 'hello-timeout', code: CloseCode.HelloTimeout, message: 'socket closed: no hello in time' });
+      link.close(CloseCode.HelloTimeout, 'no hello in time');
+    }, this.#options.helloTimeoutMs);
+    link.onclose = () => {
+      clearTimeout(helloTimer);
+      this.#waiting.delete(link);
+    };
+    link.onmessage = (text) => {
+      clearTimeout(helloTimer);
+      this.#waiting.delete(link);
+      link.onmessage = undefined;
+      const hello = text === undefined ? undefined : HelloSchema.safeParse(parseJson(text));
+      if (!hello?.success) {
+        this.#reject({ cause: 'hello', code: CloseCode.ProtocolMismatch, message: 'socket closed: first message was not a valid hello' });
+        link.close(CloseCode.ProtocolMismatch, 'expected hello');
+        return;
+      }
+      if ((hello.data.protocol ?? PROTOCOL_VERSION) !== PROTOCOL_VERSION) {
+        this.#reject({ cause: 'protocol', code: CloseCode.ProtocolMismatch, message: `socket closed: protocol ${hello.data.protocol} is not ${PROTOCOL_VERSION}` });
+        link.close(CloseCode.ProtocolMismatch, 'protocol mismatch');
+        return;
+      }
+      this.#welcome(link, hello.data);
+    };
+  }
+
+  /** A refusal at the edge, reported like the protocol's own. */
+  rejected(rejection: Rejection): void {
+    this.#reject(rejection);
+  }
+
+  /** Resolves once the extension is connected; `timeout` if it does not connect in time. */
+  async waitForExtension(timeoutMs: number): Promise<void> {
+    if (this.#link) return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.off('connected', onConnected);
+        reject(new AiteError('timeout', `The aite extension did not connect to the bridge within ${timeoutMs} ms. Check that Chrome loaded the extension (run \`aite doctor\`).`));
+      }, timeoutMs);
+      const onConnected = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.once('connected', onConnected);
+    });
+  }
+
+  /** Sends one request once the earlier ones are answered, and resolves with its answer. */
+  request<R extends RequestInput>(input: R): Promise<AnswerOf<R['cmd']>> {
+    return this.#queue.run(() => this.#send(input)) as Promise<AnswerOf<R['cmd']>>;
+  }
+
+  /** Fails every request in flight with `connection-lost`. */
+  failPending(message: string): void {
+    this.#pending.clear((entry) => connectionLost(entry, message));
+  }
+
+  /** Fails what is in flight and drops every link. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#pingTimer);
+    this.#pending.clear((entry) => connectionLost(entry, 'the bridge was closed'));
+    for (const link of [...this.#waiting, ...(this.#link ? [this.#link] : [])]) link.terminate();
+    this.#waiting.clear();
+    this.#link = undefined;
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  #reject(rejection: Rejection): void {
+    this.emit('rejected', rejection);
+  }
+
+  #welcome(link: Transport, hello: Hello): void {
+    const previous = this.#link;
+    this.#link = link;
+    this.#hello = hello;
+    this.#lastHeard = Date.now();
+    if (previous) previous.close(CloseCode.Replaced, 'replaced by a newer connection');
+    const proof = hello.nonce ? createHmac('sha256', this.#options.token).update(hello.nonce).digest('hex') : undefined;
+    link.send(JSON.stringify({ type: 'welcome', runId: this.#options.runId, protocol: PROTOCOL_VERSION, ...(proof ? { proof } : {}) }));
+    link.onmessage = (text) => this.#onMessage(link, text);
+    link.onclose = (code, reason) => this.#onClose(link, code, reason);
+    this.emit('hello', hello);
+    this.emit('connected', { resumed: hello.resume !== undefined });
+    // Requests that waited for a connection (or lost theirs) go out now.
+    for (const entry of this.#pending.all()) if (!entry.sent) this.#transmit(entry);
+    // An act is never sent again; the extension is asked what became of it instead.
+    for (const [id, why] of [...this.#lostActs]) {
+      this.#lostActs.delete(id);
+      void this.#settleLostAct(id, why);
+    }
+  }
+
+  #onMessage(link: Transport, text: string | undefined): void {
+    if (link !== this.#link) return;
+    this.#lastHeard = Date.now();
+    if (text === undefined) {
+      this.emit('warning', 'dropped a binary frame from the extension');
+      return;
+    }
+    const message = parseJson(text);
+    if (message === undefined || typeof message !== 'object' || message === null) {
+      this.emit('warning', 'dropped a message that is not a JSON object');
+      return;
+    }
+    const type = (message as { type?: unknown }).type;
+    if (type === 'pong') return;
+    if (type === 'event') {
+      const event = EventSchema.safeParse(message);
+      if (event.success) this.emit('event', event.data);
+      else this.emit('warning', `dropped a malformed event: ${event.error.issues[0]?.message ?? ''}`);
+      return;
+    }
+    const envelope = AnswerEnvelopeSchema.safeParse(message);
+    if (!envelope.success) {
+      this.emit('warning', 'dropped a message that is neither a pong, an event nor an answer');
+      return;
+    }
+    this.#onAnswer(envelope.data);
+  }
+
+  #onAnswer(answer: { id: number; ok: boolean } & Record<string, unknown>): void {
+    const entry = this.#pending.get(answer.id);
+    if (!entry || !entry.sent) {
+      this.emit('warning', `dropped an answer for unknown or finished request ${answer.id}`);
+      return;
+    }
+    const resends = entry.resends;
+    if (!answer.ok) {
+      const failure = FailureSchema.safeParse(answer);
+      const error = failure.success
+        ? AiteError.fromFailure({ ...failure.data, retries: (failure.data.retries ?? 0) + resends || undefined }, entry.cmd)
+        : new AiteError('internal', `The extension sent a malformed failure for ${entry.cmd}.`, { command: entry.cmd });
+      this.#pending.settle(entry.id, { error });
+      return;
+    }
+    const parsed = AnswerSchemas[entry.cmd].safeParse(answer);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      this.#pending.settle(entry.id, {
+        error: new AiteError('internal', `The extension's answer to ${entry.cmd} is malformed (${issue?.path.join('.')}: ${issue?.message}).`, {
+          command: entry.cmd,
+        }),
+      });
+      return;
+    }
+    const retries = (parsed.data.retries ?? 0) + resends;
+    this.#pending.settle(entry.id, { answer: { ...parsed.data, ...(retries > 0 ? { retries } : {}) } });
+  }
+
+  #onClose(link: Transport, code: number, reason: string): void {
+    if (link !== this.#link) return;
+    this.#link = undefined;
+    this.emit('disconnected', { code, reason });
+    for (const entry of this.#pending.all()) {
+      if (!entry.sent || entry.lost) continue;
+      const why = `the extension disconnected (close ${code}) before answering; an action is never sent twice`;
+      if (IDEMPOTENT_COMMANDS.has(entry.cmd)) {
+        entry.sent = false; // goes out again on the next connection
+      } else if (entry.cmd === 'act') {
+        // Held until the extension is back and says whether the input was dispatched.
+        entry.lost = true;
+        this.#lostActs.set(entry.id, why);
+        const waitMs = this.#options.lostActWaitMs;
+        this.#pending.rearm(entry.id, waitMs, () => {
+          this.#lostActs.delete(entry.id);
+          return connectionLost(entry, `${why}; whether its input was dispatched is unknown: the extension did not come back and tell within ${waitMs} ms`);
+        });
+      } else {
+        this.#pending.settle(entry.id, { error: connectionLost(entry, why) });
+      }
+    }
+  }
+
+  /** Asks the extension whether lost act `id` dispatched its input, and fails the act with what it says. */
+  async #settleLostAct(id: number, why: string): Promise<void> {
+    const entry = this.#pending.get(id);
+    if (!entry) return;
+    let dispatched: ActDispatched = 'unknown';
+    let note: string;
+    try {
+      const request = entry.request as Extract<Request, { cmd: 'act' }>;
+      const status = (await this.#send({ cmd: 'actStatus', act: id, tab: request.tab, timeoutMs: this.#options.defaultTimeoutMs })) as AnswerOf<'actStatus'>;
+      dispatched = status.dispatched;
+      note =
+        dispatched === true
+          ? 'the page reports its input was dispatched: check what the page did before repeating it'
+          : dispatched === false
+            ? 'the page reports its input was not dispatched, and now never will be'
+            : `whether its input was dispatched is unknown: ${status.why ?? 'the page cannot tell'}`;
+    } catch (error) {
+      note = `whether its input was dispatched is unknown: asking the extension failed (${error instanceof Error ? error.message : String(error)})`;
+    }
+    this.#pending.settle(id, { error: connectionLost(entry, `${why}; ${note}`, dispatched) });
+  }
+
+  async #send(input: RequestInput): Promise<Record<string, unknown>> {
+    if (this.#closed) throw new AiteError('connection-lost', 'The bridge is closed.', { command: input.cmd });
+    const id = this.#pending.nextId();
+    const parsed = parseRequest({ ...input, id });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new AiteError(
+        'unsupported',
+        `Invalid ${String(input.cmd)} request: ${issue?.path.join('.') || '(root)'}: ${issue?.message}.`,
+        { command: String(input.cmd), detail: { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) } },
+      );
+    }
+    const request = parsed.data;
+    const size = Buffer.byteLength(JSON.stringify(request));
+    if (size > MAX_MESSAGE_BYTES) {
+      throw new AiteError('unsupported', `The ${request.cmd} request is ${size} bytes, over the protocol's 8 MB limit. Send less.`, {
+        command: request.cmd,
+      });
+    }
+    const timeoutMs = (request.timeoutMs ?? this.#options.defaultTimeoutMs) + this.#options.answerGraceMs;
+    const promise = this.#pending.add({ id, cmd: request.cmd, request, resends: 0, attempts: 0, sent: false }, timeoutMs, () =>
+      new AiteError(
+        'timeout',
+        this.#link
+          ? `No answer to ${request.cmd} within ${timeoutMs} ms. Raise timeoutMs if the page is slow.`
+          : `No answer to ${request.cmd} within ${timeoutMs} ms: the extension is not connected.`,
+        { command: request.cmd },
+      ),
+    );
+    if (this.#link) this.#transmit(this.#pending.get(id)!);
+    return promise;
+  }
+
+  #transmit(entry: PendingRequest): void {
+    const link = this.#link;
+    if (!link) return;
+    if (entry.attempts > 0) {
+      entry.resends += 1;
+      this.emit('retry', { id: entry.id, cmd: entry.cmd, retries: entry.resends, why: 'reconnect' });
+    }
+    entry.attempts += 1;
+    entry.sent = true;
+    link.send(JSON.stringify(entry.request satisfies Request));
+  }
+
+  #keepAlive(): void {
+    const now = Date.now();
+    const late = now - this.#lastTick > this.#options.pingIntervalMs * 1.5;
+    this.#lastTick = now;
+    const link = this.#link;
+    if (!link) return;
+    // When our own event loop was blocked, pongs may be waiting unread: judge the link on the next tick.
+    if (late) this.#lastHeard = now;
+    if (now - this.#lastHeard > this.#options.pongTimeoutMs) {
+      this.#reject({ cause: 'ping', code: CloseCode.PingTimeout, message: 'socket closed: no answer to pings' });
+      link.close(CloseCode.PingTimeout, 'no answer to pings');
+      // A half-open link may never finish the closing handshake.
+      setTimeout(() => link.terminate(), 1_000).unref();
+      this.#onClose(link, CloseCode.PingTimeout, 'no answer to pings');
+      return;
+    }
+    link.send(JSON.stringify({ type: 'ping' }));
+  }
+}
+
+function connectionLost(entry: PendingRequest, why: string, dispatched: ActDispatched = 'unknown'): AiteError {
+  return new AiteError('connection-lost', `${entry.cmd} got no answer: ${why}.`, {
+    command: entry.cmd,
+    detail: entry.cmd === 'act' ? { dispatched } : {},
+    retries: entry.resends,
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,187 @@
+import type { Browser, Dialog, Page, Target } from 'puppeteer-core';
+import { AiteError } from '../../errors/AiteError.js';
+
+/**
+ * What to do with a native dialog nobody armed an answer for.
+ *
+ * @example
+ * ```ts
+ * import { launch, type DialogPolicy } from 'aite';
+ *
+ * const dialogs: DialogPolicy = 'accept';
+ * const session = await launch({ allow: ['http://127.0.0.1:4173'], dialogs });
+ * ```
+ * @public
+ */
+export type DialogPolicy = 'dismiss' | 'accept';
+
+/**
+ * The kinds of native dialog a page can open.
+ * @public
+ */
+export type DialogType = 'alert' | 'confirm' | 'prompt' | 'beforeunload';
+
+/**
+ * One native dialog the run answered.
+ *
+ * @example
+ * ```ts
+ * import type { DialogRecord, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * const confirms: DialogRecord[] = session.dialogs.seen.filter((d) => d.type === 'confirm');
+ * for (const d of confirms) console.log(`${d.message}: ${d.accepted ? 'OK' : 'Cancel'}`);
+ * ```
+ * @public
+ */
+export interface DialogRecord {
+  type: DialogType;
+  /** The text the page showed. */
+  message: string;
+  /** A prompt's default value. */
+  defaultPrompt?: string;
+  /** OK (true) or Cancel (false). */
+  accepted: boolean;
+  /** What was typed into an accepted prompt. */
+  promptText?: string;
+  /** The page that opened it. */
+  url: string;
+  /** The extension's id of its tab, when the run knows that tab. */
+  tab?: number;
+  /** `armed` when `dialogs.next()` chose the answer, `policy` when the launch policy did. */
+  by: 'armed' | 'policy';
+}
+
+/**
+ * How to answer the next dialog.
+ * @public
+ */
+export interface DialogAnswer {
+  /** OK (true) or Cancel (false). */
+  accept: boolean;
+  /** Typed into a prompt before OK. */
+  promptText?: string;
+}
+
+/**
+ * The run's native dialogs (alert, confirm, prompt, beforeunload). Every page target of the
+ * launched Chrome is watched from the moment it appears, so no dialog ever waits for a person:
+ * each is answered at once, by the answer `next()` armed, else by the launch policy, and listed
+ * in `seen`. Over the debugging pipe only: in attach mode `next()` throws `unsupported`.
+ *
+ * @example
+ * ```ts
+ * import type { Session } from 'aite';
+ *
+ * declare const session: Session;
+ * session.dialogs.next({ accept: true, promptText: 'Zephyr' });
+ * await session.click('Rename');
+ * console.log(session.dialogs.seen.at(-1)); // { type: 'prompt', message: 'New name?', accepted: true, promptText: 'Zephyr', ... }
+ * ```
+ * @public
+ */
+export class Dialogs {
+  /** Every dialog answered so far, oldest first. */
+  readonly seen: DialogRecord[] = [];
+  readonly #armed: DialogAnswer[] = [];
+  readonly #policy: DialogPolicy;
+  readonly #watched = new WeakSet<Page>();
+  readonly #open = new Map<Page, { type: DialogType; message: string }>();
+  readonly #hooks: DialogHooks;
+
+  /** @internal */
+  constructor(browser: Browser | undefined, policy: DialogPolicy, hooks: DialogHooks) {
+    this.#policy = policy;
+    this.#hooks = hooks;
+    if (!browser) return;
+    browser.on('targetcreated', (target: Target) => void this.#watch(target));
+    for (const target of browser.targets()) void this.#watch(target);
+  }
+
+  /** Arms the answer of the next dialog that opens, in any tab of the run; each call arms one more. */
+  next(answer: DialogAnswer): void {
+    if (!this.#hooks.pipe) {
+      throw new AiteError('unsupported', 'Answering native dialogs needs the debugging pipe; attach mode leaves them to the person at the browser.', { command: 'dialog' });
+    }
+    if (typeof answer?.accept !== 'boolean') throw new AiteError('unsupported', 'dialogs.next() needs { accept: true | false } (and promptText for a prompt).', { command: 'dialog' });
+    this.#armed.push({ accept: answer.accept, ...(answer.promptText !== undefined ? { promptText: answer.promptText } : {}) });
+  }
+
+  /** The armed answers not yet used. */
+  get armed(): number {
+    return this.#armed.length;
+  }
+
+  /** The dialog open now in `page`, if one is (it is being answered). @internal */
+  openIn(page: Page): { type: DialogType; message: string } | undefined {
+    return this.#open.get(page);
+  }
+
+  /**
+   * Why a command that timed out may have: the dialogs answered since `since` (an index into
+   * `seen`), in a sentence, or undefined when there were none. @internal
+   */
+  explainSince(since: number): string | undefined {
+    const during = this.seen.slice(since);
+    if (during.length === 0) return undefined;
+    const stayed = during.find((d) => d.type === 'beforeunload' && !d.accepted);
+    if (stayed) {
+      return `The page's beforeunload dialog was dismissed (${stayed.by === 'armed' ? 'as dialogs.next() said' : 'the dialogs policy'}), so the page stayed where it was; call session.dialogs.next({ accept: true }) before leaving it.`;
+    }
+    return `Meanwhile the page opened ${during.map((d) => `a ${d.type} ("${d.message}", ${d.accepted ? 'accepted' : 'dismissed'})`).join(', ')}.`;
+  }
+
+  /** Forgets the armed answers and what was seen (a reset between tests). @internal */
+  clear(): void {
+    this.#armed.length = 0;
+    this.seen.length = 0;
+  }
+
+  async #watch(target: Target): Promise<void> {
+    if (target.type() !== 'page') return;
+    const page = await target.page().catch(() => null);
+    if (!page || this.#watched.has(page)) return;
+    this.#watched.add(page);
+    page.on('dialog', (dialog: Dialog) => void this.#answer(page, dialog));
+  }
+
+  async #answer(page: Page, dialog: Dialog): Promise<void> {
+    const type = dialog.type() as DialogType;
+    const armed = this.#armed.shift();
+    const accepted = armed ? armed.accept : this.#policy === 'accept';
+    const promptText = accepted && type === 'prompt' ? (armed?.promptText ?? dialog.defaultValue()) : undefined;
+    const url = page.url();
+    const tab = this.#hooks.tabOf(url);
+    const record: DialogRecord = {
+      type,
+      message: dialog.message(),
+      ...(type === 'prompt' ? { defaultPrompt: dialog.defaultValue() } : {}),
+      accepted,
+      ...(promptText !== undefined ? { promptText } : {}),
+      url,
+      ...(tab !== undefined ? { tab } : {}),
+      by: armed ? 'armed' : 'policy',
+    };
+    // Listed before the answer goes out: the step the dialog interrupted ends as soon as it is closed.
+    this.seen.push(record);
+    this.#hooks.answered(record);
+    this.#open.set(page, { type, message: record.message });
+    try {
+      await (accepted ? dialog.accept(promptText) : dialog.dismiss());
+    } catch {
+      // The page went away with its dialog: nothing is waiting on it any more.
+    } finally {
+      this.#open.delete(page);
+    }
+  }
+}
+
+/** What the session tells the dialog watch, and hears from it. @internal */
+export interface DialogHooks {
+  /** Whether there is a debugging pipe (launch mode). */
+  pipe: boolean;
+  /** The run's tab id of a page url, when known. */
+  tabOf(url: string): number | undefined;
+  /** A dialog was answered. */
+  answered(record: DialogRecord): void;
+}

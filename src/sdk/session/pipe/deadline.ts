@@ -1,0 +1,69 @@
+import type { Page } from 'puppeteer-core';
+import { AiteError } from '../../errors/AiteError.js';
+import type { ActDispatched } from '../../protocol/index.js';
+import type { Dialogs } from './Dialogs.js';
+
+/**
+ * Input over the pipe with a deadline: a renderer that does not take the input (a script that
+ * never returns, a dialog left open, a navigation that holds the page) fails the step within its
+ * timeout, saying what the page was doing, instead of holding the run. The input is never sent
+ * again: `dispatched` tells how much of it the page got.
+ */
+export async function inputWithDeadline(
+  page: Page,
+  action: string,
+  timeoutMs: number,
+  input: () => Promise<void>,
+  context: { dialogs: Dialogs; dispatched: () => ActDispatched },
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<'expired'>((resolve) => {
+    timer = setTimeout(() => resolve('expired'), timeoutMs);
+  });
+  const work = input();
+  try {
+    if ((await Promise.race([work, expired])) !== 'expired') return;
+  } finally {
+    clearTimeout(timer);
+  }
+  // The input call may still settle later; nothing waits for it.
+  work.catch(() => undefined);
+  const doing = await pageActivity(page, context.dialogs);
+  throw new AiteError('timeout', `${action} was sent over the pipe but the page did not take it within ${timeoutMs} ms: ${doing}. It is not sent again.`, {
+    command: action,
+    detail: { dispatched: context.dispatched(), page: doing },
+  });
+}
+
+/** What a page that does not answer is doing, in a phrase, found within about half a second. */
+export async function pageActivity(page: Page, dialogs: Dialogs): Promise<string> {
+  const open = dialogs.openIn(page);
+  if (open) return `a ${open.type} dialog is open ("${open.message}")`;
+  const probe = page.evaluate(() => document.readyState).then(
+    (state) => (state === 'complete' ? 'the page answers now, but was busy' : `the page is loading (document ${state})`),
+    (error: unknown) => `the page could not be asked (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const busy = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve('the page\u2019s main thread is busy: a script has been running without a break (it answered nothing in 500 ms)'), 500);
+  });
+  try {
+    return await Promise.race([probe, busy]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `work`, or an Error saying `what` when it takes longer than `ms`. */
+export async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(what)), ms);
+  });
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,67 @@
+import type { CDPSession, Page, Protocol } from 'puppeteer-core';
+
+/** Pointer moves between press and release: each one a real mousemove/pointermove (or dragover). */
+const STEPS = 10;
+
+/**
+ * A drag that travels like a hand: press at `a`, move to `b` in steps with the real
+ * intermediate events, release. When the page starts an HTML5 drag (draggable elements,
+ * SortableJS and the like), Chrome hands the drag to the runner (`Input.setInterceptDrags`),
+ * and the rest of the way is dragenter/dragover events and a drop (`Input.dispatchDragEvent`),
+ * as the browser would send them; otherwise the moves stay mouse moves.
+ */
+export async function travel(page: Page, a: { x: number; y: number }, b: { x: number; y: number }): Promise<void> {
+  const client = pageClient(page);
+  let data: Protocol.Input.DragData | undefined;
+  const onDrag = (event: Protocol.Input.DragInterceptedEvent): void => {
+    data ??= event.data;
+  };
+  client.on('Input.dragIntercepted', onDrag);
+  await client.send('Input.setInterceptDrags', { enabled: true });
+  try {
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.down();
+    let entered = false;
+    for (let i = 1; i <= STEPS; i++) {
+      const x = a.x + ((b.x - a.x) * i) / STEPS;
+      const y = a.y + ((b.y - a.y) * i) / STEPS;
+      if (!data) {
+        await page.mouse.move(x, y);
+      } else {
+        if (!entered) {
+          await client.send('Input.dispatchDragEvent', { type: 'dragEnter', x, y, data });
+          entered = true;
+        }
+        await client.send('Input.dispatchDragEvent', { type: 'dragOver', x, y, data });
+      }
+      // A hand's moves are frames apart: the page's drag code (timers, animation frames) runs between them.
+      await nextFrame(page);
+    }
+    if (data) {
+      // Held over the target a moment, as a person does before letting go.
+      await client.send('Input.dispatchDragEvent', { type: 'dragOver', x: b.x, y: b.y, data });
+      await nextFrame(page);
+      await client.send('Input.dispatchDragEvent', { type: 'drop', x: b.x, y: b.y, data });
+    }
+    await page.mouse.up();
+  } finally {
+    client.off('Input.dragIntercepted', onDrag);
+    await client.send('Input.setInterceptDrags', { enabled: false }).catch(() => undefined);
+  }
+}
+
+/** Waits for the page to render a frame and run its timers (at most 100 ms: a busy page is not waited for). */
+async function nextFrame(page: Page): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const cap = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, 100);
+  });
+  const frame = page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))).catch(() => undefined);
+  await Promise.race([frame, cap]);
+  clearTimeout(timer);
+}
+
+// The page's own session: drags are intercepted and dispatched on the session its mouse uses.
+function pageClient(page: Page): CDPSession {
+  return (page as unknown as { _client(): CDPSession })._client();
+}

@@ -1,0 +1,89 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/sdk/index.js';
+import { runCli } from '../../src/cli/program.js';
+import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: string, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+let server: FixtureServer;
+let dir: string;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  dir = await mkdtemp(join(tmpdir(), 'aite-cli-real-pages-'));
+  await writeFile(join(dir, 'aite.config.json'), JSON.stringify({ allow: [server.origin], baseUrl: server.url }));
+  await mkdir(join(dir, 'fixtures'));
+  await writeFile(join(dir, 'fixtures', 'receipt.txt'), 'receipt #1\n');
+});
+afterAll(async () => {
+  await server?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const code = await runCli(args, { stdout, stderr, env: { NO_COLOR: '1' }, cwd: dir });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+describe('aite run with the real-page steps', () => {
+  it('[DLG-STEP, DLG-NEXT, FILE-INPUT, FILE-DOWNLOAD, MK-BUTTON, MK-CHORD, DRAG-HTML5] dialog, upload, download, right click, chords and a sortable drag as script steps; the report lists the dialogs', async () => {
+    await writeFile(
+      join(dir, 'real.aite.json'),
+      JSON.stringify({
+        name: 'real pages',
+        steps: [
+          { navigate: 'dialogs.html' },
+          { dialog: { accept: true, promptText: 'Zephyr' } },
+          { click: 'Prompt' },
+          { verify: { kind: 'targetText', target: { label: 'Out' }, value: 'name: Zephyr' } },
+          { click: 'Alert' },
+          { navigate: 'files.html' },
+          { upload: { label: 'Receipt' }, files: ['fixtures/receipt.txt'] },
+          { verify: { kind: 'targetText', target: { label: 'Log' }, value: 'receipt: receipt.txt (11 bytes)' } },
+          { download: 'Export CSV', saveAs: 'out/export.csv' },
+          { navigate: 'mouse-keys.html' },
+          { click: 'budget.xlsx', button: 'right' },
+          { verify: { kind: 'targetText', target: { label: 'Log' }, value: 'menu for budget.xlsx (button 2)' } },
+          { press: 'Control+A', target: { label: 'Note' } },
+          { press: 'Backspace' },
+          { verify: { kind: 'value', target: { label: 'Note' }, value: '' } },
+          { navigate: 'sortable.html' },
+          { drag: 'Alpha', to: 'Gamma' },
+          { verify: { kind: 'targetText', target: { label: 'Order' }, value: 'Beta,Gamma,Alpha' } },
+        ],
+      }),
+    );
+    const result = await run(['run', 'real.aite.json', '--report', 'report']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(await readFile(join(dir, 'out', 'export.csv'), 'utf8')).toBe('id,amount\n1,4\n2,5\n');
+    const report = JSON.parse(await readFile(join(dir, 'report', 'report.json'), 'utf8')) as RunReport;
+    const steps = report.scripts[0]!.steps;
+    expect(steps[2]!.dialogs).toEqual([expect.objectContaining({ type: 'prompt', accepted: true, promptText: 'Zephyr', by: 'armed', profile: 'default' })]);
+    expect(steps[4]!.dialogs).toEqual([expect.objectContaining({ type: 'alert', message: 'Saved', accepted: false, by: 'policy' })]);
+    const html = await readFile(join(dir, 'report', 'index.html'), 'utf8');
+    expect(html).toContain('class="dialog-chip"');
+    expect(html).toMatch(/<code>alert<\/code> <q>Saved<\/q> dismissed/);
+  }, 120_000);
+
+  it('[MK-BAD-KEY] a key name that does not exist is a script error (exit 2) before Chrome starts', async () => {
+    await writeFile(join(dir, 'bad-key.aite.json'), JSON.stringify({ steps: [{ navigate: 'mouse-keys.html' }, { press: 'Control+Foo' }] }));
+    const started = performance.now();
+    const result = await run(['run', 'bad-key.aite.json']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/step 2 \(press\).*"Foo" in "Control\+Foo" is not a key name/);
+    // Chrome never started: a launch takes far longer than parsing.
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+});

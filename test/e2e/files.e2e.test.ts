@@ -1,0 +1,77 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { failure } from './support/failure.js';
+import { useSession } from './support/harness.js';
+
+// Uploads into file inputs and choosers, and downloads (FAULTS row 45). One Chrome for the file.
+const ctx = useSession({ timeoutMs: 3000 });
+const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/upload/${name}`, import.meta.url));
+const out = await mkdtemp(join(tmpdir(), 'aite-files-test-'));
+afterAll(() => rm(out, { recursive: true, force: true }));
+
+describe('files', () => {
+  it('[FILE-INPUT] a plain input named by its label gets the file; the page hears input and change', async () => {
+    await ctx.session.tab.navigate(ctx.page('files.html'));
+    await ctx.session.upload({ label: 'Receipt' }, fixture('receipt.txt'));
+    await ctx.session.verify.targetText({ label: 'Log' }, 'receipt: receipt.txt (11 bytes)');
+    await ctx.session.verify.targetText({ label: 'Events' }, 'input:receipt change:receipt');
+  });
+
+  it('[FILE-INPUT] [] clears the input, with its events', async () => {
+    await ctx.session.upload({ label: 'Receipt' }, []);
+    await ctx.session.verify.targetText({ label: 'Log' }, 'receipt: empty');
+  });
+
+  it('[FILE-LABEL] a hidden multiple input behind a styled label, named by the label\u2019s text, gets two files', async () => {
+    await ctx.session.upload('Attach photos', [fixture('a.png'), fixture('b.png')]);
+    await ctx.session.verify.targetText({ label: 'Log' }, 'photos: a.png (7 bytes), b.png (8 bytes)');
+  });
+
+  it('[FILE-LABEL] an input wrapped in its label', async () => {
+    await ctx.session.upload({ label: 'Contract' }, fixture('receipt.txt'));
+    await ctx.session.verify.targetText({ label: 'Log' }, 'contract: receipt.txt (11 bytes)');
+  });
+
+  it('[FILE-CHOOSER] [FAULT-45] a chooser a plain click opened and nobody answered holds nothing; then upload through the chooser button', async () => {
+    await ctx.session.click('Choose file');
+    await ctx.session.verify.targetText({ label: 'Log' }, 'contract: receipt.txt (11 bytes)');
+    await ctx.session.upload('Choose file', fixture('b.png'));
+    await ctx.session.verify.targetText({ label: 'Log' }, 'chosen: b.png (8 bytes)');
+  });
+
+  it('[FILE-FAILS] [FAULT-45] a control that opens no chooser fails within the timeout; a missing file or a removed input fails clearly; the next step works', async () => {
+    const started = performance.now();
+    const none = await failure(ctx.session.upload('Not a chooser', fixture('a.png'), { timeoutMs: 1500 }));
+    expect(none.reason).toBe('timeout');
+    expect(none.message).toMatch(/opened no file chooser within 1500 ms; name the file input or its label instead/);
+    expect(performance.now() - started).toBeLessThan(1500 + 2000);
+    const missing = await failure(ctx.session.upload({ label: 'Receipt' }, fixture('nope.txt')));
+    expect(missing.message).toMatch(/there is no file at .*nope\.txt/);
+    const page = (await ctx.session.browser!.pages()).find((p) => p.url().endsWith('files.html'))!;
+    await page.evaluate(() => document.getElementById('receipt')!.remove());
+    const gone = await failure(ctx.session.upload({ label: 'Receipt' }, fixture('a.png'), { timeoutMs: 1000 }));
+    expect(gone.reason).toBe('not-found');
+    await ctx.session.upload({ label: 'Contract' }, fixture('a.png'));
+    await ctx.session.verify.targetText({ label: 'Log' }, 'contract: a.png (7 bytes)');
+  });
+
+  it('[FILE-DOWNLOAD] download waits for the file the click starts, saves it where asked, and answers its name and size', async () => {
+    const saveAs = join(out, 'nested', 'export.csv');
+    const file = await ctx.session.download('Export CSV', { saveAs });
+    expect(file).toMatchObject({ path: saveAs, suggestedFilename: 'report.csv', bytes: 18, url: ctx.page('report.csv') });
+    expect(await readFile(saveAs, 'utf8')).toBe('id,amount\n1,4\n2,5\n');
+    const kept = await ctx.session.download('Export CSV');
+    expect(kept.suggestedFilename).toBe('report.csv');
+    expect(await readFile(kept.path, 'utf8')).toBe('id,amount\n1,4\n2,5\n');
+  });
+
+  it('[FILE-DOWNLOAD] a click that starts no download fails within the timeout, saying so', async () => {
+    await ctx.session.tab.navigate(ctx.page('files.html'));
+    const error = await failure(ctx.session.download('Not a download', { timeoutMs: 1500 }));
+    expect(error.reason).toBe('timeout');
+    expect(error.message).toMatch(/started no download within 1500 ms/);
+  });
+});

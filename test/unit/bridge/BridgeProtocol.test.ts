@@ -1,0 +1,118 @@
+import { createHmac } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AiteError } from '../../../src/sdk/index.js';
+import { BridgeProtocol } from '../../../src/sdk/bridge/BridgeProtocol.js';
+import type { Transport } from '../../../src/sdk/bridge/Transport.js';
+import { linkedPair } from '../../support/InMemoryTransport.js';
+
+// The protocol alone, over in-memory links: no server, no socket, no port.
+const token = 'ab'.repeat(16);
+let protocol: BridgeProtocol;
+afterEach(() => protocol?.close());
+
+function start(overrides: Partial<ConstructorParameters<typeof BridgeProtocol>[0]> = {}): BridgeProtocol {
+  protocol = new BridgeProtocol({
+    token,
+    runId: 'run-1',
+    helloTimeoutMs: 1_000,
+    pingIntervalMs: 60_000,
+    pongTimeoutMs: 120_000,
+    defaultTimeoutMs: 1_000,
+    answerGraceMs: 500,
+    maxPendingSockets: 4,
+    lostActWaitMs: 2_000,
+    ...overrides,
+  });
+  return protocol;
+}
+
+/** The extension's end of a new link: what it received, and a way to answer. */
+function extension(onRequest: (request: Record<string, unknown>) => unknown = () => undefined) {
+  const [runner, ext] = linkedPair();
+  const received: Array<Record<string, unknown>> = [];
+  let closed: { code: number; reason: string } | undefined;
+  ext.onmessage = (text) => {
+    const message = JSON.parse(text!) as Record<string, unknown>;
+    received.push(message);
+    if ('cmd' in message) {
+      const answer = onRequest(message);
+      if (answer !== undefined) ext.send(JSON.stringify(answer));
+    }
+  };
+  ext.onclose = (code, reason) => (closed = { code, reason });
+  protocol.accept(runner);
+  const hello = (extra: Record<string, unknown> = {}) => ext.send(JSON.stringify({ type: 'hello', extVersion: '0.1.0', chrome: '156', profile: 'test', ...extra }));
+  return { ext: ext as Transport, received, hello, closed: () => closed };
+}
+
+const until = async (check: () => boolean): Promise<void> => {
+  for (let i = 0; i < 200 && !check(); i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(check()).toBe(true);
+};
+
+describe('BridgeProtocol over an in-memory transport', () => {
+  it('[H-HELLO, H-WELCOME] welcomes a hello with the run id and the proof of the token, then answers requests', async () => {
+    start();
+    const link = extension((request) => ({ id: request.id, ok: true, text: 'Balance: 4' }));
+    link.hello({ nonce: 'n0nce' });
+    await protocol.waitForExtension(1_000);
+    await until(() => link.received.length > 0);
+    expect(link.received[0]).toEqual({ type: 'welcome', runId: 'run-1', protocol: 1, proof: createHmac('sha256', token).update('n0nce').digest('hex') });
+    const answer = await protocol.request({ cmd: 'read', target: { css: '#balance' } });
+    expect(answer.text).toBe('Balance: 4');
+    expect(link.received[1]).toMatchObject({ cmd: 'read', id: 1, target: { css: '#balance' } });
+  });
+
+  it('[KA-4408, H-MISMATCH] closes a link that says no hello in time, or says something else first', async () => {
+    start({ helloTimeoutMs: 30 });
+    const silent = extension();
+    await until(() => silent.closed() !== undefined);
+    expect(silent.closed()?.code).toBe(4408);
+    const rude = extension();
+    rude.ext.send(JSON.stringify({ type: 'pong' }));
+    await until(() => rude.closed() !== undefined);
+    expect(rude.closed()?.code).toBe(4426);
+  });
+
+  it('[DL-RESEND-IDEMPOTENT, RT-ADD] a read cut by a reconnect goes out again on the new link, and the re-send is counted', async () => {
+    start();
+    const first = extension(() => undefined);
+    first.hello();
+    await protocol.waitForExtension(1_000);
+    const answer = protocol.request({ cmd: 'read', target: { css: '#v' } });
+    await until(() => first.received.some((m) => m.cmd === 'read'));
+    first.ext.close(1006, 'worker stopped');
+    const second = extension((request) => ({ id: request.id, ok: true, text: 'again' }));
+    second.hello({ resume: 'run-1' });
+    expect(await answer).toMatchObject({ text: 'again', retries: 1 });
+  });
+
+  it('[DL-ACT-LOST, DL-ACT-STATUS] an act cut by a reconnect is never sent again: the extension is asked whether it dispatched', async () => {
+    start();
+    const first = extension(() => undefined);
+    first.hello();
+    await protocol.waitForExtension(1_000);
+    const act = protocol.request({ cmd: 'act', action: 'click', descriptor: { v: 1, tag: 'button', xpath: '/html/body/button' } });
+    await until(() => first.received.some((m) => m.cmd === 'act'));
+    first.ext.close(1006, 'worker stopped');
+    const second = extension((request) => (request.cmd === 'actStatus' ? { id: request.id, ok: true, dispatched: true } : undefined));
+    second.hello();
+    const error = await act.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AiteError);
+    expect((error as AiteError).reason).toBe('connection-lost');
+    expect((error as AiteError).detail.dispatched).toBe(true);
+    expect(second.received.filter((m) => m.cmd === 'act')).toEqual([]);
+    expect(second.received.filter((m) => m.cmd === 'actStatus')).toHaveLength(1);
+  });
+
+  it('[RQ-FAILURE] a failure answer throws its reason; a malformed answer is internal, never trusted', async () => {
+    start();
+    const link = extension((request) =>
+      request.cmd === 'read' ? { id: request.id, ok: false, reason: 'not-found', message: 'No #nope.' } : { id: request.id, ok: true, tabs: 'not a list' },
+    );
+    link.hello();
+    await protocol.waitForExtension(1_000);
+    await expect(protocol.request({ cmd: 'read', target: { css: '#nope' } })).rejects.toMatchObject({ reason: 'not-found', message: 'No #nope.' });
+    await expect(protocol.request({ cmd: 'tabs' })).rejects.toMatchObject({ reason: 'internal' });
+  });
+});
