@@ -131,6 +131,18 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
     expect(textOf(read)).toBe('css "#status" reads: "Subscribed: ada@example.com (tech, weekly)" (no re-sends)');
   });
 
+  it('[MCP-DIALOG] a confirm dialog is answered as armed, and the step that opened it says so', async () => {
+    expect(textOf(await call('dialog', { accept: false }))).toBe('The next dialog will be dismissed. (no re-sends)');
+    const kept = await call('click', { target: 'Delete draft' });
+    expect(textOf(kept)).toBe('Done: click "Delete draft". (no re-sends)\nA confirm dialog opened: "Delete the draft?"; it was dismissed.');
+    expect(textOf(await call('read', { target: { css: '#status' } }))).toContain('"Draft kept"');
+    // Armed and clicked in one call.
+    const deleted = await call('click', { target: { role: 'button', name: 'Delete draft' }, dialog: { accept: true } });
+    expect(textOf(deleted)).toBe('Done: click button "Delete draft". (no re-sends)\nA confirm dialog opened: "Delete the draft?"; it was accepted.');
+    expect(textOf(await call('read', { target: { css: '#status' } }))).toContain('"Draft deleted"');
+    await call('click', { target: 'Subscribe' });
+  });
+
   it('[MCP-ERROR] a verify that does not hold is a tool error with reason mismatch and what the page shows', async () => {
     const answer = await call('verify', { kind: 'targetText', target: { css: '#status' }, value: 'Unsubscribed', timeoutMs: 300 });
     expect(answer.isError).toBe(true);

@@ -34,6 +34,10 @@ const Target = (stepSchema('click').shape.click as z.ZodType<TargetInput>).descr
 const VerifyKinds = stepSchema('verify').shape.verify;
 const WaitKinds = stepSchema('wait').shape.wait;
 const TabMatch = stepSchema('switchTab').shape.switchTab;
+const { click: _click, name: _name, profile: _profile, timeoutMs: _timeout, ...clickOptions } = stepSchema('click').shape;
+const Key = stepSchema('press').shape.press;
+const DialogAnswer = stepSchema('dialog').shape.dialog;
+const Files = stepSchema('upload').shape.files.describe('Absolute paths of files on the machine Chrome runs on (relative ones: to where the server started); [] clears the input.');
 const timeoutMs = z.number().int().positive().max(120_000).optional().describe('How long the step may take, in ms (default the server\'s, 5000).');
 
 /** A tool that is one script step: the step describes itself ("click \"Send\"") and runs as `aite run` runs it. */
@@ -67,12 +71,20 @@ export function tools(allow: readonly string[]): Tool[] {
         return { sentence: `Opened ${await landed(session, answer)}.` };
       },
     },
-    stepTool(
-      'click',
-      'Click an element with real mouse input, once. It is found first (a drifted or look-alike element is refused, never clicked); an action is never sent twice, so after a failure look at the page before trying again.',
-      z.object({ target: Target, timeoutMs }),
-      (a) => ({ click: t(a), ...opt(a) }),
-    ),
+    {
+      name: 'click',
+      description:
+        'Click an element with real mouse input, once (button, modifiers, clickCount 2 for a double click). It is found first: a look-alike or drifted element is refused, never clicked. An action is never sent twice, so after a failure look at the page before trying again. With "dialog", the dialog the click opens (confirm, prompt) is answered so.',
+      input: z.object({ target: Target, ...clickOptions, dialog: DialogAnswer.optional(), timeoutMs }),
+      async run(args, ctx) {
+        const { target, dialog, timeoutMs: ms, ...how } = args;
+        const session = await ctx.session();
+        if (dialog !== undefined) await runStep(session, { dialog: dialog as { accept: boolean; promptText?: string } });
+        const step = { click: target as TargetInput, ...how, ...opt({ timeoutMs: ms }) } as ScriptStep;
+        const { result } = await runStep(session, step);
+        return { sentence: `Done: ${describeStep(step)}.`, ...(result ? { result } : {}) };
+      },
+    },
     stepTool(
       'type',
       'Click a text field and type text into it key by key, after what is already there (use fill to replace the value).',
@@ -87,8 +99,8 @@ export function tools(allow: readonly string[]): Tool[] {
     ),
     stepTool(
       'press',
-      'Press a key (Enter, Tab, Escape, ArrowDown, a, ...) in the element named by target (it is clicked first), or in the page when no target is given.',
-      z.object({ key: z.string().min(1).describe('A key name: Enter, Tab, Escape, ArrowDown, Backspace, a ...'), target: Target.optional(), timeoutMs }),
+      'Press a key or chord (Enter, Tab, Escape, ArrowDown, a, Control+A, Shift+Tab) in the element named by target (focused first, not clicked), or in the page when no target is given.',
+      z.object({ key: Key, target: Target.optional(), timeoutMs }),
       (a) => ({ press: String(a.key), ...(a.target !== undefined ? { target: t(a) } : {}), ...opt(a) }),
     ),
     stepTool(
@@ -110,6 +122,23 @@ export function tools(allow: readonly string[]): Tool[] {
       z.object({ from: Target.describe('The element to drag'), to: Target.describe('Where to drop it'), timeoutMs }),
       (a) => ({ drag: t(a, 'from'), to: t(a, 'to'), ...opt(a) }),
     ),
+    stepTool(
+      'upload',
+      'Set the files of a file input: the input, its label, or a control that opens a file chooser when clicked (the chooser is intercepted, no window opens). [] clears it.',
+      z.object({ target: Target, files: Files, timeoutMs }),
+      (a) => ({ upload: t(a), files: a.files as string[], ...opt(a) }),
+    ),
+    {
+      name: 'dialog',
+      description:
+        'Answer the next native dialog (alert, confirm, prompt, beforeunload) in any tab of the run: call it before the action that opens one (or pass "dialog" to click). A dialog nobody armed is dismissed. The step during which it opens says what it said and how it was answered.',
+      input: DialogAnswer,
+      async run(args, ctx) {
+        const answer = args as { accept: boolean; promptText?: string };
+        await runStep(await ctx.session(), { dialog: answer });
+        return { sentence: `The next dialog will be ${answer.accept ? 'accepted' : 'dismissed'}${answer.promptText !== undefined ? ` with ${JSON.stringify(answer.promptText)}` : ''}.` };
+      },
+    },
     {
       name: 'read',
       description: "Read an element's visible text (a form control's value).",

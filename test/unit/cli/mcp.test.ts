@@ -56,7 +56,7 @@ describe('aite mcp: answers', () => {
         repaired: true,
         repair: { score: 0.91, runnerUp: 0.4, old: { v: 1, tag: 'button', xpath: '/html/body/button' }, changed: ['text'], changes: ['text "Delete" → "Remove"'] },
         warnings: [{ code: 'lock', message: 'the lock file was not written' }],
-        dialogs: [{ type: 'confirm', message: 'Sure?', accepted: true }],
+        dialogs: [{ type: 'confirm', message: 'Sure?', accepted: true, url: 'http://127.0.0.1:4173/', by: 'armed' }],
       }),
     }).content[0]!;
     expect(text).toEqual({
