@@ -120,13 +120,19 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
     expect(chromeOf(transport.pid!).pids.length).toBeGreaterThan(0);
   });
 
-  it('[MCP-TARGET] [MCP-RESULT] types by label, checks, selects and clicks by text; read shows what the page did', async () => {
+  it('[MCP-TARGET] [MCP-SNAPSHOT] [MCP-RESULT] types by label, checks, selects; a snapshot shows it, and a click by its ref lands; read shows what the page did', async () => {
     const typed = await call('type', { target: { label: 'Email' }, text: 'ada@example.com' });
     expect(textOf(typed)).toBe('Done: type "ada@example.com" into label "Email". (no re-sends)');
     expect((await call('check', { target: { label: 'Weekly digest' } })).isError).toBeFalsy();
     expect((await call('select', { target: { label: 'Topic' }, option: 'Technology' })).isError).toBeFalsy();
-    const clicked = await call('click', { target: 'Subscribe' });
-    expect(textOf(clicked)).toBe('Done: click "Subscribe". (no re-sends)');
+    const snapshot = textOf(await call('snapshot'));
+    expect(snapshot).toMatch(/^Snapshot of "Newsletter" http:\/\/127\.0\.0\.1:\d+\/agent\.html: \d+ lines, \d+ refs\. \(no re-sends\)\n/);
+    expect(snapshot).toMatch(/- textbox "Email" \[ref=e\d+\]: "ada@example\.com"/);
+    expect(snapshot).toMatch(/- checkbox "Weekly digest" \[checked\] \[ref=e\d+\]/);
+    const ref = /- button "Subscribe" \[ref=(e\d+)\]/.exec(snapshot)![1]!;
+    const clicked = await call('click', { target: { ref } });
+    expect(textOf(clicked)).toMatch(/^Done: click xpath "[^"]+"\. \(no re-sends\)$/);
+    expect(await call('click', { target: { ref: 'e999' } })).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^\[not-found\] There is no ref e999 in the last snapshot/) }] });
     const read = await call('read', { target: { css: '#status' } });
     expect(textOf(read)).toBe('css "#status" reads: "Subscribed: ada@example.com (tech, weekly)" (no re-sends)');
   });

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Session } from 'aite';
 import { LazySession } from './LazySession.js';
+import { SnapshotRefs } from './pipeSnapshot.js';
 import { failed, passed, type ToolAnswer } from './results.js';
 import { tools, type Tool } from './tools.js';
 
@@ -30,6 +31,7 @@ const INSTRUCTIONS = [
  */
 export function createMcpServer(options: McpServerOptions): { server: McpServer; session: LazySession } {
   const session = new LazySession(options.start);
+  const refs = new SnapshotRefs();
   const server = new McpServer({ name: 'aite', version: options.version }, { instructions: INSTRUCTIONS });
   for (const tool of tools(options.allow)) {
     server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, (args: Record<string, unknown>) => call(tool, args));
@@ -40,6 +42,7 @@ export function createMcpServer(options: McpServerOptions): { server: McpServer;
       let before = 0;
       const ctx = {
         allow: options.allow,
+        refs,
         session: async (): Promise<Session> => {
           if (!started) {
             started = await get();
@@ -50,7 +53,7 @@ export function createMcpServer(options: McpServerOptions): { server: McpServer;
       };
       const retries = (): number => (started ? started.retries.total - before : 0);
       try {
-        const outcome = await tool.run(args, ctx);
+        const outcome = await tool.run(withRefs(args, refs), ctx);
         const sentence = restarted ? `${restarted}\n${outcome.sentence}` : outcome.sentence;
         return passed(sentence, { retries: retries(), ...(outcome.result ? { result: outcome.result } : {}) }, outcome.image, outcome.body);
       } catch (error) {
@@ -58,4 +61,11 @@ export function createMcpServer(options: McpServerOptions): { server: McpServer;
       }
     });
   return { server, session };
+}
+
+/** A `{ ref }` from the last snapshot, where a target goes, becomes the element it names. */
+function withRefs(args: Record<string, unknown>, refs: SnapshotRefs): Record<string, unknown> {
+  const out = { ...args };
+  for (const key of ['target', 'from', 'to'] as const) if (out[key] !== undefined) out[key] = refs.resolve(out[key]);
+  return out;
 }

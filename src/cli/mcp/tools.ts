@@ -1,6 +1,7 @@
 import { _describeStep as describeStep, _describeTarget as describeTarget, _runStep as runStep, _stepSchema as stepSchema, AiteError, type ScriptStep, type Session, type StepResult, type TargetInput } from 'aite';
 import { z } from 'zod';
 import { check, flattenUnion } from './flatten.js';
+import { pipeSnapshot, type SnapshotRefs } from './pipeSnapshot.js';
 
 /** What a tool's work produced: the sentence, and what the step left beside passing. */
 export interface ToolOutcome {
@@ -17,6 +18,8 @@ export interface ToolContext {
   session: () => Promise<Session>;
   /** The origins this server may open. */
   allow: readonly string[];
+  /** The refs of the last snapshot. */
+  refs: SnapshotRefs;
 }
 
 /** One MCP tool: its fixed name, what an agent reads about it, its input, and what it does. */
@@ -28,8 +31,9 @@ export interface Tool {
 }
 
 // The script format's own schemas: a tool's target is exactly a script step's target.
-const Target = (stepSchema('click').shape.click as z.ZodType<TargetInput>).describe(
-  'The element: a plain string is its visible text ("Send"); or an object such as {"role":"button","name":"Send"}, {"label":"Amount"}, {"placeholder":"Search"}, {"testid":"pay"}, {"css":"#total"}, optionally with "within" (a region by name) and "nth" (0-based, when several match).',
+const Ref = z.strictObject({ ref: z.string().regex(/^e[1-9]\d*$/, 'a ref is what a snapshot gave out: e and a number, such as e12') });
+const Target = z.union([stepSchema('click').shape.click as z.ZodType<TargetInput>, Ref]).describe(
+  'The element: a plain string is its visible text ("Send"); or an object such as {"role":"button","name":"Send"}, {"label":"Amount"}, {"placeholder":"Search"}, {"testid":"pay"}, {"css":"#total"}, optionally with "within" (a region by name) and "nth" (0-based, when several match); or {"ref":"e12"} from the last snapshot.',
 );
 const VerifyKinds = stepSchema('verify').shape.verify;
 const WaitKinds = stepSchema('wait').shape.wait;
@@ -69,6 +73,17 @@ export function tools(allow: readonly string[]): Tool[] {
         const session = await ctx.session();
         const answer = await session.tab.navigate(url, opt(args));
         return { sentence: `Opened ${await landed(session, answer)}.` };
+      },
+    },
+    {
+      name: 'snapshot',
+      description:
+        'The page as a short outline: one line per element with its role, name, states and a ref (e12), nested as on the page. A ref is a target ({"ref":"e12"}) until the next snapshot; after the page changed, take a new one.',
+      input: z.object({ maxLines: z.number().int().positive().max(2_000).optional().describe('At most this many lines (default 400)') }),
+      async run(args, ctx) {
+        const snap = await pipeSnapshot(await ctx.session(), ctx.refs, (args.maxLines as number | undefined) ?? 400);
+        const cut = snap.truncated ? ' (cut short: ask for more with maxLines)' : '';
+        return { sentence: `Snapshot of ${JSON.stringify(snap.title)} ${snap.url}: ${snap.lines} lines, ${snap.refs} refs${cut}.`, body: snap.text };
       },
     },
     {
