@@ -4,13 +4,13 @@
 import type { Descriptor, Target } from '../../src/sdk/protocol/index.js';
 import { repair } from '../../src/extension/content/repair/index.js';
 
-export function time(descriptor: Descriptor, target: Target): { ms: number; scoreOnlyMs: number; scoreOnly: string } {
+export function time(descriptor: Descriptor, _target?: Target): { ms: number; scoreOnlyMs: number; scoreOnly: string } {
   let t0 = performance.now();
-  const outcome = repair(descriptor, target);
+  const outcome = repair(descriptor);
   const ms = performance.now() - t0;
   if (outcome?.kind !== 'found') throw new Error(`in-page repair: ${outcome?.kind ?? 'no outcome'}`);
   t0 = performance.now();
-  const scored = repair(descriptor, target, { scoreOnly: true });
+  const scored = repair(descriptor, { scoreOnly: true });
   const scoreOnlyMs = performance.now() - t0;
   return { ms, scoreOnlyMs, scoreOnly: scored?.kind ?? 'none' };
 }

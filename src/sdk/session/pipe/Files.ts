@@ -19,35 +19,38 @@ export async function checkFiles(files: string | readonly string[], cwd = proces
 }
 
 /**
+ * Runs in the page's main world (as source text: the SDK is built without the DOM's types, and
+ * never touches a document itself): the file input at `xpath`, the input of the `<label>` there,
+ * `'other'` for any other element, `'gone'` when the path leads nowhere.
+ */
+const FIND_FILE_INPUT = `(xpath, tag) => {
+  // Our paths step into shadow roots with "/#shadow-root"; each part is plain XPath.
+  let scope = document;
+  let el = null;
+  for (const [i, part] of xpath.split('/#shadow-root').entries()) {
+    const found = document.evaluate(i === 0 ? part : '.' + part, scope, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+    el = found instanceof Element ? found : null;
+    if (!el) return 'gone';
+    scope = el.shadowRoot ?? el;
+  }
+  if (!el || el.localName !== tag.toLowerCase()) return 'gone';
+  if (el instanceof HTMLInputElement && el.type === 'file') return el;
+  const control = el.closest('label')?.control;
+  return control instanceof HTMLInputElement && control.type === 'file' ? control : 'other';
+}`;
+
+/**
  * The `<input type=file>` a resolved element stands for: the input itself, the input of its
  * `<label>` (a hidden input behind a styled label is the common case), or undefined when it is
  * neither (then it is a control that opens a chooser when clicked). The element is found over
  * the pipe in the page's main world by the descriptor's path, in its frame; a path that leads
  * nowhere is the "re-rendered" failure, so the step resolves it again.
  */
-export async function fileInputOf(page: Page, d: Descriptor): Promise<ElementHandle<HTMLInputElement> | undefined> {
+export async function fileInputOf(page: Page, d: Descriptor): Promise<ElementHandle | undefined> {
   const frame = d.frame === undefined ? page.mainFrame() : await frameOf(page, d.frame);
-  const handle = await frame.evaluateHandle(
-    (xpath: string, tag: string) => {
-      // Our paths step into shadow roots with "/#shadow-root"; each part is plain XPath.
-      let scope: Node = document;
-      let el: Element | null = null;
-      for (const [i, part] of xpath.split('/#shadow-root').entries()) {
-        const found = document.evaluate(i === 0 ? part : `.${part}`, scope, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
-        el = found instanceof Element ? found : null;
-        if (!el) return 'gone';
-        scope = el.shadowRoot ?? el;
-      }
-      if (!el || el.localName !== tag.toLowerCase()) return 'gone';
-      if (el instanceof HTMLInputElement && el.type === 'file') return el;
-      const control = el.closest('label')?.control;
-      return control instanceof HTMLInputElement && control.type === 'file' ? control : 'other';
-    },
-    d.xpath,
-    d.tag,
-  );
+  const handle = await frame.evaluateHandle(`(${FIND_FILE_INPUT})(${JSON.stringify(d.xpath)}, ${JSON.stringify(d.tag)})`);
   const value = handle.asElement();
-  if (value) return value as ElementHandle<HTMLInputElement>;
+  if (value) return value as ElementHandle;
   const kind = await handle.jsonValue();
   if (kind === 'gone') {
     throw new AiteError('not-found', `The <${d.tag}> to upload into was removed from the page since resolve (the page re-rendered it); resolve again.`, {
@@ -58,20 +61,23 @@ export async function fileInputOf(page: Page, d: Descriptor): Promise<ElementHan
   return undefined;
 }
 
+/** Runs in the page (as source text, like FIND_FILE_INPUT): the iframe named, id'd or selected by `spec`. */
+const FIND_FRAME = `(spec) => {
+  const frames = [...document.querySelectorAll('iframe, frame')];
+  const byName = frames.find((f) => f.getAttribute('name') === spec) ?? frames.find((f) => f.id === spec);
+  if (byName) return byName;
+  try {
+    return frames.find((f) => f.matches(spec)) ?? null;
+  } catch {
+    return null;
+  }
+}`;
+
 /** The frame a descriptor's `frame` path names, outermost first, each by name, id or CSS selector. */
 async function frameOf(page: Page, path: string | string[]): Promise<Frame> {
   let frame = page.mainFrame();
   for (const spec of typeof path === 'string' ? [path] : path) {
-    const element = await frame.evaluateHandle((s: string) => {
-      const frames = [...document.querySelectorAll('iframe, frame')];
-      const byName = frames.find((f) => f.getAttribute('name') === s) ?? frames.find((f) => f.id === s);
-      if (byName) return byName;
-      try {
-        return frames.find((f) => f.matches(s)) ?? null;
-      } catch {
-        return null;
-      }
-    }, spec);
+    const element = await frame.evaluateHandle(`(${FIND_FRAME})(${JSON.stringify(spec)})`);
     const inner = await element.asElement()?.contentFrame();
     if (!inner) throw new AiteError('not-found', `The iframe "${spec}" that held the file input is not in the page any more; resolve again.`, { command: 'upload', detail: { frame: spec } });
     frame = inner;
@@ -80,13 +86,17 @@ async function frameOf(page: Page, path: string | string[]): Promise<Frame> {
 }
 
 /** Sets an input's files (or clears them for `[]`); the page gets its `input` and `change` events. */
-export async function setInputFiles(input: ElementHandle<HTMLInputElement>, paths: readonly string[]): Promise<void> {
-  const state = await input.evaluate((el) => (el.isConnected ? (el.multiple ? 'multiple' : 'single') : 'detached'));
+export async function setInputFiles(input: ElementHandle, paths: readonly string[]): Promise<void> {
+  const state = await input.evaluate((el) => {
+    const field = el as unknown as { isConnected: boolean; multiple: boolean };
+    return field.isConnected ? (field.multiple ? 'multiple' : 'single') : 'detached';
+  });
   if (state === 'detached') {
     throw new AiteError('not-found', 'The file input was removed from the page before the files could be set; nothing was uploaded.', { command: 'upload', detail: { stale: 'removed' } });
   }
   if (paths.length > 1 && state !== 'multiple') {
     throw new AiteError('unsupported', `upload: ${paths.length} files for an input that takes one (it has no \`multiple\`).`, { command: 'upload' });
   }
-  await input.uploadFile(...paths);
+  // puppeteer types the input as HTMLInputElement, a DOM type the SDK is built without.
+  await (input as unknown as ThisParameterType<ElementHandle['uploadFile']>).uploadFile(...paths);
 }

@@ -39,7 +39,7 @@ export async function inputWithDeadline(
 export async function pageActivity(page: Page, dialogs: Dialogs): Promise<string> {
   const open = dialogs.openIn(page);
   if (open) return `a ${open.type} dialog is open ("${open.message}")`;
-  const probe = page.evaluate(() => document.readyState).then(
+  const probe = (page.evaluate('document.readyState') as Promise<string>).then(
     (state) => (state === 'complete' ? 'the page answers now, but was busy' : `the page is loading (document ${state})`),
     (error: unknown) => `the page could not be asked (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
   );

@@ -56,7 +56,7 @@ async function nextFrame(page: Page): Promise<void> {
   const cap = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, 100);
   });
-  const frame = page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))).catch(() => undefined);
+  const frame = page.evaluate('new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))').catch(() => undefined);
   await Promise.race([frame, cap]);
   clearTimeout(timer);
 }
