@@ -1,8 +1,7 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { attach, launch, loadConfig, UsageError, type AttachOptions, type LaunchOptions, type Session } from 'aite';
 import { writeLines, type Io } from '../Io.js';
 import { hasDisplay } from './doctor.js';
-import { createMcpServer } from '../mcp/server.js';
+import { createMcpServer, stdioTransport } from '../mcp/server.js';
 
 export interface McpFlags {
   allow?: string[];
@@ -65,7 +64,7 @@ export async function mcpCommand(flags: McpFlags, io: Io, version: string, seams
 
   const { server, session } = createMcpServer({ version, allow, start, allowEvaluate: flags.allowEvaluate ?? false });
   const stdin = seams.stdin ?? process.stdin;
-  const transport = new StdioServerTransport(stdin as typeof process.stdin, (seams.stdout ?? process.stdout) as typeof process.stdout);
+  const transport = stdioTransport(stdin, seams.stdout ?? process.stdout);
   let finish!: () => void;
   const finished = new Promise<void>((resolve) => (finish = resolve));
   let closing: Promise<void> | undefined;

@@ -87,17 +87,18 @@ async function xpathOf(node: SerializedAXNode): Promise<string | undefined> {
   if (!handle) return undefined;
   try {
     return await handle.evaluate((start) => {
-      let el: Node | null = start.nodeType === Node.TEXT_NODE ? start.parentNode : start;
+      // Node types: 1 element, 3 text, 9 document.
+      let el: Node | null = start.nodeType === 3 ? start.parentNode : start;
       const parts: string[] = [];
-      while (el && el.nodeType === Node.ELEMENT_NODE) {
+      while (el && el.nodeType === 1) {
         const e = el as Element;
         let i = 1;
         for (let s = e.previousElementSibling; s; s = s.previousElementSibling) if (s.localName === e.localName) i++;
         parts.unshift(`${e.localName}[${i}]`);
         el = e.parentNode;
       }
-      // An element in a shadow root or a frame has no document path from the top: no ref.
-      return el && el.nodeType === Node.DOCUMENT_NODE && (el as Document) === document ? `/${parts.join('/')}` : '';
+      // An element in a shadow root or a frame has no path from the top document: no ref.
+      return el && el.nodeType === 9 && (el as Document).defaultView === (el as Document).defaultView?.top ? `/${parts.join('/')}` : '';
     }) || undefined;
   } finally {
     await handle.dispose().catch(() => undefined);

@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Session } from 'aite';
 import { LazySession } from './LazySession.js';
 import { SnapshotRefs } from './pipeSnapshot.js';
@@ -68,4 +69,9 @@ function withRefs(args: Record<string, unknown>, refs: SnapshotRefs): Record<str
   const out = { ...args };
   for (const key of ['target', 'from', 'to'] as const) if (out[key] !== undefined) out[key] = refs.resolve(out[key]);
   return out;
+}
+
+/** The stdio transport over `stdin` and `stdout` (the process's own unless tests pass theirs). */
+export function stdioTransport(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream): StdioServerTransport {
+  return new StdioServerTransport(stdin as typeof process.stdin, stdout as typeof process.stdout);
 }
