@@ -28,7 +28,7 @@ async function start(buildDir: string, origin: string): Promise<{ session: Sessi
   const connected = bridge.waitForExtension(60_000);
   const browser = await launchChrome({ executablePath: findChrome(), userDataDir, extensionDir: stage.dir, headless: true });
   await connected;
-  const session = new Session({ bridge, browser, profile: 'default', timeoutMs: 30_000, close: async () => {
+  const session = new Session({ bridge, browser, profile: 'default', timeoutMs: 30_000, allow: [origin], tempProfile: true, close: async () => {
     await browser.close();
     await bridge.close();
   } });

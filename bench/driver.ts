@@ -112,6 +112,28 @@ const ops: Record<string, (arg: any) => Promise<unknown>> = {
     }
   },
 
+  /** `n` isolated tests back to back on the main instance (see Instance.isolatedTest); their total time. */
+  async suite(arg: { url: string; n: number }) {
+    const page = need();
+    const ms = await timed(async () => {
+      for (let i = 0; i < arg.n; i++) await page.isolatedTest(arg.url, 'Needle', 'Clicks: 1');
+    });
+    return { ms };
+  },
+
+  /** A worker of a parallel suite: launch, `n` isolated tests, close; its wall time, launch included. */
+  async suiteWorker(arg: { url: string; n: number }) {
+    const ms = await timed(async () => {
+      const instance = await tool.launch(settings);
+      try {
+        for (let i = 0; i < arg.n; i++) await instance.isolatedTest(arg.url, 'Needle', 'Clicks: 1');
+      } finally {
+        await instance.close();
+      }
+    });
+    return { ms };
+  },
+
   /** The 20-step flow on the main instance; `reset` is POSTed first (untimed) for the demo app. */
   async flow(arg: { url: string; reset?: string }) {
     if (arg.reset) {

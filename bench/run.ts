@@ -44,9 +44,15 @@ const N = {
   hugeFlow: q(2),
   repair: q(30),
   parallel: q(2),
+  /** Rounds of the isolated-test suite (each round: SUITE_TESTS tests per tool). */
+  suite: q(6),
+  suite4: q(2),
   widget: q(6),
   agents: q(5),
 };
+/** Tests in one round of the isolated suite, and in the 4-worker suite. */
+const SUITE_TESTS = 30;
+const SUITE4_TESTS = QUICK ? 40 : 200;
 const SIZES = [200, 2000, 20000];
 // 1 profile is the single-profile flow on 2000 elements, measured above.
 const PROFILES = [1, 2, 4, 8];
@@ -135,12 +141,13 @@ async function interleave(
   arg: (d: Driver) => unknown,
   pick: (result: any) => number = (r) => r.ms,
   sink?: (tool: ToolName, result: any) => void,
+  timeoutMs?: number,
 ): Promise<void> {
   let active = [...drivers];
   for (let round = -warmup; round < n; round++) {
     for (const d of [...active]) {
       try {
-        const result = await d.call(op, arg(d));
+        const result = await d.call(op, arg(d), timeoutMs);
         if (round >= 0) {
           if (m) (m.samples[d.tool] ??= []).push(pick(result));
           sink?.(d.tool, result);
@@ -371,6 +378,12 @@ async function main(): Promise<void> {
       }
     }
 
+    if (wanted('suite')) {
+      console.log(`· a suite of ${SUITE_TESTS} isolated tests (aite: reset per test; Playwright: a context per test; puppeteer: a browser context per test)`);
+      const m = metric(`suite, ${SUITE_TESTS} isolated tests`, N.suite, { ratio: 0.8 }, 'each test: a clean state, open the page, click, see the count; same Chrome for the whole suite');
+      await interleave(m, drivers, N.suite, 1, 'suite', () => ({ url: wallet(200), n: SUITE_TESTS }), (r) => r.ms, undefined, 300_000);
+    }
+
     if (wanted('widgets')) {
       // Real widget libraries, one user task each, aite and Playwright on the same pages.
       console.log(`· widget tasks (${WIDGET_TASKS.map((t) => t.library).join(', ')}), aite and Playwright`);
@@ -392,6 +405,27 @@ async function main(): Promise<void> {
     }
 
     await Promise.all(drivers.map((d) => d.call('close')));
+
+    if (wanted('suite')) {
+      console.log(`· a suite of ${SUITE4_TESTS} isolated tests over 4 workers (each worker launches its browser once)`);
+      const m = metric(`suite, ${SUITE4_TESTS} tests over 4 workers (wall)`, N.suite4, { ratio: 0.8 }, 'launch included; 4 browsers at once on 2 cores');
+      for (let round = 0; round < N.suite4; round++) {
+        for (const tool of TOOLS) {
+          const workers = [0, 1, 2, 3].map(() => new Driver(tool));
+          try {
+            await Promise.all(workers.map((w) => w.call('init', { tool, settings: settings(tool) })));
+            const started = performance.now();
+            await Promise.all(workers.map((w) => w.call('suiteWorker', { url: wallet(200), n: SUITE4_TESTS / 4 }, 600_000)));
+            (m.samples[tool] ??= []).push(performance.now() - started);
+          } catch (error) {
+            failures.push(`${m.name}: ${(error as Error).message}`);
+            console.error(`  ! ${m.name}: ${(error as Error).message.split('\n')[0]}`);
+          } finally {
+            for (const w of workers) w.stop();
+          }
+        }
+      }
+    }
 
     if (wanted('parallel')) {
       const single = metrics.find((m) => m.name === '20-step flow, 2000 elements');

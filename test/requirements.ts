@@ -115,6 +115,12 @@ export const REQUIREMENTS = {
   'SEC-NOT-IN-PAGE': 'the token is never in a URL the page can see; pages cannot reach the bridge or the worker',
   'SEC-HOSTS': 'the extension requests host permissions only for the origins of the allow list',
 
+  // Test isolation (beyond v1)
+  'ISO-RESET': 'session.reset(): the run\u2019s other tabs closed, its tab on about:blank, cookies, local/session storage, IndexedDB and caches of the allowed origins cleared, console errors emptied; retries keep counting',
+  'ISO-NAMED-PROFILE': 'reset keeps the data of a userDataDir the user named unless reset({ storage: true })',
+  'ISO-RUNNERS': 'the runner helpers reset the session before each test (isolate: "test" by default; isolate: "file" shares)',
+  'ISO-WARM': 'test files in one process share one warm Chrome, reset, instead of a launch per file',
+  'ISO-CLI': 'aite run resets one Chrome between the scripts of a profile instead of relaunching',
   // Real pages: dialogs, files, mouse and keys, re-renders, drags (issue 15)
   'DLG-POLICY': 'a native dialog nobody armed is answered at once by the launch policy (dismiss by default, or accept); none waits for a person',
   'DLG-NEXT': 'dialogs.next({ accept, promptText }) answers the next dialog only, in any tab of the run',
@@ -161,6 +167,9 @@ export const REQUIREMENTS = {
   'WG-DATEPICKER': 'widget suite: in flatpickr the calendar is opened, moved a month on, and a day picked',
   'WG-SELECT': 'widget suite: in Tom Select part of a name is typed and the matching option chosen',
   'WG-MODAL': 'widget suite: a SweetAlert2 confirmation dialog opened by a button is confirmed',
+  'WG-SORTABLE': 'widget suite: in a SortableJS list the first item is dragged below the last (Beta,Gamma,Alpha, as a person and Playwright get)',
+  'WG-DROPZONE': 'widget suite: a Dropzone zone is clicked and a file chosen in the chooser it opens; the widget lists the file with its size',
+
 
   // For agents: aite mcp
   'MCP-TOOLS': 'aite mcp lists the tools API.md names, each with a description and a zod-derived object input schema',

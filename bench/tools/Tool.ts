@@ -31,6 +31,12 @@ export interface Instance {
   seeText(text: string, within?: string): Promise<void>;
   /** The visible text of the element `css` selects. */
   read(css: string): Promise<string>;
+  /**
+   * One small test with a clean state, as that tool's test runner isolates a test: aite resets
+   * its session, Playwright opens a new context, puppeteer a new browser context; then open
+   * `url`, click the button `button` and see `text`. Cookies and storage start empty each time.
+   */
+  isolatedTest(url: string, button: string, text: string): Promise<void>;
   /** A widget task (test/widgets/tasks.ts) as this tool writes it; absent: the tool has none. */
   widget?(task: WidgetTask): Promise<void>;
   /** Runs `expression` in the page (not timed: set-up and sanity checks only). */

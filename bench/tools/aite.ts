@@ -38,6 +38,12 @@ export class AiteInstance implements Instance {
   async read(css: string): Promise<string> {
     return (await this.session.locator.read({ css })).text;
   }
+  async isolatedTest(url: string, button: string, text: string): Promise<void> {
+    await this.session.reset();
+    await this.session.tab.navigate(url);
+    await this.session.click({ text: button });
+    await this.session.verify.text(text);
+  }
   async widget(task: WidgetTask): Promise<void> {
     await task.aite(this.session);
   }

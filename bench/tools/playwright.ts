@@ -34,6 +34,18 @@ class PlaywrightInstance implements Instance {
   async read(css: string): Promise<string> {
     return this.page.locator(css).innerText();
   }
+  async isolatedTest(url: string, button: string, text: string): Promise<void> {
+    // What Playwright Test does for every test: a new context and page, closed afterwards.
+    const context = await this.browser.newContext({ viewport: null });
+    try {
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.getByText(button, { exact: true }).click();
+      await page.getByText(text).first().waitFor({ state: 'visible' });
+    } finally {
+      await context.close();
+    }
+  }
   async widget(task: WidgetTask): Promise<void> {
     await task.playwright(this.page);
   }

@@ -32,6 +32,18 @@ class PuppeteerInstance implements Instance {
   async read(css: string): Promise<string> {
     return this.page.$eval(css, (el) => (el as HTMLElement).innerText);
   }
+  async isolatedTest(url: string, button: string, text: string): Promise<void> {
+    // puppeteer's way to a clean state without a relaunch: a new (incognito-like) browser context.
+    const context = await this.browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.locator(`::-p-text(${quote(button)})`).click();
+      await page.waitForSelector(`::-p-text(${quote(text)})`, { visible: true });
+    } finally {
+      await context.close();
+    }
+  }
   async evaluate<T>(expression: string): Promise<T> {
     return this.page.evaluate(expression) as Promise<T>;
   }

@@ -37,10 +37,10 @@ export class ProgressReporter implements RunListener {
     this.#startLive(`${this.#c.dim('·'.padStart(3))} ${this.#c.dim(launchLabel(info.profiles))}`);
   }
 
-  launched(info: { profiles: string[]; durationMs: number; error?: string }): void {
+  launched(info: { profiles: string[]; durationMs: number; error?: string; reused?: boolean }): void {
     this.#clearLive();
     const c = this.#c;
-    const what = launchLabel(info.profiles).replace(/^start/, 'started');
+    const what = info.reused ? launchLabel(info.profiles).replace(/^start/, 'reset the last script\u2019s') : launchLabel(info.profiles).replace(/^start/, 'started');
     this.#write(info.error ? `  ${c.red('✗')} ${c.dim(what)}\n` : `  ${c.dim(`${'·'.padStart(3)} ${what}  ${formatMs(info.durationMs)}`)}\n`);
   }
 

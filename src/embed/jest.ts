@@ -19,6 +19,8 @@ let warned = false;
 /**
  * Launches one aite session for the tests of this file (in `beforeAll`) and closes it in
  * `afterAll`, whether the tests passed or not.
+ * Before each test the session is reset (its other tabs closed, cookies and storage of the
+ * allowed origins cleared; `isolate: 'file'` shares one page state instead).
  *
  * With `testEnvironment: 'aite/jest-environment'` in the Jest config, a failed test also gets
  * the failed step's screenshot written to the results folder, and its path, the reason and the
@@ -45,7 +47,8 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
   if (!beforeAll || !afterAll || !beforeEach) {
     throw new Error('aite/jest: useAite() needs Jest\'s hooks (beforeAll, afterAll, beforeEach); run the file with jest.');
   }
-  const fixture = new SessionFixture(options);
+  // Jest gives every test file a module registry of its own: nothing warm can pass to the next.
+  const fixture = new SessionFixture(options, { warm: false });
   const onFailure: JestFailureHandler = async (error, testName) => {
     await fixture.testFailed(error, testName);
   };
@@ -57,8 +60,8 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     (jest[JEST_FAILURE_HANDLERS] ??= new Set()).add(onFailure);
     await fixture.start();
   });
-  beforeEach(() => {
-    fixture.testStarted();
+  beforeEach(async () => {
+    await fixture.testStarted();
   });
   afterAll(async () => {
     jest[JEST_FAILURE_HANDLERS]?.delete(onFailure);

@@ -21,7 +21,9 @@ interface MochaGlobals {
 
 /**
  * Launches one aite session for the tests of this file (in `before`) and closes it in `after`,
- * whether the tests passed or not. When a test fails, the failed step's screenshot is written to
+ * whether the tests passed or not.
+ * Before each test the session is reset (its other tabs closed, cookies and storage of the
+ * allowed origins cleared; `isolate: 'file'` shares one page state instead). When a test fails, the failed step's screenshot is written to
  * the results folder and its path, the reason and the retry counts are appended to the error
  * Mocha reports.
  *
@@ -53,8 +55,8 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
   before(async function () {
     await fixture.start();
   });
-  beforeEach(function () {
-    fixture.testStarted();
+  beforeEach(async function () {
+    await fixture.testStarted();
   });
   afterEach(async function () {
     const test = this.currentTest;

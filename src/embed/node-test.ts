@@ -13,7 +13,9 @@ interface FinishedTest {
 
 /**
  * Launches one aite session for the tests of this file (in `before`) and closes it in `after`,
- * whether the tests passed or not. When a test fails, the failed step's screenshot is written to
+ * whether the tests passed or not.
+ * Before each test the session is reset (its other tabs closed, cookies and storage of the
+ * allowed origins cleared; `isolate: 'file'` shares one page state instead). When a test fails, the failed step's screenshot is written to
  * the results folder and its path, the reason and the retry counts are appended to the error
  * `node --test` reports.
  *
@@ -34,12 +36,13 @@ interface FinishedTest {
  * @public
  */
 export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
-  const fixture = new SessionFixture(options);
+  // node:test runs every test file in a process of its own: a warm Chrome would only delay its exit.
+  const fixture = new SessionFixture(options, { warm: false });
   before(async () => {
     await fixture.start();
   });
-  beforeEach(() => {
-    fixture.testStarted();
+  beforeEach(async () => {
+    await fixture.testStarted();
   });
   afterEach(async (context: unknown) => {
     const test = context as FinishedTest;

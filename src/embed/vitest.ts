@@ -11,7 +11,9 @@ interface NamedTask {
 
 /**
  * Launches one aite session for the tests of this file (in `beforeAll`) and closes it in
- * `afterAll`, whether the tests passed or not. When a test fails, the failed step's screenshot
+ * `afterAll`, whether the tests passed or not.
+ * Before each test the session is reset (its other tabs closed, cookies and storage of the
+ * allowed origins cleared; `isolate: 'file'` shares one page state instead). When a test fails, the failed step's screenshot
  * is written to the results folder and its path, the reason and the retry counts are appended
  * to the error Vitest reports.
  *
@@ -33,12 +35,15 @@ interface NamedTask {
  * @public
  */
 export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
-  const fixture = new SessionFixture(options);
+  // Files share this process only with `isolate: false`; otherwise a warm Chrome would outlive its
+  // worker. Vitest keeps its config in the worker's state (not a public API, hence the care).
+  const worker = (globalThis as { __vitest_worker__?: { config?: { isolate?: boolean } } }).__vitest_worker__;
+  const fixture = new SessionFixture(options, { warm: worker?.config?.isolate === false });
   beforeAll(async () => {
     await fixture.start();
   });
-  beforeEach(() => {
-    fixture.testStarted();
+  beforeEach(async () => {
+    await fixture.testStarted();
   });
   afterEach(async (context) => {
     const result = context.task.result;

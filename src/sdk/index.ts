@@ -3,6 +3,7 @@ export { launch } from './session/launch.js';
 export { attach } from './session/attach.js';
 export type { AttachOptions, LaunchOptions, SessionOptions } from './session/options.js';
 export { Session, SessionEvent, type SessionEvents } from './session/Session.js';
+export type { ResetOptions } from './session/reset.js';
 // Internal, for the types of constructors users never call; underscored as api-extractor asks.
 export type { SessionParts as _SessionParts } from './session/Session.js';
 export type { Send as _Send } from './session/Channel.js';

@@ -41,6 +41,17 @@ describe('native dialogs', () => {
     expect(ctx.session.dialogs.seen.slice(before)).toEqual([expect.objectContaining({ type: 'alert', message: 'Welcome', url: ctx.page('dialogs.html?welcome=1') })]);
   });
 
+  it('[DLG-LOAD, DLG-NEXT] [FAULT-43] a tab the page opens is watched from the start: its alert on load is answered by the armed answer', async () => {
+    await ctx.session.tab.navigate(ctx.page('dialogs.html'));
+    const before = ctx.session.dialogs.seen.length;
+    ctx.session.dialogs.next({ accept: true });
+    await ctx.session.click('Open welcome tab');
+    await ctx.session.tab.switchTo({ new: true });
+    await ctx.session.verify.targetText({ label: 'Out' }, 'welcomed');
+    expect(ctx.session.dialogs.seen.slice(before)).toEqual([expect.objectContaining({ type: 'alert', message: 'Welcome', accepted: true, by: 'armed' })]);
+    await ctx.session.tab.close();
+  });
+
   it('[DLG-VERIFY] [FAULT-43] a dialog that opens while a verify waits is answered, and the verify passes', async () => {
     await ctx.session.tab.navigate(ctx.page('dialogs.html'));
     const before = ctx.session.dialogs.seen.length;

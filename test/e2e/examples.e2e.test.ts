@@ -54,12 +54,12 @@ interface Run {
 }
 
 /** Runs one runner as a child process with its own TMPDIR and results folder. */
-function run(name: string, args: string[]): Promise<Run> {
+function run(name: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
   const dir = mkdtempSync(join(scratch, `${name.replace(/\W/g, '')}-`));
   const temp = join(dir, 'tmp');
   const results = join(dir, 'results');
   mkdirSync(temp);
-  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: temp, AITE_RESULTS_DIR: results, NO_COLOR: '1', FORCE_COLOR: '0', CI: 'true' };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv, TMPDIR: temp, AITE_RESULTS_DIR: results, NO_COLOR: '1', FORCE_COLOR: '0', CI: 'true' };
   // This process is itself a Vitest worker: its variables would change how a child Vitest runs.
   for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'NODE_OPTIONS' || key === 'TEST') delete env[key];
   return new Promise((done, fail) => {
@@ -115,4 +115,30 @@ describe.each(runners)('the $name example', (runner) => {
     expect([...readFileSync(png).subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     expectCleanedUp(result);
   }, 240_000);
+});
+
+// Isolation (test/e2e/fixtures/isolation): in every runner a test leaves a cookie, local and
+// session storage, an IndexedDB database and a second tab, and the next test finds none of it.
+const iso = 'test/e2e/fixtures/isolation';
+const isolationRuns: Array<{ name: string; args: string[]; tests: RegExp }> = [
+  { name: 'node:test', args: ['--test', `${iso}/node-test.isolation.test.mjs`], tests: /# pass 2\n# fail 0/ },
+  { name: 'mocha', args: [bin('mocha/bin/mocha.js'), `${iso}/mocha.*.spec.mjs`], tests: /4 passing/ },
+  { name: 'jest', args: [bin('jest/bin/jest.js'), '--config', `${iso}/jest.config.cjs`], tests: /Tests:\s+2 passed, 2 total/ },
+  { name: 'vitest', args: [bin('vitest/vitest.mjs'), 'run', '--config', `${iso}/vitest.config.mjs`], tests: /Tests\s+3 passed \(3\)/ },
+];
+
+describe.each(isolationRuns)('isolation in $name', ({ name, args, tests }) => {
+  it('[ISO-RUNNERS] [ISO-WARM] resets the session before each test: no cookie, storage or tab of the last test is left', async () => {
+    const log = join(scratch, `${name.replace(/\W/g, '')}-chrome.log`);
+    const result = await run(`iso-${name}`, args, { AITE_CHROME_LOG: log });
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toMatch(tests);
+    expectCleanedUp(result);
+    if (name === 'mocha' || name === 'vitest') {
+      // [ISO-WARM] Two files in one process, one Chrome: the second file got the first one's, reset.
+      const pids = readFileSync(log, 'utf8').trim().split('\n').map((line) => line.split(' ').pop());
+      expect(pids).toHaveLength(2);
+      expect(pids[1]).toBe(pids[0]);
+    }
+  }, 120_000);
 });

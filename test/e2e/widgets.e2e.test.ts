@@ -24,7 +24,9 @@ describe('widget suite', () => {
   it('[WG-DATEPICKER] flatpickr: open the calendar, go to the next month, pick the 15th', () => runTask('WG-DATEPICKER'));
   it('[WG-SELECT] Tom Select: type part of a name, choose the match', () => runTask('WG-SELECT'));
   it('[WG-MODAL] SweetAlert2: confirm a destructive action in the dialog it opens', () => runTask('WG-MODAL'));
+  it('[WG-SORTABLE] SortableJS: drag the first item below the last', () => runTask('WG-SORTABLE'));
+  it('[WG-DROPZONE] Dropzone: click the zone and choose a file in the chooser it opens', () => runTask('WG-DROPZONE'));
   it('every widget task has a test here', () => {
-    expect(WIDGET_TASKS.filter((t) => !t.awaitsRealInput).map((t) => t.id).sort()).toEqual(['WG-DATEPICKER', 'WG-EDITOR', 'WG-MODAL', 'WG-SELECT']);
+    expect(WIDGET_TASKS.map((t) => t.id).sort()).toEqual(['WG-DATEPICKER', 'WG-DROPZONE', 'WG-EDITOR', 'WG-MODAL', 'WG-SELECT', 'WG-SORTABLE']);
   });
 });

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Page as PlaywrightPage } from 'playwright-core';
 import type { Session } from '../../src/sdk/index.js';
 
@@ -23,12 +24,13 @@ export interface WidgetTask {
   /** A page expression whose value must equal `expected` after the task. */
   check: string;
   expected: unknown;
-  /**
-   * The aite side needs the real-input work of issue 15 (drags that travel, uploads) that is not
-   * in this branch yet: the bench runs it (and reports what fails), the e2e suite does not yet.
-   */
-  awaitsRealInput?: true;
 }
+
+/**
+ * The file the drop-zone task adds (11 bytes). From the working directory, the repository's root
+ * for vitest and the bench alike (the bench bundles this file elsewhere, so not from its own place).
+ */
+const RECEIPT = resolve('test/fixtures/upload/receipt.txt');
 
 export const WIDGET_TASKS: WidgetTask[] = [
   {
@@ -113,16 +115,34 @@ export const WIDGET_TASKS: WidgetTask[] = [
     id: 'WG-SORTABLE',
     library: 'sortablejs',
     name: 'sortable list: drag the first item below the last',
-    page: 'widgets/sortable.html',
-    ready: '!!window.sortable',
-    awaitsRealInput: true,
+    // The drag suite's page (SortableJS as it ships, HTML5 drag and drop).
+    page: 'sortable.html',
+    ready: "typeof Sortable !== 'undefined' && !!Sortable.get(document.getElementById('list'))",
     async aite(session) {
       await session.drag({ text: 'Alpha' }, { text: 'Gamma' });
     },
     async playwright(page) {
       await page.getByText('Alpha', { exact: true }).dragTo(page.getByText('Gamma', { exact: true }));
     },
-    check: "[sortable.toArray().join(','), document.getElementById('order').textContent]",
-    expected: ['Beta,Gamma,Alpha', 'Beta,Gamma,Alpha'],
+    check: "[[...document.querySelectorAll('#list li')].map((li) => li.textContent.trim()).join(','), document.getElementById('ends').textContent]",
+    expected: ['Beta,Gamma,Alpha', '1'],
+  },
+  {
+    id: 'WG-DROPZONE',
+    library: 'dropzone',
+    name: 'file drop zone: click it and choose a file',
+    page: 'widgets/dropzone.html',
+    ready: '!!window.zone',
+    async aite(session) {
+      // The zone opens a file chooser when clicked: aite intercepts and answers it.
+      await session.upload({ text: 'Drop receipts here or click to choose' }, RECEIPT);
+      await session.verify.text('receipt.txt');
+    },
+    async playwright(page) {
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByText('Drop receipts here or click to choose').click()]);
+      await chooser.setFiles(RECEIPT);
+    },
+    check: "[window.added.join(','), zone.files.length]",
+    expected: ['receipt.txt:11', 1],
   },
 ];

@@ -94,6 +94,8 @@ const ScriptReportSchema = z.object({
   profiles: z.array(z.string()),
   /** How long starting Chrome (every profile at once) took, when it was started. */
   launchMs: z.number().nonnegative().optional(),
+  /** The Chrome was the previous script's, reset (`launchMs` is then the reset's time), not a new launch. */
+  chromeReused: z.boolean().optional(),
   startedAt: z.string(),
   durationMs: z.number().nonnegative(),
   retries: z.number().int().nonnegative(),

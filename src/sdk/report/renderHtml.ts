@@ -100,7 +100,7 @@ function scriptSection(script: ScriptReport, index: number, images: ReadonlyMap<
     <header class="script-head">
       <div>
         <h2><span class="badge badge-${script.status}">${STATUS_LABEL[script.status]}</span> ${script.name}</h2>
-        <p class="meta"><code>${script.file}</code> · ${formatDuration(script.durationMs)} · ${script.steps.length} steps${script.launchMs !== undefined ? ` · Chrome started in ${formatDuration(script.launchMs)}` : ''}${script.retries ? html` · <span class="retry-chip">${script.retries} ${script.retries === 1 ? 'retry' : 'retries'}</span>` : ''}${script.profiles.length ? html` · profiles ${script.profiles.map((p) => html`<span class="profile">${p}</span>`)}` : ''}</p>
+        <p class="meta"><code>${script.file}</code> · ${formatDuration(script.durationMs)} · ${script.steps.length} steps${script.launchMs !== undefined ? ` · Chrome ${script.chromeReused ? 'reset' : 'started'} in ${formatDuration(script.launchMs)}` : ''}${script.retries ? html` · <span class="retry-chip">${script.retries} ${script.retries === 1 ? 'retry' : 'retries'}</span>` : ''}${script.profiles.length ? html` · profiles ${script.profiles.map((p) => html`<span class="profile">${p}</span>`)}` : ''}</p>
       </div>
     </header>
     ${script.warnings?.length ? html`<div class="list warnings script-warnings"><ul>${script.warnings.map((w) => html`<li><code>${w.code}</code> ${w.message}</li>`)}</ul></div>` : ''}

@@ -3,6 +3,7 @@ import type { ExtensionEvent } from '../protocol/messages.js';
 import type { LaunchOptions } from '../session/options.js';
 import type { DialogRecord } from '../session/pipe/Dialogs.js';
 import type { Session } from '../session/Session.js';
+import type { SessionPool } from '../session/SessionPool.js';
 import type { Warning } from '../session/types.js';
 
 /** What the sessions report while steps run. */
@@ -17,27 +18,39 @@ export interface SessionSink {
  * their profile; the bridges and the extension never see that key.
  */
 export class ProfileSessions {
-  readonly #sessions = new Map<string, Session>();
+  readonly #sessions = new Map<string, { session: Session; options: LaunchOptions; detach: () => void }>();
   readonly #launch: (options: LaunchOptions) => Promise<Session>;
   readonly #sink: SessionSink;
+  readonly #pool: SessionPool | undefined;
   #started: Promise<void> | undefined;
+  #reused = false;
 
-  constructor(launch: (options: LaunchOptions) => Promise<Session>, sink: SessionSink) {
+  /** With a `pool`, sessions come from it (reset) and go back to it instead of closing. */
+  constructor(launch: (options: LaunchOptions) => Promise<Session>, sink: SessionSink, pool?: SessionPool) {
     this.#launch = launch;
     this.#sink = sink;
+    this.#pool = pool;
   }
 
   get started(): boolean {
     return this.#started !== undefined;
   }
 
+  /** Whether every profile's Chrome came warm from the pool (reset) instead of being launched. */
+  get reused(): boolean {
+    return this.#reused;
+  }
+
   /** Launches every profile at once; if one fails, the others are closed and its error thrown. */
   start(profiles: ReadonlyArray<{ name: string; options: LaunchOptions }>): Promise<void> {
     this.#started ??= (async () => {
-      const results = await Promise.allSettled(profiles.map(({ options }) => this.#launch(options)));
+      const results = await Promise.allSettled(
+        profiles.map(async ({ options }) => (this.#pool ? this.#pool.take(options) : { session: await this.#launch(options), reused: false })),
+      );
       results.forEach((result, i) => {
-        if (result.status === 'fulfilled') this.#adopt(profiles[i]!.name, result.value);
+        if (result.status === 'fulfilled') this.#adopt(profiles[i]!.name, result.value.session, profiles[i]!.options);
       });
+      this.#reused = results.length > 0 && results.every((r) => r.status === 'fulfilled' && r.value.reused);
       const failed = results.findIndex((r) => r.status === 'rejected');
       if (failed >= 0) {
         const cause = (results[failed] as PromiseRejectedResult).reason as unknown;
@@ -54,36 +67,50 @@ export class ProfileSessions {
   }
 
   get(profile: string): Session {
-    const session = this.#sessions.get(profile);
-    if (!session) throw new AiteError('internal', `No session for profile "${profile}".`);
-    return session;
+    const entry = this.#sessions.get(profile);
+    if (!entry) throw new AiteError('internal', `No session for profile "${profile}".`);
+    return entry.session;
   }
 
   all(): Session[] {
-    return [...this.#sessions.values()];
+    return [...this.#sessions.values()].map((entry) => entry.session);
   }
 
   /** Re-sends counted over every session. */
   retries(): number {
     let total = 0;
-    for (const session of this.#sessions.values()) total += session.retries.total;
+    for (const { session } of this.#sessions.values()) total += session.retries.total;
     return total;
   }
 
-  /** Closes every session; answers the errors of those that did not close cleanly. */
+  /** Closes every session (hands it back to the pool); answers the errors of those that did not close cleanly. */
   async closeAll(): Promise<Error[]> {
     const sessions = [...this.#sessions.entries()];
     this.#sessions.clear();
-    const results = await Promise.allSettled(sessions.map(([, s]) => s.close()));
+    const results = await Promise.allSettled(
+      sessions.map(([, { session, options, detach }]) => {
+        detach();
+        return this.#pool ? this.#pool.release(session, options) : session.close();
+      }),
+    );
     return results.flatMap((r, i) =>
       r.status === 'rejected' ? [new Error(`closing profile "${sessions[i]![0]}": ${r.reason instanceof Error ? r.reason.message : String(r.reason)}`)] : [],
     );
   }
 
-  #adopt(name: string, session: Session): void {
-    this.#sessions.set(name, session);
-    session.on('event', (event) => this.#sink.event(name, event));
-    session.on('warning', (warning) => this.#sink.warning(name, warning));
-    session.on('dialog', (dialog) => this.#sink.dialog(name, dialog));
+  #adopt(name: string, session: Session, options: LaunchOptions): void {
+    const onEvent = (event: ExtensionEvent): void => this.#sink.event(name, event);
+    const onWarning = (warning: Warning): void => this.#sink.warning(name, warning);
+    const onDialog = (dialog: DialogRecord): void => this.#sink.dialog(name, dialog);
+    session.on('event', onEvent);
+    session.on('warning', onWarning);
+    session.on('dialog', onDialog);
+    // A pooled session goes on to the next script: this script's sink must stop hearing it.
+    const detach = (): void => {
+      session.off('event', onEvent);
+      session.off('warning', onWarning);
+      session.off('dialog', onDialog);
+    };
+    this.#sessions.set(name, { session, options, detach });
   }
 }

@@ -5,6 +5,7 @@ import { resolveConfig } from '../config/loadConfig.js';
 import { AiteError } from '../errors/AiteError.js';
 import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
 import { launch as defaultLaunch } from '../session/launch.js';
+import type { SessionPool } from '../session/SessionPool.js';
 import type { LaunchOptions } from '../session/options.js';
 import type { Session } from '../session/Session.js';
 import type { StepResult, Warning } from '../session/types.js';
@@ -42,7 +43,7 @@ export interface RunListener {
   /** Chrome (one per profile) is starting, before the first step that needs it. */
   launchStart?(info: { file: string; profiles: string[] }): void;
   /** Chrome (one per profile) started, before the first step that needs it. */
-  launched?(info: { file: string; profiles: string[]; durationMs: number; error?: string }): void;
+  launched?(info: { file: string; profiles: string[]; durationMs: number; error?: string; reused?: boolean }): void;
   /** A step begins. */
   stepStart?(info: { file: string; section: 'pre' | 'steps'; number: number; action: string; title: string; profile: string }): void;
   /** A step ended: passed, failed or skipped. */
@@ -68,6 +69,8 @@ export interface RunScriptOptions {
   launch?: (options: LaunchOptions) => Promise<Session>;
   /** Used by `http` steps; default the global fetch. */
   fetch?: typeof fetch;
+  /** Sessions shared with the other scripts of a suite: taken (reset) and handed back, not launched and closed. */
+  pool?: SessionPool;
 }
 
 /**
@@ -122,7 +125,7 @@ class ScriptRunner {
         const into = this.#current ?? this.#pending;
         if (!into.warnings.includes(warning)) into.warnings.push(warning);
       },
-    });
+    }, options.pool);
   }
 
   async run(): Promise<ScriptRun> {
@@ -164,6 +167,7 @@ class ScriptRunner {
       ...(warnings.length > 0 ? { warnings } : {}),
       profiles: this.#plan.profiles.map((p) => p.name),
       ...(this.#launchMs !== undefined ? { launchMs: this.#launchMs } : {}),
+      ...(this.#sessions.reused ? { chromeReused: true } : {}),
       startedAt,
       durationMs: Math.round(performance.now() - started),
       retries: reports.reduce((n, s) => n + s.retries, 0),
@@ -202,7 +206,7 @@ class ScriptRunner {
           throw error;
         }
         this.#launchMs = Math.round(performance.now() - t0);
-        this.#options.listener?.launched?.({ file: this.#file, profiles, durationMs: this.#launchMs });
+        this.#options.listener?.launched?.({ file: this.#file, profiles, durationMs: this.#launchMs, ...(this.#sessions.reused ? { reused: true } : {}) });
         launchFailed = false;
         // The step's own time starts now; the launch is reported on its own.
         t0 = performance.now();

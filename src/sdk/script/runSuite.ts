@@ -10,6 +10,7 @@ import { findScripts } from './findScripts.js';
 import { loadScript, type LoadedScript } from './parseScript.js';
 import { planScript } from './planScript.js';
 import { runScript, type RunListener } from './runScript.js';
+import { SessionPool } from '../session/SessionPool.js';
 import { parseShard, selectShard } from './shard.js';
 
 /**
@@ -99,17 +100,20 @@ export async function runSuite(files: readonly string[], options: RunSuiteOption
   const startedAt = new Date().toISOString();
   const reports: ScriptReport[] = [];
   const attachments: Attachment[] = [];
+  // One Chrome per profile for the whole suite: each next script gets it reset, not relaunched.
+  const pool = new SessionPool({ lingerMs: Infinity, ...(options.launch ? { launch: options.launch } : {}) });
   try {
     if (config.webServer && options.webServer !== false) {
       server = await startWebServer(config.webServer);
       options.listener?.webServerStarted?.({ command: config.webServer.command, url: server.url, reused: server.reused });
     }
     for (const script of loaded) {
-      const run = await runScript(script, { config, updateLock: options.updateLock, listener: options.listener, cwd, launch: options.launch, fetch: options.fetch });
+      const run = await runScript(script, { config, updateLock: options.updateLock, listener: options.listener, cwd, launch: options.launch, fetch: options.fetch, pool });
       reports.push(run.report);
       attachments.push(...run.attachments);
     }
   } finally {
+    await pool.closeAll();
     await server?.close();
   }
   const report = createRunReport(reports, {

@@ -46,6 +46,19 @@ export class RunTab {
     }
   }
 
+  /** The tabs the run has known (navigated, switched to, seen navigating). */
+  get known(): number[] {
+    return [...this.#urls.keys()];
+  }
+
+  /** After a reset: the run's tab kept on about:blank, or gone (the next navigate opens one); the other tabs forgotten. */
+  reset(kept: boolean): void {
+    const current = this.#current;
+    this.#urls.clear();
+    if (kept && current !== null) this.#urls.set(current, 'about:blank');
+    else this.#current = null;
+  }
+
   onEvent(event: ExtensionEvent): void {
     if (event.kind === 'navigated') this.#urls.set(event.tab, event.url);
     if (event.kind === 'tab-closed') {

@@ -57,7 +57,7 @@ export async function attach(options: AttachOptions): Promise<Session> {
     await cleanup();
     throw error;
   }
-  return new Session({ bridge, browser: undefined, profile, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, close: cleanup });
+  return new Session({ bridge, browser: undefined, profile, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, allow: opts.allow, tempProfile: false, close: cleanup });
 }
 
 /**

@@ -86,6 +86,8 @@ export async function launch(options: LaunchOptions): Promise<Session> {
       profile,
       timeoutMs,
       lock,
+      allow: opts.allow,
+      tempProfile: tempDir !== undefined,
       ...(opts.dialogs ? { dialogs: opts.dialogs } : {}),
       close: () => cleanup(() => browser.close()),
     });

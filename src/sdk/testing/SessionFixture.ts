@@ -2,8 +2,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AiteError } from '../errors/AiteError.js';
 import { REASONS } from '../protocol/reasons.js';
-import { launch } from '../session/launch.js';
+import type { launch } from '../session/launch.js';
 import type { LaunchOptions } from '../session/options.js';
+import { warmPool } from '../session/SessionPool.js';
 import type { Session } from '../session/Session.js';
 import type { RetryCounts } from '../session/types.js';
 import { annotateError } from './annotateError.js';
@@ -27,6 +28,20 @@ export interface SessionFixtureOptions extends LaunchOptions {
    * `aite-results` in the current directory. Created when the first screenshot is written.
    */
   resultsDir?: string;
+  /**
+   * `'test'` (the default): before each test the session is {@link Session.reset | reset} — the
+   * run's other tabs closed, its tab on about:blank, the allowed origins' cookies and storage
+   * cleared — so no test sees what an earlier one left. `'file'`: the tests of a file share one
+   * page state, as they run in order.
+   */
+  isolate?: 'test' | 'file';
+  /**
+   * Keep the Chrome warm after the tests of a file: for about a second, the next test file in
+   * the same process takes it over (reset) instead of launching one. The runner entries set it
+   * where files share a process: Mocha always, Vitest with `isolate: false`; never Jest or
+   * node:test, whose files cannot pass anything on. Default true.
+   */
+  warm?: boolean;
 }
 
 /**
@@ -87,7 +102,7 @@ export interface TestFailure {
  *
  * const fixture = new SessionFixture({ allow: ['http://127.0.0.1:4173'] });
  * await fixture.start(); // in a before-all hook
- * fixture.testStarted(); // in a before-each hook
+ * await fixture.testStarted(); // in a before-each hook: resets the session between tests
  * try {
  *   await fixture.session.tab.navigate('http://127.0.0.1:4173/');
  *   await fixture.session.click({ text: 'Send' });
@@ -102,16 +117,27 @@ export interface TestFailure {
  */
 export class SessionFixture {
   readonly #options: SessionFixtureOptionsInput;
+  readonly #defaults: Partial<SessionFixtureOptions>;
   #session: Session | undefined;
   #starting: Promise<Session> | undefined;
   #resultsDir: string | undefined;
+  #launchOptions: LaunchOptions | undefined;
+  #isolate: 'test' | 'file' = 'test';
+  #warm = true;
+  /** Whether a test ran since the session started or was last reset: the first test needs no reset. */
+  #used = false;
   #retriesAtTestStart = 0;
   /** The outlined picture of the current test's last failed step (runners may hand over a copy of its error without it). */
   #failedStepShot: Uint8Array | undefined;
   readonly #written = new Set<string>();
 
-  constructor(options: SessionFixtureOptionsInput) {
+  /**
+   * @param options - the launch options (or a function that answers them when the session starts)
+   * @param defaults - what a runner entry sets for its runner, under the user's options (`warm: false` where files never share a process)
+   */
+  constructor(options: SessionFixtureOptionsInput, defaults: Partial<SessionFixtureOptions> = {}) {
     this.#options = options;
+    this.#defaults = defaults;
   }
 
   /** The launched session. Throws when {@link SessionFixture.start} has not run (or failed). */
@@ -133,9 +159,15 @@ export class SessionFixture {
   /** Launches the session, once; later calls answer the same session. */
   start(): Promise<Session> {
     this.#starting ??= (async () => {
-      const { resultsDir, ...launchOptions } = typeof this.#options === 'function' ? await this.#options() : this.#options;
+      const given = typeof this.#options === 'function' ? await this.#options() : this.#options;
+      const { resultsDir, isolate, warm, ...launchOptions } = { ...this.#defaults, ...given };
       this.#resultsDir = resultsDir;
-      const session = await launch(launchOptions);
+      this.#isolate = isolate ?? 'test';
+      this.#warm = warm ?? true;
+      this.#launchOptions = launchOptions;
+      // A Chrome the last test file of this process handed back is reset instead of relaunched.
+      const session = await warmPool().acquire(launchOptions);
+      this.#used = false;
       session.on('step', (record) => {
         if (!record.ok && record.screenshot) this.#failedStepShot = record.screenshot;
       });
@@ -149,8 +181,10 @@ export class SessionFixture {
   }
 
   /**
-   * Closes Chrome and the bridge and deletes bridge.json and the temp profile. Safe to call more
-   * than once, and after a failed start.
+   * Hands the session back. With `warm` (the default) it stays up for about a second, so that the
+   * next test file in this process (Mocha, or Vitest without `isolate`) resets it instead of
+   * launching a new Chrome; nobody taking it (or without `warm`), Chrome and the bridge close and
+   * bridge.json and the temp profile go. Safe to call more than once, and after a failed start.
    */
   async stop(): Promise<void> {
     const starting = this.#starting;
@@ -158,12 +192,20 @@ export class SessionFixture {
     if (!starting) return;
     const session = await starting.catch(() => undefined);
     this.#session = undefined;
-    await session?.close();
+    if (!session) return;
+    if (this.#warm && this.#launchOptions) await warmPool().release(session, this.#launchOptions);
+    else await session.close();
   }
 
-  /** Marks the start of a test, so a failure reports the retries of that test alone. */
-  testStarted(): void {
-    this.#retriesAtTestStart = this.#session?.retries.total ?? 0;
+  /**
+   * Marks the start of a test, so a failure reports the retries of that test alone; with
+   * `isolate: 'test'` (the default) resets the session first, unless no test has used it yet.
+   */
+  async testStarted(): Promise<void> {
+    const session = this.#session;
+    if (session && this.#isolate === 'test' && this.#used) await session.reset();
+    this.#used = true;
+    this.#retriesAtTestStart = session?.retries.total ?? 0;
     this.#failedStepShot = undefined;
   }
 

@@ -1,4 +1,4 @@
-import type { Browser, Dialog, Page, Target } from 'puppeteer-core';
+import { CDPSessionEvent, type Browser, type CDPSession, type Page, type Protocol, type Target } from 'puppeteer-core';
 import { AiteError } from '../../errors/AiteError.js';
 
 /**
@@ -17,6 +17,14 @@ export type DialogPolicy = 'dismiss' | 'accept';
 
 /**
  * The kinds of native dialog a page can open.
+ *
+ * @example
+ * ```ts
+ * import type { DialogType, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * const kinds: DialogType[] = session.dialogs.seen.map((d) => d.type); // ['alert', 'beforeunload']
+ * ```
  * @public
  */
 export type DialogType = 'alert' | 'confirm' | 'prompt' | 'beforeunload';
@@ -35,6 +43,7 @@ export type DialogType = 'alert' | 'confirm' | 'prompt' | 'beforeunload';
  * @public
  */
 export interface DialogRecord {
+  /** Which kind of dialog it was. */
   type: DialogType;
   /** The text the page showed. */
   message: string;
@@ -54,6 +63,15 @@ export interface DialogRecord {
 
 /**
  * How to answer the next dialog.
+ *
+ * @example
+ * ```ts
+ * import type { DialogAnswer, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * const rename: DialogAnswer = { accept: true, promptText: 'Zephyr' };
+ * session.dialogs.next(rename);
+ * ```
  * @public
  */
 export interface DialogAnswer {
@@ -85,8 +103,8 @@ export class Dialogs {
   readonly seen: DialogRecord[] = [];
   readonly #armed: DialogAnswer[] = [];
   readonly #policy: DialogPolicy;
-  readonly #watched = new WeakSet<Page>();
-  readonly #open = new Map<Page, { type: DialogType; message: string }>();
+  readonly #watched = new WeakSet<CDPSession>();
+  readonly #open = new Map<CDPSession, { type: DialogType; message: string }>();
   readonly #hooks: DialogHooks;
 
   /** @internal */
@@ -94,8 +112,18 @@ export class Dialogs {
     this.#policy = policy;
     this.#hooks = hooks;
     if (!browser) return;
-    browser.on('targetcreated', (target: Target) => void this.#watch(target));
-    for (const target of browser.targets()) void this.#watch(target);
+    for (const target of browser.targets()) {
+      if (target.type() === 'page') {
+        const session = sessionOf(target);
+        if (session) this.#watch(session);
+      }
+    }
+    void (async () => {
+      // Every session the pipe attaches, as it attaches: before the new target is let run.
+      const root = await browser.target().createCDPSession();
+      root.connection()?.on(CDPSessionEvent.SessionAttached, (session: CDPSession) => this.#watch(session));
+      await root.detach();
+    })().catch(() => undefined);
   }
 
   /** Arms the answer of the next dialog that opens, in any tab of the run; each call arms one more. */
@@ -114,7 +142,8 @@ export class Dialogs {
 
   /** The dialog open now in `page`, if one is (it is being answered). @internal */
   openIn(page: Page): { type: DialogType; message: string } | undefined {
-    return this.#open.get(page);
+    const session = sessionOf(page.target());
+    return session ? this.#open.get(session) : undefined;
   }
 
   /**
@@ -131,31 +160,31 @@ export class Dialogs {
     return `Meanwhile the page opened ${during.map((d) => `a ${d.type} ("${d.message}", ${d.accepted ? 'accepted' : 'dismissed'})`).join(', ')}.`;
   }
 
-  /** Forgets the armed answers and what was seen (a reset between tests). @internal */
-  clear(): void {
-    this.#armed.length = 0;
-    this.seen.length = 0;
+
+  /**
+   * Listens for dialogs on one CDP session of the pipe (a tab, a new tab, a cross-site frame),
+   * and enables its Page domain (which routes dialogs to the pipe) at once. Puppeteer lets a new
+   * target run only after it attached, so a dialog its first script opens is seen too. Sessions
+   * of targets without pages (workers) refuse Page.enable, which changes nothing.
+   */
+  #watch(session: CDPSession): void {
+    if (this.#watched.has(session)) return;
+    this.#watched.add(session);
+    session.on('Page.javascriptDialogOpening', (event: Protocol.Page.JavascriptDialogOpeningEvent) => void this.#answer(session, event));
+    session.send('Page.enable').catch(() => undefined);
   }
 
-  async #watch(target: Target): Promise<void> {
-    if (target.type() !== 'page') return;
-    const page = await target.page().catch(() => null);
-    if (!page || this.#watched.has(page)) return;
-    this.#watched.add(page);
-    page.on('dialog', (dialog: Dialog) => void this.#answer(page, dialog));
-  }
-
-  async #answer(page: Page, dialog: Dialog): Promise<void> {
-    const type = dialog.type() as DialogType;
+  async #answer(session: CDPSession, event: Protocol.Page.JavascriptDialogOpeningEvent): Promise<void> {
+    const type = event.type;
     const armed = this.#armed.shift();
     const accepted = armed ? armed.accept : this.#policy === 'accept';
-    const promptText = accepted && type === 'prompt' ? (armed?.promptText ?? dialog.defaultValue()) : undefined;
-    const url = page.url();
+    const promptText = accepted && type === 'prompt' ? (armed?.promptText ?? event.defaultPrompt ?? '') : undefined;
+    const url = event.url;
     const tab = this.#hooks.tabOf(url);
     const record: DialogRecord = {
       type,
-      message: dialog.message(),
-      ...(type === 'prompt' ? { defaultPrompt: dialog.defaultValue() } : {}),
+      message: event.message,
+      ...(type === 'prompt' ? { defaultPrompt: event.defaultPrompt ?? '' } : {}),
       accepted,
       ...(promptText !== undefined ? { promptText } : {}),
       url,
@@ -165,15 +194,20 @@ export class Dialogs {
     // Listed before the answer goes out: the step the dialog interrupted ends as soon as it is closed.
     this.seen.push(record);
     this.#hooks.answered(record);
-    this.#open.set(page, { type, message: record.message });
+    this.#open.set(session, { type, message: record.message });
     try {
-      await (accepted ? dialog.accept(promptText) : dialog.dismiss());
+      await session.send('Page.handleJavaScriptDialog', { accept: accepted, ...(promptText !== undefined ? { promptText } : {}) });
     } catch {
       // The page went away with its dialog: nothing is waiting on it any more.
     } finally {
-      this.#open.delete(page);
+      this.#open.delete(session);
     }
   }
+}
+
+/** The CDP session puppeteer attached to a target (one per target, shared with its Page). */
+function sessionOf(target: Target): CDPSession | undefined {
+  return (target as unknown as { _session?(): CDPSession | undefined })._session?.();
 }
 
 /** What the session tells the dialog watch, and hears from it. @internal */

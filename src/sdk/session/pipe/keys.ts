@@ -5,6 +5,15 @@ import { AiteError } from '../../errors/AiteError.js';
 
 /**
  * A modifier key of a click or a chord. `ControlOrMeta` is Meta on macOS and Control elsewhere.
+ *
+ * @example
+ * ```ts
+ * import type { Modifier, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * const held: Modifier[] = ['ControlOrMeta'];
+ * await session.click('Row 3', { modifiers: held });
+ * ```
  * @public
  */
 export type Modifier = 'Alt' | 'Control' | 'ControlOrMeta' | 'Meta' | 'Shift';

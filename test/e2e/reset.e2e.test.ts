@@ -1,0 +1,84 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, type Session } from '../../src/sdk/index.js';
+// @ts-expect-error -- a CommonJS fixture shared with the runner files, without types
+import isolation from './fixtures/isolation/storagePage.cjs';
+
+const { storagePage, FRESH, USED } = isolation as {
+  storagePage(): Promise<{ origin: string; url: string }>;
+  FRESH: string;
+  USED: string;
+};
+
+let page: { origin: string; url: string };
+beforeAll(async () => {
+  page = await storagePage();
+});
+
+describe('session.reset() on the temp profile', () => {
+  let session: Session;
+  beforeAll(async () => {
+    session = await launch({ allow: [page.origin] });
+  });
+  afterAll(() => session?.close());
+
+  it('[ISO-RESET] closes the other tabs, leaves the run tab on about:blank, clears the origin\u2019s data, console errors and dialogs, keeps retries', async () => {
+    await session.tab.navigate(`${page.url}?log`);
+    await session.verify.text(FRESH);
+    await session.click({ text: 'say hello' });
+    expect(session.dialogs.seen).toHaveLength(1);
+    session.dialogs.next({ accept: true });
+    await session.click({ text: 'another tab' });
+    await expect.poll(() => session.consoleErrors.length).toBeGreaterThan(0);
+    expect((await session.tab.list()).length).toBeGreaterThanOrEqual(2);
+    const runTab = session.tab.current;
+    const retries = session.retries.total;
+
+    await session.reset();
+
+    const tabs = await session.tab.list();
+    expect(tabs).toHaveLength(1);
+    expect(tabs[0]).toMatchObject({ id: runTab, url: 'about:blank' });
+    expect(session.tab.current).toBe(runTab);
+    expect(session.consoleErrors).toEqual([]);
+    expect(session.dialogs.seen).toEqual([]);
+    expect(session.dialogs.armed).toBe(0);
+    expect(session.retries.total).toBe(retries);
+    // Cookie, local and session storage and IndexedDB of the origin are gone.
+    await session.tab.navigate(page.url);
+    await session.verify.text(FRESH);
+  });
+
+  it('[ISO-RESET] a session that has not navigated yet resets too, and the next navigate works', async () => {
+    await session.reset();
+    await session.reset();
+    await session.tab.navigate(page.url);
+    await session.verify.text(FRESH);
+  });
+});
+
+describe('session.reset() on a profile the user named', () => {
+  let session: Session;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'aite-named-profile-'));
+    session = await launch({ allow: [page.origin], userDataDir: dir });
+  });
+  afterAll(async () => {
+    await session?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('[ISO-NAMED-PROFILE] keeps its logins and storage unless reset({ storage: true }) says so', async () => {
+    await session.tab.navigate(page.url);
+    await session.verify.text(FRESH);
+    await session.reset();
+    await session.tab.navigate(page.url);
+    await session.verify.text(USED.replace(' session', ' no session'));
+    await session.reset({ storage: true });
+    await session.tab.navigate(page.url);
+    await session.verify.text(FRESH);
+  });
+});
