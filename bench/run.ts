@@ -11,6 +11,7 @@ import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadAite } from './tools/aite.js';
+import { AGENT_TASK, runAgentBench, type AgentRun, type AgentTool } from './agents.js';
 import { CHROME_ARGS } from '../src/sdk/launch/launchChrome.js';
 import { startPageServer } from './server.js';
 import { startFixtureServer } from '../test/support/FixtureServer.js';
@@ -47,6 +48,7 @@ const N = {
   suite: q(6),
   suite4: q(2),
   widget: q(6),
+  agents: q(5),
 };
 /** Tests in one round of the isolated suite, and in the 4-worker suite. */
 const SUITE_TESTS = 30;
@@ -218,6 +220,30 @@ function printScaling(): void {
   }
 }
 
+function agentSummary(agents: Record<AgentTool, AgentRun[]>): Record<string, { calls: number; wallMedianMs: number; wallP95Ms: number; bytesMedian: number; toolListBytes: number }> {
+  return Object.fromEntries(
+    Object.entries(agents).map(([tool, runs]) => [
+      tool,
+      {
+        calls: median(runs.map((r) => r.calls)),
+        wallMedianMs: median(runs.map((r) => r.wallMs)),
+        wallP95Ms: p95(runs.map((r) => r.wallMs)),
+        bytesMedian: median(runs.map((r) => r.bytes)),
+        toolListBytes: median(runs.map((r) => r.toolListBytes)),
+      },
+    ]),
+  );
+}
+
+function printAgents(agents: Record<AgentTool, AgentRun[]>): void {
+  console.log(`\nAgent task, ${AGENT_TASK.length} steps (${AGENT_TASK.join('; ')}), N = ${N.agents} per tool:`);
+  const head = `${pad('tool', 16)}${lpad('tool calls', 12)}${lpad('wall median', 14)}${lpad('wall p95', 12)}${lpad('bytes to read', 16)}${lpad('tool list', 12)}`;
+  console.log(`${head}\n${'-'.repeat(head.length)}`);
+  for (const [tool, s] of Object.entries(agentSummary(agents))) {
+    console.log(`${pad(tool, 16)}${lpad(String(s.calls), 12)}${lpad(fmt(s.wallMedianMs), 14)}${lpad(fmt(s.wallP95Ms), 12)}${lpad(`${s.bytesMedian} B`, 16)}${lpad(`${s.toolListBytes} B`, 12)}`);
+  }
+}
+
 // ------------------------------------------------------------------------------ main
 
 async function main(): Promise<void> {
@@ -245,6 +271,21 @@ async function main(): Promise<void> {
 
   console.log(`aite bench: ${chromeVersion} · Node ${process.version} · ${cpus().length} cores · ${Math.round(totalmem() / 2 ** 30)} GB${QUICK ? ' · --quick' : ''}`);
   console.log(`flags (aite's, for all three): ${args.join(' ')}`);
+
+  // The agent task first: two MCP servers, each spawning its own browser per run.
+  let agents: Record<AgentTool, AgentRun[]> | undefined;
+  if (wanted('agents')) {
+    console.log(`· agent task (${AGENT_TASK.length} steps) through aite mcp and the Playwright MCP server`);
+    const fixtures = await startPageServer(join(ROOT, 'test/fixtures/pages'));
+    try {
+      agents = await runAgentBench({ origin: fixtures.origin, aiteCli: join(ROOT, 'bench/out/aite-pkg/dist/cli/aite.js'), executablePath, chromeArgs: args, n: N.agents });
+    } catch (error) {
+      failures.push(`agent task: ${(error as Error).message}`);
+      console.error(`  ! agent task: ${(error as Error).message.split('\n')[0]}`);
+    } finally {
+      await fixtures.close();
+    }
+  }
 
   const drivers = TOOLS.map((t) => new Driver(t));
   const byTool = (t: ToolName): Driver => drivers.find((d) => d.tool === t)!;
@@ -447,6 +488,7 @@ async function main(): Promise<void> {
     printTable();
     printScaling();
     if (widgetSummary) console.log(`\n${widgetSummary}`);
+    if (agents) printAgents(agents);
     const mb = (b: number): string => `${(b / 2 ** 20).toFixed(0)} MB`;
     console.log(
       `\nPeak memory of each tool's Node process (maxRSS): ${TOOLS.map((t) => `${t} ${mb(memory[t].maxRss)}`).join(' · ')}` +
@@ -478,6 +520,7 @@ async function main(): Promise<void> {
       }),
       scaling: scaling.rows,
       ...(widgetSummary ? { widgets: widgetSummary } : {}),
+      agents: agents ? { task: AGENT_TASK, n: N.agents, tools: agentSummary(agents), runs: agents } : undefined,
       memory: { ...memory, orchestratorMaxRss: process.resourceUsage().maxRSS * 1024 },
       failures,
     };

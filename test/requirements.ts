@@ -207,6 +207,19 @@ export const REQUIREMENTS = {
   'PIPE-ALLOW': 'keys, mouse, screenshots and network idle the runner sends over the pipe are checked against the run tab\u2019s current top-level origin at dispatch; outside the allow list they are refused naming the origin and the list, and no picture of it enters a report; switchTab never adopts a tab outside the list',
   'HIT-TARGET': 'pointer, key and text input over the pipe reaches only the element resolved: an event that would reach another element is stopped in the capture phase before the page sees it; a stopped click is tried once more (counted), then fails not-visible naming what covered it; focus is checked before every chunk of typed text, and text that went to another field fails the step naming it',
   'SCRIPT-SCREENSHOT-PATH': 'a screenshot step\u2019s path is relative to the working directory and inside it; a symbolic link there is refused, never written through',
+
+  // For agents: aite mcp
+  'MCP-TOOLS': 'aite mcp lists the tools API.md names, each with a description and a zod-derived object input schema',
+  'MCP-LAZY': 'the browser starts on the first tool call that needs one; a call refused before it runs starts none',
+  'MCP-ALLOW': 'a navigate to an origin outside the allow list is refused (unsupported) before anything runs',
+  'MCP-RESULT': 'a passed call answers a sentence of what happened with the step\u2019s re-sends, and its repair, dialogs and warnings when there are any',
+  'MCP-ERROR': 'a failed call is an MCP tool error (isError) whose text is [reason] and the AiteError message',
+  'MCP-TARGET': 'a tool target is a script target, a plain string (its text) or { ref } from the last snapshot',
+  'MCP-REFUSE-CANDIDATES': 'an ambiguous or drifted element is returned to the agent with its candidates, each with a target naming it, and never acted on',
+  'MCP-IMAGE': 'screenshot answers an image content block (PNG)',
+  'MCP-SNAPSHOT': 'snapshot answers the page as an outline of roles, names, states and refs; a ref is a target until the next snapshot',
+  'MCP-DIALOG': 'dialog arms the answer of the next native dialog (or click takes it as "dialog"), and the step during which it opened says what it said and how it was answered',
+  'MCP-CLOSE': 'closing the connection, SIGINT or SIGTERM closes Chrome and removes the temp profile',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

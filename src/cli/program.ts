@@ -5,6 +5,7 @@ import { AiteError, UsageError, type LaunchOptions, type Session, type StagedExt
 import { doctorCommand } from './commands/doctor.js';
 import { extensionCommand, type ExtensionFlags } from './commands/extension.js';
 import { launchCommand } from './commands/launch.js';
+import { mcpCommand, type McpFlags } from './commands/mcp.js';
 import { mergeReportsCommand } from './commands/mergeReports.js';
 import { REPORTERS, runCommand, type RunFlags } from './commands/run.js';
 import { colorsFor, processIo, redactingIo, writeLines, type Io } from './Io.js';
@@ -50,6 +51,7 @@ Examples:
   aite run scripts/ --shard 2/4 --reporter junit   the second quarter of the scripts under scripts/
   aite doctor                                      check Chrome, the bridge and the extension
   aite extension --out ext --allow http://127.0.0.1:4173   the extension for your own Chrome (attach mode)
+  aite mcp --allow http://127.0.0.1:4173           an MCP server on stdio for an AI agent
 Docs: ${DOCS}`,
     );
 
@@ -109,6 +111,23 @@ Docs: ${DOCS}`,
     .option('-c, --config <file>', 'config file')
     .action(async (flags: ExtensionFlags) => {
       code = await extensionCommand(flags, io, { stageExtension: seams.stageExtension });
+    });
+
+  program
+    .command('mcp')
+    .description('serve a browser to an AI agent: a Model Context Protocol server on stdio (docs/agents.md)')
+    .option('--allow <origin>', 'an origin the agent may open (repeatable; added to the config\'s)', collect)
+    .option('-c, --config <file>', 'config file (default: aite.config.json here or in a folder above)')
+    .option('-p, --profile <name>', 'profile from aite.config.json', 'default')
+    .option('--headed', 'show Chrome (needs a display)')
+    .option('--attach <extensionDir>', "drive your own Chrome: the folder of the aite extension loaded in it (from `aite extension --out`)")
+    .option('--lock <file>', 'the lock file: elements the agent names are remembered and repaired')
+    .option('--update-lock', 'write proposed repairs into the lock file')
+    .option('--allow-evaluate', 'offer the evaluate tool (script in the page); off by default')
+    .option('--chrome <path>', 'Chrome executable (else config, AITE_CHROME, the usual paths)')
+    .option('--timeout <ms>', 'default timeout of each step', (v) => positiveInt(v, '--timeout'))
+    .action(async (flags: McpFlags) => {
+      code = await mcpCommand(flags, io, VERSION);
     });
 
   program

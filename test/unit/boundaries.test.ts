@@ -29,6 +29,9 @@ const DEPS: Record<string, readonly string[]> = {
   'src/sdk/index.ts': ['src/sdk'],
   'src/extension': ['src/sdk/protocol'],
   'src/cli': ['aite', 'package.json', 'node:*', 'commander', 'picocolors'],
+  // aite mcp: the MCP SDK, zod for its tool inputs (derived from the script format's schemas), and
+  // puppeteer-core's types for the interim snapshot over the pipe (session.browser).
+  'src/cli/mcp': ['aite', 'src/cli', 'node:*', '@modelcontextprotocol/sdk', 'zod', 'puppeteer-core'],
   'src/embed': ['aite', 'node:*', 'vitest', 'jest-environment-node'],
 };
 

@@ -8,7 +8,7 @@ import { httpCheck } from './httpCheck.js';
 import type { PlannedStep } from './planScript.js';
 import type { StepOf } from './schema.js';
 
-/** What running one step produced besides passing. */
+/** What running one step produced besides passing. @internal */
 export interface StepOutcome {
   /** A composed step's result (retries, repair, warnings). */
   result?: StepResult;

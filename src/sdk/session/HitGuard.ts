@@ -88,8 +88,9 @@ export class HitGuard {
     try {
       await dispatch(at, check);
     } catch (error) {
-      // The dispatch's own failure is the one to report.
-      await this.#disarm(descriptor).catch(() => undefined);
+      // The dispatch's own failure is the one to report, now: a page too busy to take the input
+      // is too busy to answer the disarm too (the guard disarms itself after 30 s anyway).
+      void this.#disarm(descriptor).catch(() => undefined);
       throw error;
     }
     const state = await this.#disarm(descriptor);

@@ -107,6 +107,8 @@ export class Dialogs {
   readonly #policy: DialogPolicy;
   readonly #watched = new WeakSet<CDPSession>();
   readonly #open = new Map<CDPSession, { type: DialogType; message: string }>();
+  /** The answers of dialogs being answered now, by type, url and message. */
+  readonly #answering = new Map<string, { accept: boolean; promptText?: string }>();
   readonly #hooks: DialogHooks;
 
   /** @internal */
@@ -183,6 +185,28 @@ export class Dialogs {
   }
 
   async #answer(session: CDPSession, event: Protocol.Page.JavascriptDialogOpeningEvent): Promise<void> {
+    // Every CDP session open to the page hears its dialog (the network log's, the allow list's):
+    // the first to hear it decides and records the answer; each one sends it (whichever session
+    // can still answer closes the dialog), and the copies are not recorded again.
+    // Chrome sends the event to every session when the dialog opens, so the copies arrive on the
+    // pipe before the first answer's reply: once that is back, the same text is a new dialog.
+    const key = `${event.type}\u0000${event.url}\u0000${event.message}`;
+    const copy = this.#answering.get(key);
+    const decided = copy ?? this.#decide(event);
+    if (!copy) this.#answering.set(key, decided);
+    this.#open.set(session, { type: event.type, message: event.message });
+    try {
+      await session.send('Page.handleJavaScriptDialog', decided);
+    } catch {
+      // The page went away with its dialog, or another session answered it first.
+    } finally {
+      this.#open.delete(session);
+      if (!copy) this.#answering.delete(key);
+    }
+  }
+
+  /** Takes the armed answer (else the policy's), and lists the dialog. */
+  #decide(event: Protocol.Page.JavascriptDialogOpeningEvent): { accept: boolean; promptText?: string } {
     const type = event.type;
     const armed = this.#armed.shift();
     const accepted = armed ? armed.accept : this.#policy === 'accept';
@@ -202,14 +226,7 @@ export class Dialogs {
     // Listed before the answer goes out: the step the dialog interrupted ends as soon as it is closed.
     this.seen.push(record);
     this.#hooks.answered(record);
-    this.#open.set(session, { type, message: record.message });
-    try {
-      await session.send('Page.handleJavaScriptDialog', { accept: accepted, ...(promptText !== undefined ? { promptText } : {}) });
-    } catch {
-      // The page went away with its dialog: nothing is waiting on it any more.
-    } finally {
-      this.#open.delete(session);
-    }
+    return { accept: accepted, ...(promptText !== undefined ? { promptText } : {}) };
   }
 }
 
@@ -227,3 +244,4 @@ export interface DialogHooks {
   /** A dialog was answered. */
   answered(record: DialogRecord): void;
 }
+

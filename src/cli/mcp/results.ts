@@ -1,0 +1,95 @@
+import { AiteError, type StepResult } from 'aite';
+import { InputError } from './flatten.js';
+
+/** What a tool answers: MCP content blocks, and whether it is a tool error. */
+export interface ToolAnswer {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string }>;
+  isError?: boolean;
+}
+
+/** What a step left beside passing, as the session reports it. */
+interface Extras {
+  /** Re-sends counted while the tool ran (the session's total before and after). */
+  retries: number;
+  /** The composed step's result, when the tool ran one. */
+  result?: StepResult;
+}
+
+/**
+ * A passed tool call: the sentence of what happened, then its re-sends, and only when there are
+ * any its repair (with what changed), the dialogs that opened and the warnings. Nothing is left
+ * out to look tidy, and nothing is said twice.
+ */
+export function passed(sentence: string, extras: Extras, image?: Uint8Array, body?: string): ToolAnswer {
+  const lines = [`${sentence} ${resends(extras.retries)}`];
+  const result = extras.result;
+  if (result?.repaired && result.repair) {
+    const r = result.repair;
+    lines.push(`Found by repair (score ${r.score}, next best ${r.runnerUp}): ${r.changes.join('; ') || r.changed.join(', ')}.`);
+  }
+  for (const d of dialogsOf(result)) lines.push(`A ${d.type} dialog opened: ${JSON.stringify(d.message)}; it was ${d.accepted ? 'accepted' : 'dismissed'}${d.promptText !== undefined ? ` with ${JSON.stringify(d.promptText)}` : ''}.`);
+  for (const w of result?.warnings ?? []) lines.push(`Warning (${w.code}): ${w.message}`);
+  if (body !== undefined) lines.push(body);
+  const content: ToolAnswer['content'] = [{ type: 'text', text: lines.join('\n') }];
+  if (image) content.push({ type: 'image', data: Buffer.from(image).toString('base64'), mimeType: 'image/png' });
+  return { content };
+}
+
+/**
+ * A failed tool call as an MCP tool error: `[reason] ` and the AiteError's message (its call log
+ * included). A refusal that weighed candidates (drifted, ambiguous) lists them, each with a target
+ * that names it; none was acted on.
+ */
+export function failed(error: unknown, retries: number, notice?: string): ToolAnswer {
+  let text: string;
+  if (error instanceof AiteError) {
+    text = `[${error.reason}] ${error.message}`;
+    const candidates = candidatesOf(error);
+    if (candidates.length > 0) {
+      text += `\nCandidates (none was acted on; name one to act on it):\n${candidates.map((c, i) => `  ${i + 1}. ${c}`).join('\n')}`;
+    }
+    if (retries > 0) text += `\n${resends(retries)}`;
+  } else if (error instanceof InputError) {
+    text = `[usage] ${error.message}`;
+  } else {
+    text = `[internal] ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return { content: [{ type: 'text', text: notice ? `${text}\n${notice}` : text }], isError: true };
+}
+
+function resends(n: number): string {
+  return n === 0 ? '(no re-sends)' : `(re-sent ${n} time${n === 1 ? '' : 's'}; an action is never sent twice)`;
+}
+
+interface Dialog {
+  type: string;
+  message: string;
+  accepted: boolean;
+  promptText?: string;
+}
+
+function dialogsOf(result: StepResult | undefined): Dialog[] {
+  return ((result as { dialogs?: Dialog[] } | undefined)?.dialogs ?? []);
+}
+
+interface Described {
+  tag?: string;
+  role?: string;
+  name?: string;
+  text?: string;
+  label?: string;
+  xpath?: string;
+}
+
+function candidatesOf(error: AiteError): string[] {
+  const detail = error.detail as { candidate?: Described; score?: number; candidates?: Array<{ descriptor?: Described; score?: number }> };
+  const list: Array<{ d: Described; score?: number }> = [];
+  if (detail.candidate) list.push({ d: detail.candidate, score: detail.score });
+  for (const c of detail.candidates ?? []) if (c.descriptor) list.push({ d: c.descriptor, score: c.score });
+  return list.slice(0, 10).map(({ d, score }) => {
+    const words = d.text ?? d.name ?? d.label;
+    const what = `${d.role ?? d.tag ?? 'element'}${words ? ` ${JSON.stringify(words.length > 80 ? `${words.slice(0, 80)}…` : words)}` : ''}`;
+    return `${what}${score !== undefined ? ` (score ${score})` : ''}${d.xpath ? `: target ${JSON.stringify({ xpath: d.xpath })}` : ''}`;
+  });
+}

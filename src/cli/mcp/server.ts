@@ -1,0 +1,67 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Session } from 'aite';
+import { LazySession } from './LazySession.js';
+import { failed, passed, type ToolAnswer } from './results.js';
+import { tools, type Tool } from './tools.js';
+
+/** What the MCP server is built from. */
+export interface McpServerOptions {
+  /** The server's version, told to the host. */
+  version: string;
+  /** Origins the run may touch. */
+  allow: readonly string[];
+  /** Starts the session (launch or attach), on the first tool call that needs a browser. */
+  start: () => Promise<Session>;
+  /** Whether the `evaluate` tool (page script in the main world) is offered at all. */
+  allowEvaluate: boolean;
+}
+
+/** Cross-tool rules, sent once at initialisation (hosts put them in the model's context). */
+const INSTRUCTIONS = [
+  'aite drives a real Chrome through its extension. Look before you act: navigate, then snapshot (or read) to see the page.',
+  'Targets name elements as a script does: a plain string is visible text; or {"role","name"}, {"label"}, {"placeholder"}, {"testid"}, {"css"}, with "within" and "nth".',
+  'An action is sent once and never again: after a failure, look at the page before deciding to retry.',
+  'A tool error starts with its reason in brackets. not-found/not-visible/not-enabled: look again (snapshot) and name the element differently or wait. ambiguous: name one of the candidates (nth, within, or a listed target). drifted: the page changed and the element is not the one remembered; nothing was done — check the candidates and name the one you mean. mismatch: the check failed, the page shows something else. timeout: it did not happen in time. unsupported: the request cannot be done here (an origin outside the allow list, say); do not retry it as is.',
+].join('\n');
+
+/**
+ * The MCP server over one session: the tools of tools.ts, each call queued after the one before,
+ * each answer a sentence with the step's re-sends, repair, dialogs and warnings, or a tool error.
+ */
+export function createMcpServer(options: McpServerOptions): { server: McpServer; session: LazySession } {
+  const session = new LazySession(options.start);
+  const server = new McpServer({ name: 'aite', version: options.version }, { instructions: INSTRUCTIONS });
+  for (const tool of tools(options.allow)) {
+    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, (args: Record<string, unknown>) => call(tool, args));
+  }
+  const call = (tool: Tool, args: Record<string, unknown>): Promise<ToolAnswer> =>
+    session.run(async (get, restarted) => {
+      let started: Session | undefined;
+      let before = 0;
+      const ctx = {
+        allow: options.allow,
+        session: async (): Promise<Session> => {
+          if (!started) {
+            started = await get();
+            before = started.retries.total;
+          }
+          return started;
+        },
+      };
+      const retries = (): number => (started ? started.retries.total - before : 0);
+      try {
+        const outcome = await tool.run(args, ctx);
+        const sentence = restarted ? `${restarted}\n${outcome.sentence}` : outcome.sentence;
+        return passed(sentence, { retries: retries(), ...(outcome.result ? { result: outcome.result } : {}) }, outcome.image, outcome.body);
+      } catch (error) {
+        return failed(error, retries(), restarted);
+      }
+    });
+  return { server, session };
+}
+
+/** The stdio transport over `stdin` and `stdout` (the process's own unless tests pass theirs). */
+export function stdioTransport(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream): StdioServerTransport {
+  return new StdioServerTransport(stdin as typeof process.stdin, stdout as typeof process.stdout);
+}

@@ -1,0 +1,250 @@
+import { _describeStep as describeStep, _describeTarget as describeTarget, _runStep as runStep, _stepSchema as stepSchema, AiteError, type ScriptStep, type Session, type StepResult, type TargetInput } from 'aite';
+import { z } from 'zod';
+import { check, flattenUnion } from './flatten.js';
+
+/** What a tool's work produced: the sentence, and what the step left beside passing. */
+export interface ToolOutcome {
+  sentence: string;
+  /** What the tool read (a snapshot, the tab list), after the sentence and its re-sends. */
+  body?: string;
+  result?: StepResult;
+  image?: Uint8Array;
+}
+
+/** What every tool gets. */
+export interface ToolContext {
+  /** The session, started on first use. */
+  session: () => Promise<Session>;
+  /** The origins this server may open. */
+  allow: readonly string[];
+}
+
+/** One MCP tool: its fixed name, what an agent reads about it, its input, and what it does. */
+export interface Tool {
+  name: string;
+  description: string;
+  input: z.ZodObject;
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+// The script format's own schemas: a tool's target is exactly a script step's target.
+const Ref = z.strictObject({ ref: z.string().regex(/^e[1-9]\d*$/, 'a ref is what a snapshot gave out: e and a number, such as e12') });
+const Target = z.union([stepSchema('click').shape.click as z.ZodType<TargetInput>, Ref]).describe(
+  'The element: a plain string is its visible text ("Send"); or an object such as {"role":"button","name":"Send"}, {"label":"Amount"}, {"placeholder":"Search"}, {"testid":"pay"}, {"css":"#total"}, optionally with "within" (a region by name) and "nth" (0-based, when several match); or {"ref":"e12"} from the last snapshot.',
+);
+const VerifyKinds = stepSchema('verify').shape.verify;
+const WaitKinds = stepSchema('wait').shape.wait;
+const TabMatch = stepSchema('switchTab').shape.switchTab;
+const { click: _click, name: _name, profile: _profile, timeoutMs: _timeout, ...clickOptions } = stepSchema('click').shape;
+const Key = stepSchema('press').shape.press;
+const DialogAnswer = stepSchema('dialog').shape.dialog;
+const Files = stepSchema('upload').shape.files.describe('Absolute paths of files on the machine Chrome runs on (relative ones: to where the server started); [] clears the input.');
+const timeoutMs = z.number().int().positive().max(120_000).optional().describe('How long the step may take, in ms (default the server\'s, 5000).');
+
+/** A tool that is one script step: the step describes itself ("click \"Send\"") and runs as `aite run` runs it. */
+function stepTool(name: string, description: string, input: z.ZodObject, toStep: (args: Record<string, unknown>) => ScriptStep): Tool {
+  return {
+    name,
+    description,
+    input,
+    async run(args, ctx) {
+      const step = toStep(args);
+      const { result } = await runStep(await ctx.session(), step);
+      return { sentence: `Done: ${describeStep(step)}.`, ...(result ? { result } : {}) };
+    },
+  };
+}
+
+const t = (args: Record<string, unknown>, key = 'target'): TargetInput => args[key] as TargetInput;
+const opt = (args: Record<string, unknown>): { timeoutMs?: number } => (args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs as number });
+
+/** The tools, in the order a host lists them. `allow` goes into navigate's description. */
+export function tools(allow: readonly string[]): Tool[] {
+  return [
+    {
+      name: 'navigate',
+      description: `Open an absolute http(s) URL in the run's tab (a new tab the first time) and wait until it has loaded. Only these origins may be opened: ${allow.join(', ')}; any other is refused before anything runs. Then call snapshot to see the page.`,
+      input: z.object({ url: z.string().min(1).describe('An absolute URL, e.g. "http://127.0.0.1:4173/"'), timeoutMs }),
+      async run(args, ctx) {
+        const url = refuseOutside(String(args.url), ctx.allow);
+        const session = await ctx.session();
+        const answer = await session.tab.navigate(url, opt(args));
+        return { sentence: `Opened ${await landed(session, answer)}.` };
+      },
+    },
+    {
+      name: 'snapshot',
+      description:
+        'The page as a short outline: one line per element with its role, name, states and a ref (e12), nested as on the page. A ref is a target ({"ref":"e12"}) while its element is on the page, frames and shadow roots included; a ref whose element is gone fails at once, and a new snapshot is the answer.',
+      input: z.object({ maxLines: z.number().int().positive().max(2_000).optional().describe('At most this many lines (default 400)') }),
+      async run(args, ctx) {
+        const snap = await (await ctx.session()).snapshot({ maxLines: (args.maxLines as number | undefined) ?? 400 });
+        const cut = snap.truncated ? ' (cut short: ask for more with maxLines)' : '';
+        return { sentence: `Snapshot of ${JSON.stringify(snap.title)} ${snap.url}: ${snap.lines} lines, ${snap.refs} refs${cut}.`, body: snap.text };
+      },
+    },
+    {
+      name: 'click',
+      description:
+        'Click an element with real mouse input, once (button, modifiers, clickCount 2 for a double click). It is found first: a look-alike or drifted element is refused, never clicked. An action is never sent twice, so after a failure look at the page before trying again. With "dialog", the dialog the click opens (confirm, prompt) is answered so.',
+      input: z.object({ target: Target, ...clickOptions, dialog: DialogAnswer.optional(), timeoutMs }),
+      async run(args, ctx) {
+        const { target, dialog, timeoutMs: ms, ...how } = args;
+        const session = await ctx.session();
+        if (dialog !== undefined) await runStep(session, { dialog: dialog as { accept: boolean; promptText?: string } });
+        const step = { click: target as TargetInput, ...how, ...opt({ timeoutMs: ms }) } as ScriptStep;
+        const { result } = await runStep(session, step);
+        return { sentence: `Done: ${describeStep(step)}.`, ...(result ? { result } : {}) };
+      },
+    },
+    stepTool(
+      'type',
+      'Click a text field and type text into it key by key, after what is already there (use fill to replace the value).',
+      z.object({ target: Target, text: z.string().describe('The text to type'), timeoutMs }),
+      (a) => ({ type: t(a), text: String(a.text), ...opt(a) }),
+    ),
+    stepTool(
+      'fill',
+      "Replace a text field's value with text (an empty text clears it). Use type when the page reacts to each key.",
+      z.object({ target: Target, text: z.string().describe('The new value'), timeoutMs }),
+      (a) => ({ fill: t(a), text: String(a.text), ...opt(a) }),
+    ),
+    stepTool(
+      'press',
+      'Press a key or chord (Enter, Tab, Escape, ArrowDown, a, Control+A, Shift+Tab) in the element named by target (focused first, not clicked), or in the page when no target is given.',
+      z.object({ key: Key, target: Target.optional(), timeoutMs }),
+      (a) => ({ press: String(a.key), ...(a.target !== undefined ? { target: t(a) } : {}), ...opt(a) }),
+    ),
+    stepTool(
+      'select',
+      'Pick an option of a <select> by its label or value.',
+      z.object({ target: Target, option: z.string().describe("The option's label or value"), timeoutMs }),
+      (a) => ({ select: t(a), option: String(a.option), ...opt(a) }),
+    ),
+    stepTool(
+      'check',
+      'Check a checkbox or radio button (nothing is clicked when it already is), then verify it; with "checked": false, uncheck it.',
+      z.object({ target: Target, checked: z.boolean().optional().describe('false unchecks; default true'), timeoutMs }),
+      (a) => (a.checked === false ? { uncheck: t(a), ...opt(a) } : { check: t(a), ...opt(a) }),
+    ),
+    stepTool('hover', 'Move the mouse over an element (menus and tooltips that open on hover).', z.object({ target: Target, timeoutMs }), (a) => ({ hover: t(a), ...opt(a) })),
+    stepTool(
+      'drag',
+      'Drag one element onto another with real mouse input.',
+      z.object({ from: Target.describe('The element to drag'), to: Target.describe('Where to drop it'), timeoutMs }),
+      (a) => ({ drag: t(a, 'from'), to: t(a, 'to'), ...opt(a) }),
+    ),
+    stepTool(
+      'upload',
+      'Set the files of a file input: the input, its label, or a control that opens a file chooser when clicked (the chooser is intercepted, no window opens). [] clears it.',
+      z.object({ target: Target, files: Files, timeoutMs }),
+      (a) => ({ upload: t(a), files: a.files as string[], ...opt(a) }),
+    ),
+    {
+      name: 'dialog',
+      description:
+        'Answer the next native dialog (alert, confirm, prompt, beforeunload) in any tab of the run: call it before the action that opens one (or pass "dialog" to click). A dialog nobody armed is dismissed. The step during which it opens says what it said and how it was answered.',
+      input: DialogAnswer,
+      async run(args, ctx) {
+        const answer = args as { accept: boolean; promptText?: string };
+        await runStep(await ctx.session(), { dialog: answer });
+        return { sentence: `The next dialog will be ${answer.accept ? 'accepted' : 'dismissed'}${answer.promptText !== undefined ? ` with ${JSON.stringify(answer.promptText)}` : ''}.` };
+      },
+    },
+    {
+      name: 'read',
+      description: "Read an element's visible text (a form control's value).",
+      input: z.object({ target: Target, timeoutMs }),
+      async run(args, ctx) {
+        const { text } = await (await ctx.session()).locator.read(t(args), opt(args));
+        return { sentence: `${describeTarget(t(args))} reads: ${JSON.stringify(text)}` };
+      },
+    },
+    unionTool(
+      'verify',
+      'Check the page and fail (a tool error, reason mismatch) when it does not hold within the timeout. kind "text" {value, within?}: the page or a region shows value; "exists" {target}; "targetText" {target, value}; "value" {target, value} (a field\'s value); "state" {target, state}; "count" {target, value: n}; "url" {value}; "title" {value}; "numberChange" {target, from, by}. "negate": true passes when it does NOT hold.',
+      VerifyKinds,
+      (v, a) => ({ verify: v, ...opt(a) }) as ScriptStep,
+    ),
+    unionTool(
+      'wait',
+      'Wait for the page: kind "visible" {target} or "gone" {target}, "textChanges" {target}, "url" {contains}, "networkIdle" {idleMs?}. Fails (reason timeout) when it does not happen in time. For the page a click opens, use verify (kind "url" or "title"): a verify is re-checked across the navigation, a wait fails with reason navigation.',
+      WaitKinds,
+      (w, a) => ({ wait: w, ...opt(a) }) as ScriptStep,
+    ),
+    {
+      name: 'tabs',
+      description: "List the open tabs: id, title and URL; the run's tab is marked.",
+      input: z.object({}),
+      async run(_args, ctx) {
+        const session = await ctx.session();
+        const list = await session.tab.list();
+        const lines = list.map((tab) => `${tab.id === session.tab.current ? '*' : ' '} ${tab.id} ${JSON.stringify(tab.title ?? '')} ${tab.url ?? ''}`);
+        return { sentence: `${list.length} tab${list.length === 1 ? '' : 's'}; * is the run's tab.`, body: lines.join('\n') };
+      },
+    },
+    {
+      name: 'switch_tab',
+      description: 'Make another tab the run\'s tab, once it has loaded: {"urlContains": "/pay"}, {"titleContains": "Receipt"}, or {"new": true} for the tab that opened last by itself (a popup).',
+      input: flattenUnion(TabMatch).extend({ timeoutMs }),
+      async run(args, ctx) {
+        const { timeoutMs: ms, ...match } = args;
+        const step = { switchTab: check(TabMatch, match, 'switch_tab'), ...opt({ timeoutMs: ms }) } as ScriptStep;
+        await runStep(await ctx.session(), step);
+        const session = await ctx.session();
+        return { sentence: `Done: ${describeStep(step)} (tab ${session.tab.current}).` };
+      },
+    },
+    stepTool('close_tab', "Close the run's tab and go back to the tab it came from.", z.object({}), () => ({ closeTab: true })),
+    {
+      name: 'screenshot',
+      description: "A PNG picture of the run's tab (the visible part), as an image.",
+      input: z.object({}),
+      async run(_args, ctx) {
+        const session = await ctx.session();
+        const warnings: Array<{ code: string; message: string }> = [];
+        const onWarning = (w: { code: string; message: string }): void => void warnings.push(w);
+        session.on('warning', onWarning);
+        try {
+          const png = await session.screenshot();
+          if (!png) throw new AiteError('unsupported', `No screenshot: ${warnings.map((w) => w.message).join(' ') || 'none could be taken'}`);
+          return { sentence: `Screenshot of tab ${session.tab.current} (${png.byteLength} bytes of PNG).`, image: png };
+        } finally {
+          session.off('warning', onWarning);
+        }
+      },
+    },
+  ];
+}
+
+/** Where a navigation landed, as an agent wants to know it: the URL, the title, the tab. */
+async function landed(session: Session, answer: { tab: number; url: string }): Promise<string> {
+  const title = (await session.tab.list()).find((tab) => tab.id === answer.tab)?.title;
+  return `${answer.url}${title ? ` (${JSON.stringify(title)})` : ''} in tab ${answer.tab}`;
+}
+
+/** A tool over a union of step kinds (verify, wait): one flat object for the host, the union checks it. */
+function unionTool(name: string, description: string, union: z.ZodType, toStep: (checked: unknown, args: Record<string, unknown>) => ScriptStep): Tool {
+  return stepTool(name, description, flattenUnion(union, 'kind').extend({ timeoutMs }), (args) => {
+    const { timeoutMs: ms, ...rest } = args;
+    return toStep(check(union, rest, name), { timeoutMs: ms });
+  });
+}
+
+/** The allow list holds before anything runs: no browser is started for a URL it could not open. */
+function refuseOutside(url: string, allow: readonly string[]): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AiteError('unsupported', `"${url}" is not an absolute URL; navigate takes one such as ${allow[0] ?? 'http://127.0.0.1:4173'}/.`);
+  }
+  if (!allow.includes(parsed.origin)) {
+    throw new AiteError(
+      'unsupported',
+      `${parsed.origin} is not in this server's allow list (${allow.join(', ')}); nothing was opened. Only those origins can be opened; the user adds one by starting aite mcp with --allow ${parsed.origin}.`,
+      { detail: { url, allow: [...allow] }, command: 'navigate' },
+    );
+  }
+  return parsed.href;
+}

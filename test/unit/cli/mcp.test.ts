@@ -1,0 +1,136 @@
+import { _stepSchema as stepSchema, AiteError, type StepResult } from 'aite';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli/program.js';
+import { z } from 'zod';
+import { check, flattenUnion, InputError } from '../../../src/cli/mcp/flatten.js';
+import { failed, passed } from '../../../src/cli/mcp/results.js';
+import { tools } from '../../../src/cli/mcp/tools.js';
+
+const verifyKinds = stepSchema('verify').shape.verify;
+
+describe('aite mcp: tool inputs', () => {
+  it('[MCP-TOOLS] a union of step kinds becomes one object schema with the kinds as an enum; the union still checks the arguments', () => {
+    const flat = flattenUnion(verifyKinds, 'kind');
+    const json = z.toJSONSchema(flat, { io: 'input', unrepresentable: 'any' }) as { type: string; properties: Record<string, { enum?: string[]; anyOf?: unknown[] }>; required: string[] };
+    expect(json.type).toBe('object');
+    expect(json.required).toEqual(['kind']);
+    expect(json.properties.kind!.enum).toEqual(['exists', 'text', 'targetText', 'value', 'state', 'count', 'url', 'title', 'numberChange']);
+    // `value` is a string for text and a number for count: both are offered.
+    expect(json.properties.value!.anyOf).toHaveLength(2);
+    expect(Object.keys(json.properties)).toEqual(expect.arrayContaining(['target', 'within', 'negate', 'state', 'from', 'by']));
+    // The flat schema lets through what only the union refuses; check() says which field is wrong.
+    expect(flat.safeParse({ kind: 'count', value: 'three' }).success).toBe(true);
+    expect(() => check(verifyKinds, { kind: 'count', target: 'Row', value: 'three' }, 'verify')).toThrow(InputError);
+    expect(() => check(verifyKinds, { kind: 'count', target: 'Row', value: 'three' }, 'verify')).toThrow(/^verify was not run: value: /);
+    expect(check(verifyKinds, { kind: 'count', target: 'Row', value: 3 }, 'verify')).toEqual({ kind: 'count', target: 'Row', value: 3 });
+  });
+
+  it('[MCP-TOOLS] the tool names API.md fixes, each with an object input; navigate names the allowed origins', () => {
+    const list = tools(['http://127.0.0.1:4173']);
+    expect(list.map((t) => t.name)).toEqual(expect.arrayContaining(['navigate', 'click', 'type', 'fill', 'press', 'select', 'check', 'hover', 'drag', 'read', 'verify', 'wait', 'tabs', 'switch_tab', 'close_tab', 'screenshot']));
+    expect(new Set(list.map((t) => t.name)).size).toBe(list.length);
+    expect(list.find((t) => t.name === 'navigate')!.description).toContain('http://127.0.0.1:4173');
+    for (const tool of list) expect((z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as { type: string }).type).toBe('object');
+  });
+
+  it('[MCP-TARGET] a target is a script target: a plain string, or an object the script format accepts', () => {
+    const click = tools(['http://127.0.0.1:4173']).find((t) => t.name === 'click')!.input;
+    expect(click.safeParse({ target: 'Send' }).success).toBe(true);
+    expect(click.safeParse({ target: { role: 'button', name: 'Send', within: 'Transfer' } }).success).toBe(true);
+    expect(click.safeParse({ target: { colour: 'red' } }).success).toBe(false);
+  });
+});
+
+describe('aite mcp: answers', () => {
+  const step = (extra: Partial<StepResult> & { dialogs?: unknown[] } = {}): StepResult => ({ ok: true, retries: 0, warnings: [], durationMs: 12, ...extra }) as StepResult;
+
+  it('[MCP-RESULT] a passed step is its sentence and re-sends; repair, dialogs and warnings only when there are any', () => {
+    expect(passed('Done: click "Send".', { retries: 0, result: step() }).content).toEqual([{ type: 'text', text: 'Done: click "Send". (no re-sends)' }]);
+    const text = passed('Done: click "Delete".', {
+      retries: 2,
+      result: step({
+        repaired: true,
+        repair: { score: 0.91, runnerUp: 0.4, old: { v: 1, tag: 'button', xpath: '/html/body/button' }, changed: ['text'], changes: ['text "Delete" → "Remove"'] },
+        warnings: [{ code: 'lock', message: 'the lock file was not written' }],
+        dialogs: [{ type: 'confirm', message: 'Sure?', accepted: true, url: 'http://127.0.0.1:4173/', by: 'armed' }],
+      }),
+    }).content[0]!;
+    expect(text).toEqual({
+      type: 'text',
+      text: [
+        'Done: click "Delete". (re-sent 2 times; an action is never sent twice)',
+        'Found by repair (score 0.91, next best 0.4): text "Delete" → "Remove".',
+        'A confirm dialog opened: "Sure?"; it was accepted.',
+        'Warning (lock): the lock file was not written',
+      ].join('\n'),
+    });
+  });
+
+  it('[MCP-IMAGE] a picture is an image block beside the sentence', () => {
+    const answer = passed('Screenshot.', { retries: 0 }, new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+    expect(answer.content[1]).toEqual({ type: 'image', data: 'iVBORw==', mimeType: 'image/png' });
+  });
+
+  it('[MCP-ERROR] [MCP-REFUSE-CANDIDATES] a failure is a tool error: [reason], the message, and the candidates of a refusal', () => {
+    const error = new AiteError('ambiguous', 'The target "Remove" matches 2 visible elements.', {
+      detail: { candidates: [{ descriptor: { tag: 'button', role: 'button', name: 'Remove', xpath: '/html/body/button[1]' } }, { descriptor: { tag: 'button', text: 'Remove', xpath: '/html/body/button[2]' } }] },
+    });
+    expect(failed(error, 0)).toEqual({
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: [
+            '[ambiguous] The target "Remove" matches 2 visible elements.',
+            'Candidates (none was acted on; name one to act on it):',
+            '  1. button "Remove": target {"xpath":"/html/body/button[1]"}',
+            '  2. button "Remove": target {"xpath":"/html/body/button[2]"}',
+          ].join('\n'),
+        },
+      ],
+    });
+    expect(failed(new AiteError('drifted', 'Nothing was done.', { detail: { candidate: { tag: 'a', text: 'Open it', xpath: '/a' }, score: 0.62 } }), 1).content[0]).toEqual({
+      type: 'text',
+      text: '[drifted] Nothing was done.\nCandidates (none was acted on; name one to act on it):\n  1. a "Open it" (score 0.62): target {"xpath":"/a"}\n(re-sent 1 time; an action is never sent twice)',
+    });
+    expect(failed(new InputError('verify was not run: value: expected number.'), 0).content[0]).toEqual({ type: 'text', text: '[usage] verify was not run: value: expected number.' });
+  });
+});
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: string, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+describe('aite mcp: what is wrong before it serves', () => {
+  const mcp = async (args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> => {
+    const stdout = new Capture();
+    const stderr = new Capture();
+    const cwd = await mkdtemp(join(tmpdir(), 'aite-mcp-unit-'));
+    const code = await runCli(['mcp', ...args], { stdout, stderr, env: { NO_COLOR: '1', ...env }, cwd });
+    return { code, stdout: stdout.text, stderr: stderr.text };
+  };
+
+  it('[MCP-ALLOW] no allow list, a bad origin, an unknown profile, --headed without a display: exit 2 with what to do, nothing on stdout (the protocol channel)', async () => {
+    const none = await mcp([]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/aite mcp needs the origins the agent may open: pass --allow/);
+    const bad = await mcp(['--allow', 'localhost']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--allow takes an origin such as http:\/\/127\.0\.0\.1:4173; "localhost" is not one/);
+    const profile = await mcp(['--allow', 'http://127.0.0.1:4173', '--profile', 'qian']);
+    expect(profile.code).toBe(2);
+    expect(profile.stderr).toMatch(/unknown profile "qian"/);
+    const headed = await mcp(['--allow', 'http://127.0.0.1:4173', '--headed']);
+    expect(headed.code).toBe(2);
+    expect(headed.stderr).toMatch(/--headed shows a Chrome window, but there is no display here/);
+    for (const run of [none, bad, profile, headed]) expect(run.stdout).toBe('');
+  });
+});
