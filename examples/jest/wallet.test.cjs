@@ -3,7 +3,9 @@
 const { useAite } = require('aite/jest');
 
 const url = process.env.DEMO_URL; // set by demoServer.cjs (globalSetup)
-const aite = useAite({ allow: [new URL(url).origin] });
+// Its tests build on each other (the send starts where the balance check left the page):
+// isolate: 'file' shares one page state; by default every test starts fresh (session.reset()).
+const aite = useAite({ allow: [new URL(url).origin], isolate: 'file' });
 
 test('shows the starting balance', async () => {
   await aite.session.tab.navigate(url);

@@ -18,7 +18,9 @@ describe('the MallBucks wallet', function () {
   });
 
   // Options as a function: `allow` names the server, which the hook above starts first.
-  const aite = useAite(() => ({ allow: [new URL(demo.url).origin] }));
+  // Its tests build on each other (the send starts where the balance check left the page):
+  // isolate: 'file' shares one page state; by default every test starts fresh (session.reset()).
+  const aite = useAite(() => ({ allow: [new URL(demo.url).origin], isolate: 'file' }));
 
   it('shows the starting balance', async function () {
     await aite.session.tab.navigate(demo.url);

@@ -10,7 +10,9 @@ import { startDemoServer } from '../demo/server.mjs';
 const demo = await startDemoServer();
 after(() => demo.close());
 
-const aite = useAite({ allow: [new URL(demo.url).origin] });
+// Its tests build on each other (the send starts where the balance check left the page):
+// isolate: 'file' shares one page state; by default every test starts fresh (session.reset()).
+const aite = useAite({ allow: [new URL(demo.url).origin], isolate: 'file' });
 
 test('shows the starting balance', async () => {
   await aite.session.tab.navigate(demo.url);

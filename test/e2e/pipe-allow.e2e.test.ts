@@ -36,7 +36,7 @@ async function closeB(): Promise<void> {
 const logOf = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { __log: string[] }).__log);
 
 function expectAllowListRefusal(error: { reason: string; message: string }): void {
-  expect(error.reason).toBe('internal');
+  expect(error.reason).toBe('navigation');
   expect(error.message).toContain(outside.origin);
   expect(error.message).toContain(`allow list (${ctx.server.origin})`);
 }
@@ -53,7 +53,7 @@ describe('[PIPE-ALLOW] the allow list holds for what the runner sends over the p
   it('[FAULT-40] row 40: after a 302 from A to B, press without a target and screenshot are refused naming the origin and the allow list; B logs nothing', async () => {
     await ctx.session.tab.navigate(ctx.page('counter.html'));
     const navigated = await failure(ctx.session.tab.navigate(ctx.page(`redirect?to=${encodeURIComponent(B('keylog.html'))}`)));
-    expect(navigated.reason).toBe('internal');
+    expect(navigated.reason).toBe('navigation');
     const b = await pageOfB();
 
     const pressed = await failure(ctx.session.press('Enter'));

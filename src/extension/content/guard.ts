@@ -68,13 +68,14 @@ function arm(element: Element, mode: 'pointer' | 'input'): void {
     const keyish = (KEY_EVENTS as readonly string[]).includes(event.type);
     if (keyish && current.mode !== 'input') return;
     const target = (event.composedPath()[0] as Element | undefined) ?? (event.target as Element | null);
-    if (reaches(current.element, target ?? null)) {
+    if (reaches(current.element, target ?? null) || retargetedHost(current.element, target ?? null)) {
       if (event.type === 'pointerdown' || event.type === 'mousedown') current.pressed = true;
       return;
     }
-    // The press reached the element and the page removed it (a re-render on mousedown): the
-    // release and click that follow land on what is left, which is not input gone elsewhere.
-    if (current.pressed && !current.element.isConnected) return;
+    // The press reached the element: what follows of the same gesture (release, click, a context
+    // menu's events) lands where the page's answer to that press put things, which is not input
+    // gone elsewhere.
+    if (current.pressed && !keyish) return;
     event.stopImmediatePropagation();
     if (event.cancelable) event.preventDefault();
     current.intercepted ??= { event: event.type, ...seen(keyish ? deepActiveElement(current.element.ownerDocument) : target) };
@@ -125,6 +126,14 @@ function state(id: number): AnswerOf<'guard'> {
     ...(current.intercepted ? { intercepted: current.intercepted } : {}),
     ...(current.focusTakenBy ? { focusTakenBy: current.focusTakenBy } : {}),
   };
+}
+
+/**
+ * A window listener sees an event inside a closed shadow root retargeted to its host: a target
+ * that is a host around the element, from another tree than the element's, is the element's.
+ */
+function retargetedHost(element: Element, target: Element | null): boolean {
+  return target !== null && target.getRootNode() !== element.getRootNode() && composedContains(target, element);
 }
 
 /** The event reaches the element: it is the element, inside it, or the label of it (a click on a label reaches its control). */

@@ -154,7 +154,7 @@ export class CommandRouter {
     }
     const tab = await watch.forTab(tabId, deadline, `going ${request.action}`);
     if (!this.allow.allows(tab.url)) {
-      throw new CommandFailure('internal', `Going ${request.action} led to ${tab.url}, outside the run's allow list (${this.allow.describe()}).`, {
+      throw new CommandFailure('navigation', `Going ${request.action} led to ${tab.url}, outside the run's allow list (${this.allow.describe()}).`, {
         url: tab.url,
         allow: [...this.allow.origins],
       });
@@ -187,7 +187,7 @@ export class CommandRouter {
         // The run never adopts a tab it may not touch: the runner would send it keys and pictures.
         if (!this.allow.allows(tab.url)) {
           throw new CommandFailure(
-            'internal',
+            'navigation',
             `The tab matching ${JSON.stringify(match)} shows ${originOf(tab.url ?? '(no url)')}, outside the run's allow list (${this.allow.describe()}); aite does not switch to it. Add that origin to \`allow\` if the run may work there.`,
             { tab: tab.id, url: tab.url, allow: [...this.allow.origins] },
           );

@@ -27,12 +27,12 @@ export class PipeAllowList {
     this.origins = allowedOrigins(allow);
   }
 
-  /** Throws `internal`, naming the origin and the list, when the page's top frame is outside it. */
+  /** Throws `navigation`, naming the origin and the list, when the page's top frame is outside it. */
   async check(page: Page, doing: string): Promise<void> {
     const url = await this.#topUrl(page);
     if (isAllowed(url, this.origins)) return;
     throw new AiteError(
-      'internal',
+      'navigation',
       `${doing} refused: the run's tab shows ${originOf(url)}, outside the run's allow list (${this.origins.join(', ')}). aite sends no input to, takes no picture of and runs nothing in a page outside the list; add that origin to \`allow\` if the run may work there.`,
       { command: doing, detail: { origin: originOf(url), allow: [...this.origins] } },
     );

@@ -178,15 +178,22 @@ export class PipeInput implements Input {
     options: { focused?: boolean } = {},
   ): Promise<void> {
     const guard = new HitGuard(step.send, () => this.session.countRetry(step));
-    await guard.around(
-      found.descriptor,
-      mode,
-      action,
-      at,
-      (point, check) => this.#input(step, action, (page) => input(page, point, check)),
-      () => step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs }),
-      options,
-    );
+    try {
+      await guard.around(
+        found.descriptor,
+        mode,
+        action,
+        at,
+        (point, check) => this.#input(step, action, (page) => input(page, point, check)),
+        () => step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs }),
+        options,
+      );
+    } catch (error) {
+      // The element is only located again after the guard stopped the input before the page saw
+      // any of it; found re-rendered then, the step may resolve it again as if nothing was sent.
+      if (error instanceof AiteError && error.reason === 'not-found' && error.detail.stale === 'removed') step.inputSent = false;
+      throw error;
+    }
   }
 
   #timeout(step: StepContext): number {
