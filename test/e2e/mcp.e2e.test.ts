@@ -85,7 +85,7 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
   it('[MCP-TOOLS] lists the tools with descriptions and object input schemas; evaluate is not offered without --allow-evaluate', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['navigate', 'click', 'type', 'fill', 'press', 'select', 'check', 'hover', 'drag', 'read', 'verify', 'wait', 'tabs', 'switch_tab', 'close_tab', 'screenshot']) {
+    for (const name of ['navigate', 'click', 'type', 'fill', 'press', 'select', 'check', 'hover', 'drag', 'read', 'verify', 'wait', 'tabs', 'switch_tab', 'close_tab', 'back', 'snapshot', 'upload', 'dialog', 'screenshot']) {
       expect(names).toContain(name);
     }
     expect(names).not.toContain('evaluate');
@@ -217,6 +217,9 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
     const verified = await call('verify', { kind: 'url', value: 'counter.html' });
     expect(textOf(verified)).toMatch(/^Done: verify url contains "counter\.html"\. \((no re-sends|re-sent \d+ times?; an action is never sent twice)\)$/);
     expect(textOf(await call('verify', { kind: 'title', value: 'Counter' }))).toBe('Done: verify title contains "Counter". (no re-sends)');
+    // [MCP-BACK] and back again to where the click came from.
+    expect(textOf(await call('back'))).toMatch(/^Went back to .*agent\.html/);
+    expect(textOf(await call('verify', { kind: 'title', value: 'Newsletter' }))).toBe('Done: verify title contains "Newsletter". (no re-sends)');
   });
 
   it('[MCP-CLOSE] a Chrome that exited is cleaned up, and the next call starts a new one and says so', async () => {

@@ -197,6 +197,16 @@ export function tools(allow: readonly string[]): Tool[] {
     },
     stepTool('close_tab', "Close the run's tab and go back to the tab it came from.", z.object({}), () => ({ closeTab: true })),
     {
+      name: 'back',
+      description: "Go back one page in the run's tab, as the browser's Back button does, and wait until that page has loaded. A page outside the allow list is refused.",
+      input: z.object({ timeoutMs }),
+      async run(args, ctx) {
+        const session = await ctx.session();
+        const answer = await session.tab.back(opt(args));
+        return { sentence: `Went back to ${await landed(session, answer)}.` };
+      },
+    },
+    {
       name: 'screenshot',
       description: "A PNG picture of the run's tab (the visible part), as an image.",
       input: z.object({}),

@@ -31,7 +31,7 @@ describe('aite mcp: tool inputs', () => {
 
   it('[MCP-TOOLS] the tool names API.md fixes, each with an object input; navigate names the allowed origins', () => {
     const list = tools(['http://127.0.0.1:4173']);
-    expect(list.map((t) => t.name)).toEqual(expect.arrayContaining(['navigate', 'click', 'type', 'fill', 'press', 'select', 'check', 'hover', 'drag', 'read', 'verify', 'wait', 'tabs', 'switch_tab', 'close_tab', 'screenshot']));
+    expect(list.map((t) => t.name)).toEqual(expect.arrayContaining(['navigate', 'click', 'type', 'fill', 'press', 'select', 'check', 'hover', 'drag', 'read', 'verify', 'wait', 'tabs', 'switch_tab', 'close_tab', 'back', 'screenshot']));
     expect(new Set(list.map((t) => t.name)).size).toBe(list.length);
     expect(list.find((t) => t.name === 'navigate')!.description).toContain('http://127.0.0.1:4173');
     for (const tool of list) expect((z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as { type: string }).type).toBe('object');
