@@ -209,6 +209,8 @@ export const REQUIREMENTS = {
   'SCRIPT-SCREENSHOT-PATH': 'a screenshot step\u2019s path is relative to the working directory and inside it; a symbolic link there is refused, never written through',
 
   // For agents: aite mcp
+  'MCP-BACK': 'the back tool goes back one page in the run\u2019s tab and says where it landed',
+  'MCP-EVALUATE': 'the evaluate tool is offered only with --allow-evaluate',
   'MCP-TOOLS': 'aite mcp lists the tools API.md names, each with a description and a zod-derived object input schema',
   'MCP-LAZY': 'the browser starts on the first tool call that needs one; a call refused before it runs starts none',
   'MCP-ALLOW': 'a navigate to an origin outside the allow list is refused (unsupported) before anything runs',

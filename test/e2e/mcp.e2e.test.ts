@@ -207,9 +207,13 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     expect(png.readUInt32BE(16)).toBeGreaterThan(100); // width
     expect(textOf(answer)).toMatch(/^Screenshot of tab \d+ \(\d+ bytes of PNG\)\./);
+    // One element's picture is the element's size, smaller than the tab's.
+    const one = await call('screenshot', { target: { role: 'button', name: 'Subscribe' } });
+    const onePng = Buffer.from(one.content.find((c) => c.type === 'image')!.data!, 'base64');
+    expect(onePng.readUInt32BE(16)).toBeLessThan(png.readUInt32BE(16));
   });
 
-  it('[MCP-RESULT] tabs lists the run\'s tab; a verify across the navigation a click started passes, its re-sends said', async () => {
+  it('[MCP-RESULT] [MCP-BACK] tabs lists the run\'s tab; a verify across the navigation a click started passes, its re-sends said', async () => {
     const tabs = textOf(await call('tabs'));
     expect(tabs).toMatch(/^\d+ tabs?; \* is the run's tab\. \(no re-sends\)\n/);
     expect(tabs).toMatch(/\n\* \d+ "Newsletter" http:\/\/127\.0\.0\.1:\d+\/agent\.html/);
@@ -217,7 +221,7 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
     const verified = await call('verify', { kind: 'url', value: 'counter.html' });
     expect(textOf(verified)).toMatch(/^Done: verify url contains "counter\.html"\. \((no re-sends|re-sent \d+ times?; an action is never sent twice)\)$/);
     expect(textOf(await call('verify', { kind: 'title', value: 'Counter' }))).toBe('Done: verify title contains "Counter". (no re-sends)');
-    // [MCP-BACK] and back again to where the click came from.
+    // And back again to where the click came from.
     expect(textOf(await call('back'))).toMatch(/^Went back to .*agent\.html/);
     expect(textOf(await call('verify', { kind: 'title', value: 'Newsletter' }))).toBe('Done: verify title contains "Newsletter". (no re-sends)');
   });

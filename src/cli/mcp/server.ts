@@ -32,7 +32,7 @@ const INSTRUCTIONS = [
 export function createMcpServer(options: McpServerOptions): { server: McpServer; session: LazySession } {
   const session = new LazySession(options.start);
   const server = new McpServer({ name: 'aite', version: options.version }, { instructions: INSTRUCTIONS });
-  for (const tool of tools(options.allow)) {
+  for (const tool of tools(options.allow, options.allowEvaluate)) {
     server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, (args: Record<string, unknown>) => call(tool, args));
   }
   const call = (tool: Tool, args: Record<string, unknown>): Promise<ToolAnswer> =>

@@ -56,11 +56,24 @@ function stepTool(name: string, description: string, input: z.ZodObject, toStep:
 }
 
 const t = (args: Record<string, unknown>, key = 'target'): TargetInput => args[key] as TargetInput;
+
+/** Offered only with --allow-evaluate: it runs the agent's code in the page. */
+const evaluateTool: Tool = {
+  name: 'evaluate',
+  description:
+    "Run a JavaScript expression in the run's page (its main world) and answer its JSON value; a promise is awaited. Only on allowed origins. It runs page code: prefer read, verify and snapshot, which cannot change the page.",
+  input: z.object({ expression: z.string().min(1).describe('An expression, e.g. "document.title" or "fetch(\'/api\').then(r => r.status)"') }),
+  async run(args, ctx) {
+    const value = await (await ctx.session()).evaluate(String(args.expression));
+    return { sentence: `Evaluated: ${JSON.stringify(value) ?? 'undefined'}.` };
+  },
+};
 const opt = (args: Record<string, unknown>): { timeoutMs?: number } => (args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs as number });
 
-/** The tools, in the order a host lists them. `allow` goes into navigate's description. */
-export function tools(allow: readonly string[]): Tool[] {
+/** The tools, in the order a host lists them. `allow` goes into navigate's description; `evaluate` only with `allowEvaluate`. */
+export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
   return [
+    ...(allowEvaluate ? [evaluateTool] : []),
     {
       name: 'navigate',
       description: `Open an absolute http(s) URL in the run's tab (a new tab the first time) and wait until it has loaded. Only these origins may be opened: ${allow.join(', ')}; any other is refused before anything runs. Then call snapshot to see the page.`,
@@ -208,15 +221,15 @@ export function tools(allow: readonly string[]): Tool[] {
     },
     {
       name: 'screenshot',
-      description: "A PNG picture of the run's tab (the visible part), as an image.",
-      input: z.object({}),
-      async run(_args, ctx) {
+      description: "A PNG picture of the run's tab (the visible part), of one element (target), or of the whole page (fullPage), as an image.",
+      input: z.object({ target: Target.optional(), fullPage: z.boolean().optional().describe('The whole page, not only the visible part') }),
+      async run(args, ctx) {
         const session = await ctx.session();
         const warnings: Array<{ code: string; message: string }> = [];
         const onWarning = (w: { code: string; message: string }): void => void warnings.push(w);
         session.on('warning', onWarning);
         try {
-          const png = await session.screenshot();
+          const png = await session.screenshot({ ...(args.target !== undefined ? { target: t(args) } : {}), ...(args.fullPage ? { fullPage: true } : {}) });
           if (!png) throw new AiteError('unsupported', `No screenshot: ${warnings.map((w) => w.message).join(' ') || 'none could be taken'}`);
           return { sentence: `Screenshot of tab ${session.tab.current} (${png.byteLength} bytes of PNG).`, image: png };
         } finally {

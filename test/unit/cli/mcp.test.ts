@@ -29,12 +29,15 @@ describe('aite mcp: tool inputs', () => {
     expect(check(verifyKinds, { kind: 'count', target: 'Row', value: 3 }, 'verify')).toEqual({ kind: 'count', target: 'Row', value: 3 });
   });
 
-  it('[MCP-TOOLS] the tool names API.md fixes, each with an object input; navigate names the allowed origins', () => {
+  it('[MCP-TOOLS] [MCP-EVALUATE] the tool names API.md fixes, each with an object input; navigate names the allowed origins; evaluate only with --allow-evaluate', () => {
     const list = tools(['http://127.0.0.1:4173']);
     expect(list.map((t) => t.name)).toEqual(expect.arrayContaining(['navigate', 'click', 'type', 'fill', 'press', 'select', 'check', 'hover', 'drag', 'read', 'verify', 'wait', 'tabs', 'switch_tab', 'close_tab', 'back', 'screenshot']));
     expect(new Set(list.map((t) => t.name)).size).toBe(list.length);
     expect(list.find((t) => t.name === 'navigate')!.description).toContain('http://127.0.0.1:4173');
     for (const tool of list) expect((z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as { type: string }).type).toBe('object');
+    // page code only when the server was started with --allow-evaluate.
+    expect(list.map((t) => t.name)).not.toContain('evaluate');
+    expect(tools(['http://127.0.0.1:4173'], true).map((t) => t.name)).toContain('evaluate');
   });
 
   it('[MCP-TARGET] a target is a script target: a plain string, or an object the script format accepts', () => {
