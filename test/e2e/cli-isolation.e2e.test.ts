@@ -1,22 +1,14 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunReport } from '../../src/sdk/index.js';
 import { runCli } from '../../src/cli/program.js';
 // @ts-expect-error -- a CommonJS fixture shared with the runner files, without types
 import isolation from './fixtures/isolation/storagePage.cjs';
+import { Capture } from '../support/Capture.js';
 
 const { storagePage, FRESH } = isolation as { storagePage(): Promise<{ origin: string; url: string }>; FRESH: string };
-
-class Capture extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _enc: string, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
 
 let dir: string;
 beforeAll(async () => {

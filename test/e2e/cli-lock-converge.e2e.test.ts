@@ -2,18 +2,10 @@ import { createServer, type Server } from 'node:http';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/sdk/index.js';
 import { runCli } from '../../src/cli/program.js';
-
-class Capture extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _enc: string, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
+import { Capture } from '../support/Capture.js';
 
 // A TodoMVC-like app: its filter links sit in an unnamed <footer> inside the section the "todos"
 // heading names, and its new-todo field has no <label>. The next release renames the filter and

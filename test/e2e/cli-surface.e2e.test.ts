@@ -1,19 +1,11 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/sdk/index.js';
 import { runCli } from '../../src/cli/program.js';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
-
-class Capture extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _enc: string, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
+import { Capture } from '../support/Capture.js';
 
 let server: FixtureServer;
 let dir: string;

@@ -2,7 +2,6 @@ import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { Writable } from 'node:stream';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,23 +9,11 @@ import type { RunReport, StagedExtension, StageExtensionOptions } from 'aite';
 import { runCli, type CliSeams } from '../../../src/cli/program.js';
 import type { Io } from '../../../src/cli/Io.js';
 import { fakeLauncher, stepFailure } from '../script/fakeSession.js';
+import { Capture } from '../../support/Capture.js';
 
 const api = setupServer(http.get('http://127.0.0.1:4173/api/balance', () => HttpResponse.json({ balance: 4 })));
 beforeAll(() => api.listen({ onUnhandledRequest: 'bypass' }));
 afterAll(() => api.close());
-
-class Capture extends Writable {
-  text = '';
-  isTTY: boolean;
-  constructor(tty = false) {
-    super();
-    this.isTTY = tty;
-  }
-  override _write(chunk: Buffer, _enc: string, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
 
 async function project(files: Record<string, unknown>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'aite-cli-'));

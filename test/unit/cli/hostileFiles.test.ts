@@ -1,24 +1,16 @@
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { reportSafe, writeReport } from 'aite';
 import { runCli } from '../../../src/cli/program.js';
 import type { Io } from '../../../src/cli/Io.js';
 import { failingRun } from '../report/sampleReport.js';
 import { fakeLauncher, stepFailure } from '../script/fakeSession.js';
+import { Capture } from '../../support/Capture.js';
 
 // Bad files a careless user or an attacker hands aite: each is refused with a sentence and exit 2
 // before any Chrome starts (the fake launcher proves nothing launched), never a crash or a hang.
-
-class Capture extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _enc: string, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
 
 const CONFIG = { allow: ['http://127.0.0.1:4173'], baseUrl: 'http://127.0.0.1:4173/' };
 

@@ -2,13 +2,13 @@ import { _stepSchema as stepSchema, AiteError, type StepResult } from 'aite';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/program.js';
 import { z } from 'zod';
 import { check, flattenUnion, InputError } from '../../../src/cli/mcp/flatten.js';
 import { failed, passed } from '../../../src/cli/mcp/results.js';
 import { tools } from '../../../src/cli/mcp/tools.js';
+import { Capture } from '../../support/Capture.js';
 
 const verifyKinds = stepSchema('verify').shape.verify;
 
@@ -103,14 +103,6 @@ describe('aite mcp: answers', () => {
     expect(failed(new InputError('verify was not run: value: expected number.'), 0).content[0]).toEqual({ type: 'text', text: '[usage] verify was not run: value: expected number.' });
   });
 });
-
-class Capture extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _enc: string, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
 
 describe('aite mcp: what is wrong before it serves', () => {
   const mcp = async (args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> => {
