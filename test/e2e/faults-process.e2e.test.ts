@@ -11,6 +11,7 @@ import { ExtensionStage } from '../../src/sdk/launch/ExtensionStage.js';
 import { descendants } from './support/listeningPorts.js';
 import { startFixtureServer } from '../support/FixtureServer.js';
 import { failure } from './support/failure.js';
+import { alive } from './support/processes.js';
 
 // Faults that end or disturb whole processes: each test has its own Chrome.
 
@@ -18,15 +19,6 @@ function profileOf(args: readonly string[]): string {
   return args.find((a) => a.startsWith('--user-data-dir='))!.split('=')[1]!;
 }
 
-/** Running, not a zombie waiting for a parent that is gone to reap it. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {

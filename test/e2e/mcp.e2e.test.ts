@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
 import { descendants } from './support/listeningPorts.js';
+import { alive } from './support/processes.js';
 
 // `aite mcp` as a host runs it: the built CLI spawned on stdio, driven by the MCP SDK's own
 // client, against the fixture pages in real Chromium. One server process serves the file's tests
@@ -51,15 +52,6 @@ function chromeOf(pid: number): { pids: number[]; profile: string | undefined } 
   return { pids, profile };
 }
 
-/** Running, not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 let server: FixtureServer;
 let cwd: string;

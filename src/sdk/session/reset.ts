@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
+import { withTimeout } from './pipe/deadline.js';
 
 /**
  * Options of {@link Session.reset}.
@@ -85,14 +86,6 @@ function targetIdOf(page: Page): string | undefined {
   return (page.target() as unknown as { _targetId?: string })._targetId;
 }
 
-async function within<T>(work: Promise<T>, { what, ms }: { what: string; ms: number }): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AiteError('timeout', `reset: ${what} took over ${ms} ms.`, { command: 'reset' })), ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+function within<T>(work: Promise<T>, { what, ms }: { what: string; ms: number }): Promise<T> {
+  return withTimeout(work, ms, () => new AiteError('timeout', `reset: ${what} took over ${ms} ms.`, { command: 'reset' }));
 }

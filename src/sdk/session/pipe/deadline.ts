@@ -54,11 +54,11 @@ export async function pageActivity(page: Page, dialogs: Dialogs): Promise<string
   }
 }
 
-/** `work`, or an Error saying `what` when it takes longer than `ms`. */
-export async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+/** `work`, or an Error saying `what` (or the error `what` makes) when it takes longer than `ms`. */
+export async function withTimeout<T>(work: Promise<T>, ms: number, what: string | (() => Error)): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(what)), ms);
+    timer = setTimeout(() => reject(typeof what === 'string' ? new Error(what) : what()), ms);
   });
   work.catch(() => undefined);
   try {
