@@ -49,6 +49,14 @@ export async function resetPages(
     const keptId = kept ? targetIdOf(kept) : undefined;
     const others = targetInfos.filter((info) => info.type === 'page' && info.targetId !== keptId);
     await Promise.all(others.map((info) => within(browserCdp.send('Target.closeTarget', { targetId: info.targetId }), deadline('closing a tab')).catch(() => undefined)));
+    // closeTarget answers when the close begins: a page still running could write its origin's
+    // data after it was cleared, so the data waits until those tabs are gone (bounded).
+    const closing = new Set(others.map((info) => info.targetId));
+    for (const until = Date.now() + options.timeoutMs; closing.size > 0 && Date.now() < until; ) {
+      const { targetInfos: left } = await within(browserCdp.send('Target.getTargets'), deadline('listing the tabs'));
+      if (!left.some((info) => closing.has(info.targetId))) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   } finally {
     await browserCdp.detach().catch(() => undefined);
   }
