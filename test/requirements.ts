@@ -208,6 +208,9 @@ export const REQUIREMENTS = {
   'HIT-TARGET': 'pointer, key and text input over the pipe reaches only the element resolved: an event that would reach another element is stopped in the capture phase before the page sees it; a stopped click is tried once more (counted), then fails not-visible naming what covered it; focus is checked before every chunk of typed text, and text that went to another field fails the step naming it',
   'SCRIPT-SCREENSHOT-PATH': 'a screenshot step\u2019s path is relative to the working directory and inside it; a symbolic link there is refused, never written through',
 
+  // Frames, left open in issues 15 and 22 (branch h/frames)
+  'FR-XSITE-DRAWN': 'a point in a cross-site frame is answered only once the page above has drawn the frame where it is now: a frame just moved (a transform changed, a scroll) is clicked where it is, not where it was last drawn',
+
   // For agents: aite mcp
   'MCP-BACK': 'the back tool goes back one page in the run\u2019s tab and says where it landed',
   'MCP-EVALUATE': 'the evaluate tool is offered only with --allow-evaluate',

@@ -86,8 +86,10 @@ describe('cross-site iframes', () => {
     expect((await ctx.session.locator.read({ css: 'ul > li', frame: [OUTER, 'note_ifr'] })).text).toBe('Embedded');
   });
 
-  it('[FR-XSITE-REFUSE] a covered or transformed cross-site frame is refused with a reason, not clicked blindly', async () => {
-    const page = await open();
+  it('[FR-XSITE-REFUSE, FR-XSITE-DRAWN] a covered or transformed cross-site frame is refused with a reason, not clicked blindly; once only shifted by a translate it is clicked at the right place', async () => {
+    // A page slow to draw (a few frames a second): the browser routes input into the frame by
+    // where it was last drawn, which lags the layout the point is computed from.
+    const page = await open('?heavy=3');
     await page.evaluate(() => (document.getElementById('cover')!.style.display = 'block'));
     const covered = await failure(ctx.session.click({ role: 'button', name: 'Pay', frame: OUTER }, { timeoutMs: 600 }));
     expect(covered.reason).toBe('not-visible');
@@ -99,16 +101,11 @@ describe('cross-site iframes', () => {
     const transformed = await failure(ctx.session.click({ text: 'Inner button', frame: NESTED }, { timeoutMs: 600 }));
     expect(transformed.reason).toBe('unsupported');
     expect(transformed.message).toMatch(/transform/);
-  });
-
-  // On a fresh page. Right after the refusals above on the same page the click is reported done
-  // but does not reach the button (an open bug, see the session notes of issue 15).
-  it('[FR-XSITE-REFUSE] a frame shifted by a translate is only offset: clicked at the right place', async () => {
-    const page = await open();
-    // A shift is only an offset: still clicked, at the right place.
+    // A shift is only an offset: on the same page, after both refusals, clicked at the right place.
     await page.evaluate(() => (document.getElementById('outer')!.style.transform = 'translate(30px, 10px)'));
     await ctx.session.click({ role: 'button', name: 'Pay', frame: OUTER });
     await ctx.session.verify.targetText({ css: '#paid', frame: OUTER }, '1', { timeoutMs: 2000 });
+    expect(await count(page, '__topClicks')).toBe(0);
   });
 
   it('[FR-XSITE-ALLOW] a cross-site frame outside the allow list is refused, naming its origin and the allow list', async () => {

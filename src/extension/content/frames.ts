@@ -2,6 +2,7 @@ import { viewportOffset } from './dom/geometry.js';
 import { composedParent, deepElementFromPoint, findFrame } from './dom/query.js';
 import { styleOf, windowOf } from './dom/nodes.js';
 import { formatElement, q } from './explain.js';
+import { nextFrame } from './settle.js';
 import { CommandFailure, framePath, type Rect } from '../../sdk/protocol/index.js';
 
 /**
@@ -20,6 +21,11 @@ export interface FrameHop {
   /** How many segments of the path lead to that frame (the rest are looked for inside it). */
   consumed: number;
 }
+
+/** Animation frames drawn before a point in a frame is answered (see {@link framePoint}). */
+const DRAWN_FRAMES = 4;
+/** A document that draws no frame (hidden, stuck) still answers, this much later per frame. */
+const FRAME_FALLBACK_MS = 1000;
 
 /** The message a frame probe is posted as (to the iframe's window, from its parent). */
 export const FRAME_PROBE_KEY = 'aiteFrameProbe';
@@ -96,12 +102,37 @@ export type FramePointAnswer =
   | { ok: false; reason: 'not-found' | 'not-visible' | 'unsupported'; message: string; retry: boolean };
 
 /**
- * Moves a point from the viewport of the child frame (the iframe probed with `probe`) into this document's viewport,
- * and refuses it when input there would not reach that frame: the iframe is gone, transformed
- * (scaled, rotated, skewed: its content box does not map to the screen by an offset), scrolled
- * out of this viewport, or covered at the point by something else.
+ * Moves a point from the viewport of the child frame (the iframe probed with `probe`) into this
+ * document's viewport, and refuses it when input there would not reach that frame: the iframe is
+ * gone, transformed (scaled, rotated, skewed: its content box does not map to the screen by an
+ * offset), scrolled out of this viewport, or covered at the point by something else.
+ *
+ * The browser sends input into an out-of-process frame by where that frame was last drawn, not
+ * by this document's layout: right after the iframe moved (a scroll, a changed transform), input
+ * aimed at its new place still goes to the old one. So the point is answered only once this
+ * document has drawn a few frames with the iframe where it is now (a frame goes through commit,
+ * raster and draw before the browser routes by it: two were not enough on a page slow to draw);
+ * a point that moved meanwhile is refused for now (`retry`: the worker asks again).
  */
-export function framePoint(query: FramePointQuery): FramePointAnswer {
+export async function framePoint(query: FramePointQuery): Promise<FramePointAnswer> {
+  const first = pointNow(query);
+  if (!first.ok) return first;
+  const iframe = probed.get(query.probe)?.deref();
+  if (iframe) {
+    for (let i = 0; i < DRAWN_FRAMES; i++) await nextFrame(windowOf(iframe), FRAME_FALLBACK_MS);
+  }
+  const drawn = pointNow(query);
+  if (!drawn.ok || (drawn.x === first.x && drawn.y === first.y)) return drawn;
+  return {
+    ok: false,
+    reason: 'not-visible',
+    message: `The iframe ${iframe ? formatElement(iframe) : ''} kept moving: the point went from (${first.x}, ${first.y}) to (${drawn.x}, ${drawn.y}) in ${DRAWN_FRAMES} frames`,
+    retry: true,
+  };
+}
+
+/** The point in this viewport by the layout as it is now (see {@link framePoint}). */
+function pointNow(query: FramePointQuery): FramePointAnswer {
   const iframe = probed.get(query.probe)?.deref();
   if (!iframe || !iframe.isConnected) return { ok: false, reason: 'not-found', message: 'The iframe is no longer in the page (it was removed or replaced).', retry: false };
   const transformed = transformOf(iframe);

@@ -67,7 +67,8 @@ function install(): void {
       sendResponse({ dispatched: actStatus(m.id) });
     }
     if (m.query === 'framePoint') {
-      sendResponse(framePoint((m as { point: FramePointQuery }).point));
+      void framePoint((m as { point: FramePointQuery }).point).then(sendResponse);
+      return true; // answered once the frame is drawn where it is
     }
     return false;
   });
