@@ -118,6 +118,47 @@ describe('cross-site iframes', () => {
   });
 });
 
+describe('the hit-target guard inside a cross-site frame', () => {
+  const hijack = (query = ''): string => ctx.page(`xframe.html?outer=${encodeURIComponent(`${ctx.server.origin.replace('127.0.0.1', 'localhost')}/hijack.html${query}`)}`);
+  const counts = (f: Frame) =>
+    f.evaluate(() => {
+      const w = window as unknown as { __saves: number; __deletes: number };
+      return { saves: w.__saves, deletes: w.__deletes, pin: (document.getElementById('pin') as HTMLInputElement).value, message: (document.getElementById('message') as HTMLInputElement).value };
+    });
+
+  it('[HIT-TARGET, FR-XSITE-GUARD, FAULT-49] row 49 in a cross-site frame: the overlay its first mousemove shows gets no click: stopped in the frame, tried again (counted), then not-visible naming it', async () => {
+    await ctx.session.tab.navigate(hijack());
+    const page = await runPage(ctx.session);
+    const frame = await frameOf(page, '/hijack.html');
+    const before = ctx.session.retries.byCommand.act ?? 0;
+    const error = await failure(ctx.session.click({ text: 'Save settings', frame: OUTER }, { timeoutMs: 1_000 }));
+    expect(error.reason).toBe('not-visible');
+    expect(error.message).toContain('Delete everything');
+    expect((error.detail as { coveredBy?: { xpath?: string } }).coveredBy?.xpath).toBeTruthy();
+    expect((ctx.session.retries.byCommand.act ?? 0) - before).toBe(1);
+    expect(await counts(frame)).toMatchObject({ saves: 0, deletes: 0 });
+    expect(await count(page, '__topClicks')).toBe(0);
+  });
+
+  it('[HIT-TARGET, FR-XSITE-GUARD, FAULT-49] row 49 in a cross-site frame: a field that gives the focus away on the first keydown gets none of the typed text, and the step fails naming what took it', async () => {
+    await ctx.session.tab.navigate(hijack('?overlay=0'));
+    const frame = await frameOf(await runPage(ctx.session), '/hijack.html');
+    const error = await failure(ctx.session.type({ label: 'PIN', frame: OUTER }, '1234'));
+    expect(error.reason).toBe('not-visible');
+    expect(error.message).toMatch(/<input#message>/);
+    expect(await counts(frame)).toMatchObject({ pin: '', message: '' });
+  });
+
+  it('[HIT-TARGET, FR-XSITE-GUARD] on an honest page in a cross-site frame the same steps act once, guarded', async () => {
+    await ctx.session.tab.navigate(hijack('?overlay=0&steal=0'));
+    const frame = await frameOf(await runPage(ctx.session), '/hijack.html');
+    expect((await ctx.session.click({ text: 'Save settings', frame: OUTER })).retries).toBe(0);
+    await ctx.session.type({ label: 'PIN', frame: OUTER }, '12345678901234567890');
+    await ctx.session.fill({ label: 'Message', frame: OUTER }, 'hello');
+    expect(await counts(frame)).toEqual({ saves: 1, deletes: 0, pin: '12345678901234567890', message: 'hello' });
+  });
+});
+
 describe('row 46: a cross-site frame that changes under a command', () => {
   it('[FR-XSITE-RELOAD] row 46: the frame reloads while a resolve waits in it: re-sent to the new document and counted', async () => {
     const page = await open('?late=1');

@@ -4,6 +4,7 @@ import { composedContains, deepActiveElement } from './dom/query.js';
 import { xpathOf } from './dom/xpath.js';
 import { formatElement } from './explain.js';
 import { elementFromDescriptor } from './fromDescriptor.js';
+import { enterFrames } from './frames.js';
 
 // The runner's trusted input arrives over the debugging pipe at a point or at the focused
 // element; the page decides what is there when it arrives. While the runner dispatches, this
@@ -46,6 +47,10 @@ let armed: Armed | undefined;
 
 /** `guard`: arm, check or disarm the hit-target guard of this document. */
 export async function guard(req: RequestOf<'guard'>): Promise<AnswerOf<'guard'>> {
+  // Every op goes to the document the element is in: its frame path is walked first, so a
+  // cross-site frame on the way is a frame hop and the worker takes check and disarm on to that
+  // frame's own content script, where arm put the guard (not this document's, never armed).
+  if (req.op !== 'arm' && req.descriptor?.frame !== undefined) enterFrames(req.descriptor.frame);
   if (req.op === 'arm') {
     disarm();
     arm(elementFromDescriptor(req.descriptor!), req.mode!);

@@ -65,9 +65,6 @@ export class HitGuard {
     dispatch: (at: Point, check: GuardCheck) => Promise<void>,
     options: { focused?: boolean },
   ): Promise<'ok' | AiteError> {
-    // Inside an iframe the guard's ops are not yet routed to the one frame document the element
-    // lies in (arm and check can reach different documents): the input goes unguarded there.
-    if (descriptor.frame !== undefined) return dispatch(at, async () => undefined).then(() => 'ok' as const);
     const armed = await this.send({ cmd: 'guard', op: 'arm', mode, descriptor }).catch((error: unknown) => {
       if (error instanceof AiteError && error.reason === 'unsupported') return undefined;
       throw error;
