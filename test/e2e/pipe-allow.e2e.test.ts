@@ -102,3 +102,51 @@ describe('[PIPE-ALLOW] the allow list holds for what the runner sends over the p
     await closeB();
   });
 });
+
+describe('[PIPE-ALLOW-FRAME] the runner checks the frame its input would reach, not only the top page', () => {
+  // A's page embeds B's key log from another site (localhost: an out-of-process frame); the
+  // extension never works inside it, and the runner sends it no input of its own either.
+  const foreign = `http://localhost:${outside.port}`;
+  const embedding = (): string => ctx.page(`xframe.html?outer=${encodeURIComponent(`${foreign}/keylog.html`)}`);
+
+  async function open(): Promise<{ page: Page; frameLog: () => Promise<string[]> }> {
+    await ctx.session.tab.navigate(embedding());
+    const page = await pageAt(embedding());
+    await expect.poll(() => page.frames().some((f) => f.url().startsWith(foreign))).toBe(true);
+    const frame = page.frames().find((f) => f.url().startsWith(foreign))!;
+    await frame.waitForFunction(() => document.readyState === 'complete' && '__log' in window);
+    return { page, frameLog: () => frame.evaluate(() => (window as unknown as { __log: string[] }).__log) };
+  }
+
+  function expectFrameRefusal(error: { reason: string; message: string }): void {
+    expect(error.reason).toBe('navigation');
+    expect(error.message).toContain(`shows ${foreign}`);
+    expect(error.message).toContain(`allow list (${ctx.server.origin})`);
+  }
+
+  it('a click aimed into the frame (a position outside the element it names) is refused naming the frame\u2019s origin; the frame logs nothing', async () => {
+    const { page, frameLog } = await open();
+    const button = (await (await page.$('#top'))!.boundingBox())!;
+    const iframe = (await (await page.$('#outer'))!.boundingBox())!;
+    const position = { x: iframe.x + 60 - button.x, y: iframe.y + 60 - button.y };
+    const clicked = await failure(ctx.session.click({ text: 'Top button' }, { position }));
+    expectFrameRefusal(clicked);
+    expect(clicked.message).toMatch(/the point \([\d.]+, [\d.]+\) is inside an iframe/);
+    expect(await frameLog()).toEqual([]);
+    // The same page without the frame in the way is clicked as before.
+    await ctx.session.click({ text: 'Top button' });
+    expect(await page.evaluate(() => (window as unknown as { __topClicks: number }).__topClicks)).toBe(1);
+  });
+
+  it('keys while the focus is in the frame are refused naming its origin; the frame logs nothing', async () => {
+    const { page, frameLog } = await open();
+    await page.focus('#outer');
+    const pressed = await failure(ctx.session.press('Enter'));
+    expectFrameRefusal(pressed);
+    expect(pressed.message).toContain('the focus is in an iframe');
+    expect(await frameLog()).toEqual([]);
+    // Focus back on the allowed page: keys go again.
+    await page.focus('#top');
+    expect((await ctx.session.press('Enter')).ok).toBe(true);
+  });
+});

@@ -1,6 +1,7 @@
-import type { CDPSession, Page } from 'puppeteer-core';
+import type { CDPSession, Frame, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
 import { allowedOrigins, isAllowed, originOf } from '../protocol/index.js';
+import { withTimeout } from './pipe/deadline.js';
 
 /** How long asking Chrome for the tab's frame tree may take. */
 const FRAME_TREE_TIMEOUT_MS = 5_000;
@@ -17,7 +18,9 @@ const CHECKED_AFTER = new Set<PropertyKey>(['screenshot', 'waitForNetworkIdle'])
  * network waits, script) never goes through the extension, so it is checked here, at dispatch,
  * against the tab's top-level origin as Chrome's frame tree says it now (not a URL remembered
  * from an earlier answer): after a redirect or a script navigation to another origin, nothing is
- * sent and no picture is taken.
+ * sent and no picture is taken. Input is checked against the frames it would reach too: a mouse
+ * event at a point inside an iframe showing an origin outside the list, or keys while the focus
+ * is in one, are refused (the frames as puppeteer tracks them, out-of-process ones included).
  */
 export class PipeAllowList {
   readonly origins: readonly string[];
@@ -64,16 +67,63 @@ export class PipeAllowList {
   }
 
   #guardDevice(page: Page, device: object, name: string): object {
+    // Where the mouse is: down, up and wheel act at the point of the last move or click.
+    let at: { x: number; y: number } | undefined;
     return new Proxy(device, {
       get: (target, key) => {
         const value: unknown = Reflect.get(target, key, target);
         if (typeof value !== 'function') return value;
         return async (...args: unknown[]): Promise<unknown> => {
-          await this.check(page, `${name}.${String(key)}`);
+          const doing = `${name}.${String(key)}`;
+          await this.check(page, doing);
+          if (name === 'keyboard') await this.#checkFrames(page, doing, 'focus');
+          else if (name === 'mouse') {
+            const [x, y] = args;
+            if (typeof x === 'number' && typeof y === 'number') at = { x, y };
+            if (at) await this.#checkFrames(page, doing, at);
+          }
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       },
     });
+  }
+
+  /**
+   * Throws `navigation` when input would reach a frame outside the list: a mouse event at `aim`
+   * inside such an iframe's box, or keys (`'focus'`) while the focus is in one. Only frames whose
+   * parent is on the list are looked at (in the parent, never in the frame itself): a frame
+   * inside one that is not lies within its parent's box, and its focus within its parent's.
+   */
+  async #checkFrames(page: Page, doing: string, aim: { x: number; y: number } | 'focus'): Promise<void> {
+    const main = page.mainFrame();
+    const outside = page.frames().filter((f) => f !== main && /^https?:/.test(f.url()) && !isAllowed(f.url(), this.origins));
+    if (outside.length === 0) return;
+    for (const frame of outside) {
+      const parent = frame.parentFrame();
+      if (!parent || (parent !== main && !isAllowed(parent.url(), this.origins))) continue;
+      const reached = await withTimeout(this.#reaches(frame, aim), FRAME_TREE_TIMEOUT_MS, `Chrome did not say where the iframe showing ${originOf(frame.url())} is within ${FRAME_TREE_TIMEOUT_MS} ms`);
+      if (!reached) continue;
+      const where = aim === 'focus' ? 'the focus is in an iframe' : `the point (${aim.x}, ${aim.y}) is inside an iframe`;
+      throw new AiteError(
+        'navigation',
+        `${doing} refused: ${where} that shows ${originOf(frame.url())}, outside the run's allow list (${this.origins.join(', ')}). aite sends no input into a frame outside the list; add that origin to \`allow\` if the run may work there.`,
+        { command: doing, detail: { origin: originOf(frame.url()), frame: frame.url(), allow: [...this.origins] } },
+      );
+    }
+  }
+
+  /** Whether input at `aim` (or to the focus) reaches `frame`: asked of its iframe element, in the parent. */
+  async #reaches(frame: Frame, aim: { x: number; y: number } | 'focus'): Promise<boolean> {
+    const owner = await frame.frameElement();
+    if (!owner) return false;
+    try {
+      if (aim === 'focus') return await owner.evaluate((el) => el.ownerDocument.hasFocus() && el.ownerDocument.activeElement === el);
+      // The box in the top viewport (puppeteer adds the offsets of the frames above).
+      const box = await owner.boundingBox();
+      return box !== null && aim.x >= box.x && aim.y >= box.y && aim.x < box.x + box.width && aim.y < box.y + box.height;
+    } finally {
+      await owner.dispose().catch(() => undefined);
+    }
   }
 
   async #topUrl(page: Page): Promise<string> {
