@@ -9,6 +9,7 @@ import { startFixtureServer, type FixtureServer } from '../support/FixtureServer
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
 import { runPage } from './support/runPage.js';
+import { stopWorker } from './support/worker.js';
 
 // Cross-site (out-of-process) iframes: the page is on 127.0.0.1, its frame "outer" on localhost
 // (another site: Chromium gives it another process), and "outer" holds "inner" back on 127.0.0.1.
@@ -200,6 +201,48 @@ describe('row 46: a cross-site frame that changes under a command', () => {
     const acted = await failure(ctx.session.locator.act('click', pay.descriptor, { timeoutMs: 500 }));
     expect(acted.reason).toBe('not-found');
     expect((await ctx.session.locator.read({ css: '#paid', frame: OUTER })).text).toBe('0');
+  });
+});
+
+describe('a lost act inside a cross-site frame', () => {
+  const slow = (query: string): string => ctx.page(`xframe.html?outer=${encodeURIComponent(`${ctx.server.origin.replace('127.0.0.1', 'localhost')}/${query}`)}`);
+
+  it('[FR-XSITE-ACT-STATUS, DL-ACT-STATUS, FAULT-25] row 25 in a frame: an act whose answer is lost after it dispatched in the frame fails with dispatched: true, clicked once, never sent again', async () => {
+    await ctx.session.tab.navigate(slow('slow-click.html?ms=2000'));
+    const page = await runPage(ctx.session);
+    const frame = await frameOf(page, '/slow-click.html');
+    const button = await ctx.session.locator.resolve({ role: 'button', name: 'Slow save', frame: OUTER });
+    const started = new Promise<void>((resolve) => page.on('console', (m) => m.text() === 'slow-click started' && resolve()));
+    const sent: string[] = [];
+    ctx.session.bridge.on('retry', (r) => sent.push(r.cmd));
+    const acting = failure(ctx.session.locator.act('click', button.descriptor, { timeoutMs: 10_000 }));
+    await started;
+    await stopWorker(ctx.session.browser!);
+    const error = await acting;
+    expect(error.reason).toBe('connection-lost');
+    expect(error.detail).toEqual({ dispatched: true });
+    await ctx.session.verify.targetText({ css: '#count', frame: OUTER }, '1');
+    expect(await frame.evaluate(() => (window as unknown as { __slowClicks: number }).__slowClicks)).toBe(1);
+    expect(sent).not.toContain('act');
+  });
+
+  it('[FR-XSITE-ACT-STATUS, DL-ACT-STATUS, FAULT-25] row 25 in a frame: an act cut in the frame before it dispatched fails with dispatched: false, and never dispatches later', async () => {
+    await ctx.session.tab.navigate(slow('covered-below.html'));
+    const page = await runPage(ctx.session);
+    const frame = await frameOf(page, '/covered-below.html');
+    const order = await ctx.session.locator.resolve({ role: 'button', name: 'Order', frame: OUTER });
+    const waitingForCover = new Promise<void>((resolve) => page.on('console', (m) => m.text() === 'scrolled to order' && resolve()));
+    const acting = failure(ctx.session.locator.act('click', order.descriptor, { timeoutMs: 15_000 }));
+    await waitingForCover;
+    await stopWorker(ctx.session.browser!);
+    const error = await acting;
+    expect(error.reason).toBe('connection-lost');
+    expect(error.detail).toEqual({ dispatched: false });
+    // The cover goes; the fenced act, still waiting in the frame, must not click now.
+    await frame.evaluate(() => document.getElementById('cover')!.remove());
+    await ctx.session.click({ role: 'button', name: 'Order', frame: OUTER });
+    await ctx.session.verify.targetText({ css: '#count', frame: OUTER }, '1');
+    expect(await frame.evaluate(() => (window as unknown as { __orders: number }).__orders)).toBe(1);
   });
 });
 

@@ -80,22 +80,34 @@ export class PageChannel {
 }
 
 /**
- * Asks the content script of `tabId` what became of a lost act (and fences it there). A tab or
- * document that cannot answer leaves it `"unknown"`: the act may have run in a page that is gone.
+ * Asks the content scripts of `tabId` what became of a lost act (and fences it there). Every
+ * frame is asked: an act whose element is in a cross-site frame was received by that frame's own
+ * script, not the top page's, and one still on its way down the frames must meet a fence
+ * wherever it arrives. One frame that dispatched it makes it `true`; one that received it and had
+ * not makes it `false`. A tab or document that cannot answer leaves it `"unknown"`: the act may
+ * have run in a page that is gone.
  */
 export async function askActStatus(tabId: number, act: number): Promise<Record<string, unknown>> {
   const unknown = (why: string): Record<string, unknown> => ({ ok: true, dispatched: 'unknown', why });
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);
   if (!tab) return unknown(`tab ${tabId} is closed`);
-  try {
-    const reply = (await chrome.tabs.sendMessage(tabId, { aite: 1, query: 'actStatus', id: act }, { frameId: 0 })) as { dispatched?: unknown } | undefined;
-    const dispatched = reply?.dispatched;
-    if (dispatched === true || dispatched === false) return { ok: true, dispatched };
-    return { ...unknown('the page in the tab never received that action (it may have run in a page that has navigated away since)'), neverSeen: true };
-  } catch (error) {
-    // No content script: the document changed (or the extension reloaded) since the act was sent.
-    return unknown(`the page in tab ${tabId} cannot tell: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? [];
+  const ids = [0, ...frames.map((f) => f.frameId).filter((id) => id !== 0)];
+  const replies = await Promise.all(
+    ids.map((frameId) =>
+      (chrome.tabs.sendMessage(tabId, { aite: 1, query: 'actStatus', id: act }, { frameId }) as Promise<{ dispatched?: unknown } | undefined>).then(
+        (reply) => ({ frameId, dispatched: reply?.dispatched }),
+        (error: unknown) => ({ frameId, error: error instanceof Error ? error.message : String(error) }),
+      ),
+    ),
+  );
+  const said = replies.map((r) => ('dispatched' in r ? r.dispatched : undefined));
+  if (said.includes(true)) return { ok: true, dispatched: true };
+  if (said.includes(false)) return { ok: true, dispatched: false };
+  const top = replies[0]!;
+  // No content script in the top page: the document changed (or the extension reloaded) since the act was sent.
+  if ('error' in top) return unknown(`the page in tab ${tabId} cannot tell: ${top.error}`);
+  return { ...unknown('the page in the tab never received that action (it may have run in a page that has navigated away since)'), neverSeen: true };
 }
 
 /** A frame's document went away under a command (it navigated, reloaded or was removed). */
