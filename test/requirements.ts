@@ -212,6 +212,7 @@ export const REQUIREMENTS = {
   'FR-XSITE-DRAWN': 'a point in a cross-site frame is answered only once the page above has drawn the frame where it is now: a frame just moved (a transform changed, a scroll) is clicked where it is, not where it was last drawn',
   'PIPE-ALLOW-FRAME': 'the runner\u2019s own allow check covers frames: a mouse event at a point inside an iframe showing an origin outside the list, or keys while the focus is in one, are refused navigation naming that origin; the frame receives nothing',
   'FR-XSITE-ACT-STATUS': 'a lost act that ran in a cross-site frame is reported exactly: every frame of the tab is asked (and fenced), so the frame that received it says dispatched true or false, not "unknown"',
+  'DLG-POLICY-CLI': '`aite run --dialogs accept|dismiss` and the config\u2019s `dialogs` set the policy for a dialog no step armed (the flag beats the config); another value is a usage error, exit 2',
   'FR-XSITE-GUARD': 'the hit-target guard works inside cross-site frames: armed, checked and disarmed by the frame\u2019s own content script, the document the element was resolved in, so an overlay or a focus thief inside the frame is caught as on the top page',
 
   // For agents: aite mcp

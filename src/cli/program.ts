@@ -71,6 +71,7 @@ Docs: ${DOCS}`,
     .option('--timeout <ms>', 'default timeout of each step', (v) => positiveInt(v, '--timeout'))
     .option('--shard <i/n>', 'run the i-th of n deterministic slices of the scripts (CI machines)')
     .option('--no-web-server', "don't start the config's webServer")
+    .addOption(new Option('--dialogs <policy>', 'what a native dialog no `dialog` step armed gets (else the config\'s; default dismiss)').choices(['dismiss', 'accept']))
     .action(async (scripts: string[], flags: RunFlags) => {
       code = await runCommand(scripts, { ...flags, reporter: flags.reporter.length ? flags.reporter : ['list'] }, io, {
         launch: seams.launch,

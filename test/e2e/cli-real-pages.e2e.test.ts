@@ -79,3 +79,41 @@ describe('aite run with the real-page steps', () => {
     expect(performance.now() - started).toBeLessThan(1500);
   });
 });
+
+describe('the dialog policy from the command line and the config', () => {
+  const confirmScript = JSON.stringify({
+    name: 'policy',
+    steps: [{ navigate: 'dialogs.html' }, { click: 'Confirm' }],
+  });
+  const outOf = async (report: string): Promise<RunReport['scripts'][number]['steps'][number]['dialogs']> => {
+    const parsed = JSON.parse(await readFile(join(dir, report, 'report.json'), 'utf8')) as RunReport;
+    return parsed.scripts[0]!.steps[1]!.dialogs;
+  };
+
+  it('[DLG-POLICY-CLI] `--dialogs accept` accepts a dialog no step armed, and beats the config; the config\u2019s `dialogs` applies without the flag', async () => {
+    const policyDir = join(dir, 'policy');
+    await mkdir(policyDir, { recursive: true });
+    await writeFile(join(policyDir, 'aite.config.json'), JSON.stringify({ allow: [server.origin], baseUrl: server.url, dialogs: 'accept' }));
+    await writeFile(join(policyDir, 'confirm.aite.json'), confirmScript);
+    const inPolicy = async (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
+      const stdout = new Capture();
+      const stderr = new Capture();
+      const code = await runCli(args, { stdout, stderr, env: { NO_COLOR: '1' }, cwd: policyDir });
+      return { code, stdout: stdout.text, stderr: stderr.text };
+    };
+    const accepted = await inPolicy(['run', 'confirm.aite.json', '--report', 'accepted']);
+    expect(accepted.code, accepted.stdout + accepted.stderr).toBe(0);
+    const dismissed = await inPolicy(['run', 'confirm.aite.json', '--report', 'dismissed', '--dialogs', 'dismiss']);
+    expect(dismissed.code, dismissed.stdout + dismissed.stderr).toBe(0);
+    expect(await outOf('policy/accepted')).toEqual([expect.objectContaining({ type: 'confirm', message: 'Delete the file?', accepted: true, by: 'policy' })]);
+    expect(await outOf('policy/dismissed')).toEqual([expect.objectContaining({ type: 'confirm', accepted: false, by: 'policy' })]);
+  }, 120_000);
+
+  it('[DLG-POLICY-CLI] a --dialogs value that is not a policy is a usage error (exit 2) naming the choices, before Chrome starts', async () => {
+    await writeFile(join(dir, 'confirm.aite.json'), confirmScript);
+    const result = await run(['run', 'confirm.aite.json', '--dialogs', 'maybe']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--dialogs/);
+    expect(result.stderr).toMatch(/dismiss, accept/);
+  });
+});

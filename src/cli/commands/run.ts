@@ -16,6 +16,7 @@ export interface RunFlags {
   timeout?: number;
   shard?: string;
   webServer?: boolean;
+  dialogs?: 'dismiss' | 'accept';
 }
 
 export const REPORTERS = ['list', 'json', 'junit'] as const;
@@ -50,6 +51,7 @@ export async function runCommand(patterns: string[], flags: RunFlags, io: Io, se
       headless: flags.headed ? false : undefined,
       report: flags.report,
       junit: junit || undefined,
+      dialogs: flags.dialogs,
     },
   });
   if (flags.updateLock && !config.lockFile) {

@@ -50,6 +50,8 @@ export interface ConfigOverrides {
   report?: string;
   /** Also write junit.xml (`--reporter junit`). */
   junit?: boolean;
+  /** What a native dialog nobody armed gets (`--dialogs`). */
+  dialogs?: 'dismiss' | 'accept';
 }
 
 /**
@@ -164,6 +166,7 @@ export function resolveConfig(
     lockFile: overrides.lockFile ? resolve(cwd, overrides.lockFile) : at(written.lockFile),
     timeoutMs: overrides.timeoutMs ?? written.timeoutMs,
     headless: overrides.headless ?? written.headless ?? true,
+    ...((overrides.dialogs ?? written.dialogs) ? { dialogs: overrides.dialogs ?? written.dialogs } : {}),
     report,
     webServer: server && {
       command: server.command,

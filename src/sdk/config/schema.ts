@@ -33,6 +33,7 @@ export const ConfigSchema = z.strictObject({
     .optional()
     .describe('Where `aite run` writes its report (relative to the config file); --report overrides.'),
   webServer: WebServerSchema.optional().describe('An app to start before the scripts run and stop after.'),
+  dialogs: z.enum(['dismiss', 'accept']).optional().describe('A native dialog (alert, confirm, prompt, beforeunload) no `dialog` step armed: "dismiss" (default) or "accept"; --dialogs overrides.'),
 });
 
 /**
@@ -113,6 +114,8 @@ export interface AiteConfig {
   report?: { dir: string; junit: boolean };
   /** A server `aite run` starts first (or reuses), and stops after. */
   webServer?: { command: string; url: string; cwd: string; timeoutMs: number; reuseExisting: boolean };
+  /** What a native dialog nobody armed gets (`launch({ dialogs })`); absent: dismiss. */
+  dialogs?: 'dismiss' | 'accept';
 }
 
 /**

@@ -309,6 +309,7 @@ class ScriptRunner {
       ...(this.#config.lockFile ? { lockFile: this.#config.lockFile } : {}),
       updateLock: this.#options.updateLock ?? false,
       ...(this.#plan.timeoutMs ? { timeoutMs: this.#plan.timeoutMs } : {}),
+      ...(this.#config.dialogs ? { dialogs: this.#config.dialogs } : {}),
     };
   }
 
