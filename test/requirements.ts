@@ -222,6 +222,9 @@ export const REQUIREMENTS = {
   'MCP-SNAPSHOT': 'snapshot answers the page as an outline of roles, names, states and refs; a ref is a target until the next snapshot',
   'MCP-DIALOG': 'dialog arms the answer of the next native dialog (or click takes it as "dialog"), and the step during which it opened says what it said and how it was answered',
   'MCP-CLOSE': 'closing the connection, SIGINT or SIGTERM closes Chrome and removes the temp profile',
+
+  // For agents: aite mcp, each tool against real Chromium
+  'MCP-EVALUATE-RUN': 'with --allow-evaluate, evaluate answers the JSON value of an expression in the page\u2019s main world; a page exception is a tool error with its reason, said to be the page\u2019s own',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -45,6 +45,11 @@ export function failed(error: unknown, retries: number, notice?: string): ToolAn
   let text: string;
   if (error instanceof AiteError) {
     text = `[${error.reason}] ${error.message}`;
+    // The protocol files a page exception under internal; an agent reads internal as "a bug in
+    // aite, do not retry", which is wrong for its own expression.
+    if ((error.detail as { pageException?: boolean }).pageException) {
+      text += "\nThe page's own code threw (not a bug in aite): change the expression, or look at the page first (it may not be in the state the expression expects).";
+    }
     const candidates = candidatesOf(error);
     if (candidates.length > 0) {
       text += `\nCandidates (none was acted on; name one to act on it):\n${candidates.map((c, i) => `  ${i + 1}. ${c}`).join('\n')}`;

@@ -102,6 +102,16 @@ describe('aite mcp: answers', () => {
     });
     expect(failed(new InputError('verify was not run: value: expected number.'), 0).content[0]).toEqual({ type: 'text', text: '[usage] verify was not run: value: expected number.' });
   });
+
+  it('[MCP-EVALUATE-RUN] [MCP-ERROR] a page exception from evaluate keeps its reason and says it is the page\'s own, not a bug in aite', () => {
+    const thrown = new AiteError('internal', 'The page threw during evaluate: TypeError: x is undefined', { detail: { exception: { name: 'TypeError', message: 'x is undefined' }, pageException: true } });
+    expect(failed(thrown, 0).content[0]).toEqual({
+      type: 'text',
+      text: "[internal] The page threw during evaluate: TypeError: x is undefined\nThe page's own code threw (not a bug in aite): change the expression, or look at the page first (it may not be in the state the expression expects).",
+    });
+    // A real internal error is not told so.
+    expect(failed(new AiteError('internal', 'boom'), 0).content[0]).toEqual({ type: 'text', text: '[internal] boom' });
+  });
 });
 
 describe('aite mcp: what is wrong before it serves', () => {
