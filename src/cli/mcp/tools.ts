@@ -208,7 +208,18 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
         return { sentence: `Done: ${describeStep(step)} (tab ${session.tab.current}).` };
       },
     },
-    stepTool('close_tab', "Close the run's tab and go back to the tab it came from.", z.object({}), () => ({ closeTab: true })),
+    {
+      name: 'close_tab',
+      description: "Close the run's tab and go back to the tab it came from. The answer names the run's tab now; when there is none (the closed tab was the first), the next navigate opens one.",
+      input: z.object({}),
+      async run(_args, ctx) {
+        const session = await ctx.session();
+        const { closed, tab } = await session.tab.close();
+        if (tab === null) return { sentence: `Closed tab ${closed}; the run has no tab now (navigate opens a new one).` };
+        const back = (await session.tab.list()).find((t) => t.id === tab);
+        return { sentence: `Closed tab ${closed}; back in ${back?.url ?? 'a tab that has no URL yet'}${back?.title ? ` (${JSON.stringify(back.title)})` : ''} in tab ${tab}.` };
+      },
+    },
     {
       name: 'back',
       description: "Go back one page in the run's tab, as the browser's Back button does, and wait until that page has loaded. A page outside the allow list is refused.",
