@@ -225,6 +225,15 @@ export const REQUIREMENTS = {
 
   // For agents: aite mcp, each tool against real Chromium
   'MCP-EVALUATE-RUN': 'with --allow-evaluate, evaluate answers the JSON value of an expression in the page\u2019s main world; a page exception is a tool error with its reason, said to be the page\u2019s own',
+  'MCP-UPLOAD': 'upload sets the files of a file input, one behind its label, or a chooser a control opens; a relative path is from where the server started; [] clears',
+  'MCP-HOVER': 'hover moves real mouse input over an element without clicking it (a menu that opens on hover opens)',
+  'MCP-DRAG': 'drag drags one element onto another with real mouse input (a real SortableJS list reorders)',
+  'MCP-PRESS': 'press sends a key or chord to a target (focused, not clicked), or to the page when none is named',
+  'MCP-FILL': 'fill replaces a field\u2019s value with trusted input events, clicking nothing; a read-only field is refused',
+  'MCP-WAIT': 'wait waits for a text change or an element to appear or go; one that does not happen is a tool error with reason timeout',
+  'MCP-TABS': 'switch_tab makes a popup (by URL, title or new) the run\u2019s tab, close_tab closes it and goes back to the tab it came from',
+  'MCP-EVERY-TOOL': 'every tool API.md names is listed by aite mcp, documented in docs/agents.md and driven by an mcp e2e test; no other tool is listed',
+  'MCP-ATTACH': 'aite mcp --attach drives a Chrome the user runs, through the extension installed there: navigate, click and read',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
