@@ -177,11 +177,12 @@ describe('aite mcp: every tool against real Chromium', () => {
     expect(tabs).not.toContain('pay.html');
     expect(tabs).toMatch(/\n\* \d+ "Checkout" http:\/\/127\.0\.0\.1:\d+\/popup\.html/);
 
-    // The tab a page opened by itself, its alert on load answered as armed.
+    // The tab a page opened by itself, its alert on load answered as armed (and said once, by
+    // whichever answer came after it opened).
     await ok('navigate', { url: page('dialogs.html') });
     await ok('dialog', { accept: true });
-    await ok('click', { target: 'Open welcome tab' });
-    await ok('switch_tab', { new: true });
+    const opened = (await ok('click', { target: 'Open welcome tab' })) + (await ok('switch_tab', { new: true }));
+    expect(opened.split('An alert dialog opened: "Welcome"; it was accepted.').length).toBe(2);
     expect(await inPage('[location.search, document.getElementById("out").textContent]')).toEqual(['?welcome=1', 'welcomed']);
     await ok('close_tab');
     expect(await inPage('[location.search, document.getElementById("clicks").textContent]')).toEqual(['', '1']);
@@ -198,6 +199,19 @@ describe('aite mcp: every tool against real Chromium', () => {
     expect(after).not.toMatch(/\n\* /);
     await ok('navigate', { url: page('counter.html') });
     expect(await ok('tabs')).toMatch(/\n\* \d+ "Counter" /);
+  });
+
+  it('[MCP-DIALOG] [MCP-RESULT] a dialog nobody armed, or one a timer opens after the call that started it, is said by the next answer, once', async () => {
+    await ok('navigate', { url: page('dialogs.html') });
+    // The tab opens, its alert is dismissed (nothing armed): the click or the switch says so.
+    const unarmed = (await ok('click', { target: 'Open welcome tab' })) + (await ok('switch_tab', { new: true }));
+    expect(unarmed.split('An alert dialog opened: "Welcome"; it was dismissed (no answer was armed).').length).toBe(2);
+    await ok('close_tab');
+    // The alert opens 400 ms after the click's answer; the verify waiting for its effect says it.
+    expect(await ok('click', { target: 'Alert later' })).toBe('Done: click "Alert later". (no re-sends)');
+    const later = await ok('verify', { kind: 'targetText', target: { label: 'Out' }, value: 'after later' });
+    expect(later).toBe('Done: verify label "Out" shows "after later". (no re-sends)\nAn alert dialog opened: "Later"; it was dismissed (no answer was armed).');
+    expect(await ok('read', { target: { label: 'Out' } })).toBe('label "Out" reads: "after later" (no re-sends)');
   });
 
   it('[MCP-EVERY-TOOL] every tool API.md names is listed, documented in docs/agents.md and driven by an mcp e2e test; nothing else is listed', async () => {
