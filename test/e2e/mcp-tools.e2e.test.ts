@@ -116,12 +116,15 @@ describe('aite mcp: every tool against real Chromium', () => {
     expect(await ok('read', { target: { label: 'Ends' } })).toContain('"1"');
   });
 
-  it('[MCP-PRESS] press sends a chord to a field, a Tab that moves the focus, and a key to the page when no target is named', async () => {
+  it('[MCP-PRESS] press sends a chord to a field, a Tab that moves the focus, focuses without clicking, and sends a key to the page when no target is named', async () => {
     await ok('navigate', { url: page('mouse-keys.html') });
     expect(await ok('press', { key: 'Control+Enter', target: { label: 'Message' } })).toBe('Done: press Control+Enter in label "Message". (no re-sends)');
     expect(await ok('read', { target: { label: 'Log' } })).toContain('"sent with ctrl"');
     await ok('press', { key: 'Tab', target: { label: 'First' } });
     expect(await inPage('document.activeElement.id')).toBe('second');
+    // The target is focused, not clicked: Note counts its clicks.
+    await ok('press', { key: 'End', target: { label: 'Note' } });
+    expect(await inPage('[document.activeElement.id, document.getElementById("noteClicks").textContent]')).toEqual(['note', '0']);
 
     await ok('navigate', { url: page('keylog.html') });
     await ok('press', { key: 'a' });
@@ -144,7 +147,7 @@ describe('aite mcp: every tool against real Chromium', () => {
     expect(await inPage('document.getElementById("locked").value')).toBe('fixed');
   });
 
-  it('[MCP-WAIT] wait sees a text change and an element appear; one that does not happen is a tool error with reason timeout', async () => {
+  it('[MCP-WAIT] wait sees a text change, an element appear and the network go idle; one that does not happen is a tool error with reason timeout', async () => {
     await ok('navigate', { url: page('textchange.html?ms=600') });
     await ok('click', { target: 'Start' });
     expect(await ok('wait', { kind: 'textChanges', target: { css: '#status' } })).toBe('Done: wait for css "#status" to change. (no re-sends)');
@@ -161,6 +164,11 @@ describe('aite mcp: every tool against real Chromium', () => {
     expect(textOf(never)).toMatch(/^\[timeout\] /);
     const bad = await call('wait', { kind: 'visible' });
     expect(textOf(bad)).toMatch(/^\[usage\] wait was not run: target: /);
+
+    // The page's own fetch takes 800 ms; network idle is after it answered.
+    await ok('navigate', { url: page('slow.html?ms=800') });
+    expect(await ok('wait', { kind: 'networkIdle' })).toBe('Done: wait for network idle. (no re-sends)');
+    expect(await inPage('[document.getElementById("status").textContent, window.__loads]')).toEqual(['Done', 1]);
   });
 
   it('[MCP-TABS] switch_tab follows a popup by URL, a click there lands in it, close_tab goes back; a new tab is followed with new', async () => {
