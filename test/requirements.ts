@@ -219,7 +219,7 @@ export const REQUIREMENTS = {
   'MCP-TARGET': 'a tool target is a script target, a plain string (its text) or { ref } from the last snapshot',
   'MCP-REFUSE-CANDIDATES': 'an ambiguous or drifted element is returned to the agent with its candidates, each with a target naming it, and never acted on',
   'MCP-IMAGE': 'screenshot answers an image content block (PNG)',
-  'MCP-SNAPSHOT': 'snapshot answers the page as an outline of roles, names, states and refs; a ref is a target until the next snapshot',
+  'MCP-SNAPSHOT': 'snapshot answers the page as an outline of roles, names, states and refs; a ref is a target while its element is on the page (a later snapshot does not end it), and fails at once as not-found after it left',
   'MCP-DIALOG': 'dialog arms the answer of the next native dialog (or click takes it as "dialog"), and the step during which it opened says what it said and how it was answered',
   'MCP-CLOSE': 'closing the connection, SIGINT or SIGTERM closes Chrome and removes the temp profile',
 

@@ -222,6 +222,21 @@ describe('aite mcp: every tool against real Chromium', () => {
     expect(await ok('read', { target: { label: 'Out' } })).toBe('label "Out" reads: "after later" (no re-sends)');
   });
 
+  it('[MCP-SNAPSHOT] [MCP-TARGET] a ref stays a target after another snapshot; once the page navigated it fails at once as not-found', async () => {
+    await ok('navigate', { url: page('counter.html') });
+    const ref = /- button "Increment" \[ref=(e\d+)\]/.exec(await ok('snapshot'))![1]!;
+    expect(await ok('snapshot')).toContain('- button "Decrement"');
+    await ok('click', { target: { ref } });
+    expect(await inPage('document.getElementById("value").textContent')).toBe('11');
+    await ok('navigate', { url: page('counter.html') });
+    const started = Date.now();
+    const gone = await call('click', { target: { ref } });
+    expect(gone.isError).toBe(true);
+    expect(textOf(gone)).toMatch(new RegExp(`^\\[not-found\\] .*${ref}`));
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(await inPage('document.getElementById("value").textContent')).toBe('10');
+  });
+
   it('[MCP-EVERY-TOOL] every tool API.md names is listed, documented in docs/agents.md and driven by an mcp e2e test; nothing else is listed', async () => {
     const listed = (await client.listTools()).tools.map((t) => t.name).sort();
     expect(listed).toEqual([...API_TOOLS, 'evaluate'].sort());
