@@ -148,7 +148,7 @@ describe('aite mcp: every tool against real Chromium', () => {
   });
 
   it('[MCP-WAIT] wait sees a text change, an element appear and the network go idle; one that does not happen is a tool error with reason timeout', async () => {
-    await ok('navigate', { url: page('textchange.html?ms=600') });
+    await ok('navigate', { url: page('textchange.html?ms=1000') });
     await ok('click', { target: 'Start' });
     expect(await ok('wait', { kind: 'textChanges', target: { css: '#status' } })).toBe('Done: wait for css "#status" to change. (no re-sends)');
     expect(await inPage('document.getElementById("status").textContent')).toBe('Finished');
@@ -215,10 +215,12 @@ describe('aite mcp: every tool against real Chromium', () => {
     const unarmed = (await ok('click', { target: 'Open welcome tab' })) + (await ok('switch_tab', { new: true }));
     expect(unarmed.split('An alert dialog opened: "Welcome"; it was dismissed (no answer was armed).').length).toBe(2);
     await ok('close_tab');
-    // The alert opens 400 ms after the click's answer; the verify waiting for its effect says it.
-    expect(await ok('click', { target: 'Alert later' })).toBe('Done: click "Alert later". (no re-sends)');
+    // The alert opens 400 ms after the click (after its answer, unless the machine is slow); the
+    // verify waiting for its effect says it then. Either way it is said once.
+    const click = await ok('click', { target: 'Alert later' });
     const later = await ok('verify', { kind: 'targetText', target: { label: 'Out' }, value: 'after later' });
-    expect(later).toBe('Done: verify label "Out" shows "after later". (no re-sends)\nAn alert dialog opened: "Later"; it was dismissed (no answer was armed).');
+    expect(later).toMatch(/^Done: verify label "Out" shows "after later"\. \(no re-sends\)/);
+    expect(`${click}\n${later}`.split('\nAn alert dialog opened: "Later"; it was dismissed (no answer was armed).').length).toBe(2);
     expect(await ok('read', { target: { label: 'Out' } })).toBe('label "Out" reads: "after later" (no re-sends)');
   });
 
