@@ -239,6 +239,14 @@ describe('aite mcp: every tool against real Chromium', () => {
     expect(await inPage('document.getElementById("value").textContent')).toBe('10');
   });
 
+  it('[MCP-ERROR] a disabled button is refused as not-enabled, how long it waited in whole ms, and it is not clicked', async () => {
+    await ok('navigate', { url: page('buttons.html') });
+    const locked = await call('click', { target: 'Locked', timeoutMs: 500 });
+    expect(locked.isError).toBe(true);
+    expect(textOf(locked)).toMatch(/^\[not-enabled\] <button#locked> "Locked" is not enabled: it has the disabled attribute \(waited \d+ ms\)\.\n/);
+    expect(await inPage('window.__lockedClicks')).toBe(0);
+  });
+
   it('[MCP-EVERY-TOOL] every tool API.md names is listed, documented in docs/agents.md and driven by an mcp e2e test; nothing else is listed', async () => {
     const listed = (await client.listTools()).tools.map((t) => t.name).sort();
     expect(listed).toEqual([...API_TOOLS, 'evaluate'].sort());
