@@ -82,7 +82,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
         const url = refuseOutside(String(args.url), ctx.allow);
         const session = await ctx.session();
         const answer = await session.tab.navigate(url, opt(args));
-        return { sentence: `Opened ${await landed(session, answer)}.` };
+        return { sentence: `Opened ${await landed(session, answer)}${errorStatus(session, answer.url)}.` };
       },
     },
     {
@@ -255,6 +255,16 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
 async function landed(session: Session, answer: { tab: number; url: string }): Promise<string> {
   const title = (await session.tab.list()).find((tab) => tab.id === answer.tab)?.title;
   return `${answer.url}${title ? ` (${JSON.stringify(title)})` : ''} in tab ${answer.tab}`;
+}
+
+/**
+ * A page the server answered with an error status still loads (its error page): the agent is told
+ * the status, which the page's title may not say. The latest document request for `url` is the
+ * navigation's (requests are listed as they end); none is known in attach mode.
+ */
+function errorStatus(session: Session, url: string): string {
+  const doc = session.network.findLast((entry) => entry.type === 'document' && entry.url === url);
+  return doc?.status !== undefined && doc.status >= 400 ? `; the server answered HTTP ${doc.status}` : '';
 }
 
 /** A tool over a union of step kinds (verify, wait): one flat object for the host, the union checks it. */
