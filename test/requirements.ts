@@ -233,6 +233,7 @@ export const REQUIREMENTS = {
   'MCP-WAIT': 'wait waits for a text change or an element to appear or go; one that does not happen is a tool error with reason timeout',
   'MCP-TABS': 'switch_tab makes a popup (by URL, title or new) the run\u2019s tab, close_tab closes it and goes back to the tab it came from',
   'MCP-EVERY-TOOL': 'every tool API.md names is listed by aite mcp, documented in docs/agents.md and driven by an mcp e2e test; no other tool is listed',
+  'MCP-HTTP-STATUS': 'navigate to a page the server answered with an error status (4xx, 5xx) says the status beside where it landed',
   'MCP-ATTACH': 'aite mcp --attach drives a Chrome the user runs, through the extension installed there: navigate, click and read',
 } as const;
 

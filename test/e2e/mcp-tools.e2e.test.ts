@@ -247,6 +247,13 @@ describe('aite mcp: every tool against real Chromium', () => {
     expect(await inPage('window.__lockedClicks')).toBe(0);
   });
 
+  it('[MCP-HTTP-STATUS] a page the server answered with an error status opens, and navigate says the status; one answered 200 says none', async () => {
+    expect(await ok('navigate', { url: page('status/404') })).toMatch(/^Opened http:\/\/127\.0\.0\.1:\d+\/status\/404 .*in tab \d+; the server answered HTTP 404\. \(no re-sends\)$/);
+    const redirected = await ok('navigate', { url: page(`redirect?to=${encodeURIComponent('/status/503')}`) });
+    expect(redirected).toMatch(/^Opened http:\/\/127\.0\.0\.1:\d+\/status\/503 .*; the server answered HTTP 503\. /);
+    expect(await ok('navigate', { url: page('counter.html') })).toMatch(/^Opened http:\/\/127\.0\.0\.1:\d+\/counter\.html \("Counter"\) in tab \d+\. \(no re-sends\)$/);
+  });
+
   it('[MCP-EVERY-TOOL] every tool API.md names is listed, documented in docs/agents.md and driven by an mcp e2e test; nothing else is listed', async () => {
     const listed = (await client.listTools()).tools.map((t) => t.name).sort();
     expect(listed).toEqual([...API_TOOLS, 'evaluate'].sort());
