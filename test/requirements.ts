@@ -213,7 +213,7 @@ export const REQUIREMENTS = {
   'PIPE-ALLOW-FRAME': 'the runner\u2019s own allow check covers frames: a mouse event at a point inside an iframe showing an origin outside the list, or keys while the focus is in one, are refused navigation naming that origin; the frame receives nothing',
   'FR-XSITE-ACT-STATUS': 'a lost act that ran in a cross-site frame is reported exactly: every frame of the tab is asked (and fenced), so the frame that received it says dispatched true or false, not "unknown"',
   'DLG-POLICY-CLI': '`aite run --dialogs accept|dismiss` and the config\u2019s `dialogs` set the policy for a dialog no step armed (the flag beats the config); another value is a usage error, exit 2',
-  'FR-XSITE-GUARD': 'the hit-target guard works inside cross-site frames: armed, checked and disarmed by the frame\u2019s own content script, the document the element was resolved in, so an overlay or a focus thief inside the frame is caught as on the top page',
+  'FR-XSITE-GUARD': 'the hit-target guard works inside cross-site frames: armed, checked and disarmed by the frame\u2019s own content script, the document the element was resolved in, so an overlay or a focus thief inside the frame is caught as on the top page; a click whose press never reached the element\u2019s document (another site\u2019s iframe over it) fails not-visible, never ok',
 
   // For agents: aite mcp
   'MCP-BACK': 'the back tool goes back one page in the run\u2019s tab and says where it landed',

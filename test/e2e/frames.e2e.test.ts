@@ -150,6 +150,19 @@ describe('the hit-target guard inside a cross-site frame', () => {
     expect(await counts(frame)).toMatchObject({ pin: '', message: '' });
   });
 
+  it('[HIT-TARGET, FR-XSITE-GUARD, FAULT-49] row 49: another site\u2019s iframe shown over the button on the first mousemove takes the press where no guard can stop it: the step fails not-visible, never ok', async () => {
+    const trap = `${ctx.server.origin.replace('127.0.0.1', 'localhost')}/keylog.html`;
+    await ctx.session.tab.navigate(ctx.page(`hijack.html?overlay=frame&trap=${encodeURIComponent(trap)}`));
+    const page = await runPage(ctx.session);
+    const error = await failure(ctx.session.click({ text: 'Save settings' }, { timeoutMs: 1_000 }));
+    expect(error.reason).toBe('not-visible');
+    expect(error.message).toMatch(/no press arrived in its page/);
+    expect(error.detail).toMatchObject({ pressed: false });
+    expect(await page.evaluate(() => (window as unknown as { __saves: number }).__saves)).toBe(0);
+    // It went to the frame over the button: what aite could not stop, it reports instead of calling it done.
+    expect(await page.evaluate(() => document.getElementById('trap-frame') !== null)).toBe(true);
+  });
+
   it('[HIT-TARGET, FR-XSITE-GUARD] on an honest page in a cross-site frame the same steps act once, guarded', async () => {
     await ctx.session.tab.navigate(hijack('?overlay=0&steal=0'));
     const frame = await frameOf(await runPage(ctx.session), '/hijack.html');

@@ -128,6 +128,7 @@ function state(id: number): AnswerOf<'guard'> {
     ok: true,
     armed: true,
     focused,
+    pressed: current.pressed === true,
     ...(current.intercepted ? { intercepted: current.intercepted } : {}),
     ...(current.focusTakenBy ? { focusTakenBy: current.focusTakenBy } : {}),
   };

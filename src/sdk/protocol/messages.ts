@@ -551,6 +551,8 @@ export const GuardAnswerSchema = z.object({
   focused: z.boolean(),
   /** What took the focus away from the element since it had it (or has it, when it never had it). */
   focusTakenBy: GuardElementSchema.optional(),
+  /** Whether a trusted pointerdown or mousedown reached the element since the guard was armed. */
+  pressed: z.boolean().optional(),
 });
 
 export const AnswerSchemas = {

@@ -29,7 +29,9 @@ export class HitGuard {
   /**
    * Runs `dispatch` at `at` with the guard armed on `descriptor`. `relocate` finds the point
    * again for the second try; `check` is handed to `dispatch` for typing in chunks. With
-   * `focused`, the element must have the focus already when the guard is armed (fill).
+   * `focused`, the element must have the focus already when the guard is armed (fill). With
+   * `presses`, the dispatch presses a button, and a press that never reached the element's
+   * document fails the step: it went to another document, which the guard cannot watch.
    */
   async around(
     descriptor: Descriptor,
@@ -38,7 +40,7 @@ export class HitGuard {
     at: Point,
     dispatch: (at: Point, check: GuardCheck) => Promise<void>,
     relocate: () => Promise<Point>,
-    options: { focused?: boolean } = {},
+    options: { focused?: boolean; presses?: boolean } = {},
   ): Promise<void> {
     const first = await this.#once(descriptor, mode, action, at, dispatch, options);
     if (first === 'ok') return;
@@ -63,7 +65,7 @@ export class HitGuard {
     action: string,
     at: Point,
     dispatch: (at: Point, check: GuardCheck) => Promise<void>,
-    options: { focused?: boolean },
+    options: { focused?: boolean; presses?: boolean },
   ): Promise<'ok' | AiteError> {
     const armed = await this.send({ cmd: 'guard', op: 'arm', mode, descriptor }).catch((error: unknown) => {
       if (error instanceof AiteError && error.reason === 'unsupported') return undefined;
@@ -95,6 +97,7 @@ export class HitGuard {
     }
     const state = await this.#disarm(descriptor);
     if (!state) return 'ok';
+    if (options.presses && state.pressed === false && !state.intercepted) throw this.#missed(action, descriptor);
     // The focus may move once the input is in (an app moving on to the next field): only input
     // that went elsewhere fails now.
     const problem = this.#problem(state, mode, action, 'done');
@@ -114,6 +117,20 @@ export class HitGuard {
       if (error instanceof AiteError && (error.reason === 'navigation' || error.reason === 'tab-closed' || error.reason === 'not-found')) return undefined;
       throw error;
     }
+  }
+
+  /**
+   * A press the element's document never saw: the browser sent it to another document, which the
+   * guard cannot watch (an iframe the page put over the element; in a cross-site frame, the place
+   * the frame was last drawn). What received it is unknown, so it is not sent again.
+   */
+  #missed(action: string, descriptor: Descriptor): AiteError {
+    const where = descriptor.frame === undefined ? 'its page' : 'the iframe it is in';
+    return new AiteError(
+      'not-visible',
+      `${action} did not reach its target: no press arrived in ${where}; the browser sent it to another document (an iframe over the element, or a frame that had just moved). aite cannot tell what received it, so it is not sent again; check the page before repeating it.`,
+      { command: action, detail: { pressed: false } },
+    );
   }
 
   #problem(state: AnswerOf<'guard'>, mode: GuardMode, action: string, phase: 'before-more' | 'done'): AiteError | undefined {

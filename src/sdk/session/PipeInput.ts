@@ -33,13 +33,21 @@ export class PipeInput implements Input {
   }
 
   pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void> {
-    return this.#at(step, found, action, 'pointer', (page, at) => {
-      if (action === 'hover') return page.mouse.move(at.x, at.y);
-      if (action === 'doubleClick') return page.mouse.click(at.x, at.y, { count: 2 });
-      const x = how?.position ? at.rect.x + how.position.x : at.x;
-      const y = how?.position ? at.rect.y + how.position.y : at.y;
-      return holding(page.keyboard, how?.modifiers ?? [], () => page.mouse.click(x, y, { button: how?.button ?? 'left', count: how?.clickCount ?? 1 }));
-    });
+    return this.#at(
+      step,
+      found,
+      action,
+      'pointer',
+      (page, at) => {
+        if (action === 'hover') return page.mouse.move(at.x, at.y);
+        if (action === 'doubleClick') return page.mouse.click(at.x, at.y, { count: 2 });
+        const x = how?.position ? at.rect.x + how.position.x : at.x;
+        const y = how?.position ? at.rect.y + how.position.y : at.y;
+        return holding(page.keyboard, how?.modifiers ?? [], () => page.mouse.click(x, y, { button: how?.button ?? 'left', count: how?.clickCount ?? 1 }));
+      },
+      // A position may aim past the element on purpose: then its press is not the element's.
+      { presses: action !== 'hover' && !how?.position },
+    );
   }
 
   type(step: StepContext, found: Found, text: string): Promise<void> {
@@ -121,7 +129,7 @@ export class PipeInput implements Input {
     if (at.kind === undefined) {
       throw new AiteError('unsupported', `${step.name} needs a checkbox or radio; the target is a <${at.tag}>.`, { command: step.name });
     }
-    if (at.checked !== want) await this.#guarded(step, found, step.name, 'pointer', at, (page, point) => page.mouse.click(point.x, point.y));
+    if (at.checked !== want) await this.#guarded(step, found, step.name, 'pointer', at, (page, point) => page.mouse.click(point.x, point.y), { presses: true });
     await step.verify.state(check, want ? 'checked' : 'unchecked', { timeoutMs: step.timeoutMs });
   }
 
@@ -162,7 +170,7 @@ export class PipeInput implements Input {
     action: string,
     mode: GuardMode,
     input: (page: Page, at: Point, check: GuardCheck) => Promise<void>,
-    options: { focused?: boolean } = {},
+    options: { focused?: boolean; presses?: boolean } = {},
   ): Promise<void> {
     await this.#guarded(step, found, action, mode, await this.#point(step, found), input, options);
   }
@@ -175,7 +183,7 @@ export class PipeInput implements Input {
     mode: GuardMode,
     at: Point,
     input: (page: Page, at: Point, check: GuardCheck) => Promise<void>,
-    options: { focused?: boolean } = {},
+    options: { focused?: boolean; presses?: boolean } = {},
   ): Promise<void> {
     const guard = new HitGuard(step.send, () => this.session.countRetry(step));
     try {
