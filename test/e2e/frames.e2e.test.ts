@@ -175,10 +175,12 @@ describe('the hit-target guard inside a cross-site frame', () => {
 
 describe('row 46: a cross-site frame that changes under a command', () => {
   it('[FR-XSITE-RELOAD] row 46: the frame reloads while a resolve waits in it: re-sent to the new document and counted', async () => {
-    const page = await open('?late=1');
+    // The first document's button comes far too late: the resolve is surely waiting in it when
+    // the frame reloads (on a busy machine 250 ms was sometimes not enough to get there).
+    const page = await open('?late=5000');
     const before = ctx.session.retries.total;
-    const pending = ctx.session.locator.resolve({ text: 'Late button', frame: OUTER }, { timeoutMs: 6000 });
-    await new Promise((r) => setTimeout(r, 250));
+    const pending = ctx.session.locator.resolve({ text: 'Late button', frame: OUTER }, { timeoutMs: 8000 });
+    await new Promise((r) => setTimeout(r, 1000));
     await page.evaluate(() => {
       const f = document.getElementById('outer') as HTMLIFrameElement;
       f.src = `${f.src.split('?')[0]}?late=1&again=1`;
