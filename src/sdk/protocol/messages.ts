@@ -319,7 +319,8 @@ export const ScrollRequestSchema = z.object({
  * the runner dispatches: a pointer event (`pointer` and `input` modes) whose target is not the
  * element, or inside it, and a key or text event (`input` mode) that would reach something else,
  * is stopped in the capture phase before the page sees it, and remembered; focus leaving the
- * element is remembered too. `check` answers what happened so far; `disarm` answers it and stops
+ * element is remembered too. `drag` mode: the press must reach the element, the release (or an
+ * HTML5 drag's drop) `to` or the element. `check` answers what happened so far; `disarm` answers it and stops
  * watching. A guard nobody asks about for 30 s disarms itself. Every op may carry the element's
  * `descriptor`, so it reaches the frame the element lies in.
  */
@@ -328,10 +329,13 @@ export const GuardRequestSchema = z
     ...base,
     cmd: z.literal('guard'),
     op: z.enum(['arm', 'check', 'disarm']),
-    mode: z.enum(['pointer', 'input']).optional(),
+    mode: z.enum(['pointer', 'input', 'drag']).optional(),
     descriptor: DescriptorSchema.optional(),
+    /** `drag`: the element the release (or drop) must reach; `descriptor` is the one pressed. */
+    to: DescriptorSchema.optional(),
   })
-  .refine((r) => r.op !== 'arm' || (r.descriptor !== undefined && r.mode !== undefined), { message: 'guard arm needs `descriptor` and `mode`' });
+  .refine((r) => r.op !== 'arm' || (r.descriptor !== undefined && r.mode !== undefined), { message: 'guard arm needs `descriptor` and `mode`' })
+  .refine((r) => r.op !== 'arm' || (r.mode === 'drag') === (r.to !== undefined), { message: 'guard arm takes `to` with mode `drag`, and only then' });
 
 /** Every request, keyed by `cmd`. */
 export const RequestSchemas = {
