@@ -207,6 +207,8 @@ export const REQUIREMENTS = {
   'PIPE-ALLOW': 'keys, mouse, screenshots and network idle the runner sends over the pipe are checked against the run tab\u2019s current top-level origin at dispatch; outside the allow list they are refused naming the origin and the list, and no picture of it enters a report; switchTab never adopts a tab outside the list',
   'HIT-TARGET': 'pointer, key and text input over the pipe reaches only the element resolved: an event that would reach another element is stopped in the capture phase before the page sees it; a stopped click is tried once more (counted), then fails not-visible naming what covered it; focus is checked before every chunk of typed text, and text that went to another field fails the step naming it',
   'SCRIPT-SCREENSHOT-PATH': 'a screenshot step\u2019s path is relative to the working directory and inside it; a symbolic link there is refused, never written through',
+  // The rest of a real page, continued: a new tab's first document, wheel input
+  'NET-NEW-TAB': 'a new tab\u2019s first document (a link\u2019s target=_blank, window.open) is in session.network: each CDP session is enabled as it attaches, before puppeteer lets the tab run; no tab is left paused',
   // Hostile pages, continued: drags and chooser clicks guarded
   'HIT-DRAG': 'a drag\u2019s press reaches only its source and its release (or HTML5 drop) only its target (or the source dragged along); a stopped press is tried once more (counted), a stopped release fails not-visible naming what covered the target, saying nothing was dropped',
 

@@ -24,7 +24,7 @@ describe('page errors and the network log, over the pipe', () => {
     // Each once: the extension's relay does not add its copies over the pipe.
     expect(ctx.session.consoleErrors.filter((e) => /thrown while the page parses/.test(e.text))).toHaveLength(1);
     expect(seen.length).toBe(ctx.session.consoleErrors.length);
-    // A later navigation's document is logged too (the first one of a new tab starts before the pipe is attached to it).
+    // A later navigation's document is logged too.
     await ctx.session.tab.reload();
     await expect.poll(() => ctx.session.network.find((r) => r.url === ctx.page('broken-load.html'))).toMatchObject({ status: 200, type: 'document', method: 'GET' });
     await expect.poll(() => ctx.session.network.find((r) => r.url.endsWith('/missing-bundle.js'))).toMatchObject({ method: 'GET', status: 404, type: 'script' });
@@ -61,5 +61,22 @@ describe('page errors and the network log, over the pipe', () => {
     const loops = ctx.session.consoleErrors.slice(before).filter((e) => /loop \d/.test(e.text));
     expect(loops.length).toBeLessThanOrEqual(200);
     expect(loops.length).toBeLessThan(180);
+  });
+
+  it('[NET-NEW-TAB] a new tab\u2019s first document is in the log (a link\u2019s target=_blank, window.open), and the tab is not left paused', async () => {
+    await ctx.session.tab.navigate(ctx.page('popup.html'));
+    const opener = ctx.session.tab.current;
+    await ctx.session.click({ text: 'Payment page (link)' });
+    const pay = await ctx.session.tab.switchTo({ urlContains: 'via=link' });
+    await ctx.session.verify.exists({ text: 'Pay now' });
+    await expect.poll(() => ctx.session.network.find((r) => r.url === ctx.page('pay.html?via=link'))).toMatchObject({ method: 'GET', status: 200, type: 'document' });
+    // And by window.open, whose tab starts at about:blank.
+    await ctx.session.tab.close();
+    expect(ctx.session.tab.current).toBe(opener);
+    await ctx.session.click({ text: 'Open payment' });
+    await ctx.session.tab.switchTo({ urlContains: '/pay.html' });
+    await ctx.session.verify.exists({ text: 'Pay now' });
+    await expect.poll(() => ctx.session.network.find((r) => r.url === ctx.page('pay.html'))).toMatchObject({ status: 200, type: 'document' });
+    expect(pay.tab).not.toBe(ctx.session.tab.current);
   });
 });
