@@ -300,6 +300,10 @@ export const EvaluateRequestSchema = z.object({
   arg: z.string().max(1_000_000).optional(),
 });
 
+/** Steps a `scroll` with `until` takes when the request names no limit, and the most it may ask for. */
+export const SCROLL_STEPS_DEFAULT = 200;
+export const SCROLL_STEPS_MAX = 1_000;
+
 /**
  * Scrolls the container of `target` (else the one under the middle of the viewport, else the
  * page) by `deltaY` px, or with `until` step by step until that target is there; never clicks.
@@ -310,7 +314,7 @@ export const ScrollRequestSchema = z.object({
   target: TargetSchema.optional(),
   deltaY: z.number().int().min(-1_000_000).max(1_000_000).refine((n) => n !== 0, 'deltaY must not be 0').optional(),
   until: TargetSchema.optional(),
-  maxSteps: z.number().int().positive().max(1_000).optional(),
+  maxSteps: z.number().int().positive().max(SCROLL_STEPS_MAX).optional(),
 });
 
 /**
@@ -582,6 +586,12 @@ export const AnswerSchemas = {
     container: z.string(),
     /** With `until`: the element that appeared, brought into view. */
     descriptor: DescriptorSchema.optional(),
+    /**
+     * Beyond v1: nothing there can scroll (no scrollable box, and the page fits its viewport), so
+     * nothing was scrolled; the middle of the target (or the viewport) in top-viewport CSS px, for
+     * the runner's wheel input. With `until`, it comes in a `not-found` failure's detail instead.
+     */
+    wheelAt: z.object({ x: z.number(), y: z.number() }).optional(),
   }),
   guard: GuardAnswerSchema,
 } as const satisfies Record<Command, z.ZodType>;

@@ -8,7 +8,7 @@ import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
 import type { Dialogs } from './pipe/Dialogs.js';
 import { Downloads, type Download } from './pipe/Downloads.js';
 import { fileInputOf, setInputFiles } from './pipe/Files.js';
-import { travel } from './pipe/drag.js';
+import { nextFrame, travel } from './pipe/drag.js';
 import { holding, pressChord, type Chord } from './pipe/keys.js';
 import { capture } from './pipe/pictures.js';
 import type { RunTab } from './RunTab.js';
@@ -130,6 +130,16 @@ export class PipeInput implements Input {
       to: to.descriptor,
       relocate: async () => (points = await locate()).a,
     });
+  }
+
+  async wheel(step: StepContext, at: { x: number; y: number }, deltaY: number): Promise<boolean> {
+    await this.#input(step, 'scroll', async (page) => {
+      await page.mouse.move(at.x, at.y);
+      await page.mouse.wheel({ deltaY });
+      // What the page does with it (a carousel's next slide) is drawn before anyone looks.
+      await nextFrame(page);
+    });
+    return true;
   }
 
   async networkIdle(step: StepContext, idleMs: number, timeoutMs: number): Promise<void> {
