@@ -78,5 +78,22 @@ describe('page errors and the network log, over the pipe', () => {
     await ctx.session.verify.exists({ text: 'Pay now' });
     await expect.poll(() => ctx.session.network.find((r) => r.url === ctx.page('pay.html'))).toMatchObject({ status: 200, type: 'document' });
     expect(pay.tab).not.toBe(ctx.session.tab.current);
+    await ctx.session.tab.close();
+  });
+
+  it('[PERR-HIDDEN] a page cannot find aite: the run\u2019s page has the same own globals as that page where aite does not run, and no __aitePageErrorRelay', async () => {
+    await ctx.session.tab.navigate(ctx.page('broken-load.html'));
+    const globals = (): string[] => Object.getOwnPropertyNames(window).sort();
+    expect(await ctx.session.evaluate(() => '__aitePageErrorRelay' in window)).toBe(false);
+    const seen = (await ctx.session.evaluate(globals)) as string[];
+    expect(seen.filter((name) => /aite|relay/i.test(name))).toEqual([]);
+    // localhost is not on the allow list: the extension does not run there.
+    const plain = await ctx.session.browser!.newPage();
+    try {
+      await plain.goto(ctx.page('broken-load.html').replace('127.0.0.1', 'localhost'), { waitUntil: 'load' });
+      expect(seen).toEqual(await plain.evaluate(globals));
+    } finally {
+      await plain.close();
+    }
   });
 });
