@@ -195,7 +195,7 @@ export const REQUIREMENTS = {
   'PERR-LOAD': 'uncaught errors and unhandled rejections are page errors from the first line of the page\u2019s load (while it parses, at DOMContentLoaded, in setTimeout 0)',
   'PERR-CONSOLE': 'console.error and console.warn are page errors (console-error, console-warning), with the page and the line that logged them',
   'PERR-RESOURCE': 'a resource that fails to load (a 404 script) is a page error (resource)',
-  'PERR-CAP': 'page errors are kept at most 100 per step, across reloads, and a line says when more were left out',
+  'PERR-CAP': 'page errors are kept at most 100 per step, across reloads, and a line says how many more were left out',
   'PERR-REPORT': 'page errors and failed requests are listed per step in report.json and the HTML report',
   'NET-FAILED-STEP': 'session.network keeps the run\u2019s requests (url, method, status, type, ms, failed); a failed step lists the failed requests of that step',
   'NET-REDACT': 'the network log keeps no headers, and a URL\u2019s user:password@ is redacted',
