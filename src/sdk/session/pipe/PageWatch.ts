@@ -1,4 +1,4 @@
-import type { Browser, CDPSession, Protocol } from 'puppeteer-core';
+import type { Browser, CDPSession, Protocol, Target } from 'puppeteer-core';
 import type { NetworkEntry, PageError } from '../types.js';
 import { redactUrl } from './redact.js';
 import { everySession, targetTypeOf, targetUrlOf } from './sessions.js';
@@ -15,7 +15,8 @@ const TEXT_MAX = 4_000;
  * Console lines and requests of every page of a launched Chrome, from the debugging pipe: CDP's
  * `Runtime.consoleAPICalled` (console.error, console.warn), `Log.entryAdded` (failed resource
  * loads) and the Network domain, on the session puppeteer drives each page over. A new tab's
- * session is enabled as it attaches, before the tab is let run (see {@link everySession}).
+ * Network domain is enabled as its session attaches, before the tab is let run (see
+ * {@link everySession}).
  * Uncaught errors are not taken from here: the extension's relay, there at document_start, sees
  * them (pageErrorRelay.ts). Raw events, not puppeteer's request events, which wait for
  * extra-info events (a fetch answered 500 never "finished").
@@ -31,14 +32,25 @@ export class PageWatch {
   readonly #stop: () => void;
   #disposed = false;
 
-  constructor(browser: Browser, private readonly sink: PageWatchSink) {
+  // Every page gets its puppeteer page at once, which enables Runtime and Log on its session.
+  readonly #onTarget = (target: Target): void => {
+    if (target.type() === 'page') void target.page().catch(() => undefined);
+  };
+
+  constructor(
+    private readonly browser: Browser,
+    private readonly sink: PageWatchSink,
+  ) {
     this.#stop = everySession(browser, (session) => this.#watch(session));
+    browser.on('targetcreated', this.#onTarget);
+    for (const target of browser.targets()) this.#onTarget(target);
   }
 
   dispose(): void {
     this.#disposed = true;
     this.#open.clear();
     this.#stop();
+    this.browser.off('targetcreated', this.#onTarget);
   }
 
   #watch(cdp: CDPSession): void {
@@ -87,8 +99,12 @@ if ((e.type !== 'error' && e.type !== 'warning') || !isPage()) return;
     });
     cdp.on('Network.loadingFailed', (e: Protocol.Network.LoadingFailedEvent) => this.#answered(e.requestId, undefined, e.errorText || 'failed'));
     // Sent now, in the turn the session attached: before puppeteer lets the target run. A
-    // session without these domains (a tab's, a service worker's) refuses them, which changes nothing.
-    for (const method of ['Network.enable', 'Runtime.enable', 'Log.enable'] as const) cdp.send(method).catch(() => undefined);
+    // session without it (a tab's, a service worker's) refuses it, which changes nothing. Not
+    // Runtime or Log: puppeteer's page enables those on this session itself, and the first
+    // enable replays what the page logged so far (measured), while a second one would keep the
+    // page's execution contexts from puppeteer (an early Runtime.enable left waitForFunction
+    // hanging).
+    cdp.send('Network.enable').catch(() => undefined);
   }
 
   #answered(id: string, status: number | undefined, failed?: string): void {
