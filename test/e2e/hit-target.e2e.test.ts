@@ -132,6 +132,13 @@ describe('[HIT-TARGET] the clicks of upload and check are guarded too', () => {
     expect(await hijacked(page)).toMatchObject({ optouts: 0, consent: false });
   });
 
+  it('[FAULT-49] row 49: select sends no pointer or key input for a page to answer: a select that would show an overlay on any of them is chosen, the overlay never shown', async () => {
+    await ctx.session.tab.navigate(ctx.page('hijack.html'));
+    const page = await runPage(ctx.session);
+    await ctx.session.select({ label: 'Plan' }, 'Team');
+    expect(await page.evaluate(() => ({ plan: (document.getElementById('plan') as HTMLSelectElement).value, trap: getComputedStyle(document.getElementById('trap')!).display }))).toEqual({ plan: 'Team', trap: 'none' });
+  });
+
   it('on an honest page the chooser button takes the file and the box is checked', async () => {
     await ctx.session.tab.navigate(ctx.page('hijack.html?overlay=0'));
     const page = await runPage(ctx.session);
