@@ -34,7 +34,7 @@ describe('page errors and the network log, over the pipe', () => {
 
   it('[NET-FAILED-STEP] a step that fails after a fetch answered 500 lists that request, and the session.network log has it with its timing', async () => {
     await ctx.session.click('Save');
-    const error = await failure(ctx.session.verify.targetText({ css: '#result' }, 'Stored', { timeoutMs: 800 }));
+    const error = await failure(ctx.session.verify.targetText({ css: '#result' }, 'Stored', { timeoutMs: 2_000 }));
     expect(error.reason).toBe('mismatch');
     // The click's step ended before the answer came; the verify waited while it failed.
     const failed = (error.detail.failedRequests ?? []) as NetworkEntry[];
@@ -46,7 +46,7 @@ describe('page errors and the network log, over the pipe', () => {
     const again = await failure(
       (async () => {
         await ctx.session.click('Save');
-        await ctx.session.verify.targetText({ css: '#result' }, 'Stored', { timeoutMs: 800 });
+        await ctx.session.verify.targetText({ css: '#result' }, 'Stored', { timeoutMs: 2_000 });
       })(),
     );
     expect((again.detail.failedRequests as NetworkEntry[]).map((r) => `${r.method} ${r.status} ${r.url}`)).toContain(`GET 500 ${ctx.page('status/500')}`);
