@@ -130,7 +130,7 @@ async function runAll(page: Page, cases: Case[], script: string, modes: Mode[], 
         }
         const mark = await page.evaluate((tr: Case['truth'], synthetic: boolean) => {
           // Synthetic gone cases may still mark a hidden or disabled target (never a right answer).
-          if (tr === 'none') return synthetic ? aiteBench.takeTruth('data-truth') : undefined;
+          if (tr === 'none') return synthetic ? aiteBench.takeTruth('data-truth') : aiteBench.truthAt(null);
           if ('marker' in tr) return aiteBench.takeTruth(tr.marker);
           // A labelled element that is hidden or disabled in the new release is a gone case too.
           return aiteBench.truthAt(tr.xpath);

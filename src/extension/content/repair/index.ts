@@ -43,13 +43,8 @@ export interface Scored<E = unknown> extends Candidate<E> {
 }
 
 export interface RepairOptions {
+  /** The weights to score with (the fitter and the replay try others); default {@link WEIGHTS}. */
   weights?: Weights;
-  /** Replaces the score (benchmark baselines). */
-  scorer?: (old: Descriptor, cand: Descriptor) => number;
-  /** Merge an element with its same-text wrapper (default true). */
-  merge?: boolean;
-  /** Skip the remembered-field step (to measure the score alone). */
-  scoreOnly?: boolean;
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
@@ -133,14 +128,13 @@ const placeFactor = (identity: number): number => (identity < PLACE_ONLY_BELOW ?
  * The score of each described candidate against the remembered descriptor, in their order: the
  * part of repair that needs no page (the benchmark's replay calls it with a dump's descriptors).
  */
-export function scoreDescribed(old: Descriptor, described: readonly Described[], opts: Pick<RepairOptions, 'weights' | 'scorer'> = {}): { score: number; sims: FieldSim[]; identity: number }[] {
+export function scoreDescribed(old: Descriptor, described: readonly Described[], opts: RepairOptions = {}): { score: number; sims: FieldSim[]; identity: number }[] {
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
   const rare = rarity(described.map((d) => d.descriptor));
   const allSims = described.map(({ descriptor, slot }) => fieldSims(old, descriptor, W.tagFamily, rare, slot));
   const contrast = contrastOf(allSims, W);
   return described.map(({ descriptor }, i) => {
     const sims = allSims[i]!;
-    if (opts.scorer) return { score: opts.scorer(old, descriptor), sims, identity: 1 };
     const identity = identityOf(old, descriptor, W);
     return { score: combine(sims, W, contrast) * placeFactor(identity), sims, identity };
   });
@@ -172,10 +166,8 @@ export function contrastClose<T extends { score: number; sims: FieldSim[]; ident
  */
 export function rankCandidates<T extends Candidate>(old: Descriptor, cands: readonly T[], opts: RepairOptions = {}): (T & Scored)[] {
   const scored = scoreDescribed(old, cands, opts);
-  let ranked = cands.map((c, i) => ({ ...c, ...scored[i]! })).sort((a, b) => b.score - a.score);
-  if (opts.merge !== false) ranked = mergeWrappers(ranked, old.tag);
-  if (!opts.scorer) ranked = contrastClose(old, ranked, opts.weights);
-  return ranked;
+  const ranked = cands.map((c, i) => ({ ...c, ...scored[i]! })).sort((a, b) => b.score - a.score);
+  return contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights);
 }
 
 /**
@@ -184,7 +176,7 @@ export function rankCandidates<T extends Candidate>(old: Descriptor, cands: read
  */
 export function rememberedScore(old: Descriptor, found: Descriptor, opts: RepairOptions = {}): number {
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
-  return opts.scorer ? opts.scorer(old, found) : combine(fieldSims(old, found, W.tagFamily), plain(W));
+  return combine(fieldSims(old, found, W.tagFamily), plain(W));
 }
 
 /** The remembered fields a remembered-field step looks for, with their attributes, in order (§1). */
@@ -245,7 +237,7 @@ export function checkExactMatch<E>(old: Descriptor, exact: ExactMatch<E>, ranked
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
   const d = exact.descriptor;
   const sims = fieldSims(old, d, W.tagFamily);
-  const score = opts.scorer ? opts.scorer(old, d) : combine(sims, plain(W));
+  const score = combine(sims, plain(W));
   if (isPeer(old, exact.key)) return { ok: false, score, why: 'peer' };
   // In a remembered twin's place stands that twin (its row or card), not the remembered element.
   if (inTwinPlace(old, d.tag, exact.place)) return { ok: false, score, why: 'context' };
