@@ -4,7 +4,7 @@
 // benchmark's replay and fitter measure exactly what production answers.
 import { type Descriptor, withoutHandle } from '../../../sdk/protocol/index.js';
 import { describeChanges } from './changes.js';
-import { type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, rarity, slotSim, weightsFor } from './score.js';
+import { type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, keptIdentifier, namePlace, rarity, slotSim, weightsFor } from './score.js';
 import { inTwinPlace, isPeer } from './candidates.js';
 import { fold } from '../dom/text.js';
 import type { RepairOutcome } from './types.js';
@@ -125,6 +125,29 @@ export const PLACE_ONLY_FACTOR = 0.5;
 const placeFactor = (identity: number): number => (identity < PLACE_ONLY_BELOW ? PLACE_ONLY_FACTOR : 1);
 
 /**
+ * An element may be renamed between two releases, or moved; one that kept less than
+ * {@link KEPT_BELOW} of both its name and its place (score.ts `namePlace`) is another element as
+ * often as the remembered one: its score is held under {@link ACT_AT}, so it may be proposed
+ * (`drifted`), never acted on. Only an identifier it kept (`id`, `testid`, `nameAttr`, `href`,
+ * score.ts `keptIdentifier`) can still say it is the remembered element, and only with remembered
+ * `peers`: they left the old page's other elements out already (§2), so a renamed and moved link
+ * to the remembered place is that link ("Register an Account" → "Need an account? Sign up!" in a
+ * rebuilt card). Without them it may be another link to the same place (the navigation bar's
+ * "Profile" for a removed "View public profile" beside the form's buttons, both to `/profile`).
+ */
+export const KEPT_BELOW = 0.5;
+export const RENAMED_AND_MOVED_AT_MOST = 0.84;
+
+/** The score once calibrated to mean the same on every page (§3): place only; renamed and moved. */
+function absolute(old: Descriptor, score: number, identity: number, sims: readonly FieldSim[]): number {
+  const s = score * placeFactor(identity);
+  const { name, place } = namePlace(sims);
+  if (name === undefined || place === undefined || name >= KEPT_BELOW || place >= KEPT_BELOW) return s;
+  if (old.peers?.length && keptIdentifier(sims, KEPT_BELOW)) return s;
+  return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
+}
+
+/**
  * The score of each described candidate against the remembered descriptor, in their order: the
  * part of repair that needs no page (the benchmark's replay calls it with a dump's descriptors).
  */
@@ -136,7 +159,7 @@ export function scoreDescribed(old: Descriptor, described: readonly Described[],
   return described.map(({ descriptor }, i) => {
     const sims = allSims[i]!;
     const identity = identityOf(old, descriptor, W);
-    return { score: combine(sims, W, contrast) * placeFactor(identity), sims, identity };
+    return { score: absolute(old, combine(sims, W, contrast), identity, sims), sims, identity };
   });
 }
 
@@ -157,7 +180,7 @@ export function contrastClose<T extends { score: number; sims: FieldSim[]; ident
   const W = weightsFor(old, weights);
   const contrast = contrastOf(close.map((r) => r.sims), W, { ...W.contrast, top: close.length });
   const again = new Set<T>(close);
-  return ranked.map((r) => (again.has(r) ? { ...r, score: combine(r.sims, W, contrast) * placeFactor(r.identity ?? 1) } : r)).sort((a, b) => b.score - a.score);
+  return ranked.map((r) => (again.has(r) ? { ...r, score: absolute(old, combine(r.sims, W, contrast), r.identity ?? 1, r.sims) } : r)).sort((a, b) => b.score - a.score);
 }
 
 /**
