@@ -201,6 +201,8 @@ interface Tally {
   exactRefusedRight: number;
   exactRefusedOther: number;
   exactRefusedRightIds: string[];
+  /** Exact matches of another element refused by checkExact, with the rule and the plain score. */
+  exactRefusedOtherIds: string[];
   /** Scores of the exact matches against the remembered element: the right one, another one. */
   exactScores: { right: number[]; other: number[] };
 }
@@ -208,7 +210,7 @@ interface Tally {
 function tally(results: Result[]): Tally {
   const t: Tally = {
     cases: 0, unrecorded: 0, exactRight: 0, exactUnusable: 0, exactWrong: 0, exactRefused: 0, repairable: 0, gone: 0, correct: 0, wrong: 0,
-    correctRefusals: 0, refusedRepairable: 0, refusalsProposingRight: 0, byVia: {}, byReason: {}, wrongIds: [], missedIds: [], aloneRight: 0, aloneWrong: 0, aloneRan: 0, aloneRepairable: 0, exactWrongIds: [], ms: [], exactScores: { right: [], other: [] }, exactRefusedRight: 0, exactRefusedOther: 0, exactRefusedRightIds: [],
+    correctRefusals: 0, refusedRepairable: 0, refusalsProposingRight: 0, byVia: {}, byReason: {}, wrongIds: [], missedIds: [], aloneRight: 0, aloneWrong: 0, aloneRan: 0, aloneRepairable: 0, exactWrongIds: [], ms: [], exactScores: { right: [], other: [] }, exactRefusedRight: 0, exactRefusedOther: 0, exactRefusedRightIds: [], exactRefusedOtherIds: [],
   };
   for (const r of results) {
     t.cases++;
@@ -223,8 +225,11 @@ function tally(results: Result[]): Tally {
         // checkExact: the exact match no longer looks like the remembered element.
         if (run.exactXpath === r.truth || (r.marked !== undefined && run.exactXpath === r.marked)) {
           t.exactRefusedRight++;
-          t.exactRefusedRightIds.push(`${r.c.id} (${run.exactScore?.toFixed(3)})`);
-        } else t.exactRefusedOther++;
+          t.exactRefusedRightIds.push(`${r.c.id} (${run.exactWhy} ${run.exactScore?.toFixed(3)})`);
+        } else {
+          t.exactRefusedOther++;
+          t.exactRefusedOtherIds.push(`${r.c.id} (${run.exactWhy} ${run.exactScore?.toFixed(3)})`);
+        }
       } else if (run.exact === 'found') {
         if (run.exactXpath === r.truth) {
           t.exactRight++;
@@ -299,6 +304,7 @@ function report(title: string, t: Tally, verbose: boolean): void {
     for (const id of t.wrongIds) console.log(`    WRONG  ${id}`);
     for (const id of t.exactWrongIds) console.log(`    exact target named another element: ${id}`);
     for (const id of t.exactRefusedRightIds) console.log(`    checkExact refused the right element: ${id}`);
+    for (const id of t.exactRefusedOtherIds) console.log(`    checkExact refused another element: ${id}`);
     for (const id of t.missedIds.slice(0, 40)) console.log(`    missed ${id}`);
   }
 }
