@@ -163,6 +163,14 @@ describe('the hit-target guard inside a cross-site frame', () => {
     expect(await page.evaluate(() => document.getElementById('trap-frame') !== null)).toBe(true);
   });
 
+  it('[FR-XSITE-GUARD, DRAG-HTML5] a drag inside one cross-site frame goes guarded and lands: SortableJS (HTML5 drag and drop) there gives Beta,Gamma,Alpha', async () => {
+    const sortable = `${ctx.server.origin.replace('127.0.0.1', 'localhost')}/sortable.html`;
+    await ctx.session.tab.navigate(ctx.page(`xframe.html?outer=${encodeURIComponent(sortable)}`));
+    const step = await ctx.session.drag({ text: 'Alpha', frame: OUTER }, { text: 'Gamma', frame: OUTER });
+    expect(step.retries).toBe(0);
+    await ctx.session.verify.targetText({ label: 'Order', frame: OUTER }, 'Beta,Gamma,Alpha');
+  });
+
   it('[HIT-TARGET, FR-XSITE-GUARD] on an honest page in a cross-site frame the same steps act once, guarded', async () => {
     await ctx.session.tab.navigate(hijack('?overlay=0&steal=0'));
     const frame = await frameOf(await runPage(ctx.session), '/hijack.html');
