@@ -1,5 +1,6 @@
 import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, defaultTimeoutOf, originOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
+import type { DebuggerTabs } from './DebuggerTabs.js';
 import { evaluateInTab } from './evaluate.js';
 import { LoadWatch } from './LoadWatch.js';
 import { FrameRoute } from './FrameRoute.js';
@@ -16,6 +17,7 @@ export class CommandRouter {
   constructor(
     private readonly state: RunState,
     private readonly allow: AllowList,
+    debuggerTabs: DebuggerTabs,
   ) {
     this.#page = new FrameRoute(allow);
     const page = (request: PageRequest): Promise<Record<string, unknown>> => this.#runOnPage(request);
@@ -47,6 +49,7 @@ export class CommandRouter {
       },
       guard: page,
       actStatus: (request) => this.#actStatus(request),
+      debugger: (request) => debuggerTabs.handle(request),
     } satisfies { [C in Command]: Handler<C> };
   }
 

@@ -333,6 +333,42 @@ export const GuardRequestSchema = z
   })
   .refine((r) => r.op !== 'arm' || (r.descriptor !== undefined && r.mode !== undefined), { message: 'guard arm needs `descriptor` and `mode`' });
 
+// Beyond v1, compatible with it (a v1 extension answers `unsupported`): attach mode's real input.
+
+/** The Chrome DevTools methods the runner may send through the extension's `chrome.debugger`. */
+export const DEBUGGER_METHODS = [
+  'Input.dispatchMouseEvent',
+  'Input.dispatchKeyEvent',
+  'Input.insertText',
+  'Page.bringToFront',
+  'Page.captureScreenshot',
+  'Page.getLayoutMetrics',
+] as const;
+export type DebuggerMethod = (typeof DEBUGGER_METHODS)[number];
+
+/**
+ * Attach mode: the extension's `chrome.debugger` on the run's own tabs (those the run opened
+ * or switched to, showing an allowed origin), never on another tab. `attach` attaches to the
+ * run's tab (a no-op when it is) or answers `unsupported` with `detail.debugger = 'refused'`
+ * and why (another debugger, the person cancelled the bar, no permission); `send` sends one of
+ * {@link DEBUGGER_METHODS} there, attaching first; `detach` lets go of every tab; `dialogs`
+ * gives the policy and the armed answers for the dialogs the extension answers itself.
+ */
+export const DebuggerRequestSchema = z
+  .object({
+    ...base,
+    cmd: z.literal('debugger'),
+    op: z.enum(['attach', 'send', 'detach', 'dialogs']),
+    method: z.enum(DEBUGGER_METHODS).optional(),
+    params: z.record(z.string(), z.unknown()).optional(),
+    policy: z.enum(['dismiss', 'accept']).optional(),
+    armed: z
+      .array(z.object({ id: z.number().int().positive(), accept: z.boolean(), promptText: z.string().max(100_000).optional() }))
+      .max(100)
+      .optional(),
+  })
+  .refine((r) => r.op !== 'send' || r.method !== undefined, { message: 'debugger send needs `method`' });
+
 /** Every request, keyed by `cmd`. */
 export const RequestSchemas = {
   resolve: ResolveRequestSchema,
@@ -352,6 +388,7 @@ export const RequestSchemas = {
   evaluate: EvaluateRequestSchema,
   scroll: ScrollRequestSchema,
   guard: GuardRequestSchema,
+  debugger: DebuggerRequestSchema,
 } as const;
 
 /**
@@ -580,6 +617,13 @@ export const AnswerSchemas = {
     descriptor: DescriptorSchema.optional(),
   }),
   guard: GuardAnswerSchema,
+  debugger: z.object({
+    ...okBase,
+    /** `send`: what the method answered (a picture's `data` is base64 PNG). */
+    result: z.unknown().optional(),
+    /** The tabs the extension's debugger is attached to now: only the run's. */
+    attached: z.array(z.number().int()),
+  }),
 } as const satisfies Record<Command, z.ZodType>;
 
 /**
@@ -628,6 +672,20 @@ export const EventSchema = z.discriminatedUnion('kind', [
     text: z.string().max(10_000),
     /** Beyond v1: what the page's error was, an uncaught error, a rejection, or a failed resource load. */
     error: z.enum(['error', 'rejection', 'resource']).optional(),
+  }),
+  // Beyond v1: a native dialog the extension answered through chrome.debugger (attach mode).
+  z.object({
+    type: z.literal('event'),
+    kind: z.literal('dialog'),
+    tab: z.number().int(),
+    dialog: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),
+    message: z.string().max(10_000),
+    url: z.string(),
+    defaultPrompt: z.string().max(100_000).optional(),
+    accepted: z.boolean(),
+    promptText: z.string().max(100_000).optional(),
+    /** The id of the armed answer it took (see the `debugger` request's `armed`); absent: the policy's. */
+    armed: z.number().int().positive().optional(),
   }),
 ]);
 /**

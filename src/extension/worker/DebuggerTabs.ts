@@ -1,0 +1,172 @@
+import { CommandFailure, type ExtensionEvent, type RequestOf } from '../../sdk/protocol/index.js';
+import { originOf, type AllowList } from './AllowList.js';
+import type { RunState } from './RunState.js';
+
+/** How long one chrome.debugger call may take when the request names no timeout. */
+const CALL_TIMEOUT_MS = 10_000;
+/** Detaching at the run's end is quick, or the tab is gone. */
+const DETACH_TIMEOUT_MS = 2_000;
+
+type Armed = NonNullable<RequestOf<'debugger'>['armed']>[number];
+
+/**
+ * Attach mode's real input: `chrome.debugger` on the run's own tabs only (those it opened with
+ * navigate, switched to, or navigated by id) and only while they show an allowed origin, so the
+ * person's other tabs never show the debugging bar. Dialogs in those tabs are answered here, at
+ * once (an input call the dialog holds waits for that answer), by the runner's armed answers,
+ * else its policy. Every chrome.debugger call has a deadline.
+ */
+export class DebuggerTabs {
+  readonly #attached = new Set<number>();
+  /** Tabs whose debugging bar the person cancelled: not attached again in this run. */
+  readonly #cancelled = new Set<number>();
+  #policy: 'dismiss' | 'accept' = 'dismiss';
+  #armed: Armed[] = [];
+  readonly #used = new Set<number>();
+
+  constructor(
+    private readonly state: RunState,
+    private readonly allow: AllowList,
+    private readonly emit: (event: ExtensionEvent) => void,
+  ) {
+    if (!chrome.debugger) return;
+    chrome.debugger.onDetach.addListener((source, reason) => {
+      if (source.tabId === undefined) return;
+      this.#attached.delete(source.tabId);
+      if (reason === 'canceled_by_user') this.#cancelled.add(source.tabId);
+    });
+    chrome.debugger.onEvent.addListener((source, method, params) => {
+      if (method === 'Page.javascriptDialogOpening' && source.tabId !== undefined && this.#attached.has(source.tabId)) {
+        void this.#answerDialog(source.tabId, params as unknown as DialogOpening);
+      }
+    });
+  }
+
+  /** The tabs attached now. */
+  get attached(): number[] {
+    return [...this.#attached];
+  }
+
+  async handle(request: RequestOf<'debugger'>): Promise<Record<string, unknown>> {
+    const timeoutMs = request.timeoutMs ?? CALL_TIMEOUT_MS;
+    if (request.op === 'detach') {
+      await this.detachAll();
+      return { ok: true, attached: this.attached };
+    }
+    if (request.op === 'dialogs') {
+      this.#policy = request.policy ?? this.#policy;
+      this.#armed = request.armed ?? [];
+      return { ok: true, attached: this.attached };
+    }
+    const tabId = request.tab ?? this.state.data.runTab;
+    if (tabId === undefined) throw new CommandFailure('tab-closed', 'There is no run tab yet for the debugger: navigate first.');
+    await this.#attach(tabId, timeoutMs);
+    if (request.op === 'attach') return { ok: true, attached: this.attached };
+    const result = await deadline(chrome.debugger.sendCommand({ tabId }, request.method!, request.params ?? {}), timeoutMs, () =>
+      new CommandFailure('timeout', `${request.method} got no answer from the page within ${timeoutMs} ms (its main thread may be busy); it is not sent again.`, { method: request.method }),
+    ).catch((error: unknown) => {
+      if (error instanceof CommandFailure) throw error;
+      const why = messageOf(error);
+      // The person cancelled the bar, or the tab went away, while the input went out.
+      if (/not attached|detached/i.test(why)) this.#attached.delete(tabId);
+      throw new CommandFailure('connection-lost', `${request.method} failed in the run's tab: ${why}.`, { method: request.method, error: why });
+    });
+    return { ok: true, result: result ?? {}, attached: this.attached };
+  }
+
+  /** Lets go of every tab (the run ended, or its bridge went away). */
+  async detachAll(): Promise<void> {
+    const tabs = [...this.#attached];
+    this.#attached.clear();
+    await Promise.all(tabs.map((tabId) => deadline(chrome.debugger.detach({ tabId }), DETACH_TIMEOUT_MS, () => new Error('detach timed out')).catch(() => undefined)));
+  }
+
+  /** A new run: nothing attached, nothing cancelled, no armed answers. */
+  async begin(): Promise<void> {
+    await this.detachAll();
+    this.#cancelled.clear();
+    this.#armed = [];
+    this.#used.clear();
+    this.#policy = 'dismiss';
+  }
+
+  /** A tab of the run went to a page outside the allow list: it leaves the debugger at once. */
+  onNavigated(tabId: number, url: string): void {
+    if (!this.#attached.has(tabId) || this.allow.allows(url)) return;
+    this.#attached.delete(tabId);
+    void deadline(chrome.debugger.detach({ tabId }), DETACH_TIMEOUT_MS, () => new Error('detach timed out')).catch(() => undefined);
+  }
+
+  async #attach(tabId: number, timeoutMs: number): Promise<void> {
+    if (!chrome.debugger) refuse('the extension has no "debugger" permission (it was staged by an older aite); stage it again and reload it', 'permission');
+    const data = this.state.data;
+    const ours = data.runTab === tabId || data.created.includes(tabId) || data.taken.includes(tabId);
+    if (!ours) throw new CommandFailure('unsupported', `Tab ${tabId} is not one of the run's tabs; aite attaches its debugger only to the tabs the run opened or switched to.`, { tab: tabId });
+    const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+    if (!tab) throw new CommandFailure('tab-closed', `Tab ${tabId} does not exist.`, { tab: tabId });
+    if (!this.allow.allows(tab.url)) {
+      throw new CommandFailure('navigation', `The run's tab shows ${originOf(tab.url)}, outside the run's allow list (${this.allow.describe()}); aite sends it no input.`, { tab: tabId, url: tab.url });
+    }
+    if (this.#attached.has(tabId)) return;
+    if (this.#cancelled.has(tabId)) refuse('the person at the browser cancelled the debugging bar in this tab', 'cancelled');
+    try {
+      await deadline(chrome.debugger.attach({ tabId }, '1.3'), timeoutMs, () => new Error(`chrome.debugger.attach did not answer within ${timeoutMs} ms`));
+    } catch (error) {
+      const why = messageOf(error);
+      refuse(why.replace(/\.$/, ''), /another debugger/i.test(why) ? 'other-debugger' : 'attach-failed');
+    }
+    this.#attached.add(tabId);
+    // Dialogs reach this extension (and no longer the person) only with the Page domain on.
+    await deadline(chrome.debugger.sendCommand({ tabId }, 'Page.enable'), timeoutMs, () => new Error('Page.enable timed out')).catch(() => undefined);
+  }
+
+  async #answerDialog(tabId: number, event: DialogOpening): Promise<void> {
+    const armed = this.#armed.find((a) => !this.#used.has(a.id));
+    if (armed) this.#used.add(armed.id);
+    const accepted = armed ? armed.accept : this.#policy === 'accept';
+    const promptText = accepted && event.type === 'prompt' ? (armed?.promptText ?? event.defaultPrompt ?? '') : undefined;
+    // Reported before the answer goes out: the step the dialog interrupted ends as soon as it closes.
+    this.emit({
+      type: 'event',
+      kind: 'dialog',
+      tab: tabId,
+      dialog: event.type,
+      message: event.message.slice(0, 10_000),
+      url: event.url,
+      ...(event.type === 'prompt' ? { defaultPrompt: event.defaultPrompt ?? '' } : {}),
+      accepted,
+      ...(promptText !== undefined ? { promptText } : {}),
+      ...(armed ? { armed: armed.id } : {}),
+    });
+    await deadline(
+      chrome.debugger.sendCommand({ tabId }, 'Page.handleJavaScriptDialog', { accept: accepted, ...(promptText !== undefined ? { promptText } : {}) }),
+      CALL_TIMEOUT_MS,
+      () => new Error('handleJavaScriptDialog timed out'),
+    ).catch(() => undefined);
+  }
+}
+
+interface DialogOpening {
+  url: string;
+  message: string;
+  type: 'alert' | 'confirm' | 'prompt' | 'beforeunload';
+  defaultPrompt?: string;
+}
+
+function refuse(why: string, kind: 'permission' | 'cancelled' | 'other-debugger' | 'attach-failed'): never {
+  throw new CommandFailure('unsupported', `The extension could not attach chrome.debugger to the run's tab: ${why}.`, { debugger: 'refused', why: kind });
+}
+
+/** `work`, or the error `expired` makes when it takes longer than `ms`. */
+function deadline<T>(work: Promise<T>, ms: number, expired: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const cap = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(expired()), ms);
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, cap]).finally(() => clearTimeout(timer));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

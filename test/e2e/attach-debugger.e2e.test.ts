@@ -1,0 +1,221 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { attach, findChrome, stageExtension, type Session } from '../../src/sdk/index.js';
+import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
+
+// Attach mode with real input: a Chrome the test starts as a person would (no pipe), with the
+// staged extension loaded and a tab of "the person" already open. The extension attaches
+// chrome.debugger to the run's own tab only. The test watches which tabs have a debugger
+// attached from outside, over Chrome's own remote debugging port (Target.getTargets; the test
+// never attaches to anything itself).
+
+interface Started {
+  chrome: ChildProcess;
+  profileDir: string;
+  session: Session;
+}
+
+let server: FixtureServer;
+
+async function startChrome(options: { firstPage: string; withoutDebugger?: boolean; sessionOptions?: { debugger?: boolean } }): Promise<Started> {
+  const profileDir = await mkdtemp(join(tmpdir(), 'aite-attach-dbg-'));
+  const allow = [server.origin];
+  const stage = await stageExtension({ allow, dir: join(profileDir, 'extension') });
+  if (options.withoutDebugger) {
+    // An extension staged without the permission: Chrome gives it no chrome.debugger at all.
+    const path = join(stage.dir, 'manifest.json');
+    const manifest = JSON.parse(await readFile(path, 'utf8')) as { permissions: string[] };
+    manifest.permissions = manifest.permissions.filter((p) => p !== 'debugger');
+    await writeFile(path, JSON.stringify(manifest));
+  }
+  const attached = attach({ extensionDir: stage.dir, allow, connectTimeoutMs: 30_000, ...options.sessionOptions });
+  const chrome = spawn(
+    findChrome(),
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--remote-debugging-port=0',
+      `--user-data-dir=${profileDir}`,
+      `--load-extension=${stage.dir}`,
+      `--disable-extensions-except=${stage.dir}`,
+      options.firstPage,
+    ],
+    { stdio: 'ignore' },
+  );
+  return { chrome, profileDir, session: await attached };
+}
+
+async function stop(started: Started | undefined): Promise<void> {
+  if (!started) return;
+  await started.session.close();
+  if (started.chrome.exitCode === null) {
+    const exited = new Promise((resolve) => started.chrome.once('exit', resolve));
+    started.chrome.kill('SIGKILL');
+    await exited;
+  }
+  await rm(started.profileDir, { recursive: true, force: true, maxRetries: 5 });
+}
+
+/** Chrome's page targets and whether a debugger client is attached to each, from outside. */
+async function pageTargets(profileDir: string): Promise<Array<{ url: string; attached: boolean }>> {
+  const [port, path] = (await readFile(join(profileDir, 'DevToolsActivePort'), 'utf8')).split('\n');
+  const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`);
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  try {
+    const answer = new Promise<{ result: { targetInfos: Array<{ type: string; url: string; attached: boolean }> } }>((resolve) => {
+      ws.on('message', (data) => {
+        const message = JSON.parse(String(data)) as { id?: number };
+        if (message.id === 1) resolve(message as never);
+      });
+    });
+    ws.send(JSON.stringify({ id: 1, method: 'Target.getTargets' }));
+    const { result } = await answer;
+    return result.targetInfos.filter((t) => t.type === 'page').map((t) => ({ url: t.url, attached: t.attached }));
+  } finally {
+    ws.close();
+  }
+}
+
+/** PNG width and height, from its IHDR chunk. */
+function pngSize(png: Uint8Array): { width: number; height: number } {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('attach mode with chrome.debugger', () => {
+  let started: Started;
+  let session: Session;
+  let userPage: string;
+
+  beforeAll(async () => {
+    // The person's own tab, on an allowed origin even: still not the run's.
+    userPage = new URL('counter.html?mine=1', server.url).href;
+    started = await startChrome({ firstPage: userPage });
+    session = started.session;
+  });
+
+  afterAll(async () => {
+    await stop(started);
+  });
+
+  it('[ATT-TRUSTED] a click, typed text and a key press reach the page as trusted input', async () => {
+    await session.tab.navigate(new URL('trusted.html', server.url).href);
+    const click = await session.click({ role: 'button', name: 'Go' });
+    expect(click.warnings).toEqual([]);
+    await session.verify.targetText({ css: '#click' }, 'click trusted=true detail=1');
+    await session.type({ label: 'Name' }, 'Ada');
+    await session.verify.value({ label: 'Name' }, 'Ada');
+    await session.verify.targetText({ css: '#keys' }, '3 keydown, trusted=true');
+    await session.press('Enter', { label: 'Name' });
+    await session.verify.targetText({ css: '#pressed' }, 'Enter trusted=true');
+    await session.fill({ label: 'Name' }, 'Grace');
+    await session.verify.value({ label: 'Name' }, 'Grace');
+  });
+
+  it('[ATT-TRUSTED] clicks with a button and modifiers, which plain events cannot make', async () => {
+    await session.tab.navigate(new URL('mouse-keys.html', server.url).href);
+    await session.click({ text: 'budget.xlsx' }, { button: 'right' });
+    await session.verify.targetText({ css: '#log' }, 'menu for budget.xlsx (button 2)');
+    await session.click({ role: 'button', name: 'Modifiers' }, { modifiers: ['Shift'], clickCount: 2 });
+    await session.verify.targetText({ css: '#log' }, 'click shift detail 2');
+  });
+
+  it('[ATT-PICTURE] pictures the viewport, one element at its size, and the full page', async () => {
+    await session.tab.navigate(new URL('pictures.html', server.url).href);
+    const viewport = await session.screenshot();
+    expect(viewport).toBeDefined();
+    const inner = await session.evaluate<{ w: number; h: number; full: number }>('({ w: innerWidth, h: innerHeight, full: document.documentElement.scrollHeight })');
+    expect(pngSize(viewport!)).toEqual({ width: inner.w, height: inner.h });
+    const box = await session.screenshot({ target: { text: 'Total: 42' } });
+    expect(pngSize(box!)).toEqual({ width: 200, height: 120 });
+    const full = await session.screenshot({ fullPage: true });
+    expect(pngSize(full!).height).toBe(inner.full);
+    expect(pngSize(full!).height).toBeGreaterThan(2400);
+  });
+
+  it('[ATT-DIALOG] a dialog is answered by the armed answer, the next by the policy, each listed in its step', async () => {
+    await session.tab.navigate(new URL('dialogs.html', server.url).href);
+    session.dialogs.next({ accept: true, promptText: 'Zephyr' });
+    const prompted = await session.click({ role: 'button', name: 'Prompt' });
+    await session.verify.targetText({ css: '#out' }, 'name: Zephyr');
+    expect(prompted.dialogs).toEqual([expect.objectContaining({ type: 'prompt', message: 'Your name?', defaultPrompt: 'anon', accepted: true, promptText: 'Zephyr', by: 'armed' })]);
+    const confirmed = await session.click({ role: 'button', name: 'Confirm' });
+    await session.verify.targetText({ css: '#out' }, 'cancelled');
+    expect(confirmed.dialogs).toEqual([expect.objectContaining({ type: 'confirm', message: 'Delete the file?', accepted: false, by: 'policy' })]);
+    expect(session.dialogs.seen.map((d) => d.type)).toEqual(['prompt', 'confirm']);
+    expect(session.dialogs.armed).toBe(0);
+  });
+
+  it('[ATT-OWN-TABS] only the run\u2019s tab has a debugger attached; the person\u2019s tab never', async () => {
+    const targets = await pageTargets(started.profileDir);
+    const mine = targets.filter((t) => t.url === userPage);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.attached).toBe(false);
+    // The run's tab is attached (the same observation can see an attached debugger).
+    expect(targets.find((t) => t.url.endsWith('/dialogs.html'))?.attached).toBe(true);
+    const answer = await session.bridge.request({ cmd: 'debugger', op: 'attach' });
+    const tabs = await session.tab.list();
+    const userTab = tabs.find((t) => t.url === userPage)!;
+    expect(answer.attached).toEqual([session.tab.current]);
+    expect(answer.attached).not.toContain(userTab.id);
+    // Asked for the person's tab by id, the extension refuses without attaching.
+    await expect(session.bridge.request({ cmd: 'debugger', op: 'attach', tab: userTab.id })).rejects.toMatchObject({ reason: 'unsupported', message: expect.stringMatching(/not one of the run's tabs/) });
+    expect((await pageTargets(started.profileDir)).find((t) => t.url === userPage)?.attached).toBe(false);
+  });
+
+  it('[ATT-OWN-TABS] the run\u2019s tab is detached when the session closes', async () => {
+    await session.close();
+    const deadline = Date.now() + 5_000;
+    let targets = await pageTargets(started.profileDir);
+    while (targets.some((t) => t.attached) && Date.now() < deadline) targets = await pageTargets(started.profileDir);
+    expect(targets.filter((t) => t.attached)).toEqual([]);
+    expect(targets.some((t) => t.url.endsWith('/dialogs.html'))).toBe(true);
+  });
+});
+
+describe('attach mode where chrome.debugger is refused', () => {
+  let started: Started;
+
+  beforeAll(async () => {
+    started = await startChrome({ firstPage: 'about:blank', withoutDebugger: true });
+  });
+
+  afterAll(async () => {
+    await stop(started);
+  });
+
+  it('[ATT-FALLBACK] an extension without the debugger permission: plain events, and each step says so once', async () => {
+    const { session } = started;
+    await session.tab.navigate(new URL('trusted.html', server.url).href);
+    const click = await session.click({ role: 'button', name: 'Go' });
+    await session.verify.targetText({ css: '#click' }, 'click trusted=false detail=1');
+    expect(click.warnings).toEqual([{ code: 'trusted-input', message: expect.stringMatching(/^click went as plain DOM events, not trusted input: chrome\.debugger was refused: the extension has no "debugger" permission.*isTrusted false/) }]);
+    const typed = await session.type({ label: 'Name' }, 'Ada');
+    expect(typed.warnings.map((w) => w.code)).toEqual(['trusted-input']);
+    await session.verify.value({ label: 'Name' }, 'Ada');
+    const warnings: string[] = [];
+    session.on('warning', (w) => warnings.push(w.message));
+    expect(await session.screenshot()).toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/^No screenshot: chrome\.debugger was refused: the extension has no "debugger" permission/)]);
+  });
+});
