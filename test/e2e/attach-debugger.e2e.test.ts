@@ -20,10 +20,13 @@ interface Started {
 }
 
 let server: FixtureServer;
+/** An origin outside the run's allow list. */
+let outside: FixtureServer;
 
 async function startChrome(options: { firstPage: string; withoutDebugger?: boolean; sessionOptions?: { debugger?: boolean } }): Promise<Started> {
   const profileDir = await mkdtemp(join(tmpdir(), 'aite-attach-dbg-'));
-  const allow = [server.origin];
+  // localhost: the cross-site frame of xframe.html (another site than 127.0.0.1).
+  const allow = [server.origin, server.origin.replace('127.0.0.1', 'localhost')];
   const stage = await stageExtension({ allow, dir: join(profileDir, 'extension') });
   if (options.withoutDebugger) {
     // An extension staged without the permission: Chrome gives it no chrome.debugger at all.
@@ -96,11 +99,21 @@ function pngSize(png: Uint8Array): { width: number; height: number } {
 
 beforeAll(async () => {
   server = await startFixtureServer();
+  outside = await startFixtureServer();
 });
 
 afterAll(async () => {
   await server?.close();
+  await outside?.close();
 });
+
+/** Polls the page targets until `done` holds of them (within 5 s), and answers them. */
+async function targetsWhen(profileDir: string, done: (targets: Array<{ url: string; attached: boolean }>) => boolean): Promise<Array<{ url: string; attached: boolean }>> {
+  const deadline = Date.now() + 5_000;
+  let targets = await pageTargets(profileDir);
+  while (!done(targets) && Date.now() < deadline) targets = await pageTargets(profileDir);
+  return targets;
+}
 
 describe('attach mode with chrome.debugger', () => {
   let started: Started;
@@ -145,7 +158,10 @@ describe('attach mode with chrome.debugger', () => {
     const viewport = await session.screenshot();
     expect(viewport).toBeDefined();
     const inner = await session.evaluate<{ w: number; h: number; full: number }>('({ w: innerWidth, h: innerHeight, full: document.documentElement.scrollHeight })');
-    expect(pngSize(viewport!)).toEqual({ width: inner.w, height: inner.h });
+    // Chrome's debugging bar takes a few pixels of the window's height as it comes and goes.
+    expect(pngSize(viewport!).width).toBe(inner.w);
+    expect(Math.abs(pngSize(viewport!).height - inner.h)).toBeLessThanOrEqual(40);
+    expect(pngSize(viewport!).height).toBeLessThan(inner.full);
     const box = await session.screenshot({ target: { text: 'Total: 42' } });
     expect(pngSize(box!)).toEqual({ width: 200, height: 120 });
     const full = await session.screenshot({ fullPage: true });
@@ -183,13 +199,44 @@ describe('attach mode with chrome.debugger', () => {
     expect((await pageTargets(started.profileDir)).find((t) => t.url === userPage)?.attached).toBe(false);
   });
 
+  it('[ATT-DIALOG] [FAULT-43] an alert that opens while a verify waits is answered at once; the verify passes', async () => {
+    await session.tab.navigate(new URL('dialogs.html', server.url).href);
+    await session.click({ role: 'button', name: 'Alert later' });
+    const waited = await session.verify.text('after later');
+    expect(waited.ok).toBe(true);
+    expect(session.dialogs.seen.at(-1)).toMatchObject({ type: 'alert', message: 'Later', accepted: false, by: 'policy', tab: session.tab.current });
+  });
+
+  it('[ATT-TRUSTED] [FR-XSITE-INPUT] trusted clicks and typing land in nested cross-site frames', async () => {
+    await session.tab.navigate(new URL('xframe.html', server.url).href);
+    const paid = await session.click({ role: 'button', name: 'Pay', frame: 'outer' });
+    expect(paid.warnings).toEqual([]);
+    await session.click({ text: 'Inner button', frame: ['outer', 'inner'] });
+    await session.type({ label: 'Note', frame: ['outer', 'inner'] }, 'trusted');
+    await session.verify.targetText({ css: '#paid', frame: 'outer' }, '1');
+    await session.verify.targetText({ css: '#count', frame: ['outer', 'inner'] }, '1');
+    await session.verify.value({ label: 'Note', frame: ['outer', 'inner'] }, 'trusted');
+    await session.verify.targetText({ css: '#count' }, '0');
+  });
+
+  it('[ATT-OWN-TABS] a run tab that goes outside the allow list is detached at once; back on the list, the next step attaches again', async () => {
+    await session.tab.navigate(new URL('trusted.html', server.url).href);
+    await session.click({ role: 'button', name: 'Go' });
+    const away = new URL('counter.html?away=1', outside.url).href;
+    await session.evaluate(`setTimeout(() => { location.href = ${JSON.stringify(away)}; }, 0)`);
+    const targets = await targetsWhen(started.profileDir, (ts) => ts.some((t) => t.url === away && !t.attached));
+    expect(targets.find((t) => t.url === away)).toEqual({ url: away, attached: false });
+    await session.tab.navigate(new URL('trusted.html', server.url).href, { tab: session.tab.current! });
+    const click = await session.click({ role: 'button', name: 'Go' });
+    expect(click.warnings).toEqual([]);
+    await session.verify.targetText({ css: '#click' }, 'click trusted=true detail=1');
+  });
+
   it('[ATT-OWN-TABS] the run\u2019s tab is detached when the session closes', async () => {
     await session.close();
-    const deadline = Date.now() + 5_000;
-    let targets = await pageTargets(started.profileDir);
-    while (targets.some((t) => t.attached) && Date.now() < deadline) targets = await pageTargets(started.profileDir);
+    const targets = await targetsWhen(started.profileDir, (ts) => !ts.some((t) => t.attached));
     expect(targets.filter((t) => t.attached)).toEqual([]);
-    expect(targets.some((t) => t.url.endsWith('/dialogs.html'))).toBe(true);
+    expect(targets.some((t) => t.url.endsWith('/trusted.html'))).toBe(true);
   });
 });
 
