@@ -204,6 +204,7 @@ export const REQUIREMENTS = {
   'ATT-TRUSTED': 'attach mode: clicks, typed text and keys reach the page as trusted input (isTrusted) through the extension\u2019s chrome.debugger on the run\u2019s tab',
   'ATT-PICTURE': 'attach mode: the viewport, an element and the full page are pictured through chrome.debugger (Page.captureScreenshot), at their size',
   'ATT-DIALOG': 'attach mode: native dialogs in the run\u2019s tabs are answered by the extension at once, by dialogs.next() or the dialogs policy, and listed in dialogs.seen and StepResult.dialogs',
+  'ATT-UPLOAD': 'attach mode: upload sets the files of a file input (or its label\u2019s) through chrome.debugger, and answers the file chooser a trusted click opened; [] clears',
   'ATT-FALLBACK': 'attach mode: where chrome.debugger is refused (no permission, another debugger, the bar cancelled, attach({ debugger: false })) a step sends plain DOM events and says so once in its warnings',
   'ATT-OWN-TABS': 'attach mode attaches chrome.debugger only to the run\u2019s own tabs: a tab of the person the run did not open or switch to is never attached, and the run\u2019s are detached when the session closes',
 

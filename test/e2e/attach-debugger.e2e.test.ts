@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { attach, findChrome, stageExtension, type Session } from '../../src/sdk/index.js';
@@ -20,6 +21,7 @@ interface Started {
 }
 
 let server: FixtureServer;
+const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/upload/${name}`, import.meta.url));
 /** An origin outside the run's allow list. */
 let outside: FixtureServer;
 
@@ -217,6 +219,30 @@ describe('attach mode with chrome.debugger', () => {
     await session.verify.targetText({ css: '#count', frame: ['outer', 'inner'] }, '1');
     await session.verify.value({ label: 'Note', frame: ['outer', 'inner'] }, 'trusted');
     await session.verify.targetText({ css: '#count' }, '0');
+  });
+
+  it('[ATT-UPLOAD] uploads into a labelled input, a hidden multiple input behind its label, and through an intercepted chooser; [] clears', async () => {
+    await session.tab.navigate(new URL('files.html', server.url).href);
+    await session.upload({ label: 'Receipt' }, fixture('receipt.txt'));
+    await session.verify.targetText({ label: 'Log' }, 'receipt: receipt.txt (11 bytes)');
+    await session.verify.targetText({ label: 'Events' }, 'input:receipt change:receipt');
+    await session.upload({ label: 'Receipt' }, []);
+    await session.verify.targetText({ label: 'Log' }, 'receipt: empty');
+    await session.upload('Attach photos', [fixture('a.png'), fixture('b.png')]);
+    await session.verify.targetText({ label: 'Log' }, 'photos: a.png (7 bytes), b.png (8 bytes)');
+    await session.upload('Choose file', fixture('b.png'));
+    await session.verify.targetText({ label: 'Log' }, 'chosen: b.png (8 bytes)');
+  });
+
+  it('[ATT-UPLOAD] [FAULT-45] a control that opens no chooser fails within the timeout; two files for a single input are refused; the next step works', async () => {
+    const started = performance.now();
+    const none = await session.upload('Not a chooser', fixture('a.png'), { timeoutMs: 1500 }).catch((e: unknown) => e as { reason: string; message: string });
+    expect(none).toMatchObject({ reason: 'timeout', message: expect.stringMatching(/opened no file chooser within 1500 ms; name the file input or its label instead/) });
+    expect(performance.now() - started).toBeLessThan(1500 + 2000);
+    const two = await session.upload({ label: 'Contract' }, [fixture('a.png'), fixture('b.png')]).catch((e: unknown) => e as { reason: string; message: string });
+    expect(two).toMatchObject({ reason: 'unsupported', message: expect.stringMatching(/2 files for an input that takes one/) });
+    await session.upload({ label: 'Contract' }, fixture('a.png'));
+    await session.verify.targetText({ label: 'Log' }, 'contract: a.png (7 bytes)');
   });
 
   it('[ATT-OWN-TABS] a run tab that goes outside the allow list is detached at once; back on the list, the next step attaches again', async () => {

@@ -1,4 +1,4 @@
-import { CommandFailure, type ExtensionEvent, type RequestOf } from '../../sdk/protocol/index.js';
+import { CommandFailure, FIND_FILE_INPUT, type ExtensionEvent, type RequestOf } from '../../sdk/protocol/index.js';
 import { originOf, type AllowList } from './AllowList.js';
 import type { RunState } from './RunState.js';
 
@@ -23,6 +23,8 @@ export class DebuggerTabs {
   #policy: 'dismiss' | 'accept' = 'dismiss';
   #armed: Armed[] = [];
   readonly #used = new Set<number>();
+  /** File choosers opened (and intercepted) in each tab, oldest first, not answered yet. */
+  readonly #choosers = new Map<number, ChooserOpened[]>();
 
   constructor(
     private readonly state: RunState,
@@ -36,9 +38,9 @@ export class DebuggerTabs {
       if (reason === 'canceled_by_user') this.#cancelled.add(source.tabId);
     });
     chrome.debugger.onEvent.addListener((source, method, params) => {
-      if (method === 'Page.javascriptDialogOpening' && source.tabId !== undefined && this.#attached.has(source.tabId)) {
-        void this.#answerDialog(source.tabId, params as unknown as DialogOpening);
-      }
+      if (source.tabId === undefined || !this.#attached.has(source.tabId)) return;
+      if (method === 'Page.javascriptDialogOpening') void this.#answerDialog(source.tabId, params as unknown as DialogOpening);
+      if (method === 'Page.fileChooserOpened') this.#choosers.set(source.tabId, [...(this.#choosers.get(source.tabId) ?? []), params as unknown as ChooserOpened]);
     });
   }
 
@@ -62,6 +64,10 @@ export class DebuggerTabs {
     if (tabId === undefined) throw new CommandFailure('tab-closed', 'There is no run tab yet for the debugger: navigate first.');
     await this.#attach(tabId, timeoutMs);
     if (request.op === 'attach') return { ok: true, attached: this.attached };
+    if (request.op === 'upload') return { ok: true, result: await this.#upload(tabId, request, timeoutMs), attached: this.attached };
+    if (request.op === 'chooser') return { ok: true, result: await this.#chooser(tabId, request.files!, timeoutMs), attached: this.attached };
+    // A chooser from before interception began is not this step's.
+    if (request.method === 'Page.setInterceptFileChooserDialog') this.#choosers.delete(tabId);
     const result = await deadline(chrome.debugger.sendCommand({ tabId }, request.method!, request.params ?? {}), timeoutMs, () =>
       new CommandFailure('timeout', `${request.method} got no answer from the page within ${timeoutMs} ms (its main thread may be busy); it is not sent again.`, { method: request.method }),
     ).catch((error: unknown) => {
@@ -120,6 +126,60 @@ export class DebuggerTabs {
     await deadline(chrome.debugger.sendCommand({ tabId }, 'Page.enable'), timeoutMs, () => new Error('Page.enable timed out')).catch(() => undefined);
   }
 
+  /** Sets the files of the file input the element at `xpath` is or labels, in the top document. */
+  async #upload(tabId: number, request: RequestOf<'debugger'>, timeoutMs: number): Promise<{ input: boolean }> {
+    const send = (method: string, params: object): Promise<Record<string, unknown>> =>
+      deadline(chrome.debugger.sendCommand({ tabId }, method, params) as Promise<Record<string, unknown>>, timeoutMs, () => new CommandFailure('timeout', `${method} got no answer from the page within ${timeoutMs} ms.`)).catch((error: unknown) => {
+        throw error instanceof CommandFailure ? error : uploadFailure(messageOf(error));
+      });
+    const found = (await send('Runtime.evaluate', { expression: `(${FIND_FILE_INPUT})(${JSON.stringify(request.xpath)}, ${JSON.stringify(request.tag)})` })) as {
+      result: { type: string; subtype?: string; value?: unknown; objectId?: string };
+    };
+    const { result } = found;
+    if (result.type === 'string') {
+      if (result.value === 'other') return { input: false };
+      throw new CommandFailure('not-found', `The <${request.tag}> to upload into was removed from the page since resolve (the page re-rendered it); resolve again.`, { xpath: request.xpath, stale: 'removed' });
+    }
+    const objectId = result.objectId!;
+    const files = request.files!;
+    try {
+      const multiple = (await send('Runtime.callFunctionOn', { objectId, functionDeclaration: 'function () { return this.multiple; }', returnByValue: true })) as { result: { value?: unknown } };
+      if (files.length > 1 && multiple.result.value !== true) {
+        throw new CommandFailure('unsupported', `upload: ${files.length} files for an input that takes one (it has no \`multiple\`).`);
+      }
+      if (files.length === 0) {
+        // Chrome sets no empty list: the input is cleared as a person's "cancel" would, with its events.
+        await send('Runtime.callFunctionOn', {
+          objectId,
+          functionDeclaration: "function () { this.value = ''; this.dispatchEvent(new Event('input', { bubbles: true })); this.dispatchEvent(new Event('change', { bubbles: true })); }",
+        });
+      } else {
+        await send('DOM.setFileInputFiles', { objectId, files });
+      }
+    } finally {
+      void send('Runtime.releaseObject', { objectId }).catch(() => undefined);
+    }
+    return { input: true };
+  }
+
+  /** Answers the file chooser a click opened (intercepted) with `files`, waiting for it within `timeoutMs`. */
+  async #chooser(tabId: number, files: string[], timeoutMs: number): Promise<{ input: boolean }> {
+    const end = Date.now() + timeoutMs;
+    let opened: ChooserOpened | undefined;
+    while (!(opened = this.#choosers.get(tabId)?.shift())) {
+      if (Date.now() >= end) throw new CommandFailure('timeout', `The click opened no file chooser within ${timeoutMs} ms; name the file input or its label instead.`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    if (files.length > 1 && opened.mode !== 'selectMultiple') throw new CommandFailure('unsupported', `upload: ${files.length} files for a chooser that takes one.`);
+    if (opened.backendNodeId === undefined) throw new CommandFailure('unsupported', 'The file chooser did not come from a file input of the page, so aite cannot answer it.');
+    await deadline(chrome.debugger.sendCommand({ tabId }, 'DOM.setFileInputFiles', { backendNodeId: opened.backendNodeId, files }), timeoutMs, () => new CommandFailure('timeout', `DOM.setFileInputFiles got no answer within ${timeoutMs} ms.`)).catch(
+      (error: unknown) => {
+        throw error instanceof CommandFailure ? error : uploadFailure(messageOf(error));
+      },
+    );
+    return { input: true };
+  }
+
   async #answerDialog(tabId: number, event: DialogOpening): Promise<void> {
     const armed = this.#armed.find((a) => !this.#used.has(a.id));
     if (armed) this.#used.add(armed.id);
@@ -144,6 +204,19 @@ export class DebuggerTabs {
       () => new Error('handleJavaScriptDialog timed out'),
     ).catch(() => undefined);
   }
+}
+
+interface ChooserOpened {
+  mode: 'selectSingle' | 'selectMultiple';
+  backendNodeId?: number;
+}
+
+/** Chrome lets an extension's debugger hand a page local files only with file access. */
+function uploadFailure(why: string): CommandFailure {
+  if (/not allowed/i.test(why)) {
+    return new CommandFailure('unsupported', `Chrome refused to give the page the files (${why}): turn on "Allow access to file URLs" for the aite extension in chrome://extensions.`, { error: why });
+  }
+  return new CommandFailure('connection-lost', `The files could not be set in the run's tab: ${why}.`, { error: why });
 }
 
 interface DialogOpening {

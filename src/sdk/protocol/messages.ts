@@ -343,6 +343,7 @@ export const DEBUGGER_METHODS = [
   'Page.bringToFront',
   'Page.captureScreenshot',
   'Page.getLayoutMetrics',
+  'Page.setInterceptFileChooserDialog',
 ] as const;
 export type DebuggerMethod = (typeof DEBUGGER_METHODS)[number];
 
@@ -353,12 +354,16 @@ export type DebuggerMethod = (typeof DEBUGGER_METHODS)[number];
  * and why (another debugger, the person cancelled the bar, no permission); `send` sends one of
  * {@link DEBUGGER_METHODS} there, attaching first; `detach` lets go of every tab; `dialogs`
  * gives the policy and the armed answers for the dialogs the extension answers itself.
+ * `upload` sets `files` on the file input at `xpath` (a `tag` element, or its label's input) in
+ * the top document, answering `result.input: false` when the element is no file input; `chooser`
+ * waits for the file chooser a click opened (after `Page.setInterceptFileChooserDialog`) and
+ * answers it with `files`. `[]` clears.
  */
 export const DebuggerRequestSchema = z
   .object({
     ...base,
     cmd: z.literal('debugger'),
-    op: z.enum(['attach', 'send', 'detach', 'dialogs']),
+    op: z.enum(['attach', 'send', 'detach', 'dialogs', 'upload', 'chooser']),
     method: z.enum(DEBUGGER_METHODS).optional(),
     params: z.record(z.string(), z.unknown()).optional(),
     policy: z.enum(['dismiss', 'accept']).optional(),
@@ -366,8 +371,13 @@ export const DebuggerRequestSchema = z
       .array(z.object({ id: z.number().int().positive(), accept: z.boolean(), promptText: z.string().max(100_000).optional() }))
       .max(100)
       .optional(),
+    files: z.array(z.string().min(1).max(4_096)).max(1_000).optional(),
+    xpath: z.string().min(1).max(10_000).optional(),
+    tag: z.string().min(1).max(100).optional(),
   })
-  .refine((r) => r.op !== 'send' || r.method !== undefined, { message: 'debugger send needs `method`' });
+  .refine((r) => r.op !== 'send' || r.method !== undefined, { message: 'debugger send needs `method`' })
+  .refine((r) => r.op !== 'upload' || (r.files !== undefined && r.xpath !== undefined && r.tag !== undefined), { message: 'debugger upload needs `files`, `xpath` and `tag`' })
+  .refine((r) => r.op !== 'chooser' || r.files !== undefined, { message: 'debugger chooser needs `files`' });
 
 /** Every request, keyed by `cmd`. */
 export const RequestSchemas = {

@@ -68,8 +68,37 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
     return this.#plain.drag(step, from, to);
   }
 
-  upload(): Promise<void> {
-    return this.#plain.upload();
+  /**
+   * Files into a file input (or the input its label names) through `DOM.setFileInputFiles`; a
+   * control that opens a file chooser is clicked with trusted input, its chooser intercepted
+   * and answered. In the top document only.
+   */
+  async upload(step: StepContext, found: Found, paths: readonly string[]): Promise<void> {
+    const refused = await this.#refusal(step);
+    if (refused) throw new AiteError('unsupported', `upload needs chrome.debugger in attach mode, and ${refused}; plain DOM events cannot set the files of an input.`, { command: 'upload' });
+    const { descriptor } = found;
+    if (descriptor.frame !== undefined) throw new AiteError('unsupported', 'upload in attach mode reaches file inputs of the top document only, not inside an iframe.', { command: 'upload' });
+    const timeoutMs = this.timeout(step);
+    const files = [...paths];
+    const set = await step.send({ cmd: 'debugger', op: 'upload', xpath: descriptor.xpath, tag: descriptor.tag, files, timeoutMs });
+    if ((set.result as { input?: boolean }).input) {
+      step.inputSent = true;
+      return;
+    }
+    // A control that opens a chooser: the click's chooser is intercepted and answered.
+    const at = await this.point(step, found);
+    await this.#send(step, 'Page.setInterceptFileChooserDialog', { enabled: true }, timeoutMs);
+    try {
+      await this.dispatch(step, 'upload', (d) => d.mouse.click(at.x, at.y));
+      await step.send({ cmd: 'debugger', op: 'chooser', files, timeoutMs }).catch((error: unknown) => {
+        if (error instanceof AiteError && error.reason === 'timeout') {
+          throw new AiteError('timeout', `Clicking the <${descriptor.tag}> opened no file chooser within ${timeoutMs} ms; name the file input or its label instead.`, { command: 'upload', cause: error });
+        }
+        throw error;
+      });
+    } finally {
+      await this.#send(step, 'Page.setInterceptFileChooserDialog', { enabled: false }, timeoutMs).catch(() => undefined);
+    }
   }
 
   download(): Promise<Download> {
