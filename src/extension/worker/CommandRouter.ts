@@ -17,7 +17,7 @@ export class CommandRouter {
   constructor(
     private readonly state: RunState,
     private readonly allow: AllowList,
-    debuggerTabs: DebuggerTabs,
+    private readonly debuggerTabs: DebuggerTabs,
   ) {
     this.#page = new FrameRoute(allow);
     const page = (request: PageRequest): Promise<Record<string, unknown>> => this.#runOnPage(request);
@@ -49,7 +49,7 @@ export class CommandRouter {
       },
       guard: page,
       actStatus: (request) => this.#actStatus(request),
-      debugger: (request) => debuggerTabs.handle(request),
+      debugger: (request) => this.debuggerTabs.handle(request),
     } satisfies { [C in Command]: Handler<C> };
   }
 
@@ -110,6 +110,7 @@ export class CommandRouter {
     try {
       if (request.tab !== undefined) {
         tabId = request.tab;
+        await this.debuggerTabs.adopt(tabId);
         await chrome.tabs.update(tabId, { url: url.href }).catch(() => {
           throw new CommandFailure('tab-closed', `Tab ${tabId} does not exist.`, { tab: tabId });
         });
@@ -121,6 +122,9 @@ export class CommandRouter {
           data.created.push(tabId);
           data.opened = data.opened.filter((id) => id !== tabId);
         });
+        // As the page loads (Chrome cannot hold a new tab for an extension's debugger): a dialog
+        // its very first script opens may come before the debugger, and is left to the person.
+        await this.debuggerTabs.adopt(tabId);
       }
     } catch (error) {
       watch.dispose();

@@ -23,6 +23,8 @@ export class DebuggerTabs {
   #policy: 'dismiss' | 'accept' = 'dismiss';
   #armed: Armed[] = [];
   readonly #used = new Set<number>();
+  /** Whether this run uses the debugger (it said so with its first `debugger` request). */
+  #wanted = false;
   /** File choosers opened (and intercepted) in each tab, oldest first, not answered yet. */
   readonly #choosers = new Map<number, ChooserOpened[]>();
 
@@ -49,8 +51,25 @@ export class DebuggerTabs {
     return [...this.#attached];
   }
 
+  /**
+   * A tab the run loads a page in (navigate): attached at once when the run uses the debugger, so
+   * a dialog the page opens as it loads is answered too. A refusal is left for the run's next
+   * step to report; the allow list is checked when input is sent.
+   */
+  async adopt(tabId: number): Promise<void> {
+    if (!this.#wanted || !chrome.debugger || this.#attached.has(tabId) || this.#cancelled.has(tabId)) return;
+    try {
+      await deadline(chrome.debugger.attach({ tabId }, '1.3'), CALL_TIMEOUT_MS, () => new Error('chrome.debugger.attach timed out'));
+    } catch {
+      return;
+    }
+    this.#attached.add(tabId);
+    await deadline(chrome.debugger.sendCommand({ tabId }, 'Page.enable'), CALL_TIMEOUT_MS, () => new Error('Page.enable timed out')).catch(() => undefined);
+  }
+
   async handle(request: RequestOf<'debugger'>): Promise<Record<string, unknown>> {
     const timeoutMs = request.timeoutMs ?? CALL_TIMEOUT_MS;
+    if (request.op !== 'detach') this.#wanted = true;
     if (request.op === 'detach') {
       await this.detachAll();
       return { ok: true, attached: this.attached };
@@ -94,6 +113,7 @@ export class DebuggerTabs {
     this.#armed = [];
     this.#used.clear();
     this.#policy = 'dismiss';
+    this.#wanted = false;
   }
 
   /** A tab of the run went to a page outside the allow list: it leaves the debugger at once. */
