@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,8 +26,22 @@ const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/upl
 /** An origin outside the run's allow list. */
 let outside: FixtureServer;
 
-async function startChrome(options: { firstPage: string; withoutDebugger?: boolean; sessionOptions?: { debugger?: boolean } }): Promise<Started> {
+/**
+ * Another extension with the debugger permission (as a person's DevTools-like extension would
+ * be), to hold a tab's debugger before aite asks for it; its id is Chrome's for its folder.
+ */
+async function otherExtension(profileDir: string): Promise<{ dir: string; id: string }> {
+  const dir = join(profileDir, 'other-extension');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify({ manifest_version: 3, name: 'other debugger', version: '1.0', permissions: ['debugger', 'tabs'] }));
+  await writeFile(join(dir, 'page.html'), '<!doctype html><title>other</title>');
+  const hex = createHash('sha256').update(dir).digest('hex').slice(0, 32);
+  return { dir, id: [...hex].map((c) => String.fromCharCode(97 + parseInt(c, 16))).join('') };
+}
+
+async function startChrome(options: { firstPage: string; withoutDebugger?: boolean; sessionOptions?: { debugger?: boolean } }): Promise<Started & { other: { dir: string; id: string } }> {
   const profileDir = await mkdtemp(join(tmpdir(), 'aite-attach-dbg-'));
+  const other = await otherExtension(profileDir);
   // localhost: the cross-site frame of xframe.html (another site than 127.0.0.1).
   const allow = [server.origin, server.origin.replace('127.0.0.1', 'localhost')];
   const stage = await stageExtension({ allow, dir: join(profileDir, 'extension') });
@@ -50,13 +65,42 @@ async function startChrome(options: { firstPage: string; withoutDebugger?: boole
       '--disable-sync',
       '--remote-debugging-port=0',
       `--user-data-dir=${profileDir}`,
-      `--load-extension=${stage.dir}`,
-      `--disable-extensions-except=${stage.dir}`,
+      `--load-extension=${stage.dir},${other.dir}`,
+      `--disable-extensions-except=${stage.dir},${other.dir}`,
       options.firstPage,
     ],
     { stdio: 'ignore' },
   );
-  return { chrome, profileDir, session: await attached };
+  return { chrome, profileDir, session: await attached, other };
+}
+
+/** A raw CDP connection to Chrome's remote debugging port (the test's own, never aite's). */
+async function cdp(profileDir: string): Promise<{ send: (method: string, params?: object, sessionId?: string) => Promise<Record<string, unknown>>; close: () => void }> {
+  const [port, path] = (await readFile(join(profileDir, 'DevToolsActivePort'), 'utf8')).split('\n');
+  const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`);
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  let next = 0;
+  const waiting = new Map<number, { resolve: (v: Record<string, unknown>) => void; reject: (e: Error) => void }>();
+  ws.on('message', (data) => {
+    const message = JSON.parse(String(data)) as { id?: number; result?: Record<string, unknown>; error?: { message: string } };
+    const w = message.id === undefined ? undefined : waiting.get(message.id);
+    if (!w) return;
+    waiting.delete(message.id!);
+    if (message.error) w.reject(new Error(message.error.message));
+    else w.resolve(message.result ?? {});
+  });
+  return {
+    send: (method, params = {}, sessionId) =>
+      new Promise((resolve, reject) => {
+        const id = ++next;
+        waiting.set(id, { resolve, reject });
+        ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
+      }),
+    close: () => ws.close(),
+  };
 }
 
 async function stop(started: Started | undefined): Promise<void> {
@@ -118,7 +162,7 @@ async function targetsWhen(profileDir: string, done: (targets: Array<{ url: stri
 }
 
 describe('attach mode with chrome.debugger', () => {
-  let started: Started;
+  let started: Started & { other: { dir: string; id: string } };
   let session: Session;
   let userPage: string;
 
@@ -273,7 +317,38 @@ describe('attach mode with chrome.debugger', () => {
     await session.verify.targetText({ css: '#click' }, 'click trusted=true detail=1');
   });
 
+  it('[ATT-OWN-TABS] a tab whose debugger another extension holds: this Chrome lets both attach; aite\u2019s input is trusted, and its detach leaves the other\u2019s session alone', async () => {
+    const browser = await cdp(started.profileDir);
+    const held = new URL('trusted.html?held=1', server.url).href;
+    const { targetId: heldTarget } = (await browser.send('Target.createTarget', { url: held })) as { targetId: string };
+    const { targetId } = (await browser.send('Target.createTarget', { url: `chrome-extension://${started.other.id}/page.html` })) as { targetId: string };
+    try {
+      const { sessionId } = (await browser.send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string };
+      const inOther = async (expression: string): Promise<unknown> =>
+        ((await browser.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId)).result as { value: unknown }).value;
+      const heldTab = await inOther(`(async () => { const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(held)} }); await chrome.debugger.attach({ tabId: tab.id }, '1.3'); return tab.id; })()`);
+      expect(typeof heldTab).toBe('number');
+      await session.tab.switchTo({ urlContains: 'held=1' });
+      expect(session.tab.current).toBe(heldTab);
+      const click = await session.click({ role: 'button', name: 'Go' });
+      expect(click.warnings).toEqual([]);
+      await session.verify.targetText({ css: '#click' }, 'click trusted=true detail=1');
+      const answer = await session.bridge.request({ cmd: 'debugger', op: 'detach' });
+      expect(answer.attached).toEqual([]);
+      // The other extension's session still answers in that tab.
+      expect(await inOther(`chrome.debugger.sendCommand({ tabId: ${String(heldTab)} }, 'Runtime.evaluate', { expression: '6 * 7', returnByValue: true }).then((r) => r.result.value)`)).toBe(42);
+      await inOther(`chrome.debugger.detach({ tabId: ${String(heldTab)} })`);
+    } finally {
+      await session.tab.close().catch(() => undefined);
+      await browser.send('Target.closeTarget', { targetId: heldTarget }).catch(() => undefined);
+      await browser.send('Target.closeTarget', { targetId }).catch(() => undefined);
+      browser.close();
+    }
+  });
+
   it('[ATT-OWN-TABS] the run\u2019s tab is detached when the session closes', async () => {
+    await session.tab.navigate(new URL('trusted.html', server.url).href);
+    await session.click({ role: 'button', name: 'Go' });
     await session.close();
     const targets = await targetsWhen(started.profileDir, (ts) => !ts.some((t) => t.attached));
     expect(targets.filter((t) => t.attached)).toEqual([]);
