@@ -135,9 +135,12 @@ export class DebuggerTabs {
     }
     if (this.#attached.has(tabId)) return;
     if (this.#cancelled.has(tabId)) refuse('the person at the browser cancelled the debugging bar in this tab', 'cancelled');
+    const attaching = chrome.debugger.attach({ tabId }, '1.3');
     try {
-      await deadline(chrome.debugger.attach({ tabId }, '1.3'), timeoutMs, () => new Error(`chrome.debugger.attach did not answer within ${timeoutMs} ms`));
+      await deadline(attaching, timeoutMs, () => new Error(`chrome.debugger.attach did not answer within ${timeoutMs} ms`));
     } catch (error) {
+      // An attach that succeeds after its deadline is let go of at once: nobody would use it.
+      void attaching.then(() => chrome.debugger.detach({ tabId })).catch(() => undefined);
       const why = messageOf(error);
       refuse(why.replace(/\.$/, ''), /another debugger/i.test(why) ? 'other-debugger' : 'attach-failed');
     }
