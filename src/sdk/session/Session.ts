@@ -546,7 +546,10 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     const asked = (defaulted as { timeoutMs?: number }).timeoutMs;
     const { timeoutMs, cut } = asked === undefined ? { timeoutMs: undefined, cut: undefined } : cutToDeadline(asked, this.#testDeadline?.());
     const withDefaults = cut ? ({ ...defaulted, timeoutMs } as R) : defaulted;
-    step.log.push(`${request.cmd} ${summarise(withDefaults)}`);
+    // Attach mode's input goes as many small debugger calls (a key is two): like input over the
+    // pipe they are not listed one by one.
+    const quiet = request.cmd === 'debugger' && (request as RequestInput<'debugger'>).op === 'send';
+    if (!quiet) step.log.push(`${request.cmd} ${summarise(withDefaults)}`);
     const dialogsBefore = this.dialogs.seen.length;
     try {
       await this.#syncDialogs();
