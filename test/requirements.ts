@@ -227,9 +227,22 @@ export const REQUIREMENTS = {
   'MCP-TARGET': 'a tool target is a script target, a plain string (its text) or { ref } from the last snapshot',
   'MCP-REFUSE-CANDIDATES': 'an ambiguous or drifted element is returned to the agent with its candidates, each with a target naming it, and never acted on',
   'MCP-IMAGE': 'screenshot answers an image content block (PNG)',
-  'MCP-SNAPSHOT': 'snapshot answers the page as an outline of roles, names, states and refs; a ref is a target until the next snapshot',
+  'MCP-SNAPSHOT': 'snapshot answers the page as an outline of roles, names, states and refs; a ref is a target while its element is on the page (a later snapshot does not end it), and fails at once as not-found after it left',
   'MCP-DIALOG': 'dialog arms the answer of the next native dialog (or click takes it as "dialog"), and the step during which it opened says what it said and how it was answered',
   'MCP-CLOSE': 'closing the connection, SIGINT or SIGTERM closes Chrome and removes the temp profile',
+
+  // For agents: aite mcp, each tool against real Chromium
+  'MCP-EVALUATE-RUN': 'with --allow-evaluate, evaluate answers the JSON value of an expression in the page\u2019s main world; a page exception is a tool error with its reason, said to be the page\u2019s own',
+  'MCP-UPLOAD': 'upload sets the files of a file input, one behind its label, or a chooser a control opens; a relative path is from where the server started; [] clears',
+  'MCP-HOVER': 'hover moves real mouse input over an element without clicking it (a menu that opens on hover opens)',
+  'MCP-DRAG': 'drag drags one element onto another with real mouse input (a real SortableJS list reorders)',
+  'MCP-PRESS': 'press sends a key or chord to a target (focused, not clicked), or to the page when none is named',
+  'MCP-FILL': 'fill replaces a field\u2019s value with trusted input events, clicking nothing; a read-only field is refused',
+  'MCP-WAIT': 'wait waits for a text change or an element to appear or go; one that does not happen is a tool error with reason timeout',
+  'MCP-TABS': 'switch_tab makes a popup (by URL, title or new) the run\u2019s tab, close_tab closes it and goes back to the tab it came from',
+  'MCP-EVERY-TOOL': 'every tool API.md names is listed by aite mcp, documented in docs/agents.md and driven by an mcp e2e test; no other tool is listed',
+  'MCP-HTTP-STATUS': 'navigate to a page the server answered with an error status (4xx, 5xx) says the status beside where it landed',
+  'MCP-ATTACH': 'aite mcp --attach drives a Chrome the user runs, through the extension installed there: navigate, click and read',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

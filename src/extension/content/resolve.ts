@@ -29,7 +29,8 @@ export async function resolve(req: RequestOf<'resolve'>): Promise<AnswerOf<'reso
   const found = await find(req, timeoutMs);
   if (!req.prepare) return found.answer;
   // One budget for finding and readying the element, as one step of a person's.
-  const point = await prepare(found.element, req.prepare, Math.max(1, deadline - performance.now()));
+  // Whole ms: the time left is what a failure says it waited.
+  const point = await prepare(found.element, req.prepare, Math.max(1, Math.round(deadline - performance.now())));
   return { ...found.answer, point };
 }
 
