@@ -199,6 +199,19 @@ describe('attach mode with chrome.debugger', () => {
     await session.verify.targetText({ css: '#log' }, 'click shift detail 2');
   });
 
+  it('[ATT-TRUSTED] [DRAG-HTML5] drags travel as over the pipe: an HTML5 drag (SortableJS) intercepted and dropped, and its pointer fallback with real moves', async () => {
+    await session.tab.navigate(new URL('sortable.html', server.url).href);
+    const dragged = await session.drag('Alpha', 'Gamma');
+    expect(dragged.warnings).toEqual([]);
+    await session.verify.targetText({ label: 'Order' }, 'Beta,Gamma,Alpha');
+    await session.verify.targetText({ label: 'Ends' }, '1');
+    await session.tab.navigate(new URL('sortable.html?fallback=1', server.url).href);
+    await session.evaluate(`window.__moves = 0; document.addEventListener('pointermove', (e) => { if (e.isTrusted && e.buttons === 1) window.__moves += 1; })`);
+    await session.drag('Alpha', 'Gamma');
+    await session.verify.targetText({ label: 'Order' }, 'Beta,Gamma,Alpha');
+    expect(await session.evaluate<number>('window.__moves')).toBeGreaterThanOrEqual(5);
+  });
+
   it('[ATT-PICTURE] pictures the viewport, one element at its size, and the full page', async () => {
     await session.tab.navigate(new URL('pictures.html', server.url).href);
     const viewport = await session.screenshot();

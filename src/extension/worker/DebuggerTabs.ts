@@ -42,6 +42,7 @@ export class DebuggerTabs {
     chrome.debugger.onEvent.addListener((source, method, params) => {
       if (source.tabId === undefined || !this.#attached.has(source.tabId)) return;
       if (method === 'Page.javascriptDialogOpening') void this.#answerDialog(source.tabId, params as unknown as DialogOpening);
+      if (method === 'Input.dragIntercepted') emit({ type: 'event', kind: 'drag-intercepted', tab: source.tabId, data: (params as { data: Record<string, unknown> }).data });
       if (method === 'Page.fileChooserOpened') this.#choosers.set(source.tabId, [...(this.#choosers.get(source.tabId) ?? []), params as unknown as ChooserOpened]);
     });
   }

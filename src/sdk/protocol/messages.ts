@@ -344,6 +344,8 @@ export const DEBUGGER_METHODS = [
   'Page.captureScreenshot',
   'Page.getLayoutMetrics',
   'Page.setInterceptFileChooserDialog',
+  'Input.setInterceptDrags',
+  'Input.dispatchDragEvent',
 ] as const;
 export type DebuggerMethod = (typeof DEBUGGER_METHODS)[number];
 
@@ -697,6 +699,8 @@ export const EventSchema = z.discriminatedUnion('kind', [
     /** The id of the armed answer it took (see the `debugger` request's `armed`); absent: the policy's. */
     armed: z.number().int().positive().optional(),
   }),
+  // Beyond v1: the page began an HTML5 drag that chrome.debugger intercepted (attach mode's drag).
+  z.object({ type: z.literal('event'), kind: z.literal('drag-intercepted'), tab: z.number().int(), data: z.record(z.string(), z.unknown()) }),
 ]);
 /**
  * Something the extension reports without being asked: a tab opened or closed, a navigation, a

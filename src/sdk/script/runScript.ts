@@ -116,7 +116,7 @@ class ScriptRunner {
       event: (profile, event) => {
         const into = this.#current ?? this.#pending;
         // The session turns the extension's console events into page errors (see pageError), its dialogs into the step's dialogs.
-        if (event.kind !== 'console' && event.kind !== 'dialog') into.tabEvents.push({ kind: event.kind, tab: event.tab, ...('url' in event ? { url: event.url } : {}), profile });
+        if (event.kind === 'tab-opened' || event.kind === 'tab-closed' || event.kind === 'navigated') into.tabEvents.push({ kind: event.kind, tab: event.tab, ...('url' in event ? { url: event.url } : {}), profile });
       },
       pageError: (profile, error) => {
         (this.#current ?? this.#pending).consoleErrors.push({ ...error, profile });

@@ -2,12 +2,13 @@
 // calls through the extension's chrome.debugger instead of a pipe.
 import { CdpKeyboard, CdpMouse } from 'puppeteer-core/internal/cdp/Input.js';
 import { AiteError } from '../errors/AiteError.js';
-import { DEBUGGER_METHODS, type DebuggerMethod, type Target } from '../protocol/index.js';
+import { DEBUGGER_METHODS, type DebuggerMethod, type ExtensionEvent, type Target } from '../protocol/index.js';
 import { AttachInput } from './AttachInput.js';
 import type { Found, Input, PictureOptions, PointerHow } from './Input.js';
 import { InputLedger, type Devices } from './InputLedger.js';
 import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
 import type { Download } from './pipe/Downloads.js';
+import { travel } from './pipe/drag.js';
 import type { Chord } from './pipe/keys.js';
 import { pixelBox, SCREENSHOT_TIMEOUT_MS } from './pipe/pictures.js';
 import type { StepContext } from './StepContext.js';
@@ -31,8 +32,12 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
   /** Why the debugger is never asked (the option turned it off), or undefined. */
   readonly #off: string | undefined;
 
-  constructor(session: { timeoutMs: number; countRetry: (step: StepContext) => void; enabled: boolean }) {
+  readonly #events: (listener: (event: ExtensionEvent) => void) => () => void;
+
+  /** `events` listens for the extension's events (a drag it intercepted); answers how to stop. */
+  constructor(session: { timeoutMs: number; countRetry: (step: StepContext) => void; enabled: boolean; events: (listener: (event: ExtensionEvent) => void) => () => void }) {
     super(session);
+    this.#events = session.events;
     this.prepares = session.enabled;
     this.#off = session.enabled ? undefined : 'attach({ debugger: false }) turned chrome.debugger off';
   }
@@ -62,10 +67,29 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
     return super.toggle(step, found, want, check);
   }
 
-  // Drags are the extension's plain events in attach mode: an HTML5 drag needs the drag
-  // interception events, which chrome.debugger would have to relay one by one.
-  drag(step: StepContext, from: Found, to: Found): Promise<void> {
-    return this.#plain.drag(step, from, to);
+  /** The same drag as over the pipe (see {@link travel}), its interception relayed by the extension. */
+  async drag(step: StepContext, from: Found, to: Found): Promise<void> {
+    if (await this.#plainFor(step, 'drag')) return this.#plain.drag(step, from, to);
+    // Both points first: where a person aims, before the page reacts to the press.
+    const a = await step.locator.locate(from.descriptor, { timeoutMs: step.timeoutMs });
+    const b = await step.locator.locate(to.descriptor, { timeoutMs: step.timeoutMs });
+    const timeoutMs = this.timeout(step);
+    await this.dispatch(step, 'drag', (d) =>
+      travel(
+        {
+          mouse: d.mouse,
+          send: (method, params) => this.#send(step, method, params, timeoutMs),
+          onDragIntercepted: (listener) =>
+            this.#events((event) => {
+              if (event.kind === 'drag-intercepted') listener(event.data as never);
+            }),
+          // A frame apart, as a hand moves (the page is not asked: that would be a round trip more).
+          nextFrame: () => new Promise((resolve) => setTimeout(resolve, 16)),
+        },
+        a,
+        b,
+      ),
+    );
   }
 
   /**

@@ -6,7 +6,7 @@ import { inputWithDeadline, pageActivity, withTimeout } from './pipe/deadline.js
 import type { Dialogs } from './pipe/Dialogs.js';
 import { Downloads, type Download } from './pipe/Downloads.js';
 import { fileInputOf, setInputFiles } from './pipe/Files.js';
-import { travel } from './pipe/drag.js';
+import { pageDragSurface, travel } from './pipe/drag.js';
 import { capture, SCREENSHOT_TIMEOUT_MS } from './pipe/pictures.js';
 import type { RunTab } from './RunTab.js';
 import type { StepContext } from './StepContext.js';
@@ -79,7 +79,7 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     // Both points first: where a person aims, before the page reacts to the press.
     const a = await step.locator.locate(from.descriptor, { timeoutMs: step.timeoutMs });
     const b = await step.locator.locate(to.descriptor, { timeoutMs: step.timeoutMs });
-    await this.dispatch(step, 'drag', (page) => travel(page, a, b));
+    await this.dispatch(step, 'drag', (page) => travel(pageDragSurface(page), a, b));
   }
 
   async networkIdle(step: StepContext, idleMs: number, timeoutMs: number): Promise<void> {

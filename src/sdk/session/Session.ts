@@ -194,7 +194,15 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     // A click the hit-target guard stopped is tried once more: a re-send, counted as one.
     this.#input = parts.browser
       ? new PipeInput(this.#runTab, parts.browser, { dialogs: this.dialogs, timeoutMs: parts.timeoutMs, countRetry: (step) => this.#count(step, 'act', 1) })
-      : new DebuggerInput({ timeoutMs: parts.timeoutMs, countRetry: (step) => this.#count(step, 'act', 1), enabled: parts.debugger === true });
+      : new DebuggerInput({
+          timeoutMs: parts.timeoutMs,
+          countRetry: (step) => this.#count(step, 'act', 1),
+          enabled: parts.debugger === true,
+          events: (listener) => {
+            this.bridge.on('event', listener);
+            return () => this.bridge.off('event', listener);
+          },
+        });
     // Each request of tab, locator and verify is a step of its own.
     const send = (<R extends RequestInput>(request: R) =>
       this.#step(request.cmd, targetOf(request), undefined, (step) => step.send(request)).then(({ value }) => value)) as Send;
