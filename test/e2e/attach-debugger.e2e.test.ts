@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { attach, findChrome, stageExtension, type Session } from '../../src/sdk/index.js';
+import { AITE_EXTENSION_ID, attach, findChrome, stageExtension, type Session } from '../../src/sdk/index.js';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
 
 // Attach mode with real input: a Chrome the test starts as a person would (no pipe), with the
@@ -357,6 +357,30 @@ describe('attach mode with chrome.debugger', () => {
       await browser.send('Target.closeTarget', { targetId }).catch(() => undefined);
       browser.close();
     }
+  });
+
+  it('[ATT-TRUSTED] [FAULT-23] the extension\u2019s worker stopped while it holds the tab: it comes back, and the next click is trusted again', async () => {
+    await session.tab.navigate(new URL('trusted.html', server.url).href);
+    await session.click({ role: 'button', name: 'Go' });
+    const browser = await cdp(started.profileDir);
+    try {
+      const { targetInfos } = (await browser.send('Target.getTargets')) as { targetInfos: Array<{ type: string; url: string; targetId: string }> };
+      const worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${AITE_EXTENSION_ID}/`));
+      expect(worker).toBeDefined();
+      await browser.send('Target.closeTarget', { targetId: worker!.targetId });
+      // Nothing wakes a stopped worker in attach mode but its alarm (30 s) or its page: an
+      // uncaught error the page's relay hands to the worker wakes it now.
+      const page = targetInfos.find((t) => t.type === 'page' && t.url.endsWith('/trusted.html'))!;
+      const { sessionId } = (await browser.send('Target.attachToTarget', { targetId: page.targetId, flatten: true })) as { sessionId: string };
+      await browser.send('Runtime.evaluate', { expression: 'setTimeout(() => { throw new Error("wake the worker"); }, 0), 0' }, sessionId);
+      await browser.send('Target.detachFromTarget', { sessionId });
+    } finally {
+      browser.close();
+    }
+    await session.evaluate('document.getElementById("click").textContent = "none"', undefined, { timeoutMs: 20_000 });
+    const again = await session.click({ role: 'button', name: 'Go' });
+    expect(again.warnings).toEqual([]);
+    await session.verify.targetText({ css: '#click' }, 'click trusted=true detail=1');
   });
 
   it('[ATT-OWN-TABS] the run\u2019s tab is detached when the session closes', async () => {

@@ -25,6 +25,7 @@ export class DebuggerTabs {
   readonly #used = new Set<number>();
   /** Whether this run uses the debugger (it said so with its first `debugger` request). */
   #wanted = false;
+  #released: Promise<void> | undefined;
   /** File choosers opened (and intercepted) in each tab, oldest first, not answered yet. */
   readonly #choosers = new Map<number, ChooserOpened[]>();
 
@@ -37,6 +38,7 @@ export class DebuggerTabs {
     chrome.debugger.onDetach.addListener((source, reason) => {
       if (source.tabId === undefined) return;
       this.#attached.delete(source.tabId);
+      void this.#remember();
       if (reason === 'canceled_by_user') this.#cancelled.add(source.tabId);
     });
     chrome.debugger.onEvent.addListener((source, method, params) => {
@@ -59,17 +61,20 @@ export class DebuggerTabs {
    */
   async adopt(tabId: number): Promise<void> {
     if (!this.#wanted || !chrome.debugger || this.#attached.has(tabId) || this.#cancelled.has(tabId)) return;
+    await this.releaseStale();
     try {
       await deadline(chrome.debugger.attach({ tabId }, '1.3'), CALL_TIMEOUT_MS, () => new Error('chrome.debugger.attach timed out'));
     } catch {
       return;
     }
     this.#attached.add(tabId);
+    await this.#remember();
     await deadline(chrome.debugger.sendCommand({ tabId }, 'Page.enable'), CALL_TIMEOUT_MS, () => new Error('Page.enable timed out')).catch(() => undefined);
   }
 
   async handle(request: RequestOf<'debugger'>): Promise<Record<string, unknown>> {
     const timeoutMs = request.timeoutMs ?? CALL_TIMEOUT_MS;
+    await this.releaseStale();
     if (request.op !== 'detach') this.#wanted = true;
     if (request.op === 'detach') {
       await this.detachAll();
@@ -94,7 +99,10 @@ export class DebuggerTabs {
       if (error instanceof CommandFailure) throw error;
       const why = messageOf(error);
       // The person cancelled the bar, or the tab went away, while the input went out.
-      if (/not attached|detached/i.test(why)) this.#attached.delete(tabId);
+      if (/not attached|detached/i.test(why)) {
+        this.#attached.delete(tabId);
+        void this.#remember();
+      }
       throw new CommandFailure('connection-lost', `${request.method} failed in the run's tab: ${why}.`, { method: request.method, error: why });
     });
     return { ok: true, result: result ?? {}, attached: this.attached };
@@ -104,7 +112,32 @@ export class DebuggerTabs {
   async detachAll(): Promise<void> {
     const tabs = [...this.#attached];
     this.#attached.clear();
-    await Promise.all(tabs.map((tabId) => deadline(chrome.debugger.detach({ tabId }), DETACH_TIMEOUT_MS, () => new Error('detach timed out')).catch(() => undefined)));
+    await this.#remember();
+    await Promise.all(tabs.map((tabId) => detach(tabId)));
+  }
+
+  /**
+   * A worker that starts again lets go of the tabs an earlier instance of it held (Chrome may
+   * stop a worker while its debugger sessions live on, and their run may have ended meanwhile);
+   * the run attaches them again when it needs them. Requests wait for it.
+   */
+  releaseStale(): Promise<void> {
+    this.#released ??= (async () => {
+      if (!chrome.debugger) return;
+      await this.state.load();
+      const stale = (this.state.data.debugged ?? []).filter((tabId) => !this.#attached.has(tabId));
+      await Promise.all(stale.map((tabId) => detach(tabId)));
+      await this.#remember();
+    })().catch(() => undefined);
+    return this.#released;
+  }
+
+  /** Keeps the attached tabs in the run's state, for a worker that starts again. */
+  #remember(): Promise<void> {
+    const now = [...this.#attached];
+    return this.state.update((data) => {
+      data.debugged = now;
+    });
   }
 
   /** A new run: nothing attached, nothing cancelled, no armed answers. */
@@ -121,7 +154,8 @@ export class DebuggerTabs {
   onNavigated(tabId: number, url: string): void {
     if (!this.#attached.has(tabId) || this.allow.allows(url)) return;
     this.#attached.delete(tabId);
-    void deadline(chrome.debugger.detach({ tabId }), DETACH_TIMEOUT_MS, () => new Error('detach timed out')).catch(() => undefined);
+    void this.#remember();
+    void detach(tabId);
   }
 
   async #attach(tabId: number, timeoutMs: number): Promise<void> {
@@ -146,6 +180,7 @@ export class DebuggerTabs {
       refuse(why.replace(/\.$/, ''), /another debugger/i.test(why) ? 'other-debugger' : 'attach-failed');
     }
     this.#attached.add(tabId);
+    await this.#remember();
     // Dialogs reach this extension (and no longer the person) only with the Page domain on.
     await deadline(chrome.debugger.sendCommand({ tabId }, 'Page.enable'), timeoutMs, () => new Error('Page.enable timed out')).catch(() => undefined);
   }
@@ -248,6 +283,11 @@ interface DialogOpening {
   message: string;
   type: 'alert' | 'confirm' | 'prompt' | 'beforeunload';
   defaultPrompt?: string;
+}
+
+/** Detaches one tab within its deadline; a tab already gone is no error. */
+function detach(tabId: number): Promise<void> {
+  return deadline(chrome.debugger.detach({ tabId }), DETACH_TIMEOUT_MS, () => new Error('detach timed out')).catch(() => undefined);
 }
 
 function refuse(why: string, kind: 'permission' | 'cancelled' | 'other-debugger' | 'attach-failed'): never {

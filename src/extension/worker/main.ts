@@ -11,6 +11,8 @@ const state = new RunState();
 const allow = new AllowList(chrome.runtime.getManifest().host_permissions ?? []);
 const debuggerTabs = new DebuggerTabs(state, allow, emit);
 const router = new CommandRouter(state, allow, debuggerTabs);
+// Nobody else would take down Chrome's bar on tabs an earlier instance of this worker held.
+void debuggerTabs.releaseStale();
 
 const connection = new BridgeConnection({
   async onMessage(message) {

@@ -37,9 +37,10 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-function tabs(runTab = 1, created = [1, 3]): { tabs: DebuggerTabs; events: ExtensionEvent[] } {
+function tabs(runTab = 1, created = [1, 3], debugged: number[] = []): { tabs: DebuggerTabs; events: ExtensionEvent[] } {
   const events: ExtensionEvent[] = [];
-  const state = { data: { runTab, created, taken: [], opened: [], history: [] } } as unknown as RunState;
+  const data = { runTab, created, taken: [], opened: [], history: [], debugged };
+  const state = { data, load: async () => undefined, update: async (change: (d: typeof data) => void) => change(data) } as unknown as RunState;
   return { tabs: new DebuggerTabs(state, new AllowList(['http://127.0.0.1:4173/*']), (e) => events.push(e)), events };
 }
 
@@ -123,6 +124,13 @@ describe('DebuggerTabs', () => {
     // A tab the extension does not hold is none of its business.
     for (const l of eventListeners) l({ tabId: 2 }, 'Page.javascriptDialogOpening', { type: 'alert', message: 'x', url: URLS[2] });
     expect(events).toHaveLength(2);
+  });
+
+  it('[ATT-OWN-TABS] a worker that starts again lets go of the tabs an earlier instance held, before it attaches any', async () => {
+    const { tabs: t } = tabs(1, [1, 3], [1, 3]);
+    await t.handle({ id: 1, cmd: 'debugger', op: 'attach' });
+    expect(calls).toEqual(['detach 1', 'detach 3', 'attach 1', 'Page.enable 1']);
+    expect(t.attached).toEqual([1]);
   });
 
   it('[ATT-OWN-TABS] a run tab that commits a page outside the allow list is detached at once', async () => {
