@@ -614,8 +614,9 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     const { changes, armed } = this.dialogs.armedAnswers;
     if (changes === this.#dialogsSynced) return;
     this.#dialogsSynced = changes;
-    await this.bridge.request({ cmd: 'debugger', op: 'dialogs', policy: this.dialogs.policy, armed }).catch(() => {
-      this.#dialogsSynced = -1;
+    await this.bridge.request({ cmd: 'debugger', op: 'dialogs', policy: this.dialogs.policy, armed }).catch((error: unknown) => {
+      // An extension too old for the command will not learn it by being asked again.
+      if (!(error instanceof AiteError && error.reason === 'unsupported')) this.#dialogsSynced = -1;
     });
   }
 
