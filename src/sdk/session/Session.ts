@@ -610,7 +610,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    * the armed answers whenever they changed, before the next request (which may open one).
    */
   async #syncDialogs(): Promise<void> {
-    if (this.#parts.browser || !this.#parts.debugger) return;
+    // With the extension away the request itself waits for it; the answers go before the next one.
+    if (this.#parts.browser || !this.#parts.debugger || !this.bridge.connected) return;
     const { changes, armed } = this.dialogs.armedAnswers;
     if (changes === this.#dialogsSynced) return;
     this.#dialogsSynced = changes;
