@@ -210,6 +210,10 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     this.locator = new Locator(send);
     this.verify = new Verify(send);
     this.bridge.on('event', (event) => this.#onEvent(event));
+    // A worker that started again has forgotten the dialog answers it was given.
+    this.bridge.on('connected', () => {
+      this.#dialogsSynced = -1;
+    });
     const browser = parts.browser;
     if (browser) {
       const watch = new PageWatch(browser, {
