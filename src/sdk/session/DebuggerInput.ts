@@ -8,7 +8,7 @@ import type { Found, Input, PictureOptions, PointerHow } from './Input.js';
 import { InputLedger, type Devices } from './InputLedger.js';
 import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
 import type { Download } from './pipe/Downloads.js';
-import { travel } from './pipe/drag.js';
+import type { DragSurface } from './pipe/drag.js';
 import type { Chord } from './pipe/keys.js';
 import { pixelBox, SCREENSHOT_TIMEOUT_MS } from './pipe/pictures.js';
 import type { StepContext } from './StepContext.js';
@@ -67,29 +67,29 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
     return super.toggle(step, found, want, check);
   }
 
-  /** The same drag as over the pipe (see {@link travel}), its interception relayed by the extension. */
-  async drag(step: StepContext, from: Found, to: Found): Promise<void> {
+  override async drag(step: StepContext, from: Found, to: Found): Promise<void> {
     if (await this.#plainFor(step, 'drag')) return this.#plain.drag(step, from, to);
-    // Both points first: where a person aims, before the page reacts to the press.
-    const a = await step.locator.locate(from.descriptor, { timeoutMs: step.timeoutMs });
-    const b = await step.locator.locate(to.descriptor, { timeoutMs: step.timeoutMs });
+    return super.drag(step, from, to);
+  }
+
+  override async wheel(step: StepContext, at: { x: number; y: number }, deltaY: number): Promise<boolean> {
+    if (this.#off !== undefined || (await this.#refusal(step)) !== undefined) return this.#plain.wheel(step);
+    return super.wheel(step, at, deltaY);
+  }
+
+  /** The pipe's drag and wheel through the debugger, a drag's interception relayed by the extension. */
+  protected surface(step: StepContext, devices: Devices): DragSurface {
     const timeoutMs = this.timeout(step);
-    await this.dispatch(step, 'drag', (d) =>
-      travel(
-        {
-          mouse: d.mouse,
-          send: (method, params) => this.#send(step, method, params, timeoutMs),
-          onDragIntercepted: (listener) =>
-            this.#events((event) => {
-              if (event.kind === 'drag-intercepted') listener(event.data as never);
-            }),
-          // A frame apart, as a hand moves (the page is not asked: that would be a round trip more).
-          nextFrame: () => new Promise((resolve) => setTimeout(resolve, 16)),
-        },
-        a,
-        b,
-      ),
-    );
+    return {
+      mouse: devices.mouse,
+      send: (method, params) => this.#send(step, method, params, timeoutMs),
+      onDragIntercepted: (listener) =>
+        this.#events((event) => {
+          if (event.kind === 'drag-intercepted') listener(event.data as never);
+        }),
+      // A frame apart, as a hand moves (the page is not asked: that would be a round trip more).
+      nextFrame: () => new Promise((resolve) => setTimeout(resolve, 16)),
+    };
   }
 
   /**

@@ -6,7 +6,7 @@ import { inputWithDeadline, pageActivity, withTimeout } from './pipe/deadline.js
 import type { Dialogs } from './pipe/Dialogs.js';
 import { Downloads, type Download } from './pipe/Downloads.js';
 import { fileInputOf, setInputFiles } from './pipe/Files.js';
-import { pageDragSurface, travel } from './pipe/drag.js';
+import { pageDragSurface, type DragSurface } from './pipe/drag.js';
 import { capture, SCREENSHOT_TIMEOUT_MS } from './pipe/pictures.js';
 import type { RunTab } from './RunTab.js';
 import type { StepContext } from './StepContext.js';
@@ -35,28 +35,21 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     const page = await this.runTab.page(step.send);
     const input = await fileInputOf(page, found.descriptor);
     if (input) return this.dispatch(step, 'upload', () => setInputFiles(input, paths));
-    // A control that opens a chooser: the click's chooser is intercepted and answered.
-    const at = await this.point(step, found);
-    // The chooser's own wait says what went wrong; the input deadline is the backstop behind it.
-    await this.dispatch(
-      step,
-      'upload',
-      async (p) => {
-        const chooser = p.waitForFileChooser({ timeout: timeoutMs });
-        chooser.catch(() => undefined);
-        await p.mouse.click(at.x, at.y);
-        const opened = await chooser.catch(() => undefined);
-        if (!opened) {
-          throw new AiteError('timeout', `Clicking the <${found.descriptor.tag}> opened no file chooser within ${timeoutMs} ms; name the file input or its label instead.`, { command: 'upload' });
-        }
-        if (paths.length > 1 && !opened.isMultiple()) {
-          await opened.cancel();
-          throw new AiteError('unsupported', `upload: ${paths.length} files for a chooser that takes one.`, { command: 'upload' });
-        }
-        await opened.accept([...paths]);
-      },
-      timeoutMs + 500,
-    );
+    // A control that opens a chooser: the click's chooser is intercepted and answered. The click
+    // is guarded like any other: a chooser opened by something else is not this control's.
+    const chooser = page.waitForFileChooser({ timeout: timeoutMs });
+    chooser.catch(() => undefined);
+    await this.at(step, found, 'upload', 'pointer', (p, at) => p.mouse.click(at.x, at.y));
+    // The chooser's own wait says what went wrong.
+    const opened = await chooser.catch(() => undefined);
+    if (!opened) {
+      throw new AiteError('timeout', `Clicking the <${found.descriptor.tag}> opened no file chooser within ${timeoutMs} ms; name the file input or its label instead.`, { command: 'upload' });
+    }
+    if (paths.length > 1 && !opened.isMultiple()) {
+      await opened.cancel();
+      throw new AiteError('unsupported', `upload: ${paths.length} files for a chooser that takes one.`, { command: 'upload' });
+    }
+    await withTimeout(opened.accept([...paths]), timeoutMs, () => new AiteError('timeout', `upload: the file chooser did not take the files within ${timeoutMs} ms.`, { command: 'upload' }));
   }
 
   async download(step: StepContext, found: Found, saveAs: string | undefined): Promise<Download> {
@@ -75,11 +68,8 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     return this.#downloads.dispose();
   }
 
-  async drag(step: StepContext, from: Found, to: Found): Promise<void> {
-    // Both points first: where a person aims, before the page reacts to the press.
-    const a = await step.locator.locate(from.descriptor, { timeoutMs: step.timeoutMs });
-    const b = await step.locator.locate(to.descriptor, { timeoutMs: step.timeoutMs });
-    await this.dispatch(step, 'drag', (page) => travel(pageDragSurface(page), a, b));
+  protected surface(_step: StepContext, page: Page): DragSurface {
+    return pageDragSurface(page);
   }
 
   async networkIdle(step: StepContext, idleMs: number, timeoutMs: number): Promise<void> {

@@ -1,8 +1,9 @@
 import { AiteError } from '../errors/AiteError.js';
 import type { Point, Target } from '../protocol/index.js';
-import { HitGuard, type GuardCheck, type GuardMode } from './HitGuard.js';
+import { HitGuard, type GuardCheck, type GuardMode, type GuardOptions } from './HitGuard.js';
 import type { Found, PointerHow } from './Input.js';
 import type { Devices } from './InputLedger.js';
+import { travel, type DragSurface } from './pipe/drag.js';
 import { holding, pressChord, type Chord } from './pipe/keys.js';
 import type { StepContext } from './StepContext.js';
 
@@ -26,8 +27,11 @@ export abstract class TrustedInput<D extends Devices> {
    */
   protected abstract dispatch(step: StepContext, action: string, input: (devices: D) => Promise<void>, timeoutMs?: number): Promise<void>;
 
+  /** What a drag or a wheel travels through in this strategy (see {@link travel}). */
+  protected abstract surface(step: StepContext, devices: D): DragSurface;
+
   pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void> {
-    return this.#at(step, found, action, 'pointer', (d, at) => {
+    return this.at(step, found, action, 'pointer', (d, at) => {
       if (action === 'hover') return d.mouse.move(at.x, at.y);
       if (action === 'doubleClick') return d.mouse.click(at.x, at.y, { count: 2 });
       const x = how?.position ? at.rect.x + how.position.x : at.x;
@@ -37,7 +41,7 @@ export abstract class TrustedInput<D extends Devices> {
   }
 
   type(step: StepContext, found: Found, text: string): Promise<void> {
-    return this.#at(step, found, 'type', 'input', async (d, at, check) => {
+    return this.at(step, found, 'type', 'input', async (d, at, check) => {
       await d.mouse.click(at.x, at.y);
       await HitGuard.typeChecked(text, (chunk) => d.keyboard.type(chunk), check);
     });
@@ -45,7 +49,7 @@ export abstract class TrustedInput<D extends Devices> {
 
   fill(step: StepContext, found: Found, text: string): Promise<void> {
     // resolve focused the field: it must still have the focus when the guard is armed.
-    return this.#at(
+    return this.at(
       step,
       found,
       'fill',
@@ -62,7 +66,31 @@ export abstract class TrustedInput<D extends Devices> {
     if (!found) return this.dispatch(step, 'press', (d) => pressChord(d.keyboard, chord));
     // A named element was focused by `resolve` (prepare: focus); it is not clicked, and must
     // still have the focus when the keys go.
-    await this.#guarded(step, found, 'press', 'input', await this.point(step, found), (d) => pressChord(d.keyboard, chord), { focused: true });
+    await this.guarded(step, found, 'press', 'input', await this.point(step, found), (d) => pressChord(d.keyboard, chord), { focused: true });
+  }
+
+  async drag(step: StepContext, from: Found, to: Found): Promise<void> {
+    // Both points first: where a person aims, before the page reacts to the press.
+    const locate = async (): Promise<{ a: Point; b: Point }> => ({
+      a: await step.locator.locate(from.descriptor, { timeoutMs: step.timeoutMs }),
+      b: await step.locator.locate(to.descriptor, { timeoutMs: step.timeoutMs }),
+    });
+    let points = await locate();
+    // The press must reach the source and the release the target (see HitGuard).
+    await this.guarded(step, from, 'drag', 'drag', points.a, (d, a) => travel(this.surface(step, d), a, points.b), {
+      to: to.descriptor,
+      relocate: async () => (points = await locate()).a,
+    });
+  }
+
+  async wheel(step: StepContext, at: { x: number; y: number }, deltaY: number): Promise<boolean> {
+    await this.dispatch(step, 'scroll', async (d) => {
+      await d.mouse.move(at.x, at.y);
+      await d.mouse.wheel({ deltaY });
+      // What the page does with it (a carousel's next slide) is drawn before anyone looks.
+      await this.surface(step, d).nextFrame();
+    });
+    return true;
   }
 
   async toggle(step: StepContext, found: Found, want: boolean, check: Target): Promise<void> {
@@ -70,7 +98,7 @@ export abstract class TrustedInput<D extends Devices> {
     if (at.kind === undefined) {
       throw new AiteError('unsupported', `${step.name} needs a checkbox or radio; the target is a <${at.tag}>.`, { command: step.name });
     }
-    if (at.checked !== want) await this.#guarded(step, found, step.name, 'pointer', at, (d, point) => d.mouse.click(point.x, point.y));
+    if (at.checked !== want) await this.guarded(step, found, step.name, 'pointer', at, (d, point) => d.mouse.click(point.x, point.y));
     await step.verify.state(check, want ? 'checked' : 'unchecked', { timeoutMs: step.timeoutMs });
   }
 
@@ -83,26 +111,26 @@ export abstract class TrustedInput<D extends Devices> {
     return step.timeoutMs ?? this.session.timeoutMs;
   }
 
-  async #at(
+  protected async at(
     step: StepContext,
     found: Found,
     action: string,
     mode: GuardMode,
     input: (devices: D, at: Point, check: GuardCheck) => Promise<void>,
-    options: { focused?: boolean } = {},
+    options: GuardedOptions = {},
   ): Promise<void> {
-    await this.#guarded(step, found, action, mode, await this.point(step, found), input, options);
+    await this.guarded(step, found, action, mode, await this.point(step, found), input, options);
   }
 
   /** Input at `at` with the hit-target guard armed on the element (see {@link HitGuard}). */
-  async #guarded(
+  protected async guarded(
     step: StepContext,
     found: Found,
     action: string,
     mode: GuardMode,
     at: Point,
     input: (devices: D, at: Point, check: GuardCheck) => Promise<void>,
-    options: { focused?: boolean } = {},
+    { relocate, ...options }: GuardedOptions = {},
   ): Promise<void> {
     const guard = new HitGuard(step.send, () => this.session.countRetry(step));
     try {
@@ -112,7 +140,7 @@ export abstract class TrustedInput<D extends Devices> {
         action,
         at,
         (point, check) => this.dispatch(step, action, (d) => input(d, point, check)),
-        () => step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs }),
+        relocate ?? (() => step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs })),
         options,
       );
     } catch (error) {
@@ -122,6 +150,11 @@ export abstract class TrustedInput<D extends Devices> {
       throw error;
     }
   }
+}
+
+/** How a guarded input goes: {@link GuardOptions}, and how the element is found again for the second try. */
+export interface GuardedOptions extends GuardOptions {
+  relocate?: () => Promise<Point>;
 }
 
 /** An error's first line, for a warning or a message. */

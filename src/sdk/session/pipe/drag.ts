@@ -77,7 +77,7 @@ export function pageDragSurface(page: Page): DragSurface {
 }
 
 /** Waits for the page to render a frame and run its timers (at most 100 ms: a busy page is not waited for). */
-async function nextFrame(page: Page): Promise<void> {
+export async function nextFrame(page: Page): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const cap = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, 100);
