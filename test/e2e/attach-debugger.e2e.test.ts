@@ -212,6 +212,14 @@ describe('attach mode with chrome.debugger', () => {
     expect(await session.evaluate<number>('window.__moves')).toBeGreaterThanOrEqual(5);
   });
 
+  it('[ATT-TRUSTED] [SCROLL-WHEEL] a carousel that moves only on wheel events gets trusted wheel input through the debugger', async () => {
+    await session.tab.navigate(new URL('carousel.html', server.url).href);
+    const one = await session.scroll({ css: '#carousel' }, { deltaY: 100 });
+    expect(one).toMatchObject({ by: 'wheel', steps: 1, scrolled: 0, warnings: [] });
+    await session.verify.targetText({ css: '#carousel' }, 'Slide 2');
+    await session.verify.targetText({ css: '#trusted' }, '1');
+  });
+
   it('[ATT-PICTURE] pictures the viewport, one element at its size, and the full page', async () => {
     await session.tab.navigate(new URL('pictures.html', server.url).href);
     const viewport = await session.screenshot();
@@ -339,7 +347,10 @@ describe('attach mode with chrome.debugger', () => {
       const { sessionId } = (await browser.send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string };
       const inOther = async (expression: string): Promise<unknown> =>
         ((await browser.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId)).result as { value: unknown }).value;
-      const heldTab = await inOther(`(async () => { const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(held)} }); await chrome.debugger.attach({ tabId: tab.id }, '1.3'); return tab.id; })()`);
+      // The tab may still be loading: it is found by its url once it shows it.
+      const heldTab = await inOther(
+        `(async () => { for (let i = 0; i < 100; i++) { const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(held)} }); if (tab) { await chrome.debugger.attach({ tabId: tab.id }, '1.3'); return tab.id; } await new Promise((r) => setTimeout(r, 50)); } return 'no tab'; })()`,
+      );
       expect(typeof heldTab).toBe('number');
       await session.tab.switchTo({ urlContains: 'held=1' });
       expect(session.tab.current).toBe(heldTab);
