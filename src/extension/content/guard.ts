@@ -46,10 +46,13 @@ interface Armed {
   focusTakenBy?: Seen;
   /** A pointerdown or mousedown of this dispatch reached the element. */
   pressed?: boolean;
+  /** A mousemove of this dispatch reached the element (it is never stopped: hover must work). */
+  hovered?: boolean;
   timer: ReturnType<typeof setTimeout>;
   listener: (event: Event) => void;
   onFocusOut: (event: Event) => void;
   onInput: (event: Event) => void;
+  onMove: (event: Event) => void;
 }
 
 let armed: Armed | undefined;
@@ -105,10 +108,19 @@ function arm(element: Element, mode: Mode, to: Element | undefined): void {
     const target = (event.composedPath()[0] as Element | undefined) ?? null;
     if (!reaches(current.element, target)) current.intercepted ??= { event: 'input', ...seen(target) };
   };
+  // Where the browser sends a move says where it sends a press at the same point: the runner aims
+  // into a cross-site frame with moves until one arrives (the frame may be drawn late).
+  const onMove = (event: Event): void => {
+    const current = armed;
+    if (!current || !event.isTrusted) return;
+    const target = (event.composedPath()[0] as Element | undefined) ?? null;
+    if (reaches(current.element, target) || retargetedHost(current.element, target)) current.hovered = true;
+  };
   for (const type of [...POINTER_EVENTS, ...KEY_EVENTS]) win.addEventListener(type, listener, { capture: true });
   win.addEventListener('focusout', onFocusOut, { capture: true });
   win.addEventListener('input', onInput, { capture: true });
-  armed = { element, mode, ...(to ? { to } : {}), win, listener, onFocusOut, onInput, timer: setTimeout(disarm, ARMED_MS) };
+  win.addEventListener('mousemove', onMove, { capture: true, passive: true });
+  armed = { element, mode, ...(to ? { to } : {}), win, listener, onFocusOut, onInput, onMove, timer: setTimeout(disarm, ARMED_MS) };
 }
 
 /** `pointer` and `input`: the event reaches the element, or follows a press that did. */
@@ -154,6 +166,7 @@ function disarm(): void {
   for (const type of [...POINTER_EVENTS, ...KEY_EVENTS]) current.win.removeEventListener(type, current.listener, { capture: true });
   current.win.removeEventListener('focusout', current.onFocusOut, { capture: true });
   current.win.removeEventListener('input', current.onInput, { capture: true });
+  current.win.removeEventListener('mousemove', current.onMove, { capture: true });
 }
 
 function state(id: number): AnswerOf<'guard'> {
@@ -166,6 +179,7 @@ function state(id: number): AnswerOf<'guard'> {
     armed: true,
     focused,
     pressed: current.pressed === true,
+    hovered: current.hovered === true,
     ...(current.intercepted ? { intercepted: current.intercepted } : {}),
     ...(current.focusTakenBy ? { focusTakenBy: current.focusTakenBy } : {}),
   };

@@ -610,6 +610,8 @@ export const GuardAnswerSchema = z.object({
   focusTakenBy: GuardElementSchema.optional(),
   /** Whether a trusted pointerdown or mousedown reached the element since the guard was armed. */
   pressed: z.boolean().optional(),
+  /** Whether a trusted mousemove reached the element since the guard was armed. */
+  hovered: z.boolean().optional(),
 });
 
 export const AnswerSchemas = {

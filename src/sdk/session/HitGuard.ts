@@ -21,8 +21,11 @@ export interface GuardOptions {
   presses?: boolean;
 }
 
-/** Checks, between chunks of input, that nothing was stopped and the focus is still in the element. */
-export type GuardCheck = () => Promise<void>;
+/**
+ * Checks, between chunks of input, that nothing was stopped and the focus is still in the
+ * element; answers the guard's state (undefined when no guard could be armed).
+ */
+export type GuardCheck = () => Promise<AnswerOf<'guard'> | undefined>;
 
 /**
  * Input over the pipe lands only on the element a step resolved. Around each dispatch the
@@ -82,13 +85,13 @@ export class HitGuard {
     options: GuardOptions,
   ): Promise<'ok' | AiteError> {
     // One guard watches one document: a drag from one frame into another goes unguarded.
-    if (options.to && !sameFrame(options.to, descriptor)) return dispatch(at, async () => undefined).then(() => 'ok' as const);
+    if (options.to && !sameFrame(options.to, descriptor)) return dispatch(at, unguarded).then(() => 'ok' as const);
     const armed = await this.send({ cmd: 'guard', op: 'arm', mode, descriptor, ...(options.to ? { to: options.to } : {}) }).catch((error: unknown) => {
       if (error instanceof AiteError && error.reason === 'unsupported') return undefined;
       throw error;
     });
     // A v1 extension cannot watch (it answers `unsupported`): the input goes as before.
-    if (!armed?.armed) return dispatch(at, async () => undefined).then(() => 'ok' as const);
+    if (!armed?.armed) return dispatch(at, unguarded).then(() => 'ok' as const);
     // fill: resolve focused the field; it must still have the focus before the text goes.
     if (options.focused) {
       const problem = this.#problem(armed, mode, action, 'before-more');
@@ -102,6 +105,7 @@ export class HitGuard {
       if (!state.armed) throw new AiteError('navigation', `${action} stopped: the page changed while aite gave it input, so the rest would go to another document; none of it was sent.`, { command: action });
       const problem = this.#problem(state, mode, action, 'before-more');
       if (problem) throw problem;
+      return state;
     };
     try {
       await dispatch(at, check);
@@ -176,6 +180,8 @@ export class HitGuard {
     return undefined;
   }
 }
+
+const unguarded: GuardCheck = async () => undefined;
 
 /** Whether two descriptors lie behind the same frame path (the same document for one guard). */
 function sameFrame(a: Descriptor, b: Descriptor): boolean {

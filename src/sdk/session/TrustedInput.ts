@@ -7,6 +7,9 @@ import { travel, type DragSurface } from './pipe/drag.js';
 import { holding, pressChord, type Chord } from './pipe/keys.js';
 import type { StepContext } from './StepContext.js';
 
+/** How long a press into a frame waits for a move to reach its element (see TrustedInput#aim). */
+const AIM_MS = 2_000;
+
 /**
  * Trusted mouse and keyboard input, whatever carries it (the debugging pipe in launch mode, the
  * extension's `chrome.debugger` in attach mode): the extension says where the element is, the
@@ -36,8 +39,9 @@ export abstract class TrustedInput<D extends Devices> {
       found,
       action,
       'pointer',
-      (d, at) => {
+      async (d, at, check) => {
         if (action === 'hover') return d.mouse.move(at.x, at.y);
+        if (found.descriptor.frame !== undefined && !how?.position) await this.#aim(step, d, at, check);
         if (action === 'doubleClick') return d.mouse.click(at.x, at.y, { count: 2 });
         const x = how?.position ? at.rect.x + how.position.x : at.x;
         const y = how?.position ? at.rect.y + how.position.y : at.y;
@@ -108,6 +112,22 @@ export abstract class TrustedInput<D extends Devices> {
     }
     if (at.checked !== want) await this.guarded(step, found, step.name, 'pointer', at, (d, point) => d.mouse.click(point.x, point.y), { presses: true });
     await step.verify.state(check, want ? 'checked' : 'unchecked', { timeoutMs: step.timeoutMs });
+  }
+
+  /**
+   * Input into a frame goes where the browser last drew that frame, which lags its place on a busy
+   * page: the pointer moves to the point (a pixel either way) until a move reaches the element, as
+   * the guard sees, so the press goes where that move went. Bounded: after {@link AIM_MS} the
+   * press goes anyway and the guard judges where it landed.
+   */
+  async #aim(step: StepContext, d: D, at: Point, check: GuardCheck): Promise<void> {
+    const until = Date.now() + Math.min(AIM_MS, this.timeout(step));
+    for (let i = 0; ; i++) {
+      await d.mouse.move(at.x + (i % 2), at.y);
+      const state = await check();
+      if (!state || state.hovered || state.intercepted || Date.now() > until) return;
+      await this.surface(step, d).nextFrame();
+    }
   }
 
   /** Where to act on the element: the point `resolve` answered, else a `locate`. */
