@@ -1,5 +1,6 @@
 import type { Browser, CDPSession, Protocol, Target } from 'puppeteer-core';
 import type { NetworkEntry, PageError } from '../types.js';
+import { withTimeout } from './deadline.js';
 import { redactUrl } from './redact.js';
 import { everySession, targetTypeOf, targetUrlOf } from './sessions.js';
 
@@ -10,6 +11,16 @@ export interface PageWatchSink {
 }
 
 const TEXT_MAX = 4_000;
+/** How long reading a page's first document from its own navigation timing may take. */
+const FIRST_DOCUMENT_MS = 5_000;
+/**
+ * The page's top document as its navigation timing says, once answered: for a new tab whose
+ * answer came before its session could listen. Read only, in the page's world, nothing kept.
+ */
+const FIRST_DOCUMENT = `(() => {
+  const n = performance.getEntriesByType('navigation')[0];
+  return n && n.responseStart > 0 && /^https?:/.test(n.name) ? { url: n.name, status: n.responseStatus || 0, ms: n.responseStart - n.startTime } : undefined;
+})()`;
 
 /**
  * Console lines and requests of every page of a launched Chrome, from the debugging pipe: CDP's
@@ -87,7 +98,9 @@ if ((e.type !== 'error' && e.type !== 'warning') || !isPage()) return;
       this.#open.set(e.requestId, { url: e.request.url, method: e.request.method, type: (e.type ?? 'Other').toLowerCase(), started: performance.now() });
     });
     // Logged when the answer's head arrives: a body nobody reads may never finish loading.
+    let documentSeen = false;
     cdp.on('Network.responseReceived', (e: Protocol.Network.ResponseReceivedEvent) => {
+      if (e.type === 'Document') documentSeen = true;
       if (!this.#open.has(e.requestId) && e.type === 'Document' && isPage()) {
         // A new tab's first document (and a navigation that gets a new page target): Chrome
         // makes the page target when the answer commits, after the request began, so no session
@@ -104,7 +117,21 @@ if ((e.type !== 'error' && e.type !== 'warning') || !isPage()) return;
     // enable replays what the page logged so far (measured), while a second one would keep the
     // page's execution contexts from puppeteer (an early Runtime.enable left waitForFunction
     // hanging).
-    cdp.send('Network.enable').catch(() => undefined);
+    // On a busy machine a new tab's first answer can come before its session listens (Chrome
+    // makes the page target as that answer commits): then the page's own navigation timing
+    // says what it was. Events of a session come in order with its answers, so a document
+    // answered after the enable was heard before this reads it.
+    cdp
+      .send('Network.enable')
+      .then(async () => {
+        if (documentSeen || !isPage()) return;
+        const read = await withTimeout(cdp.send('Runtime.evaluate', { expression: FIRST_DOCUMENT, returnByValue: true }), FIRST_DOCUMENT_MS, 'reading the first document');
+        const first = read.result.value as { url: string; status: number; ms: number } | undefined;
+        if (!first || documentSeen || this.#disposed) return;
+        documentSeen = true;
+        this.sink.request({ url: redactUrl(first.url), method: 'GET', ...(first.status > 0 ? { status: first.status } : {}), type: 'document', ms: Math.round(first.ms) });
+      })
+      .catch(() => undefined);
   }
 
   #answered(id: string, status: number | undefined, failed?: string): void {
