@@ -1,5 +1,5 @@
 import { AiteError } from '../errors/AiteError.js';
-import type { AnswerOf, Descriptor, Point } from '../protocol/index.js';
+import type { AnswerOf, Descriptor, GuardState, Point } from '../protocol/index.js';
 import type { Send } from './Channel.js';
 
 /** Typed text goes in chunks this long, the focus checked before each. */
@@ -29,7 +29,9 @@ export class HitGuard {
   /**
    * Runs `dispatch` at `at` with the guard armed on `descriptor`. `relocate` finds the point
    * again for the second try; `check` is handed to `dispatch` for typing in chunks. With
-   * `focused`, the element must have the focus already when the guard is armed (fill).
+   * `focused`, the element must have the focus already when the guard is armed (fill). With
+   * `armed`, the first try uses the guard `resolve` armed in its own round trip (the second
+   * arms its own).
    */
   async around(
     descriptor: Descriptor,
@@ -38,14 +40,15 @@ export class HitGuard {
     at: Point,
     dispatch: (at: Point, check: GuardCheck) => Promise<void>,
     relocate: () => Promise<Point>,
-    options: { focused?: boolean } = {},
+    options: { focused?: boolean; armed?: { mode: GuardMode; state: GuardState } } = {},
   ): Promise<void> {
-    const first = await this.#once(descriptor, mode, action, at, dispatch, options);
+    const armed = options.armed?.mode === mode ? options.armed.state : undefined;
+    const first = await this.#once(descriptor, mode, action, at, dispatch, options, armed);
     if (first === 'ok') return;
     this.countRetry();
     // The element must be reachable now (locate waits for that, or says what still covers it).
     const again = await relocate();
-    const second = await this.#once(descriptor, mode, action, again, dispatch, options);
+    const second = await this.#once(descriptor, mode, action, again, dispatch, options, undefined);
     if (second !== 'ok') throw second;
   }
 
@@ -64,14 +67,17 @@ export class HitGuard {
     at: Point,
     dispatch: (at: Point, check: GuardCheck) => Promise<void>,
     options: { focused?: boolean },
+    alreadyArmed: GuardState | undefined,
   ): Promise<'ok' | AiteError> {
     // Inside an iframe the guard's ops are not yet routed to the one frame document the element
     // lies in (arm and check can reach different documents): the input goes unguarded there.
     if (descriptor.frame !== undefined) return dispatch(at, async () => undefined).then(() => 'ok' as const);
-    const armed = await this.send({ cmd: 'guard', op: 'arm', mode, descriptor }).catch((error: unknown) => {
-      if (error instanceof AiteError && error.reason === 'unsupported') return undefined;
-      throw error;
-    });
+    const armed =
+      alreadyArmed ??
+      (await this.send({ cmd: 'guard', op: 'arm', mode, descriptor }).catch((error: unknown) => {
+        if (error instanceof AiteError && error.reason === 'unsupported') return undefined;
+        throw error;
+      }));
     // A v1 extension cannot watch (it answers `unsupported`): the input goes as before.
     if (!armed?.armed) return dispatch(at, async () => undefined).then(() => 'ok' as const);
     // fill: resolve focused the field; it must still have the focus before the text goes.
@@ -119,7 +125,7 @@ export class HitGuard {
     }
   }
 
-  #problem(state: AnswerOf<'guard'>, mode: GuardMode, action: string, phase: 'before-more' | 'done'): AiteError | undefined {
+  #problem(state: GuardState, mode: GuardMode, action: string, phase: 'before-more' | 'done'): AiteError | undefined {
     if (state.intercepted) {
       const { element, xpath, event } = state.intercepted;
       const what =

@@ -186,7 +186,7 @@ export class PipeInput implements Input {
         at,
         (point, check) => this.#input(step, action, (page) => input(page, point, check)),
         () => step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs }),
-        options,
+        { ...options, ...(found.armed ? { armed: found.armed } : {}) },
       );
     } catch (error) {
       // The element is only located again after the guard stopped the input before the page saw
