@@ -1,4 +1,4 @@
-// `node bench/build-and-run.mjs --profile-steps [--n 30] [--els 2000] [--steps click,fill]`: each
+// `node bench/build-and-run.mjs --profile-steps [--n 30] [--els 2000] [--steps click,fill] [--gap 100] [--raw]`: each
 // composed step on the bench page, broken into the round trips it makes: every bridge request
 // (runner -> extension worker -> content script -> back) and every CDP message over the pipe,
 // with its median start and duration inside the step. Bundled from src/ like --profile.
@@ -13,6 +13,8 @@ const argv = process.argv.slice(2);
 const arg = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const N = Number(arg('--n')) || 30;
 const els = Number(arg('--els')) || 2000;
+/** Idle time before each step, as in the interleaved bench (the other tools' turns); 0: back to back. */
+const GAP_MS = Number(arg('--gap') ?? 100);
 
 interface Span {
   what: string;
@@ -47,6 +49,9 @@ const STEPS: Record<string, (s: Session) => Promise<unknown>> = {
   type: (s) => s.type({ label: 'Note' }, 'abcdefghijklmnopqrst'),
   verify: (s) => s.verify.text('5 MALLBUCKS'),
   read: (s) => s.locator.read({ css: '#status' }),
+  // The find alone, and the find with the click's readiness checks, to tell them apart.
+  resolve: (s) => s.locator.resolve({ text: 'Needle' }),
+  'resolve+prepare': (s) => s.locator.resolve({ text: 'Needle' }, { prepare: 'click' }),
 };
 
 async function main(): Promise<void> {
@@ -61,6 +66,7 @@ async function main(): Promise<void> {
     for (const [name, step] of Object.entries(STEPS).filter(([n]) => !only || only.includes(n))) {
       const runs: { total: number; spans: Span[] }[] = [];
       for (let i = -3; i < N; i++) {
+        if (GAP_MS > 0) await new Promise((r) => setTimeout(r, GAP_MS));
         spans = [];
         stepStart = performance.now();
         await step(session);

@@ -150,3 +150,93 @@ describe('locate: the element must be the resolved one', () => {
     expect(gone.message).toMatch(/Nothing is at \/html\/body\/div\[9\]\/span any more/);
   });
 });
+
+describe('[RS-PREPARE] resolve with prepare click: a still page is not waited on, a moving box still is', () => {
+  let p: TestPage;
+  beforeAll(async () => {
+    p = await h.open('locate.html');
+    await p.page.evaluate(() => {
+      document.getElementById('moving')!.remove();
+      document.body.insertAdjacentHTML(
+        'afterbegin',
+        `<div id="panel" style="height:0;overflow:hidden;transition:height 3s linear">panel</div><button id="pushed">Pushed</button>
+         <button id="raf" style="position:relative">By rAF</button>
+         <div id="scroller" style="height:60px;overflow:hidden"><div style="height:40px"></div><button id="carried">Carried</button><div style="height:400px"></div></div>`,
+      );
+    });
+  });
+  afterAll(() => p.close());
+
+  const prepared = (css: string) => ({ cmd: 'resolve', target: { css }, prepare: 'click', timeoutMs: 300 }) as never;
+
+  it('answers the point of a button on a page that is still without waiting a frame; locate still waits one', async () => {
+    const frames = (): Promise<number> => p.page.evaluate(() => (window as unknown as { __frames: number }).__frames);
+    await p.page.evaluate(() => {
+      const w = window as unknown as { __frames: number };
+      w.__frames = 0;
+      const raf = window.requestAnimationFrame.bind(window);
+      window.requestAnimationFrame = (cb) => ((w.__frames += 1), raf(cb));
+    });
+    // The page's changes are watched from the first command on (what came before is not known).
+    await p.ok({ cmd: 'resolve', target: { css: '#pushed' } } as never);
+    await new Promise((r) => setTimeout(r, 150));
+    const a = await p.ok(prepared('#pushed'));
+    expect(a.point).toMatchObject({ tag: 'button' });
+    expect(await frames()).toBe(0);
+    await p.ok({ cmd: 'locate', descriptor: a.descriptor } as never);
+    expect(await frames()).toBe(1);
+    // Just after a DOM change the same resolve waits its frame.
+    await p.page.evaluate(() => document.getElementById('pushed')!.setAttribute('data-n', '1'));
+    await p.ok(prepared('#pushed'));
+    expect(await frames()).toBe(2);
+  });
+
+  it('waits on a button a script moves once a frame, and says it kept moving', async () => {
+    await p.page.evaluate(() => {
+      const el = document.getElementById('raf')!;
+      const w = window as unknown as { __raf: boolean };
+      w.__raf = true;
+      const step = (t: number): void => {
+        el.style.left = `${Math.round(t / 4) % 200}px`;
+        if (w.__raf) requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    });
+    const f = await p.fail(prepared('#raf'));
+    expect(f.reason).toBe('timeout');
+    expect(f.message).toMatch(/kept moving/);
+    await p.page.evaluate(() => ((window as unknown as { __raf: boolean }).__raf = false));
+  });
+
+  it('waits on a button another element pushes with a CSS transition, though the DOM is quiet meanwhile', async () => {
+    await p.page.evaluate(() => (document.getElementById('panel')!.style.height = '300px'));
+    // Long past the still period: the transition runs without a DOM change.
+    await new Promise((r) => setTimeout(r, 150));
+    const f = await p.fail(prepared('#pushed'));
+    expect(f.reason).toBe('timeout');
+    expect(f.message).toMatch(/kept moving/);
+    await p.page.evaluate(() => {
+      const panel = document.getElementById('panel')!;
+      panel.style.transition = 'none';
+      panel.style.height = '0';
+    });
+  });
+
+  it('waits on a button a script scrolls once a frame (scrolling changes no DOM)', async () => {
+    await p.page.evaluate(() => {
+      const box = document.getElementById('scroller')!;
+      const w = window as unknown as { __scroll: boolean };
+      w.__scroll = true;
+      const step = (t: number): void => {
+        box.scrollTop = Math.round(t / 8) % 30;
+        if (w.__scroll) requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    });
+    await new Promise((r) => setTimeout(r, 150));
+    const f = await p.fail(prepared('#carried'));
+    expect(f.reason).toBe('timeout');
+    expect(f.message).toMatch(/kept moving/);
+    await p.page.evaluate(() => ((window as unknown as { __scroll: boolean }).__scroll = false));
+  });
+});
