@@ -15,7 +15,6 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadAite } from './tools/aite.js';
 import { AGENT_TASK, runAgentBench, type AgentRun, type AgentTool } from './agents.js';
-import { CHROME_ARGS } from '../src/sdk/launch/launchChrome.js';
 import { startPageServer } from './server.js';
 import { startFixtureServer } from '../test/support/FixtureServer.js';
 import { WIDGET_TASKS } from '../test/widgets/tasks.js';
@@ -253,10 +252,10 @@ function printAgents(agents: Record<AgentTool, AgentRun[]>): void {
 
 async function main(): Promise<void> {
   if (!existsSync(join(OUT, 'driver.mjs'))) throw new Error('bench/out/driver.mjs is missing: run `npm run bench` (it bundles first).');
-  const { findChrome } = await loadAite();
+  const { findChrome, _CHROME_ARGS } = await loadAite();
   const executablePath = findChrome();
   const chromeVersion = execFileSync(executablePath, ['--version'], { encoding: 'utf8' }).trim();
-  const args = [...CHROME_ARGS];
+  const args = [..._CHROME_ARGS];
   const pages = await startPageServer(join(ROOT, 'bench/pages'));
   // The widget suite's pages and libraries (test/fixtures/pages/widgets, node_modules).
   const fixtures = await startFixtureServer({ root: ROOT });
