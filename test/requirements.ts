@@ -195,7 +195,7 @@ export const REQUIREMENTS = {
   'PERR-LOAD': 'uncaught errors and unhandled rejections are page errors from the first line of the page\u2019s load (while it parses, at DOMContentLoaded, in setTimeout 0)',
   'PERR-CONSOLE': 'console.error and console.warn are page errors (console-error, console-warning), with the page and the line that logged them',
   'PERR-RESOURCE': 'a resource that fails to load (a 404 script) is a page error (resource)',
-  'PERR-CAP': 'page errors are kept at most 100 per step, across reloads, and a line says when more were left out',
+  'PERR-CAP': 'page errors are kept at most 100 per step, across reloads, and a line says how many more were left out',
   'PERR-REPORT': 'page errors and failed requests are listed per step in report.json and the HTML report',
   'NET-FAILED-STEP': 'session.network keeps the run\u2019s requests (url, method, status, type, ms, failed); a failed step lists the failed requests of that step',
   'NET-REDACT': 'the network log keeps no headers, and a URL\u2019s user:password@ is redacted',
@@ -207,6 +207,11 @@ export const REQUIREMENTS = {
   'PIPE-ALLOW': 'keys, mouse, screenshots and network idle the runner sends over the pipe are checked against the run tab\u2019s current top-level origin at dispatch; outside the allow list they are refused naming the origin and the list, and no picture of it enters a report; switchTab never adopts a tab outside the list',
   'HIT-TARGET': 'pointer, key and text input over the pipe reaches only the element resolved: an event that would reach another element is stopped in the capture phase before the page sees it; a stopped click is tried once more (counted), then fails not-visible naming what covered it; focus is checked before every chunk of typed text, and text that went to another field fails the step naming it',
   'SCRIPT-SCREENSHOT-PATH': 'a screenshot step\u2019s path is relative to the working directory and inside it; a symbolic link there is refused, never written through',
+  // The rest of a real page, continued: a new tab's first document, wheel input
+  'NET-NEW-TAB': 'a new tab\u2019s first document (a link\u2019s target=_blank, window.open) is in session.network: each CDP session is enabled as it attaches, before puppeteer lets the tab run; no tab is left paused',
+  'SCROLL-WHEEL': 'where nothing can scroll (no scrollable box, the page fits), scroll sends trusted wheel input over the target (pipe), and with until one wheel step at a time, bounded by maxSteps and timeoutMs; a scrollable container is still scrolled exactly (by: container | wheel)',
+  // Hostile pages, continued: drags and chooser clicks guarded
+  'HIT-DRAG': 'a drag\u2019s press reaches only its source and its release (or HTML5 drop) only its target (or the source dragged along); a stopped press is tried once more (counted), a stopped release fails not-visible naming what covered the target, saying nothing was dropped',
 
   // For agents: aite mcp
   'MCP-BACK': 'the back tool goes back one page in the run\u2019s tab and says where it landed',
@@ -219,9 +224,22 @@ export const REQUIREMENTS = {
   'MCP-TARGET': 'a tool target is a script target, a plain string (its text) or { ref } from the last snapshot',
   'MCP-REFUSE-CANDIDATES': 'an ambiguous or drifted element is returned to the agent with its candidates, each with a target naming it, and never acted on',
   'MCP-IMAGE': 'screenshot answers an image content block (PNG)',
-  'MCP-SNAPSHOT': 'snapshot answers the page as an outline of roles, names, states and refs; a ref is a target until the next snapshot',
+  'MCP-SNAPSHOT': 'snapshot answers the page as an outline of roles, names, states and refs; a ref is a target while its element is on the page (a later snapshot does not end it), and fails at once as not-found after it left',
   'MCP-DIALOG': 'dialog arms the answer of the next native dialog (or click takes it as "dialog"), and the step during which it opened says what it said and how it was answered',
   'MCP-CLOSE': 'closing the connection, SIGINT or SIGTERM closes Chrome and removes the temp profile',
+
+  // For agents: aite mcp, each tool against real Chromium
+  'MCP-EVALUATE-RUN': 'with --allow-evaluate, evaluate answers the JSON value of an expression in the page\u2019s main world; a page exception is a tool error with its reason, said to be the page\u2019s own',
+  'MCP-UPLOAD': 'upload sets the files of a file input, one behind its label, or a chooser a control opens; a relative path is from where the server started; [] clears',
+  'MCP-HOVER': 'hover moves real mouse input over an element without clicking it (a menu that opens on hover opens)',
+  'MCP-DRAG': 'drag drags one element onto another with real mouse input (a real SortableJS list reorders)',
+  'MCP-PRESS': 'press sends a key or chord to a target (focused, not clicked), or to the page when none is named',
+  'MCP-FILL': 'fill replaces a field\u2019s value with trusted input events, clicking nothing; a read-only field is refused',
+  'MCP-WAIT': 'wait waits for a text change or an element to appear or go; one that does not happen is a tool error with reason timeout',
+  'MCP-TABS': 'switch_tab makes a popup (by URL, title or new) the run\u2019s tab, close_tab closes it and goes back to the tab it came from',
+  'MCP-EVERY-TOOL': 'every tool API.md names is listed by aite mcp, documented in docs/agents.md and driven by an mcp e2e test; no other tool is listed',
+  'MCP-HTTP-STATUS': 'navigate to a page the server answered with an error status (4xx, 5xx) says the status beside where it landed',
+  'MCP-ATTACH': 'aite mcp --attach drives a Chrome the user runs, through the extension installed there: navigate, click and read',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

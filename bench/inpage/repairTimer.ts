@@ -1,8 +1,9 @@
 // Bundled (iife, global `aiteBenchRepair`) and evaluated in the drifted page: times the content
 // script's own repair function on that page, without the bridge, worker or messaging around it.
-// `scoreOnly` skips the remembered-field step, so every candidate of the page is scored.
+// `repairByScore` is repair without the remembered-field step, so every candidate of the page is scored.
 import type { Descriptor } from '../../src/sdk/protocol/index.js';
-import { repair } from '../../src/extension/content/repairPage.js';
+import { DescribeCache } from '../../src/extension/content/dom/describe.js';
+import { repair, repairByScore } from '../../src/extension/content/repairPage.js';
 
 export function time(descriptor: Descriptor): { ms: number; scoreOnlyMs: number; scoreOnly: string } {
   let t0 = performance.now();
@@ -10,7 +11,7 @@ export function time(descriptor: Descriptor): { ms: number; scoreOnlyMs: number;
   const ms = performance.now() - t0;
   if (outcome?.kind !== 'found') throw new Error(`in-page repair: ${outcome?.kind ?? 'no outcome'}`);
   t0 = performance.now();
-  const scored = repair(descriptor, { scoreOnly: true });
+  const scored = repairByScore(descriptor, document, new DescribeCache());
   const scoreOnlyMs = performance.now() - t0;
-  return { ms, scoreOnlyMs, scoreOnly: scored?.kind ?? 'none' };
+  return { ms, scoreOnlyMs, scoreOnly: scored.kind };
 }

@@ -11,9 +11,10 @@ import { isEnabled } from '../../src/extension/content/dom/state.js';
 import { fold, TextIndex } from '../../src/extension/content/dom/text.js';
 import { isRendered } from '../../src/extension/content/dom/visibility.js';
 import { xpathOf } from '../../src/extension/content/dom/xpath.js';
-import { checkExactMatch, isCandidate, pageCandidates, repair } from '../../src/extension/content/repairPage.js';
-import { rankCandidates, type RepairOptions } from '../../src/extension/content/repair/index.js';
-import { similoScorer } from './similo.js';
+import { checkExactMatch, isCandidate, pageCandidates, repair, repairByScore } from '../../src/extension/content/repairPage.js';
+import { contrastClose, rankCandidates, scoreDescribed } from '../../src/extension/content/repair/index.js';
+import type { RepairOutcome } from '../../src/extension/content/repair/types.js';
+import { similoByScore, similoRepair, similoScorer } from './similo.js';
 
 const norm = (s: string | undefined): string => fold(s ?? '').toLowerCase();
 
@@ -85,15 +86,29 @@ export function record(t: Target, withRecord = true): { ok: true; descriptor: De
 export function takeTruth(marker: string): { xpath: string; usable: boolean } | undefined {
   const el = document.querySelector(`[${marker}]`);
   document.querySelectorAll(`[${marker}]`).forEach((e) => e.removeAttribute(marker));
-  if (!el) return undefined;
-  return { xpath: xpathOf(el), usable: isRendered(el) && isEnabled(el) };
+  return markTruth(el);
 }
 
-/** The element an xpath names on this page, and whether it can be acted on (release-pair truths). */
-export function truthAt(xpath: string): { xpath: string; usable: boolean } | undefined {
-  const el = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue as Element | null;
-  if (!el) return undefined;
-  return { xpath: xpathOf(el), usable: isRendered(el) && isEnabled(el) };
+/**
+ * The right element and its xpath as it was marked. A page's script may add or remove a sibling
+ * of an ancestor meanwhile (a progress bar put on `body` and taken off when the page is loaded):
+ * the same element then has another xpath when the answer is read, so an answer is compared with
+ * the right element by identity ({@link xp}), not by its xpath now.
+ */
+let truth: { el: Element; xpath: string } | undefined;
+
+function markTruth(el: Element | null): { xpath: string; usable: boolean } | undefined {
+  truth = el ? { el, xpath: xpathOf(el) } : undefined;
+  return el ? { xpath: truth!.xpath, usable: isRendered(el) && isEnabled(el) } : undefined;
+}
+
+/** An element's xpath to compare with the truth's: the truth's own as marked, when it is that element. */
+const xp = (el: Element): string => (truth && el === truth.el ? truth.xpath : xpathOf(el));
+
+/** The element an xpath names on this page, and whether it can be acted on (release-pair truths); null: none. */
+export function truthAt(xpath: string | null): { xpath: string; usable: boolean } | undefined {
+  if (xpath === null) return markTruth(null);
+  return markTruth(document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue as Element | null);
 }
 
 export interface Run {
@@ -124,31 +139,34 @@ export interface Run {
 
 export type Mode = 'ours' | 'similo';
 
-function options(mode: Mode, scoreOnly: boolean): RepairOptions {
-  return mode === 'similo' ? { scorer: similoScorer, merge: false, scoreOnly } : { scoreOnly };
+/** Repair as `resolve` runs it (remembered fields, then the score), or the score alone (`scoreOnly`). */
+function repairAs(mode: Mode, old: Descriptor, scoreOnly: boolean): RepairOutcome | undefined {
+  if (mode === 'similo') return scoreOnly ? similoByScore(old, document) : similoRepair(old, document);
+  return scoreOnly ? repairByScore(old, document, new DescribeCache()) : repair(old);
 }
 
 /** One `resolve` with a descriptor, as the content script answers it. */
 export function resolveWithRepair(t: Target, old: Descriptor, mode: Mode = 'ours', scoreOnly = false, forceRepair = false): Run {
   const exact = resolveExact(t);
   if (exact.status === 'found' && !forceRepair) {
+    if (mode === 'similo') return { exact: 'found', exactXpath: xp(exact.element), exactScore: similoScorer(old, describe(exact.element)) };
     // The runner always sends `checkExact` with a remembered descriptor (locator-repair.md §1).
-    const verdict = checkExactMatch(old, exact.element, options(mode, scoreOnly));
-    return { exact: 'found', exactXpath: xpathOf(exact.element), exactScore: verdict.score, ...(mode === 'ours' && !verdict.ok ? { refusedExact: true, exactWhy: verdict.why } : {}) };
+    const verdict = checkExactMatch(old, exact.element);
+    return { exact: 'found', exactXpath: xp(exact.element), exactScore: verdict.score, ...(!verdict.ok ? { refusedExact: true, exactWhy: verdict.why } : {}) };
   }
   if (exact.status !== 'not-found' && !forceRepair) return { exact: exact.status };
-  const out = repair(old, options(mode, scoreOnly));
+  const out = repairAs(mode, old, scoreOnly);
   if (!out) return { exact: exact.status, ok: false, reason: 'internal' };
-  const alone = forceRepair && !scoreOnly ? repair(old, options(mode, true)) : undefined;
+  const alone = forceRepair && !scoreOnly ? repairAs(mode, old, true) : undefined;
   const base = {
     exact: exact.status,
     ms: out.stats?.ms,
     lookedAt: out.stats?.lookedAt,
     candidates: out.stats?.candidates,
-    ...(alone ? { scoreAlone: alone.kind === 'found' ? xpathOf(alone.element) : null } : {}),
+    ...(alone ? { scoreAlone: alone.kind === 'found' ? xp(alone.element) : null } : {}),
   };
   if (out.kind === 'found') {
-    return { ...base, ok: true, via: out.via, xpath: xpathOf(out.element), score: out.repair.score, runnerUp: out.repair.runnerUp, changes: out.repair.changes };
+    return { ...base, ok: true, via: out.via, xpath: xp(out.element), score: out.repair.score, runnerUp: out.repair.runnerUp, changes: out.repair.changes };
   }
   const score = out.kind === 'drifted' ? out.score : out.kind === 'ambiguous' ? out.candidates[0]?.score : out.bestScore;
   const runnerUp = out.kind === 'drifted' ? out.runnerUp : out.kind === 'ambiguous' ? out.candidates[1]?.score : undefined;
@@ -156,7 +174,7 @@ export function resolveWithRepair(t: Target, old: Descriptor, mode: Mode = 'ours
     ...base,
     ok: false,
     reason: out.kind,
-    proposed: (out.elements ?? []).map(xpathOf),
+    proposed: (out.elements ?? []).map(xp),
     score,
     runnerUp,
     ...(out.kind === 'not-found' && out.note ? { note: out.note } : {}),
@@ -164,7 +182,7 @@ export function resolveWithRepair(t: Target, old: Descriptor, mode: Mode = 'ours
 }
 
 function ranked(old: Descriptor): ReturnType<typeof rankCandidates<ReturnType<typeof pageCandidates>['candidates'][number]>> {
-  return rankCandidates(old, pageCandidates(old, document).candidates, { merge: true });
+  return rankCandidates(old, pageCandidates(old, document).candidates);
 }
 
 /** The leading candidates with each field's similarity and weight, for reading one case (`--explain`). */
@@ -174,11 +192,11 @@ export function explain(old: Descriptor, truthXpath: string | undefined, top = 4
     JSON.stringify({ tag: d.tag, twins: d.twins, role: d.role, text: d.text, name: d.name, label: d.label, id: d.id, testid: d.testid, cls: d.classes, href: d.href, ctx: d.context, near: d.near, path: d.path, rect: d.rect });
   const lines = [`old ${brief(old)}`];
   all.slice(0, top).forEach((r, i) => {
-    const xp = xpathOf(r.ref);
+    const x = xp(r.ref);
     const sims = r.sims.map(([f, s, p]) => `${f}${p === 2 ? '-' : p === 3 ? '+' : ''}=${s.toFixed(2)}`).join(' ');
-    lines.push(`#${i} ${r.score.toFixed(3)}${xp === truthXpath ? ' TRUTH' : ''} ${xp}\n    ${brief(r.descriptor)}\n    ${sims}`);
+    lines.push(`#${i} ${r.score.toFixed(3)}${x === truthXpath ? ' TRUTH' : ''} ${x}\n    ${brief(r.descriptor)}\n    ${sims}`);
   });
-  const ti = all.findIndex((r) => xpathOf(r.ref) === truthXpath);
+  const ti = all.findIndex((r) => xp(r.ref) === truthXpath);
   if (ti >= top) lines.push(`truth ranked #${ti} score ${all[ti]!.score.toFixed(3)}: ${brief(all[ti]!.descriptor)}`);
   return lines.join('\n');
 }
@@ -188,14 +206,17 @@ export function explain(old: Descriptor, truthXpath: string | undefined, top = 4
  * what the page said of them (for the replay, which ranks them with the repair's own code).
  */
 export function dump(old: Descriptor, truthXpath: string | undefined): { rows: { sims: [string, number, number][]; truth: boolean; xpath: string; descriptor: Descriptor; slot?: number; interactive: boolean }[]; twins: number } {
-  const all = rankCandidates(old, pageCandidates(old, document).candidates, { merge: false });
+  // Scored and looked at again as repair ranks them, but not merged: the fitter sees every row.
+  const cands = pageCandidates(old, document).candidates;
+  const scored = scoreDescribed(old, cands);
+  const all = contrastClose(old, cands.map((c, i) => ({ ...c, ...scored[i]! })).sort((a, b) => b.score - a.score));
   return {
     rows: all.map((r) => {
-      const xp = xpathOf(r.ref);
+      const x = xp(r.ref);
       return {
         sims: r.sims.map((s) => [s[0], Math.round(s[1] * 1000) / 1000, s[2]] as [string, number, number]),
-        truth: xp === truthXpath,
-        xpath: xp,
+        truth: x === truthXpath,
+        xpath: x,
         descriptor: r.descriptor,
         ...(r.slot !== undefined ? { slot: r.slot } : {}),
         interactive: r.interactive === true,

@@ -37,6 +37,8 @@ interface Case {
   truth: { marker: string } | { xpath: string } | 'none';
   /** Release pairs: score the labelled element directly, whatever the exact target does. */
   direct?: boolean;
+  /** 2: a release pair added after the fitting, held out whole (releases.ts `BATCH2`). */
+  batch?: 2;
 }
 
 interface Result {
@@ -128,7 +130,7 @@ async function runAll(page: Page, cases: Case[], script: string, modes: Mode[], 
         }
         const mark = await page.evaluate((tr: Case['truth'], synthetic: boolean) => {
           // Synthetic gone cases may still mark a hidden or disabled target (never a right answer).
-          if (tr === 'none') return synthetic ? aiteBench.takeTruth('data-truth') : undefined;
+          if (tr === 'none') return synthetic ? aiteBench.takeTruth('data-truth') : aiteBench.truthAt(null);
           if ('marker' in tr) return aiteBench.takeTruth(tr.marker);
           // A labelled element that is hidden or disabled in the new release is a gone case too.
           return aiteBench.truthAt(tr.xpath);
@@ -199,6 +201,8 @@ interface Tally {
   exactRefusedRight: number;
   exactRefusedOther: number;
   exactRefusedRightIds: string[];
+  /** Exact matches of another element refused by checkExact, with the rule and the plain score. */
+  exactRefusedOtherIds: string[];
   /** Scores of the exact matches against the remembered element: the right one, another one. */
   exactScores: { right: number[]; other: number[] };
 }
@@ -206,7 +210,7 @@ interface Tally {
 function tally(results: Result[]): Tally {
   const t: Tally = {
     cases: 0, unrecorded: 0, exactRight: 0, exactUnusable: 0, exactWrong: 0, exactRefused: 0, repairable: 0, gone: 0, correct: 0, wrong: 0,
-    correctRefusals: 0, refusedRepairable: 0, refusalsProposingRight: 0, byVia: {}, byReason: {}, wrongIds: [], missedIds: [], aloneRight: 0, aloneWrong: 0, aloneRan: 0, aloneRepairable: 0, exactWrongIds: [], ms: [], exactScores: { right: [], other: [] }, exactRefusedRight: 0, exactRefusedOther: 0, exactRefusedRightIds: [],
+    correctRefusals: 0, refusedRepairable: 0, refusalsProposingRight: 0, byVia: {}, byReason: {}, wrongIds: [], missedIds: [], aloneRight: 0, aloneWrong: 0, aloneRan: 0, aloneRepairable: 0, exactWrongIds: [], ms: [], exactScores: { right: [], other: [] }, exactRefusedRight: 0, exactRefusedOther: 0, exactRefusedRightIds: [], exactRefusedOtherIds: [],
   };
   for (const r of results) {
     t.cases++;
@@ -221,8 +225,11 @@ function tally(results: Result[]): Tally {
         // checkExact: the exact match no longer looks like the remembered element.
         if (run.exactXpath === r.truth || (r.marked !== undefined && run.exactXpath === r.marked)) {
           t.exactRefusedRight++;
-          t.exactRefusedRightIds.push(`${r.c.id} (${run.exactScore?.toFixed(3)})`);
-        } else t.exactRefusedOther++;
+          t.exactRefusedRightIds.push(`${r.c.id} (${run.exactWhy} ${run.exactScore?.toFixed(3)})`);
+        } else {
+          t.exactRefusedOther++;
+          t.exactRefusedOtherIds.push(`${r.c.id} (${run.exactWhy} ${run.exactScore?.toFixed(3)})`);
+        }
       } else if (run.exact === 'found') {
         if (run.exactXpath === r.truth) {
           t.exactRight++;
@@ -297,6 +304,7 @@ function report(title: string, t: Tally, verbose: boolean): void {
     for (const id of t.wrongIds) console.log(`    WRONG  ${id}`);
     for (const id of t.exactWrongIds) console.log(`    exact target named another element: ${id}`);
     for (const id of t.exactRefusedRightIds) console.log(`    checkExact refused the right element: ${id}`);
+    for (const id of t.exactRefusedOtherIds) console.log(`    checkExact refused another element: ${id}`);
     for (const id of t.missedIds.slice(0, 40)) console.log(`    missed ${id}`);
   }
 }
@@ -360,8 +368,12 @@ async function main(): Promise<void> {
       report(`${name} — synthetic drift corpus, training split`, tally(syn.filter((r) => r.c.split === 'train')), false);
       report(`${name} — synthetic drift corpus, held-out split`, tally(syn.filter((r) => r.c.split === 'test')), verbose);
       if (rel.length) {
-        report(`${name} — real release pairs, training split`, tally(rel.filter((r) => r.c.split === 'train')), false);
-        report(`${name} — real release pairs, held-out split`, tally(rel.filter((r) => r.c.split === 'test')), verbose);
+        const first = rel.filter((r) => !r.c.batch);
+        report(`${name} — real release pairs, training split`, tally(first.filter((r) => r.c.split === 'train')), false);
+        report(`${name} — real release pairs, held-out split`, tally(first.filter((r) => r.c.split === 'test')), verbose);
+        const added = rel.filter((r) => r.c.batch === 2);
+        if (added.length) report(`${name} — real release pairs, batch 2 (new packages, held out whole)`, tally(added), verbose);
+        report(`${name} — real release pairs, all`, tally(rel), false);
       }
       report(`${name} — everything`, tally(mine), verbose && mode === 'ours');
     }

@@ -2,9 +2,15 @@
 // 2021) with the weights REPAIR-NOTES measured: tag, name, id, visible text, neighbour text 1.5;
 // class, href, alt, xpath, location, area, shape, is-button 0.5. Equal strings count 1 (two empty
 // ones too), text and xpath by Levenshtein similarity, neighbour text by word set. Normalised by
-// the total weight so the protocol's thresholds apply. No wrapper merging, no label.
+// the total weight so the protocol's thresholds apply. No wrapper merging, no label. It is
+// composed of the repair's own pieces (the same remembered-field step and candidates, the same
+// answer from the scores), so only the score differs from aite's.
 import type { Descriptor } from '../../src/sdk/protocol/descriptor.js';
+import { DescribeCache, describe } from '../../src/extension/content/dom/describe.js';
+import { REMEMBERED_FLOOR, foundByField, verdict } from '../../src/extension/content/repair/index.js';
 import { words, wordSetSim } from '../../src/extension/content/repair/text.js';
+import type { RepairOutcome } from '../../src/extension/content/repair/types.js';
+import { pageCandidates, rememberedMatch } from '../../src/extension/content/repairPage.js';
 
 function lev(a: string, b: string): number {
   if (a === b) return 0;
@@ -56,4 +62,26 @@ export function similoScorer(old: Descriptor, c: Descriptor): number {
   s += 1.5 * levSim(text(old).toLowerCase(), text(c).toLowerCase());
   s += 1.5 * wordSetSim(words(old.near as string | undefined), words(c.near as string | undefined));
   return s / 11.5;
+}
+
+/** The baseline's answer from the page's candidates alone: Similo's score, no merging, no second look. */
+export function similoByScore(old: Descriptor, doc: Document, cache: DescribeCache = new DescribeCache()): RepairOutcome {
+  const t0 = performance.now();
+  const { candidates, total, lookedAt } = pageCandidates(old, doc, cache);
+  const ranked = candidates.map((c) => ({ ...c, score: similoScorer(old, c.descriptor), sims: [] })).sort((a, b) => b.score - a.score);
+  return { ...verdict(old, ranked), stats: { candidates: total, lookedAt, scored: ranked.length, ms: performance.now() - t0 } };
+}
+
+/** The baseline as `resolve` would run it: the remembered fields (with Similo's score as the floor's), then the score. */
+export function similoRepair(old: Descriptor, doc: Document): RepairOutcome {
+  const t0 = performance.now();
+  const cache = new DescribeCache();
+  const hit = rememberedMatch(old, doc, cache);
+  if (hit) {
+    const found = describe(hit, { cache });
+    const s = similoScorer(old, found);
+    if (s >= REMEMBERED_FLOOR) return { ...foundByField(old, hit, found, s), stats: { candidates: 0, lookedAt: 0, scored: 1, ms: performance.now() - t0 } };
+  }
+  const out = similoByScore(old, doc, cache);
+  return { ...out, stats: { ...out.stats!, ms: performance.now() - t0 } };
 }

@@ -11,10 +11,12 @@ let server: FixtureServer;
 let dir: string;
 let code: number;
 let report: RunReport;
+let reportJson: string;
 let html: string;
 
-// One run of two scripts: the real-pages steps passing, then a broken page whose failed step
-// must show its page errors and its failed request.
+// One run of three scripts: the real-pages steps passing, a broken page whose failed step must
+// show its page errors and its failed request, and a page that floods its steps with errors
+// while it reloads itself ten times.
 beforeAll(async () => {
   server = await startFixtureServer();
   dir = await mkdtemp(join(tmpdir(), 'aite-cli-surface-'));
@@ -48,8 +50,19 @@ beforeAll(async () => {
       ],
     }),
   );
-  code = await runCli(['run', 'a-steps.aite.json', 'b-broken.aite.json', '--report', 'report'], { stdout: new Capture(), stderr: new Capture(), env: { NO_COLOR: '1' }, cwd: dir });
-  report = JSON.parse(await readFile(join(dir, 'report', 'report.json'), 'utf8')) as RunReport;
+  await writeFile(
+    join(dir, 'c-reload-loop.aite.json'),
+    JSON.stringify({
+      name: 'reload loop',
+      steps: [
+        { navigate: `reload-loop.html?run=${Date.now()}` },
+        { verify: { kind: 'targetText', target: { css: '#loads' }, value: 'done' }, timeoutMs: 30_000 },
+      ],
+    }),
+  );
+  code = await runCli(['run', 'a-steps.aite.json', 'b-broken.aite.json', 'c-reload-loop.aite.json', '--report', 'report'], { stdout: new Capture(), stderr: new Capture(), env: { NO_COLOR: '1' }, cwd: dir });
+  reportJson = await readFile(join(dir, 'report', 'report.json'), 'utf8');
+  report = JSON.parse(reportJson) as RunReport;
   html = await readFile(join(dir, 'report', 'index.html'), 'utf8');
 }, 180_000);
 
@@ -85,5 +98,27 @@ describe('aite run with the real-pages steps', () => {
     expect(html).toContain('Failed requests');
     expect(html).toContain('thrown while the page parses');
     expect(html).toContain(`${server.url}status/500`);
+  });
+});
+
+describe('a page that reloads itself ten times in a step while it throws and logs', () => {
+  it('[PERR-CAP] keeps at most 100 page errors per step across the reloads, says how many more there were, and report.json stays small', () => {
+    const loop = report.scripts.find((s) => s.name === 'reload loop')!;
+    expect(loop.steps.map((s) => `${s.action} ${s.status}`)).toEqual(['navigate passed', 'verify passed']);
+    // The navigate step waits out the reloads (measured: all ten happen in it); what comes
+    // between two steps goes to the next one, so a step holds at most twice its share.
+    for (const step of loop.steps) expect(step.consoleErrors.length).toBeLessThanOrEqual(2 * 101);
+    const all = loop.steps.flatMap((s) => s.consoleErrors);
+    const lines = all.filter((e) => /more than 100 page errors in this step/.test(e.text));
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    const more = lines.map((l) => Number(/: (\d+) more (?:was|were) not kept\)$/.exec(l.text)?.[1] ?? NaN)).reduce((a, b) => a + b, 0);
+    // 11 loads of 300 errors each: all but the kept ones were counted.
+    const kept = all.length - lines.length;
+    expect(more).toBeGreaterThan(2_000);
+    expect(more + kept).toBeLessThanOrEqual(3_300);
+    // Unbounded, the loop's 3,300 errors of 2,000 characters would be 6.6 MB.
+    expect(JSON.stringify(loop).length).toBeLessThan(1_000_000);
+    expect(reportJson.length).toBeLessThan(1_500_000);
+    expect(html.length).toBeLessThan(1_500_000);
   });
 });

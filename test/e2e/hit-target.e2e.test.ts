@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { failure } from './support/failure.js';
@@ -8,6 +9,8 @@ import { runPage } from './support/runPage.js';
 // moves the focus, between resolve and input. Input lands only on the element resolved; a step
 // never reports ok for input that went elsewhere.
 const ctx = useSession();
+const upload = fileURLToPath(new URL('../fixtures/upload/receipt.txt', import.meta.url));
+const retries = (): number => ctx.session.retries.byCommand.act ?? 0;
 
 const counts = (page: Page) =>
   page.evaluate(() => {
@@ -58,5 +61,89 @@ describe('[HIT-TARGET] input reaches only the element resolved', () => {
     await ctx.session.press('Tab', { label: 'PIN' });
     expect(await counts(page)).toEqual({ saves: 1, deletes: 0, pin: '12345678901234567890', message: 'hello' });
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('message');
+  });
+});
+
+const board = (page: Page) => page.evaluate(() => {
+  const w = window as unknown as { __shredded: number; __archived: number };
+  return { shredded: w.__shredded, archived: w.__archived };
+});
+
+describe('[HIT-DRAG] a drag presses only its source and releases only over its target', () => {
+  it('[FAULT-49] row 49: an overlay shown on the first mousemove over the source gets no press: stopped, tried again (counted), then not-visible naming it', async () => {
+    await ctx.session.tab.navigate(ctx.page('hijack-drag.html?trap=source'));
+    const page = await runPage(ctx.session);
+    const before = retries();
+    const error = await failure(ctx.session.drag({ css: '#card' }, { css: '#zone' }, { timeoutMs: 1_000 }));
+    expect(error.reason).toBe('not-visible');
+    expect(error.message).toContain('Shred');
+    expect(retries() - before).toBe(1);
+    expect(await board(page)).toEqual({ shredded: 0, archived: 0 });
+  });
+
+  for (const html5 of [false, true]) {
+    const how = html5 ? 'an HTML5 drag\'s drop' : 'the release';
+    it(`[FAULT-49] row 49: an overlay shown on the first move over the target gets no ${html5 ? 'drop' : 'release'}: ${how} is stopped, not-visible naming it, not tried again`, async () => {
+      await ctx.session.tab.navigate(ctx.page(`hijack-drag.html?trap=target${html5 ? '&html5=1' : ''}`));
+      const page = await runPage(ctx.session);
+      const before = retries();
+      const error = await failure(ctx.session.drag({ css: '#card' }, { css: '#zone' }, { timeoutMs: 1_000 }));
+      expect(error.reason).toBe('not-visible');
+      expect(error.message).toMatch(/Shred.*instead of the drop target.*nothing was dropped/);
+      expect((error.detail as { coveredBy?: { xpath?: string } }).coveredBy?.xpath).toBe('/html/body/div[3]');
+      expect(retries() - before).toBe(0);
+      expect(await board(page)).toEqual({ shredded: 0, archived: 0 });
+    });
+  }
+
+  it('on an honest board both kinds of drag drop once, with no retry', async () => {
+    for (const html5 of [false, true]) {
+      await ctx.session.tab.navigate(ctx.page(`hijack-drag.html${html5 ? '?html5=1' : ''}`));
+      const page = await runPage(ctx.session);
+      expect((await ctx.session.drag({ css: '#card' }, { css: '#zone' })).retries).toBe(0);
+      expect(await board(page)).toEqual({ shredded: 0, archived: 1 });
+    }
+  });
+});
+
+describe('[HIT-TARGET] the clicks of upload and check are guarded too', () => {
+  const hijacked = (page: Page) => page.evaluate(() => {
+    const w = window as unknown as { __published: string; __optouts: number };
+    return { published: w.__published, optouts: w.__optouts, attached: document.getElementById('attached')!.textContent, consent: (document.getElementById('consent') as HTMLInputElement).checked };
+  });
+
+  it('[FAULT-49] row 49: upload through a chooser button: an overlay that opens a chooser of its own gets no click and no file', async () => {
+    await ctx.session.tab.navigate(ctx.page('hijack.html'));
+    const page = await runPage(ctx.session);
+    const before = retries();
+    const error = await failure(ctx.session.upload('Attach file', upload, { timeoutMs: 1_000 }));
+    expect(error.reason).toBe('not-visible');
+    expect(error.message).toContain('Publish to everyone');
+    expect(retries() - before).toBe(1);
+    expect(await hijacked(page)).toMatchObject({ published: 'none', attached: 'none' });
+  });
+
+  it('[FAULT-49] row 49: check: an overlay shown on the first mousemove over the checkbox gets no click', async () => {
+    await ctx.session.tab.navigate(ctx.page('hijack.html'));
+    const page = await runPage(ctx.session);
+    const error = await failure(ctx.session.check({ label: 'Keep my data private' }, { timeoutMs: 1_000 }));
+    expect(error.reason).toBe('not-visible');
+    expect(error.message).toContain('Share my data');
+    expect(await hijacked(page)).toMatchObject({ optouts: 0, consent: false });
+  });
+
+  it('[FAULT-49] row 49: select sends no pointer or key input for a page to answer: a select that would show an overlay on any of them is chosen, the overlay never shown', async () => {
+    await ctx.session.tab.navigate(ctx.page('hijack.html'));
+    const page = await runPage(ctx.session);
+    await ctx.session.select({ label: 'Plan' }, 'Team');
+    expect(await page.evaluate(() => ({ plan: (document.getElementById('plan') as HTMLSelectElement).value, trap: getComputedStyle(document.getElementById('trap')!).display }))).toEqual({ plan: 'Team', trap: 'none' });
+  });
+
+  it('on an honest page the chooser button takes the file and the box is checked', async () => {
+    await ctx.session.tab.navigate(ctx.page('hijack.html?overlay=0'));
+    const page = await runPage(ctx.session);
+    await ctx.session.upload('Attach file', upload);
+    await ctx.session.check({ label: 'Keep my data private' });
+    expect(await hijacked(page)).toMatchObject({ published: 'none', attached: 'receipt.txt', optouts: 0, consent: true });
   });
 });

@@ -3,34 +3,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
 import { descendants } from './support/listeningPorts.js';
+import { connect, textOf, type Answer } from './support/mcp.js';
 import { alive } from './support/processes.js';
 
-// `aite mcp` as a host runs it: the built CLI spawned on stdio, driven by the MCP SDK's own
-// client, against the fixture pages in real Chromium. One server process serves the file's tests
-// in order (a session an agent would have); the signal test has its own.
-
-const CLI = fileURLToPath(new URL('../../dist/cli/aite.js', import.meta.url));
-
-interface Answer {
-  content: Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
-  isError?: boolean;
-}
-
-/** A spawned `aite mcp` and an SDK client connected to it. */
-async function connect(args: string[], cwd: string): Promise<{ client: Client; transport: StdioClientTransport }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], cwd, stderr: 'pipe' });
-  const client = new Client({ name: 'aite-e2e', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, transport };
-}
-
-const textOf = (answer: Answer): string => answer.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+// `aite mcp` as a host runs it (support/mcp.ts), against the fixture pages in real Chromium. One
+// server process serves the file's tests in order (a session an agent would have); the signal
+// test has its own.
 
 /** The Chrome processes below `pid` and the user data dir they were started with. */
 function chromeOf(pid: number): { pids: number[]; profile: string | undefined } {

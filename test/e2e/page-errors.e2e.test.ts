@@ -24,7 +24,7 @@ describe('page errors and the network log, over the pipe', () => {
     // Each once: the extension's relay does not add its copies over the pipe.
     expect(ctx.session.consoleErrors.filter((e) => /thrown while the page parses/.test(e.text))).toHaveLength(1);
     expect(seen.length).toBe(ctx.session.consoleErrors.length);
-    // A later navigation's document is logged too (the first one of a new tab starts before the pipe is attached to it).
+    // A later navigation's document is logged too.
     await ctx.session.tab.reload();
     await expect.poll(() => ctx.session.network.find((r) => r.url === ctx.page('broken-load.html'))).toMatchObject({ status: 200, type: 'document', method: 'GET' });
     await expect.poll(() => ctx.session.network.find((r) => r.url.endsWith('/missing-bundle.js'))).toMatchObject({ method: 'GET', status: 404, type: 'script' });
@@ -34,7 +34,7 @@ describe('page errors and the network log, over the pipe', () => {
 
   it('[NET-FAILED-STEP] a step that fails after a fetch answered 500 lists that request, and the session.network log has it with its timing', async () => {
     await ctx.session.click('Save');
-    const error = await failure(ctx.session.verify.targetText({ css: '#result' }, 'Stored', { timeoutMs: 800 }));
+    const error = await failure(ctx.session.verify.targetText({ css: '#result' }, 'Stored', { timeoutMs: 2_000 }));
     expect(error.reason).toBe('mismatch');
     // The click's step ended before the answer came; the verify waited while it failed.
     const failed = (error.detail.failedRequests ?? []) as NetworkEntry[];
@@ -46,7 +46,7 @@ describe('page errors and the network log, over the pipe', () => {
     const again = await failure(
       (async () => {
         await ctx.session.click('Save');
-        await ctx.session.verify.targetText({ css: '#result' }, 'Stored', { timeoutMs: 800 });
+        await ctx.session.verify.targetText({ css: '#result' }, 'Stored', { timeoutMs: 2_000 });
       })(),
     );
     expect((again.detail.failedRequests as NetworkEntry[]).map((r) => `${r.method} ${r.status} ${r.url}`)).toContain(`GET 500 ${ctx.page('status/500')}`);
@@ -61,5 +61,39 @@ describe('page errors and the network log, over the pipe', () => {
     const loops = ctx.session.consoleErrors.slice(before).filter((e) => /loop \d/.test(e.text));
     expect(loops.length).toBeLessThanOrEqual(200);
     expect(loops.length).toBeLessThan(180);
+  });
+
+  it('[NET-NEW-TAB] a new tab\u2019s first document is in the log (a link\u2019s target=_blank, window.open), and the tab is not left paused', async () => {
+    await ctx.session.tab.navigate(ctx.page('popup.html'));
+    const opener = ctx.session.tab.current;
+    await ctx.session.click({ text: 'Payment page (link)' });
+    const pay = await ctx.session.tab.switchTo({ urlContains: 'via=link' });
+    await ctx.session.verify.exists({ text: 'Pay now' });
+    await expect.poll(() => ctx.session.network.find((r) => r.url === ctx.page('pay.html?via=link'))).toMatchObject({ method: 'GET', status: 200, type: 'document' });
+    // And by window.open, whose tab starts at about:blank.
+    await ctx.session.tab.close();
+    expect(ctx.session.tab.current).toBe(opener);
+    await ctx.session.click({ text: 'Open payment' });
+    await ctx.session.tab.switchTo({ urlContains: '/pay.html' });
+    await ctx.session.verify.exists({ text: 'Pay now' });
+    await expect.poll(() => ctx.session.network.find((r) => r.url === ctx.page('pay.html'))).toMatchObject({ status: 200, type: 'document' });
+    expect(pay.tab).not.toBe(ctx.session.tab.current);
+    await ctx.session.tab.close();
+  });
+
+  it('[PERR-HIDDEN] a page cannot find aite: the run\u2019s page has the same own globals as that page where aite does not run, and no __aitePageErrorRelay', async () => {
+    await ctx.session.tab.navigate(ctx.page('broken-load.html'));
+    const globals = (): string[] => Object.getOwnPropertyNames(window).sort();
+    expect(await ctx.session.evaluate(() => '__aitePageErrorRelay' in window)).toBe(false);
+    const seen = (await ctx.session.evaluate(globals)) as string[];
+    expect(seen.filter((name) => /aite|relay/i.test(name))).toEqual([]);
+    // localhost is not on the allow list: the extension does not run there.
+    const plain = await ctx.session.browser!.newPage();
+    try {
+      await plain.goto(ctx.page('broken-load.html').replace('127.0.0.1', 'localhost'), { waitUntil: 'load' });
+      expect(seen).toEqual(await plain.evaluate(globals));
+    } finally {
+      await plain.close();
+    }
   });
 });

@@ -42,4 +42,25 @@ describe('session.scroll()', () => {
     expect(bounded.message).toMatch(/maxSteps \(3\) reached/);
     expect(bounded.detail.steps).toBe(3);
   });
+
+  it('[SCROLL-WHEEL] where nothing can scroll, a carousel that moves only on wheel events gets trusted wheel input over it, and until steps it to a slide', async () => {
+    await ctx.session.tab.navigate(ctx.page('carousel.html'));
+    const one = await ctx.session.scroll({ css: '#carousel' }, { deltaY: 100 });
+    expect(one).toMatchObject({ by: 'wheel', steps: 1, scrolled: 0 });
+    await ctx.session.verify.targetText({ css: '#carousel' }, 'Slide 2');
+    const seven = await ctx.session.scroll({ css: '#carousel' }, { until: { text: 'Slide 7', exact: true } });
+    expect(seven).toMatchObject({ by: 'wheel', steps: 5 });
+    expect(seven.descriptor?.text).toBe('Slide 7');
+    // Every one of them trusted input, one event per step.
+    await ctx.session.verify.targetText({ css: '#trusted' }, '6');
+    await ctx.session.verify.targetText({ css: '#wheels' }, '6');
+    const back = await ctx.session.scroll({ css: '#carousel' }, { until: { text: 'Slide 5', exact: true }, deltaY: -100 });
+    expect(back.steps).toBe(2);
+    const bounded = await failure(ctx.session.scroll({ css: '#carousel' }, { until: { text: 'Slide 40', exact: true }, maxSteps: 3 }));
+    expect(bounded.reason).toBe('not-found');
+    expect(bounded.message).toMatch(/after 3 wheel step\(s\).*maxSteps \(3\) reached/);
+    // A list that can scroll is still scrolled as a container, exactly.
+    await ctx.session.tab.navigate(ctx.page('virtual-list.html'));
+    expect(await ctx.session.scroll({ css: '#list' }, { deltaY: 300 })).toMatchObject({ by: 'container', scrolled: 300 });
+  });
 });

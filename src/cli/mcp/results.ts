@@ -1,4 +1,4 @@
-import { AiteError, type StepResult } from 'aite';
+import { AiteError, type DialogRecord, type StepResult } from 'aite';
 import { InputError } from './flatten.js';
 
 /** What a tool answers: MCP content blocks, and whether it is a tool error. */
@@ -14,6 +14,11 @@ interface Extras {
   retries: number;
   /** The composed step's result, when the tool ran one. */
   result?: StepResult;
+  /**
+   * The dialogs answered since the last answer said any: during this call, or between calls (an
+   * alert a timer opened, one a new tab opened on load). Each is said once.
+   */
+  dialogs?: readonly DialogRecord[];
 }
 
 /**
@@ -28,7 +33,7 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array, bod
     const r = result.repair;
     lines.push(`Found by repair (score ${r.score}, next best ${r.runnerUp}): ${r.changes.join('; ') || r.changed.join(', ')}.`);
   }
-  for (const d of dialogsOf(result)) lines.push(`A ${d.type} dialog opened: ${JSON.stringify(d.message)}; it was ${d.accepted ? 'accepted' : 'dismissed'}${d.promptText !== undefined ? ` with ${JSON.stringify(d.promptText)}` : ''}.`);
+  lines.push(...(extras.dialogs ?? []).map(dialogLine));
   for (const w of result?.warnings ?? []) lines.push(`Warning (${w.code}): ${w.message}`);
   if (body !== undefined) lines.push(body);
   const content: ToolAnswer['content'] = [{ type: 'text', text: lines.join('\n') }];
@@ -41,10 +46,15 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array, bod
  * included). A refusal that weighed candidates (drifted, ambiguous) lists them, each with a target
  * that names it; none was acted on.
  */
-export function failed(error: unknown, retries: number, notice?: string): ToolAnswer {
+export function failed(error: unknown, retries: number, notice?: string, dialogs: readonly DialogRecord[] = []): ToolAnswer {
   let text: string;
   if (error instanceof AiteError) {
     text = `[${error.reason}] ${error.message}`;
+    // The protocol files a page exception under internal; an agent reads internal as "a bug in
+    // aite, do not retry", which is wrong for its own expression.
+    if ((error.detail as { pageException?: boolean }).pageException) {
+      text += "\nThe page's own code threw (not a bug in aite): change the expression, or look at the page first (it may not be in the state the expression expects).";
+    }
     const candidates = candidatesOf(error);
     if (candidates.length > 0) {
       text += `\nCandidates (none was acted on; name one to act on it):\n${candidates.map((c, i) => `  ${i + 1}. ${c}`).join('\n')}`;
@@ -55,22 +65,17 @@ export function failed(error: unknown, retries: number, notice?: string): ToolAn
   } else {
     text = `[internal] ${error instanceof Error ? error.message : String(error)}`;
   }
-  return { content: [{ type: 'text', text: notice ? `${text}\n${notice}` : text }], isError: true };
+  const lines = [text, ...dialogs.map(dialogLine), ...(notice ? [notice] : [])];
+  return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
+}
+
+function dialogLine(d: DialogRecord): string {
+  const answered = `${d.accepted ? 'accepted' : 'dismissed'}${d.promptText !== undefined ? ` with ${JSON.stringify(d.promptText)}` : ''}`;
+  return `${d.type === 'alert' ? 'An' : 'A'} ${d.type} dialog opened: ${JSON.stringify(d.message)}; it was ${answered}${d.by === 'armed' ? '' : ' (no answer was armed)'}.`;
 }
 
 function resends(n: number): string {
   return n === 0 ? '(no re-sends)' : `(re-sent ${n} time${n === 1 ? '' : 's'}; an action is never sent twice)`;
-}
-
-interface Dialog {
-  type: string;
-  message: string;
-  accepted: boolean;
-  promptText?: string;
-}
-
-function dialogsOf(result: StepResult | undefined): Dialog[] {
-  return ((result as { dialogs?: Dialog[] } | undefined)?.dialogs ?? []);
 }
 
 interface Described {

@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Session } from 'aite';
+import type { DialogRecord, Session } from 'aite';
 import { LazySession } from './LazySession.js';
 import { failed, passed, type ToolAnswer } from './results.js';
 import { tools, type Tool } from './tools.js';
@@ -31,6 +31,8 @@ const INSTRUCTIONS = [
  */
 export function createMcpServer(options: McpServerOptions): { server: McpServer; session: LazySession } {
   const session = new LazySession(options.start);
+  // The dialogs an answer has said: each is said once, by the first answer after it was answered.
+  const said = new WeakSet<DialogRecord>();
   const server = new McpServer({ name: 'aite', version: options.version }, { instructions: INSTRUCTIONS });
   for (const tool of tools(options.allow, options.allowEvaluate)) {
     server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, (args: Record<string, unknown>) => call(tool, args));
@@ -50,12 +52,17 @@ export function createMcpServer(options: McpServerOptions): { server: McpServer;
         },
       };
       const retries = (): number => (started ? started.retries.total - before : 0);
+      const unsaid = (): DialogRecord[] => {
+        const fresh = (started?.dialogs.seen ?? []).filter((d) => !said.has(d));
+        for (const d of fresh) said.add(d);
+        return fresh;
+      };
       try {
         const outcome = await tool.run(args, ctx);
         const sentence = restarted ? `${restarted}\n${outcome.sentence}` : outcome.sentence;
-        return passed(sentence, { retries: retries(), ...(outcome.result ? { result: outcome.result } : {}) }, outcome.image, outcome.body);
+        return passed(sentence, { retries: retries(), dialogs: unsaid(), ...(outcome.result ? { result: outcome.result } : {}) }, outcome.image, outcome.body);
       } catch (error) {
-        return failed(error, retries(), restarted);
+        return failed(error, retries(), restarted, unsaid());
       }
     });
   return { server, session };

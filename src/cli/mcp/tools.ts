@@ -82,7 +82,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
         const url = refuseOutside(String(args.url), ctx.allow);
         const session = await ctx.session();
         const answer = await session.tab.navigate(url, opt(args));
-        return { sentence: `Opened ${await landed(session, answer)}.` };
+        return { sentence: `Opened ${await landed(session, answer)}${errorStatus(session, answer.url)}.` };
       },
     },
     {
@@ -208,7 +208,18 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
         return { sentence: `Done: ${describeStep(step)} (tab ${session.tab.current}).` };
       },
     },
-    stepTool('close_tab', "Close the run's tab and go back to the tab it came from.", z.object({}), () => ({ closeTab: true })),
+    {
+      name: 'close_tab',
+      description: "Close the run's tab and go back to the tab it came from. The answer names the run's tab now; when there is none (the closed tab was the first), the next navigate opens one.",
+      input: z.object({}),
+      async run(_args, ctx) {
+        const session = await ctx.session();
+        const { closed, tab } = await session.tab.close();
+        if (tab === null) return { sentence: `Closed tab ${closed}; the run has no tab now (navigate opens a new one).` };
+        const back = (await session.tab.list()).find((t) => t.id === tab);
+        return { sentence: `Closed tab ${closed}; back in ${back?.url ?? 'a tab that has no URL yet'}${back?.title ? ` (${JSON.stringify(back.title)})` : ''} in tab ${tab}.` };
+      },
+    },
     {
       name: 'back',
       description: "Go back one page in the run's tab, as the browser's Back button does, and wait until that page has loaded. A page outside the allow list is refused.",
@@ -244,6 +255,16 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
 async function landed(session: Session, answer: { tab: number; url: string }): Promise<string> {
   const title = (await session.tab.list()).find((tab) => tab.id === answer.tab)?.title;
   return `${answer.url}${title ? ` (${JSON.stringify(title)})` : ''} in tab ${answer.tab}`;
+}
+
+/**
+ * A page the server answered with an error status still loads (its error page): the agent is told
+ * the status, which the page's title may not say. The latest document request for `url` is the
+ * navigation's (requests are listed as they end); none is known in attach mode.
+ */
+function errorStatus(session: Session, url: string): string {
+  const doc = session.network.findLast((entry) => entry.type === 'document' && entry.url === url);
+  return doc?.status !== undefined && doc.status >= 400 ? `; the server answered HTTP ${doc.status}` : '';
 }
 
 /** A tool over a union of step kinds (verify, wait): one flat object for the host, the union checks it. */

@@ -84,7 +84,8 @@ export async function act(req: ActRequest): Promise<AnswerOf<'act'>> {
   const el = elementFromDescriptor(req.descriptor);
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const deadline = performance.now() + timeoutMs;
-  const left = (): number => Math.max(0, deadline - performance.now());
+  // Whole ms: the time left is what a failure says it waited.
+  const left = (): number => Math.max(0, Math.round(deadline - performance.now()));
   const go = (): void => recordDispatch(req.id, req.action);
   if (fenced.has(req.id)) go(); // a late delivery of an act the runner gave up on
   remember(received, req.id);

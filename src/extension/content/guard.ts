@@ -12,14 +12,17 @@ import { elementFromDescriptor } from './fromDescriptor.js';
 // stopped there, before the page's own listeners on the way see it, and remembered, so the step
 // fails (or retries) instead of reporting input that went elsewhere.
 //
-// What it can stop: pointerdown/up, mousedown/up, click, dblclick, auxclick, contextmenu, and
+// What it can stop: pointerdown/up, mousedown/up, click, dblclick, auxclick, contextmenu, drop, and
 // keydown/keypress/beforeinput (their default actions too: preventDefault on keypress and
 // beforeinput keeps the text out of the other field). What it cannot: listeners the page put on
 // the same window's capture phase before it (they run first), mousemove/mouseover (they must
 // reach the page for hover to work), and text the browser inserts after a beforeinput that the
 // element itself received (its input event elsewhere is remembered, so the step fails).
 
-const POINTER_EVENTS = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'] as const;
+const POINTER_EVENTS = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu', 'drop'] as const;
+const PRESS_EVENTS = ['pointerdown', 'mousedown'];
+/** The end of a drag: the release over the target, or the drop of an HTML5 drag. */
+const RELEASE_EVENTS = ['pointerup', 'mouseup', 'drop'];
 // Not keyup: it inserts nothing, and after Enter or Tab (or an app moving on to the next field)
 // it rightly goes where the focus went.
 const KEY_EVENTS = ['keydown', 'keypress', 'beforeinput'] as const;
@@ -28,9 +31,15 @@ const ARMED_MS = 30_000;
 
 type Seen = { element: string; xpath?: string };
 
+type Mode = RequestOf<'guard'>['mode'] & string;
+
 interface Armed {
   element: Element;
-  mode: 'pointer' | 'input';
+  mode: Mode;
+  /** `drag`: where the release must land (the source, dragged along, may be under it too). */
+  to?: Element;
+  /** `drag`: the release of this dispatch reached the target. */
+  released?: boolean;
   win: Window;
   intercepted?: Seen & { event: string };
   focusTakenBy?: Seen;
@@ -48,7 +57,7 @@ let armed: Armed | undefined;
 export async function guard(req: RequestOf<'guard'>): Promise<AnswerOf<'guard'>> {
   if (req.op === 'arm') {
     disarm();
-    arm(elementFromDescriptor(req.descriptor!), req.mode!);
+    arm(elementFromDescriptor(req.descriptor!), req.mode!, req.to ? elementFromDescriptor(req.to) : undefined);
   } else if (armed) {
     clearTimeout(armed.timer);
     armed.timer = setTimeout(disarm, ARMED_MS);
@@ -61,11 +70,11 @@ export async function guard(req: RequestOf<'guard'>): Promise<AnswerOf<'guard'>>
 /** Arms the guard on `element` (a `resolve` with `guard` does, once the element is ready) and says what it sees. */
 export function armOn(element: Element, mode: 'pointer' | 'input'): GuardState {
   disarm();
-  arm(element, mode);
+  arm(element, mode, undefined);
   return state();
 }
 
-function arm(element: Element, mode: 'pointer' | 'input'): void {
+function arm(element: Element, mode: Mode, to: Element | undefined): void {
   const win = windowOf(element);
   const listener = (event: Event): void => {
     const current = armed;
@@ -75,14 +84,7 @@ function arm(element: Element, mode: 'pointer' | 'input'): void {
     const keyish = (KEY_EVENTS as readonly string[]).includes(event.type);
     if (keyish && current.mode !== 'input') return;
     const target = (event.composedPath()[0] as Element | undefined) ?? (event.target as Element | null);
-    if (reaches(current.element, target ?? null) || retargetedHost(current.element, target ?? null)) {
-      if (event.type === 'pointerdown' || event.type === 'mousedown') current.pressed = true;
-      return;
-    }
-    // The press reached the element: what follows of the same gesture (release, click, a context
-    // menu's events) lands where the page's answer to that press put things, which is not input
-    // gone elsewhere.
-    if (current.pressed && !keyish) return;
+    if (current.mode === 'drag' ? dragPasses(current, event.type, target ?? null) : pointerPasses(current, event.type, target ?? null, keyish)) return;
     event.stopImmediatePropagation();
     if (event.cancelable) event.preventDefault();
     current.intercepted ??= { event: event.type, ...seen(keyish ? deepActiveElement(current.element.ownerDocument) : target) };
@@ -108,7 +110,42 @@ function arm(element: Element, mode: 'pointer' | 'input'): void {
   for (const type of [...POINTER_EVENTS, ...KEY_EVENTS]) win.addEventListener(type, listener, { capture: true });
   win.addEventListener('focusout', onFocusOut, { capture: true });
   win.addEventListener('input', onInput, { capture: true });
-  armed = { element, mode, win, listener, onFocusOut, onInput, timer: setTimeout(disarm, ARMED_MS) };
+  armed = { element, mode, ...(to ? { to } : {}), win, listener, onFocusOut, onInput, timer: setTimeout(disarm, ARMED_MS) };
+}
+
+/** `pointer` and `input`: the event reaches the element, or follows a press that did. */
+function pointerPasses(current: Armed, type: string, target: Element | null, keyish: boolean): boolean {
+  if (reaches(current.element, target) || retargetedHost(current.element, target)) {
+    if (PRESS_EVENTS.includes(type)) current.pressed = true;
+    return true;
+  }
+  // The press reached the element: what follows of the same gesture (release, click, a context
+  // menu's events) lands where the page's answer to that press put things, which is not input
+  // gone elsewhere.
+  return current.pressed === true && !keyish;
+}
+
+/**
+ * `drag`: the press must reach the source and the release (or an HTML5 drag's drop) the target,
+ * or the source the page drags along under the pointer; what follows a release that did (the
+ * click) is the page's. Nothing of a gesture whose press was stopped reaches the page.
+ */
+function dragPasses(current: Armed, type: string, target: Element | null): boolean {
+  const onSource = reaches(current.element, target) || retargetedHost(current.element, target);
+  if (PRESS_EVENTS.includes(type)) {
+    if (current.pressed) return true;
+    if (onSource) current.pressed = true;
+    return onSource;
+  }
+  if (current.released) return true;
+  if (!current.pressed) return false;
+  if (!RELEASE_EVENTS.includes(type)) return false;
+  const to = current.to!;
+  if (onSource || reaches(to, target) || retargetedHost(to, target)) {
+    current.released = true;
+    return true;
+  }
+  return false;
 }
 
 function disarm(): void {

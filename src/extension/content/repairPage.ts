@@ -12,7 +12,6 @@ import { MAX_LOOKED_AT, MAX_SCORED, type Quick, capPool, inTwinPlace, isPeer, ra
 import {
   type Candidate,
   type ExactVerdict,
-  type RepairOptions,
   REMEMBERED_FLOOR,
   type Scored,
   checkExactMatch as checkExactOf,
@@ -101,7 +100,7 @@ export function pageCandidates(old: Descriptor, doc: Document, cache: DescribeCa
 }
 
 /** The one element a remembered field still names, visible, enabled and not a remembered peer (§1). */
-function rememberedMatch(old: Descriptor, doc: Document, cache: DescribeCache): Element | undefined {
+export function rememberedMatch(old: Descriptor, doc: Document, cache: DescribeCache): Element | undefined {
   for (const { attr, value } of rememberedFields(old)) {
     const found = [...queryCssDeep(doc, `[${attr}="${CSS.escape(value)}"]`)].filter(
       (el) => isRendered(el) && isEnabled(el) && !(old.peers?.length && isPeer(old, peerKey(el, cache))),
@@ -111,32 +110,43 @@ function rememberedMatch(old: Descriptor, doc: Document, cache: DescribeCache): 
   return undefined;
 }
 
+const msSince = (t0: number): number => Math.round((performance.now() - t0) * 1000) / 1000;
+
+/** Step 1 (§1): the element a remembered field still names, when it scores at least the floor. */
+export function repairByField(old: Descriptor, doc: Document, cache: DescribeCache): RepairOutcome | undefined {
+  const t0 = performance.now();
+  const hit = rememberedMatch(old, doc, cache);
+  if (!hit) return undefined;
+  const found = describe(hit, { cache });
+  const s = rememberedScore(old, found);
+  return s >= REMEMBERED_FLOOR ? { ...foundByField(old, hit, found, s), stats: { candidates: 0, lookedAt: 0, scored: 1, ms: msSince(t0) } } : undefined;
+}
+
+/** Step 2 (§2–§4): the page's candidates, scored and answered. */
+export function repairByScore(old: Descriptor, doc: Document, cache: DescribeCache): RepairOutcome {
+  const t0 = performance.now();
+  const { candidates, total, lookedAt } = pageCandidates(old, doc, cache);
+  const ranked = rankCandidates(old, candidates);
+  const note = total > MAX_LOOKED_AT ? `the page has ${total} candidate elements; repair looked at ${lookedAt} of them` : undefined;
+  return { ...verdict(old, ranked, note), stats: { candidates: total, lookedAt, scored: ranked.length, ms: msSince(t0) } };
+}
+
 /**
- * Repairs a target whose exact match is gone, from the descriptor the lock file remembers.
- * Returns undefined only when there is no document to look in (resolve then keeps waiting).
+ * Repairs a target whose exact match is gone, from the descriptor the lock file remembers: the
+ * remembered fields, then the score. Returns undefined only when there is no document to look in
+ * (resolve then keeps waiting).
  */
-export function repair(old: Descriptor, opts: RepairOptions & { doc?: Document } = {}): RepairOutcome | undefined {
+export function repair(old: Descriptor, opts: { doc?: Document } = {}): RepairOutcome | undefined {
   const t0 = performance.now();
   const doc = opts.doc ?? (typeof document === 'undefined' ? undefined : document);
   if (!doc?.body) return undefined;
   const cache = new DescribeCache();
-  const ms = (): number => Math.round((performance.now() - t0) * 1000) / 1000;
-  if (!opts.scoreOnly) {
-    const hit = rememberedMatch(old, doc, cache);
-    if (hit) {
-      const found = describe(hit, { cache });
-      const s = rememberedScore(old, found, opts);
-      if (s >= REMEMBERED_FLOOR) return { ...foundByField(old, hit, found, s), stats: { candidates: 0, lookedAt: 0, scored: 1, ms: ms() } };
-    }
-  }
-  const { candidates, total, lookedAt } = pageCandidates(old, doc, cache);
-  const ranked = rankCandidates(old, candidates, opts);
-  const note = total > MAX_LOOKED_AT ? `the page has ${total} candidate elements; repair looked at ${lookedAt} of them` : undefined;
-  return { ...verdict(old, ranked, note), stats: { candidates: total, lookedAt, scored: ranked.length, ms: ms() } };
+  const out = repairByField(old, doc, cache) ?? repairByScore(old, doc, cache);
+  return { ...out, stats: { ...out.stats!, ms: msSince(t0) } };
 }
 
 /** `checkExact` for an element the exact target found (repair/index.ts `checkExactMatch`), read on its own document. */
-export function checkExactMatch(old: Descriptor, el: Element, opts: RepairOptions = {}): ExactVerdict<Element> {
+export function checkExactMatch(old: Descriptor, el: Element): ExactVerdict<Element> {
   const cache = new DescribeCache();
   const exact = {
     ref: el,
@@ -145,6 +155,6 @@ export function checkExactMatch(old: Descriptor, el: Element, opts: RepairOption
     place: old.twinPlaces?.length ? placeKey(el, cache) : '',
     twins: old.twins ? old.twins : twinsOf(el, cache).length,
   };
-  const ranked = (): Scored<Element>[] => rankCandidates(old, pageCandidates(old, el.ownerDocument, cache).candidates, opts);
-  return checkExactOf(old, exact, ranked, opts);
+  const ranked = (): Scored<Element>[] => rankCandidates(old, pageCandidates(old, el.ownerDocument, cache).candidates);
+  return checkExactOf(old, exact, ranked);
 }

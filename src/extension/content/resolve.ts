@@ -31,8 +31,8 @@ export async function resolve(req: RequestOf<'resolve'>): Promise<AnswerOf<'reso
   if (!req.prepare) return found.answer;
   // One budget for finding and readying the element, as one step of a person's.
   // A fresh step trusts a still page to be still (locate, which a stopped click retries
-  // through, always waits a frame).
-  const point = await prepare(found.element, req.prepare, Math.max(1, deadline - performance.now()), { trustStill: true });
+  // through, always waits a frame). Whole ms: the time left is what a failure says it waited.
+  const point = await prepare(found.element, req.prepare, Math.max(1, Math.round(deadline - performance.now())), { trustStill: true });
   // Armed last, once nothing can fail any more, so a step that fails here leaves no guard armed.
   // Only in the top document: the runner's later guard ops go there (an element in a frame,
   // also one whose cross-site frame's own script answers here, is not armed).

@@ -1,14 +1,12 @@
-import { CommandFailure, DEFAULT_TIMEOUT_MS, type AnswerOf, type RequestOf } from '../../sdk/protocol/index.js';
+import { CommandFailure, DEFAULT_TIMEOUT_MS, SCROLL_STEPS_DEFAULT, SCROLL_STEPS_MAX, type AnswerOf, type RequestOf } from '../../sdk/protocol/index.js';
 import { describe } from './dom/describe.js';
+import { topViewportRect } from './dom/geometry.js';
 import { styleOf } from './dom/nodes.js';
 import { composedParent, deepElementFromPoint } from './dom/query.js';
 import { formatElement, formatTarget } from './explain.js';
 import { handles } from './Handles.js';
 import { evaluate, resolveOne } from './Resolver.js';
 
-/** Steps a `scroll` with `until` takes when the request names no limit, and the most it may ask for. */
-export const SCROLL_STEPS_DEFAULT = 200;
-export const SCROLL_STEPS_MAX = 1_000;
 // How long the page gets after each step to render what scrolled in (a virtual list's rows).
 const RENDER_WAIT_MS = 400;
 
@@ -18,17 +16,23 @@ const RENDER_WAIT_MS = 400;
  * in view), then brings it into view and answers its descriptor. The container is the target's
  * nearest scrollable box (itself included), else the one under the middle of the viewport, else
  * the page. Bounded by `maxSteps` and `timeoutMs`; it only scrolls, never clicks. Scrolling
- * back (a negative `deltaY`) looks upward.
+ * back (a negative `deltaY`) looks upward. Where nothing can scroll, it answers `wheelAt`, the
+ * point for the runner's wheel input (with `until`, in a `not-found` failure's detail).
  */
 export async function scroll(req: RequestOf<'scroll'>): Promise<AnswerOf<'scroll'>> {
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const deadline = performance.now() + timeoutMs;
-  const container = req.target ? scrollableOf((await resolveOne(req.target, timeoutMs)).element) : scrollableAtMiddle();
+  const target = req.target ? (await resolveOne(req.target, timeoutMs)).element : undefined;
+  const container = target ? scrollableOf(target) : scrollableAtMiddle();
   const box = container ?? document.scrollingElement ?? document.documentElement;
   const stepPx = (): number => req.deltaY ?? Math.max(40, Math.round(viewportHeight(box) * 0.8));
   const start = box.scrollTop;
+  // Nothing there can scroll (no scrollable box, and the page fits): a carousel, a map or a
+  // canvas list moves on wheel events itself. The runner sends the wheel input there.
+  const wheelAt = container === undefined && !isScrollable(box) ? middleOf(target) : undefined;
 
   if (!req.until) {
+    if (wheelAt) return { id: req.id, ok: true, steps: 0, scrolled: 0, container: formatElement(box, ''), wheelAt };
     await scrollOnce(box, stepPx());
     return { id: req.id, ok: true, steps: 1, scrolled: Math.round(box.scrollTop - start), container: formatElement(box, '') };
   }
@@ -53,6 +57,9 @@ export async function scroll(req: RequestOf<'scroll'>): Promise<AnswerOf<'scroll
       if (found.length > 1) {
         throw new CommandFailure('ambiguous', `Scrolling found ${found.length} elements matching ${formatTarget(until)}; name one (nth, exact, within).`, { target: until, matches: found.length });
       }
+    }
+    if (wheelAt) {
+      throw new CommandFailure('not-found', `${formatTarget(until)} is not there, and nothing on the page can scroll to it (no scrollable box; the page fits its viewport): it may move on wheel input, which needs the debugging pipe.`, { target: until, steps, wheelAt });
     }
     const where = `after ${steps} scroll step(s) of ${formatElement(box, '')} (${Math.round(box.scrollTop - start)} px)`;
     if (steps >= maxSteps) {
@@ -106,6 +113,13 @@ function isScrollable(el: Element): boolean {
   if (el === document.scrollingElement) return el.scrollHeight > el.clientHeight;
   const overflow = styleOf(el).overflowY;
   return (overflow === 'auto' || overflow === 'scroll' || overflow === 'overlay') && el.scrollHeight > el.clientHeight;
+}
+
+/** The middle of the element (or of the viewport), in the top viewport's CSS pixels: where a wheel goes. */
+function middleOf(el: Element | undefined): { x: number; y: number } {
+  if (!el) return { x: Math.round(innerWidth / 2), y: Math.round(innerHeight / 2) };
+  const r = topViewportRect(el);
+  return { x: Math.round(r.x + r.width / 2), y: Math.round(r.y + r.height / 2) };
 }
 
 function viewportHeight(box: Element): number {

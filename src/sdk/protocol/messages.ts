@@ -308,6 +308,10 @@ export const EvaluateRequestSchema = z.object({
   arg: z.string().max(1_000_000).optional(),
 });
 
+/** Steps a `scroll` with `until` takes when the request names no limit, and the most it may ask for. */
+export const SCROLL_STEPS_DEFAULT = 200;
+export const SCROLL_STEPS_MAX = 1_000;
+
 /**
  * Scrolls the container of `target` (else the one under the middle of the viewport, else the
  * page) by `deltaY` px, or with `until` step by step until that target is there; never clicks.
@@ -318,7 +322,7 @@ export const ScrollRequestSchema = z.object({
   target: TargetSchema.optional(),
   deltaY: z.number().int().min(-1_000_000).max(1_000_000).refine((n) => n !== 0, 'deltaY must not be 0').optional(),
   until: TargetSchema.optional(),
-  maxSteps: z.number().int().positive().max(1_000).optional(),
+  maxSteps: z.number().int().positive().max(SCROLL_STEPS_MAX).optional(),
 });
 
 /**
@@ -327,7 +331,8 @@ export const ScrollRequestSchema = z.object({
  * the runner dispatches: a pointer event (`pointer` and `input` modes) whose target is not the
  * element, or inside it, and a key or text event (`input` mode) that would reach something else,
  * is stopped in the capture phase before the page sees it, and remembered; focus leaving the
- * element is remembered too. `check` answers what happened so far; `disarm` answers it and stops
+ * element is remembered too. `drag` mode: the press must reach the element, the release (or an
+ * HTML5 drag's drop) `to` or the element. `check` answers what happened so far; `disarm` answers it and stops
  * watching. A guard nobody asks about for 30 s disarms itself. Every op may carry the element's
  * `descriptor`, so it reaches the frame the element lies in.
  */
@@ -336,10 +341,13 @@ export const GuardRequestSchema = z
     ...base,
     cmd: z.literal('guard'),
     op: z.enum(['arm', 'check', 'disarm']),
-    mode: z.enum(['pointer', 'input']).optional(),
+    mode: z.enum(['pointer', 'input', 'drag']).optional(),
     descriptor: DescriptorSchema.optional(),
+    /** `drag`: the element the release (or drop) must reach; `descriptor` is the one pressed. */
+    to: DescriptorSchema.optional(),
   })
-  .refine((r) => r.op !== 'arm' || (r.descriptor !== undefined && r.mode !== undefined), { message: 'guard arm needs `descriptor` and `mode`' });
+  .refine((r) => r.op !== 'arm' || (r.descriptor !== undefined && r.mode !== undefined), { message: 'guard arm needs `descriptor` and `mode`' })
+  .refine((r) => r.op !== 'arm' || (r.mode === 'drag') === (r.to !== undefined), { message: 'guard arm takes `to` with mode `drag`, and only then' });
 
 /** Every request, keyed by `cmd`. */
 export const RequestSchemas = {
@@ -591,6 +599,12 @@ export const AnswerSchemas = {
     container: z.string(),
     /** With `until`: the element that appeared, brought into view. */
     descriptor: DescriptorSchema.optional(),
+    /**
+     * Beyond v1: nothing there can scroll (no scrollable box, and the page fits its viewport), so
+     * nothing was scrolled; the middle of the target (or the viewport) in top-viewport CSS px, for
+     * the runner's wheel input. With `until`, it comes in a `not-found` failure's detail instead.
+     */
+    wheelAt: z.object({ x: z.number(), y: z.number() }).optional(),
   }),
   guard: GuardAnswerSchema,
 } as const satisfies Record<Command, z.ZodType>;

@@ -119,7 +119,15 @@ class ScriptRunner {
         if (event.kind !== 'console') into.tabEvents.push({ kind: event.kind, tab: event.tab, ...('url' in event ? { url: event.url } : {}), profile });
       },
       pageError: (profile, error) => {
-        (this.#current ?? this.#pending).consoleErrors.push({ ...error, profile });
+        // The text read when the report is written: the line that says how many of a step's
+        // page errors were left out keeps counting after it was heard (see RunRecords).
+        (this.#current ?? this.#pending).consoleErrors.push({
+          ...error,
+          profile,
+          get text() {
+            return error.text;
+          },
+        });
       },
       request: (profile, entry) => {
         if (!isFailedRequest(entry)) return;

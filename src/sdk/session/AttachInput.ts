@@ -39,6 +39,11 @@ export class AttachInput implements Input {
     await step.locator.act('drag', from.descriptor, { to: to.descriptor, timeoutMs: step.timeoutMs });
   }
 
+  wheel(step: StepContext): Promise<boolean> {
+    step.warn({ code: 'scroll', message: 'Nothing on the page can scroll there; wheel input (for a page that moves on wheel events itself) needs the debugging pipe, so none was sent.' });
+    return Promise.resolve(false);
+  }
+
   upload(): Promise<void> {
     return Promise.reject(new AiteError('unsupported', 'upload needs the debugging pipe; attach mode cannot set the files of an input.', { command: 'upload' }));
   }

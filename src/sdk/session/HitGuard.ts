@@ -4,9 +4,22 @@ import type { Send } from './Channel.js';
 
 /** Typed text goes in chunks this long, the focus checked before each. */
 const TYPE_CHUNK = 16;
+/** The events that press: a drag stopped at its press is tried again (the page saw only moves). */
+const PRESSES = new Set(['pointerdown', 'mousedown']);
 
-/** `pointer`: pointer events must reach the element. `input`: key and text events too, and the focus must stay in it. */
-export type GuardMode = 'pointer' | 'input';
+/**
+ * `pointer`: pointer events must reach the element. `input`: key and text events too, and the
+ * focus must stay in it. `drag`: the press must reach the element, the release (or drop) `to`.
+ */
+export type GuardMode = 'pointer' | 'input' | 'drag';
+
+/** What {@link HitGuard.around} takes beyond the element: see there. */
+export interface GuardOptions {
+  focused?: boolean;
+  to?: Descriptor;
+  /** The guard `resolve` armed on the element in its own round trip, and what it saw then. */
+  armed?: { mode: GuardMode; state: GuardState };
+}
 
 /** Checks, between chunks of input, that nothing was stopped and the focus is still in the element. */
 export type GuardCheck = () => Promise<void>;
@@ -29,9 +42,9 @@ export class HitGuard {
   /**
    * Runs `dispatch` at `at` with the guard armed on `descriptor`. `relocate` finds the point
    * again for the second try; `check` is handed to `dispatch` for typing in chunks. With
-   * `focused`, the element must have the focus already when the guard is armed (fill). With
-   * `armed`, the first try uses the guard `resolve` armed in its own round trip (the second
-   * arms its own).
+   * `focused`, the element must have the focus already when the guard is armed (fill); `to` is
+   * where a drag's release must land. With `armed`, the first try uses the guard `resolve` armed
+   * in its own round trip (the second arms its own).
    */
   async around(
     descriptor: Descriptor,
@@ -40,7 +53,7 @@ export class HitGuard {
     at: Point,
     dispatch: (at: Point, check: GuardCheck) => Promise<void>,
     relocate: () => Promise<Point>,
-    options: { focused?: boolean; armed?: { mode: GuardMode; state: GuardState } } = {},
+    options: GuardOptions = {},
   ): Promise<void> {
     const armed = options.armed?.mode === mode ? options.armed.state : undefined;
     const first = await this.#once(descriptor, mode, action, at, dispatch, options, armed);
@@ -66,15 +79,15 @@ export class HitGuard {
     action: string,
     at: Point,
     dispatch: (at: Point, check: GuardCheck) => Promise<void>,
-    options: { focused?: boolean },
+    options: GuardOptions,
     alreadyArmed: GuardState | undefined,
   ): Promise<'ok' | AiteError> {
     // Inside an iframe the guard's ops are not yet routed to the one frame document the element
     // lies in (arm and check can reach different documents): the input goes unguarded there.
-    if (descriptor.frame !== undefined) return dispatch(at, async () => undefined).then(() => 'ok' as const);
+    if (descriptor.frame !== undefined || options.to?.frame !== undefined) return dispatch(at, async () => undefined).then(() => 'ok' as const);
     const armed =
       alreadyArmed ??
-      (await this.send({ cmd: 'guard', op: 'arm', mode, descriptor }).catch((error: unknown) => {
+      (await this.send({ cmd: 'guard', op: 'arm', mode, descriptor, ...(options.to ? { to: options.to } : {}) }).catch((error: unknown) => {
         if (error instanceof AiteError && error.reason === 'unsupported') return undefined;
         throw error;
       }));
@@ -109,8 +122,9 @@ export class HitGuard {
     const problem = this.#problem(state, mode, action, 'done');
     if (!problem) return 'ok';
     // Only a stopped pointer event is tried again: the page saw none of it. Typed text that
-    // went elsewhere, or a focus the page took, is the page's doing and fails the step.
-    if (state.intercepted && mode === 'pointer') return problem;
+    // went elsewhere, or a focus the page took, is the page's doing and fails the step; so does a
+    // drag's stopped release (the page saw its press and moves).
+    if (state.intercepted && (mode === 'pointer' || (mode === 'drag' && PRESSES.has(state.intercepted.event)))) return problem;
     throw problem;
   }
 
@@ -131,7 +145,9 @@ export class HitGuard {
       const what =
         event === 'input'
           ? `the page moved the focus to ${element} and the text went there (text the browser inserts cannot be stopped)`
-          : `${element} would have received the ${event} instead (the page put it there while aite acted); aite stopped the event before the page saw it`;
+          : mode === 'drag' && !PRESSES.has(event)
+            ? `${element} would have received the ${event} instead of the drop target (the page put it there while aite dragged); aite stopped the release before the page saw it, so nothing was dropped, but the page saw the press and the moves`
+            : `${element} would have received the ${event} instead (the page put it there while aite acted); aite stopped the event before the page saw it`;
       return new AiteError('not-visible', `${action} did not reach its target: ${what}.`, {
         command: action,
         detail: { coveredBy: { element, ...(xpath ? { xpath } : {}) }, event },

@@ -59,6 +59,11 @@ export interface Input {
   toggle(step: StepContext, found: Found, want: boolean, check: Target): Promise<void>;
   /** Drags one element onto another. */
   drag(step: StepContext, from: Found, to: Found): Promise<void>;
+  /**
+   * Trusted wheel input of `deltaY` px at `at` (top-viewport CSS px), for a page that moves on
+   * wheel events itself; false (with a warning on `step`) where the strategy cannot send it.
+   */
+  wheel(step: StepContext, at: { x: number; y: number }, deltaY: number): Promise<boolean>;
   /** Waits until the run's page has had no request in flight for `idleMs`. */
   networkIdle(step: StepContext, idleMs: number, timeoutMs: number): Promise<void>;
   /**

@@ -1,14 +1,14 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
 import type { Point, Target } from '../protocol/index.js';
-import { HitGuard, type GuardCheck, type GuardMode } from './HitGuard.js';
+import { HitGuard, type GuardCheck, type GuardMode, type GuardOptions } from './HitGuard.js';
 import type { Found, Input, PictureOptions, PointerHow } from './Input.js';
 import { InputLedger } from './InputLedger.js';
 import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
 import type { Dialogs } from './pipe/Dialogs.js';
 import { Downloads, type Download } from './pipe/Downloads.js';
 import { fileInputOf, setInputFiles } from './pipe/Files.js';
-import { travel } from './pipe/drag.js';
+import { nextFrame, travel } from './pipe/drag.js';
 import { holding, pressChord, type Chord } from './pipe/keys.js';
 import { capture } from './pipe/pictures.js';
 import type { RunTab } from './RunTab.js';
@@ -76,28 +76,21 @@ export class PipeInput implements Input {
     const page = await this.runTab.page(step.send);
     const input = await fileInputOf(page, found.descriptor);
     if (input) return this.#input(step, 'upload', () => setInputFiles(input, paths));
-    // A control that opens a chooser: the click's chooser is intercepted and answered.
-    const at = await this.#point(step, found);
-    // The chooser's own wait says what went wrong; the input deadline is the backstop behind it.
-    await this.#input(
-      step,
-      'upload',
-      async (p) => {
-        const chooser = p.waitForFileChooser({ timeout: timeoutMs });
-        chooser.catch(() => undefined);
-        await p.mouse.click(at.x, at.y);
-        const opened = await chooser.catch(() => undefined);
-        if (!opened) {
-          throw new AiteError('timeout', `Clicking the <${found.descriptor.tag}> opened no file chooser within ${timeoutMs} ms; name the file input or its label instead.`, { command: 'upload' });
-        }
-        if (paths.length > 1 && !opened.isMultiple()) {
-          await opened.cancel();
-          throw new AiteError('unsupported', `upload: ${paths.length} files for a chooser that takes one.`, { command: 'upload' });
-        }
-        await opened.accept([...paths]);
-      },
-      timeoutMs + 500,
-    );
+    // A control that opens a chooser: the click's chooser is intercepted and answered. The click
+    // is guarded like any other: a chooser opened by something else is not this control's.
+    const chooser = page.waitForFileChooser({ timeout: timeoutMs });
+    chooser.catch(() => undefined);
+    await this.#at(step, found, 'upload', 'pointer', (p, at) => p.mouse.click(at.x, at.y));
+    // The chooser's own wait says what went wrong.
+    const opened = await chooser.catch(() => undefined);
+    if (!opened) {
+      throw new AiteError('timeout', `Clicking the <${found.descriptor.tag}> opened no file chooser within ${timeoutMs} ms; name the file input or its label instead.`, { command: 'upload' });
+    }
+    if (paths.length > 1 && !opened.isMultiple()) {
+      await opened.cancel();
+      throw new AiteError('unsupported', `upload: ${paths.length} files for a chooser that takes one.`, { command: 'upload' });
+    }
+    await withTimeout(opened.accept([...paths]), timeoutMs, () => new AiteError('timeout', `upload: the file chooser did not take the files within ${timeoutMs} ms.`, { command: 'upload' }));
   }
 
   async download(step: StepContext, found: Found, saveAs: string | undefined): Promise<Download> {
@@ -127,9 +120,26 @@ export class PipeInput implements Input {
 
   async drag(step: StepContext, from: Found, to: Found): Promise<void> {
     // Both points first: where a person aims, before the page reacts to the press.
-    const a = await step.locator.locate(from.descriptor, { timeoutMs: step.timeoutMs });
-    const b = await step.locator.locate(to.descriptor, { timeoutMs: step.timeoutMs });
-    await this.#input(step, 'drag', (page) => travel(page, a, b));
+    const locate = async (): Promise<{ a: Point; b: Point }> => ({
+      a: await step.locator.locate(from.descriptor, { timeoutMs: step.timeoutMs }),
+      b: await step.locator.locate(to.descriptor, { timeoutMs: step.timeoutMs }),
+    });
+    let points = await locate();
+    // The press must reach the source and the release the target (see HitGuard).
+    await this.#guarded(step, from, 'drag', 'drag', points.a, (page, a) => travel(page, a, points.b), {
+      to: to.descriptor,
+      relocate: async () => (points = await locate()).a,
+    });
+  }
+
+  async wheel(step: StepContext, at: { x: number; y: number }, deltaY: number): Promise<boolean> {
+    await this.#input(step, 'scroll', async (page) => {
+      await page.mouse.move(at.x, at.y);
+      await page.mouse.wheel({ deltaY });
+      // What the page does with it (a carousel's next slide) is drawn before anyone looks.
+      await nextFrame(page);
+    });
+    return true;
   }
 
   async networkIdle(step: StepContext, idleMs: number, timeoutMs: number): Promise<void> {
@@ -162,7 +172,7 @@ export class PipeInput implements Input {
     action: string,
     mode: GuardMode,
     input: (page: Page, at: Point, check: GuardCheck) => Promise<void>,
-    options: { focused?: boolean } = {},
+    options: GuardedOptions = {},
   ): Promise<void> {
     await this.#guarded(step, found, action, mode, await this.#point(step, found), input, options);
   }
@@ -175,7 +185,7 @@ export class PipeInput implements Input {
     mode: GuardMode,
     at: Point,
     input: (page: Page, at: Point, check: GuardCheck) => Promise<void>,
-    options: { focused?: boolean } = {},
+    { relocate, ...options }: GuardedOptions = {},
   ): Promise<void> {
     const guard = new HitGuard(step.send, () => this.session.countRetry(step));
     try {
@@ -185,7 +195,7 @@ export class PipeInput implements Input {
         action,
         at,
         (point, check) => this.#input(step, action, (page) => input(page, point, check)),
-        () => step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs }),
+        relocate ?? (() => step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs })),
         { ...options, ...(found.armed ? { armed: found.armed } : {}) },
       );
     } catch (error) {
@@ -226,6 +236,11 @@ export class PipeInput implements Input {
       throw error;
     }
   }
+}
+
+/** How a guarded input goes: {@link GuardOptions}, and how the element is found again for the second try. */
+interface GuardedOptions extends GuardOptions {
+  relocate?: () => Promise<Point>;
 }
 
 const SCREENSHOT_TIMEOUT_MS = 2_000;

@@ -9,6 +9,11 @@ export const PAGE_ERRORS_PER_STEP = 100;
 /** Failed requests a failed step's error lists. */
 const FAILED_LISTED_MAX = 20;
 
+/** The line in place of a step's page errors past {@link PAGE_ERRORS_PER_STEP}. */
+function droppedLine(dropped: number): string {
+  return `(more than ${PAGE_ERRORS_PER_STEP} page errors in this step: ${dropped} more ${dropped === 1 ? 'was' : 'were'} not kept)`;
+}
+
 /** A failed request: no answer, or an HTTP error status. */
 export function isFailedRequest(entry: NetworkEntry): boolean {
   return entry.failed !== undefined || (entry.status ?? 0) >= 400;
@@ -18,7 +23,7 @@ export function isFailedRequest(entry: NetworkEntry): boolean {
  * The run's requests and page errors, bounded in memory: at most {@link NETWORK_MAX} requests
  * and {@link PAGE_ERRORS_MAX} errors, and {@link PAGE_ERRORS_PER_STEP} errors per step (the
  * next one is a line saying how many more there were), so a page that throws in a loop or
- * reloads ten times in a step cannot flood a report. Each entry has a sequence number, so a
+ * reloads ten times in a step cannot flood a report; the line counts the ones left out. Each entry has a sequence number, so a
  * step can ask for what happened since it started.
  */
 export class RunRecords {
@@ -28,11 +33,14 @@ export class RunRecords {
   #errorSeq = 0;
   #stepErrors = 0;
   #stepDropped = 0;
+  /** The step's line that says how many page errors were not kept; its count grows as they come. */
+  #stepMarker: PageError | undefined;
 
   /** A step starts: its page errors are counted from here. */
   startStep(): { requests: number; errors: number } {
     this.#stepErrors = 0;
     this.#stepDropped = 0;
+    this.#stepMarker = undefined;
     return { requests: this.#requestSeq, errors: this.#errorSeq };
   }
 
@@ -48,9 +56,15 @@ export class RunRecords {
   addPageError(error: PageError): PageError | undefined {
     if (this.#stepErrors >= PAGE_ERRORS_PER_STEP) {
       this.#stepDropped++;
-      // One line says so, once per step; the count is the step's at that moment.
-      if (this.#stepDropped > 1) return undefined;
-      return this.#keep({ kind: error.kind, text: `(more than ${PAGE_ERRORS_PER_STEP} page errors in this step; the rest are not kept)`, ...(error.url ? { url: error.url } : {}) });
+      const text = droppedLine(this.#stepDropped);
+      // One line says so, once per step, and counts what was left out so far (the same object
+      // in session.consoleErrors and in the report, so its count is the step's when it is read).
+      if (this.#stepMarker) {
+        this.#stepMarker.text = text;
+        return undefined;
+      }
+      this.#stepMarker = this.#keep({ kind: error.kind, text, ...(error.url ? { url: error.url } : {}) });
+      return this.#stepMarker;
     }
     this.#stepErrors++;
     return this.#keep(error);

@@ -5,7 +5,7 @@ import type { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import { defaultTimeoutOf, isPageCommand, type AnswerOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type Target } from '../protocol/index.js';
+import { defaultTimeoutOf, isPageCommand, SCROLL_STEPS_DEFAULT, type AnswerOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type Target } from '../protocol/index.js';
 import { AttachInput } from './AttachInput.js';
 import type { Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
@@ -364,17 +364,47 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    */
   async scroll(target?: TargetInput, options: { deltaY?: number; until?: TargetInput; maxSteps?: number; timeoutMs?: number } = {}): Promise<ScrollResult> {
     const timeoutMs = options.timeoutMs ?? (options.until !== undefined ? Math.max(SCROLL_UNTIL_TIMEOUT_MS, this.#parts.timeoutMs) : undefined);
-    const { value, result } = await this.#step('scroll', options.until ?? target, timeoutMs, (step) =>
-      step.send({
-        cmd: 'scroll',
-        ...(target !== undefined ? { target: toTarget(target) } : {}),
-        ...(options.until !== undefined ? { until: toTarget(options.until) } : {}),
-        ...(options.deltaY !== undefined ? { deltaY: options.deltaY } : {}),
-        ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
-        timeoutMs,
-      }),
-    );
-    return { ...result, scrolled: value.scrolled, steps: value.steps, ...(value.descriptor ? { descriptor: value.descriptor } : {}) };
+    const request = {
+      cmd: 'scroll' as const,
+      ...(target !== undefined ? { target: toTarget(target) } : {}),
+      ...(options.until !== undefined ? { until: toTarget(options.until) } : {}),
+      ...(options.deltaY !== undefined ? { deltaY: options.deltaY } : {}),
+      ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+      timeoutMs,
+    };
+    const { value, result } = await this.#step('scroll', options.until ?? target, timeoutMs, (step) => this.#scroll(step, request, timeoutMs ?? this.#parts.timeoutMs));
+    return { ...result, scrolled: value.scrolled, steps: value.steps, by: value.by, ...(value.descriptor ? { descriptor: value.descriptor } : {}) };
+  }
+
+  /**
+   * The extension scrolls a container. Where nothing there can scroll (it answers `wheelAt`), a
+   * page that moves on wheel events itself (a carousel, a map) gets trusted wheel input over the
+   * target instead, and with `until` one wheel step at a time until the target is there: a
+   * container is scrolled exactly and measurably, a wheel only as the page decides.
+   */
+  async #scroll(step: StepContext, request: RequestInput<'scroll'>, timeoutMs: number): Promise<AnswerOf<'scroll'> & { by: 'container' | 'wheel' }> {
+    const deltaY = request.deltaY ?? WHEEL_DELTA_Y;
+    if (!request.until) {
+      const answer = await step.send(request);
+      if (!answer.wheelAt) return { ...answer, by: 'container' };
+      const sent = await this.#input.wheel(step, answer.wheelAt, deltaY);
+      return { ...answer, steps: sent ? 1 : 0, by: sent ? 'wheel' : 'container' };
+    }
+    const maxSteps = request.maxSteps ?? SCROLL_STEPS_DEFAULT;
+    const deadline = performance.now() + timeoutMs;
+    for (let steps = 0; ; steps++) {
+      try {
+        const answer = await step.send(request);
+        return steps === 0 ? { ...answer, by: 'container' } : { ...answer, steps, by: 'wheel' };
+      } catch (error) {
+        const at = error instanceof AiteError && error.reason === 'not-found' ? pointOf(error.detail.wheelAt) : undefined;
+        if (!at) throw error;
+        const what = `${JSON.stringify(request.until)} did not appear after ${steps} wheel step(s) of ${deltaY} px over ${request.target ? 'the target' : 'the middle of the viewport'} (nothing there scrolls; the page moves on wheel input itself)`;
+        if (steps >= maxSteps) throw new AiteError('not-found', `${what}: maxSteps (${maxSteps}) reached.`, { command: 'scroll', detail: { steps } });
+        if (performance.now() >= deadline) throw new AiteError('timeout', `${what} within ${timeoutMs} ms.`, { command: 'scroll', detail: { steps } });
+        if (!(await this.#input.wheel(step, at, deltaY))) throw error;
+      }
+    }
   }
 
   /**
@@ -610,7 +640,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    * `guard`: the input that follows at once is guarded so (pipe input only), and the guard is
    * armed in the same round trip; only steps that always send input right after ask for it.
    */
-  async #find(step: StepContext, input: TargetInput, prepare?: Prepare, guard?: GuardMode): Promise<Found> {
+  async #find(step: StepContext, input: TargetInput, prepare?: Prepare, guard?: Extract<GuardMode, 'pointer' | 'input'>): Promise<Found> {
     const target = toTarget(input);
     // A snapshot's ref lives as long as its element: nothing to remember it by.
     const lock = target.ref === undefined ? this.#parts.lock : undefined;
@@ -660,6 +690,13 @@ function isReRendered(error: unknown): boolean {
 }
 /** How long a scroll with `until` may take by default: a long list takes many steps. */
 const SCROLL_UNTIL_TIMEOUT_MS = 15_000;
+/** A wheel step when the scroll names no `deltaY`: one notch of a mouse wheel. */
+const WHEEL_DELTA_Y = 100;
+
+function pointOf(value: unknown): { x: number; y: number } | undefined {
+  const p = value as { x?: unknown; y?: unknown } | undefined;
+  return typeof p?.x === 'number' && typeof p.y === 'number' ? { x: p.x, y: p.y } : undefined;
+}
 
 /** The target a request names, for its step's record. */
 function targetOf(request: RequestInput): Target | undefined {

@@ -112,6 +112,12 @@ export interface ScrollResult extends StepResult {
   scrolled: number;
   /** Scroll steps taken. */
   steps: number;
+  /**
+   * How it scrolled: `container`, the target's scroll box (or the page), by exactly `scrolled`
+   * px; `wheel`, trusted wheel input over the target where nothing there can scroll (a page
+   * that moves on wheel events itself, a carousel), `scrolled` then 0.
+   */
+  by: 'container' | 'wheel';
 }
 
 /**

@@ -59,8 +59,11 @@ describe('aite mcp: answers', () => {
         repaired: true,
         repair: { score: 0.91, runnerUp: 0.4, old: { v: 1, tag: 'button', xpath: '/html/body/button' }, changed: ['text'], changes: ['text "Delete" → "Remove"'] },
         warnings: [{ code: 'lock', message: 'the lock file was not written' }],
-        dialogs: [{ type: 'confirm', message: 'Sure?', accepted: true, url: 'http://127.0.0.1:4173/', by: 'armed' }],
       }),
+      dialogs: [
+        { type: 'confirm', message: 'Sure?', accepted: true, url: 'http://127.0.0.1:4173/', by: 'armed' },
+        { type: 'alert', message: 'Welcome', accepted: false, url: 'http://127.0.0.1:4173/?welcome=1', by: 'policy' },
+      ],
     }).content[0]!;
     expect(text).toEqual({
       type: 'text',
@@ -68,6 +71,7 @@ describe('aite mcp: answers', () => {
         'Done: click "Delete". (re-sent 2 times; an action is never sent twice)',
         'Found by repair (score 0.91, next best 0.4): text "Delete" → "Remove".',
         'A confirm dialog opened: "Sure?"; it was accepted.',
+        'An alert dialog opened: "Welcome"; it was dismissed (no answer was armed).',
         'Warning (lock): the lock file was not written',
       ].join('\n'),
     });
@@ -101,6 +105,22 @@ describe('aite mcp: answers', () => {
       text: '[drifted] Nothing was done.\nCandidates (none was acted on; name one to act on it):\n  1. a "Open it" (score 0.62): target {"xpath":"/a"}\n(re-sent 1 time; an action is never sent twice)',
     });
     expect(failed(new InputError('verify was not run: value: expected number.'), 0).content[0]).toEqual({ type: 'text', text: '[usage] verify was not run: value: expected number.' });
+    // A dialog answered while a failing step ran is said too, before a notice.
+    const prompt = { type: 'prompt', message: 'Name?', accepted: true, promptText: 'Ana', url: 'http://127.0.0.1:4173/', by: 'armed' } as const;
+    expect(failed(new AiteError('mismatch', 'It shows "Bob".'), 0, 'Chrome had exited.', [prompt]).content[0]).toEqual({
+      type: 'text',
+      text: '[mismatch] It shows "Bob".\nA prompt dialog opened: "Name?"; it was accepted with "Ana".\nChrome had exited.',
+    });
+  });
+
+  it('[MCP-EVALUATE-RUN] [MCP-ERROR] a page exception from evaluate keeps its reason and says it is the page\'s own, not a bug in aite', () => {
+    const thrown = new AiteError('internal', 'The page threw during evaluate: TypeError: x is undefined', { detail: { exception: { name: 'TypeError', message: 'x is undefined' }, pageException: true } });
+    expect(failed(thrown, 0).content[0]).toEqual({
+      type: 'text',
+      text: "[internal] The page threw during evaluate: TypeError: x is undefined\nThe page's own code threw (not a bug in aite): change the expression, or look at the page first (it may not be in the state the expression expects).",
+    });
+    // A real internal error is not told so.
+    expect(failed(new AiteError('internal', 'boom'), 0).content[0]).toEqual({ type: 'text', text: '[internal] boom' });
   });
 });
 

@@ -4,7 +4,7 @@
 // benchmark's replay and fitter measure exactly what production answers.
 import { type Descriptor, withoutHandle } from '../../../sdk/protocol/index.js';
 import { describeChanges } from './changes.js';
-import { type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, rarity, slotSim, weightsFor } from './score.js';
+import { type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, keptIdentifier, namePlace, rarity, slotSim, weightsFor } from './score.js';
 import { inTwinPlace, isPeer } from './candidates.js';
 import { fold } from '../dom/text.js';
 import type { RepairOutcome } from './types.js';
@@ -43,13 +43,8 @@ export interface Scored<E = unknown> extends Candidate<E> {
 }
 
 export interface RepairOptions {
+  /** The weights to score with (the fitter and the replay try others); default {@link WEIGHTS}. */
   weights?: Weights;
-  /** Replaces the score (benchmark baselines). */
-  scorer?: (old: Descriptor, cand: Descriptor) => number;
-  /** Merge an element with its same-text wrapper (default true). */
-  merge?: boolean;
-  /** Skip the remembered-field step (to measure the score alone). */
-  scoreOnly?: boolean;
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
@@ -130,19 +125,41 @@ export const PLACE_ONLY_FACTOR = 0.5;
 const placeFactor = (identity: number): number => (identity < PLACE_ONLY_BELOW ? PLACE_ONLY_FACTOR : 1);
 
 /**
+ * An element may be renamed between two releases, or moved; one that kept less than
+ * {@link KEPT_BELOW} of both its name and its place (score.ts `namePlace`) is another element as
+ * often as the remembered one: its score is held under {@link ACT_AT}, so it may be proposed
+ * (`drifted`), never acted on. Only an identifier it kept (`id`, `testid`, `nameAttr`, `href`,
+ * score.ts `keptIdentifier`) can still say it is the remembered element, and only with remembered
+ * `peers`: they left the old page's other elements out already (§2), so a renamed and moved link
+ * to the remembered place is that link ("Register an Account" → "Need an account? Sign up!" in a
+ * rebuilt card). Without them it may be another link to the same place (the navigation bar's
+ * "Profile" for a removed "View public profile" beside the form's buttons, both to `/profile`).
+ */
+export const KEPT_BELOW = 0.5;
+export const RENAMED_AND_MOVED_AT_MOST = 0.84;
+
+/** The score once calibrated to mean the same on every page (§3): place only; renamed and moved. */
+function absolute(old: Descriptor, score: number, identity: number, sims: readonly FieldSim[]): number {
+  const s = score * placeFactor(identity);
+  const { name, place } = namePlace(sims);
+  if (name === undefined || place === undefined || name >= KEPT_BELOW || place >= KEPT_BELOW) return s;
+  if (old.peers?.length && keptIdentifier(sims, KEPT_BELOW)) return s;
+  return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
+}
+
+/**
  * The score of each described candidate against the remembered descriptor, in their order: the
  * part of repair that needs no page (the benchmark's replay calls it with a dump's descriptors).
  */
-export function scoreDescribed(old: Descriptor, described: readonly Described[], opts: Pick<RepairOptions, 'weights' | 'scorer'> = {}): { score: number; sims: FieldSim[]; identity: number }[] {
+export function scoreDescribed(old: Descriptor, described: readonly Described[], opts: RepairOptions = {}): { score: number; sims: FieldSim[]; identity: number }[] {
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
   const rare = rarity(described.map((d) => d.descriptor));
   const allSims = described.map(({ descriptor, slot }) => fieldSims(old, descriptor, W.tagFamily, rare, slot));
   const contrast = contrastOf(allSims, W);
   return described.map(({ descriptor }, i) => {
     const sims = allSims[i]!;
-    if (opts.scorer) return { score: opts.scorer(old, descriptor), sims, identity: 1 };
     const identity = identityOf(old, descriptor, W);
-    return { score: combine(sims, W, contrast) * placeFactor(identity), sims, identity };
+    return { score: absolute(old, combine(sims, W, contrast), identity, sims), sims, identity };
   });
 }
 
@@ -163,7 +180,7 @@ export function contrastClose<T extends { score: number; sims: FieldSim[]; ident
   const W = weightsFor(old, weights);
   const contrast = contrastOf(close.map((r) => r.sims), W, { ...W.contrast, top: close.length });
   const again = new Set<T>(close);
-  return ranked.map((r) => (again.has(r) ? { ...r, score: combine(r.sims, W, contrast) * placeFactor(r.identity ?? 1) } : r)).sort((a, b) => b.score - a.score);
+  return ranked.map((r) => (again.has(r) ? { ...r, score: absolute(old, combine(r.sims, W, contrast), r.identity ?? 1, r.sims) } : r)).sort((a, b) => b.score - a.score);
 }
 
 /**
@@ -172,10 +189,8 @@ export function contrastClose<T extends { score: number; sims: FieldSim[]; ident
  */
 export function rankCandidates<T extends Candidate>(old: Descriptor, cands: readonly T[], opts: RepairOptions = {}): (T & Scored)[] {
   const scored = scoreDescribed(old, cands, opts);
-  let ranked = cands.map((c, i) => ({ ...c, ...scored[i]! })).sort((a, b) => b.score - a.score);
-  if (opts.merge !== false) ranked = mergeWrappers(ranked, old.tag);
-  if (!opts.scorer) ranked = contrastClose(old, ranked, opts.weights);
-  return ranked;
+  const ranked = cands.map((c, i) => ({ ...c, ...scored[i]! })).sort((a, b) => b.score - a.score);
+  return contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights);
 }
 
 /**
@@ -184,7 +199,7 @@ export function rankCandidates<T extends Candidate>(old: Descriptor, cands: read
  */
 export function rememberedScore(old: Descriptor, found: Descriptor, opts: RepairOptions = {}): number {
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
-  return opts.scorer ? opts.scorer(old, found) : combine(fieldSims(old, found, W.tagFamily), plain(W));
+  return combine(fieldSims(old, found, W.tagFamily), plain(W));
 }
 
 /** The remembered fields a remembered-field step looks for, with their attributes, in order (§1). */
@@ -245,7 +260,7 @@ export function checkExactMatch<E>(old: Descriptor, exact: ExactMatch<E>, ranked
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
   const d = exact.descriptor;
   const sims = fieldSims(old, d, W.tagFamily);
-  const score = opts.scorer ? opts.scorer(old, d) : combine(sims, plain(W));
+  const score = combine(sims, plain(W));
   if (isPeer(old, exact.key)) return { ok: false, score, why: 'peer' };
   // In a remembered twin's place stands that twin (its row or card), not the remembered element.
   if (inTwinPlace(old, d.tag, exact.place)) return { ok: false, score, why: 'context' };

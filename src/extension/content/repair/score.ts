@@ -295,3 +295,38 @@ export function identityOf(old: Descriptor, cand: Descriptor, W: Weights): numbe
   }
   return den > 0 ? num / den : 1;
 }
+
+/** What a person reads to tell which element it is: what it is called. */
+export const NAME_FIELDS: readonly Field[] = ['text', 'name', 'label', 'ariaLabel', 'placeholder', 'title'];
+/** What says where it stands: its heading, region, row, neighbours, position and slot. */
+export const PLACE_FIELDS: readonly Field[] = ['heading', 'region', 'row', 'near', 'pos', 'slot'];
+
+/**
+ * How much of its name and of its place a candidate kept (locator-repair.md §3, "renamed and
+ * moved"), from its field similarities as scored (the words' rarity included, no contrast and
+ * no fitted weight: every name and every place field counts once). `name`: the best similarity
+ * among the names the remembered element had (a name the candidate lacks counts 0), undefined
+ * when it had none. `place`: the mean similarity of the place fields either side has (one side
+ * only counts 0), undefined when neither has any.
+ */
+export function namePlace(sims: readonly FieldSim[]): { name: number | undefined; place: number | undefined } {
+  let name: number | undefined;
+  let sum = 0;
+  let n = 0;
+  for (const [f, s, p] of sims) {
+    if (NAME_FIELDS.includes(f) && p !== 3) name = Math.max(name ?? 0, p === 1 ? s : 0);
+    else if (PLACE_FIELDS.includes(f)) {
+      sum += p === 1 ? s : 0;
+      n++;
+    }
+  }
+  return { name, place: n ? sum / n : undefined };
+}
+
+/** What names one element rather than a kind of element: its identifiers and where it leads. */
+const IDENTIFIERS: readonly Field[] = ['id', 'testid', 'nameAttr', 'href'];
+
+/** Whether the candidate kept one of the remembered element's identifiers (similarity at least `at`). */
+export function keptIdentifier(sims: readonly FieldSim[], at: number): boolean {
+  return sims.some(([f, s, p]) => p === 1 && s >= at && IDENTIFIERS.includes(f));
+}

@@ -1,5 +1,6 @@
-import { CDPSessionEvent, type Browser, type CDPSession, type Page, type Protocol, type Target } from 'puppeteer-core';
+import type { Browser, CDPSession, Page, Protocol } from 'puppeteer-core';
 import { AiteError } from '../../errors/AiteError.js';
+import { everySession, sessionOf } from './sessions.js';
 
 /**
  * What to do with a native dialog nobody armed an answer for.
@@ -116,18 +117,7 @@ export class Dialogs {
     this.#policy = policy;
     this.#hooks = hooks;
     if (!browser) return;
-    for (const target of browser.targets()) {
-      if (target.type() === 'page') {
-        const session = sessionOf(target);
-        if (session) this.#watch(session);
-      }
-    }
-    void (async () => {
-      // Every session the pipe attaches, as it attaches: before the new target is let run.
-      const root = await browser.target().createCDPSession();
-      root.connection()?.on(CDPSessionEvent.SessionAttached, (session: CDPSession) => this.#watch(session));
-      await root.detach();
-    })().catch(() => undefined);
+    everySession(browser, (session) => this.#watch(session));
   }
 
   /** Arms the answer of the next dialog that opens, in any tab of the run; each call arms one more. */
@@ -231,10 +221,6 @@ export class Dialogs {
 }
 
 /** The CDP session puppeteer attached to a target (one per target, shared with its Page). */
-function sessionOf(target: Target): CDPSession | undefined {
-  return (target as unknown as { _session?(): CDPSession | undefined })._session?.();
-}
-
 /** What the session tells the dialog watch, and hears from it. @internal */
 export interface DialogHooks {
   /** Whether there is a debugging pipe (launch mode). */

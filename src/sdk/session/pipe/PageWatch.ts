@@ -1,6 +1,7 @@
-import type { Browser, Page, Protocol, Target } from 'puppeteer-core';
+import type { Browser, CDPSession, Protocol, Target } from 'puppeteer-core';
 import type { NetworkEntry, PageError } from '../types.js';
 import { redactUrl } from './redact.js';
+import { everySession, targetTypeOf, targetUrlOf } from './sessions.js';
 
 /** What the watch reports to. */
 export interface PageWatchSink {
@@ -13,78 +14,103 @@ const TEXT_MAX = 4_000;
 /**
  * Console lines and requests of every page of a launched Chrome, from the debugging pipe: CDP's
  * `Runtime.consoleAPICalled` (console.error, console.warn), `Log.entryAdded` (failed resource
- * loads) and the Network domain. Uncaught errors are not taken from here: measured, CDP misses
- * an error thrown by a page's first script (the page is attached after it ran), which the
- * extension's relay, there at document_start, sees (pageErrorRelay.ts).
+ * loads) and the Network domain, on the session puppeteer drives each page over. A new tab's
+ * Network domain is enabled as its session attaches, before the tab is let run (see
+ * {@link everySession}).
+ * Uncaught errors are not taken from here: the extension's relay, there at document_start, sees
+ * them (pageErrorRelay.ts). Raw events, not puppeteer's request events, which wait for
+ * extra-info events (a fetch answered 500 never "finished").
  * Headers are never read: nothing secret is kept but the URL, whose userinfo is redacted.
  */
 export class PageWatch {
-  readonly #watched = new WeakSet<Page>();
+  readonly #watched = new WeakSet<CDPSession>();
+  /**
+   * Requests begun and not yet answered, of all sessions: a navigation that moves its tab to a
+   * new page target begins on the old target's session and is answered on the new one's.
+   */
+  readonly #open = new Map<string, OpenRequest>();
+  readonly #stop: () => void;
+  #disposed = false;
+
+  // Every page gets its puppeteer page at once, which enables Runtime and Log on its session.
   readonly #onTarget = (target: Target): void => {
-    if (target.type() !== 'page') return;
-    void target.page().then((page) => page && this.#watch(page), () => undefined);
+    if (target.type() === 'page') void target.page().catch(() => undefined);
   };
 
   constructor(
     private readonly browser: Browser,
     private readonly sink: PageWatchSink,
   ) {
+    this.#stop = everySession(browser, (session) => this.#watch(session));
     browser.on('targetcreated', this.#onTarget);
     for (const target of browser.targets()) this.#onTarget(target);
   }
 
   dispose(): void {
+    this.#disposed = true;
+    this.#open.clear();
+    this.#stop();
     this.browser.off('targetcreated', this.#onTarget);
   }
 
-  #watch(page: Page): void {
-    if (this.#watched.has(page)) return;
-    this.#watched.add(page);
-    const pageUrl = (): string => redactUrl(page.url());
-    // A CDP session of our own: enabling Runtime and Log on it replays what the page logged
-    // before it was attached (measured), and its Network events are not held back waiting for
-    // extra-info events as puppeteer's request events are (a fetch answered 500 never "finished").
-    void page
-      .createCDPSession()
-      .then(async (cdp) => {
-        cdp.on('Runtime.consoleAPICalled', (e: Protocol.Runtime.ConsoleAPICalledEvent) => {
-          if (e.type !== 'error' && e.type !== 'warning') return;
-          const text = e.args.map(argText).join(' ');
-          const frame = e.stackTrace?.callFrames[0];
-          this.sink.pageError({
-            kind: e.type === 'error' ? 'console-error' : 'console-warning',
-            text: cut(text),
-            url: pageUrl(),
-            ...(frame?.url ? { source: `${redactUrl(frame.url)}:${frame.lineNumber + 1}` } : {}),
-          });
-        });
-        cdp.on('Log.entryAdded', ({ entry }: Protocol.Log.EntryAddedEvent) => {
-          if (entry.level !== 'error') return;
-          const resource = entry.source === 'network';
-          this.sink.pageError({
-            kind: resource ? 'resource' : 'console-error',
-            text: cut(entry.url ? `${entry.text} (${redactUrl(entry.url)})` : entry.text),
-            url: pageUrl(),
-          });
-        });
-        const open = new Map<string, OpenRequest>();
-        cdp.on('Network.requestWillBeSent', (e: Protocol.Network.RequestWillBeSentEvent) => {
-          // A redirect ends the request that was redirected.
-          if (e.redirectResponse) this.#answered(open, e.requestId, e.redirectResponse.status);
-          open.set(e.requestId, { url: e.request.url, method: e.request.method, type: (e.type ?? 'Other').toLowerCase(), started: performance.now() });
-        });
-        // Logged when the answer's head arrives: a body nobody reads may never finish loading.
-        cdp.on('Network.responseReceived', (e: Protocol.Network.ResponseReceivedEvent) => this.#answered(open, e.requestId, e.response.status));
-        cdp.on('Network.loadingFailed', (e: Protocol.Network.LoadingFailedEvent) => this.#answered(open, e.requestId, undefined, e.errorText || 'failed'));
-        await Promise.all([cdp.send('Network.enable'), cdp.send('Runtime.enable'), cdp.send('Log.enable')]);
-      })
-      .catch(() => undefined);
+  #watch(cdp: CDPSession): void {
+    if (this.#watched.has(cdp)) return;
+    this.#watched.add(cdp);
+    // Every session is enabled at once (a new one is not told apart yet: its target comes in the
+    // same turn); only a page's events are kept, from a tab's or a popup's top document.
+    const isPage = (): boolean => !this.#disposed && targetTypeOf(cdp) === 'page';
+    const pageUrl = (): string => redactUrl(targetUrlOf(cdp) ?? '');
+    cdp.on('Runtime.consoleAPICalled', (e: Protocol.Runtime.ConsoleAPICalledEvent) => {
+if ((e.type !== 'error' && e.type !== 'warning') || !isPage()) return;
+      const text = e.args.map(argText).join(' ');
+      const frame = e.stackTrace?.callFrames[0];
+      this.sink.pageError({
+        kind: e.type === 'error' ? 'console-error' : 'console-warning',
+        text: cut(text),
+        url: pageUrl(),
+        ...(frame?.url ? { source: `${redactUrl(frame.url)}:${frame.lineNumber + 1}` } : {}),
+      });
+    });
+    cdp.on('Log.entryAdded', ({ entry }: Protocol.Log.EntryAddedEvent) => {
+      if (entry.level !== 'error' || !isPage()) return;
+      const resource = entry.source === 'network';
+      this.sink.pageError({
+        kind: resource ? 'resource' : 'console-error',
+        text: cut(entry.url ? `${entry.text} (${redactUrl(entry.url)})` : entry.text),
+        url: pageUrl(),
+      });
+    });
+    cdp.on('Network.requestWillBeSent', (e: Protocol.Network.RequestWillBeSentEvent) => {
+      if (!isPage()) return;
+      // A redirect ends the request that was redirected.
+      if (e.redirectResponse) this.#answered(e.requestId, e.redirectResponse.status);
+      this.#open.set(e.requestId, { url: e.request.url, method: e.request.method, type: (e.type ?? 'Other').toLowerCase(), started: performance.now() });
+    });
+    // Logged when the answer's head arrives: a body nobody reads may never finish loading.
+    cdp.on('Network.responseReceived', (e: Protocol.Network.ResponseReceivedEvent) => {
+      if (!this.#open.has(e.requestId) && e.type === 'Document' && isPage()) {
+        // A new tab's first document (and a navigation that gets a new page target): Chrome
+        // makes the page target when the answer commits, after the request began, so no session
+        // saw it begin. It is logged from the answer: a document a tab opens is fetched by GET,
+        // and the answer's timing says how long its head took.
+        this.#open.set(e.requestId, { url: e.response.url, method: 'GET', type: 'document', started: performance.now() - (e.response.timing?.receiveHeadersEnd ?? 0) });
+      }
+      this.#answered(e.requestId, e.response.status);
+    });
+    cdp.on('Network.loadingFailed', (e: Protocol.Network.LoadingFailedEvent) => this.#answered(e.requestId, undefined, e.errorText || 'failed'));
+    // Sent now, in the turn the session attached: before puppeteer lets the target run. A
+    // session without it (a tab's, a service worker's) refuses it, which changes nothing. Not
+    // Runtime or Log: puppeteer's page enables those on this session itself, and the first
+    // enable replays what the page logged so far (measured), while a second one would keep the
+    // page's execution contexts from puppeteer (an early Runtime.enable left waitForFunction
+    // hanging).
+    cdp.send('Network.enable').catch(() => undefined);
   }
 
-  #answered(open: Map<string, OpenRequest>, id: string, status: number | undefined, failed?: string): void {
-    const entry = open.get(id);
-    if (!entry) return;
-    open.delete(id);
+  #answered(id: string, status: number | undefined, failed?: string): void {
+    const entry = this.#open.get(id);
+    if (!entry || this.#disposed) return;
+    this.#open.delete(id);
     if (/^(data|blob|chrome-extension):/.test(entry.url)) return;
     this.sink.request({
       url: redactUrl(entry.url),

@@ -51,7 +51,7 @@ export async function travel(page: Page, a: { x: number; y: number }, b: { x: nu
 }
 
 /** Waits for the page to render a frame and run its timers (at most 100 ms: a busy page is not waited for). */
-async function nextFrame(page: Page): Promise<void> {
+export async function nextFrame(page: Page): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const cap = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, 100);

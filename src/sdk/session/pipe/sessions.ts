@@ -1,0 +1,62 @@
+import { CDPSessionEvent, type Browser, type CDPSession, type Connection, type Target } from 'puppeteer-core';
+
+/**
+ * Calls `watch` for every CDP session of the pipe: the pages' open now, then each session as
+ * it attaches (a new tab, a cross-site frame, a worker), before the target is let run. Puppeteer
+ * auto-attaches with `waitForDebuggerOnStart` and lets a new target run (`runIfWaitingForDebugger`)
+ * in the same turn it learns of it; a command `watch` sends at once goes before that, so a new
+ * tab's first request, first dialog and first console line are seen. Nothing here holds a target
+ * paused: puppeteer resumes it as before. Answers a function that stops watching new sessions.
+ */
+export function everySession(browser: Browser, watch: (session: CDPSession) => void): () => void {
+  let connection: Connection | undefined;
+  for (const target of browser.targets()) {
+    if (target.type() !== 'page') continue;
+    const session = sessionOf(target);
+    if (!session) continue;
+    connection ??= session.connection();
+    watch(session);
+  }
+  // The pipe's connection from a page's session, at once: a session attached while it was
+  // being looked up another way (the first navigation of a run) would be missed.
+  if (connection) return listen(connection, watch);
+  let stopped = false;
+  let stop = (): void => {
+    stopped = true;
+  };
+  void (async () => {
+    const root = await browser.target().createCDPSession();
+    const found = root.connection();
+    await root.detach();
+    if (!stopped && found) stop = listen(found, watch);
+  })().catch(() => undefined);
+  return () => stop();
+}
+
+function listen(connection: Connection, watch: (session: CDPSession) => void): () => void {
+  connection.on(CDPSessionEvent.SessionAttached, watch);
+  return () => connection.off(CDPSessionEvent.SessionAttached, watch);
+}
+
+/** The session puppeteer drives `target` over (its page's main session). */
+export function sessionOf(target: Target): CDPSession | undefined {
+  return (target as unknown as { _session?(): CDPSession | undefined })._session?.();
+}
+
+/** The type of the target a session is attached to ('page', 'iframe', 'worker', …), once puppeteer knows it. */
+export function targetTypeOf(session: CDPSession): string | undefined {
+  try {
+    return (session as unknown as { target?(): Target }).target?.().type();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The url of the target a session is attached to, once puppeteer knows it. */
+export function targetUrlOf(session: CDPSession): string | undefined {
+  try {
+    return (session as unknown as { target?(): Target }).target?.().url();
+  } catch {
+    return undefined;
+  }
+}
