@@ -12,7 +12,7 @@ const common = { bundle: true, logLevel: 'warning', absWorkingDir: root };
 await Promise.all([
   build({
     ...common,
-    entryPoints: { run: 'bench/run.ts', driver: 'bench/driver.ts', profile: 'bench/profile.ts', 'profile-launch': 'bench/profile-launch.ts', ab: 'bench/ab.ts', 'ab-worker': 'bench/ab-worker.ts' },
+    entryPoints: { run: 'bench/run.ts', driver: 'bench/driver.ts', profile: 'bench/profile.ts', 'profile-launch': 'bench/profile-launch.ts', ab: 'bench/ab.ts', 'ab-worker': 'bench/ab-worker.ts', 'profile-steps': 'bench/profile-steps.ts' },
     outdir: 'bench/out',
     outExtension: { '.js': '.mjs' },
     platform: 'node',
@@ -49,7 +49,7 @@ copyFileSync(join(root, 'package.json'), join(snapshot, 'package.json'));
 // `--profile-launch`: launch to ready phase by phase, with variants (bench/profile-launch.ts).
 // `--ab <case>`: an A/B of one candidate change (bench/ab.ts).
 // `--ab-worker --a <dir> --b <dir>`: two builds of the extension side by side (bench/ab-worker.ts).
-const mode = ['--profile', '--profile-launch', '--ab-worker', '--ab'].find((a) => process.argv.includes(a));
+const mode = ['--profile-steps', '--profile-launch', '--profile', '--ab-worker', '--ab'].find((a) => process.argv.includes(a));
 const script = mode ? `bench/out/${mode.slice(2)}.mjs` : 'bench/out/run.mjs';
 const rest = process.argv.slice(2);
 const child = spawn(process.execPath, [script, ...rest], {

@@ -8,7 +8,7 @@ export type ToolName = 'aite' | 'playwright' | 'puppeteer';
 export interface LaunchSettings {
   /** The Chromium binary all three tools start. */
   executablePath: string;
-  /** aite's own Chrome flags (read from src/sdk/launch/launchChrome.ts), given to all three. */
+  /** aite's own Chrome flags (the package's `_CHROME_ARGS`), given to all three. */
   args: string[];
   /** Origins the run may touch (aite's allow list; the others ignore it). */
   origins: string[];

@@ -19,6 +19,9 @@ export { BridgeEvent, type BridgeEvents, type Rejection, type RetryInfo } from '
 export { AiteError, type AiteErrorJson } from './errors/AiteError.js';
 export { LockFile, type LockProposal } from './lock/LockFile.js';
 export { findChrome } from './launch/findChrome.js';
+// What the bench needs of launch, from the package rather than a copy (issue 19).
+export { CHROME_ARGS as _CHROME_ARGS } from './launch/launchChrome.js';
+export { LAUNCH_PHASES_CHANNEL as _LAUNCH_PHASES_CHANNEL } from './session/launch.js';
 export { AITE_EXTENSION_ID } from './identity/ExtensionIdentity.js';
 export { stageExtension, type StageExtensionOptions, type StagedExtension } from './launch/stageExtension.js';
 export { CloseCode, REASONS, type Reason } from './protocol/reasons.js';

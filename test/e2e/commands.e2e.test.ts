@@ -143,18 +143,18 @@ describe('fill', () => {
     const sent: string[] = [];
     const request = ctx.session.bridge.request.bind(ctx.session.bridge);
     ctx.session.bridge.request = ((r: Parameters<typeof request>[0]) => {
-      sent.push(`${r.cmd}${'prepare' in r && r.prepare ? `:${r.prepare}` : ''}`);
+      sent.push(`${r.cmd}${'prepare' in r && r.prepare ? `:${r.prepare}` : ''}${'guard' in r && r.guard ? `+guard:${r.guard}` : ''}${'op' in r ? `.${r.op}` : ''}`);
       return request(r);
     }) as typeof request;
     try {
       await ctx.session.fill({ label: 'Name' }, 'Grace Hopper');
-      // One resolve finds the field and readies it; the hit-target guard is armed and disarmed around the input.
-      expect(sent).toEqual(['resolve:fill', 'guard', 'guard']);
+      // One resolve finds the field, readies it and arms the hit-target guard; it is disarmed after the input.
+      expect(sent).toEqual(['resolve:fill+guard:input', 'guard.disarm']);
       await ctx.session.fill({ label: 'Bio' }, 'one line');
       await ctx.session.fill({ role: 'textbox', name: 'Motto' }, 'new motto');
       await ctx.session.fill({ label: 'Name' }, '');
       await ctx.session.click({ text: 'Go' });
-      expect(sent.slice(-3)).toEqual(['resolve:click', 'guard', 'guard']);
+      expect(sent.slice(-2)).toEqual(['resolve:click+guard:pointer', 'guard.disarm']);
     } finally {
       ctx.session.bridge.request = request;
     }

@@ -47,6 +47,11 @@ describe('cross-site iframes', () => {
     await open();
     const pay = await ctx.session.locator.resolve({ role: 'button', name: 'Pay', frame: OUTER });
     expect(pay.descriptor).toMatchObject({ tag: 'button', frame: OUTER });
+    // A resolve that would arm the hit-target guard does not in a frame (the runner's later guard
+    // ops reach the top document, so one armed there would stay armed).
+    const readied = await ctx.session.bridge.request({ cmd: 'resolve', target: { role: 'button', name: 'Pay', frame: OUTER }, prepare: 'click', guard: 'pointer' });
+    expect(readied.point).toBeDefined();
+    expect(readied.guard).toBeUndefined();
     expect((await ctx.session.locator.read({ css: 'h2', frame: OUTER })).text).toBe('Payment frame');
     await ctx.session.verify.exists({ text: 'Inside the inner frame', frame: NESTED });
     await ctx.session.verify.targetText({ css: '#inner-button', frame: NESTED }, 'Inner button');

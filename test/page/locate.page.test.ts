@@ -150,3 +150,96 @@ describe('locate: the element must be the resolved one', () => {
     expect(gone.message).toMatch(/Nothing is at \/html\/body\/div\[9\]\/span any more/);
   });
 });
+
+describe('[RS-PREPARE] resolve with prepare click: a still page is not waited on, a moving box still is', () => {
+  let p: TestPage;
+  beforeAll(async () => {
+    p = await h.open('locate.html');
+    await p.page.evaluate(() => {
+      document.getElementById('moving')!.remove();
+      document.body.insertAdjacentHTML(
+        'afterbegin',
+        `<div id="panel" style="height:0;overflow:hidden;transition:height 3s linear">panel</div><button id="pushed">Pushed</button>
+         <button id="raf" style="position:relative">By rAF</button>
+         <div id="scroller" style="height:60px;overflow:hidden"><div style="height:40px"></div><button id="carried">Carried</button><div style="height:400px"></div></div>`,
+      );
+      // Frames asked for by aite's checks are counted; the page's own loops below use the
+      // uncounted original.
+      const w = window as unknown as { __frames: number; __raf: typeof requestAnimationFrame };
+      w.__frames = 0;
+      w.__raf = window.requestAnimationFrame.bind(window);
+      window.requestAnimationFrame = (cb) => ((w.__frames += 1), w.__raf(cb));
+    });
+    // The page's changes are watched from the first command on (what came before is not known).
+    await p.ok({ cmd: 'resolve', target: { css: '#pushed' } } as never);
+  });
+  afterAll(() => p.close());
+
+  const prepared = (css: string) => ({ cmd: 'resolve', target: { css }, prepare: 'click', timeoutMs: 300 }) as never;
+  const frames = (): Promise<number> => p.page.evaluate(() => (window as unknown as { __frames: number }).__frames);
+  // Whether a box moved between two frames is only seen if they show different times (Chromium
+  // may show the same one twice, more often on a busy machine): what is checked is that the
+  // frame is waited for at all.
+  const framesWaited = async (css: string): Promise<number> => {
+    const before = await frames();
+    await p.run(prepared(css));
+    return (await frames()) - before;
+  };
+  const still = (): Promise<void> => new Promise((r) => setTimeout(r, 150));
+
+  it('answers the point of a button on a page that is still without waiting a frame; locate still waits one', async () => {
+    await still();
+    const before = await frames();
+    const a = await p.ok(prepared('#pushed'));
+    expect(a.point).toMatchObject({ tag: 'button' });
+    expect((await frames()) - before).toBe(0);
+    await p.ok({ cmd: 'locate', descriptor: a.descriptor } as never);
+    expect((await frames()) - before).toBe(1);
+    // Just after a DOM change the same resolve waits its frame.
+    await p.page.evaluate(() => document.getElementById('pushed')!.setAttribute('data-n', '1'));
+    expect(await framesWaited('#pushed')).toBe(1);
+  });
+
+  it('waits a frame on a button a script moves once a frame', async () => {
+    await p.page.evaluate(() => {
+      const w = window as unknown as { __moving: boolean; __raf: typeof requestAnimationFrame };
+      const el = document.getElementById('raf')!;
+      w.__moving = true;
+      const step = (t: number): void => {
+        el.style.left = `${Math.round(t / 4) % 200}px`;
+        if (w.__moving) w.__raf(step);
+      };
+      w.__raf(step);
+    });
+    expect(await framesWaited('#raf')).toBeGreaterThan(0);
+    await p.page.evaluate(() => ((window as unknown as { __moving: boolean }).__moving = false));
+  });
+
+  it('waits a frame on a button another element pushes with a CSS transition, though the DOM is quiet meanwhile', async () => {
+    await p.page.evaluate(() => (document.getElementById('panel')!.style.height = '300px'));
+    // Long past the still period: the transition runs without a DOM change.
+    await still();
+    expect(await framesWaited('#pushed')).toBeGreaterThan(0);
+    await p.page.evaluate(() => {
+      const panel = document.getElementById('panel')!;
+      panel.style.transition = 'none';
+      panel.style.height = '0';
+    });
+  });
+
+  it('waits a frame on a button a script scrolls once a frame (scrolling changes no DOM)', async () => {
+    await p.page.evaluate(() => {
+      const w = window as unknown as { __scrolling: boolean; __raf: typeof requestAnimationFrame };
+      const box = document.getElementById('scroller')!;
+      w.__scrolling = true;
+      const step = (t: number): void => {
+        box.scrollTop = Math.round(t / 8) % 30;
+        if (w.__scrolling) w.__raf(step);
+      };
+      w.__raf(step);
+    });
+    await still();
+    expect(await framesWaited('#carried')).toBeGreaterThan(0);
+    await p.page.evaluate(() => ((window as unknown as { __scrolling: boolean }).__scrolling = false));
+  });
+});

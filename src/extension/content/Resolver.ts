@@ -76,10 +76,16 @@ export function evaluate(target: Target, opts: { within?: Within | undefined; do
   const collect = (el: Element): void => {
     if (!order.has(el)) order.set(el, order.size);
   };
+  // A walk of the whole document also finds its shadow roots, for a css key to query in.
+  let roots: ShadowRoot[] | undefined;
   if (scopes) for (const s of scopes) walkElements(s, collect);
-  else walkElements(doc, collect);
+  else {
+    const found: ShadowRoot[] = [];
+    walkElements(doc, collect, (sr) => found.push(sr));
+    roots = found;
+  }
 
-  const test = compile(target, doc, texts);
+  const test = compile(target, doc, texts, roots);
   const textOnly = target.text !== undefined && LOCATING_KEYS.every((k) => target[k] === undefined);
   const found = new Map<Element, TextMatch>();
   for (const el of order.keys()) {
@@ -163,12 +169,12 @@ export function scopeOf(w: Within, doc: Document = document, texts: TextIndex = 
 }
 
 /** One predicate for all keys of a target: undefined (no match), 'whole' or 'part'. */
-function compile(t: Target, doc: Document, texts: TextIndex): (el: Element) => TextMatch | undefined {
+function compile(t: Target, doc: Document, texts: TextIndex, roots?: readonly ShadowRoot[]): (el: Element) => TextMatch | undefined {
   const exact = t.exact === true;
   const plain: ((el: Element) => boolean)[] = [];
   const tiered: ((el: Element) => TextMatch | undefined)[] = [];
   if (t.css !== undefined) {
-    const set = queryCssDeep(doc, t.css);
+    const set = roots ? queryCssDeep(doc, t.css, roots) : queryCssDeep(doc, t.css);
     plain.push((el) => set.has(el));
   }
   if (t.xpath !== undefined) {

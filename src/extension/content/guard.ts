@@ -1,4 +1,4 @@
-import type { AnswerOf, RequestOf } from '../../sdk/protocol/index.js';
+import type { AnswerOf, GuardState, RequestOf } from '../../sdk/protocol/index.js';
 import { windowOf } from './dom/nodes.js';
 import { composedContains, deepActiveElement } from './dom/query.js';
 import { xpathOf } from './dom/xpath.js';
@@ -70,9 +70,16 @@ export async function guard(req: RequestOf<'guard'>): Promise<AnswerOf<'guard'>>
     clearTimeout(armed.timer);
     armed.timer = setTimeout(disarm, ARMED_MS);
   }
-  const answer = state(req.id);
+  const answer = { id: req.id, ok: true as const, ...state() };
   if (req.op === 'disarm') disarm();
   return answer;
+}
+
+/** Arms the guard on `element` (a `resolve` with `guard` does, once the element is ready) and says what it sees. */
+export function armOn(element: Element, mode: 'pointer' | 'input'): GuardState {
+  disarm();
+  arm(element, mode, undefined);
+  return state();
 }
 
 function arm(element: Element, mode: Mode, to: Element | undefined): void {
@@ -169,13 +176,11 @@ function disarm(): void {
   current.win.removeEventListener('mousemove', current.onMove, { capture: true });
 }
 
-function state(id: number): AnswerOf<'guard'> {
+function state(): GuardState {
   const current = armed;
-  if (!current) return { id, ok: true, armed: false, focused: false };
+  if (!current) return { armed: false, focused: false };
   const focused = hasFocus(current.element);
   return {
-    id,
-    ok: true,
     armed: true,
     focused,
     pressed: current.pressed === true,

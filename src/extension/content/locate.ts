@@ -10,7 +10,7 @@ import { formatElement } from './explain.js';
 import { focusFor, selectContents } from './input/keyboard.js';
 import { elementFromDescriptor } from './fromDescriptor.js';
 
-import { done, nextFrame, pending, settle, type Step } from './settle.js';
+import { activity, done, nextFrame, pending, settle, type Step } from './settle.js';
 
 /** Where to act on an element, in the top viewport's CSS pixels. */
 export interface ActionPoint {
@@ -34,6 +34,8 @@ export interface Actionability {
   hitTest: boolean;
   /** The box must stay put across an animation frame (pointer input aims at it). Default true. */
   stable?: boolean;
+  /** With `stable`: a page that has been still (see `still`) counts as stable without waiting a frame. */
+  trustStill?: boolean;
 }
 
 const POINTER: Actionability = { enabled: true, hitTest: true, stable: true };
@@ -52,6 +54,7 @@ export async function waitActionable(el: Element, timeoutMs: number, need: Actio
 
 async function checkActionable(el: Element, need: Actionability): Promise<Step<ActionPoint, Problem>> {
   assertConnected(el);
+  const unscrolled = topViewportRect(el);
   el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   const name = formatElement(el);
   if (!isRendered(el)) {
@@ -65,8 +68,9 @@ async function checkActionable(el: Element, need: Actionability): Promise<Step<A
   const before = topViewportRect(el);
   const stable = need.stable ?? true;
   // A running CSS or Web animation on the element or around it is compared across two frames
-  // (one frame apart, Chromium may show the same animation time twice); otherwise one frame.
-  const frames = !stable ? 0 : animated(el) ? 2 : 1;
+  // (one frame apart, Chromium may show the same animation time twice); with `trustStill`, a
+  // page that has been still (see `still`) is not waited on; otherwise one frame.
+  const frames = !stable ? 0 : animated(el) ? 2 : need.trustStill && still(el, unscrolled, before) ? 0 : 1;
   for (let i = 0; i < frames; i++) await nextFrame(windowOf(el));
   if (frames > 0) assertConnected(el);
   const rect = stable ? topViewportRect(el) : before;
@@ -90,6 +94,29 @@ async function checkActionable(el: Element, need: Actionability): Promise<Step<A
       : `${name} is not hit at its middle (${x}, ${y})`,
     detail: { x, y, rect, ...(coveredBy ? { coveredBy } : {}) },
   });
+}
+
+/**
+ * How long the top document must have been still for its boxes to count as not moving: over two
+ * frames at 60 Hz, so something moved once a frame (a rAF-driven script changes the DOM to move
+ * an element) has shown up in that time.
+ */
+const STILL_MS = 50;
+
+/**
+ * Whether an element's box cannot be moving now, without waiting a frame to see: it is in the top
+ * document, which has loaded, with no font loading, no animation running anywhere in it, this
+ * check did not scroll it, and nothing changed the DOM, scrolled, resized or loaded for
+ * {@link STILL_MS}. What moves a box without any of that (a script editing a style sheet's rules
+ * once a frame) is still caught when the input goes: the hit-target guard stops input that would
+ * reach anything else, and the step tries once more after `locate`, which always waits a frame.
+ */
+function still(el: Element, unscrolled: Rect, scrolledTo: Rect): boolean {
+  const doc = el.ownerDocument;
+  if (doc !== document || window.top !== window || doc.readyState !== 'complete') return false;
+  if (doc.fonts?.status === 'loading' || !sameRect(unscrolled, scrolledTo)) return false;
+  if (activity.stillMs() < STILL_MS) return false;
+  return !doc.getAnimations().some((a) => a.playState === 'running');
 }
 
 function animated(el: Element): boolean {
@@ -132,8 +159,8 @@ export async function locate(req: RequestOf<'locate'>): Promise<AnswerOf<'locate
  * focused with its text selected, so the runner's trusted text input replaces it (what a person
  * does with Ctrl+A before typing; no click, so no click handler runs, as in other tools' fill).
  */
-export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], timeoutMs: number): Promise<Point> {
-  const p = await waitActionable(el, timeoutMs, how === 'click' ? POINTER : { enabled: true, hitTest: false, stable: false });
+export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], timeoutMs: number, options: { trustStill?: boolean } = {}): Promise<Point> {
+  const p = await waitActionable(el, timeoutMs, how === 'click' ? { ...POINTER, trustStill: options.trustStill === true } : { enabled: true, hitTest: false, stable: false });
   const editable = isEditable(el);
   if (how === 'fill') {
     if (!editable) {

@@ -5,6 +5,7 @@ import type { TextIndex } from './dom/text.js';
 import { formatTarget, q } from './explain.js';
 import { handles } from './Handles.js';
 import { refs } from './refs.js';
+import { armOn } from './guard.js';
 import { prepare } from './locate.js';
 import { checkExactMatch, repair, type RepairOutcome } from './repairPage.js';
 import { describeChanges } from './repair/changes.js';
@@ -29,9 +30,14 @@ export async function resolve(req: RequestOf<'resolve'>): Promise<AnswerOf<'reso
   const found = await find(req, timeoutMs);
   if (!req.prepare) return found.answer;
   // One budget for finding and readying the element, as one step of a person's.
-  // Whole ms: the time left is what a failure says it waited.
-  const point = await prepare(found.element, req.prepare, Math.max(1, Math.round(deadline - performance.now())));
-  return { ...found.answer, point };
+  // A fresh step trusts a still page to be still (locate, which a stopped click retries
+  // through, always waits a frame). Whole ms: the time left is what a failure says it waited.
+  const point = await prepare(found.element, req.prepare, Math.max(1, Math.round(deadline - performance.now())), { trustStill: true });
+  // Armed last, once nothing can fail any more, so a step that fails here leaves no guard armed.
+  // Only in the top document: the runner's later guard ops go there (an element in a frame,
+  // also one whose cross-site frame's own script answers here, is not armed).
+  const guarded = req.guard !== undefined && found.answer.descriptor.frame === undefined && window.top === window && found.element.ownerDocument === document;
+  return { ...found.answer, point, ...(guarded ? { guard: armOn(found.element, req.guard!) } : {}) };
 }
 
 async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ answer: AnswerOf<'resolve'>; element: Element }> {

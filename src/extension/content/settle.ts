@@ -27,6 +27,7 @@ class DomActivity {
   #observer: MutationObserver | undefined;
   readonly #watched = new WeakSet<Node>();
   #lastMutation = performance.now();
+  #lastMove = performance.now();
   #seq = 0;
   readonly #wakers = new Set<() => void>();
 
@@ -34,12 +35,20 @@ class DomActivity {
   start(): void {
     if (this.#observer) return;
     this.#lastMutation = performance.now();
+    this.#lastMove = this.#lastMutation;
     this.#observer = new MutationObserver(() => {
       this.#lastMutation = performance.now();
       this.#seq++;
       for (const wake of [...this.#wakers]) wake();
     });
     this.watchRoots();
+    // What moves boxes without a DOM change: scrolling (a script's too), a resize, an image or
+    // a font arriving. Scroll and load do not bubble; the capture phase of the window sees them.
+    const moved = (): void => {
+      this.#lastMove = performance.now();
+    };
+    for (const type of ['scroll', 'resize', 'load']) window.addEventListener(type, moved, { capture: true, passive: true });
+    document.fonts?.addEventListener('loadingdone', moved);
   }
 
   /** Observes roots not yet observed: documents of same-origin frames and shadow roots (open or closed). */
@@ -66,6 +75,11 @@ class DomActivity {
   /** Milliseconds since the last DOM change seen. */
   quietMs(): number {
     return performance.now() - this.#lastMutation;
+  }
+
+  /** Milliseconds since the last DOM change, scroll, resize or load seen in the top document. */
+  stillMs(): number {
+    return performance.now() - Math.max(this.#lastMutation, this.#lastMove);
   }
 
   get seq(): number {

@@ -4,7 +4,10 @@ import { profileOwner } from './ChromeSingleton.js';
 import { enableDeveloperMode } from './developerMode.js';
 import { AITE_EXTENSION_ID } from '../identity/ExtensionIdentity.js';
 
-/** Flags every aite Chrome gets: a closed network must not slow or spam the start. The bench gives its rivals the same. */
+/**
+ * Flags every aite Chrome gets: a closed network must not slow or spam the start. The bench gives its rivals the same.
+ * @internal
+ */
 export const CHROME_ARGS: readonly string[] = [
   '--disable-background-networking',
   '--disable-component-update',

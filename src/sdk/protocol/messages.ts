@@ -82,6 +82,14 @@ export const ResolveRequestSchema = z.object({
    * else (a positional target after a list was reordered, a text that became part of another's).
    */
   checkExact: z.boolean().optional(),
+  /**
+   * Beyond v1, compatible with it: with `prepare`, the hit-target guard (see `guard`) is armed on
+   * the readied element in this same round trip, as `guard` `arm` with this mode would, and the
+   * answer's `guard` says what it saw then. Only an element of the top document is armed (one in
+   * a frame is answered without `guard`); an extension that does not know it answers without
+   * `guard`, and the runner arms with a `guard` request of its own.
+   */
+  guard: z.enum(['pointer', 'input']).optional(),
 });
 
 export const LocateRequestSchema = z.object({
@@ -512,6 +520,26 @@ export const PointSchema = z.object({
 });
 export type Point = z.infer<typeof PointSchema>;
 
+/** Something the page had in place of the guarded element: what it is, and its XPath to outline it. */
+export const GuardElementSchema = z.object({ element: z.string().max(500), xpath: z.string().max(5_000).optional() });
+
+/** What a hit-target guard saw: a `guard` answer, and a `resolve` answer's `guard`. */
+export const GuardStateSchema = z.object({
+  /** False when no guard is armed in this document (it navigated, or the guard timed out). */
+  armed: z.boolean(),
+  /** The first event stopped because it would have reached something else, and that element. */
+  intercepted: GuardElementSchema.extend({ event: z.string().max(50) }).optional(),
+  /** Whether the element (or one inside it) has the focus now. */
+  focused: z.boolean(),
+  /** What took the focus away from the element since it had it (or has it, when it never had it). */
+  focusTakenBy: GuardElementSchema.optional(),
+  /** Whether a trusted pointerdown or mousedown reached the element since the guard was armed. */
+  pressed: z.boolean().optional(),
+  /** Whether a trusted mousemove reached the element since the guard was armed. */
+  hovered: z.boolean().optional(),
+});
+export type GuardState = z.infer<typeof GuardStateSchema>;
+
 export const ResolveAnswerSchema = z.object({
   ...okBase,
   descriptor: DescriptorSchema,
@@ -521,6 +549,8 @@ export const ResolveAnswerSchema = z.object({
   repair: RepairSchema.optional(),
   /** With `prepare`: the element is ready, and this is where to act on it. */
   point: PointSchema.optional(),
+  /** With `guard`: the guard armed on the element, and what it saw when armed. */
+  guard: GuardStateSchema.optional(),
 });
 
 export const LocateAnswerSchema = z.object({ ...okBase, ...PointSchema.shape });
@@ -595,24 +625,7 @@ export const SnapshotAnswerSchema = z.object({
   truncated: z.boolean(),
 });
 
-/** Something the page had in place of the guarded element: what it is, and its XPath to outline it. */
-export const GuardElementSchema = z.object({ element: z.string().max(500), xpath: z.string().max(5_000).optional() });
-
-export const GuardAnswerSchema = z.object({
-  ...okBase,
-  /** False when no guard is armed in this document (it navigated, or the guard timed out). */
-  armed: z.boolean(),
-  /** The first event stopped because it would have reached something else, and that element. */
-  intercepted: GuardElementSchema.extend({ event: z.string().max(50) }).optional(),
-  /** Whether the element (or one inside it) has the focus now. */
-  focused: z.boolean(),
-  /** What took the focus away from the element since it had it (or has it, when it never had it). */
-  focusTakenBy: GuardElementSchema.optional(),
-  /** Whether a trusted pointerdown or mousedown reached the element since the guard was armed. */
-  pressed: z.boolean().optional(),
-  /** Whether a trusted mousemove reached the element since the guard was armed. */
-  hovered: z.boolean().optional(),
-});
+export const GuardAnswerSchema = z.object({ ...okBase, ...GuardStateSchema.shape });
 
 export const AnswerSchemas = {
   resolve: ResolveAnswerSchema,

@@ -1,5 +1,5 @@
 import { AiteError } from '../errors/AiteError.js';
-import { framePath, type AnswerOf, type Descriptor, type Point } from '../protocol/index.js';
+import { framePath, type AnswerOf, type Descriptor, type GuardState, type Point } from '../protocol/index.js';
 import type { Send } from './Channel.js';
 
 /** Typed text goes in chunks this long, the focus checked before each. */
@@ -19,6 +19,8 @@ export interface GuardOptions {
   to?: Descriptor;
   /** The dispatch presses a button: a press that never reached the element's document fails the step. */
   presses?: boolean;
+  /** The guard `resolve` armed on the element in its own round trip, and what it saw then. */
+  armed?: { mode: GuardMode; state: GuardState };
 }
 
 /**
@@ -48,7 +50,8 @@ export class HitGuard {
    * `focused`, the element must have the focus already when the guard is armed (fill); `to` is
    * where a drag's release must land. With `presses`, the dispatch presses a button, and a press
    * that never reached the element's document fails the step: it went to another document, which
-   * the guard cannot watch.
+   * the guard cannot watch. With `armed`, the first try uses the guard `resolve` armed in its own
+   * round trip (the second arms its own).
    */
   async around(
     descriptor: Descriptor,
@@ -59,12 +62,13 @@ export class HitGuard {
     relocate: () => Promise<Point>,
     options: GuardOptions = {},
   ): Promise<void> {
-    const first = await this.#once(descriptor, mode, action, at, dispatch, options);
+    const armed = options.armed?.mode === mode ? options.armed.state : undefined;
+    const first = await this.#once(descriptor, mode, action, at, dispatch, options, armed);
     if (first === 'ok') return;
     this.countRetry();
     // The element must be reachable now (locate waits for that, or says what still covers it).
     const again = await relocate();
-    const second = await this.#once(descriptor, mode, action, again, dispatch, options);
+    const second = await this.#once(descriptor, mode, action, again, dispatch, options, undefined);
     if (second !== 'ok') throw second;
   }
 
@@ -83,13 +87,16 @@ export class HitGuard {
     at: Point,
     dispatch: (at: Point, check: GuardCheck) => Promise<void>,
     options: GuardOptions,
+    alreadyArmed: GuardState | undefined,
   ): Promise<'ok' | AiteError> {
     // One guard watches one document: a drag from one frame into another goes unguarded.
     if (options.to && !sameFrame(options.to, descriptor)) return dispatch(at, unguarded).then(() => 'ok' as const);
-    const armed = await this.send({ cmd: 'guard', op: 'arm', mode, descriptor, ...(options.to ? { to: options.to } : {}) }).catch((error: unknown) => {
-      if (error instanceof AiteError && error.reason === 'unsupported') return undefined;
-      throw error;
-    });
+    const armed =
+      alreadyArmed ??
+      (await this.send({ cmd: 'guard', op: 'arm', mode, descriptor, ...(options.to ? { to: options.to } : {}) }).catch((error: unknown) => {
+        if (error instanceof AiteError && error.reason === 'unsupported') return undefined;
+        throw error;
+      }));
     // A v1 extension cannot watch (it answers `unsupported`): the input goes as before.
     if (!armed?.armed) return dispatch(at, unguarded).then(() => 'ok' as const);
     // fill: resolve focused the field; it must still have the focus before the text goes.
@@ -154,7 +161,7 @@ export class HitGuard {
     );
   }
 
-  #problem(state: AnswerOf<'guard'>, mode: GuardMode, action: string, phase: 'before-more' | 'done'): AiteError | undefined {
+  #problem(state: GuardState, mode: GuardMode, action: string, phase: 'before-more' | 'done'): AiteError | undefined {
     if (state.intercepted) {
       const { element, xpath, event } = state.intercepted;
       const what =

@@ -1,4 +1,5 @@
-import type { AnswerOf, Descriptor, Point, Rect, RequestOf, Target } from '../protocol/index.js';
+import type { AnswerOf, Descriptor, GuardState, Point, Rect, RequestOf, Target } from '../protocol/index.js';
+import type { GuardMode } from './HitGuard.js';
 import type { KeyInput } from 'puppeteer-core';
 import type { Download } from './pipe/Downloads.js';
 import type { Chord } from './pipe/keys.js';
@@ -17,6 +18,8 @@ export interface Found {
   descriptor: Descriptor;
   resolved: AnswerOf<'resolve'>;
   point?: Point;
+  /** The hit-target guard `resolve` armed on the element for the input that follows, and what it saw then. */
+  armed?: { mode: GuardMode; state: GuardState };
 }
 
 /** What a picture takes in: see {@link Input.screenshot}. */

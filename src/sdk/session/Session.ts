@@ -10,6 +10,7 @@ import { DebuggerInput } from './DebuggerInput.js';
 import type { Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
 import { failurePicture, type FailureFacts } from './failurePicture.js';
+import type { GuardMode } from './HitGuard.js';
 import type { Found, Input, Prepare } from './Input.js';
 import { Locator } from './Locator.js';
 import { writePicture } from './pipe/pictures.js';
@@ -253,23 +254,23 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     return this.#composed('click', target, options, async (step) => {
       const modifiers = parseModifiers(options.modifiers, 'click');
       const how = { ...(options.button ? { button: options.button } : {}), modifiers, ...(options.clickCount ? { clickCount: options.clickCount } : {}), ...(options.position ? { position: options.position } : {}) };
-      await this.#input.pointer(step, await this.#find(step, target, 'click'), 'click', how);
+      await this.#input.pointer(step, await this.#find(step, target, 'click', 'pointer'), 'click', how);
     });
   }
 
   /** Double-clicks the target. */
   doubleClick(target: TargetInput, options: StepOptions = {}): Promise<StepResult> {
-    return this.#composed('doubleClick', target, options, async (step) => this.#input.pointer(step, await this.#find(step, target, 'click'), 'doubleClick'));
+    return this.#composed('doubleClick', target, options, async (step) => this.#input.pointer(step, await this.#find(step, target, 'click', 'pointer'), 'doubleClick'));
   }
 
   /** Moves the mouse over the target. */
   hover(target: TargetInput, options: StepOptions = {}): Promise<StepResult> {
-    return this.#composed('hover', target, options, async (step) => this.#input.pointer(step, await this.#find(step, target, 'click'), 'hover'));
+    return this.#composed('hover', target, options, async (step) => this.#input.pointer(step, await this.#find(step, target, 'click', 'pointer'), 'hover'));
   }
 
   /** Clicks the target to focus it, then types `text` key by key (appends to what is there). */
   type(target: TargetInput, text: string, options: StepOptions = {}): Promise<StepResult> {
-    return this.#composed('type', target, options, async (step) => this.#input.type(step, await this.#find(step, target, 'click'), text));
+    return this.#composed('type', target, options, async (step) => this.#input.type(step, await this.#find(step, target, 'click', 'input'), text));
   }
 
   /**
@@ -278,7 +279,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    * tools' fill, it does not click the field first; use `type` for key-by-key typing.
    */
   fill(target: TargetInput, text: string, options: StepOptions = {}): Promise<StepResult> {
-    return this.#composed('fill', target, options, async (step) => this.#input.fill(step, await this.#find(step, target, 'fill'), text));
+    return this.#composed('fill', target, options, async (step) => this.#input.fill(step, await this.#find(step, target, 'fill', 'input'), text));
   }
 
   /**
@@ -289,7 +290,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   press(key: string, target?: TargetInput, options: StepOptions = {}): Promise<StepResult> {
     return this.#composed('press', target, options, async (step) => {
       const chord = parseChord(key);
-      await this.#input.press(step, key, target === undefined ? undefined : await this.#find(step, target, 'focus'), chord);
+      await this.#input.press(step, key, target === undefined ? undefined : await this.#find(step, target, 'focus', 'input'), chord);
     });
   }
 
@@ -671,8 +672,12 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     if (kept) this.emit('pageError', kept);
   }
 
-  /** Resolves a target with what the lock file remembers of it, and keeps the lock file up to date. */
-  async #find(step: StepContext, input: TargetInput, prepare?: Prepare): Promise<Found> {
+  /**
+   * Resolves a target with what the lock file remembers of it, and keeps the lock file up to date.
+   * `guard`: the input that follows at once is guarded so (pipe input only), and the guard is
+   * armed in the same round trip; only steps that always send input right after ask for it.
+   */
+  async #find(step: StepContext, input: TargetInput, prepare?: Prepare, guard?: Extract<GuardMode, 'pointer' | 'input'>): Promise<Found> {
     const target = toTarget(input);
     // A snapshot's ref lives as long as its element: nothing to remember it by.
     const lock = target.ref === undefined ? this.#parts.lock : undefined;
@@ -681,10 +686,15 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     // Only pipe input needs a point: plain-event acts make their own checks in the page.
     // Only a descriptor that goes into the lock file needs the look at the rest of the page.
     const record = lock !== undefined && page !== undefined && lock.willRecord(target, page);
-    const resolved = await step.locator.resolve(target, {
+    const prepares = this.#input.prepares && prepare !== undefined;
+    // Not Locator.resolve: an armed guard is the step's to disarm, never a public caller's.
+    const resolved = await step.send({
+      cmd: 'resolve',
+      target,
       descriptor: remembered,
       timeoutMs: step.timeoutMs,
-      prepare: this.#input.prepares ? prepare : undefined,
+      ...(prepares ? { prepare } : {}),
+      ...(prepares && guard ? { guard } : {}),
       ...(record ? { record } : {}),
       ...(remembered ? { checkExact: true } : {}),
     });
@@ -702,7 +712,12 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       } else lock.proposeRepair(target, page, resolved.descriptor, resolved.repair);
     }
     if (resolved.repaired && !unchanged) step.repairs.push(resolved);
-    return { descriptor: resolved.descriptor, resolved, ...(resolved.point ? { point: resolved.point } : {}) };
+    return {
+      descriptor: resolved.descriptor,
+      resolved,
+      ...(resolved.point ? { point: resolved.point } : {}),
+      ...(guard && resolved.guard ? { armed: { mode: guard, state: resolved.guard } } : {}),
+    };
   }
 }
 

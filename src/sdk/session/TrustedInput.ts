@@ -169,7 +169,8 @@ export abstract class TrustedInput<D extends Devices> {
         at,
         (point, check) => this.dispatch(step, action, (d) => input(d, point, check)),
         relocate ?? (() => step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs })),
-        options,
+        // The first try uses the guard the step's resolve armed, when it did.
+        { ...options, ...(found.armed ? { armed: found.armed } : {}) },
       );
     } catch (error) {
       // The element is only located again after the guard stopped the input before the page saw

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { channel } from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -19,6 +20,17 @@ import { Session } from './Session.js';
 
 /** How long a Chrome killed while it started may take to exit, before its dirs are removed again. */
 const STARTING_CHROME_EXIT_MS = 500;
+
+/**
+ * The `node:diagnostics_channel` name on which `launch()` says where it is, for whoever times its
+ * phases (the bench's `--profile-launch` does): `{ phase: 'staged' }` once the bridge listens and
+ * the extension is staged, `{ phase: 'chrome', browser }` once Chrome answers on its pipe,
+ * `{ phase: 'connected' }` once the extension has said hello. Nothing is published without a
+ * subscriber.
+ * @internal
+ */
+export const LAUNCH_PHASES_CHANNEL = 'aite:launch';
+const phases = channel(LAUNCH_PHASES_CHANNEL);
 
 /**
  * Starts a bridge and a Chrome with the aite extension over a private debugging pipe, and
@@ -86,6 +98,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
     bridge = await Bridge.start({ profile, defaultTimeoutMs: timeoutMs, ...opts.keepAlive });
     stage = await ExtensionStage.create({ userDataDir, allow: opts.allow });
     await stage.writeBridgeConfig({ url: bridge.url, token: bridge.token, profile });
+    if (phases.hasSubscribers) phases.publish({ phase: 'staged' });
     const connectTimeoutMs = opts.connectTimeoutMs ?? 20_000;
     const connected = bridge.waitForExtension(connectTimeoutMs);
     connected.catch(() => undefined);
@@ -100,8 +113,10 @@ export async function launch(options: LaunchOptions): Promise<Session> {
     });
     browserProcess = browser.process() ?? undefined;
     browserPid = browserProcess?.pid;
+    if (phases.hasSubscribers) phases.publish({ phase: 'chrome', browser });
     try {
       await connected;
+      if (phases.hasSubscribers) phases.publish({ phase: 'connected' });
     } catch {
       cleaned = true;
       await cleanup(() => browser.close());

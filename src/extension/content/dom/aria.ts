@@ -118,8 +118,7 @@ function labelledByText(el: Element, texts: TextIndex): string {
 
 /** Text of the `<label>` elements of a form control, without the control's own text. */
 export function nativeLabels(el: Element, texts: TextIndex = new TextIndex()): string[] {
-  const labels = (el as HTMLInputElement).labels;
-  if (!labels) return [];
+  const labels = texts.labelsOf(el);
   const out: string[] = [];
   for (const label of labels) {
     const t = label.contains(el) ? labelTextWithout(label, el) : texts.of(label);

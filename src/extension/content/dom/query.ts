@@ -14,42 +14,48 @@ const SKIP = new Set(['head', 'script', 'style', 'noscript', 'template', 'link',
  * not entered: a target reaches into one only through its `frame` key, as in Playwright, so a
  * descriptor always knows which document its xpath belongs to. Our own overlay boxes are skipped.
  */
-export function walkElements(start: Root | Element, visit: (el: Element) => void): void {
+export function walkElements(start: Root | Element, visit: (el: Element) => void, onShadowRoot?: (root: ShadowRoot) => void): void {
   if (isElement(start)) {
     const sr = shadowRootOf(start);
-    if (sr) visitChildren(sr, visit);
-    visitChildren(start, visit);
-  } else visitChildren(start, visit);
+    if (sr) {
+      onShadowRoot?.(sr);
+      visitChildren(sr, visit, onShadowRoot);
+    }
+    visitChildren(start, visit, onShadowRoot);
+  } else visitChildren(start, visit, onShadowRoot);
 }
 
 // Recursive over firstElementChild/nextElementSibling: no arrays, no iterators (this runs over
 // every element of the page for most commands). Recursion depth is the DOM's depth.
-function visitChildren(parent: ParentNode, visit: (el: Element) => void): void {
+function visitChildren(parent: ParentNode, visit: (el: Element) => void, onShadowRoot: ((root: ShadowRoot) => void) | undefined): void {
   for (let el = parent.firstElementChild; el; el = el.nextElementSibling) {
     if (SKIP.has(el.localName) || el.hasAttribute('data-aite-overlay')) continue;
     visit(el);
     // The shadow tree is visited before the light children (it is what renders).
     const sr = shadowRootOf(el);
-    if (sr) visitChildren(sr, visit);
-    if (el.firstElementChild) visitChildren(el, visit);
+    if (sr) {
+      onShadowRoot?.(sr);
+      visitChildren(sr, visit, onShadowRoot);
+    }
+    if (el.firstElementChild) visitChildren(el, visit, onShadowRoot);
   }
 }
 
 /** Every shadow root under a document, open or closed (for CSS queries, which stop at shadow boundaries). */
 export function shadowRootsOf(doc: Document): ShadowRoot[] {
   const roots: ShadowRoot[] = [];
-  walkElements(doc, (el) => {
-    const sr = shadowRootOf(el);
-    if (sr) roots.push(sr);
-  });
+  walkElements(doc, () => undefined, (sr) => roots.push(sr));
   return roots;
 }
 
-/** `querySelectorAll` over a document and all its shadow roots. */
-export function queryCssDeep(doc: Document, css: string): Set<Element> {
+/**
+ * `querySelectorAll` over a document and all its shadow roots; `roots`: those roots, when a walk
+ * of the whole document has just found them (one walk instead of two).
+ */
+export function queryCssDeep(doc: Document, css: string, roots: readonly ShadowRoot[] = shadowRootsOf(doc)): Set<Element> {
   const found = new Set<Element>();
   try {
-    for (const root of [doc, ...shadowRootsOf(doc)]) for (const el of root.querySelectorAll(css)) found.add(el);
+    for (const root of [doc, ...roots]) for (const el of root.querySelectorAll(css)) found.add(el);
   } catch (e) {
     throw new CommandFailure('unsupported', `The css selector ${JSON.stringify(css)} is not valid CSS (${(e as Error).message}). Fix the selector.`, { css });
   }

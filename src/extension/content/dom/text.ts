@@ -100,6 +100,33 @@ const BUTTON_INPUTS = new Set(['button', 'submit', 'reset']);
 export class TextIndex {
   readonly #docs = new Map<Document, DocText>();
   readonly #slow = new Map<Element, string>();
+  readonly #labels = new Map<Node, Map<Element, HTMLLabelElement[]>>();
+
+  /**
+   * `el.labels`, from the labels' side: the look also caches, per tree (document or shadow
+   * root), the label elements naming each control (`label.control`, in tree order, as
+   * `labels` lists them). Chromium builds an element's `labels` by walking its whole tree the
+   * first time it is asked (and again after a change): asked for every element of a
+   * 2000-element page (a `label` or `name` target), that was 45-75 ms; this is one query.
+   */
+  labelsOf(el: Element): readonly HTMLLabelElement[] {
+    if (!('labels' in el)) return [];
+    const root = el.getRootNode();
+    let byControl = this.#labels.get(root);
+    if (!byControl) {
+      byControl = new Map();
+      const labels = (root as ParentNode).querySelectorAll?.('label') ?? [];
+      for (const label of labels as Iterable<HTMLLabelElement>) {
+        const control = label.control;
+        if (!control) continue;
+        const list = byControl.get(control);
+        if (list) list.push(label);
+        else byControl.set(control, [label]);
+      }
+      this.#labels.set(root, byControl);
+    }
+    return byControl.get(el) ?? [];
+  }
 
   /** Folded match text of an element. */
   of(el: Element): string {
