@@ -200,6 +200,14 @@ export const REQUIREMENTS = {
   'NET-FAILED-STEP': 'session.network keeps the run\u2019s requests (url, method, status, type, ms, failed); a failed step lists the failed requests of that step',
   'NET-REDACT': 'the network log keeps no headers, and a URL\u2019s user:password@ is redacted',
 
+  // Attach mode with real input (issue 16 item 9)
+  'ATT-TRUSTED': 'attach mode: clicks, typed text and keys reach the page as trusted input (isTrusted) through the extension\u2019s chrome.debugger on the run\u2019s tab',
+  'ATT-PICTURE': 'attach mode: the viewport, an element and the full page are pictured through chrome.debugger (Page.captureScreenshot), at their size',
+  'ATT-DIALOG': 'attach mode: native dialogs in the run\u2019s tabs are answered by the extension at once, by dialogs.next() or the dialogs policy, and listed in dialogs.seen and StepResult.dialogs',
+  'ATT-UPLOAD': 'attach mode: upload sets the files of a file input (or its label\u2019s) through chrome.debugger, and answers the file chooser a trusted click opened; [] clears',
+  'ATT-FALLBACK': 'attach mode: where chrome.debugger is refused (no permission, another debugger, the bar cancelled, attach({ debugger: false })) a step sends plain DOM events and says so once in its warnings',
+  'ATT-OWN-TABS': 'attach mode attaches chrome.debugger only to the run\u2019s own tabs: a tab of the person the run did not open or switch to is never attached, and the run\u2019s are detached when the session closes',
+
   // Hostile pages and hostile files
   'RPT-CONFINED': 'every path in a report or merged report stays inside its folder: no "..", not absolute, no symbolic link followed (lstat, O_NOFOLLOW)',
   'FILE-LIMITS': 'scripts, configs and lock files past their size, depth or alias limits (a strict lock-file descriptor schema) are refused as file errors, exit 2, before Chrome starts; long report strings are cut',

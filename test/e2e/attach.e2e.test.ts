@@ -8,7 +8,8 @@ import { attach, findChrome, stageExtension, type Session } from '../../src/sdk/
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
 
 // Attach mode: a Chrome the user runs with the aite extension installed, no debugging pipe. The
-// extension folder comes from the public stageExtension(), as a user gets it.
+// extension folder comes from the public stageExtension(), as a user gets it. This file drives it
+// with chrome.debugger turned off (plain DOM events); attach-debugger.e2e.test.ts with it on.
 let server: FixtureServer;
 let chrome: ChildProcess;
 let session: Session;
@@ -22,7 +23,7 @@ beforeAll(async () => {
   const allow = [server.origin, server.origin.replace('127.0.0.1', 'localhost')];
   const stage = await stageExtension({ allow, dir: join(profileDir, 'my-extension') });
   extensionDir = stage.dir;
-  const attached = attach({ extensionDir: stage.dir, allow, connectTimeoutMs: 30_000 });
+  const attached = attach({ extensionDir: stage.dir, allow, connectTimeoutMs: 30_000, debugger: false });
   chrome = spawn(
     findChrome(),
     [
@@ -60,10 +61,11 @@ describe('attach mode', () => {
     expect(session.browser).toBeUndefined();
   });
 
-  it('[ACT-ACTIONS] clicks and types through act with plain events', async () => {
+  it('[ACT-ACTIONS, ATT-FALLBACK] clicks and types through act with plain events; attach({ debugger: false }) says so once per step', async () => {
     await session.tab.navigate(new URL('buttons.html', server.url).href);
     const result = await session.click({ text: 'Save', within: 'Actions' });
     expect(result.ok).toBe(true);
+    expect(result.warnings).toEqual([{ code: 'trusted-input', message: expect.stringMatching(/^click went as plain DOM events, not trusted input: attach\(\{ debugger: false \}\) turned chrome\.debugger off\./) }]);
     await session.verify.targetText({ css: '#count' }, '1');
     await session.type({ label: 'Email' }, 'x@y.z');
     await session.verify.value({ label: 'Email' }, 'x@y.z');
@@ -110,6 +112,7 @@ describe('attach mode', () => {
     session.on('warning', (w) => warnings.push(w.code));
     expect(await session.screenshot()).toBeUndefined();
     expect(warnings).toEqual(['screenshot']);
+    expect(() => session.dialogs.next({ accept: true })).toThrow(/debugger: false/);
   });
 
   it('the CLI writes the same extension folder: `aite extension --out`', async () => {

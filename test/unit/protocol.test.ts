@@ -25,9 +25,9 @@ import {
 const descriptor = { v: 1, tag: 'button', xpath: '/html/body/button[1]' };
 
 describe('protocol schemas', () => {
-  it('knows every command of protocol v1, plus actStatus and guard beyond it, and an answer schema for each', () => {
+  it('knows every command of protocol v1, plus actStatus, guard and the real-pages commands (debugger among them) beyond it, and an answer schema for each', () => {
     expect([...COMMANDS].sort()).toEqual(
-      ['act', 'actStatus', 'closeTab', 'guard', 'locate', 'navigate', 'outline', 'read', 'resolve', 'switchTab', 'tabs', 'verify', 'wait', 'snapshot', 'history', 'evaluate', 'scroll'].sort(),
+      ['act', 'actStatus', 'closeTab', 'guard', 'locate', 'navigate', 'outline', 'read', 'resolve', 'switchTab', 'tabs', 'verify', 'wait', 'snapshot', 'history', 'evaluate', 'scroll', 'debugger'].sort(),
     );
     for (const cmd of COMMANDS) expect(AnswerSchemas[cmd]).toBeDefined();
   });

@@ -19,6 +19,8 @@ export interface ConnectionHandlers {
   /** The runId of the run this worker was in, for `resume`. */
   lastRunId(): Promise<string | undefined>;
   onWelcome(welcome: Welcome, resumed: boolean): Promise<void>;
+  /** A welcomed connection closed. */
+  onClose?(): void;
 }
 
 /**
@@ -115,6 +117,7 @@ export class BridgeConnection {
     ws.onclose = (event) => {
       if (this.#ws !== ws) return;
       this.#ws = undefined;
+      if (welcomed) this.handlers.onClose?.();
       if (event.code === CloseCode.Replaced) {
         // Another extension has taken over this bridge: stop until the worker restarts.
         Badge.error('replaced by another connection (4409); restart the extension to reconnect');

@@ -1,5 +1,6 @@
 import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, defaultTimeoutOf, originOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
+import type { DebuggerTabs } from './DebuggerTabs.js';
 import { evaluateInTab } from './evaluate.js';
 import { LoadWatch } from './LoadWatch.js';
 import { FrameRoute } from './FrameRoute.js';
@@ -16,6 +17,7 @@ export class CommandRouter {
   constructor(
     private readonly state: RunState,
     private readonly allow: AllowList,
+    private readonly debuggerTabs: DebuggerTabs,
   ) {
     this.#page = new FrameRoute(allow);
     const page = (request: PageRequest): Promise<Record<string, unknown>> => this.#runOnPage(request);
@@ -47,6 +49,7 @@ export class CommandRouter {
       },
       guard: page,
       actStatus: (request) => this.#actStatus(request),
+      debugger: (request) => this.debuggerTabs.handle(request),
     } satisfies { [C in Command]: Handler<C> };
   }
 
@@ -107,6 +110,7 @@ export class CommandRouter {
     try {
       if (request.tab !== undefined) {
         tabId = request.tab;
+        await this.debuggerTabs.adopt(tabId);
         await chrome.tabs.update(tabId, { url: url.href }).catch(() => {
           throw new CommandFailure('tab-closed', `Tab ${tabId} does not exist.`, { tab: tabId });
         });
@@ -118,6 +122,9 @@ export class CommandRouter {
           data.created.push(tabId);
           data.opened = data.opened.filter((id) => id !== tabId);
         });
+        // As the page loads (Chrome cannot hold a new tab for an extension's debugger): a dialog
+        // its very first script opens may come before the debugger, and is left to the person.
+        await this.debuggerTabs.adopt(tabId);
       }
     } catch (error) {
       watch.dispose();

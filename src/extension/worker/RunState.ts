@@ -18,6 +18,8 @@ export interface RunStateData {
   acts?: number[];
   /** Whether this state goes back to the run's start (false after a reload cleared it mid-run). */
   resumed?: boolean;
+  /** The tabs this extension's chrome.debugger is attached to (a restarted worker lets go of them). */
+  debugged?: number[];
 }
 
 const KEY = 'aite-run';

@@ -2,13 +2,17 @@ import type { ExtensionEvent } from '../../sdk/protocol/index.js';
 import { AllowList } from './AllowList.js';
 import { BridgeConnection } from './BridgeConnection.js';
 import { CommandRouter } from './CommandRouter.js';
+import { DebuggerTabs } from './DebuggerTabs.js';
 import { RunState } from './RunState.js';
 
 // One controller per worker instance. Chrome may stop this worker at any time; everything it
 // must remember lives in RunState (storage.session), and the alarm below reconnects it.
 const state = new RunState();
 const allow = new AllowList(chrome.runtime.getManifest().host_permissions ?? []);
-const router = new CommandRouter(state, allow);
+const debuggerTabs = new DebuggerTabs(state, allow, emit);
+const router = new CommandRouter(state, allow, debuggerTabs);
+// Nobody else would take down Chrome's bar on tabs an earlier instance of this worker held.
+void debuggerTabs.releaseStale();
 
 const connection = new BridgeConnection({
   async onMessage(message) {
@@ -21,6 +25,11 @@ const connection = new BridgeConnection({
   },
   async onWelcome(welcome, resumed) {
     await state.begin(welcome.runId, resumed);
+    if (!state.data.resumed) await debuggerTabs.begin();
+  },
+  onClose() {
+    // The run ended (or its bridge went away): the person's tabs are theirs again.
+    void debuggerTabs.detachAll();
   },
 });
 
@@ -38,7 +47,9 @@ chrome.tabs.onCreated.addListener((tab) => {
 });
 chrome.tabs.onRemoved.addListener((tabId) => emit({ type: 'event', kind: 'tab-closed', tab: tabId }));
 chrome.webNavigation.onCommitted.addListener((details) => {
-  if (details.frameId === 0) emit({ type: 'event', kind: 'navigated', tab: details.tabId, url: details.url });
+  if (details.frameId !== 0) return;
+  debuggerTabs.onNavigated(details.tabId, details.url);
+  emit({ type: 'event', kind: 'navigated', tab: details.tabId, url: details.url });
 });
 chrome.runtime.onMessage.addListener((message: { aite?: number; event?: ExtensionEvent }, sender) => {
   // Only our own content scripts can reach this listener; pages cannot.

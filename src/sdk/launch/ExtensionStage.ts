@@ -120,7 +120,8 @@ function manifest(patterns: string[]): Record<string, unknown> {
     key: EXTENSION_PUBLIC_KEY,
     minimum_chrome_version: '120',
     background: { service_worker: 'worker.js', type: 'module' },
-    permissions: ['tabs', 'scripting', 'storage', 'alarms', 'webNavigation'],
+    // debugger: attach mode's trusted input, pictures and dialogs, on the run's own tabs only.
+    permissions: ['tabs', 'scripting', 'storage', 'alarms', 'webNavigation', 'debugger'],
     host_permissions: patterns,
     content_scripts: [
       // In frames too: a target in a cross-site iframe is resolved by that frame's own script.

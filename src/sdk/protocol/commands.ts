@@ -36,6 +36,8 @@ export const COMMAND_FACTS = {
   evaluate: { runs: 'worker', timeout: 'command', idempotent: false, resendOnNavigation: false },
   scroll: { runs: 'page', timeout: 'command', idempotent: false, resendOnNavigation: false },
   guard: { runs: 'page', timeout: 'none', idempotent: false, resendOnNavigation: false },
+  // Attach mode's real input (issue 16)
+  debugger: { runs: 'worker', timeout: 'command', idempotent: false, resendOnNavigation: false },
 } as const satisfies Record<Command, CommandFacts>;
 
 type Facts = typeof COMMAND_FACTS;

@@ -10,3 +10,4 @@ export * from './bridgeConfig.js';
 export * from './CommandFailure.js';
 export * from './pageErrorChannel.js';
 export * from './allowList.js';
+export * from './fileInput.js';

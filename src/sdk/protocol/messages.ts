@@ -341,6 +341,54 @@ export const GuardRequestSchema = z
   .refine((r) => r.op !== 'arm' || (r.descriptor !== undefined && r.mode !== undefined), { message: 'guard arm needs `descriptor` and `mode`' })
   .refine((r) => r.op !== 'arm' || (r.mode === 'drag') === (r.to !== undefined), { message: 'guard arm takes `to` with mode `drag`, and only then' });
 
+// Beyond v1, compatible with it (a v1 extension answers `unsupported`): attach mode's real input.
+
+/** The Chrome DevTools methods the runner may send through the extension's `chrome.debugger`. */
+export const DEBUGGER_METHODS = [
+  'Input.dispatchMouseEvent',
+  'Input.dispatchKeyEvent',
+  'Input.insertText',
+  'Page.bringToFront',
+  'Page.captureScreenshot',
+  'Page.getLayoutMetrics',
+  'Page.setInterceptFileChooserDialog',
+  'Input.setInterceptDrags',
+  'Input.dispatchDragEvent',
+] as const;
+export type DebuggerMethod = (typeof DEBUGGER_METHODS)[number];
+
+/**
+ * Attach mode: the extension's `chrome.debugger` on the run's own tabs (those the run opened
+ * or switched to, showing an allowed origin), never on another tab. `attach` attaches to the
+ * run's tab (a no-op when it is) or answers `unsupported` with `detail.debugger = 'refused'`
+ * and why (another debugger, the person cancelled the bar, no permission); `send` sends one of
+ * {@link DEBUGGER_METHODS} there, attaching first; `detach` lets go of every tab; `dialogs`
+ * gives the policy and the armed answers for the dialogs the extension answers itself.
+ * `upload` sets `files` on the file input at `xpath` (a `tag` element, or its label's input) in
+ * the top document, answering `result.input: false` when the element is no file input; `chooser`
+ * waits for the file chooser a click opened (after `Page.setInterceptFileChooserDialog`) and
+ * answers it with `files`. `[]` clears.
+ */
+export const DebuggerRequestSchema = z
+  .object({
+    ...base,
+    cmd: z.literal('debugger'),
+    op: z.enum(['attach', 'send', 'detach', 'dialogs', 'upload', 'chooser']),
+    method: z.enum(DEBUGGER_METHODS).optional(),
+    params: z.record(z.string(), z.unknown()).optional(),
+    policy: z.enum(['dismiss', 'accept']).optional(),
+    armed: z
+      .array(z.object({ id: z.number().int().positive(), accept: z.boolean(), promptText: z.string().max(100_000).optional() }))
+      .max(100)
+      .optional(),
+    files: z.array(z.string().min(1).max(4_096)).max(1_000).optional(),
+    xpath: z.string().min(1).max(10_000).optional(),
+    tag: z.string().min(1).max(100).optional(),
+  })
+  .refine((r) => r.op !== 'send' || r.method !== undefined, { message: 'debugger send needs `method`' })
+  .refine((r) => r.op !== 'upload' || (r.files !== undefined && r.xpath !== undefined && r.tag !== undefined), { message: 'debugger upload needs `files`, `xpath` and `tag`' })
+  .refine((r) => r.op !== 'chooser' || r.files !== undefined, { message: 'debugger chooser needs `files`' });
+
 /** Every request, keyed by `cmd`. */
 export const RequestSchemas = {
   resolve: ResolveRequestSchema,
@@ -360,6 +408,7 @@ export const RequestSchemas = {
   evaluate: EvaluateRequestSchema,
   scroll: ScrollRequestSchema,
   guard: GuardRequestSchema,
+  debugger: DebuggerRequestSchema,
 } as const;
 
 /**
@@ -594,6 +643,13 @@ export const AnswerSchemas = {
     wheelAt: z.object({ x: z.number(), y: z.number() }).optional(),
   }),
   guard: GuardAnswerSchema,
+  debugger: z.object({
+    ...okBase,
+    /** `send`: what the method answered (a picture's `data` is base64 PNG). */
+    result: z.unknown().optional(),
+    /** The tabs the extension's debugger is attached to now: only the run's. */
+    attached: z.array(z.number().int()),
+  }),
 } as const satisfies Record<Command, z.ZodType>;
 
 /**
@@ -643,6 +699,22 @@ export const EventSchema = z.discriminatedUnion('kind', [
     /** Beyond v1: what the page's error was, an uncaught error, a rejection, or a failed resource load. */
     error: z.enum(['error', 'rejection', 'resource']).optional(),
   }),
+  // Beyond v1: a native dialog the extension answered through chrome.debugger (attach mode).
+  z.object({
+    type: z.literal('event'),
+    kind: z.literal('dialog'),
+    tab: z.number().int(),
+    dialog: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),
+    message: z.string().max(10_000),
+    url: z.string(),
+    defaultPrompt: z.string().max(100_000).optional(),
+    accepted: z.boolean(),
+    promptText: z.string().max(100_000).optional(),
+    /** The id of the armed answer it took (see the `debugger` request's `armed`); absent: the policy's. */
+    armed: z.number().int().positive().optional(),
+  }),
+  // Beyond v1: the page began an HTML5 drag that chrome.debugger intercepted (attach mode's drag).
+  z.object({ type: z.literal('event'), kind: z.literal('drag-intercepted'), tab: z.number().int(), data: z.record(z.string(), z.unknown()) }),
 ]);
 /**
  * Something the extension reports without being asked: a tab opened or closed, a navigation, a

@@ -115,8 +115,8 @@ class ScriptRunner {
     this.#sessions = new ProfileSessions(options.launch ?? defaultLaunch, {
       event: (profile, event) => {
         const into = this.#current ?? this.#pending;
-        // The session turns the extension's console events into page errors (see pageError).
-        if (event.kind !== 'console') into.tabEvents.push({ kind: event.kind, tab: event.tab, ...('url' in event ? { url: event.url } : {}), profile });
+        // The session turns the extension's console events into page errors (see pageError), its dialogs into the step's dialogs.
+        if (event.kind === 'tab-opened' || event.kind === 'tab-closed' || event.kind === 'navigated') into.tabEvents.push({ kind: event.kind, tab: event.tab, ...('url' in event ? { url: event.url } : {}), profile });
       },
       pageError: (profile, error) => {
         // The text read when the report is written: the line that says how many of a step's

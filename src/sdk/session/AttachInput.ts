@@ -5,11 +5,13 @@ import type { Download } from './pipe/Downloads.js';
 import type { StepContext } from './StepContext.js';
 
 /**
- * Input without a debugging pipe (attach mode): each action is one `act` request, which the
- * extension performs as plain DOM events after its own checks. What needs the pipe says so.
+ * Plain-event input (attach mode without chrome.debugger): each action is one `act` request,
+ * which the extension performs as plain DOM events after its own checks. What needs trusted
+ * input says so. {@link DebuggerInput} falls back to it.
  */
 export class AttachInput implements Input {
   readonly prepares = false;
+  readonly pictures = false;
 
   async pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void> {
     if (how && (how.button !== undefined || how.modifiers.length > 0 || how.clickCount !== undefined || how.position !== undefined)) {

@@ -31,13 +31,16 @@ export type Prepare = RequestOf<'resolve'>['prepare'];
 
 /**
  * How a session's input reaches the page, chosen once when the session starts: trusted input
- * over the debugging pipe ({@link PipeInput}), or plain events in the page through `act`
- * ({@link AttachInput}). A composed step finds its element, then hands it here; a new kind of
+ * over the debugging pipe ({@link PipeInput}) or through the extension's chrome.debugger in
+ * attach mode ({@link DebuggerInput}, both on {@link TrustedInput}), or plain events in the page
+ * through `act` ({@link AttachInput}). A composed step finds its element, then hands it here; a new kind of
  * input is a method on this interface and one in each strategy.
  */
 export interface Input {
-  /** Whether `resolve` should get the element ready (pipe input acts at a point it answers). */
+  /** Whether `resolve` should get the element ready (trusted input acts at a point it answers). */
   readonly prepares: boolean;
+  /** Whether the strategy can take pictures at all (a failed step is pictured only then). */
+  readonly pictures: boolean;
   /** A click (made as `how` says), double click or hover on the element. */
   pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void>;
   /** Focuses the element by a click, then types `text` key by key. */

@@ -1,18 +1,24 @@
-import type { Keyboard, Mouse, Page } from 'puppeteer-core';
+import type { Keyboard, Mouse } from 'puppeteer-core';
 import type { ActDispatched } from '../protocol/index.js';
 
+/** What trusted input goes through: a puppeteer Page over the pipe, or attach mode's debugger devices. */
+export interface Devices {
+  readonly mouse: Mouse;
+  readonly keyboard: Keyboard;
+}
+
 /**
- * Counts the trusted input a composed step sends over the pipe, so that when the pipe breaks
- * mid-step the runner can say whether the page got any of it: no input call sent → `false`;
+ * Counts the trusted input a composed step sends (over the pipe, or attach mode's debugger), so
+ * that when the channel breaks mid-step the runner can say whether the page got any of it: no input call sent → `false`;
  * sent, none acknowledged → `"unknown"`; one acknowledged → `true` (the input reached the page).
  */
-export class InputLedger {
+export class InputLedger<D extends Devices = Devices> {
   #sent = 0;
   #acknowledged = 0;
-  /** The page whose `mouse` and `keyboard` count what goes through them. */
-  readonly page: Page;
+  /** The page (or devices) whose `mouse` and `keyboard` count what goes through them. */
+  readonly page: D;
 
-  constructor(page: Page) {
+  constructor(page: D) {
     const mouse = this.#count(page.mouse);
     const keyboard = this.#count(page.keyboard);
     this.page = new Proxy(page, {

@@ -6,7 +6,7 @@ import { AiteError } from '../errors/AiteError.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
 import { defaultTimeoutOf, isPageCommand, SCROLL_STEPS_DEFAULT, type AnswerOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type Target } from '../protocol/index.js';
-import { AttachInput } from './AttachInput.js';
+import { DebuggerInput } from './DebuggerInput.js';
 import type { Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
 import { failurePicture, type FailureFacts } from './failurePicture.js';
@@ -105,6 +105,8 @@ export interface SessionParts {
   tempProfile?: boolean;
   /** What to do with a dialog nobody armed an answer for; default dismiss. */
   dialogs?: DialogPolicy;
+  /** Attach mode: whether the extension's chrome.debugger carries trusted input, pictures and dialogs in the run's tabs. Default false. */
+  debugger?: boolean;
   close: () => Promise<void>;
 }
 
@@ -173,6 +175,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   #gone: string | undefined;
   #closing: Promise<void> | undefined;
   #testDeadline: (() => TestDeadline | undefined) | undefined;
+  /** The armed dialog answers the extension was last given (attach mode's debugger; -1: never). */
+  #dialogsSynced = -1;
 
   /** @internal */
   constructor(parts: SessionParts) {
@@ -183,14 +187,22 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     this.profile = parts.profile;
     this.#runTab = new RunTab(parts.browser, parts.allow);
     this.dialogs = new Dialogs(parts.browser, parts.dialogs ?? 'dismiss', {
-      pipe: parts.browser !== undefined,
+      pipe: parts.browser !== undefined || parts.debugger === true,
       tabOf: (url) => this.#runTab.tabOf(url),
       answered: (record) => this.#onDialog(record),
     });
     // A click the hit-target guard stopped is tried once more: a re-send, counted as one.
     this.#input = parts.browser
       ? new PipeInput(this.#runTab, parts.browser, { dialogs: this.dialogs, timeoutMs: parts.timeoutMs, countRetry: (step) => this.#count(step, 'act', 1) })
-      : new AttachInput();
+      : new DebuggerInput({
+          timeoutMs: parts.timeoutMs,
+          countRetry: (step) => this.#count(step, 'act', 1),
+          enabled: parts.debugger === true,
+          events: (listener) => {
+            this.bridge.on('event', listener);
+            return () => this.bridge.off('event', listener);
+          },
+        });
     // Each request of tab, locator and verify is a step of its own.
     const send = (<R extends RequestInput>(request: R) =>
       this.#step(request.cmd, targetOf(request), undefined, (step) => step.send(request)).then(({ value }) => value)) as Send;
@@ -198,6 +210,10 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     this.locator = new Locator(send);
     this.verify = new Verify(send);
     this.bridge.on('event', (event) => this.#onEvent(event));
+    // A worker that started again has forgotten the dialog answers it was given.
+    this.bridge.on('connected', () => {
+      this.#dialogsSynced = -1;
+    });
     const browser = parts.browser;
     if (browser) {
       const watch = new PageWatch(browser, {
@@ -556,7 +572,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   }
 
   #picture(step: StepContext, failure: FailureFacts): Promise<Uint8Array | undefined> {
-    if (!this.browser || this.#gone || this.#runTab.current === null) return Promise.resolve(undefined);
+    if (!this.#input.pictures || this.#gone || this.#runTab.current === null) return Promise.resolve(undefined);
     // Input the page did not take (detail.page says why): it would not draw an outline or paint either.
     if (typeof failure.detail?.page === 'string') return Promise.resolve(undefined);
     return failurePicture(step, this.#input, failure);
@@ -572,9 +588,13 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     const asked = (defaulted as { timeoutMs?: number }).timeoutMs;
     const { timeoutMs, cut } = asked === undefined ? { timeoutMs: undefined, cut: undefined } : cutToDeadline(asked, this.#testDeadline?.());
     const withDefaults = cut ? ({ ...defaulted, timeoutMs } as R) : defaulted;
-    step.log.push(`${request.cmd} ${summarise(withDefaults)}`);
+    // Attach mode's input goes as many small debugger calls (a key is two): like input over the
+    // pipe they are not listed one by one.
+    const quiet = request.cmd === 'debugger' && (request as RequestInput<'debugger'>).op === 'send';
+    if (!quiet) step.log.push(`${request.cmd} ${summarise(withDefaults)}`);
     const dialogsBefore = this.dialogs.seen.length;
     try {
+      await this.#syncDialogs();
       const answer = await this.bridge.request(withDefaults);
       this.#count(step, request.cmd, answer.retries);
       this.#runTab.track(request.cmd, answer);
@@ -619,7 +639,24 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     this.emit('retry', { cmd, retries });
   }
 
+  /**
+   * Attach mode's debugger: the extension answers dialogs itself, so it is given the policy and
+   * the armed answers whenever they changed, before the next request (which may open one).
+   */
+  async #syncDialogs(): Promise<void> {
+    // With the extension away the request itself waits for it; the answers go before the next one.
+    if (this.#parts.browser || !this.#parts.debugger || !this.bridge.connected) return;
+    const { changes, armed } = this.dialogs.armedAnswers;
+    if (changes === this.#dialogsSynced) return;
+    this.#dialogsSynced = changes;
+    await this.bridge.request({ cmd: 'debugger', op: 'dialogs', policy: this.dialogs.policy, armed }).catch((error: unknown) => {
+      // An extension too old for the command will not learn it by being asked again.
+      if (!(error instanceof AiteError && error.reason === 'unsupported')) this.#dialogsSynced = -1;
+    });
+  }
+
   #onEvent(event: ExtensionEvent): void {
+    if (event.kind === 'dialog') this.dialogs.answeredElsewhere(event);
     this.#runTab.onEvent(event);
     // Uncaught errors and rejections come from the extension's relay, which is there before the
     // page's first script; over the pipe, console lines and failed loads come from CDP (PageWatch).

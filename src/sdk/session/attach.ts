@@ -13,9 +13,12 @@ import { Session } from './Session.js';
 
 /**
  * Starts a bridge for a Chrome the user runs with the aite extension installed, and resolves once
- * the extension has connected. There is no debugging pipe: actions are plain DOM events through
- * `act`, and screenshots are reported as unavailable warnings. Get the extension folder with
- * {@link stageExtension}, and start Chrome with it loaded, before or after this call.
+ * the extension has connected. There is no debugging pipe: the extension attaches
+ * `chrome.debugger` to the run's own tabs only (never the user's other tabs) for trusted input,
+ * pictures and dialogs, and detaches when the session closes. Where that is refused (or
+ * `debugger: false`), actions are plain DOM events through `act` and pictures are unavailable,
+ * each step saying so in its warnings. Get the extension folder with {@link stageExtension},
+ * and start Chrome with it loaded, before or after this call.
  *
  * @throws {@link UsageError} `invalid` when an option is wrong, `extensionDir` holds no aite
  * extension or its host permissions miss an `allow` origin; {@link AiteError} `timeout` when the
@@ -45,7 +48,10 @@ export async function attach(options: AttachOptions): Promise<Session> {
   const bridge = await Bridge.start({ profile, port: opts.port, defaultTimeoutMs: opts.timeoutMs });
   const configPath = join(opts.extensionDir, 'bridge.json');
   const unregister = onProcessEnd(() => rmSync(configPath, { force: true }));
+  const useDebugger = opts.debugger ?? true;
   const cleanup = async (): Promise<void> => {
+    // The person's tabs are theirs again (the extension also lets go when the socket closes).
+    if (useDebugger && bridge.connected) await bridge.request({ cmd: 'debugger', op: 'detach', timeoutMs: 3_000 }).catch(() => undefined);
     await rm(configPath, { force: true });
     await bridge.close();
     unregister();
@@ -57,7 +63,7 @@ export async function attach(options: AttachOptions): Promise<Session> {
     await cleanup();
     throw error;
   }
-  return new Session({ bridge, browser: undefined, profile, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, allow: opts.allow, tempProfile: false, close: cleanup });
+  return new Session({ bridge, browser: undefined, profile, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, allow: opts.allow, tempProfile: false, debugger: useDebugger, dialogs: opts.dialogs, close: cleanup });
 }
 
 /**

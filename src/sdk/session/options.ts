@@ -92,6 +92,15 @@ export interface AttachOptions extends SessionOptions {
   extensionDir: string;
   /** Bridge port; default a free one. */
   port?: number;
+  /**
+   * Whether the extension attaches `chrome.debugger` to the run's own tabs (only those) for
+   * trusted input, pictures and dialogs; Chrome shows its debugging bar on those tabs while the
+   * run holds them. Default true. `false`, or a debugger Chrome refuses, means plain DOM events
+   * and no pictures, each step saying so in its warnings.
+   */
+  debugger?: boolean;
+  /** A native dialog nobody armed with `session.dialogs.next()` (with the debugger): `dismiss` (default) or `accept`. */
+  dialogs?: DialogPolicy;
 }
 
 const positiveMs = z.number().int().positive();
@@ -121,4 +130,6 @@ export const AttachOptionsSchema = z.strictObject({
   ...sessionShape,
   extensionDir: z.string().min(1),
   port: z.number().int().min(0).max(65535).optional(),
+  debugger: z.boolean().optional(),
+  dialogs: z.enum(['dismiss', 'accept']).optional(),
 }) satisfies z.ZodType<AttachOptions, AttachOptions>;

@@ -88,7 +88,8 @@ export interface DialogAnswer {
  * The run's native dialogs (alert, confirm, prompt, beforeunload). Every page target of the
  * launched Chrome is watched from the moment it appears, so no dialog ever waits for a person:
  * each is answered at once, by the answer `next()` armed, else by the launch policy, and listed
- * in `seen`. Over the debugging pipe only: in attach mode `next()` throws `unsupported`.
+ * in `seen`. In attach mode the extension answers them the same way in the run's own tabs,
+ * through `chrome.debugger`; with `attach({ debugger: false })` `next()` throws `unsupported`.
  *
  * @example
  * ```ts
@@ -104,7 +105,9 @@ export interface DialogAnswer {
 export class Dialogs {
   /** Every dialog answered so far, oldest first. */
   readonly seen: DialogRecord[] = [];
-  readonly #armed: DialogAnswer[] = [];
+  readonly #armed: Array<DialogAnswer & { id: number }> = [];
+  #armedIds = 0;
+  #changes = 0;
   readonly #policy: DialogPolicy;
   readonly #watched = new WeakSet<CDPSession>();
   readonly #open = new Map<CDPSession, { type: DialogType; message: string }>();
@@ -123,10 +126,43 @@ export class Dialogs {
   /** Arms the answer of the next dialog that opens, in any tab of the run; each call arms one more. */
   next(answer: DialogAnswer): void {
     if (!this.#hooks.pipe) {
-      throw new AiteError('unsupported', 'Answering native dialogs needs the debugging pipe; attach mode leaves them to the person at the browser.', { command: 'dialog' });
+      throw new AiteError('unsupported', 'Answering native dialogs needs the debugging pipe or attach mode\u2019s chrome.debugger; with attach({ debugger: false }) they are left to the person at the browser.', { command: 'dialog' });
     }
     if (typeof answer?.accept !== 'boolean') throw new AiteError('unsupported', 'dialogs.next() needs { accept: true | false } (and promptText for a prompt).', { command: 'dialog' });
-    this.#armed.push({ accept: answer.accept, ...(answer.promptText !== undefined ? { promptText: answer.promptText } : {}) });
+    this.#armed.push({ id: ++this.#armedIds, accept: answer.accept, ...(answer.promptText !== undefined ? { promptText: answer.promptText } : {}) });
+    this.#changes += 1;
+  }
+
+  /**
+   * The answers not yet used, with their ids, and a count that changes whenever they do: attach
+   * mode hands them to the extension, which answers the dialogs itself. @internal
+   */
+  get armedAnswers(): { changes: number; armed: Array<DialogAnswer & { id: number }> } {
+    return { changes: this.#changes, armed: [...this.#armed] };
+  }
+
+  /** The policy for a dialog nobody armed. @internal */
+  get policy(): DialogPolicy {
+    return this.#policy;
+  }
+
+  /** A dialog the extension answered (attach mode): listed as one answered here is. @internal */
+  answeredElsewhere(event: { dialog: DialogType; message: string; url: string; defaultPrompt?: string; accepted: boolean; promptText?: string; armed?: number; tab: number }): void {
+    const index = event.armed === undefined ? -1 : this.#armed.findIndex((a) => a.id === event.armed);
+    if (index >= 0) {
+      this.#armed.splice(index, 1);
+      this.#changes += 1;
+    }
+    this.#list({
+      type: event.dialog,
+      message: event.message,
+      ...(event.dialog === 'prompt' ? { defaultPrompt: event.defaultPrompt ?? '' } : {}),
+      accepted: event.accepted,
+      ...(event.promptText !== undefined ? { promptText: event.promptText } : {}),
+      url: event.url,
+      tab: event.tab,
+      by: event.armed !== undefined ? 'armed' : 'policy',
+    });
   }
 
   /** The armed answers not yet used. */
@@ -137,6 +173,7 @@ export class Dialogs {
   /** Forgets the armed answers and what was seen: a reset between tests. @internal */
   clear(): void {
     this.#armed.length = 0;
+    this.#changes += 1;
     this.seen.length = 0;
   }
 
@@ -199,6 +236,7 @@ export class Dialogs {
   #decide(event: Protocol.Page.JavascriptDialogOpeningEvent): { accept: boolean; promptText?: string } {
     const type = event.type;
     const armed = this.#armed.shift();
+    if (armed) this.#changes += 1;
     const accepted = armed ? armed.accept : this.#policy === 'accept';
     const promptText = accepted && type === 'prompt' ? (armed?.promptText ?? event.defaultPrompt ?? '') : undefined;
     const url = event.url;
@@ -214,16 +252,20 @@ export class Dialogs {
       by: armed ? 'armed' : 'policy',
     };
     // Listed before the answer goes out: the step the dialog interrupted ends as soon as it is closed.
+    this.#list(record);
+    return { accept: accepted, ...(promptText !== undefined ? { promptText } : {}) };
+  }
+
+  #list(record: DialogRecord): void {
     this.seen.push(record);
     this.#hooks.answered(record);
-    return { accept: accepted, ...(promptText !== undefined ? { promptText } : {}) };
   }
 }
 
 /** The CDP session puppeteer attached to a target (one per target, shared with its Page). */
 /** What the session tells the dialog watch, and hears from it. @internal */
 export interface DialogHooks {
-  /** Whether there is a debugging pipe (launch mode). */
+  /** Whether dialogs are answered: over the debugging pipe (launch mode) or by the extension's debugger (attach mode). */
   pipe: boolean;
   /** The run's tab id of a page url, when known. */
   tabOf(url: string): number | undefined;

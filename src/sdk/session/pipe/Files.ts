@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ElementHandle, Frame, Page } from 'puppeteer-core';
 import { AiteError } from '../../errors/AiteError.js';
-import type { Descriptor } from '../../protocol/index.js';
+import { FIND_FILE_INPUT, type Descriptor } from '../../protocol/index.js';
 
 /** The absolute paths of `files`, each checked to be a file, else an error naming the one that is not. */
 export async function checkFiles(files: string | readonly string[], cwd = process.cwd()): Promise<string[]> {
@@ -17,27 +17,6 @@ export async function checkFiles(files: string | readonly string[], cwd = proces
     }),
   );
 }
-
-/**
- * Runs in the page's main world (as source text: the SDK is built without the DOM's types, and
- * never touches a document itself): the file input at `xpath`, the input of the `<label>` there,
- * `'other'` for any other element, `'gone'` when the path leads nowhere.
- */
-const FIND_FILE_INPUT = `(xpath, tag) => {
-  // Our paths step into shadow roots with "/#shadow-root"; each part is plain XPath.
-  let scope = document;
-  let el = null;
-  for (const [i, part] of xpath.split('/#shadow-root').entries()) {
-    const found = document.evaluate(i === 0 ? part : '.' + part, scope, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
-    el = found instanceof Element ? found : null;
-    if (!el) return 'gone';
-    scope = el.shadowRoot ?? el;
-  }
-  if (!el || el.localName !== tag.toLowerCase()) return 'gone';
-  if (el instanceof HTMLInputElement && el.type === 'file') return el;
-  const control = el.closest('label')?.control;
-  return control instanceof HTMLInputElement && control.type === 'file' ? control : 'other';
-}`;
 
 /**
  * The `<input type=file>` a resolved element stands for: the input itself, the input of its

@@ -4,17 +4,16 @@ import type { ActDispatched } from '../../protocol/index.js';
 import type { Dialogs } from './Dialogs.js';
 
 /**
- * Input over the pipe with a deadline: a renderer that does not take the input (a script that
- * never returns, a dialog left open, a navigation that holds the page) fails the step within its
- * timeout, saying what the page was doing, instead of holding the run. The input is never sent
- * again: `dispatched` tells how much of it the page got.
+ * Trusted input with a deadline: a renderer that does not take the input (a script that never
+ * returns, a dialog left open, a navigation that holds the page) fails the step within its
+ * timeout, saying what the page was doing (`activity`), instead of holding the run. The input
+ * is never sent again: `dispatched` tells how much of it the page got.
  */
 export async function inputWithDeadline(
-  page: Page,
   action: string,
   timeoutMs: number,
   input: () => Promise<void>,
-  context: { dialogs: Dialogs; dispatched: () => ActDispatched },
+  context: { activity: () => Promise<string>; dispatched: () => ActDispatched },
 ): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<'expired'>((resolve) => {
@@ -28,8 +27,8 @@ export async function inputWithDeadline(
   }
   // The input call may still settle later; nothing waits for it.
   work.catch(() => undefined);
-  const doing = await pageActivity(page, context.dialogs);
-  throw new AiteError('timeout', `${action} was sent over the pipe but the page did not take it within ${timeoutMs} ms: ${doing}. It is not sent again.`, {
+  const doing = await context.activity();
+  throw new AiteError('timeout', `${action} was sent but the page did not take it within ${timeoutMs} ms: ${doing}. It is not sent again.`, {
     command: action,
     detail: { dispatched: context.dispatched(), page: doing },
   });

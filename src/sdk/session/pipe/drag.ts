@@ -1,7 +1,20 @@
-import type { CDPSession, Page, Protocol } from 'puppeteer-core';
+import type { CDPSession, Mouse, Page, Protocol } from 'puppeteer-core';
 
 /** Pointer moves between press and release: each one a real mousemove/pointermove (or dragover). */
 const STEPS = 10;
+
+/**
+ * What a drag travels through: the mouse, the CDP calls of the page's own session, the
+ * `Input.dragIntercepted` event, and a wait for the page to render a frame. Over the pipe (see
+ * {@link pageDragSurface}) or attach mode's debugger.
+ */
+export interface DragSurface {
+  mouse: Mouse;
+  send(method: 'Input.setInterceptDrags' | 'Input.dispatchDragEvent', params: object): Promise<unknown>;
+  /** Listens for `Input.dragIntercepted`; answers how to stop listening. */
+  onDragIntercepted(listener: (data: Protocol.Input.DragData) => void): () => void;
+  nextFrame(): Promise<void>;
+}
 
 /**
  * A drag that travels like a hand: press at `a`, move to `b` in steps with the real
@@ -10,44 +23,57 @@ const STEPS = 10;
  * and the rest of the way is dragenter/dragover events and a drop (`Input.dispatchDragEvent`),
  * as the browser would send them; otherwise the moves stay mouse moves.
  */
-export async function travel(page: Page, a: { x: number; y: number }, b: { x: number; y: number }): Promise<void> {
-  const client = pageClient(page);
+export async function travel(surface: DragSurface, a: { x: number; y: number }, b: { x: number; y: number }): Promise<void> {
   let data: Protocol.Input.DragData | undefined;
-  const onDrag = (event: Protocol.Input.DragInterceptedEvent): void => {
-    data ??= event.data;
-  };
-  client.on('Input.dragIntercepted', onDrag);
-  await client.send('Input.setInterceptDrags', { enabled: true });
+  const off = surface.onDragIntercepted((intercepted) => {
+    data ??= intercepted;
+  });
+  await surface.send('Input.setInterceptDrags', { enabled: true });
   try {
-    await page.mouse.move(a.x, a.y);
-    await page.mouse.down();
+    await surface.mouse.move(a.x, a.y);
+    await surface.mouse.down();
     let entered = false;
     for (let i = 1; i <= STEPS; i++) {
       const x = a.x + ((b.x - a.x) * i) / STEPS;
       const y = a.y + ((b.y - a.y) * i) / STEPS;
       if (!data) {
-        await page.mouse.move(x, y);
+        await surface.mouse.move(x, y);
       } else {
         if (!entered) {
-          await client.send('Input.dispatchDragEvent', { type: 'dragEnter', x, y, data });
+          await surface.send('Input.dispatchDragEvent', { type: 'dragEnter', x, y, data });
           entered = true;
         }
-        await client.send('Input.dispatchDragEvent', { type: 'dragOver', x, y, data });
+        await surface.send('Input.dispatchDragEvent', { type: 'dragOver', x, y, data });
       }
       // A hand's moves are frames apart: the page's drag code (timers, animation frames) runs between them.
-      await nextFrame(page);
+      await surface.nextFrame();
     }
     if (data) {
       // Held over the target a moment, as a person does before letting go.
-      await client.send('Input.dispatchDragEvent', { type: 'dragOver', x: b.x, y: b.y, data });
-      await nextFrame(page);
-      await client.send('Input.dispatchDragEvent', { type: 'drop', x: b.x, y: b.y, data });
+      await surface.send('Input.dispatchDragEvent', { type: 'dragOver', x: b.x, y: b.y, data });
+      await surface.nextFrame();
+      await surface.send('Input.dispatchDragEvent', { type: 'drop', x: b.x, y: b.y, data });
     }
-    await page.mouse.up();
+    await surface.mouse.up();
   } finally {
-    client.off('Input.dragIntercepted', onDrag);
-    await client.send('Input.setInterceptDrags', { enabled: false }).catch(() => undefined);
+    off();
+    await surface.send('Input.setInterceptDrags', { enabled: false }).catch(() => undefined);
   }
+}
+
+/** A page's drag surface over the pipe: drags are intercepted and dispatched on the session its mouse uses. */
+export function pageDragSurface(page: Page): DragSurface {
+  const client = pageClient(page);
+  return {
+    mouse: page.mouse,
+    send: (method, params) => client.send(method, params as never),
+    onDragIntercepted: (listener) => {
+      const on = (event: Protocol.Input.DragInterceptedEvent): void => listener(event.data);
+      client.on('Input.dragIntercepted', on);
+      return () => client.off('Input.dragIntercepted', on);
+    },
+    nextFrame: () => nextFrame(page),
+  };
 }
 
 /** Waits for the page to render a frame and run its timers (at most 100 ms: a busy page is not waited for). */

@@ -10,14 +10,19 @@ import type { Rect } from '../../protocol/index.js';
  */
 export async function capture(page: Page, options: { clip?: Rect; fullPage?: boolean }): Promise<Uint8Array> {
   await page.bringToFront();
-  if (options.clip) {
-    const { x, y, width, height } = options.clip;
-    const left = Math.max(0, Math.floor(x));
-    const top = Math.max(0, Math.floor(y));
-    const clip = { x: left, y: top, width: Math.max(1, Math.ceil(x + width) - left), height: Math.max(1, Math.ceil(y + height) - top) };
-    return page.screenshot({ type: 'png', clip, captureBeyondViewport: true });
-  }
+  if (options.clip) return page.screenshot({ type: 'png', clip: pixelBox(options.clip), captureBeyondViewport: true });
   return page.screenshot({ type: 'png', fullPage: options.fullPage === true });
+}
+
+/** How long a picture may take: a page that holds its main thread would hold the picture too. */
+export const SCREENSHOT_TIMEOUT_MS = 2_000;
+
+/** The whole-pixel box a picture of `rect` takes (at least 1 × 1, never left of or above the page). */
+export function pixelBox(rect: Rect): { x: number; y: number; width: number; height: number } {
+  const { x, y, width, height } = rect;
+  const left = Math.max(0, Math.floor(x));
+  const top = Math.max(0, Math.floor(y));
+  return { x: left, y: top, width: Math.max(1, Math.ceil(x + width) - left), height: Math.max(1, Math.ceil(y + height) - top) };
 }
 
 /** Writes a picture where the caller asked (relative to the working directory), making its folder. */

@@ -1,0 +1,309 @@
+import { CommandFailure, FIND_FILE_INPUT, type ExtensionEvent, type RequestOf } from '../../sdk/protocol/index.js';
+import { originOf, type AllowList } from './AllowList.js';
+import type { RunState } from './RunState.js';
+
+/** How long one chrome.debugger call may take when the request names no timeout. */
+const CALL_TIMEOUT_MS = 10_000;
+/** Detaching at the run's end is quick, or the tab is gone. */
+const DETACH_TIMEOUT_MS = 2_000;
+
+type Armed = NonNullable<RequestOf<'debugger'>['armed']>[number];
+
+/**
+ * Attach mode's real input: `chrome.debugger` on the run's own tabs only (those it opened with
+ * navigate, switched to, or navigated by id) and only while they show an allowed origin, so the
+ * person's other tabs never show the debugging bar. Dialogs in those tabs are answered here, at
+ * once (an input call the dialog holds waits for that answer), by the runner's armed answers,
+ * else its policy. Every chrome.debugger call has a deadline.
+ */
+export class DebuggerTabs {
+  readonly #attached = new Set<number>();
+  /** Tabs whose debugging bar the person cancelled: not attached again in this run. */
+  readonly #cancelled = new Set<number>();
+  #policy: 'dismiss' | 'accept' = 'dismiss';
+  #armed: Armed[] = [];
+  readonly #used = new Set<number>();
+  /** Whether this run uses the debugger (it said so with its first `debugger` request). */
+  #wanted = false;
+  #released: Promise<void> | undefined;
+  /** File choosers opened (and intercepted) in each tab, oldest first, not answered yet. */
+  readonly #choosers = new Map<number, ChooserOpened[]>();
+
+  constructor(
+    private readonly state: RunState,
+    private readonly allow: AllowList,
+    private readonly emit: (event: ExtensionEvent) => void,
+  ) {
+    if (!chrome.debugger) return;
+    chrome.debugger.onDetach.addListener((source, reason) => {
+      if (source.tabId === undefined) return;
+      this.#attached.delete(source.tabId);
+      void this.#remember();
+      if (reason === 'canceled_by_user') this.#cancelled.add(source.tabId);
+    });
+    chrome.debugger.onEvent.addListener((source, method, params) => {
+      if (source.tabId === undefined || !this.#attached.has(source.tabId)) return;
+      if (method === 'Page.javascriptDialogOpening') void this.#answerDialog(source.tabId, params as unknown as DialogOpening);
+      if (method === 'Input.dragIntercepted') emit({ type: 'event', kind: 'drag-intercepted', tab: source.tabId, data: (params as { data: Record<string, unknown> }).data });
+      if (method === 'Page.fileChooserOpened') this.#choosers.set(source.tabId, [...(this.#choosers.get(source.tabId) ?? []), params as unknown as ChooserOpened]);
+    });
+  }
+
+  /** The tabs attached now. */
+  get attached(): number[] {
+    return [...this.#attached];
+  }
+
+  /**
+   * A tab the run loads a page in (navigate): attached at once when the run uses the debugger, so
+   * a dialog the page opens as it loads is answered too. A refusal is left for the run's next
+   * step to report; the allow list is checked when input is sent.
+   */
+  async adopt(tabId: number): Promise<void> {
+    if (!this.#wanted || !chrome.debugger || this.#attached.has(tabId) || this.#cancelled.has(tabId)) return;
+    await this.releaseStale();
+    try {
+      await deadline(chrome.debugger.attach({ tabId }, '1.3'), CALL_TIMEOUT_MS, () => new Error('chrome.debugger.attach timed out'));
+    } catch {
+      return;
+    }
+    this.#attached.add(tabId);
+    await this.#remember();
+    await deadline(chrome.debugger.sendCommand({ tabId }, 'Page.enable'), CALL_TIMEOUT_MS, () => new Error('Page.enable timed out')).catch(() => undefined);
+  }
+
+  async handle(request: RequestOf<'debugger'>): Promise<Record<string, unknown>> {
+    const timeoutMs = request.timeoutMs ?? CALL_TIMEOUT_MS;
+    await this.releaseStale();
+    if (request.op !== 'detach') this.#wanted = true;
+    if (request.op === 'detach') {
+      await this.detachAll();
+      return { ok: true, attached: this.attached };
+    }
+    if (request.op === 'dialogs') {
+      this.#policy = request.policy ?? this.#policy;
+      this.#armed = request.armed ?? [];
+      return { ok: true, attached: this.attached };
+    }
+    const tabId = request.tab ?? this.state.data.runTab;
+    if (tabId === undefined) throw new CommandFailure('tab-closed', 'There is no run tab yet for the debugger: navigate first.');
+    await this.#attach(tabId, timeoutMs);
+    if (request.op === 'attach') return { ok: true, attached: this.attached };
+    if (request.op === 'upload') return { ok: true, result: await this.#upload(tabId, request, timeoutMs), attached: this.attached };
+    if (request.op === 'chooser') return { ok: true, result: await this.#chooser(tabId, request.files!, timeoutMs), attached: this.attached };
+    // A chooser from before interception began is not this step's.
+    if (request.method === 'Page.setInterceptFileChooserDialog') this.#choosers.delete(tabId);
+    const result = await deadline(chrome.debugger.sendCommand({ tabId }, request.method!, request.params ?? {}), timeoutMs, () =>
+      new CommandFailure('timeout', `${request.method} got no answer from the page within ${timeoutMs} ms (its main thread may be busy); it is not sent again.`, { method: request.method }),
+    ).catch((error: unknown) => {
+      if (error instanceof CommandFailure) throw error;
+      const why = messageOf(error);
+      // The person cancelled the bar, or the tab went away, while the input went out.
+      if (/not attached|detached/i.test(why)) {
+        this.#attached.delete(tabId);
+        void this.#remember();
+      }
+      throw new CommandFailure('connection-lost', `${request.method} failed in the run's tab: ${why}.`, { method: request.method, error: why });
+    });
+    return { ok: true, result: result ?? {}, attached: this.attached };
+  }
+
+  /** Lets go of every tab (the run ended, or its bridge went away). */
+  async detachAll(): Promise<void> {
+    const tabs = [...this.#attached];
+    this.#attached.clear();
+    await this.#remember();
+    await Promise.all(tabs.map((tabId) => detach(tabId)));
+  }
+
+  /**
+   * A worker that starts again lets go of the tabs an earlier instance of it held (Chrome may
+   * stop a worker while its debugger sessions live on, and their run may have ended meanwhile);
+   * the run attaches them again when it needs them. Requests wait for it.
+   */
+  releaseStale(): Promise<void> {
+    this.#released ??= (async () => {
+      if (!chrome.debugger) return;
+      await this.state.load();
+      const stale = (this.state.data.debugged ?? []).filter((tabId) => !this.#attached.has(tabId));
+      await Promise.all(stale.map((tabId) => detach(tabId)));
+      await this.#remember();
+    })().catch(() => undefined);
+    return this.#released;
+  }
+
+  /** Keeps the attached tabs in the run's state, for a worker that starts again. */
+  #remember(): Promise<void> {
+    const now = [...this.#attached];
+    return this.state.update((data) => {
+      data.debugged = now;
+    });
+  }
+
+  /** A new run: nothing attached, nothing cancelled, no armed answers. */
+  async begin(): Promise<void> {
+    await this.detachAll();
+    this.#cancelled.clear();
+    this.#armed = [];
+    this.#used.clear();
+    this.#policy = 'dismiss';
+    this.#wanted = false;
+  }
+
+  /** A tab of the run went to a page outside the allow list: it leaves the debugger at once. */
+  onNavigated(tabId: number, url: string): void {
+    if (!this.#attached.has(tabId) || this.allow.allows(url)) return;
+    this.#attached.delete(tabId);
+    void this.#remember();
+    void detach(tabId);
+  }
+
+  async #attach(tabId: number, timeoutMs: number): Promise<void> {
+    if (!chrome.debugger) refuse('the extension has no "debugger" permission (it was staged by an older aite); stage it again and reload it', 'permission');
+    const data = this.state.data;
+    const ours = data.runTab === tabId || data.created.includes(tabId) || data.taken.includes(tabId);
+    if (!ours) throw new CommandFailure('unsupported', `Tab ${tabId} is not one of the run's tabs; aite attaches its debugger only to the tabs the run opened or switched to.`, { tab: tabId });
+    const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+    if (!tab) throw new CommandFailure('tab-closed', `Tab ${tabId} does not exist.`, { tab: tabId });
+    if (!this.allow.allows(tab.url)) {
+      throw new CommandFailure('navigation', `The run's tab shows ${originOf(tab.url)}, outside the run's allow list (${this.allow.describe()}); aite sends it no input.`, { tab: tabId, url: tab.url });
+    }
+    if (this.#attached.has(tabId)) return;
+    if (this.#cancelled.has(tabId)) refuse('the person at the browser cancelled the debugging bar in this tab', 'cancelled');
+    const attaching = chrome.debugger.attach({ tabId }, '1.3');
+    try {
+      await deadline(attaching, timeoutMs, () => new Error(`chrome.debugger.attach did not answer within ${timeoutMs} ms`));
+    } catch (error) {
+      // An attach that succeeds after its deadline is let go of at once: nobody would use it.
+      void attaching.then(() => chrome.debugger.detach({ tabId })).catch(() => undefined);
+      const why = messageOf(error);
+      refuse(why.replace(/\.$/, ''), /another debugger/i.test(why) ? 'other-debugger' : 'attach-failed');
+    }
+    this.#attached.add(tabId);
+    await this.#remember();
+    // Dialogs reach this extension (and no longer the person) only with the Page domain on.
+    await deadline(chrome.debugger.sendCommand({ tabId }, 'Page.enable'), timeoutMs, () => new Error('Page.enable timed out')).catch(() => undefined);
+  }
+
+  /** Sets the files of the file input the element at `xpath` is or labels, in the top document. */
+  async #upload(tabId: number, request: RequestOf<'debugger'>, timeoutMs: number): Promise<{ input: boolean }> {
+    const send = (method: string, params: object): Promise<Record<string, unknown>> =>
+      deadline(chrome.debugger.sendCommand({ tabId }, method, params) as Promise<Record<string, unknown>>, timeoutMs, () => new CommandFailure('timeout', `${method} got no answer from the page within ${timeoutMs} ms.`)).catch((error: unknown) => {
+        throw error instanceof CommandFailure ? error : uploadFailure(messageOf(error));
+      });
+    const found = (await send('Runtime.evaluate', { expression: `(${FIND_FILE_INPUT})(${JSON.stringify(request.xpath)}, ${JSON.stringify(request.tag)})` })) as {
+      result: { type: string; subtype?: string; value?: unknown; objectId?: string };
+    };
+    const { result } = found;
+    if (result.type === 'string') {
+      if (result.value === 'other') return { input: false };
+      throw new CommandFailure('not-found', `The <${request.tag}> to upload into was removed from the page since resolve (the page re-rendered it); resolve again.`, { xpath: request.xpath, stale: 'removed' });
+    }
+    const objectId = result.objectId!;
+    const files = request.files!;
+    try {
+      const multiple = (await send('Runtime.callFunctionOn', { objectId, functionDeclaration: 'function () { return this.multiple; }', returnByValue: true })) as { result: { value?: unknown } };
+      if (files.length > 1 && multiple.result.value !== true) {
+        throw new CommandFailure('unsupported', `upload: ${files.length} files for an input that takes one (it has no \`multiple\`).`);
+      }
+      if (files.length === 0) {
+        // Chrome sets no empty list: the input is cleared as a person's "cancel" would, with its events.
+        await send('Runtime.callFunctionOn', {
+          objectId,
+          functionDeclaration: "function () { this.value = ''; this.dispatchEvent(new Event('input', { bubbles: true })); this.dispatchEvent(new Event('change', { bubbles: true })); }",
+        });
+      } else {
+        await send('DOM.setFileInputFiles', { objectId, files });
+      }
+    } finally {
+      void send('Runtime.releaseObject', { objectId }).catch(() => undefined);
+    }
+    return { input: true };
+  }
+
+  /** Answers the file chooser a click opened (intercepted) with `files`, waiting for it within `timeoutMs`. */
+  async #chooser(tabId: number, files: string[], timeoutMs: number): Promise<{ input: boolean }> {
+    const end = Date.now() + timeoutMs;
+    let opened: ChooserOpened | undefined;
+    while (!(opened = this.#choosers.get(tabId)?.shift())) {
+      if (Date.now() >= end) throw new CommandFailure('timeout', `The click opened no file chooser within ${timeoutMs} ms; name the file input or its label instead.`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    if (files.length > 1 && opened.mode !== 'selectMultiple') throw new CommandFailure('unsupported', `upload: ${files.length} files for a chooser that takes one.`);
+    if (opened.backendNodeId === undefined) throw new CommandFailure('unsupported', 'The file chooser did not come from a file input of the page, so aite cannot answer it.');
+    await deadline(chrome.debugger.sendCommand({ tabId }, 'DOM.setFileInputFiles', { backendNodeId: opened.backendNodeId, files }), timeoutMs, () => new CommandFailure('timeout', `DOM.setFileInputFiles got no answer within ${timeoutMs} ms.`)).catch(
+      (error: unknown) => {
+        throw error instanceof CommandFailure ? error : uploadFailure(messageOf(error));
+      },
+    );
+    return { input: true };
+  }
+
+  async #answerDialog(tabId: number, event: DialogOpening): Promise<void> {
+    const armed = this.#armed.find((a) => !this.#used.has(a.id));
+    if (armed) this.#used.add(armed.id);
+    const accepted = armed ? armed.accept : this.#policy === 'accept';
+    const promptText = accepted && event.type === 'prompt' ? (armed?.promptText ?? event.defaultPrompt ?? '') : undefined;
+    // Reported before the answer goes out: the step the dialog interrupted ends as soon as it closes.
+    this.emit({
+      type: 'event',
+      kind: 'dialog',
+      tab: tabId,
+      dialog: event.type,
+      message: event.message.slice(0, 10_000),
+      url: event.url,
+      ...(event.type === 'prompt' ? { defaultPrompt: event.defaultPrompt ?? '' } : {}),
+      accepted,
+      ...(promptText !== undefined ? { promptText } : {}),
+      ...(armed ? { armed: armed.id } : {}),
+    });
+    await deadline(
+      chrome.debugger.sendCommand({ tabId }, 'Page.handleJavaScriptDialog', { accept: accepted, ...(promptText !== undefined ? { promptText } : {}) }),
+      CALL_TIMEOUT_MS,
+      () => new Error('handleJavaScriptDialog timed out'),
+    ).catch(() => undefined);
+  }
+}
+
+interface ChooserOpened {
+  mode: 'selectSingle' | 'selectMultiple';
+  backendNodeId?: number;
+}
+
+/** Chrome lets an extension's debugger hand a page local files only with file access. */
+function uploadFailure(why: string): CommandFailure {
+  if (/not allowed/i.test(why)) {
+    return new CommandFailure('unsupported', `Chrome refused to give the page the files (${why}): turn on "Allow access to file URLs" for the aite extension in chrome://extensions.`, { error: why });
+  }
+  return new CommandFailure('connection-lost', `The files could not be set in the run's tab: ${why}.`, { error: why });
+}
+
+interface DialogOpening {
+  url: string;
+  message: string;
+  type: 'alert' | 'confirm' | 'prompt' | 'beforeunload';
+  defaultPrompt?: string;
+}
+
+/** Detaches one tab within its deadline; a tab already gone is no error. */
+function detach(tabId: number): Promise<void> {
+  return deadline(chrome.debugger.detach({ tabId }), DETACH_TIMEOUT_MS, () => new Error('detach timed out')).catch(() => undefined);
+}
+
+function refuse(why: string, kind: 'permission' | 'cancelled' | 'other-debugger' | 'attach-failed'): never {
+  throw new CommandFailure('unsupported', `The extension could not attach chrome.debugger to the run's tab: ${why}.`, { debugger: 'refused', why: kind });
+}
+
+/** `work`, or the error `expired` makes when it takes longer than `ms`. */
+function deadline<T>(work: Promise<T>, ms: number, expired: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const cap = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(expired()), ms);
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, cap]).finally(() => clearTimeout(timer));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

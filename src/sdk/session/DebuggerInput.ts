@@ -1,0 +1,236 @@
+// Puppeteer's own mouse and keyboard (its key table, modifiers, click counts), sending their CDP
+// calls through the extension's chrome.debugger instead of a pipe.
+import { CdpKeyboard, CdpMouse } from 'puppeteer-core/internal/cdp/Input.js';
+import { AiteError } from '../errors/AiteError.js';
+import { DEBUGGER_METHODS, type DebuggerMethod, type ExtensionEvent, type Target } from '../protocol/index.js';
+import { AttachInput } from './AttachInput.js';
+import type { Found, Input, PictureOptions, PointerHow } from './Input.js';
+import { InputLedger, type Devices } from './InputLedger.js';
+import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
+import type { Download } from './pipe/Downloads.js';
+import type { DragSurface } from './pipe/drag.js';
+import type { Chord } from './pipe/keys.js';
+import { pixelBox, SCREENSHOT_TIMEOUT_MS } from './pipe/pictures.js';
+import type { StepContext } from './StepContext.js';
+import { firstLine, TrustedInput } from './TrustedInput.js';
+
+/** The warning a step carries when its input went as plain events instead. */
+const PLAIN_WARNING = 'trusted-input';
+
+/**
+ * Attach mode's input: trusted mouse and keyboard input and pictures through the extension's
+ * `chrome.debugger`, attached to the run's own tabs only (the `debugger` command). Where the
+ * debugger is refused (another debugger holds the tab, the person cancelled the debugging bar,
+ * the extension lacks the permission, or `attach({ debugger: false })`), each step falls back to
+ * plain DOM events through `act` ({@link AttachInput}) and says so once in its warnings. The
+ * refusal is known before any input goes out, so nothing is ever sent twice.
+ */
+export class DebuggerInput extends TrustedInput<Devices> implements Input {
+  readonly pictures = true;
+  override readonly prepares: boolean;
+  readonly #plain = new AttachInput();
+  /** Why the debugger is never asked (the option turned it off), or undefined. */
+  readonly #off: string | undefined;
+
+  readonly #events: (listener: (event: ExtensionEvent) => void) => () => void;
+
+  /** `events` listens for the extension's events (a drag it intercepted); answers how to stop. */
+  constructor(session: { timeoutMs: number; countRetry: (step: StepContext) => void; enabled: boolean; events: (listener: (event: ExtensionEvent) => void) => () => void }) {
+    super(session);
+    this.#events = session.events;
+    this.prepares = session.enabled;
+    this.#off = session.enabled ? undefined : 'attach({ debugger: false }) turned chrome.debugger off';
+  }
+
+  override async pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void> {
+    if (await this.#plainFor(step, action)) return this.#plain.pointer(step, found, action, how);
+    return super.pointer(step, found, action, how);
+  }
+
+  override async type(step: StepContext, found: Found, text: string): Promise<void> {
+    if (await this.#plainFor(step, 'type')) return this.#plain.type(step, found, text);
+    return super.type(step, found, text);
+  }
+
+  override async fill(step: StepContext, found: Found, text: string): Promise<void> {
+    if (await this.#plainFor(step, 'fill')) return this.#plain.fill(step, found, text);
+    return super.fill(step, found, text);
+  }
+
+  override async press(step: StepContext, key: string, found: Found | undefined, chord: Chord): Promise<void> {
+    if (await this.#plainFor(step, 'press')) return this.#plain.press(step, key, found);
+    return super.press(step, key, found, chord);
+  }
+
+  override async toggle(step: StepContext, found: Found, want: boolean, check: Target): Promise<void> {
+    if (await this.#plainFor(step, step.name)) return this.#plain.toggle(step, found, want, check);
+    return super.toggle(step, found, want, check);
+  }
+
+  override async drag(step: StepContext, from: Found, to: Found): Promise<void> {
+    if (await this.#plainFor(step, 'drag')) return this.#plain.drag(step, from, to);
+    return super.drag(step, from, to);
+  }
+
+  override async wheel(step: StepContext, at: { x: number; y: number }, deltaY: number): Promise<boolean> {
+    if (this.#off !== undefined || (await this.#refusal(step)) !== undefined) return this.#plain.wheel(step);
+    return super.wheel(step, at, deltaY);
+  }
+
+  /** The pipe's drag and wheel through the debugger, a drag's interception relayed by the extension. */
+  protected surface(step: StepContext, devices: Devices): DragSurface {
+    const timeoutMs = this.timeout(step);
+    return {
+      mouse: devices.mouse,
+      send: (method, params) => this.#send(step, method, params, timeoutMs),
+      onDragIntercepted: (listener) =>
+        this.#events((event) => {
+          if (event.kind === 'drag-intercepted') listener(event.data as never);
+        }),
+      // A frame apart, as a hand moves (the page is not asked: that would be a round trip more).
+      nextFrame: () => new Promise((resolve) => setTimeout(resolve, 16)),
+    };
+  }
+
+  /**
+   * Files into a file input (or the input its label names) through `DOM.setFileInputFiles`; a
+   * control that opens a file chooser is clicked with trusted input, its chooser intercepted
+   * and answered. In the top document only.
+   */
+  async upload(step: StepContext, found: Found, paths: readonly string[]): Promise<void> {
+    const refused = await this.#refusal(step);
+    if (refused) throw new AiteError('unsupported', `upload needs chrome.debugger in attach mode, and ${refused}; plain DOM events cannot set the files of an input.`, { command: 'upload' });
+    const { descriptor } = found;
+    if (descriptor.frame !== undefined) throw new AiteError('unsupported', 'upload in attach mode reaches file inputs of the top document only, not inside an iframe.', { command: 'upload' });
+    const timeoutMs = this.timeout(step);
+    const files = [...paths];
+    const set = await step.send({ cmd: 'debugger', op: 'upload', xpath: descriptor.xpath, tag: descriptor.tag, files, timeoutMs });
+    if ((set.result as { input?: boolean }).input) {
+      step.inputSent = true;
+      return;
+    }
+    // A control that opens a chooser: the click's chooser is intercepted and answered.
+    const at = await this.point(step, found);
+    await this.#send(step, 'Page.setInterceptFileChooserDialog', { enabled: true }, timeoutMs);
+    try {
+      await this.dispatch(step, 'upload', (d) => d.mouse.click(at.x, at.y));
+      await step.send({ cmd: 'debugger', op: 'chooser', files, timeoutMs }).catch((error: unknown) => {
+        if (error instanceof AiteError && error.reason === 'timeout') {
+          throw new AiteError('timeout', `Clicking the <${descriptor.tag}> opened no file chooser within ${timeoutMs} ms; name the file input or its label instead.`, { command: 'upload', cause: error });
+        }
+        throw error;
+      });
+    } finally {
+      await this.#send(step, 'Page.setInterceptFileChooserDialog', { enabled: false }, timeoutMs).catch(() => undefined);
+    }
+  }
+
+  download(): Promise<Download> {
+    return this.#plain.download();
+  }
+
+  networkIdle(): Promise<void> {
+    return this.#plain.networkIdle();
+  }
+
+  dispose(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /**
+   * A picture through `Page.captureScreenshot`, as launch mode takes it: the viewport, the whole
+   * page (its layout size, painted beyond the viewport) or a box of it.
+   */
+  async screenshot(step: StepContext, options: PictureOptions = {}): Promise<Uint8Array | undefined> {
+    if (options.cachedOnly) {
+      step.warn({ code: 'screenshot', message: 'No screenshot: the extension cannot be reached, and attach mode takes pictures through it.' });
+      return undefined;
+    }
+    const refused = await this.#refusal(step).catch((error: unknown) => `the run's tab could not be reached (${firstLine(error)})`);
+    if (refused) {
+      step.warn({ code: 'screenshot', message: `No screenshot: ${refused}.` });
+      return undefined;
+    }
+    try {
+      const send = (method: DebuggerMethod, params: object = {}): Promise<unknown> => this.#send(step, method, params, SCREENSHOT_TIMEOUT_MS);
+      const picture = async (): Promise<Uint8Array> => {
+        // A background tab does not paint.
+        await send('Page.bringToFront');
+        let clip = options.clip ? pixelBox(options.clip) : undefined;
+        if (!clip && options.fullPage) {
+          const metrics = (await send('Page.getLayoutMetrics')) as { cssContentSize: { width: number; height: number } };
+          clip = { x: 0, y: 0, width: Math.max(1, Math.ceil(metrics.cssContentSize.width)), height: Math.max(1, Math.ceil(metrics.cssContentSize.height)) };
+        }
+        const { data } = (await send('Page.captureScreenshot', { format: 'png', ...(clip ? { clip: { ...clip, scale: 1 }, captureBeyondViewport: true } : {}) })) as { data: string };
+        return new Uint8Array(Buffer.from(data, 'base64'));
+      };
+      return await withTimeout(picture(), SCREENSHOT_TIMEOUT_MS * 2, `the page did not paint within ${SCREENSHOT_TIMEOUT_MS * 2} ms`);
+    } catch (error) {
+      step.warn({ code: 'screenshot', message: `No screenshot: ${firstLine(error)}` });
+      return undefined;
+    }
+  }
+
+  /**
+   * Sends input through the debugger once, within the step's deadline; what the page got is
+   * counted (see {@link InputLedger}), and a failure midway is never a re-send.
+   */
+  protected async dispatch(step: StepContext, action: string, input: (devices: Devices) => Promise<void>, timeoutMs = this.timeout(step)): Promise<void> {
+    const ledger = new InputLedger(debuggerDevices((method, params) => this.#send(step, method, params, timeoutMs)));
+    step.inputSent = true;
+    try {
+      await inputWithDeadline(action, timeoutMs, () => input(ledger.page), {
+        activity: () => Promise.resolve('the page did not acknowledge it through chrome.debugger (its main thread may be busy)'),
+        dispatched: () => ledger.dispatched,
+      });
+    } catch (error) {
+      if (error instanceof AiteError && error.detail.dispatched === undefined && error.reason !== 'not-visible' && error.reason !== 'navigation') {
+        error.detail.dispatched = ledger.dispatched;
+      }
+      throw error;
+    }
+  }
+
+  /** Whether `action` goes as plain events in this step (saying so once in the step's warnings). */
+  async #plainFor(step: StepContext, action: string): Promise<boolean> {
+    const refused = await this.#refusal(step);
+    if (refused === undefined) return false;
+    if (!step.warnings.some((w) => w.code === PLAIN_WARNING)) {
+      step.warn({
+        code: PLAIN_WARNING,
+        message: `${action} went as plain DOM events, not trusted input: ${refused}. The page sees isTrusted false, so a page that checks it may ignore them; keys and clicks with modifiers need trusted input.`,
+      });
+    }
+    return true;
+  }
+
+  /** Why the debugger cannot act in the run's tab now, or undefined when it is attached there. */
+  async #refusal(step: StepContext): Promise<string | undefined> {
+    if (this.#off) return this.#off;
+    try {
+      await step.send({ cmd: 'debugger', op: 'attach' });
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof AiteError)) throw error;
+      if (error.detail.debugger === 'refused') return error.message.replace(/^The extension could not attach chrome\.debugger to the run's tab: /, 'chrome.debugger was refused: ').replace(/\.$/, '');
+      // An older extension cannot read the command at all.
+      if (error.reason === 'unsupported' && /cannot read this request/.test(error.message)) return 'the extension is older than the debugger command; stage it again and reload it';
+      throw error;
+    }
+  }
+
+  async #send(step: StepContext, method: string, params: object | undefined, timeoutMs: number): Promise<unknown> {
+    if (!(DEBUGGER_METHODS as readonly string[]).includes(method)) {
+      throw new AiteError('internal', `attach mode cannot send ${method} through chrome.debugger.`, { command: 'debugger' });
+    }
+    const answer = await step.send({ cmd: 'debugger', op: 'send', method: method as DebuggerMethod, params: (params ?? {}) as Record<string, unknown>, timeoutMs });
+    return answer.result;
+  }
+}
+
+/** Puppeteer's mouse and keyboard over `send` (they only ever send Input methods). */
+function debuggerDevices(send: (method: string, params?: object) => Promise<unknown>): Devices {
+  const client = { send } as unknown as ConstructorParameters<typeof CdpKeyboard>[0];
+  const keyboard = new CdpKeyboard(client);
+  return { keyboard, mouse: new CdpMouse(client, keyboard) };
+}

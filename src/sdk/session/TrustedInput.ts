@@ -1,0 +1,163 @@
+import { AiteError } from '../errors/AiteError.js';
+import type { Point, Target } from '../protocol/index.js';
+import { HitGuard, type GuardCheck, type GuardMode, type GuardOptions } from './HitGuard.js';
+import type { Found, PointerHow } from './Input.js';
+import type { Devices } from './InputLedger.js';
+import { travel, type DragSurface } from './pipe/drag.js';
+import { holding, pressChord, type Chord } from './pipe/keys.js';
+import type { StepContext } from './StepContext.js';
+
+/**
+ * Trusted mouse and keyboard input, whatever carries it (the debugging pipe in launch mode, the
+ * extension's `chrome.debugger` in attach mode): the extension says where the element is, the
+ * runner's mouse and keyboard act there with the hit-target guard armed, and what was sent is
+ * never sent twice. A strategy says how input reaches the page ({@link TrustedInput.dispatch}).
+ */
+export abstract class TrustedInput<D extends Devices> {
+  readonly prepares: boolean = true;
+
+  constructor(
+    /** `countRetry` counts a click the hit-target guard stopped and sends again. */
+    protected readonly session: { timeoutMs: number; countRetry: (step: StepContext) => void },
+  ) {}
+
+  /**
+   * Sends input once, within the step's deadline, through the strategy's devices; marks the step
+   * as having sent input (it is never resolved again after).
+   */
+  protected abstract dispatch(step: StepContext, action: string, input: (devices: D) => Promise<void>, timeoutMs?: number): Promise<void>;
+
+  /** What a drag or a wheel travels through in this strategy (see {@link travel}). */
+  protected abstract surface(step: StepContext, devices: D): DragSurface;
+
+  pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void> {
+    return this.at(step, found, action, 'pointer', (d, at) => {
+      if (action === 'hover') return d.mouse.move(at.x, at.y);
+      if (action === 'doubleClick') return d.mouse.click(at.x, at.y, { count: 2 });
+      const x = how?.position ? at.rect.x + how.position.x : at.x;
+      const y = how?.position ? at.rect.y + how.position.y : at.y;
+      return holding(d.keyboard, how?.modifiers ?? [], () => d.mouse.click(x, y, { button: how?.button ?? 'left', count: how?.clickCount ?? 1 }));
+    });
+  }
+
+  type(step: StepContext, found: Found, text: string): Promise<void> {
+    return this.at(step, found, 'type', 'input', async (d, at, check) => {
+      await d.mouse.click(at.x, at.y);
+      await HitGuard.typeChecked(text, (chunk) => d.keyboard.type(chunk), check);
+    });
+  }
+
+  fill(step: StepContext, found: Found, text: string): Promise<void> {
+    // resolve focused the field: it must still have the focus when the guard is armed.
+    return this.at(
+      step,
+      found,
+      'fill',
+      'input',
+      async (d) => {
+        if (text) await d.keyboard.sendCharacter(text);
+        else await d.keyboard.press('Delete');
+      },
+      { focused: true },
+    );
+  }
+
+  async press(step: StepContext, _key: string, found: Found | undefined, chord: Chord): Promise<void> {
+    if (!found) return this.dispatch(step, 'press', (d) => pressChord(d.keyboard, chord));
+    // A named element was focused by `resolve` (prepare: focus); it is not clicked, and must
+    // still have the focus when the keys go.
+    await this.guarded(step, found, 'press', 'input', await this.point(step, found), (d) => pressChord(d.keyboard, chord), { focused: true });
+  }
+
+  async drag(step: StepContext, from: Found, to: Found): Promise<void> {
+    // Both points first: where a person aims, before the page reacts to the press.
+    const locate = async (): Promise<{ a: Point; b: Point }> => ({
+      a: await step.locator.locate(from.descriptor, { timeoutMs: step.timeoutMs }),
+      b: await step.locator.locate(to.descriptor, { timeoutMs: step.timeoutMs }),
+    });
+    let points = await locate();
+    // The press must reach the source and the release the target (see HitGuard).
+    await this.guarded(step, from, 'drag', 'drag', points.a, (d, a) => travel(this.surface(step, d), a, points.b), {
+      to: to.descriptor,
+      relocate: async () => (points = await locate()).a,
+    });
+  }
+
+  async wheel(step: StepContext, at: { x: number; y: number }, deltaY: number): Promise<boolean> {
+    await this.dispatch(step, 'scroll', async (d) => {
+      await d.mouse.move(at.x, at.y);
+      await d.mouse.wheel({ deltaY });
+      // What the page does with it (a carousel's next slide) is drawn before anyone looks.
+      await this.surface(step, d).nextFrame();
+    });
+    return true;
+  }
+
+  async toggle(step: StepContext, found: Found, want: boolean, check: Target): Promise<void> {
+    const at = await this.point(step, found);
+    if (at.kind === undefined) {
+      throw new AiteError('unsupported', `${step.name} needs a checkbox or radio; the target is a <${at.tag}>.`, { command: step.name });
+    }
+    if (at.checked !== want) await this.guarded(step, found, step.name, 'pointer', at, (d, point) => d.mouse.click(point.x, point.y));
+    await step.verify.state(check, want ? 'checked' : 'unchecked', { timeoutMs: step.timeoutMs });
+  }
+
+  /** Where to act on the element: the point `resolve` answered, else a `locate`. */
+  protected async point(step: StepContext, found: Found): Promise<Point> {
+    return found.point ?? (await step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs }));
+  }
+
+  protected timeout(step: StepContext): number {
+    return step.timeoutMs ?? this.session.timeoutMs;
+  }
+
+  protected async at(
+    step: StepContext,
+    found: Found,
+    action: string,
+    mode: GuardMode,
+    input: (devices: D, at: Point, check: GuardCheck) => Promise<void>,
+    options: GuardedOptions = {},
+  ): Promise<void> {
+    await this.guarded(step, found, action, mode, await this.point(step, found), input, options);
+  }
+
+  /** Input at `at` with the hit-target guard armed on the element (see {@link HitGuard}). */
+  protected async guarded(
+    step: StepContext,
+    found: Found,
+    action: string,
+    mode: GuardMode,
+    at: Point,
+    input: (devices: D, at: Point, check: GuardCheck) => Promise<void>,
+    { relocate, ...options }: GuardedOptions = {},
+  ): Promise<void> {
+    const guard = new HitGuard(step.send, () => this.session.countRetry(step));
+    try {
+      await guard.around(
+        found.descriptor,
+        mode,
+        action,
+        at,
+        (point, check) => this.dispatch(step, action, (d) => input(d, point, check)),
+        relocate ?? (() => step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs })),
+        options,
+      );
+    } catch (error) {
+      // The element is only located again after the guard stopped the input before the page saw
+      // any of it; found re-rendered then, the step may resolve it again as if nothing was sent.
+      if (error instanceof AiteError && error.reason === 'not-found' && error.detail.stale === 'removed') step.inputSent = false;
+      throw error;
+    }
+  }
+}
+
+/** How a guarded input goes: {@link GuardOptions}, and how the element is found again for the second try. */
+export interface GuardedOptions extends GuardOptions {
+  relocate?: () => Promise<Point>;
+}
+
+/** An error's first line, for a warning or a message. */
+export function firstLine(error: unknown): string {
+  return error instanceof Error ? error.message.split('\n')[0]! : String(error);
+}

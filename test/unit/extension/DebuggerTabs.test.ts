@@ -1,0 +1,151 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ExtensionEvent } from '../../../src/sdk/protocol/index.js';
+import { AllowList } from '../../../src/extension/worker/AllowList.js';
+import { DebuggerTabs } from '../../../src/extension/worker/DebuggerTabs.js';
+import type { RunState } from '../../../src/extension/worker/RunState.js';
+
+// The worker's chrome.debugger bookkeeping with Chrome's APIs stubbed: what a headless e2e run
+// cannot do (a person cancelling the bar, a call that never answers). The real extension in real
+// Chromium is exercised by attach-debugger.e2e.test.ts.
+type Listener = (...args: unknown[]) => void;
+let detachListeners: Listener[];
+let eventListeners: Listener[];
+let calls: string[];
+let attach: (target: { tabId: number }) => Promise<void>;
+let sendCommand: (target: { tabId: number }, method: string, params?: object) => Promise<unknown>;
+const URLS: Record<number, string> = { 1: 'http://127.0.0.1:4173/app', 2: 'http://127.0.0.1:4173/mine', 3: 'https://elsewhere.example/' };
+
+beforeEach(() => {
+  detachListeners = [];
+  eventListeners = [];
+  calls = [];
+  attach = async ({ tabId }) => void calls.push(`attach ${tabId}`);
+  sendCommand = async ({ tabId }, method, params) => {
+    calls.push(`${method} ${tabId}${params && Object.keys(params).length ? ` ${JSON.stringify(params)}` : ''}`);
+    return {};
+  };
+  vi.stubGlobal('chrome', {
+    debugger: {
+      attach: (target: { tabId: number }) => attach(target),
+      detach: async ({ tabId }: { tabId: number }) => void calls.push(`detach ${tabId}`),
+      sendCommand: (target: { tabId: number }, method: string, params?: object) => sendCommand(target, method, params),
+      onDetach: { addListener: (l: Listener) => detachListeners.push(l) },
+      onEvent: { addListener: (l: Listener) => eventListeners.push(l) },
+    },
+    tabs: { get: async (id: number) => (URLS[id] ? { id, url: URLS[id] } : Promise.reject(new Error('no tab'))) },
+  });
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function tabs(runTab = 1, created = [1, 3], debugged: number[] = []): { tabs: DebuggerTabs; events: ExtensionEvent[] } {
+  const events: ExtensionEvent[] = [];
+  const data = { runTab, created, taken: [], opened: [], history: [], debugged };
+  const state = { data, load: async () => undefined, update: async (change: (d: typeof data) => void) => change(data) } as unknown as RunState;
+  return { tabs: new DebuggerTabs(state, new AllowList(['http://127.0.0.1:4173/*']), (e) => events.push(e)), events };
+}
+
+async function failure(work: Promise<unknown>): Promise<{ reason: string; message: string; detail?: Record<string, unknown> }> {
+  return work.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: unknown) => e as { reason: string; message: string; detail?: Record<string, unknown> },
+  );
+}
+
+describe('DebuggerTabs', () => {
+  it('[ATT-OWN-TABS] attaches to the run\u2019s tab once (with the Page domain on), never to a tab of the person or a page outside the allow list', async () => {
+    const { tabs: t } = tabs();
+    expect(await t.handle({ id: 1, cmd: 'debugger', op: 'attach' })).toEqual({ ok: true, attached: [1] });
+    await t.handle({ id: 2, cmd: 'debugger', op: 'attach' });
+    expect(calls).toEqual(['attach 1', 'Page.enable 1']);
+    expect(await failure(t.handle({ id: 3, cmd: 'debugger', op: 'attach', tab: 2 }))).toMatchObject({ reason: 'unsupported', message: expect.stringMatching(/not one of the run's tabs/) });
+    expect(await failure(t.handle({ id: 4, cmd: 'debugger', op: 'send', tab: 3, method: 'Input.insertText', params: { text: 'x' } }))).toMatchObject({ reason: 'navigation' });
+    expect(calls).toEqual(['attach 1', 'Page.enable 1']);
+    await t.detachAll();
+    expect(calls.at(-1)).toBe('detach 1');
+    expect(t.attached).toEqual([]);
+  });
+
+  it('[ATT-FALLBACK] a person who cancelled the debugging bar is not asked again in that run; a new run may ask', async () => {
+    const { tabs: t } = tabs();
+    await t.handle({ id: 1, cmd: 'debugger', op: 'attach' });
+    for (const l of detachListeners) l({ tabId: 1 }, 'canceled_by_user');
+    expect(t.attached).toEqual([]);
+    const refused = await failure(t.handle({ id: 2, cmd: 'debugger', op: 'send', method: 'Input.insertText', params: { text: 'x' } }));
+    expect(refused).toMatchObject({ reason: 'unsupported', detail: { debugger: 'refused', why: 'cancelled' }, message: expect.stringMatching(/cancelled the debugging bar/) });
+    expect(calls.filter((c) => c.startsWith('attach'))).toEqual(['attach 1']);
+    await t.begin();
+    await t.handle({ id: 3, cmd: 'debugger', op: 'attach' });
+    expect(calls.filter((c) => c.startsWith('attach'))).toEqual(['attach 1', 'attach 1']);
+  });
+
+  it('[ATT-FALLBACK] Chrome\u2019s refusal says why: another debugger; an attach that never answers is refused within its deadline', async () => {
+    const { tabs: t } = tabs();
+    attach = () => Promise.reject(new Error('Another debugger is already attached to the tab with id: 1.'));
+    expect(await failure(t.handle({ id: 1, cmd: 'debugger', op: 'attach' }))).toMatchObject({
+      reason: 'unsupported',
+      detail: { debugger: 'refused', why: 'other-debugger' },
+      message: "The extension could not attach chrome.debugger to the run's tab: Another debugger is already attached to the tab with id: 1.",
+    });
+    attach = () => new Promise<void>(() => undefined);
+    const started = performance.now();
+    expect(await failure(t.handle({ id: 2, cmd: 'debugger', op: 'attach', timeoutMs: 50 }))).toMatchObject({ detail: { debugger: 'refused', why: 'attach-failed' }, message: expect.stringMatching(/did not answer within 50 ms/) });
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('[ATT-TRUSTED] a CDP call that never answers is a timeout, not sent again; a debugger gone under it is connection-lost', async () => {
+    const { tabs: t } = tabs();
+    await t.handle({ id: 1, cmd: 'debugger', op: 'attach' });
+    sendCommand = () => new Promise(() => undefined);
+    expect(await failure(t.handle({ id: 2, cmd: 'debugger', op: 'send', method: 'Input.dispatchMouseEvent', params: {}, timeoutMs: 50 }))).toMatchObject({ reason: 'timeout', message: expect.stringMatching(/not sent again/) });
+    sendCommand = () => Promise.reject(new Error('Debugger is not attached to the tab with id: 1.'));
+    expect(await failure(t.handle({ id: 3, cmd: 'debugger', op: 'send', method: 'Input.dispatchMouseEvent', params: {} }))).toMatchObject({ reason: 'connection-lost' });
+    expect(t.attached).toEqual([]);
+  });
+
+  it('[ATT-DIALOG] answers a dialog in an attached tab by the armed answer it has not used, then by the policy, and reports each', async () => {
+    const { tabs: t, events } = tabs();
+    await t.handle({ id: 1, cmd: 'debugger', op: 'dialogs', policy: 'accept', armed: [{ id: 7, accept: true, promptText: 'Zephyr' }] });
+    await t.handle({ id: 2, cmd: 'debugger', op: 'attach' });
+    const open = (params: object): void => {
+      for (const l of eventListeners) l({ tabId: 1 }, 'Page.javascriptDialogOpening', params);
+    };
+    open({ type: 'prompt', message: 'Your name?', url: URLS[1], defaultPrompt: 'anon' });
+    // The same armed list again (the runner had not heard yet): id 7 is not used twice.
+    await t.handle({ id: 3, cmd: 'debugger', op: 'dialogs', policy: 'accept', armed: [{ id: 7, accept: true, promptText: 'Zephyr' }] });
+    open({ type: 'confirm', message: 'Sure?', url: URLS[1] });
+    await vi.waitFor(() => expect(calls.filter((c) => c.startsWith('Page.handleJavaScriptDialog'))).toHaveLength(2));
+    expect(calls.filter((c) => c.startsWith('Page.handleJavaScriptDialog'))).toEqual(['Page.handleJavaScriptDialog 1 {"accept":true,"promptText":"Zephyr"}', 'Page.handleJavaScriptDialog 1 {"accept":true}']);
+    expect(events).toEqual([
+      { type: 'event', kind: 'dialog', tab: 1, dialog: 'prompt', message: 'Your name?', url: URLS[1], defaultPrompt: 'anon', accepted: true, promptText: 'Zephyr', armed: 7 },
+      { type: 'event', kind: 'dialog', tab: 1, dialog: 'confirm', message: 'Sure?', url: URLS[1], accepted: true },
+    ]);
+    // A tab the extension does not hold is none of its business.
+    for (const l of eventListeners) l({ tabId: 2 }, 'Page.javascriptDialogOpening', { type: 'alert', message: 'x', url: URLS[2] });
+    expect(events).toHaveLength(2);
+  });
+
+  it('[ATT-OWN-TABS] a worker that starts again lets go of the tabs an earlier instance held, before it attaches any', async () => {
+    const { tabs: t } = tabs(1, [1, 3], [1, 3]);
+    await t.handle({ id: 1, cmd: 'debugger', op: 'attach' });
+    expect(calls).toEqual(['detach 1', 'detach 3', 'attach 1', 'Page.enable 1']);
+    expect(t.attached).toEqual([1]);
+  });
+
+  it('[ATT-OWN-TABS] a run tab that commits a page outside the allow list is detached at once', async () => {
+    const { tabs: t } = tabs();
+    await t.handle({ id: 1, cmd: 'debugger', op: 'attach' });
+    t.onNavigated(1, 'http://127.0.0.1:4173/next');
+    expect(t.attached).toEqual([1]);
+    t.onNavigated(1, 'https://elsewhere.example/');
+    expect(t.attached).toEqual([]);
+    expect(calls.at(-1)).toBe('detach 1');
+  });
+
+  it('[ATT-FALLBACK] without the permission there is no chrome.debugger: refused, saying what to do', async () => {
+    vi.stubGlobal('chrome', { tabs: { get: async (id: number) => ({ id, url: URLS[id] }) } });
+    const { tabs: t } = tabs();
+    expect(await failure(t.handle({ id: 1, cmd: 'debugger', op: 'attach' }))).toMatchObject({ detail: { debugger: 'refused', why: 'permission' }, message: expect.stringMatching(/no "debugger" permission .* stage it again/) });
+  });
+});
