@@ -102,6 +102,8 @@ export interface Label {
   how: 'auto' | 'hand';
   /** 2: added after the fitting (held out whole, reported on its own); absent: the first corpus. */
   batch?: 2;
+  /** Why a label that was questioned stands as it is (the evidence from both releases' pages). */
+  note?: string;
 }
 
 export const LABELS_FILE = 'test/fixtures/drift/real/labels.json';

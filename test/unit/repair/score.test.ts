@@ -349,3 +349,44 @@ describe('[RS-REPAIR-NOT-FOUND] renamed and moved: proposed at most, never acted
     expect(best(send, [moved])).toBeGreaterThanOrEqual(ACT_AT);
   });
 });
+
+describe('[RS-REPAIR-NOT-FOUND] a candidate placed as the twins stood, for an element that stood in no place', () => {
+  // test/fixtures/drift/handed: the remembered descriptor and the 60 candidates of the release pair
+  // material-dashboard 2.1.0 → 3.1.0, the sidebar's brand link "Creative Tim" (two twins on the old
+  // page, in the footer's list and its "made with … by Creative Tim" line; it stood in no row and
+  // under no heading). The brand became "Material Dashboard 2"; the rebuilt footer's link read 0.96.
+  const handed = JSON.parse(readFileSync('test/fixtures/drift/handed/material-dashboard-brand.json', 'utf8')) as {
+    old: Descriptor;
+    candidates: { descriptor: Descriptor; slot?: number; interactive: boolean }[];
+  };
+  const rank = (old: Descriptor) => rankCandidates(old, handed.candidates.map((c) => ({ ...c, ref: c.descriptor.xpath })));
+  const footer = '/html/body/main/div/footer/div/div/div[1]/div/a';
+
+  it('the corpus case: the footer link with the brand\'s text is proposed at most, not acted on', () => {
+    expect(handed.old.twinPlaces?.length).toBeGreaterThan(0);
+    const ranked = rank(handed.old);
+    expect(ranked[0]!.ref).toBe(footer);
+    expect(ranked[0]!.score).toBe(RENAMED_AND_MOVED_AT_MOST);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).toBe('drifted');
+    // The recorded twins' places are what says so: without them the same candidates act.
+    const ranked2 = rank({ ...handed.old, twinPlaces: undefined });
+    expect(ranked2[0]!.ref).toBe(footer);
+    expect(ranked2[0]!.score).toBeGreaterThanOrEqual(ACT_AT);
+  });
+
+  const brand: Descriptor = { v: 1, tag: 'a', role: 'link', name: 'Acme', text: 'Acme', href: 'https://acme.example/', classes: ['brand'], near: 'Acme Home Reports', xpath: '/html/body/div/a', path: 'html/body/div/a', rect: { x: 0, y: 10, width: 200, height: 40 }, page: { width: 1280, height: 900 }, twins: 1, twinPlaces: ['about'] };
+  const best = (old: Descriptor, cands: Descriptor[]) => scoreDescribed(old, cands.map((descriptor) => ({ descriptor })))[0]!.score;
+
+  it('the element itself, still in no row and under no heading, is scored as before', () => {
+    const same: Descriptor = { ...brand, classes: ['navbar-brand'], xpath: '/html/body/aside/a' };
+    expect(best(brand, [same])).toBeGreaterThanOrEqual(ACT_AT);
+  });
+
+  it('a candidate with its text under a heading is held under the act threshold; an element that had a heading of its own is not concerned', () => {
+    const placed: Descriptor = { ...brand, context: { heading: 'Contact' }, xpath: '/html/body/footer/a' };
+    expect(best(brand, [placed])).toBe(RENAMED_AND_MOVED_AT_MOST);
+    // An element that stood in a row or under a heading of its own is told apart by it (§3's twin weights).
+    const own = { ...brand, context: { heading: 'Top' } };
+    expect(best(own, [{ ...placed, context: { heading: 'Top' } }])).toBeGreaterThanOrEqual(ACT_AT);
+  });
+});

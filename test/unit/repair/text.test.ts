@@ -64,6 +64,18 @@ describe('repair text similarity', () => {
     expect(hrefSim('https://a.example/users/42', '/users/42')).toBe(1);
   });
 
+  it('an href whose path names nothing is named by its host: a subdomain moved into the path is the same place, another site is not', () => {
+    expect(hrefSim('http://blog.creative-tim.com', 'https://www.creative-tim.com/blog')).toBe(1);
+    expect(hrefSim('http://www.creative-tim.com', 'https://creative-tim.com/')).toBe(1);
+    expect(hrefSim('https://github.com', 'https://twitter.com')).toBe(0);
+    expect(hrefSim('https://github.com/', 'https://github.com/orgs/acme')).toBeGreaterThan(0);
+    expect(hrefSim('https://github.com/', 'https://github.com/orgs/acme')).toBeLessThanOrEqual(0.5);
+    // Without a host the rest must be the same: "#/" is not a site's root, "/" is not "/about".
+    expect(hrefSim('#/', 'http://todomvc.com')).toBe(0);
+    expect(hrefSim('/', '/about')).toBe(0);
+    expect(hrefSim('/', '/')).toBe(1);
+  });
+
   it('placeholder hrefs are no href at all', () => {
     for (const h of ['#', ' #! ', '', 'javascript:void(0)', 'JavaScript:;']) expect(meaningfulHref(h)).toBeUndefined();
     expect(meaningfulHref('#/active')).toBe('#/active');

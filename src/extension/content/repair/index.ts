@@ -138,9 +138,29 @@ const placeFactor = (identity: number): number => (identity < PLACE_ONLY_BELOW ?
 export const KEPT_BELOW = 0.5;
 export const RENAMED_AND_MOVED_AT_MOST = 0.84;
 
-/** The score once calibrated to mean the same on every page (§3): place only; renamed and moved. */
+/** A text this similar (score.ts `textSim`: equal, or the same letters and digits) is the remembered one. */
+const SAME_TEXT = 0.95;
+
+/**
+ * A remembered element with twins that stood in no row and under no heading, while its twins
+ * each stood in one (`twinPlaces`), was told apart from them by standing in none. A candidate
+ * with its text that stands in a row or under a heading stands as its twins stood, not as it
+ * did: it may be one of them, rebuilt or moved (their remembered places are the old page's, so
+ * the twin-place test of §2 no longer knows it). Held under {@link ACT_AT} like a renamed and
+ * moved candidate: material-dashboard's sidebar brand "Creative Tim" became "Material Dashboard
+ * 2", and the rebuilt footer's "made with … by Creative Tim" link, one of its twins, read 0.96.
+ */
+function placedLikeItsTwins(old: Descriptor, sims: readonly FieldSim[]): boolean {
+  if (!old.twinPlaces?.length || old.context?.row || old.context?.heading) return false;
+  const text = sims.find(([f]) => f === 'text');
+  if (!text || text[2] !== 1 || text[1] < SAME_TEXT) return false;
+  return sims.some(([f, , p]) => (f === 'row' || f === 'heading') && p === 3);
+}
+
+/** The score once calibrated to mean the same on every page (§3): place only; renamed and moved; placed like its twins. */
 function absolute(old: Descriptor, score: number, identity: number, sims: readonly FieldSim[]): number {
   const s = score * placeFactor(identity);
+  if (placedLikeItsTwins(old, sims)) return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
   const { name, place } = namePlace(sims);
   if (name === undefined || place === undefined || name >= KEPT_BELOW || place >= KEPT_BELOW) return s;
   if (old.peers?.length && keptIdentifier(sims, KEPT_BELOW)) return s;

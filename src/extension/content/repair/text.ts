@@ -212,10 +212,19 @@ export function meaningfulHref(h: string | undefined): string | undefined {
   return t === '' || t === '#' || t === '#!' || /^javascript:/i.test(t) ? undefined : t;
 }
 
+/** The words of an absolute href's host, without `www.` and the top-level domain ('' for a relative href). */
+function hostWords(h: string): string[] {
+  const host = /^[a-z][a-z0-9+.-]*:\/\/([^/?#:]+)/i.exec(h)?.[1]?.toLowerCase();
+  return host ? identWords(host.replace(/^www\./, '').replace(/\.[a-z]+$/, '')) : [];
+}
+
 /**
  * Similarity of two hrefs: same path and query words, ignoring the origin. An href with no words
- * left (`#/`, `/`, another site's root) is only like one with the same rest: two empty word sets
- * say nothing alike ("#/" is not "http://todomvc.com").
+ * left (`#/`, `/`, another site's root) names its destination by its host, when it has one: then
+ * the host's words join the path's on both sides (`http://blog.example.com` is
+ * `https://www.example.com/blog`; one site's root is not another's). Without a host it is only
+ * like one with the same rest: two empty word sets say nothing alike ("#/" is not
+ * "http://todomvc.com").
  */
 export function hrefSim(a: string | undefined, b: string | undefined): number {
   if (a === b) return 1;
@@ -223,6 +232,9 @@ export function hrefSim(a: string | undefined, b: string | undefined): number {
   const strip = (h: string): string => h.replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/\/$/, '');
   const wa = identWords(strip(a));
   const wb = identWords(strip(b));
-  if (wa.length === 0 || wb.length === 0) return strip(a) === strip(b) ? 1 : 0;
-  return wordSetSim(wa, wb);
+  if (wa.length > 0 && wb.length > 0) return wordSetSim(wa, wb);
+  const ha = hostWords(a);
+  const hb = hostWords(b);
+  if (ha.length > 0 || hb.length > 0) return wordSetSim([...ha, ...wa], [...hb, ...wb]);
+  return strip(a) === strip(b) ? 1 : 0;
 }
