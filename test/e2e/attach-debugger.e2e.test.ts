@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { AITE_EXTENSION_ID, attach, findChrome, stageExtension, type Session } from '../../src/sdk/index.js';
+import { AITE_EXTENSION_ID, attach, stageExtension, type Session } from '../../src/sdk/index.js';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
+import { startUserChrome, stopUserChrome } from './support/userChrome.js';
 
 // Attach mode with real input: a Chrome the test starts as a person would (no pipe), with the
 // staged extension loaded and a tab of "the person" already open. The extension attaches
@@ -53,24 +54,7 @@ async function startChrome(options: { firstPage: string; withoutDebugger?: boole
     await writeFile(path, JSON.stringify(manifest));
   }
   const attached = attach({ extensionDir: stage.dir, allow, connectTimeoutMs: 30_000, ...options.sessionOptions });
-  const chrome = spawn(
-    findChrome(),
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--remote-debugging-port=0',
-      `--user-data-dir=${profileDir}`,
-      `--load-extension=${stage.dir},${other.dir}`,
-      `--disable-extensions-except=${stage.dir},${other.dir}`,
-      options.firstPage,
-    ],
-    { stdio: 'ignore' },
-  );
+  const chrome = startUserChrome({ profileDir, extensions: [stage.dir, other.dir], firstPage: options.firstPage, debuggingPort: true });
   return { chrome, profileDir, session: await attached, other };
 }
 
@@ -106,11 +90,7 @@ async function cdp(profileDir: string): Promise<{ send: (method: string, params?
 async function stop(started: Started | undefined): Promise<void> {
   if (!started) return;
   await started.session.close();
-  if (started.chrome.exitCode === null) {
-    const exited = new Promise((resolve) => started.chrome.once('exit', resolve));
-    started.chrome.kill('SIGKILL');
-    await exited;
-  }
+  await stopUserChrome(started.chrome);
   await rm(started.profileDir, { recursive: true, force: true, maxRetries: 5 });
 }
 

@@ -1,11 +1,12 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attach, findChrome, stageExtension, type Session } from '../../src/sdk/index.js';
+import { attach, stageExtension, type Session } from '../../src/sdk/index.js';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
+import { startUserChrome, stopUserChrome } from './support/userChrome.js';
 
 // Attach mode: a Chrome the user runs with the aite extension installed, no debugging pipe. The
 // extension folder comes from the public stageExtension(), as a user gets it. This file drives it
@@ -24,33 +25,13 @@ beforeAll(async () => {
   const stage = await stageExtension({ allow, dir: join(profileDir, 'my-extension') });
   extensionDir = stage.dir;
   const attached = attach({ extensionDir: stage.dir, allow, connectTimeoutMs: 30_000, debugger: false });
-  chrome = spawn(
-    findChrome(),
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--user-data-dir=${profileDir}`,
-      `--load-extension=${stage.dir}`,
-      `--disable-extensions-except=${stage.dir}`,
-      'about:blank',
-    ],
-    { stdio: 'ignore' },
-  );
+  chrome = startUserChrome({ profileDir, extensions: [stage.dir] });
   session = await attached;
 });
 
 afterAll(async () => {
   await session?.close();
-  if (chrome && chrome.exitCode === null) {
-    const exited = new Promise((resolve) => chrome.once('exit', resolve));
-    chrome.kill('SIGKILL');
-    await exited;
-  }
+  await stopUserChrome(chrome);
   await server?.close();
   await rm(profileDir, { recursive: true, force: true, maxRetries: 5 });
 });

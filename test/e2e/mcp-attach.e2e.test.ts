@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChrome } from '../../src/sdk/index.js';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
+import { startUserChrome, stopUserChrome } from './support/userChrome.js';
 import { connect, textOf, type Answer } from './support/mcp.js';
 
 // `aite mcp --attach` as docs/agents.md sets it up: the extension folder written by
@@ -36,11 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.close();
-  if (chrome && chrome.exitCode === null) {
-    const exited = new Promise((resolve) => chrome.once('exit', resolve));
-    chrome.kill('SIGKILL');
-    await exited;
-  }
+  await stopUserChrome(chrome);
   await server?.close();
   await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
@@ -50,23 +46,7 @@ describe('aite mcp --attach: the user\'s own Chrome', () => {
     expect(existsSync(join(extensionDir, 'bridge.json'))).toBe(false);
     const first = call('navigate', { url: page('counter.html') });
     await expect.poll(() => existsSync(join(extensionDir, 'bridge.json')), { timeout: 30_000 }).toBe(true);
-    chrome = spawn(
-      findChrome(),
-      [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        `--user-data-dir=${join(dir, 'profile')}`,
-        `--load-extension=${extensionDir}`,
-        `--disable-extensions-except=${extensionDir}`,
-        'about:blank',
-      ],
-      { stdio: 'ignore' },
-    );
+    chrome = startUserChrome({ profileDir: join(dir, 'profile'), extensions: [extensionDir] });
     const answer = await first;
     expect(answer.isError, textOf(answer)).toBeFalsy();
     expect(textOf(answer)).toMatch(/^Opened http:\/\/127\.0\.0\.1:\d+\/counter\.html \("Counter"\) in tab \d+\. \(no re-sends\)$/);
