@@ -1,5 +1,5 @@
 /**
- * Every MUST, answer shape and reason of protocol v1 (spec: protocol-v1.md), with an id.
+ * Every MUST, answer shape and reason of protocol v1 (docs/protocol.md), with an id.
  * Tests cite the ids they cover in their names (e.g. `it('[PAGE-LOCATE] ...')`), and
  * test/unit/requirements-coverage.test.ts fails when an id has no test.
  */

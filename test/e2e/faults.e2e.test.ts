@@ -8,7 +8,7 @@ import { useSession } from './support/harness.js';
 import { runPage as runPageOf } from './support/runPage.js';
 import { extensionWorker, reloadExtension, stopWorker } from './support/worker.js';
 
-// FAULTS.md rows that one shared session can survive, one after another.
+// Rows of the fault matrix (tests named [FAULT-N]) that one shared session can survive, one after another.
 const outside = await startFixtureServer();
 afterAll(() => outside.close());
 const ctx = useSession();
