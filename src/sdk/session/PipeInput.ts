@@ -105,7 +105,8 @@ export class PipeInput extends TrustedInput<Page> implements Input {
       if (error instanceof AiteError) throw error;
       const pipeGone = error instanceof Error && /Target closed|Session closed|detached|Connection closed/i.test(error.message);
       // A click that closes its own tab (window.close) never gets its acknowledgement: it landed.
-      if (pipeGone && page.isClosed() && page.browser().connected) return;
+      // Puppeteer may hear the tab close just after the failed call: a moment is given for that.
+      if (pipeGone && page.browser().connected && (await closesSoon(page))) return;
       // The runner knows what it sent over the pipe (see InputLedger).
       if (pipeGone) {
         throw new AiteError('connection-lost', `${action} got no acknowledgement: the debugging pipe closed (${firstLine(error)}); it is not sent again.`, {
@@ -117,4 +118,22 @@ export class PipeInput extends TrustedInput<Page> implements Input {
       throw error;
     }
   }
+}
+
+/** How long a page whose input lost its target may take to be known closed. */
+const CLOSE_HEARD_MS = 1_000;
+
+/** Whether `page` is closed, or is heard closing within {@link CLOSE_HEARD_MS}. */
+function closesSoon(page: Page): Promise<boolean> {
+  if (page.isClosed()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (closed: boolean): void => {
+      clearTimeout(timer);
+      page.off('close', onClose);
+      resolve(closed || page.isClosed());
+    };
+    const onClose = (): void => done(true);
+    const timer = setTimeout(() => done(false), CLOSE_HEARD_MS);
+    page.once('close', onClose);
+  });
 }
