@@ -1,9 +1,9 @@
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch, type Descriptor, type Session, type StepRecord, type Target } from '../../src/sdk/index.js';
+import { servePages, type PageServer } from './support/pageServer.js';
 import { failure } from './support/failure.js';
 
 // Repair through the real extension: a page before and after a release, one target.
@@ -70,23 +70,18 @@ async function withRecordedRow(run: (own: Session, lockFile: string) => Promise<
   }
 }
 
-let server: Server;
+let server: PageServer | undefined;
 let origin: string;
 let session: Session;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const path = (req.url ?? '/').slice(1);
-    const body = path === 'rows.html' ? rowsNow : PAGES[path];
-    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html' }).end(`<!doctype html><title>t</title><body>${body ?? 'none'}</body>`);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  server = await servePages((path) => (path === 'rows.html' ? rowsNow : PAGES[path]));
+  origin = server.origin;
   session = await launch({ allow: [origin], timeoutMs: 3000 });
 });
 afterAll(async () => {
   await session?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
 });
 
 async function remembered(page: string, target: Target): Promise<Descriptor> {

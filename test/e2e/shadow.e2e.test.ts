@@ -1,6 +1,6 @@
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, type Session } from '../../src/sdk/index.js';
+import { servePages, type PageServer } from './support/pageServer.js';
 import { runPage } from './support/runPage.js';
 
 // A closed shadow root: no page script and no CDP-only tool can look into it; the extension's
@@ -28,22 +28,18 @@ function vault(button: string): string {
 }
 const PAGES: Record<string, string> = { 'vault.html': vault('Open vault'), 'vault-renamed.html': vault('Open the vault') };
 
-let server: Server;
+let server: PageServer | undefined;
 let origin: string;
 let session: Session;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const body = PAGES[(req.url ?? '/').slice(1)];
-    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html' }).end(`<!doctype html><title>t</title><body>${body ?? 'none'}</body>`);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  server = await servePages((path) => PAGES[path]);
+  origin = server.origin;
   session = await launch({ allow: [origin], timeoutMs: 3000 });
 });
 afterAll(async () => {
   await session?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
 });
 
 describe('[SHADOW-CLOSED] closed shadow roots, through the extension', () => {
