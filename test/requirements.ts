@@ -140,6 +140,7 @@ export const REQUIREMENTS = {
   'MK-FOCUS': 'press with a target focuses it without clicking it',
   'MK-BAD-KEY': 'a key name the pipe cannot send is an unsupported error naming it (and the near name); in a script, a script error (exit 2) before Chrome starts',
   'RR-RESOLVE-AGAIN': 'a composed step whose element is re-rendered (replaced) before input is sent resolves it again within its timeout; once input is sent, never',
+  'RR-PRESS': 'a click whose element the page re-draws between the press and the release (so the click reaches neither copy) fails saying so, and is not sent again',
   'RR-COUNTED': 'each resolve-again is a resolve retry on the step and the session, and a line of the step\u2019s call log',
   'FILE-INPUT': 'upload sets the files of a file input (the page hears input and change); [] clears it',
   'FILE-LABEL': 'upload through a label reaches its input, hidden or wrapped',

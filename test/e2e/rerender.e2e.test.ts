@@ -6,15 +6,36 @@ import { useSession } from './support/harness.js';
 const ctx = useSession({ timeoutMs: 4000 });
 
 describe('re-rendered elements', () => {
-  it('[RR-RESOLVE-AGAIN] [FAULT-34] a button re-rendered every 100 ms, clicked ten times, lands exactly ten times', async () => {
+  it('[RR-RESOLVE-AGAIN] [FAULT-34] a button re-rendered every 100 ms: each click lands once, or fails saying the page re-drew it between press and release; ten land', async () => {
     await ctx.session.tab.navigate(ctx.page('rerender.html?mode=every'));
     const before = ctx.session.retries.total;
     let stepRetries = 0;
-    for (let i = 0; i < 10; i++) stepRetries += (await ctx.session.click({ role: 'button', name: 'Save' })).retries;
+    let landed = 0;
+    // A re-render can fall between a press and its release (rarely: the browser sends them back to
+    // back); that click reaches nothing, and it must say so instead of reporting ok.
+    for (let tries = 0; landed < 10 && tries < 20; tries++) {
+      try {
+        stepRetries += (await ctx.session.click({ role: 'button', name: 'Save' })).retries;
+        landed += 1;
+      } catch (error) {
+        expect(String(error)).toMatch(/drew a new copy of it .* before the release/);
+      }
+    }
+    expect(landed).toBe(10);
     await ctx.session.verify.targetText({ label: 'Saved' }, '10');
     // Whatever re-resolves (and clicks the hit-target guard stopped and sent again) there were
     // are counted, on the steps and the session alike.
     expect(ctx.session.retries.total - before).toBe(stepRetries);
+  });
+
+  it('[RR-PRESS] [FAULT-34] a button the page re-draws on its press fails saying so, and is not clicked again', async () => {
+    await ctx.session.tab.navigate(ctx.page('rerender.html?mode=press'));
+    const error = await failure(ctx.session.click({ role: 'button', name: 'Save' }));
+    expect(error.reason).toBe('not-visible');
+    expect(error.message).toMatch(/the press reached it, but the page drew a new copy of it \(<button> "Save"\) before the release/);
+    expect(error.detail).toMatchObject({ pressed: true });
+    // One press, one re-render: nothing was sent a second time.
+    expect(await ctx.session.evaluate(() => [document.body.dataset.renders, document.getElementById('saved')!.textContent])).toEqual(['2', '0']);
   });
 
   it('[RR-RESOLVE-AGAIN, RR-COUNTED] [FAULT-34] a button replaced while aite waits for it to stop moving is resolved again, counted, and clicked once', async () => {

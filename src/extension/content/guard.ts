@@ -48,6 +48,8 @@ interface Armed {
   pressed?: boolean;
   /** A mousemove of this dispatch reached the element (it is never stopped: hover must work). */
   hovered?: boolean;
+  /** The release after the press reached a new copy of the element the page drew in its place. */
+  replacedBy?: Seen;
   timer: ReturnType<typeof setTimeout>;
   listener: (event: Event) => void;
   onFocusOut: (event: Event) => void;
@@ -138,8 +140,20 @@ function pointerPasses(current: Armed, type: string, target: Element | null, key
   }
   // The press reached the element: what follows of the same gesture (release, click, a context
   // menu's events) lands where the page's answer to that press put things, which is not input
-  // gone elsewhere.
+  // gone elsewhere. Except a re-render between press and release: the release reaches the new
+  // copy, so the click goes to an ancestor of both and no click handler of either runs.
+  if (current.pressed === true && !keyish && RELEASE_EVENTS.includes(type) && !current.element.isConnected) {
+    const copy = copyOf(current.element, target);
+    if (copy) current.replacedBy ??= seen(copy);
+  }
   return current.pressed === true && !keyish;
+}
+
+/** The element at or around `target` that looks just like `gone` (the same tag, classes and text). */
+function copyOf(gone: Element, target: Element | null): Element | undefined {
+  const looks = formatElement(gone);
+  for (let el = target; el; el = el.parentElement) if (el.localName === gone.localName && formatElement(el) === looks) return el;
+  return undefined;
 }
 
 /**
@@ -185,6 +199,7 @@ function state(): GuardState {
     focused,
     pressed: current.pressed === true,
     hovered: current.hovered === true,
+    ...(current.replacedBy ? { replacedBy: current.replacedBy } : {}),
     ...(current.intercepted ? { intercepted: current.intercepted } : {}),
     ...(current.focusTakenBy ? { focusTakenBy: current.focusTakenBy } : {}),
   };

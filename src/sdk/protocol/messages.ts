@@ -537,6 +537,11 @@ export const GuardStateSchema = z.object({
   pressed: z.boolean().optional(),
   /** Whether a trusted mousemove reached the element since the guard was armed. */
   hovered: z.boolean().optional(),
+  /**
+   * The page threw the pressed element away and drew a copy before the release reached it: the
+   * release went to the copy, so the click went to neither.
+   */
+  replacedBy: GuardElementSchema.optional(),
 });
 export type GuardState = z.infer<typeof GuardStateSchema>;
 

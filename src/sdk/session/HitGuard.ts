@@ -125,6 +125,7 @@ export class HitGuard {
     const state = await this.#disarm(descriptor);
     if (!state) return 'ok';
     if (options.presses && state.pressed === false && !state.intercepted) throw this.#missed(action, descriptor);
+    if (options.presses && state.replacedBy) throw this.#replaced(action, state.replacedBy.element);
     // The focus may move once the input is in (an app moving on to the next field): only input
     // that went elsewhere fails now.
     const problem = this.#problem(state, mode, action, 'done');
@@ -158,6 +159,19 @@ export class HitGuard {
       'not-visible',
       `${action} did not reach its target: no press arrived in ${where}; the browser sent it to another document (an iframe over the element, or a frame that had just moved). aite cannot tell what received it, so it is not sent again; check the page before repeating it.`,
       { command: action, detail: { pressed: false } },
+    );
+  }
+
+  /**
+   * The page re-rendered the element between the press and the release: the release reached the
+   * new copy, so the browser sent the click to neither. The page saw the press, so it is not sent
+   * again.
+   */
+  #replaced(action: string, copy: string): AiteError {
+    return new AiteError(
+      'not-visible',
+      `${action} did not reach its target: the press reached it, but the page drew a new copy of it (${copy}) before the release, so the browser sent the click to neither. The page saw the press, so aite does not send it again; check the page before repeating it.`,
+      { command: action, detail: { pressed: true, replacedBy: copy } },
     );
   }
 
