@@ -1,8 +1,6 @@
-import type { Browser, CDPSession, Protocol, Target } from 'puppeteer-core';
-import type { NetworkEntry, PageError } from '../types.js';
-import { withTimeout } from './deadline.js';
-import { redactUrl } from './redact.js';
-import { everySession, targetTypeOf, targetUrlOf } from './sessions.js';
+import { AiteError } from '../errors/AiteError.js';
+import { cutText, redactUrl, type WatchedEvents, type WatchedMethod } from '../protocol/index.js';
+import type { NetworkEntry, PageError } from './types.js';
 
 /** What the watch reports to. */
 export interface PageWatchSink {
@@ -10,141 +8,162 @@ export interface PageWatchSink {
   request(entry: NetworkEntry): void;
 }
 
-const TEXT_MAX = 4_000;
-/** How long reading a page's first document from its own navigation timing may take. */
-const FIRST_DOCUMENT_MS = 5_000;
 /**
- * The page's top document as its navigation timing says, once answered: for a new tab whose
- * answer came before its session could listen. Read only, in the page's world, nothing kept.
+ * One page's CDP session as the watch hears it: over the pipe (pipe/PipePages.ts), or through
+ * attach mode's debugger, whose extension forwards the events cut to what is read here
+ * (DebuggerPages.ts).
  */
-const FIRST_DOCUMENT = `(() => {
-  const n = performance.getEntriesByType('navigation')[0];
-  return n && n.responseStart > 0 && /^https?:/.test(n.name) ? { url: n.name, status: n.responseStatus || 0, ms: n.responseStart - n.startTime } : undefined;
-})()`;
+export interface PageEventSource {
+  on<M extends WatchedMethod>(method: M, listener: (params: WatchedEvents[M]) => void): void;
+  /** Whether its events now are a page's: a tab's or a popup's top document (not a worker's). */
+  isPage(): boolean;
+  /** The page's address now. */
+  url(): string;
+  /**
+   * Turns on what the events need, at once; once the Network domain is on, tells the page's
+   * `firstDocument` unless `seen()` by then (a document answer was heard).
+   */
+  start(seen: () => boolean): void;
+}
 
 /**
- * Console lines and requests of every page of a launched Chrome, from the debugging pipe: CDP's
- * `Runtime.consoleAPICalled` (console.error, console.warn), `Log.entryAdded` (failed resource
- * loads) and the Network domain, on the session puppeteer drives each page over. A new tab's
- * Network domain is enabled as its session attaches, before the tab is let run (see
- * {@link everySession}).
+ * Console lines and requests of the run's pages, from their CDP sessions: `Runtime.consoleAPICalled`
+ * (console.error, console.warn), `Log.entryAdded` (failed resource loads) and the Network domain.
  * Uncaught errors are not taken from here: the extension's relay, there at document_start, sees
  * them (pageErrorRelay.ts). Raw events, not puppeteer's request events, which wait for
  * extra-info events (a fetch answered 500 never "finished").
  * Headers are never read: nothing secret is kept but the URL, whose userinfo is redacted.
+ * Durations are CDP's own timestamps (the browser's clock), so events relayed by the extension
+ * time as those over the pipe.
  */
 export class PageWatch {
-  readonly #watched = new WeakSet<CDPSession>();
   /**
-   * Requests begun and not yet answered, of all sessions: a navigation that moves its tab to a
+   * Requests begun and not yet answered, of all sources: a navigation that moves its tab to a
    * new page target begins on the old target's session and is answered on the new one's.
    */
   readonly #open = new Map<string, OpenRequest>();
-  readonly #stop: () => void;
+  /** Waits for a page's network to go quiet, told of every change. */
+  readonly #changed = new Set<() => void>();
   #disposed = false;
 
-  // Every page gets its puppeteer page at once, which enables Runtime and Log on its session.
-  readonly #onTarget = (target: Target): void => {
-    if (target.type() === 'page') void target.page().catch(() => undefined);
-  };
-
-  constructor(
-    private readonly browser: Browser,
-    private readonly sink: PageWatchSink,
-  ) {
-    this.#stop = everySession(browser, (session) => this.#watch(session));
-    browser.on('targetcreated', this.#onTarget);
-    for (const target of browser.targets()) this.#onTarget(target);
-  }
+  constructor(private readonly sink: PageWatchSink) {}
 
   dispose(): void {
     this.#disposed = true;
     this.#open.clear();
-    this.#stop();
-    this.browser.off('targetcreated', this.#onTarget);
+    this.#tell();
   }
 
-  #watch(cdp: CDPSession): void {
-    if (this.#watched.has(cdp)) return;
-    this.#watched.add(cdp);
-    // Every session is enabled at once (a new one is not told apart yet: its target comes in the
-    // same turn); only a page's events are kept, from a tab's or a popup's top document.
-    const isPage = (): boolean => !this.#disposed && targetTypeOf(cdp) === 'page';
-    const pageUrl = (): string => redactUrl(targetUrlOf(cdp) ?? '');
-    cdp.on('Runtime.consoleAPICalled', (e: Protocol.Runtime.ConsoleAPICalledEvent) => {
-if ((e.type !== 'error' && e.type !== 'warning') || !isPage()) return;
+  /** Watches one page's session from now on. */
+  watch(source: PageEventSource): void {
+    // Only a page's events are kept, from a tab's or a popup's top document.
+    const isPage = (): boolean => !this.#disposed && source.isPage();
+    const pageUrl = (): string => redactUrl(source.url());
+    source.on('Runtime.consoleAPICalled', (e) => {
+      if ((e.type !== 'error' && e.type !== 'warning') || !isPage()) return;
       const text = e.args.map(argText).join(' ');
       const frame = e.stackTrace?.callFrames[0];
       this.sink.pageError({
         kind: e.type === 'error' ? 'console-error' : 'console-warning',
-        text: cut(text),
+        text: cutText(text),
         url: pageUrl(),
         ...(frame?.url ? { source: `${redactUrl(frame.url)}:${frame.lineNumber + 1}` } : {}),
       });
     });
-    cdp.on('Log.entryAdded', ({ entry }: Protocol.Log.EntryAddedEvent) => {
+    source.on('Log.entryAdded', ({ entry }) => {
       if (entry.level !== 'error' || !isPage()) return;
       const resource = entry.source === 'network';
       this.sink.pageError({
         kind: resource ? 'resource' : 'console-error',
-        text: cut(entry.url ? `${entry.text} (${redactUrl(entry.url)})` : entry.text),
+        text: cutText(entry.url ? `${entry.text} (${redactUrl(entry.url)})` : entry.text),
         url: pageUrl(),
       });
     });
-    cdp.on('Network.requestWillBeSent', (e: Protocol.Network.RequestWillBeSentEvent) => {
+    source.on('Network.requestWillBeSent', (e) => {
       if (!isPage()) return;
       // A redirect ends the request that was redirected.
-      if (e.redirectResponse) this.#answered(e.requestId, e.redirectResponse.status);
-      this.#open.set(e.requestId, { url: e.request.url, method: e.request.method, type: (e.type ?? 'Other').toLowerCase(), started: performance.now() });
+      if (e.redirectResponse) this.#answered(e.requestId, e.timestamp, e.redirectResponse.status);
+      this.#open.set(e.requestId, { url: e.request.url, method: e.request.method, type: (e.type ?? 'Other').toLowerCase(), started: e.timestamp, source });
+      this.#tell();
     });
     // Logged when the answer's head arrives: a body nobody reads may never finish loading.
     let documentSeen = false;
-    cdp.on('Network.responseReceived', (e: Protocol.Network.ResponseReceivedEvent) => {
+    source.on('Network.responseReceived', (e) => {
       if (e.type === 'Document') documentSeen = true;
       if (!this.#open.has(e.requestId) && e.type === 'Document' && isPage()) {
         // A new tab's first document (and a navigation that gets a new page target): Chrome
         // makes the page target when the answer commits, after the request began, so no session
         // saw it begin. It is logged from the answer: a document a tab opens is fetched by GET,
-        // and the answer's timing says how long its head took.
-        this.#open.set(e.requestId, { url: e.response.url, method: 'GET', type: 'document', started: performance.now() - (e.response.timing?.receiveHeadersEnd ?? 0) });
+        // and the answer's timing says when it was asked for.
+        this.#open.set(e.requestId, { url: e.response.url, method: 'GET', type: 'document', started: e.response.timing?.requestTime ?? e.timestamp, source });
       }
-      this.#answered(e.requestId, e.response.status);
+      this.#answered(e.requestId, e.timestamp, e.response.status);
     });
-    cdp.on('Network.loadingFailed', (e: Protocol.Network.LoadingFailedEvent) => this.#answered(e.requestId, undefined, e.errorText || 'failed'));
-    // Sent now, in the turn the session attached: before puppeteer lets the target run. A
-    // session without it (a tab's, a service worker's) refuses it, which changes nothing. Not
-    // Runtime or Log: puppeteer's page enables those on this session itself, and the first
-    // enable replays what the page logged so far (measured), while a second one would keep the
-    // page's execution contexts from puppeteer (an early Runtime.enable left waitForFunction
-    // hanging).
+    source.on('Network.loadingFailed', (e) => this.#answered(e.requestId, e.timestamp, undefined, e.errorText || 'failed'));
     // On a busy machine a new tab's first answer can come before its session listens (Chrome
     // makes the page target as that answer commits): then the page's own navigation timing
-    // says what it was. Events of a session come in order with its answers, so a document
-    // answered after the enable was heard before this reads it.
-    cdp
-      .send('Network.enable')
-      .then(async () => {
-        if (documentSeen || !isPage()) return;
-        const read = await withTimeout(cdp.send('Runtime.evaluate', { expression: FIRST_DOCUMENT, returnByValue: true }), FIRST_DOCUMENT_MS, 'reading the first document');
-        const first = read.result.value as { url: string; status: number; ms: number } | undefined;
-        if (!first || documentSeen || this.#disposed) return;
-        documentSeen = true;
-        this.sink.request({ url: redactUrl(first.url), method: 'GET', ...(first.status > 0 ? { status: first.status } : {}), type: 'document', ms: Math.round(first.ms) });
-      })
-      .catch(() => undefined);
+    // says what it was.
+    source.on('firstDocument', (first) => {
+      if (documentSeen || !isPage()) return;
+      documentSeen = true;
+      this.sink.request({ url: redactUrl(first.url), method: 'GET', ...(first.status > 0 ? { status: first.status } : {}), type: 'document', ms: Math.round(first.ms) });
+    });
+    source.start(() => documentSeen);
   }
 
-  #answered(id: string, status: number | undefined, failed?: string): void {
+  /** Forgets the requests `source` began and never answered (its session went away). */
+  forget(source: PageEventSource): void {
+    for (const [id, open] of this.#open) if (open.source === source) this.#open.delete(id);
+    this.#tell();
+  }
+
+  /**
+   * Waits until `source`'s page has had no request in flight for `idleMs`; `timeout` when it
+   * has not by `timeoutMs`. Requests begun before the source was watched are not known.
+   */
+  idle(source: PageEventSource, idleMs: number, timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let quiet: ReturnType<typeof setTimeout> | undefined;
+      const done = (error?: AiteError): void => {
+        clearTimeout(quiet);
+        clearTimeout(deadline);
+        this.#changed.delete(check);
+        if (error) reject(error);
+        else resolve();
+      };
+      const check = (): void => {
+        const busy = [...this.#open.values()].some((open) => open.source === source);
+        if (busy) {
+          clearTimeout(quiet);
+          quiet = undefined;
+        } else quiet ??= setTimeout(() => done(), idleMs);
+      };
+      const deadline = setTimeout(() => {
+        const open = [...this.#open.values()].filter((o) => o.source === source).map((o) => redactUrl(o.url));
+        done(new AiteError('timeout', `The network did not go idle within ${timeoutMs} ms (${open.length} in flight${open.length ? `: ${open.slice(0, 3).join(', ')}` : ''}).`, { command: 'wait' }));
+      }, timeoutMs);
+      this.#changed.add(check);
+      check();
+    });
+  }
+
+  #tell(): void {
+    for (const changed of [...this.#changed]) changed();
+  }
+
+  #answered(id: string, at: number, status: number | undefined, failed?: string): void {
     const entry = this.#open.get(id);
     if (!entry || this.#disposed) return;
     this.#open.delete(id);
+    this.#tell();
     if (/^(data|blob|chrome-extension):/.test(entry.url)) return;
     this.sink.request({
       url: redactUrl(entry.url),
       method: entry.method,
       ...(status !== undefined && status > 0 ? { status } : {}),
       type: entry.type,
-      ms: Math.round(performance.now() - entry.started),
+      // CDP's timestamps are in seconds.
+      ms: Math.max(0, Math.round((at - entry.started) * 1_000)),
       ...(failed !== undefined ? { failed } : {}),
     });
   }
@@ -154,15 +173,13 @@ interface OpenRequest {
   url: string;
   method: string;
   type: string;
+  /** When it began, in CDP's seconds. */
   started: number;
+  source: PageEventSource;
 }
 
-function argText(arg: Protocol.Runtime.RemoteObject): string {
+function argText(arg: WatchedEvents['Runtime.consoleAPICalled']['args'][number]): string {
   if (arg.type === 'string') return String(arg.value);
   if (arg.value !== undefined) return JSON.stringify(arg.value);
   return arg.description ?? arg.type;
-}
-
-function cut(text: string): string {
-  return text.length > TEXT_MAX ? `${text.slice(0, TEXT_MAX - 1)}…` : text;
 }
