@@ -17,6 +17,8 @@ let session: Session;
 let profileDir: string;
 let downloadDir: string;
 const page = (path: string): string => new URL(path, server.url).href;
+/** The extension relays what its debugger hears a moment after the page did; a loaded machine is slower. */
+const POLL = { timeout: 5_000 };
 
 beforeAll(async () => {
   server = await startFixtureServer();
@@ -44,8 +46,8 @@ describe('attach mode: the network, page errors and downloads through chrome.deb
     session.on('request', (entry) => heard.push(entry));
     await session.tab.navigate(page('slow.html?ms=400'));
     await session.verify.text('Done');
-    await expect.poll(() => session.network.find((r) => r.url === page('slow.html?ms=400'))).toMatchObject({ method: 'GET', status: 200, type: 'document' });
-    await expect.poll(() => session.network.find((r) => r.url === page('slow?ms=400'))).toMatchObject({ method: 'GET', status: 200, type: 'fetch' });
+    await expect.poll(() => session.network.find((r) => r.url === page('slow.html?ms=400')), POLL).toMatchObject({ method: 'GET', status: 200, type: 'document' });
+    await expect.poll(() => session.network.find((r) => r.url === page('slow?ms=400')), POLL).toMatchObject({ method: 'GET', status: 200, type: 'fetch' });
     const fetched = session.network.find((r) => r.url === page('slow?ms=400'))!;
     // The server held the answer 400 ms: CDP's own timestamps say so.
     expect(fetched.ms).toBeGreaterThanOrEqual(350);
@@ -59,17 +61,17 @@ describe('attach mode: the network, page errors and downloads through chrome.deb
     session.on('pageError', (e) => seen.push(e));
     await session.tab.navigate(page('broken-load.html'));
     const texts = (kind: PageError['kind']): string => session.consoleErrors.slice(before).filter((e) => e.kind === kind).map((e) => e.text).join('\n');
-    await expect.poll(() => texts('console-error')).toMatch(/^the config did not load$/m);
-    await expect.poll(() => texts('console-warning')).toMatch(/^deprecated option used$/m);
-    await expect.poll(() => texts('resource')).toMatch(/status of 404 .*missing-bundle\.js/);
-    await expect.poll(() => texts('error')).toMatch(/thrown while the page parses/);
+    await expect.poll(() => texts('console-error'), POLL).toMatch(/^the config did not load$/m);
+    await expect.poll(() => texts('console-warning'), POLL).toMatch(/^deprecated option used$/m);
+    await expect.poll(() => texts('resource'), POLL).toMatch(/status of 404 .*missing-bundle\.js/);
+    await expect.poll(() => texts('error'), POLL).toMatch(/thrown while the page parses/);
     const mine = session.consoleErrors.slice(before);
     expect(mine.filter((e) => e.kind === 'console-error' && e.text === 'the config did not load')).toHaveLength(1);
     // The failed load once: the relay's copy is not added in a tab the debugger holds.
     expect(mine.filter((e) => e.kind === 'resource' && /missing-bundle\.js/.test(e.text))).toHaveLength(1);
     expect(mine.find((e) => e.text === 'the config did not load')).toMatchObject({ url: page('broken-load.html'), source: expect.stringMatching(/broken-load\.html:\d+$/) });
     expect(seen.length).toBeGreaterThanOrEqual(4);
-    await expect.poll(() => session.network.find((r) => r.url === page('missing-bundle.js'))).toMatchObject({ status: 404, type: 'script' });
+    await expect.poll(() => session.network.find((r) => r.url === page('missing-bundle.js')), POLL).toMatchObject({ status: 404, type: 'script' });
   });
 
   it('[ATT-NET-FAILED-STEP] a step that fails after a fetch answered 500 lists that request in its detail', async () => {

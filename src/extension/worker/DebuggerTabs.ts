@@ -3,6 +3,7 @@ import {
   cutWatchedEvent,
   FIND_FILE_INPUT,
   FIRST_DOCUMENT,
+  FIRST_DOCUMENT_WORLD,
   redactUrl,
   WATCHED_CDP_METHODS,
   type ExtensionEvent,
@@ -214,7 +215,13 @@ export class DebuggerTabs {
     const send = (method: string, params: object = {}): Promise<unknown> =>
       deadline(chrome.debugger.sendCommand({ tabId }, method, params), timeoutMs, () => new Error(`${method} timed out`)).catch(() => undefined);
     await Promise.all([send('Page.enable'), send('Network.enable'), send('Runtime.enable'), send('Log.enable')]);
-    const read = (await send('Runtime.evaluate', { expression: FIRST_DOCUMENT, returnByValue: true })) as { result?: { value?: FirstDocument } } | undefined;
+    // In a world of aite's own: the page's scripts cannot forge the line.
+    const tree = (await send('Page.getFrameTree')) as { frameTree?: { frame: { id: string } } } | undefined;
+    const world = tree?.frameTree ? ((await send('Page.createIsolatedWorld', { frameId: tree.frameTree.frame.id, worldName: FIRST_DOCUMENT_WORLD })) as { executionContextId?: number } | undefined) : undefined;
+    const read =
+      world?.executionContextId === undefined
+        ? undefined
+        : ((await send('Runtime.evaluate', { expression: FIRST_DOCUMENT, contextId: world.executionContextId, returnByValue: true })) as { result?: { value?: FirstDocument } } | undefined);
     const first = read?.result?.value;
     if (first && this.#attached.has(tabId)) {
       this.emit({ type: 'event', kind: 'page-watch', tab: tabId, method: 'firstDocument', params: { url: redactUrl(first.url), status: first.status, ms: first.ms } });

@@ -45,12 +45,17 @@ export interface FirstDocument {
 
 /**
  * The page's top document as its navigation timing says, once answered: for a page whose answer
- * came before its session could listen. Read only, in the page's world, nothing kept.
+ * came before its session could listen. Read only, nothing kept; both ends evaluate it in an
+ * isolated world of their own ({@link FIRST_DOCUMENT_WORLD}), so the page's scripts cannot
+ * replace what it calls and forge the log's line.
  */
 export const FIRST_DOCUMENT = `(() => {
   const n = performance.getEntriesByType('navigation')[0];
   return n && n.responseStart > 0 && /^https?:/.test(n.name) ? { url: n.name, status: n.responseStatus || 0, ms: n.responseStart - n.startTime } : undefined;
 })()`;
+
+/** The isolated world {@link FIRST_DOCUMENT} is read in. */
+export const FIRST_DOCUMENT_WORLD = 'aite:first-document';
 
 /** How long a console line or log entry may be. */
 export const WATCHED_TEXT_MAX = 4_000;

@@ -1,5 +1,5 @@
 import type { Browser, CDPSession, Target } from 'puppeteer-core';
-import { FIRST_DOCUMENT, type FirstDocument } from '../../protocol/index.js';
+import { FIRST_DOCUMENT, FIRST_DOCUMENT_WORLD, type FirstDocument } from '../../protocol/index.js';
 import type { PageEventSource, PageWatch } from '../PageWatch.js';
 import { withTimeout } from './deadline.js';
 import { everySession, targetTypeOf, targetUrlOf } from './sessions.js';
@@ -54,11 +54,27 @@ function pipeSource(cdp: CDPSession): PageEventSource {
         .send('Network.enable')
         .then(async () => {
           if (seen() || targetTypeOf(cdp) !== 'page') return;
-          const read = await withTimeout(cdp.send('Runtime.evaluate', { expression: FIRST_DOCUMENT, returnByValue: true }), FIRST_DOCUMENT_MS, 'reading the first document');
-          const first = read.result.value as FirstDocument | undefined;
+          const first = await readFirstDocument(cdp);
           if (first) for (const listener of firstDocument) listener(first);
         })
         .catch(() => undefined);
     },
   };
+}
+
+/**
+ * A page's top document as its navigation timing says (see FIRST_DOCUMENT), read in a world of
+ * aite's own, so the page's scripts cannot replace what it calls there; within a deadline.
+ */
+export async function readFirstDocument(cdp: CDPSession): Promise<FirstDocument | undefined> {
+  const read = await withTimeout(
+    (async () => {
+      const { frameTree } = await cdp.send('Page.getFrameTree');
+      const { executionContextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: FIRST_DOCUMENT_WORLD });
+      return cdp.send('Runtime.evaluate', { expression: FIRST_DOCUMENT, contextId: executionContextId, returnByValue: true });
+    })(),
+    FIRST_DOCUMENT_MS,
+    'reading the first document',
+  );
+  return read.result.value as FirstDocument | undefined;
 }
