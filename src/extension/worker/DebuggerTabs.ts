@@ -207,14 +207,18 @@ export class DebuggerTabs {
    * Turns on what the run hears of a tab it attached: the Page domain (dialogs reach this
    * extension, and no longer the person, only with it on; downloads are told with it), the
    * Network, Runtime and Log domains for the runner's page watch (Runtime's and Log's enable
-   * replay what the page logged before). Then the page's first document, from its navigation
-   * timing, for a page answered before the Network domain listened. Each within `timeoutMs`;
-   * one that fails leaves the rest on.
+   * replay what the page logged before). Then, not waited for (a busy page would hold the
+   * step's input), the page's first document from its navigation timing, for a page answered
+   * before the Network domain listened. Each within `timeoutMs`; one that fails leaves the rest on.
    */
   async #watch(tabId: number, timeoutMs: number): Promise<void> {
     const send = (method: string, params: object = {}): Promise<unknown> =>
       deadline(chrome.debugger.sendCommand({ tabId }, method, params), timeoutMs, () => new Error(`${method} timed out`)).catch(() => undefined);
     await Promise.all([send('Page.enable'), send('Network.enable'), send('Runtime.enable'), send('Log.enable')]);
+    void this.#firstDocument(tabId, send);
+  }
+
+  async #firstDocument(tabId: number, send: (method: string, params?: object) => Promise<unknown>): Promise<void> {
     // In a world of aite's own: the page's scripts cannot forge the line.
     const tree = (await send('Page.getFrameTree')) as { frameTree?: { frame: { id: string } } } | undefined;
     const world = tree?.frameTree ? ((await send('Page.createIsolatedWorld', { frameId: tree.frameTree.frame.id, worldName: FIRST_DOCUMENT_WORLD })) as { executionContextId?: number } | undefined) : undefined;
