@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NetworkEntry, PageError } from '../../src/sdk/index.js';
 import { failure } from './support/failure.js';
-import { readFirstDocument } from '../../src/sdk/session/pipe/PageWatch.js';
+import { readFirstDocument } from '../../src/sdk/session/pipe/PipePages.js';
 import { useSession } from './support/harness.js';
 
 const ctx = useSession();
