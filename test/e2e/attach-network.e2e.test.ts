@@ -44,6 +44,9 @@ describe('attach mode: the network, page errors and downloads through chrome.deb
   it('[ATT-NETWORK] the run tab\u2019s requests are listed with method, status, type and timing, as session events too', async () => {
     const heard: NetworkEntry[] = [];
     session.on('request', (entry) => heard.push(entry));
+    // The run's tab first: what a new tab asks for before the debugger attaches is not heard
+    // (Chrome cannot hold a new tab for an extension), and slow.html fetches as it loads.
+    await session.tab.navigate(page('buttons.html'));
     await session.tab.navigate(page('slow.html?ms=400'));
     await session.verify.text('Done');
     await expect.poll(() => session.network.find((r) => r.url === page('slow.html?ms=400')), POLL).toMatchObject({ method: 'GET', status: 200, type: 'document' });
@@ -80,7 +83,7 @@ describe('attach mode: the network, page errors and downloads through chrome.deb
     const error = await failure(session.verify.targetText({ css: '#result' }, 'Stored', { timeoutMs: 2_000 }));
     expect(error.reason).toBe('mismatch');
     expect(error.message).toMatch(/Error 500/);
-    expect((error.detail.failedRequests as NetworkEntry[] | undefined)?.map((r) => `${r.method} ${r.status} ${r.type} ${r.url}`)).toContain(`GET 500 fetch ${page('status/500')}`);
+    expect((error.detail.failedRequests as NetworkEntry[] | undefined)?.map((r) => `${r.method} ${r.status} ${r.type} ${r.url}`)).toContain(`GET 500 fetch ${page('status/500?ms=200')}`);
   });
 
   it('[ATT-NETWORK-IDLE] waitForNetworkIdle waits for a slow fetch begun by a click; one that outlasts the timeout fails, naming it', async () => {

@@ -92,12 +92,12 @@ describe('aite run with the real-pages steps', () => {
     expect(all).toMatch(/status of 404/);
     expect(verify!.status).toBe('failed');
     const failed = [...(broken.steps[1]!.failedRequests ?? []), ...(verify!.failedRequests ?? [])];
-    expect(failed).toContainEqual(expect.objectContaining({ method: 'GET', status: 500, type: 'fetch', url: `${server.url}status/500` }));
+    expect(failed).toContainEqual(expect.objectContaining({ method: 'GET', status: 500, type: 'fetch', url: `${server.url}status/500?ms=200` }));
     expect(verify!.screenshot).toBeDefined();
     expect(html).toContain('Page errors');
     expect(html).toContain('Failed requests');
     expect(html).toContain('thrown while the page parses');
-    expect(html).toContain(`${server.url}status/500`);
+    expect(html).toContain(`${server.url}status/500?ms=200`);
   });
 });
 

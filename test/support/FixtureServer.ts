@@ -2,7 +2,8 @@
 //
 //   /slow?ms=N        answers 200 "slow N ms" after N ms (at most 30 s): keeps the network busy
 //   /redirect?to=URL  answers 302 to URL (any origin: used to leave the allow list)
-//   /status/CODE      answers with that status (200-599) and a small HTML page naming it
+//   /status/CODE      answers with that status (200-599) and a small HTML page naming it;
+//                     ?ms=N answers after N ms (at most 30 s)
 //   /lib/PKG/PATH     a file of one of the widget libraries installed as devDependencies
 //                     (WIDGET_PACKAGES), from node_modules: the widget pages load them from here
 //
@@ -127,7 +128,19 @@ async function handle(req: IncomingMessage, res: ServerResponse, pending: Set<No
     const code = Number(status[1]);
     if (code < 200 || code > 599) return send(res, 400, 'text/plain; charset=utf-8', 'status must be 200-599');
     const body = `<!doctype html><meta charset="utf-8"><title>Status ${code}</title><h1>Status ${code}</h1>`;
-    return send(res, code, 'text/html; charset=utf-8', code === 204 || code === 304 ? '' : body, req.method === 'HEAD');
+    const answer = (): void => send(res, code, 'text/html; charset=utf-8', code === 204 || code === 304 ? '' : body, req.method === 'HEAD');
+    const ms = Math.min(Math.max(Number(url.searchParams.get('ms') ?? 0) || 0, 0), MAX_SLOW_MS);
+    if (ms === 0) return answer();
+    const timer = setTimeout(() => {
+      pending.delete(timer);
+      answer();
+    }, ms);
+    pending.add(timer);
+    res.once('close', () => {
+      clearTimeout(timer);
+      pending.delete(timer);
+    });
+    return;
   }
 
   if (url.pathname === '/favicon.ico') return send(res, 204, 'image/x-icon', '');
