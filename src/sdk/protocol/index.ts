@@ -11,3 +11,4 @@ export * from './CommandFailure.js';
 export * from './pageErrorChannel.js';
 export * from './allowList.js';
 export * from './fileInput.js';
+export * from './contentWorld.js';
