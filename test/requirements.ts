@@ -263,6 +263,7 @@ export const REQUIREMENTS = {
   'PIPE-PAGE-NAVIGATED': 'a command over the pipe whose page navigates under it is sent again through the worker (counted) when the worker would send it again, and fails navigation otherwise',
   'PIPE-PAGE-FRAME': 'a command whose target lies in a frame goes through the worker, which routes it',
   'PIPE-PAGE-RELOAD': 'a command over the pipe is answered when the extension reloads meanwhile',
+  'TXT-OWN': 'an element\u2019s match text from a walk of its own subtree (before its page is indexed) is the text the page\u2019s index gives it',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
