@@ -284,7 +284,7 @@ class DocText {
       if (tag === 'input') {
         const input = el as HTMLInputElement;
         if (BUTTON_INPUTS.has(input.type)) this.#append(input.value);
-      } else this.#visitChildren(shadowRootOf(el) ?? el);
+      } else this.#visitChildren(shadowRootOf(el, tag) ?? el);
       if (block) this.#append(' ');
     }
     this.spans.set(el, [start, this.#len]);
