@@ -388,7 +388,12 @@ export class BridgeProtocol extends (EventEmitter as Emitter) {
       ),
     );
     const entry = this.#pending.get(id)!;
-    const shortcut = this.#shortcut?.run(request);
+    let shortcut: Promise<ShortcutOutcome> | undefined;
+    try {
+      shortcut = this.#shortcut?.run(request);
+    } catch (error) {
+      shortcut = Promise.reject(error);
+    }
     if (shortcut) {
       entry.shortcut = true;
       shortcut.then(
