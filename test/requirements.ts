@@ -262,6 +262,14 @@ export const REQUIREMENTS = {
   'MCP-EVERY-TOOL': 'every tool API.md names is listed by aite mcp, documented in docs/agents.md and driven by an mcp e2e test; no other tool is listed',
   'MCP-HTTP-STATUS': 'navigate to a page the server answered with an error status (4xx, 5xx) says the status beside where it landed',
   'MCP-ATTACH': 'aite mcp --attach drives a Chrome the user runs, through the extension installed there: navigate, click and read',
+
+  // Page commands over the debugging pipe (issue 21, per-step speed)
+  'PIPE-PAGE-DIRECT': 'in launch mode a page command of the top document (not act) goes to the content script over the debugging pipe, answered by the same handler as over the socket, with the same answers and failures',
+  'PIPE-PAGE-INVALID': 'a request the protocol refuses is refused before it reaches the page, whichever way it would go',
+  'PIPE-PAGE-NAVIGATED': 'a command over the pipe whose page navigates under it is sent again through the worker (counted) when the worker would send it again, and fails navigation otherwise',
+  'PIPE-PAGE-FRAME': 'a command whose target lies in a frame goes through the worker, which routes it',
+  'PIPE-PAGE-RELOAD': 'a command over the pipe is answered when the extension reloads meanwhile',
+  'TXT-OWN': 'an element\u2019s match text from a walk of its own subtree (before its page is indexed) is the text the page\u2019s index gives it',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -125,16 +125,22 @@ describe('faults in one session', () => {
     const hellos: Array<{ resume?: string }> = [];
     ctx.session.bridge.on('hello', (h) => hellos.push(h));
     const before = ctx.session.retries.byCommand.wait ?? 0;
-    const waiting = ctx.session.locator.wait('visible', { target: { text: 'Finished' }, timeoutMs: 15_000 });
-    waiting.catch(() => undefined); // awaited below; a rejection meanwhile is not unhandled
-    await reloadExtension(ctx.session.browser!);
-    await expect.poll(() => hellos.length, { timeout: 15_000 }).toBe(1);
-    // A reload clears the extension's session storage: it cannot resume, the runner names the tab.
-    expect(hellos[0]!.resume).toBeUndefined();
-    await (await runPageDirect()).click('#start');
-    const answer = await waiting;
-    expect(answer.retries).toBe(1);
-    expect((ctx.session.retries.byCommand.wait ?? 0) - before).toBe(1);
+    // Over the extension's socket: a wait sent over the pipe (ContentWorld) never meets the reload.
+    const pipe = ctx.session.bridge.useShortcut(undefined);
+    try {
+      const waiting = ctx.session.locator.wait('visible', { target: { text: 'Finished' }, timeoutMs: 15_000 });
+      waiting.catch(() => undefined); // awaited below; a rejection meanwhile is not unhandled
+      await reloadExtension(ctx.session.browser!);
+      await expect.poll(() => hellos.length, { timeout: 15_000 }).toBe(1);
+      // A reload clears the extension's session storage: it cannot resume, the runner names the tab.
+      expect(hellos[0]!.resume).toBeUndefined();
+      await (await runPageDirect()).click('#start');
+      const answer = await waiting;
+      expect(answer.retries).toBe(1);
+      expect((ctx.session.retries.byCommand.wait ?? 0) - before).toBe(1);
+    } finally {
+      ctx.session.bridge.useShortcut(pipe);
+    }
     await ctx.session.verify.text('Finished');
   });
 

@@ -21,7 +21,7 @@ const DEPS: Record<string, readonly string[]> = {
   'src/sdk/bridge': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/identity', 'node:*', 'ws', 'typed-emitter'],
   'src/sdk/lock': ['src/sdk/protocol', 'src/sdk/errors', 'node:*', 'zod'],
   'src/sdk/launch': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/identity', 'node:*', 'puppeteer-core', 'zod'],
-  'src/sdk/session': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/bridge', 'src/sdk/launch', 'src/sdk/lock', 'node:*', 'puppeteer-core', 'typed-emitter', 'zod'],
+  'src/sdk/session': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/bridge', 'src/sdk/launch', 'src/sdk/identity', 'src/sdk/lock', 'node:*', 'puppeteer-core', 'typed-emitter', 'zod'],
   'src/sdk/config': ['src/sdk/protocol', 'src/sdk/errors', 'node:*', 'zod'],
   'src/sdk/report': ['src/sdk/errors', 'node:*', 'zod'],
   'src/sdk/script': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/config', 'src/sdk/launch', 'src/sdk/lock', 'src/sdk/report', 'src/sdk/session', 'node:*', 'yaml', 'zod'],

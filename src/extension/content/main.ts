@@ -1,3 +1,4 @@
+import { CONTENT_HANDLER_KEY, CONTENT_NOT_LOADED } from '../../sdk/protocol/index.js';
 import { PAGE_PORT_NAME, type PagePortAnswer, type PagePortRequest } from '../PagePort.js';
 import { actStatus, handlePageRequest, lastActDispatched, type PageRequest } from './PageCommands.js';
 import { framePoint, probeOf, type FramePointQuery } from './frames.js';
@@ -18,6 +19,10 @@ import { PAGE_ERROR_CHANNEL, type RelayedError } from './pageErrorRelay.js';
  *   act, and fences it so that an act not yet dispatched never dispatches (see `actStatus`).
  * - `{ aite: 1, query: 'framePoint', point: FramePointQuery }`: a point in a child frame's
  *   viewport moved into this document's, or why input there would not reach it (frames.ts).
+ * From the runner over the debugging pipe (launch mode; sdk/session/pipe/ContentWorld.ts): the
+ *   same page commands, already validated, through the handler kept on this isolated world's
+ *   global under `Symbol.for(CONTENT_HANDLER_KEY)`; it answers CONTENT_NOT_LOADED while the
+ *   document is still loading (the worker waits for the load instead).
  * To the worker: `{ aite: 1, frameProbe: nonce }` when this document's parent probes it (frames.ts).
  * Events to the worker: `{ aite: 1, event: { type: 'event', kind: 'console', level: 'error', text, error } }`
  * for the page's uncaught errors, rejections and failed loads (`error`); the worker adds `tab`.
@@ -38,6 +43,10 @@ if (!scope[INSTALLED]) {
 }
 
 function install(): void {
+  // Only this isolated world can read its global: the page's scripts have a world of their own.
+  Object.defineProperty(globalThis, Symbol.for(CONTENT_HANDLER_KEY), {
+    value: (request: PageRequest) => (document.readyState === 'complete' ? handlePageRequest(request) : CONTENT_NOT_LOADED),
+  });
   chrome.runtime.onConnect.addListener((port) => {
     if (port.name !== PAGE_PORT_NAME || port.sender?.id !== chrome.runtime.id) return;
     port.onMessage.addListener((message: PagePortRequest) => {

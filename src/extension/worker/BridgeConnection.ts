@@ -3,6 +3,7 @@ import {
   BridgeConfigSchema,
   CloseCode,
   MAX_MESSAGE_BYTES,
+  oversizedAnswer,
   PROTOCOL_VERSION,
   WelcomeSchema,
   type BridgeConfig,
@@ -51,17 +52,9 @@ export class BridgeConnection {
   send(message: unknown): void {
     const ws = this.#ws;
     if (!ws || this.#state !== 'open') return;
-    let text = JSON.stringify(message);
-    if (text.length * 3 > MAX_MESSAGE_BYTES && new TextEncoder().encode(text).byteLength > MAX_MESSAGE_BYTES) {
-      const id = (message as { id?: unknown }).id;
-      text = JSON.stringify({
-        id,
-        ok: false,
-        reason: 'internal',
-        message: 'The answer is over the protocol\u2019s 8 MB limit, so the extension sent this error instead.',
-      });
-    }
-    ws.send(text);
+    const text = JSON.stringify(message);
+    const over = oversizedAnswer(text, (message as { id?: unknown }).id);
+    ws.send(over ? JSON.stringify(over) : text);
   }
 
   async #open(): Promise<void> {

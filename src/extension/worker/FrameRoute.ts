@@ -1,5 +1,5 @@
 import type { AllowList } from './AllowList.js';
-import { CommandFailure, DEFAULT_TIMEOUT_MS, framePath, NAVIGATION_RESEND_COMMANDS } from '../../sdk/protocol/index.js';
+import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATION_RESEND_COMMANDS, pagePathOf } from '../../sdk/protocol/index.js';
 import { FrameProbes } from './FrameProbes.js';
 import { PageChannel, type PageRequest } from './PageChannel.js';
 
@@ -43,7 +43,7 @@ export class FrameRoute {
   }
 
   async run(request: PageRequest, tabId: number): Promise<Record<string, unknown>> {
-    const path = pathOf(request);
+    const path = pagePathOf(request);
     if (path.length === 0) return this.#channel.run(request, tabId);
     const deadline = Date.now() + (request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     let retries = 0;
@@ -181,30 +181,6 @@ class RouteRetry extends Error {
     readonly retries: number,
   ) {
     super(message);
-  }
-}
-
-/** The frame path a page command's element lies behind (its target's, or its descriptor's). */
-function pathOf(request: PageRequest): string[] {
-  switch (request.cmd) {
-    case 'locate':
-    case 'act':
-      return framePath(request.descriptor.frame);
-    case 'resolve':
-    case 'read':
-      return framePath(request.target.frame);
-    case 'verify':
-    case 'wait':
-      return 'target' in request && request.target ? framePath(request.target.frame) : [];
-    case 'outline':
-    case 'snapshot':
-      return [];
-    case 'scroll':
-      // The container named by `target` holds what `until` names: they are in one frame.
-      return framePath((request.target ?? request.until)?.frame);
-    case 'guard':
-      // Every op names the element, so arm, check and disarm reach the frame it lies in.
-      return framePath(request.descriptor?.frame);
   }
 }
 

@@ -1,4 +1,4 @@
-import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATION_RESEND_COMMANDS, originOf, type PageCommand, type Request } from '../../sdk/protocol/index.js';
+import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATION_RESEND_COMMANDS, navigatedDuring, originOf, type PageCommand, type Request } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
 import { ContentPorts } from './ContentPorts.js';
 import { tabSettled } from './LoadWatch.js';
@@ -67,13 +67,7 @@ export class PageChannel {
           injected = false;
           continue;
         }
-        throw new CommandFailure(
-          'navigation',
-          request.cmd === 'act'
-            ? 'The page navigated while the action ran; it was not sent again. Check what the page did before repeating it.'
-            : `The page navigated during ${request.cmd}.`,
-          { tab: tabId, error: text },
-        );
+        throw new CommandFailure('navigation', navigatedDuring(request.cmd), { tab: tabId, error: text });
       }
     }
   }

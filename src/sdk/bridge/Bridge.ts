@@ -5,7 +5,7 @@ import { AiteError } from '../errors/AiteError.js';
 import { AITE_EXTENSION_ORIGIN } from '../identity/ExtensionIdentity.js';
 import { DEFAULT_TIMEOUT_MS, PING_INTERVAL_MS, type AnswerOf, type Hello, type RequestInput } from '../protocol/index.js';
 import { BridgeEvent, type BridgeEvents } from './BridgeEvents.js';
-import { BridgeProtocol } from './BridgeProtocol.js';
+import { BridgeProtocol, type PageShortcut } from './BridgeProtocol.js';
 import { BridgeServer } from './BridgeServer.js';
 
 /**
@@ -154,6 +154,16 @@ export class Bridge extends (EventEmitter as Emitter) {
    */
   request<R extends RequestInput>(input: R): Promise<AnswerOf<R['cmd']>> {
     return this.#protocol.request(input);
+  }
+
+  /**
+   * Carries the page commands `shortcut` can carry another way than the extension's socket
+   * (launch mode: the debugging pipe); undefined: all over the socket again. Answers the
+   * shortcut used until now.
+   * @internal
+   */
+  useShortcut(shortcut: PageShortcut | undefined): PageShortcut | undefined {
+    return this.#protocol.useShortcut(shortcut);
   }
 
   /** Fails every request in flight with `connection-lost` (the browser is gone). */

@@ -42,6 +42,23 @@ export interface ProtocolOptions {
 type Emitter = new () => TypedEmitter<BridgeEvents>;
 
 /**
+ * What a {@link PageShortcut} made of a request: the extension's answer (checked as one from
+ * the socket), or the socket is to carry it after all (`resent`: it had reached a page that went
+ * away under it, so carrying it now is a re-send, counted).
+ * @internal
+ */
+export type ShortcutOutcome = { answer: unknown } | { via: 'socket'; resent: boolean };
+
+/**
+ * Another way to the extension's answer than its socket (launch mode: the content script over
+ * the debugging pipe). `run` answers undefined when it cannot carry the request now.
+ * @internal
+ */
+export interface PageShortcut {
+  run(request: Request): Promise<ShortcutOutcome> | undefined;
+}
+
+/**
  * The runner's side of protocol v1 over whatever {@link Transport} it is handed: the hello and
  * welcome (a newer link replaces the older), keepalive pings, one request at a time with its
  * deadline in the pending registry, answers checked against their schemas, idempotent requests
@@ -56,6 +73,7 @@ export class BridgeProtocol extends (EventEmitter as Emitter) {
   /** Lost acts not yet asked about, with why each was lost. */
   readonly #lostActs = new Map<number, string>();
   #link: Transport | undefined;
+  #shortcut: PageShortcut | undefined;
   #hello: Hello | undefined;
   #lastHeard = 0;
   #lastTick = Date.now();
@@ -155,6 +173,13 @@ export class BridgeProtocol extends (EventEmitter as Emitter) {
     });
   }
 
+  /** Carries the requests `shortcut` can carry that way from now on (undefined: all over the socket); answers the one before. */
+  useShortcut(shortcut: PageShortcut | undefined): PageShortcut | undefined {
+    const before = this.#shortcut;
+    this.#shortcut = shortcut;
+    return before;
+  }
+
   /** Sends one request once the earlier ones are answered, and resolves with its answer. */
   request<R extends RequestInput>(input: R): Promise<AnswerOf<R['cmd']>> {
     return this.#queue.run(() => this.#send(input)) as Promise<AnswerOf<R['cmd']>>;
@@ -196,7 +221,7 @@ export class BridgeProtocol extends (EventEmitter as Emitter) {
     this.emit('hello', hello);
     this.emit('connected', { resumed: hello.resume !== undefined });
     // Requests that waited for a connection (or lost theirs) go out now.
-    for (const entry of this.#pending.all()) if (!entry.sent) this.#transmit(entry);
+    for (const entry of this.#pending.all()) if (!entry.sent && !entry.shortcut) this.#transmit(entry);
     // An act is never sent again; the extension is asked what became of it instead.
     for (const [id, why] of [...this.#lostActs]) {
       this.#lostActs.delete(id);
@@ -238,6 +263,29 @@ export class BridgeProtocol extends (EventEmitter as Emitter) {
       this.emit('warning', `dropped an answer for unknown or finished request ${answer.id}`);
       return;
     }
+    this.#settleAnswer(entry, answer);
+  }
+
+  /** What the shortcut made of a request: its answer, checked as the socket's, or the socket carries it. */
+  #afterShortcut(id: number, outcome: ShortcutOutcome): void {
+    const entry = this.#pending.get(id);
+    // Timed out meanwhile, or failed with everything else in flight.
+    if (!entry) return;
+    entry.shortcut = false;
+    if ('via' in outcome) {
+      if (outcome.resent) entry.resends += 1;
+      if (this.#link) this.#transmit(entry);
+      return;
+    }
+    const envelope = AnswerEnvelopeSchema.safeParse(outcome.answer);
+    if (!envelope.success || envelope.data.id !== id) {
+      this.#pending.settle(id, { error: new AiteError('internal', `The content script's answer to ${entry.cmd} is malformed.`, { command: entry.cmd }) });
+      return;
+    }
+    this.#settleAnswer(entry, envelope.data);
+  }
+
+  #settleAnswer(entry: PendingRequest, answer: { id: number; ok: boolean } & Record<string, unknown>): void {
     const resends = entry.resends;
     if (!answer.ok) {
       const failure = FailureSchema.safeParse(answer);
@@ -339,7 +387,21 @@ export class BridgeProtocol extends (EventEmitter as Emitter) {
         { command: request.cmd },
       ),
     );
-    if (this.#link) this.#transmit(this.#pending.get(id)!);
+    const entry = this.#pending.get(id)!;
+    let shortcut: Promise<ShortcutOutcome> | undefined;
+    try {
+      shortcut = this.#shortcut?.run(request);
+    } catch (error) {
+      shortcut = Promise.reject(error);
+    }
+    if (shortcut) {
+      entry.shortcut = true;
+      shortcut.then(
+        (outcome) => this.#afterShortcut(id, outcome),
+        (error: unknown) =>
+          this.#pending.settle(id, { error: new AiteError('internal', `${request.cmd} failed over the debugging pipe: ${error instanceof Error ? error.message : String(error)}.`, { command: request.cmd }) }),
+      );
+    } else if (this.#link) this.#transmit(entry);
     return promise;
   }
 

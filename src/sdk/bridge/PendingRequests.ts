@@ -12,6 +12,8 @@ export interface PendingRequest {
   attempts: number;
   /** Whether the request went out on the current connection. */
   sent: boolean;
+  /** On its way over the bridge's shortcut (not the socket): not sent again on a reconnect. */
+  shortcut?: boolean;
   /** An act whose connection closed before its answer: waiting to learn whether it dispatched. */
   lost?: boolean;
   readonly resolve: (answer: Record<string, unknown>) => void;

@@ -13,3 +13,4 @@ export * from './allowList.js';
 export * from './fileInput.js';
 export * from './pageWatch.js';
 export * from './redactUrl.js';
+export * from './contentWorld.js';

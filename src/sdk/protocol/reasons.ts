@@ -77,6 +77,16 @@ export const CloseCode = {
 export const PROTOCOL_VERSION = 1;
 /** Message size limit, enforced by both ends. */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The failure the extension answers instead of an answer over {@link MAX_MESSAGE_BYTES}
+ * (`text`: the answer as JSON), whichever way the answer travels; undefined when it fits.
+ * @internal
+ */
+export function oversizedAnswer(text: string, id: unknown): Record<string, unknown> | undefined {
+  if (text.length * 3 <= MAX_MESSAGE_BYTES || new TextEncoder().encode(text).byteLength <= MAX_MESSAGE_BYTES) return undefined;
+  return { id, ok: false, reason: 'internal', message: 'The answer is over the protocol\u2019s 8 MB limit, so the extension sent this error instead.' };
+}
 /** Interval of application-level pings that keep the MV3 worker alive. */
 export const PING_INTERVAL_MS = 15_000;
 /** The extension's reconnect backoff; after the last step it keeps the last delay. */

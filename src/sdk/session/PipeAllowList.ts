@@ -1,9 +1,9 @@
-import type { CDPSession, Frame, Page } from 'puppeteer-core';
+import type { Frame, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
 import { allowedOrigins, isAllowed, originOf } from '../protocol/index.js';
 import { withTimeout } from './pipe/deadline.js';
 
-/** How long asking Chrome for the tab's frame tree may take. */
+/** How long asking Chrome where a frame's iframe is may take. */
 const FRAME_TREE_TIMEOUT_MS = 5_000;
 
 /** What the page proxy checks before it lets a call through: input, pictures, waits, script. */
@@ -16,15 +16,15 @@ const CHECKED_AFTER = new Set<PropertyKey>(['screenshot', 'waitForNetworkIdle'])
  * The run's allow list on the runner's side. The extension refuses page commands outside the
  * list; what the runner sends itself over the debugging pipe (trusted keys and mouse, pictures,
  * network waits, script) never goes through the extension, so it is checked here, at dispatch,
- * against the tab's top-level origin as Chrome's frame tree says it now (not a URL remembered
- * from an earlier answer): after a redirect or a script navigation to another origin, nothing is
- * sent and no picture is taken. Input is checked against the frames it would reach too: a mouse
- * event at a point inside an iframe showing an origin outside the list, or keys while the focus
- * is in one, are refused (the frames as puppeteer tracks them, out-of-process ones included).
+ * against the tab's top-level origin as Chrome's frame tree says it now (its last navigation
+ * event on the page's session, not a URL remembered from an extension's answer): after a
+ * redirect or a script navigation to another origin, nothing is sent and no picture is taken.
+ * Input is checked against the frames it would reach too: a mouse event at a point inside an
+ * iframe showing an origin outside the list, or keys while the focus is in one, are refused (the
+ * frames as puppeteer tracks them, out-of-process ones included).
  */
 export class PipeAllowList {
   readonly origins: readonly string[];
-  readonly #cdp = new WeakMap<Page, Promise<CDPSession>>();
 
   constructor(allow: readonly string[]) {
     this.origins = allowedOrigins(allow);
@@ -32,7 +32,7 @@ export class PipeAllowList {
 
   /** Throws `navigation`, naming the origin and the list, when the page's top frame is outside it. */
   async check(page: Page, doing: string): Promise<void> {
-    const url = await this.#topUrl(page);
+    const url = this.#topUrl(page);
     if (isAllowed(url, this.origins)) return;
     throw new AiteError(
       'navigation',
@@ -126,27 +126,13 @@ export class PipeAllowList {
     }
   }
 
-  async #topUrl(page: Page): Promise<string> {
-    let cdp = this.#cdp.get(page);
-    if (!cdp) {
-      cdp = page.createCDPSession();
-      this.#cdp.set(page, cdp);
-      cdp.catch(() => this.#cdp.delete(page));
-    }
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      const tree = await Promise.race([
-        cdp.then((session) => session.send('Page.getFrameTree')),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`Chrome did not say what the tab shows within ${FRAME_TREE_TIMEOUT_MS} ms`)), FRAME_TREE_TIMEOUT_MS);
-        }),
-      ]);
-      return tree.frameTree.frame.url;
-    } catch (error) {
-      this.#cdp.delete(page);
-      throw error;
-    } finally {
-      clearTimeout(timer);
-    }
+  /**
+   * The top frame's url as Chrome last reported it on the page's own session (puppeteer keeps
+   * the frame tree from its frameNavigated events, which come in order with the answers: an
+   * answer that follows a navigation is read after it). Not asked again with Page.getFrameTree
+   * before each input: that cost a round trip per step and saw nothing the events had not said.
+   */
+  #topUrl(page: Page): string {
+    return page.mainFrame().url();
   }
 }

@@ -72,6 +72,11 @@ export class RunTab {
     }
   }
 
+  /** The page of `tabId` when it is known without asking anything (found before, showing the same url); not guarded. */
+  knownPage(tabId: number): Page | undefined {
+    return this.#pages?.cached(tabId, this.#urls.get(tabId));
+  }
+
   /**
    * The puppeteer page of the run's tab, guarded by the allow list (see {@link PipeAllowList}).
    * A page found before is trusted while it shows the same url; otherwise the tab list is asked

@@ -5,7 +5,7 @@ import type { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import { defaultTimeoutOf, isPageCommand, SCROLL_STEPS_DEFAULT, type AnswerOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type Target } from '../protocol/index.js';
+import { allowedOrigins, defaultTimeoutOf, isPageCommand, SCROLL_STEPS_DEFAULT, type AnswerOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type Target } from '../protocol/index.js';
 import { DebuggerInput } from './DebuggerInput.js';
 import type { Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
@@ -16,6 +16,7 @@ import { Locator } from './Locator.js';
 import { writePicture } from './pipe/pictures.js';
 import { PageWatch } from './PageWatch.js';
 import { DebuggerPages } from './DebuggerPages.js';
+import { ContentWorld } from './pipe/ContentWorld.js';
 import { watchPipePages } from './pipe/PipePages.js';
 import { PipeInput } from './PipeInput.js';
 import { RunRecords } from './RunRecords.js';
@@ -237,6 +238,12 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
         stop();
         watch.dispose();
       });
+      // Page commands go straight to the content script over the pipe when they can (ContentWorld).
+      if (parts.allow) {
+        const world = new ContentWorld(browser, (tab) => this.#runTab.knownPage(tab), allowedOrigins(parts.allow));
+        this.bridge.useShortcut(world);
+        browser.once('disconnected', () => world.dispose());
+      }
       // A stopped worker would otherwise wait for its alarm (30 s) to reconnect.
       this.bridge.on('disconnected', () => {
         if (!this.#closing && !this.#gone) void wakeWorker(browser).catch(() => undefined);
@@ -501,6 +508,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       try {
         await this.#parts.lock?.save();
       } finally {
+        this.bridge.useShortcut(undefined);
         await this.#parts.close();
         await this.#input.dispose();
       }

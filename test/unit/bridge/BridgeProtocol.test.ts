@@ -116,3 +116,67 @@ describe('BridgeProtocol over an in-memory transport', () => {
     await expect(protocol.request({ cmd: 'tabs' })).rejects.toMatchObject({ reason: 'internal' });
   });
 });
+
+describe('BridgeProtocol with a page shortcut (launch mode: page commands over the pipe)', () => {
+  it('[PIPE-PAGE-DIRECT] a request the shortcut carries is answered by it, checked as a socket answer is; the socket sees nothing of it', async () => {
+    start();
+    const link = extension((request) => (request.cmd === 'tabs' ? { id: request.id, ok: true, tabs: [] } : { id: request.id, ok: true, text: 'over the socket' }));
+    link.hello();
+    await protocol.waitForExtension(1_000);
+    const carried: Array<Record<string, unknown>> = [];
+    protocol.useShortcut({
+      run: (request) => {
+        if (request.cmd !== 'read') return undefined;
+        carried.push(request as Record<string, unknown>);
+        return Promise.resolve({ answer: { id: request.id, ok: true, text: 'over the pipe' } });
+      },
+    });
+    expect((await protocol.request({ cmd: 'read', target: { css: '#a' } })).text).toBe('over the pipe');
+    expect(carried[0]).toMatchObject({ cmd: 'read', id: 1, target: { css: '#a' } });
+    expect(await protocol.request({ cmd: 'tabs' })).toMatchObject({ ok: true });
+    expect(link.received.filter((m) => 'cmd' in m).map((m) => m.cmd)).toEqual(['tabs']);
+    // A failure answer is the same AiteError; a malformed answer is internal.
+    protocol.useShortcut({ run: (request) => Promise.resolve({ answer: { id: request.id, ok: false, reason: 'not-found', message: 'No element matches.' } }) });
+    await expect(protocol.request({ cmd: 'read', target: { css: '#a' } })).rejects.toMatchObject({ reason: 'not-found', message: 'No element matches.' });
+    protocol.useShortcut({ run: (request) => Promise.resolve({ answer: { id: request.id, ok: true } }) });
+    await expect(protocol.request({ cmd: 'read', target: { css: '#a' } })).rejects.toMatchObject({ reason: 'internal' });
+    protocol.useShortcut({
+      run: () => {
+        throw new Error('a bug');
+      },
+    });
+    await expect(protocol.request({ cmd: 'read', target: { css: '#a' } })).rejects.toMatchObject({ reason: 'internal', message: expect.stringContaining('a bug') });
+  });
+
+  it('[PIPE-PAGE-NAVIGATED] a request whose page went away under the shortcut goes over the socket, counted as a re-send; one that never reached the page, uncounted', async () => {
+    start();
+    const link = extension((request) => ({ id: request.id, ok: true, text: 'from the new page' }));
+    link.hello();
+    await protocol.waitForExtension(1_000);
+    protocol.useShortcut({ run: () => Promise.resolve({ via: 'socket', resent: true }) });
+    expect(await protocol.request({ cmd: 'read', target: { css: '#a' } })).toMatchObject({ text: 'from the new page', retries: 1 });
+    protocol.useShortcut({ run: () => Promise.resolve({ via: 'socket', resent: false }) });
+    const plain = await protocol.request({ cmd: 'read', target: { css: '#a' } });
+    expect(plain.retries).toBeUndefined();
+    expect(link.received.filter((m) => 'cmd' in m)).toHaveLength(2);
+  });
+
+  it('[PIPE-PAGE-RELOAD] a reconnect does not send again what the shortcut is carrying', async () => {
+    start();
+    const first = extension(() => undefined);
+    first.hello();
+    await protocol.waitForExtension(1_000);
+    let finish: (() => void) | undefined;
+    protocol.useShortcut({ run: (request) => new Promise((resolve) => (finish = () => resolve({ answer: { id: request.id, ok: true, text: 'piped' } }))) });
+    const reading = protocol.request({ cmd: 'read', target: { css: '#a' } });
+    await until(() => finish !== undefined);
+    first.ext.close(1001, 'worker stopped');
+    await until(() => first.closed() !== undefined);
+    const second = extension((request) => ({ id: request.id, ok: true, text: 'socket' }));
+    second.hello();
+    await until(() => second.received.some((m) => m.type === 'welcome'));
+    finish!();
+    expect(await reading).toMatchObject({ text: 'piped' });
+    expect([...first.received, ...second.received].filter((m) => 'cmd' in m)).toEqual([]);
+  });
+});

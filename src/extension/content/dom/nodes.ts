@@ -49,10 +49,12 @@ interface ChromeDom {
  * `chrome.dom.openOrClosedShadowRoot`, so every walk of the page (resolve, read, verify, wait,
  * outline, repair) goes through here. Outside the extension (page tests) only open roots show.
  */
-export function shadowRootOf(el: Element): ShadowRoot | null {
+export function shadowRootOf(el: Element, tag: string = el.localName): ShadowRoot | null {
+  // No other element can have one, open or closed: most of a page is answered by its tag alone.
+  if (!SHADOW_HOSTS.has(tag) && !tag.includes('-')) return null;
   const open = el.shadowRoot;
   if (open) return open;
-  if (el.namespaceURI !== 'http://www.w3.org/1999/xhtml' || !(SHADOW_HOSTS.has(el.localName) || el.localName.includes('-'))) return null;
+  if (el.namespaceURI !== 'http://www.w3.org/1999/xhtml') return null;
   const dom = (globalThis as { chrome?: ChromeDom }).chrome?.dom;
   if (!dom?.openOrClosedShadowRoot) return null;
   try {

@@ -29,10 +29,11 @@ export function walkElements(start: Root | Element, visit: (el: Element) => void
 // every element of the page for most commands). Recursion depth is the DOM's depth.
 function visitChildren(parent: ParentNode, visit: (el: Element) => void, onShadowRoot: ((root: ShadowRoot) => void) | undefined): void {
   for (let el = parent.firstElementChild; el; el = el.nextElementSibling) {
-    if (SKIP.has(el.localName) || el.hasAttribute('data-aite-overlay')) continue;
+    const tag = el.localName;
+    if (SKIP.has(tag) || el.hasAttribute('data-aite-overlay')) continue;
     visit(el);
     // The shadow tree is visited before the light children (it is what renders).
-    const sr = shadowRootOf(el);
+    const sr = shadowRootOf(el, tag);
     if (sr) {
       onShadowRoot?.(sr);
       visitChildren(sr, visit, onShadowRoot);

@@ -101,6 +101,7 @@ export class TextIndex {
   readonly #docs = new Map<Document, DocText>();
   readonly #slow = new Map<Element, string>();
   readonly #labels = new Map<Node, Map<Element, HTMLLabelElement[]>>();
+  readonly #own = new Map<Element, string>();
 
   /**
    * `el.labels`, from the labels' side: the look also caches, per tree (document or shadow
@@ -128,11 +129,26 @@ export class TextIndex {
     return byControl.get(el) ?? [];
   }
 
-  /** Folded match text of an element. */
+  /**
+   * Folded match text of an element. Until its document is indexed (a match indexes it), the
+   * first few elements asked about get their text from a walk of their own subtree, the same
+   * walk the index makes, instead of the whole page's: describing one element (a css target's
+   * descriptor, a label, a heading) does not pay for a 2000-element page.
+   */
   of(el: Element): string {
-    const span = this.#doc(el).spans.get(el);
+    const doc = this.#docs.get(el.ownerDocument);
+    if (!doc && this.#own.size < OWN_TEXTS_MAX) {
+      let own = this.#own.get(el);
+      if (own === undefined) {
+        own = reachedByWalk(el) ? new DocText(el).text.trim() : this.#slowOf(el);
+        this.#own.set(el, own);
+      }
+      return own;
+    }
+    const indexed = doc ?? this.#doc(el);
+    const span = indexed.spans.get(el);
     if (!span) return this.#slowOf(el);
-    return this.#doc(el).text.slice(span[0], span[1]).trim();
+    return indexed.text.slice(span[0], span[1]).trim();
   }
 
   /** `matchText(this.of(el), wanted, exact)`, without building the element's string. */
@@ -167,23 +183,56 @@ export class TextIndex {
 const WHITESPACE = /\s/;
 const WHITESPACE_RUNS = /\s+/g;
 
-/** One document's text, folded, with each element's span in it. */
+/** How many elements {@link TextIndex.of} walks one by one before it indexes their document. */
+const OWN_TEXTS_MAX = 16;
+
+/**
+ * Whether the index's walk of the document reaches `el` (so gives it a span): not inside a
+ * script, template or overlay, not a host's light child that no slot takes, not the fallback of
+ * a slot that has nodes assigned.
+ */
+function reachedByWalk(el: Element): boolean {
+  for (let n: Node = el; ; ) {
+    const parent = n.parentNode;
+    if (!parent) return false;
+    if (parent.nodeType === 9) return true;
+    if (isShadowRoot(parent)) {
+      n = parent.host;
+      continue;
+    }
+    const p = parent as Element;
+    if (NOT_TEXT.has(p.localName) || p.hasAttribute('data-aite-overlay') || p.localName === 'input') return false;
+    if (shadowRootOf(p)) {
+      const slot = (n as Element | Text).assignedSlot;
+      if (!slot) return false;
+      n = slot;
+      continue;
+    }
+    if (p.localName === 'slot' && (p as HTMLSlotElement).assignedNodes().length > 0) return false;
+    n = p;
+  }
+}
+
+/** One document's text (or one element's: the same walk from it), folded, with each element's span in it. */
 class DocText {
   text = '';
-  #lower = '';
+  #lower: string | undefined;
   readonly spans = new Map<Element, [number, number]>();
   readonly #hits = new Map<string, number[]>();
   #parts: string[] = [];
-  #lowerParts: string[] = [];
   #len = 0;
   #space = true;
 
-  constructor(doc: Document) {
-    if (doc.documentElement) this.#visit(doc.documentElement);
+  constructor(root: Document | Element) {
+    const start = root.nodeType === 9 ? (root as Document).documentElement : (root as Element);
+    if (start) this.#visitNode(start);
     this.text = this.#parts.join('');
-    this.#lower = this.#lowerParts.join('');
     this.#parts = [];
-    this.#lowerParts = [];
+  }
+
+  /** The text lower-cased, each character in its place (built on the first match). */
+  get #lowered(): string {
+    return (this.#lower ??= lowerSameLength(this.text));
   }
 
   match(span: [number, number], wanted: string, exact: boolean): TextMatch | undefined {
@@ -193,7 +242,7 @@ class DocText {
     if (end > start && this.text.charCodeAt(end - 1) === 32) end--;
     if (exact) return end - start === w.length && this.text.startsWith(w, start) ? 'whole' : undefined;
     const wl = lowerSameLength(w);
-    if (end - start === wl.length && this.#lower.startsWith(wl, start)) return 'whole';
+    if (end - start === wl.length && this.#lowered.startsWith(wl, start)) return 'whole';
     const hits = this.#hitsOf(wl);
     // The first occurrence at or after the span's start must also end inside it.
     let lo = 0;
@@ -210,7 +259,8 @@ class DocText {
     let hits = this.#hits.get(wl);
     if (!hits) {
       hits = [];
-      if (wl.length > 0) for (let at = this.#lower.indexOf(wl); at >= 0; at = this.#lower.indexOf(wl, at + 1)) hits.push(at);
+      const lower = this.#lowered;
+      if (wl.length > 0) for (let at = lower.indexOf(wl); at >= 0; at = lower.indexOf(wl, at + 1)) hits.push(at);
       this.#hits.set(wl, hits);
     }
     return hits;
@@ -221,7 +271,6 @@ class DocText {
     if (this.#space && t.charCodeAt(0) === 32) t = t.slice(1);
     if (t.length === 0) return;
     this.#parts.push(t);
-    this.#lowerParts.push(lowerSameLength(t));
     this.#len += t.length;
     this.#space = t.charCodeAt(t.length - 1) === 32;
   }
@@ -235,7 +284,7 @@ class DocText {
       if (tag === 'input') {
         const input = el as HTMLInputElement;
         if (BUTTON_INPUTS.has(input.type)) this.#append(input.value);
-      } else this.#visitChildren(shadowRootOf(el) ?? el);
+      } else this.#visitChildren(shadowRootOf(el, tag) ?? el);
       if (block) this.#append(' ');
     }
     this.spans.set(el, [start, this.#len]);

@@ -1,4 +1,4 @@
-import { CDPSessionEvent, type Browser, type CDPSession, type Connection, type Target } from 'puppeteer-core';
+import { CDPSessionEvent, type Browser, type CDPSession, type Connection, type Page, type Target } from 'puppeteer-core';
 
 /**
  * Calls `watch` for every CDP session of the pipe: the pages' open now, then each session as
@@ -59,4 +59,10 @@ export function targetUrlOf(session: CDPSession): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The CDP frame id of a page's top frame, as puppeteer tracks it. */
+export function mainFrameIdOf(page: Page): string | undefined {
+  const id = (page.mainFrame() as unknown as { _id?: unknown })._id;
+  return typeof id === 'string' ? id : undefined;
 }

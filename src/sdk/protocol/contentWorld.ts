@@ -1,0 +1,47 @@
+import type { PageCommand } from './commands.js';
+import type { Request } from './messages.js';
+import { framePath } from './target.js';
+
+// Page commands the runner sends straight to the content script over the debugging pipe (launch
+// mode), beside the worker's port: both call the content script's one handler.
+
+/**
+ * The key (`Symbol.for`) under which the content script keeps its page-command handler on its
+ * isolated world's global. Only that world sees it: neither the page's own scripts nor another
+ * extension's can reach an extension's isolated world.
+ */
+export const CONTENT_HANDLER_KEY = 'aite.content.handle';
+
+/** What the handler answers instead when the document has not finished loading: ask the worker, which waits for the load. */
+export const CONTENT_NOT_LOADED = 'aite:not-loaded';
+
+/** The frame path a page command's element lies behind (its target's, or its descriptor's): where the worker must route it. */
+export function pagePathOf(request: Extract<Request, { cmd: PageCommand }>): string[] {
+  switch (request.cmd) {
+    case 'locate':
+    case 'act':
+      return framePath(request.descriptor.frame);
+    case 'resolve':
+    case 'read':
+      return framePath(request.target.frame);
+    case 'verify':
+    case 'wait':
+      return 'target' in request && request.target ? framePath(request.target.frame) : [];
+    case 'outline':
+    case 'snapshot':
+      return [];
+    case 'scroll':
+      // The container named by `target` holds what `until` names: they are in one frame.
+      return framePath((request.target ?? request.until)?.frame);
+    case 'guard':
+      // Every op names the element, so arm, check and disarm reach the frame it lies in.
+      return framePath(request.descriptor?.frame);
+  }
+}
+
+/** The failure of a page command whose page navigated under it (and that is not sent again). */
+export function navigatedDuring(cmd: PageCommand): string {
+  return cmd === 'act'
+    ? 'The page navigated while the action ran; it was not sent again. Check what the page did before repeating it.'
+    : `The page navigated during ${cmd}.`;
+}

@@ -1,0 +1,157 @@
+import type { Browser, CDPSession, Page, Protocol } from 'puppeteer-core';
+import type { PageShortcut, ShortcutOutcome } from '../../bridge/BridgeProtocol.js';
+import { AITE_EXTENSION_ORIGIN } from '../../identity/ExtensionIdentity.js';
+import {
+  CONTENT_HANDLER_KEY,
+  CONTENT_NOT_LOADED,
+  isAllowed,
+  isPageCommand,
+  navigatedDuring,
+  NAVIGATION_RESEND_COMMANDS,
+  oversizedAnswer,
+  pagePathOf,
+  type PageCommand,
+  type Request,
+} from '../../protocol/index.js';
+import { withTimeout } from './deadline.js';
+import { everySession, mainFrameIdOf, sessionOf } from './sessions.js';
+
+/** How long a page whose command failed gets to show it is still there (else: it closed). */
+const CLOSED_PROBE_MS = 2_000;
+
+/** Runs in the content script's isolated world: its one page-command handler, or "not here". */
+const CALL_HANDLER = `function (request) {
+  const handle = globalThis[Symbol.for(${JSON.stringify(CONTENT_HANDLER_KEY)})];
+  return typeof handle === 'function' ? handle(request) : ${JSON.stringify(CONTENT_NOT_LOADED)};
+}`;
+
+type PageRequest = Extract<Request, { cmd: PageCommand }>;
+
+/**
+ * Page commands sent straight to the content script of the run's tab over the debugging pipe,
+ * into the extension's isolated world of the top document (`Runtime.callFunctionOn`), instead of
+ * through the extension's socket, worker and port: one CDP round trip instead of three hops. The
+ * content script answers with its one handler, the one the worker's port calls.
+ *
+ * It keeps the worker's rules, or leaves the command to the worker: only a page command for the
+ * top document (a target in a frame is the worker's to route), never `act` (the worker records
+ * each act, so a lost one can be told), only while the tab's top frame shows an origin of the
+ * allow list and no frame of the tab is loading (the worker waits for the load), and only in the
+ * document that the extension's world was seen created in. A command the page never received
+ * goes to the worker; one whose document went away under it is sent again through the worker
+ * (counted) when the worker would have sent it again, and fails `navigation` otherwise, as the
+ * worker's answer says. The bridge validates the request and the answer, and holds the deadline,
+ * exactly as for the socket.
+ */
+export class ContentWorld implements PageShortcut {
+  readonly #watches = new WeakMap<CDPSession, WorldWatch>();
+  readonly #stop: () => void;
+
+  constructor(
+    browser: Browser,
+    /** The run's tab's page when known without asking anything (undefined: the worker carries it). */
+    private readonly pageOf: (tab: number) => Page | undefined,
+    private readonly origins: readonly string[],
+  ) {
+    // From each session's start: a document's world is only ever announced as it is made.
+    this.#stop = everySession(browser, (session) => {
+      if (!this.#watches.has(session)) this.#watches.set(session, new WorldWatch(session));
+    });
+  }
+
+  run(request: Request): Promise<ShortcutOutcome> | undefined {
+    if (!isPageCommand(request.cmd) || request.cmd === 'act') return undefined;
+    const pageRequest = request as PageRequest;
+    if (pageRequest.tab === undefined || pagePathOf(pageRequest).length > 0) return undefined;
+    const page = this.pageOf(pageRequest.tab);
+    if (!page || page.isClosed() || !isAllowed(page.url(), this.origins)) return undefined;
+    const session = sessionOf(page.target());
+    const watch = session && this.#watches.get(session);
+    const context = watch?.world(mainFrameIdOf(page));
+    return context === undefined ? undefined : watch!.call(context, pageRequest, page);
+  }
+
+  dispose(): void {
+    this.#stop();
+  }
+}
+
+/**
+ * What one page session says of its documents: which frames are loading, and the execution
+ * context of the extension's isolated world in each frame's document (Chrome destroys a
+ * document's contexts as it goes, before the next document's are made). Puppeteer's page has
+ * the Runtime and Page domains of this session enabled; this only listens.
+ */
+class WorldWatch {
+  readonly #loading = new Set<string>();
+  /** frame id -> the extension's isolated world in its document. */
+  readonly #worlds = new Map<string, number>();
+
+  constructor(private readonly session: CDPSession) {
+    session.on('Page.frameStartedLoading', ({ frameId }: Protocol.Page.FrameStartedLoadingEvent) => this.#loading.add(frameId));
+    session.on('Page.frameStoppedLoading', ({ frameId }: Protocol.Page.FrameStoppedLoadingEvent) => this.#loading.delete(frameId));
+    session.on('Page.frameDetached', ({ frameId }: Protocol.Page.FrameDetachedEvent) => {
+      this.#loading.delete(frameId);
+      this.#worlds.delete(frameId);
+    });
+    session.on('Runtime.executionContextCreated', ({ context }: Protocol.Runtime.ExecutionContextCreatedEvent) => {
+      const aux = context.auxData as { frameId?: string; type?: string } | undefined;
+      if (aux?.frameId && aux.type === 'isolated' && context.origin === AITE_EXTENSION_ORIGIN) this.#worlds.set(aux.frameId, context.id);
+    });
+    session.on('Runtime.executionContextDestroyed', ({ executionContextId }: Protocol.Runtime.ExecutionContextDestroyedEvent) => {
+      for (const [frame, id] of this.#worlds) if (id === executionContextId) this.#worlds.delete(frame);
+    });
+    session.on('Runtime.executionContextsCleared', () => this.#worlds.clear());
+  }
+
+  /** The world to run in now in `frame`'s document, or undefined when the worker must carry the command (a frame of the page is loading). */
+  world(frame: string | undefined): number | undefined {
+    if (frame === undefined || this.#loading.size > 0) return undefined;
+    return this.#worlds.get(frame);
+  }
+
+  async call(context: number, request: PageRequest, page: Page): Promise<ShortcutOutcome> {
+    let result: Protocol.Runtime.CallFunctionOnResponse;
+    try {
+      result = await this.session.send('Runtime.callFunctionOn', {
+        functionDeclaration: CALL_HANDLER,
+        executionContextId: context,
+        arguments: [{ value: request }],
+        returnByValue: true,
+        awaitPromise: true,
+      });
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      // The document was gone before the call reached it: it never ran. A closed tab is the
+      // worker's to report (tab-closed), as it does when its port to the page closes.
+      if (/Cannot find context with specified id/i.test(why) || (await this.#closed(page, error))) return { via: 'socket', resent: false };
+      return navigated(request, why);
+    }
+    if (result.exceptionDetails) return navigated(request, result.exceptionDetails.exception?.description ?? result.exceptionDetails.text);
+    const value: unknown = result.result.value;
+    if (value === CONTENT_NOT_LOADED) return { via: 'socket', resent: false };
+    return { answer: oversizedAnswer(JSON.stringify(value), request.id) ?? value };
+  }
+
+  /** Whether the call failed because the tab closed (its session answers nothing any more), not because its document went. */
+  async #closed(page: Page, error: unknown): Promise<boolean> {
+    if (sessionGone(error) || page.isClosed()) return true;
+    try {
+      await withTimeout(this.session.send('Runtime.evaluate', { expression: '0' }), CLOSED_PROBE_MS, 'the page did not answer');
+      return false;
+    } catch (probe) {
+      return sessionGone(probe) || page.isClosed();
+    }
+  }
+}
+
+/** The page's session is closed (the tab closed, or the pipe). */
+function sessionGone(error: unknown): boolean {
+  return error instanceof Error && /Target closed|Session closed|detached|Connection closed/i.test(error.message);
+}
+
+/** The document went away while the command ran in it: as the worker's PageChannel decides. */
+function navigated(request: PageRequest, why: string): ShortcutOutcome {
+  if (NAVIGATION_RESEND_COMMANDS.has(request.cmd)) return { via: 'socket', resent: true };
+  return { answer: { id: request.id, ok: false, reason: 'navigation', message: navigatedDuring(request.cmd), detail: { tab: request.tab, error: why } } };
+}
