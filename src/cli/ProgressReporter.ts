@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { RunListener, ScriptReport, StepReport } from 'aite';
+import { describeDialog, type RunListener, type ScriptReport, type StepReport } from 'aite';
 import { colorsFor, type Colors, type Io } from './Io.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -83,6 +83,7 @@ export class ProgressReporter implements RunListener {
       for (const line of (step.message ?? '').split('\n')) lines.push(`      ${c.red(line)}`);
       if (step.screenshot && this.#reportDir !== undefined) lines.push(`      ${c.dim(`screenshot: ${join(this.#reportDir, step.screenshot)}`)}`);
     }
+    for (const d of step.dialogs ?? []) lines.push(`      ${c.dim(describeDialog(d))}`);
     if (step.repair) {
       for (const d of step.repair.diff) lines.push(`      ${c.dim(d.field)} ${c.red(d.before)} ${c.dim('→')} ${c.green(d.after)}`);
     }

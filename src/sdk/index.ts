@@ -70,6 +70,7 @@ export {
   type StepReport,
 } from './report/model.js';
 export { writeReport, type WrittenReport } from './report/writeReport.js';
+export { describeDialog, type DialogFacts } from './report/dialogLine.js';
 export { mergeReports } from './report/mergeReports.js';
 export { redactSecrets, reportSafe } from './report/redact.js';
 

@@ -67,6 +67,9 @@ describe('aite run with the real-page steps', () => {
     const html = await readFile(join(dir, 'report', 'index.html'), 'utf8');
     expect(html).toContain('class="dialog-chip"');
     expect(html).toMatch(/<code>alert<\/code> <q>Saved<\/q> dismissed/);
+    // The progress lines say it under the step too: a dismissed confirm is why a page did nothing.
+    expect(result.stdout).toMatch(/click "Prompt".*\n\s+A prompt dialog opened: "Your name\?"; it was accepted with "Zephyr"\.\n/);
+    expect(result.stdout).toMatch(/click "Alert".*\n\s+An alert dialog opened: "Saved"; it was dismissed \(no answer was armed\)\.\n/);
   }, 120_000);
 
   it('[MK-BAD-KEY] a key name that does not exist is a script error (exit 2) before Chrome starts', async () => {

@@ -125,6 +125,13 @@ describe('composed steps with trusted input', () => {
     await ctx.session.verify.state({ role: 'radio', name: 'Monthly' }, 'unchecked');
     await ctx.session.select({ label: 'Colour' }, 'Dark blue');
     await ctx.session.verify.value({ label: 'Colour' }, 'navy');
+    // The wrong step for the element says which one fits; a target with a typo says which field.
+    expect((await failure(ctx.session.fill({ label: 'Colour' }, 'navy'))).message).toMatch(/<select.*is not one\. To pick one of its options, use select\(\)\./);
+    expect((await failure(ctx.session.fill({ role: 'checkbox', name: 'Subscribe' }, 'x'))).message).toMatch(/To tick or clear a checkbox, use check\(\) or uncheck\(\)\./);
+    const typo = await failure(ctx.session.click({ lable: 'Email' } as unknown as { label: string }));
+    expect(typo).toMatchObject({ reason: 'unsupported' });
+    expect(typo.message).toMatch(/target\.lable: unknown field "lable"\. Did you mean "label"\?/);
+    expect((await failure(ctx.session.click({ text: 'Reveal' }, { timeoutMs: -5 }))).message).toMatch(/timeoutMs: must be more than 0, got the number -5/);
     await ctx.session.type({ label: 'Email' }, 'old');
     await ctx.session.fill({ label: 'Email' }, 'new@example.com');
     await ctx.session.verify.value({ label: 'Email' }, 'new@example.com');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NetworkEntry, PageError } from '../../src/sdk/index.js';
 import { failure } from './support/failure.js';
+import { readFirstDocument } from '../../src/sdk/session/pipe/PageWatch.js';
 import { useSession } from './support/harness.js';
 
 const ctx = useSession();
@@ -79,6 +80,21 @@ describe('page errors and the network log, over the pipe', () => {
     await expect.poll(() => ctx.session.network.find((r) => r.url === ctx.page('pay.html'))).toMatchObject({ status: 200, type: 'document' });
     expect(pay.tab).not.toBe(ctx.session.tab.current);
     await ctx.session.tab.close();
+  });
+
+  it('[NET-NEW-TAB] a new tab\u2019s first document read from its navigation timing is the browser\u2019s, whatever the page put in place of performance', async () => {
+    await ctx.session.tab.navigate(ctx.page('popup.html'));
+    const page = (await ctx.session.browser!.pages()).find((p) => p.url() === ctx.page('popup.html'))!;
+    // The page forges its navigation timing in its own world.
+    await page.evaluate(() => {
+      performance.getEntriesByType = () => [{ name: 'https://forged.example/', responseStart: 1, startTime: 0, responseStatus: 204 }] as unknown as PerformanceEntryList;
+    });
+    const cdp = await page.createCDPSession();
+    try {
+      expect(await readFirstDocument(cdp)).toMatchObject({ url: ctx.page('popup.html'), status: 200 });
+    } finally {
+      await cdp.detach();
+    }
   });
 
   it('[PERR-HIDDEN] a page cannot find aite: the run\u2019s page has the same own globals as that page where aite does not run, and no __aitePageErrorRelay', async () => {

@@ -1,4 +1,4 @@
-import { AiteError, type DialogRecord, type StepResult } from 'aite';
+import { AiteError, describeDialog, type DialogRecord, type StepResult } from 'aite';
 import { InputError } from './flatten.js';
 
 /** What a tool answers: MCP content blocks, and whether it is a tool error. */
@@ -33,7 +33,7 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array, bod
     const r = result.repair;
     lines.push(`Found by repair (score ${r.score}, next best ${r.runnerUp}): ${r.changes.join('; ') || r.changed.join(', ')}.`);
   }
-  lines.push(...(extras.dialogs ?? []).map(dialogLine));
+  lines.push(...(extras.dialogs ?? []).map(describeDialog));
   for (const w of result?.warnings ?? []) lines.push(`Warning (${w.code}): ${w.message}`);
   if (body !== undefined) lines.push(body);
   const content: ToolAnswer['content'] = [{ type: 'text', text: lines.join('\n') }];
@@ -65,13 +65,8 @@ export function failed(error: unknown, retries: number, notice?: string, dialogs
   } else {
     text = `[internal] ${error instanceof Error ? error.message : String(error)}`;
   }
-  const lines = [text, ...dialogs.map(dialogLine), ...(notice ? [notice] : [])];
+  const lines = [text, ...dialogs.map(describeDialog), ...(notice ? [notice] : [])];
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
-}
-
-function dialogLine(d: DialogRecord): string {
-  const answered = `${d.accepted ? 'accepted' : 'dismissed'}${d.promptText !== undefined ? ` with ${JSON.stringify(d.promptText)}` : ''}`;
-  return `${d.type === 'alert' ? 'An' : 'A'} ${d.type} dialog opened: ${JSON.stringify(d.message)}; it was ${answered}${d.by === 'armed' ? '' : ' (no answer was armed)'}.`;
 }
 
 function resends(n: number): string {

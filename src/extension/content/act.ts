@@ -9,7 +9,7 @@ import { isFocusable } from './input/focus.js';
 import { fillText, press, typeText, unknownKey } from './input/keyboard.js';
 import { click, doubleClick, hover, type Aim } from './input/mouse.js';
 import { selectOption } from './input/selectOption.js';
-import { waitActionable, type ActionPoint } from './locate.js';
+import { notFillable, waitActionable, type ActionPoint } from './locate.js';
 
 type ActRequest = RequestOf<'act'>;
 type Action = ActRequest['action'];
@@ -118,9 +118,7 @@ export async function act(req: ActRequest): Promise<AnswerOf<'act'>> {
     }
     case 'fill': {
       await waitActionable(el, timeoutMs, { enabled: true, hitTest: false, stable: false });
-      if (!isEditable(el)) {
-        throw new CommandFailure('unsupported', `fill needs a text field, a textarea or a contenteditable that is not read-only; ${formatElement(el)} is not one.`, { tag: el.localName });
-      }
+      if (!isEditable(el)) throw notFillable(el);
       go();
       fillText(el, req.text ?? '');
       break;

@@ -153,6 +153,16 @@ export async function locate(req: RequestOf<'locate'>): Promise<AnswerOf<'locate
   return { id: req.id, ok: true, ...(await prepare(el, 'click', req.timeoutMs ?? DEFAULT_TIMEOUT_MS)) };
 }
 
+/** `fill` on an element that takes no text: what it needs, and the step that fits the element. */
+export function notFillable(el: Element): CommandFailure {
+  const kind = checkState(el)?.kind;
+  const instead =
+    el.localName === 'select' ? ' To pick one of its options, use select().' : kind ? ` To tick or clear a ${kind}, use check() or uncheck().` : '';
+  return new CommandFailure('unsupported', `fill needs a text field, a textarea or a contenteditable that is not read-only; ${formatElement(el)} is not one.${instead}`, {
+    tag: el.localName,
+  });
+}
+
 /**
  * Gets an element ready for what a composed step will do with it (resolve's `prepare`, and
  * `locate`). `click`: the checks a real click needs. `fill`: visible, enabled and editable, then
@@ -163,11 +173,7 @@ export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], 
   const p = await waitActionable(el, timeoutMs, how === 'click' ? { ...POINTER, trustStill: options.trustStill === true } : { enabled: true, hitTest: false, stable: false });
   const editable = isEditable(el);
   if (how === 'fill') {
-    if (!editable) {
-      throw new CommandFailure('unsupported', `fill needs a text field, a textarea or a contenteditable that is not read-only; ${formatElement(el)} is not one.`, {
-        tag: el.localName,
-      });
-    }
+    if (!editable) throw notFillable(el);
     selectContents(el as HTMLElement);
   }
   if (how === 'focus') focusFor(el);

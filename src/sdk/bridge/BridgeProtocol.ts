@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { createHmac } from 'node:crypto';
 import type TypedEmitter from 'typed-emitter';
 import { AiteError } from '../errors/AiteError.js';
+import { issuesFromZod } from '../errors/zodIssues.js';
 import {
   AnswerEnvelopeSchema,
   AnswerSchemas,
@@ -311,10 +312,13 @@ export class BridgeProtocol extends (EventEmitter as Emitter) {
     const id = this.#pending.nextId();
     const parsed = parseRequest({ ...input, id });
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
+      // The same sentences a bad script gets: the field, what was expected and found, a "did you mean".
+      const said = issuesFromZod(parsed.error, { file: `${String(input.cmd)} request`, base: [] })
+        .map((issue) => `${issue.field ? `${issue.field}: ` : ''}${issue.message}`)
+        .join(' ');
       throw new AiteError(
         'unsupported',
-        `Invalid ${String(input.cmd)} request: ${issue?.path.join('.') || '(root)'}: ${issue?.message}.`,
+        `Invalid ${String(input.cmd)} request: ${said}`,
         { command: String(input.cmd), detail: { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) } },
       );
     }

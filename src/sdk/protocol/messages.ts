@@ -473,7 +473,8 @@ export function parseRequest(raw: unknown): z.ZodSafeParseResult<Request> {
   if (!schema) {
     return z.object({ cmd: z.enum(COMMANDS as [Command, ...Command[]]) }).safeParse(raw) as z.ZodSafeParseResult<Request>;
   }
-  return schema.safeParse(raw) as z.ZodSafeParseResult<Request>;
+  // The value found goes into the issue, so the error can say what was wrong with it.
+  return schema.safeParse(raw, { reportInput: true }) as z.ZodSafeParseResult<Request>;
 }
 
 // ---------------------------------------------------------------------------------------------

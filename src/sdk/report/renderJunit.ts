@@ -1,3 +1,4 @@
+import { describeDialog } from './dialogLine.js';
 import type { RunReport, StepReport } from './model.js';
 
 /**
@@ -39,7 +40,7 @@ function testcase(step: StepReport, suite: string, file: string, scriptError: bo
   for (const w of step.warnings) extra.push(`warning ${w.code}: ${w.message}`);
   for (const c of step.consoleErrors) extra.push(`page ${c.kind ?? 'error'}${c.url ? ` (${c.url})` : c.tab !== undefined ? ` (tab ${c.tab})` : ''}: ${c.text}`);
   for (const r of step.failedRequests ?? []) extra.push(`failed request: ${r.method} ${r.url} ${r.status ?? r.failed ?? ''}`);
-  for (const d of step.dialogs ?? []) extra.push(`${d.type} dialog "${d.message}" ${d.accepted ? 'accepted' : 'dismissed'} (${d.by})`);
+  for (const d of step.dialogs ?? []) extra.push(describeDialog(d));
   if (step.screenshot) extra.push(`[[ATTACHMENT|${step.screenshot}]]`);
   if (step.status === 'passed' && extra.length === 0) return [`${open}/>`];
   out.push(`${open}>`);

@@ -15,12 +15,29 @@ const TEXT_MAX = 4_000;
 const FIRST_DOCUMENT_MS = 5_000;
 /**
  * The page's top document as its navigation timing says, once answered: for a new tab whose
- * answer came before its session could listen. Read only, in the page's world, nothing kept.
+ * answer came before its session could listen. Read only, nothing kept.
  */
 const FIRST_DOCUMENT = `(() => {
   const n = performance.getEntriesByType('navigation')[0];
   return n && n.responseStart > 0 && /^https?:/.test(n.name) ? { url: n.name, status: n.responseStatus || 0, ms: n.responseStart - n.startTime } : undefined;
 })()`;
+
+/**
+ * A page's top document as its navigation timing says (see FIRST_DOCUMENT), read in a world of
+ * aite's own, so the page's scripts cannot replace what it calls there; within a deadline.
+ */
+export async function readFirstDocument(cdp: CDPSession): Promise<{ url: string; status: number; ms: number } | undefined> {
+  const read = await withTimeout(
+    (async () => {
+      const { frameTree } = await cdp.send('Page.getFrameTree');
+      const { executionContextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'aite:first-document' });
+      return cdp.send('Runtime.evaluate', { expression: FIRST_DOCUMENT, contextId: executionContextId, returnByValue: true });
+    })(),
+    FIRST_DOCUMENT_MS,
+    'reading the first document',
+  );
+  return read.result.value as { url: string; status: number; ms: number } | undefined;
+}
 
 /**
  * Console lines and requests of every page of a launched Chrome, from the debugging pipe: CDP's
@@ -125,8 +142,7 @@ if ((e.type !== 'error' && e.type !== 'warning') || !isPage()) return;
       .send('Network.enable')
       .then(async () => {
         if (documentSeen || !isPage()) return;
-        const read = await withTimeout(cdp.send('Runtime.evaluate', { expression: FIRST_DOCUMENT, returnByValue: true }), FIRST_DOCUMENT_MS, 'reading the first document');
-        const first = read.result.value as { url: string; status: number; ms: number } | undefined;
+        const first = await readFirstDocument(cdp);
         if (!first || documentSeen || this.#disposed) return;
         documentSeen = true;
         this.sink.request({ url: redactUrl(first.url), method: 'GET', ...(first.status > 0 ? { status: first.status } : {}), type: 'document', ms: Math.round(first.ms) });
