@@ -1,7 +1,8 @@
 // The repair score's weights, fitted on the training split of test/fixtures/drift (synthetic cases
 // and real release pairs, the latter counted three times) by bench/repair/fit.ts; how they were
 // chosen, and the results, are in docs/locator-repair.md §5. Do not edit the field weights by
-// hand: re-run the fitter. The floors of a remembered field and of an exact match are on the
+// hand: re-run the fitter (the `icon` weights and `iconLabelled` are the exception: set by hand on a
+// replay, locator-repair.md §5). The floors of a remembered field and of an exact match are on the
 // plain weighted mean (index.ts `plain`), so the calibration does not lower them. `added` for the
 // identifiers (id, testid, name) equals their `missing`: an identifier on one side only is the
 // same evidence whichever side has it.
