@@ -211,6 +211,12 @@ export const REQUIREMENTS = {
   'ATT-UPLOAD': 'attach mode: upload sets the files of a file input (or its label\u2019s) through chrome.debugger, and answers the file chooser a trusted click opened; [] clears',
   'ATT-FALLBACK': 'attach mode: where chrome.debugger is refused (no permission, another debugger, the bar cancelled, attach({ debugger: false })) a step sends plain DOM events and says so once in its warnings',
   'ATT-OWN-TABS': 'attach mode attaches chrome.debugger only to the run\u2019s own tabs: a tab of the person the run did not open or switch to is never attached, and the run\u2019s are detached when the session closes',
+  // Attach mode: the network, page errors and downloads through chrome.debugger
+  'ATT-NETWORK': 'attach mode: the run tab\u2019s requests are in session.network (method, status, resource type, duration from CDP\u2019s timestamps) and request events, as the extension\u2019s chrome.debugger hears them',
+  'ATT-PAGE-ERRORS': 'attach mode: console.error, console.warn and failed loads in the run\u2019s tabs are page errors through chrome.debugger, each once (the relay\u2019s copy of a failed load is not added)',
+  'ATT-NET-FAILED-STEP': 'attach mode: a failed step lists the failed requests of that step (a fetch answered 500)',
+  'ATT-NETWORK-IDLE': 'attach mode: waitForNetworkIdle waits until the run tab has no request in flight for idleMs, from the requests chrome.debugger relays; one that does not go idle is a timeout naming what is in flight',
+  'ATT-DOWNLOAD': 'attach mode: download answers the file a trusted click started in a run tab (where Chrome saved it, its name and size; saveAs gets a copy), and a click that starts none fails within its timeout',
 
   // Hostile pages and hostile files
   'RPT-CONFINED': 'every path in a report or merged report stays inside its folder: no "..", not absolute, no symbolic link followed (lstat, O_NOFOLLOW)',

@@ -327,6 +327,9 @@ describe('attach mode with chrome.debugger', () => {
       const { sessionId } = (await browser.send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string };
       const inOther = async (expression: string): Promise<unknown> =>
         ((await browser.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId)).result as { value: unknown }).value;
+      // The extension's page may not have committed yet (its chrome APIs come with it).
+      const until = Date.now() + 5_000;
+      while ((await inOther(`typeof chrome !== 'undefined' && chrome.tabs !== undefined`).catch(() => false)) !== true && Date.now() < until);
       // The tab may still be loading: it is found by its url once it shows it.
       const heldTab = await inOther(
         `(async () => { for (let i = 0; i < 100; i++) { const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(held)} }); if (tab) { await chrome.debugger.attach({ tabId: tab.id }, '1.3'); return tab.id; } await new Promise((r) => setTimeout(r, 50)); } return 'no tab'; })()`,

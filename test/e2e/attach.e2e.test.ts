@@ -88,6 +88,13 @@ describe('attach mode', () => {
     await session.verify.text('2 items left');
   });
 
+  it('[ATT-FALLBACK] without chrome.debugger, download and waitForNetworkIdle are unsupported, saying why, and the network log stays empty', async () => {
+    await session.tab.navigate(new URL('files.html', server.url).href);
+    await expect(session.download('Export CSV')).rejects.toMatchObject({ reason: 'unsupported', message: expect.stringMatching(/^download needs chrome\.debugger in attach mode, and attach\(\{ debugger: false \}\) turned chrome\.debugger off/) });
+    await expect(session.waitForNetworkIdle()).rejects.toMatchObject({ reason: 'unsupported', message: expect.stringMatching(/^waitForNetworkIdle needs chrome\.debugger in attach mode/) });
+    expect(session.network).toEqual([]);
+  });
+
   it('[SS-WARNING] reports screenshots as unavailable warnings, not failures', async () => {
     const warnings: string[] = [];
     session.on('warning', (w) => warnings.push(w.code));

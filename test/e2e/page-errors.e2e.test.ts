@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NetworkEntry, PageError } from '../../src/sdk/index.js';
 import { failure } from './support/failure.js';
-import { readFirstDocument } from '../../src/sdk/session/pipe/PageWatch.js';
+import { readFirstDocument } from '../../src/sdk/session/pipe/PipePages.js';
 import { useSession } from './support/harness.js';
 
 const ctx = useSession();
@@ -83,15 +83,13 @@ describe('page errors and the network log, over the pipe', () => {
   });
 
   it('[NET-NEW-TAB] a new tab\u2019s first document read from its navigation timing is the browser\u2019s, whatever the page put in place of performance', async () => {
-    await ctx.session.tab.navigate(ctx.page('popup.html'));
-    const page = (await ctx.session.browser!.pages()).find((p) => p.url() === ctx.page('popup.html'))!;
-    // The page forges its navigation timing in its own world.
-    await page.evaluate(() => {
-      performance.getEntriesByType = () => [{ name: 'https://forged.example/', responseStart: 1, startTime: 0, responseStatus: 204 }] as unknown as PerformanceEntryList;
-    });
+    // The page forges its navigation timing in its own world, as it loads.
+    await ctx.session.tab.navigate(ctx.page('forged-timing.html'));
+    expect(await ctx.session.evaluate('performance.getEntriesByType("navigation")[0].name')).toBe('https://forged.example/');
+    const page = (await ctx.session.browser!.pages()).find((p) => p.url() === ctx.page('forged-timing.html'))!;
     const cdp = await page.createCDPSession();
     try {
-      expect(await readFirstDocument(cdp)).toMatchObject({ url: ctx.page('popup.html'), status: 200 });
+      expect(await readFirstDocument(cdp)).toMatchObject({ url: ctx.page('forged-timing.html'), status: 200 });
     } finally {
       await cdp.detach();
     }

@@ -71,6 +71,7 @@ export class BridgeConnection {
     const ws = new WebSocket(`${config.url}?token=${encodeURIComponent(config.token)}`);
     this.#ws = ws;
     let welcomed = false;
+    let welcoming: Promise<void> = Promise.resolve();
     ws.onopen = () => {
       ws.send(
         JSON.stringify({
@@ -108,9 +109,13 @@ export class BridgeConnection {
         this.#state = 'open';
         this.#backoff.reset();
         Badge.ok();
-        await this.handlers.onWelcome(welcome.data, resume === welcome.data.runId);
+        // Requests that come meanwhile wait for it: a new run's begin would undo what they set
+        // (the debugger wanted, the dialog answers armed).
+        welcoming = this.handlers.onWelcome(welcome.data, resume === welcome.data.runId).catch(() => undefined);
+        await welcoming;
         return;
       }
+      await welcoming;
       const reply = await this.handlers.onMessage(message);
       if (reply !== undefined) this.send(reply);
     };

@@ -1,4 +1,16 @@
-import { CommandFailure, FIND_FILE_INPUT, type ExtensionEvent, type RequestOf } from '../../sdk/protocol/index.js';
+import {
+  CommandFailure,
+  cutWatchedEvent,
+  FIND_FILE_INPUT,
+  FIRST_DOCUMENT,
+  FIRST_DOCUMENT_WORLD,
+  redactUrl,
+  WATCHED_CDP_METHODS,
+  type ExtensionEvent,
+  type FirstDocument,
+  type RequestOf,
+} from '../../sdk/protocol/index.js';
+import { DebuggerDownloads } from './DebuggerDownloads.js';
 import { originOf, type AllowList } from './AllowList.js';
 import type { RunState } from './RunState.js';
 
@@ -28,6 +40,7 @@ export class DebuggerTabs {
   #released: Promise<void> | undefined;
   /** File choosers opened (and intercepted) in each tab, oldest first, not answered yet. */
   readonly #choosers = new Map<number, ChooserOpened[]>();
+  readonly #downloads: DebuggerDownloads | undefined;
 
   constructor(
     private readonly state: RunState,
@@ -35,9 +48,10 @@ export class DebuggerTabs {
     private readonly emit: (event: ExtensionEvent) => void,
   ) {
     if (!chrome.debugger) return;
+    this.#downloads = new DebuggerDownloads(emit);
     chrome.debugger.onDetach.addListener((source, reason) => {
       if (source.tabId === undefined) return;
-      this.#attached.delete(source.tabId);
+      this.#forget(source.tabId);
       void this.#remember();
       if (reason === 'canceled_by_user') this.#cancelled.add(source.tabId);
     });
@@ -46,6 +60,11 @@ export class DebuggerTabs {
       if (method === 'Page.javascriptDialogOpening') void this.#answerDialog(source.tabId, params as unknown as DialogOpening);
       if (method === 'Input.dragIntercepted') emit({ type: 'event', kind: 'drag-intercepted', tab: source.tabId, data: (params as { data: Record<string, unknown> }).data });
       if (method === 'Page.fileChooserOpened') this.#choosers.set(source.tabId, [...(this.#choosers.get(source.tabId) ?? []), params as unknown as ChooserOpened]);
+      if (method === 'Page.downloadWillBegin' || method === 'Page.downloadProgress') this.#downloads?.onDebuggerEvent(source.tabId, method, (params ?? {}) as Record<string, unknown>);
+      if ((WATCHED_CDP_METHODS as readonly string[]).includes(method)) {
+        const cut = cutWatchedEvent(method as (typeof WATCHED_CDP_METHODS)[number], (params ?? {}) as Record<string, unknown>);
+        if (cut) emit({ type: 'event', kind: 'page-watch', tab: source.tabId, method: method as (typeof WATCHED_CDP_METHODS)[number], params: cut as unknown as Record<string, unknown> });
+      }
     });
   }
 
@@ -69,7 +88,7 @@ export class DebuggerTabs {
     }
     this.#attached.add(tabId);
     await this.#remember();
-    await deadline(chrome.debugger.sendCommand({ tabId }, 'Page.enable'), CALL_TIMEOUT_MS, () => new Error('Page.enable timed out')).catch(() => undefined);
+    await this.#watch(tabId, CALL_TIMEOUT_MS);
   }
 
   async handle(request: RequestOf<'debugger'>): Promise<Record<string, unknown>> {
@@ -100,7 +119,7 @@ export class DebuggerTabs {
       const why = messageOf(error);
       // The person cancelled the bar, or the tab went away, while the input went out.
       if (/not attached|detached/i.test(why)) {
-        this.#attached.delete(tabId);
+        this.#forget(tabId);
         void this.#remember();
       }
       throw new CommandFailure('connection-lost', `${request.method} failed in the run's tab: ${why}.`, { method: request.method, error: why });
@@ -111,7 +130,7 @@ export class DebuggerTabs {
   /** Lets go of every tab (the run ended, or its bridge went away). */
   async detachAll(): Promise<void> {
     const tabs = [...this.#attached];
-    this.#attached.clear();
+    for (const tabId of tabs) this.#forget(tabId);
     await this.#remember();
     await Promise.all(tabs.map((tabId) => detach(tabId)));
   }
@@ -153,7 +172,7 @@ export class DebuggerTabs {
   /** A tab of the run went to a page outside the allow list: it leaves the debugger at once. */
   onNavigated(tabId: number, url: string): void {
     if (!this.#attached.has(tabId) || this.allow.allows(url)) return;
-    this.#attached.delete(tabId);
+    this.#forget(tabId);
     void this.#remember();
     void detach(tabId);
   }
@@ -181,8 +200,42 @@ export class DebuggerTabs {
     }
     this.#attached.add(tabId);
     await this.#remember();
-    // Dialogs reach this extension (and no longer the person) only with the Page domain on.
-    await deadline(chrome.debugger.sendCommand({ tabId }, 'Page.enable'), timeoutMs, () => new Error('Page.enable timed out')).catch(() => undefined);
+    await this.#watch(tabId, timeoutMs);
+  }
+
+  /**
+   * Turns on what the run hears of a tab it attached: the Page domain (dialogs reach this
+   * extension, and no longer the person, only with it on; downloads are told with it), the
+   * Network, Runtime and Log domains for the runner's page watch (Runtime's and Log's enable
+   * replay what the page logged before). Then, not waited for (a busy page would hold the
+   * step's input), the page's first document from its navigation timing, for a page answered
+   * before the Network domain listened. Each within `timeoutMs`; one that fails leaves the rest on.
+   */
+  async #watch(tabId: number, timeoutMs: number): Promise<void> {
+    const send = (method: string, params: object = {}): Promise<unknown> =>
+      deadline(chrome.debugger.sendCommand({ tabId }, method, params), timeoutMs, () => new Error(`${method} timed out`)).catch(() => undefined);
+    await Promise.all([send('Page.enable'), send('Network.enable'), send('Runtime.enable'), send('Log.enable')]);
+    void this.#firstDocument(tabId, send);
+  }
+
+  async #firstDocument(tabId: number, send: (method: string, params?: object) => Promise<unknown>): Promise<void> {
+    // In a world of aite's own: the page's scripts cannot forge the line.
+    const tree = (await send('Page.getFrameTree')) as { frameTree?: { frame: { id: string } } } | undefined;
+    const world = tree?.frameTree ? ((await send('Page.createIsolatedWorld', { frameId: tree.frameTree.frame.id, worldName: FIRST_DOCUMENT_WORLD })) as { executionContextId?: number } | undefined) : undefined;
+    const read =
+      world?.executionContextId === undefined
+        ? undefined
+        : ((await send('Runtime.evaluate', { expression: FIRST_DOCUMENT, contextId: world.executionContextId, returnByValue: true })) as { result?: { value?: FirstDocument } } | undefined);
+    const first = read?.result?.value;
+    if (first && this.#attached.has(tabId)) {
+      this.emit({ type: 'event', kind: 'page-watch', tab: tabId, method: 'firstDocument', params: { url: redactUrl(first.url), status: first.status, ms: first.ms } });
+    }
+  }
+
+  /** A tab the debugger no longer holds: the runner forgets what it began and never answered. */
+  #forget(tabId: number): void {
+    if (!this.#attached.delete(tabId)) return;
+    this.emit({ type: 'event', kind: 'page-watch', tab: tabId, method: 'detached', params: {} });
   }
 
   /** Sets the files of the file input the element at `xpath` is or labels, in the top document. */

@@ -54,7 +54,11 @@ chrome.webNavigation.onCommitted.addListener((details) => {
 chrome.runtime.onMessage.addListener((message: { aite?: number; event?: ExtensionEvent }, sender) => {
   // Only our own content scripts can reach this listener; pages cannot.
   if (message?.aite !== 1 || !message.event || sender.id !== chrome.runtime.id || sender.tab?.id === undefined) return;
-  if (message.event.kind === 'console') emit({ ...message.event, tab: sender.tab.id });
+  if (message.event.kind !== 'console') return;
+  // A tab the debugger holds has its failed loads told by CDP's Log domain (DebuggerTabs), as
+  // over the pipe: the relay's would be the same failure twice.
+  if (message.event.error === 'resource' && debuggerTabs.attached.includes(sender.tab.id)) return;
+  emit({ ...message.event, tab: sender.tab.id });
 });
 
 chrome.alarms.create('aite-keepalive', { periodInMinutes: 0.5 });

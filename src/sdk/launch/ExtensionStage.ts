@@ -120,8 +120,9 @@ function manifest(patterns: string[]): Record<string, unknown> {
     key: EXTENSION_PUBLIC_KEY,
     minimum_chrome_version: '120',
     background: { service_worker: 'worker.js', type: 'module' },
-    // debugger: attach mode's trusted input, pictures and dialogs, on the run's own tabs only.
-    permissions: ['tabs', 'scripting', 'storage', 'alarms', 'webNavigation', 'debugger'],
+    // debugger: attach mode's trusted input, pictures, dialogs, requests and console lines, on the
+    // run's own tabs only; downloads: where Chrome saved a file a run tab downloaded (attach mode).
+    permissions: ['tabs', 'scripting', 'storage', 'alarms', 'webNavigation', 'debugger', 'downloads'],
     host_permissions: patterns,
     content_scripts: [
       // In frames too: a target in a cross-site iframe is resolved by that frame's own script.

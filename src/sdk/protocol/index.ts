@@ -11,3 +11,5 @@ export * from './CommandFailure.js';
 export * from './pageErrorChannel.js';
 export * from './allowList.js';
 export * from './fileInput.js';
+export * from './pageWatch.js';
+export * from './redactUrl.js';

@@ -3,6 +3,7 @@ import { PROFILE_NAME_MAX } from './bridgeConfig.js';
 import { DescriptorSchema, RectSchema } from './descriptor.js';
 import { ReasonSchema } from './reasons.js';
 import { TargetSchema } from './target.js';
+import { WATCHED_CDP_METHODS } from './pageWatch.js';
 
 // ---------------------------------------------------------------------------------------------
 // Handshake and keepalive
@@ -738,6 +739,31 @@ export const EventSchema = z.discriminatedUnion('kind', [
   }),
   // Beyond v1: the page began an HTML5 drag that chrome.debugger intercepted (attach mode's drag).
   z.object({ type: z.literal('event'), kind: z.literal('drag-intercepted'), tab: z.number().int(), data: z.record(z.string(), z.unknown()) }),
+  // Beyond v1 (attach mode's debugger): what a run tab's debugger heard of its requests, console
+  // lines and failed loads, cut to the fields the runner's page watch reads (see pageWatch.ts: no
+  // headers, no bodies, URLs' userinfo redacted); `firstDocument` once its Network domain is on;
+  // `detached` when the debugger let go of the tab (what it began and never answered is forgotten).
+  z.object({
+    type: z.literal('event'),
+    kind: z.literal('page-watch'),
+    tab: z.number().int(),
+    method: z.enum([...WATCHED_CDP_METHODS, 'firstDocument', 'detached']),
+    params: z.record(z.string(), z.unknown()),
+  }),
+  // Beyond v1 (attach mode's debugger): a download a run tab began (`began`, with its address and
+  // name), and how it ended: `completed` with where Chrome saved it and its size (absent without
+  // the "downloads" permission), or `canceled`.
+  z.object({
+    type: z.literal('event'),
+    kind: z.literal('download'),
+    tab: z.number().int(),
+    guid: z.string().min(1).max(100),
+    state: z.enum(['began', 'completed', 'canceled']),
+    url: z.string().max(10_000).optional(),
+    suggestedFilename: z.string().max(1_000).optional(),
+    path: z.string().max(4_096).optional(),
+    bytes: z.number().int().nonnegative().optional(),
+  }),
 ]);
 /**
  * Something the extension reports without being asked: a tab opened or closed, a navigation, a

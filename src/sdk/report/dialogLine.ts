@@ -1,6 +1,17 @@
 import type { StepReport } from './model.js';
 
-/** What a line about an answered dialog needs of it (a {@link StepReport}'s dialog, or a `DialogRecord`). @public */
+/**
+ * What a line about an answered dialog needs of it: a {@link StepReport}'s dialog, or a `DialogRecord`.
+ *
+ * @example
+ * ```ts
+ * import { describeDialog, type DialogFacts } from 'aite';
+ *
+ * const kept: DialogFacts = { type: 'confirm', message: 'Delete the draft?', accepted: false, by: 'policy' };
+ * console.log(describeDialog(kept)); // A confirm dialog opened: "Delete the draft?"; it was dismissed (no answer was armed).
+ * ```
+ * @public
+ */
 export type DialogFacts = Pick<NonNullable<StepReport['dialogs']>[number], 'type' | 'message' | 'accepted' | 'promptText' | 'by'>;
 
 /**

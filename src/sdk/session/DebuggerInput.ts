@@ -7,7 +7,7 @@ import { AttachInput } from './AttachInput.js';
 import type { Found, Input, PictureOptions, PointerHow } from './Input.js';
 import { InputLedger, type Devices } from './InputLedger.js';
 import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
-import type { Download } from './pipe/Downloads.js';
+import { Downloads, type Download, type DownloadSource } from './pipe/Downloads.js';
 import type { DragSurface } from './pipe/drag.js';
 import type { Chord } from './pipe/keys.js';
 import { pixelBox, SCREENSHOT_TIMEOUT_MS } from './pipe/pictures.js';
@@ -33,11 +33,27 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
   readonly #off: string | undefined;
 
   readonly #events: (listener: (event: ExtensionEvent) => void) => () => void;
+  readonly #idle: (tab: number, idleMs: number, timeoutMs: number) => Promise<void>;
+  readonly #runTab: () => number | null;
+  readonly #downloads: Downloads;
 
-  /** `events` listens for the extension's events (a drag it intercepted); answers how to stop. */
-  constructor(session: { timeoutMs: number; countRetry: (step: StepContext) => void; enabled: boolean; events: (listener: (event: ExtensionEvent) => void) => () => void }) {
+  /**
+   * `events` listens for the extension's events (a drag it intercepted, a download); answers how
+   * to stop. `idle` waits for a tab's network to go quiet (see DebuggerPages).
+   */
+  constructor(session: {
+    timeoutMs: number;
+    countRetry: (step: StepContext) => void;
+    enabled: boolean;
+    events: (listener: (event: ExtensionEvent) => void) => () => void;
+    idle: (tab: number, idleMs: number, timeoutMs: number) => Promise<void>;
+    runTab: () => number | null;
+  }) {
     super(session);
     this.#events = session.events;
+    this.#idle = session.idle;
+    this.#runTab = session.runTab;
+    this.#downloads = new Downloads(extensionDownloads(session.events));
     this.prepares = session.enabled;
     this.#off = session.enabled ? undefined : 'attach({ debugger: false }) turned chrome.debugger off';
   }
@@ -125,16 +141,27 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
     }
   }
 
-  download(): Promise<Download> {
-    return this.#plain.download();
+  /**
+   * Clicks with trusted input and waits for the download the click starts in a run tab, as the
+   * extension hears it (chrome.debugger's Page download events, chrome.downloads for the file).
+   */
+  async download(step: StepContext, found: Found, saveAs: string | undefined): Promise<Download> {
+    const refused = await this.#refusal(step);
+    if (refused) throw new AiteError('unsupported', `download needs chrome.debugger in attach mode, and ${refused}; without it attach mode leaves downloads to Chrome.`, { command: 'download' });
+    return this.clickToDownload(step, found, saveAs, this.#downloads);
   }
 
-  networkIdle(): Promise<void> {
-    return this.#plain.networkIdle();
+  /** Waits for the run tab's network to go quiet, from the requests the extension's debugger relays. */
+  async networkIdle(step: StepContext, idleMs: number, timeoutMs: number): Promise<void> {
+    const refused = await this.#refusal(step);
+    if (refused) throw new AiteError('unsupported', `waitForNetworkIdle needs chrome.debugger in attach mode, and ${refused}.`, { command: 'wait' });
+    const tab = this.#runTab();
+    if (tab === null) throw new AiteError('tab-closed', 'There is no run tab to wait in: navigate first.', { command: 'wait' });
+    await this.#idle(tab, idleMs, timeoutMs);
   }
 
   dispose(): Promise<void> {
-    return Promise.resolve();
+    return this.#downloads.dispose();
   }
 
   /**
@@ -233,4 +260,25 @@ function debuggerDevices(send: (method: string, params?: object) => Promise<unkn
   const client = { send } as unknown as ConstructorParameters<typeof CdpKeyboard>[0];
   const keyboard = new CdpKeyboard(client);
   return { keyboard, mouse: new CdpMouse(client, keyboard) };
+}
+
+/**
+ * Attach mode's downloads, as the extension tells them (`download` events of the run's tabs):
+ * the file stays where the person's Chrome saved it, and `saveAs` gets a copy.
+ */
+function extensionDownloads(events: (listener: (event: ExtensionEvent) => void) => () => void): DownloadSource {
+  return {
+    owned: false,
+    noPath: 'the extension cannot tell where Chrome saved it: it has no "downloads" permission (it was staged by an older aite); stage it again and reload it',
+    listen: (listener) =>
+      Promise.resolve(
+        events((event) => {
+          if (event.kind !== 'download') return;
+          if (event.state === 'began') listener({ guid: event.guid, state: 'began', url: event.url ?? '', suggestedFilename: event.suggestedFilename ?? '' });
+          else if (event.state === 'completed') listener({ guid: event.guid, state: 'completed', ...(event.path !== undefined ? { path: event.path } : {}) });
+          else listener({ guid: event.guid, state: 'canceled' });
+        }),
+      ),
+    dispose: () => Promise.resolve(),
+  };
 }

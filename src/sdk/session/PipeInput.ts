@@ -4,7 +4,7 @@ import type { Found, Input, PictureOptions } from './Input.js';
 import { InputLedger } from './InputLedger.js';
 import { inputWithDeadline, pageActivity, withTimeout } from './pipe/deadline.js';
 import type { Dialogs } from './pipe/Dialogs.js';
-import { Downloads, type Download } from './pipe/Downloads.js';
+import { Downloads, pipeDownloads, type Download } from './pipe/Downloads.js';
 import { fileInputOf, setInputFiles } from './pipe/Files.js';
 import { pageDragSurface, type DragSurface } from './pipe/drag.js';
 import { capture, SCREENSHOT_TIMEOUT_MS } from './pipe/pictures.js';
@@ -27,7 +27,7 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     private readonly pipe: { dialogs: Dialogs; timeoutMs: number; countRetry: (step: StepContext) => void },
   ) {
     super(pipe);
-    this.#downloads = new Downloads(browser);
+    this.#downloads = new Downloads(pipeDownloads(browser));
   }
 
   async upload(step: StepContext, found: Found, paths: readonly string[]): Promise<void> {
@@ -52,16 +52,8 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     await withTimeout(opened.accept([...paths]), timeoutMs, () => new AiteError('timeout', `upload: the file chooser did not take the files within ${timeoutMs} ms.`, { command: 'upload' }));
   }
 
-  async download(step: StepContext, found: Found, saveAs: string | undefined): Promise<Download> {
-    const timeoutMs = this.timeout(step);
-    const waiting = await this.#downloads.next({ timeoutMs, saveAs, what: `Clicking the <${found.descriptor.tag}>` });
-    try {
-      await this.pointer(step, found, 'click');
-    } catch (error) {
-      waiting.cancel();
-      throw error;
-    }
-    return waiting.done;
+  download(step: StepContext, found: Found, saveAs: string | undefined): Promise<Download> {
+    return this.clickToDownload(step, found, saveAs, this.#downloads);
   }
 
   dispose(): Promise<void> {

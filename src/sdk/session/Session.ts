@@ -14,7 +14,9 @@ import type { GuardMode } from './HitGuard.js';
 import type { Found, Input, Prepare } from './Input.js';
 import { Locator } from './Locator.js';
 import { writePicture } from './pipe/pictures.js';
-import { PageWatch } from './pipe/PageWatch.js';
+import { PageWatch } from './PageWatch.js';
+import { DebuggerPages } from './DebuggerPages.js';
+import { watchPipePages } from './pipe/PipePages.js';
 import { PipeInput } from './PipeInput.js';
 import { RunRecords } from './RunRecords.js';
 import { RunTab } from './RunTab.js';
@@ -150,16 +152,18 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   readonly retries: RetryCounts = { total: 0, byCommand: {} };
   /**
    * The page errors of this run (over the pipe: uncaught errors and rejections from the first
-   * line of a page's load, console.error and console.warn, failed resource loads; in attach mode:
-   * what the extension relays), at most 100 per step and 1,000 in all.
+   * line of a page's load, console.error and console.warn, failed resource loads; in attach mode
+   * the same in the tabs the extension's chrome.debugger holds, else the uncaught errors and
+   * failed element loads its content script relays), at most 100 per step and 1,000 in all.
    */
   get consoleErrors(): readonly PageError[] {
     return this.#records.pageErrors;
   }
 
   /**
-   * The requests of the run's pages over the pipe (empty in attach mode), the latest 1,000: url
-   * (userinfo redacted), method, status, resource type, duration, and why one failed. No headers.
+   * The requests of the run's pages, the latest 1,000: url (userinfo redacted), method, status,
+   * resource type, duration, and why one failed. No headers. Over the pipe, or in attach mode
+   * through the extension's chrome.debugger in the run's tabs (empty without it).
    */
   get network(): readonly NetworkEntry[] {
     return this.#records.network;
@@ -170,6 +174,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   readonly #parts: SessionParts;
   readonly #runTab: RunTab;
   readonly #input: Input;
+  /** Attach mode's run tabs as the extension's debugger hears them; undefined over the pipe. */
+  readonly #pages: DebuggerPages | undefined;
   /** The calls running now: a dialog answered meanwhile belongs to each of them. */
   readonly #live = new Set<StepContext>();
   readonly #records = new RunRecords();
@@ -192,6 +198,13 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       tabOf: (url) => this.#runTab.tabOf(url),
       answered: (record) => this.#onDialog(record),
     });
+    const watch = new PageWatch({
+      pageError: (error) => this.#pageError(error),
+      request: (entry) => this.emit('request', this.#records.addRequest(entry)),
+    });
+    // Attach mode: the pages' requests and console lines as the extension's debugger hears them.
+    const pages = parts.browser ? undefined : new DebuggerPages(watch);
+    this.#pages = pages;
     // A click the hit-target guard stopped is tried once more: a re-send, counted as one.
     this.#input = parts.browser
       ? new PipeInput(this.#runTab, parts.browser, { dialogs: this.dialogs, timeoutMs: parts.timeoutMs, countRetry: (step) => this.#count(step, 'act', 1) })
@@ -199,6 +212,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
           timeoutMs: parts.timeoutMs,
           countRetry: (step) => this.#count(step, 'act', 1),
           enabled: parts.debugger === true,
+          idle: (tab, idleMs, timeoutMs) => pages!.idle(tab, idleMs, timeoutMs),
+          runTab: () => this.#runTab.current,
           events: (listener) => {
             this.bridge.on('event', listener);
             return () => this.bridge.off('event', listener);
@@ -217,11 +232,11 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     });
     const browser = parts.browser;
     if (browser) {
-      const watch = new PageWatch(browser, {
-        pageError: (error) => this.#pageError(error),
-        request: (entry) => this.emit('request', this.#records.addRequest(entry)),
+      const stop = watchPipePages(browser, watch);
+      browser.once('disconnected', () => {
+        stop();
+        watch.dispose();
       });
-      browser.once('disconnected', () => watch.dispose());
       // A stopped worker would otherwise wait for its alarm (30 s) to reconnect.
       this.bridge.on('disconnected', () => {
         if (!this.#closing && !this.#gone) void wakeWorker(browser).catch(() => undefined);
@@ -658,6 +673,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
 
   #onEvent(event: ExtensionEvent): void {
     if (event.kind === 'dialog') this.dialogs.answeredElsewhere(event);
+    this.#pages?.onEvent(event);
     this.#runTab.onEvent(event);
     // Uncaught errors and rejections come from the extension's relay, which is there before the
     // page's first script; over the pipe, console lines and failed loads come from CDP (PageWatch).

@@ -3,6 +3,7 @@ import type { Point, Target } from '../protocol/index.js';
 import { HitGuard, type GuardCheck, type GuardMode, type GuardOptions } from './HitGuard.js';
 import type { Found, PointerHow } from './Input.js';
 import type { Devices } from './InputLedger.js';
+import type { Download, Downloads } from './pipe/Downloads.js';
 import { travel, type DragSurface } from './pipe/drag.js';
 import { holding, pressChord, type Chord } from './pipe/keys.js';
 import type { StepContext } from './StepContext.js';
@@ -50,6 +51,18 @@ export abstract class TrustedInput<D extends Devices> {
       // A position may aim past the element on purpose: then its press is not the element's.
       { presses: action !== 'hover' && !how?.position },
     );
+  }
+
+  /** Clicks the element and waits for the download the click starts (the wait armed before the click). */
+  protected async clickToDownload(step: StepContext, found: Found, saveAs: string | undefined, downloads: Downloads): Promise<Download> {
+    const waiting = await downloads.next({ timeoutMs: this.timeout(step), saveAs, what: `Clicking the <${found.descriptor.tag}>` });
+    try {
+      await this.pointer(step, found, 'click');
+    } catch (error) {
+      waiting.cancel();
+      throw error;
+    }
+    return waiting.done;
   }
 
   type(step: StepContext, found: Found, text: string): Promise<void> {

@@ -37,6 +37,9 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
+/** What an attach turns on in a tab: dialogs (Page), the page watch's domains, then its first document is looked for. */
+const WATCH_ON = (tab: number): string[] => ['Page.enable', 'Network.enable', 'Runtime.enable', 'Log.enable', 'Page.getFrameTree'].map((m) => `${m} ${tab}`);
+
 function tabs(runTab = 1, created = [1, 3], debugged: number[] = []): { tabs: DebuggerTabs; events: ExtensionEvent[] } {
   const events: ExtensionEvent[] = [];
   const data = { runTab, created, taken: [], opened: [], history: [], debugged };
@@ -58,13 +61,29 @@ describe('DebuggerTabs', () => {
     const { tabs: t } = tabs();
     expect(await t.handle({ id: 1, cmd: 'debugger', op: 'attach' })).toEqual({ ok: true, attached: [1] });
     await t.handle({ id: 2, cmd: 'debugger', op: 'attach' });
-    expect(calls).toEqual(['attach 1', 'Page.enable 1']);
+    expect(calls).toEqual(['attach 1', ...WATCH_ON(1)]);
     expect(await failure(t.handle({ id: 3, cmd: 'debugger', op: 'attach', tab: 2 }))).toMatchObject({ reason: 'unsupported', message: expect.stringMatching(/not one of the run's tabs/) });
     expect(await failure(t.handle({ id: 4, cmd: 'debugger', op: 'send', tab: 3, method: 'Input.insertText', params: { text: 'x' } }))).toMatchObject({ reason: 'navigation' });
-    expect(calls).toEqual(['attach 1', 'Page.enable 1']);
+    expect(calls).toEqual(['attach 1', ...WATCH_ON(1)]);
     await t.detachAll();
     expect(calls.at(-1)).toBe('detach 1');
     expect(t.attached).toEqual([]);
+  });
+
+  it('[ATT-NETWORK] relays what the debugger hears in an attached tab, cut (no headers), and nothing of a tab it does not hold; a detach says so', async () => {
+    const { tabs: t, events } = tabs();
+    await t.handle({ id: 1, cmd: 'debugger', op: 'attach' });
+    const hear = (tabId: number, method: string, params: object): void => {
+      for (const l of eventListeners) l({ tabId }, method, params);
+    };
+    hear(1, 'Network.requestWillBeSent', { requestId: '9', request: { url: 'http://u:p@127.0.0.1:4173/api', method: 'GET', headers: { Cookie: 'sid=1' } }, type: 'XHR', timestamp: 5 });
+    hear(3, 'Network.requestWillBeSent', { requestId: '10', request: { url: 'https://elsewhere.example/', method: 'GET', headers: {} }, timestamp: 5 });
+    hear(1, 'Runtime.consoleAPICalled', { type: 'log', args: [{ type: 'string', value: 'chatter' }] });
+    expect(events).toEqual([
+      { type: 'event', kind: 'page-watch', tab: 1, method: 'Network.requestWillBeSent', params: { requestId: '9', request: { url: 'http://***@127.0.0.1:4173/api', method: 'GET' }, type: 'XHR', timestamp: 5 } },
+    ]);
+    await t.detachAll();
+    expect(events.at(-1)).toEqual({ type: 'event', kind: 'page-watch', tab: 1, method: 'detached', params: {} });
   });
 
   it('[ATT-FALLBACK] a person who cancelled the debugging bar is not asked again in that run; a new run may ask', async () => {
@@ -129,7 +148,7 @@ describe('DebuggerTabs', () => {
   it('[ATT-OWN-TABS] a worker that starts again lets go of the tabs an earlier instance held, before it attaches any', async () => {
     const { tabs: t } = tabs(1, [1, 3], [1, 3]);
     await t.handle({ id: 1, cmd: 'debugger', op: 'attach' });
-    expect(calls).toEqual(['detach 1', 'detach 3', 'attach 1', 'Page.enable 1']);
+    expect(calls).toEqual(['detach 1', 'detach 3', 'attach 1', ...WATCH_ON(1)]);
     expect(t.attached).toEqual([1]);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactUrl } from '../../../src/sdk/session/pipe/redact.js';
+import { redactUrl } from '../../../src/sdk/protocol/redactUrl.js';
 import { isFailedRequest, NETWORK_MAX, PAGE_ERRORS_PER_STEP, RunRecords } from '../../../src/sdk/session/RunRecords.js';
 
 describe('the run\u2019s requests and page errors', () => {

@@ -28,48 +28,53 @@ export interface Download {
   url: string;
 }
 
-interface Begun {
-  guid: string;
-  url: string;
-  suggestedFilename: string;
-}
+/** What a download source tells: one began, and how it ended (`path`: where the file is now). */
+export type DownloadEvent =
+  | { guid: string; state: 'began'; url: string; suggestedFilename: string }
+  | { guid: string; state: 'completed'; path?: string }
+  | { guid: string; state: 'canceled' };
 
 /**
- * Downloads over the pipe: Chrome saves each into a folder of the session's
- * (`Browser.setDownloadBehavior`) and tells when one begins and ends; `next()` waits for the
- * one the step's click starts.
+ * Where a session hears of its downloads: the pipe's Browser domain ({@link pipeDownloads}), or
+ * attach mode's extension, which watches the run's tabs through chrome.debugger and chrome.downloads.
  */
-export class Downloads {
-  readonly #browser: Browser;
-  #ready: Promise<{ cdp: CDPSession; dir: string }> | undefined;
+export interface DownloadSource {
+  /** Starts hearing downloads (once, before the first click); answers how to stop this listener. */
+  listen(listener: (event: DownloadEvent) => void): Promise<() => void>;
+  /** Whether a finished file is the session's own (moved to `saveAs`) or the person's (copied, left where Chrome saved it). */
+  readonly owned: boolean;
+  /** Why a completed download has no `path`. */
+  readonly noPath: string;
+  dispose(): Promise<void>;
+}
 
-  constructor(browser: Browser) {
-    this.#browser = browser;
-  }
+type Begun = Extract<DownloadEvent, { state: 'began' }>;
+
+/** `next()` waits for the download the step's click starts, from its source. */
+export class Downloads {
+  constructor(private readonly source: DownloadSource) {}
 
   /**
    * Arms a wait for the next download, before the click that starts it. `done` answers it
    * once complete, saved at `saveAs` when given, or fails within `timeoutMs`.
    */
   async next(options: { timeoutMs: number; saveAs?: string; what: string }): Promise<{ done: Promise<Download>; cancel: () => void }> {
-    const { cdp, dir } = await this.#setUp();
     let began: Begun | undefined;
     let timer: NodeJS.Timeout | undefined;
     let settle: { resolve: (d: Download) => void; reject: (e: unknown) => void } | undefined;
-    const onBegin = (event: Begun): void => {
-      began ??= event;
-    };
-    const onProgress = (event: { guid: string; state: 'inProgress' | 'completed' | 'canceled'; receivedBytes: number }): void => {
-      if (!began || event.guid !== began.guid || event.state === 'inProgress') return;
+    const unlisten = await this.source.listen((event) => {
+      if (event.state === 'began') {
+        began ??= event;
+        return;
+      }
+      if (!began || event.guid !== began.guid) return;
       if (event.state === 'canceled') settle?.reject(new AiteError('load-failed', `The download of ${began.suggestedFilename} (${began.url}) was canceled.`, { command: 'download' }));
-      else void this.#keep(dir, began, options.saveAs).then(settle?.resolve, settle?.reject);
-    };
-    cdp.on('Browser.downloadWillBegin', onBegin);
-    cdp.on('Browser.downloadProgress', onProgress);
+      else if (event.path === undefined) settle?.reject(new AiteError('unsupported', `${began.suggestedFilename} was downloaded, but ${this.source.noPath}.`, { command: 'download' }));
+      else void this.#keep(began, event.path, options.saveAs).then(settle?.resolve, settle?.reject);
+    });
     const stop = (): void => {
       clearTimeout(timer);
-      cdp.off('Browser.downloadWillBegin', onBegin);
-      cdp.off('Browser.downloadProgress', onProgress);
+      unlisten();
     };
     const done = new Promise<Download>((res, rej) => {
       settle = { resolve: res, reject: rej };
@@ -87,37 +92,65 @@ export class Downloads {
     return { done, cancel: stop };
   }
 
-  /** Removes the session's download folder (files saved elsewhere stay). */
-  async dispose(): Promise<void> {
-    const ready = this.#ready;
-    this.#ready = undefined;
-    if (!ready) return;
-    const { cdp, dir } = await ready.catch(() => ({ cdp: undefined, dir: undefined }));
-    await cdp?.detach().catch(() => undefined);
-    if (dir) await rm(dir, { recursive: true, force: true });
+  /** Removes the session's download folder, if it has one (files saved elsewhere stay). */
+  dispose(): Promise<void> {
+    return this.source.dispose();
   }
 
-  #setUp(): Promise<{ cdp: CDPSession; dir: string }> {
-    this.#ready ??= (async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'aite-downloads-'));
-      const cdp = await this.#browser.target().createCDPSession();
-      await cdp.send('Browser.setDownloadBehavior', { behavior: 'allowAndName', downloadPath: dir, eventsEnabled: true });
-      return { cdp, dir };
-    })();
-    this.#ready.catch(() => (this.#ready = undefined));
-    return this.#ready;
-  }
-
-  async #keep(dir: string, began: Begun, saveAs: string | undefined): Promise<Download> {
-    // Chrome names the file by its guid ("allowAndName"), so two downloads of one name never clash.
-    const saved = join(dir, began.guid);
+  async #keep(began: Begun, saved: string, saveAs: string | undefined): Promise<Download> {
     let path = saved;
     if (saveAs) {
       path = resolve(saveAs);
       await mkdir(dirname(path), { recursive: true });
-      await rename(saved, path).catch(() => copyFile(saved, path));
+      if (this.source.owned) await rename(saved, path).catch(() => copyFile(saved, path));
+      else await copyFile(saved, path);
     }
     const { size } = await stat(path);
     return { path, suggestedFilename: began.suggestedFilename, bytes: size, url: began.url };
   }
+}
+
+/**
+ * Downloads over the pipe: Chrome saves each into a folder of the session's
+ * (`Browser.setDownloadBehavior`), named by its guid ("allowAndName", so two downloads of one
+ * name never clash), and tells when one begins and ends.
+ */
+export function pipeDownloads(browser: Browser): DownloadSource {
+  let ready: Promise<{ cdp: CDPSession; dir: string }> | undefined;
+  const setUp = (): Promise<{ cdp: CDPSession; dir: string }> => {
+    ready ??= (async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'aite-downloads-'));
+      const cdp = await browser.target().createCDPSession();
+      await cdp.send('Browser.setDownloadBehavior', { behavior: 'allowAndName', downloadPath: dir, eventsEnabled: true });
+      return { cdp, dir };
+    })();
+    ready.catch(() => (ready = undefined));
+    return ready;
+  };
+  return {
+    owned: true,
+    noPath: 'Chrome did not say where it saved it',
+    async listen(listener) {
+      const { cdp, dir } = await setUp();
+      const onBegin = (e: { guid: string; url: string; suggestedFilename: string }): void => listener({ guid: e.guid, state: 'began', url: e.url, suggestedFilename: e.suggestedFilename });
+      const onProgress = (e: { guid: string; state: 'inProgress' | 'completed' | 'canceled' }): void => {
+        if (e.state === 'completed') listener({ guid: e.guid, state: 'completed', path: join(dir, e.guid) });
+        if (e.state === 'canceled') listener({ guid: e.guid, state: 'canceled' });
+      };
+      cdp.on('Browser.downloadWillBegin', onBegin);
+      cdp.on('Browser.downloadProgress', onProgress);
+      return () => {
+        cdp.off('Browser.downloadWillBegin', onBegin);
+        cdp.off('Browser.downloadProgress', onProgress);
+      };
+    },
+    async dispose() {
+      const was = ready;
+      ready = undefined;
+      if (!was) return;
+      const { cdp, dir } = await was.catch(() => ({ cdp: undefined, dir: undefined }));
+      await cdp?.detach().catch(() => undefined);
+      if (dir) await rm(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,0 +1,80 @@
+import type { Browser, CDPSession, Target } from 'puppeteer-core';
+import { FIRST_DOCUMENT, FIRST_DOCUMENT_WORLD, type FirstDocument } from '../../protocol/index.js';
+import type { PageEventSource, PageWatch } from '../PageWatch.js';
+import { withTimeout } from './deadline.js';
+import { everySession, targetTypeOf, targetUrlOf } from './sessions.js';
+
+/** How long reading a page's first document from its own navigation timing may take. */
+const FIRST_DOCUMENT_MS = 5_000;
+
+/**
+ * Feeds `watch` every page of a launched Chrome from the debugging pipe, on the session
+ * puppeteer drives each page over. A new tab's Network domain is enabled as its session
+ * attaches, before the tab is let run (see {@link everySession}). Answers how to stop.
+ */
+export function watchPipePages(browser: Browser, watch: PageWatch): () => void {
+  const watched = new WeakSet<CDPSession>();
+  // Every page gets its puppeteer page at once, which enables Runtime and Log on its session.
+  const onTarget = (target: Target): void => {
+    if (target.type() === 'page') void target.page().catch(() => undefined);
+  };
+  const stop = everySession(browser, (cdp) => {
+    if (watched.has(cdp)) return;
+    watched.add(cdp);
+    watch.watch(pipeSource(cdp));
+  });
+  browser.on('targetcreated', onTarget);
+  for (const target of browser.targets()) onTarget(target);
+  return () => {
+    stop();
+    browser.off('targetcreated', onTarget);
+  };
+}
+
+function pipeSource(cdp: CDPSession): PageEventSource {
+  const firstDocument = new Set<(first: FirstDocument) => void>();
+  return {
+    on(method, listener) {
+      if (method === 'firstDocument') firstDocument.add(listener as (first: FirstDocument) => void);
+      else cdp.on(method, listener as (params: unknown) => void);
+    },
+    // Every session is enabled at once (a new one is not told apart yet: its target comes in the
+    // same turn); only a page's events are kept.
+    isPage: () => targetTypeOf(cdp) === 'page',
+    url: () => targetUrlOf(cdp) ?? '',
+    // Sent now, in the turn the session attached: before puppeteer lets the target run. A
+    // session without it (a tab's, a service worker's) refuses it, which changes nothing. Not
+    // Runtime or Log: puppeteer's page enables those on this session itself, and the first
+    // enable replays what the page logged so far (measured), while a second one would keep the
+    // page's execution contexts from puppeteer (an early Runtime.enable left waitForFunction
+    // hanging). Events of a session come in order with its answers, so a document answered
+    // after the enable was heard before the first document is read.
+    start(seen) {
+      cdp
+        .send('Network.enable')
+        .then(async () => {
+          if (seen() || targetTypeOf(cdp) !== 'page') return;
+          const first = await readFirstDocument(cdp);
+          if (first) for (const listener of firstDocument) listener(first);
+        })
+        .catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * A page's top document as its navigation timing says (see FIRST_DOCUMENT), read in a world of
+ * aite's own, so the page's scripts cannot replace what it calls there; within a deadline.
+ */
+export async function readFirstDocument(cdp: CDPSession): Promise<FirstDocument | undefined> {
+  const read = await withTimeout(
+    (async () => {
+      const { frameTree } = await cdp.send('Page.getFrameTree');
+      const { executionContextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: FIRST_DOCUMENT_WORLD });
+      return cdp.send('Runtime.evaluate', { expression: FIRST_DOCUMENT, contextId: executionContextId, returnByValue: true });
+    })(),
+    FIRST_DOCUMENT_MS,
+    'reading the first document',
+  );
+  return read.result.value as FirstDocument | undefined;
+}
