@@ -25,6 +25,8 @@ interface DumpCase {
   truth: boolean;
   /** The remembered element's twins (score.ts `weightsFor`). */
   twins?: number;
+  /** The remembered descriptor (its icon and text: score.ts `weightsFor`). */
+  old?: { icon?: string; text?: string; name?: string };
   rows: Row[];
 }
 
@@ -33,7 +35,7 @@ const fieldAt = (name: string): number => FIELDS.indexOf(name as (typeof FIELDS)
 /** The vector a case with twins is scored with, as score.ts `weightsFor` does. */
 function forTwins(v: Vec): Vec {
   const t = Float64Array.from(v);
-  for (const f of ['text', 'name']) t[fieldAt(f)]! *= WEIGHTS.twins.text;
+  for (const f of ['text', 'name', 'icon']) t[fieldAt(f)]! *= WEIGHTS.twins.text;
   for (const f of ['heading', 'row']) t[fieldAt(f)]! *= WEIGHTS.twins.context;
   t[fieldAt('near')] = WEIGHTS.twins.near;
   return t;
@@ -58,7 +60,7 @@ function toVec(W: Weights): Vec {
 
 function toWeights(v: Vec): Weights {
   const pick = (o: number): Record<string, number> => Object.fromEntries(FIELDS.map((f, i) => [f, Math.round(v[o + i]! * 100) / 100]));
-  return { w: pick(0), missing: pick(NF), added: pick(2 * NF), tagFamily: WEIGHTS.tagFamily, scale: WEIGHTS.scale, twins: WEIGHTS.twins, power: Math.round(v[3 * NF]! * 100) / 100, contrast: { floor: Math.round(v[3 * NF + 1]! * 100) / 100, top: WEIGHTS.contrast.top, range: Math.round(v[3 * NF + 2]! * 100) / 100 } } as Weights;
+  return { w: pick(0), missing: pick(NF), added: pick(2 * NF), tagFamily: WEIGHTS.tagFamily, scale: WEIGHTS.scale, twins: WEIGHTS.twins, iconLabelled: WEIGHTS.iconLabelled, power: Math.round(v[3 * NF]! * 100) / 100, contrast: { floor: Math.round(v[3 * NF + 1]! * 100) / 100, top: WEIGHTS.contrast.top, range: Math.round(v[3 * NF + 2]! * 100) / 100 } } as Weights;
 }
 
 function score(row: Row, v: Vec, contrast?: Float64Array): number {
@@ -113,8 +115,15 @@ interface Eval {
 function evaluate(cases: DumpCase[], v0: Vec): Eval {
   const e: Eval = { correct: 0, wrong: 0, repairable: 0, gone: 0, correctRefusal: 0, proposedRight: 0, drifted: 0, ambiguous: 0, notFound: 0, margin: 0 };
   const vt = forTwins(v0);
+  const labelled = (v: Vec): Vec => {
+    const t = Float64Array.from(v);
+    t[fieldAt('icon')]! *= WEIGHTS.iconLabelled;
+    return t;
+  };
+  const [vl, vtl] = [labelled(v0), labelled(vt)];
   for (const c of cases) {
-    const v = c.twins ? vt : v0;
+    const l = !!c.old?.icon && !!(c.old.text || c.old.name);
+    const v = c.twins ? (l ? vtl : vt) : l ? vl : v0;
     let best = -1;
     let second = -1;
     let bestTruth = false;

@@ -37,8 +37,8 @@ interface Case {
   truth: { marker: string } | { xpath: string } | 'none';
   /** Release pairs: score the labelled element directly, whatever the exact target does. */
   direct?: boolean;
-  /** 2: a release pair added after the fitting, held out whole (releases.ts `BATCH2`). */
-  batch?: 2;
+  /** 2, 3: a release pair added after the fitting, held out whole (releases.ts `BATCHES`). */
+  batch?: 2 | 3;
 }
 
 interface Result {
@@ -371,8 +371,10 @@ async function main(): Promise<void> {
         const first = rel.filter((r) => !r.c.batch);
         report(`${name} — real release pairs, training split`, tally(first.filter((r) => r.c.split === 'train')), false);
         report(`${name} — real release pairs, held-out split`, tally(first.filter((r) => r.c.split === 'test')), verbose);
-        const added = rel.filter((r) => r.c.batch === 2);
-        if (added.length) report(`${name} — real release pairs, batch 2 (new packages, held out whole)`, tally(added), verbose);
+        for (const batch of [2, 3] as const) {
+          const added = rel.filter((r) => r.c.batch === batch);
+          if (added.length) report(`${name} — real release pairs, batch ${batch} (new packages, held out whole)`, tally(added), verbose);
+        }
         report(`${name} — real release pairs, all`, tally(rel), false);
       }
       report(`${name} — everything`, tally(mine), verbose && mode === 'ours');

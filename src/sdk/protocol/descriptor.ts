@@ -41,6 +41,11 @@ export const DescriptorSchema = z.looseObject({
   placeholder: z.string().optional(),
   href: z.string().optional(),
   classes: z.array(z.string()).optional(),
+  /**
+   * The names of the icons it shows (at most 3, space-separated): `twitter` for `fab fa-twitter`,
+   * `person` for a Material Icons ligature (whose word is then left out of `text` and `name`).
+   */
+  icon: z.string().optional(),
   /** The visual label of a control: `<label>`, `aria-labelledby`, or the nearest text on its row. */
   label: z.string().optional(),
   /** Text around the element: nearest heading, named region, table row. */

@@ -390,3 +390,40 @@ describe('[RS-REPAIR-NOT-FOUND] a candidate placed as the twins stood, for an el
     expect(best(own, [{ ...placed, context: { heading: 'Top' } }])).toBeGreaterThanOrEqual(ACT_AT);
   });
 });
+
+describe('[RS-ICON] an element known by its icon alone is acted on only where its context stood (locator-repair.md §3)', () => {
+  // test/fixtures/drift/handed: the 60 candidates of startbootstrap-agency 7.0.12's page as repair
+  // was handed them for two release pairs of batch 3: Kay Garland's Twitter link (she left the
+  // team; Parveen Anand's Twitter link stands in her place) and the footer's Twitter link.
+  type Handed = { old: Descriptor; candidates: { descriptor: Descriptor; slot?: number; interactive: boolean }[] };
+  const handed = JSON.parse(readFileSync('test/fixtures/drift/handed/agency-team-icons.json', 'utf8')) as Handed & { footer: Handed & { truth: string } };
+  const rank = (h: Handed, old = h.old) => rankCandidates(old, h.candidates.map((c) => ({ ...c, ref: c.descriptor.xpath })));
+  const parveen = '/html/body/section[4]/div/div[2]/div[1]/div/a[1]';
+
+  it('the gone member\'s link: the one in her place, with her icon, is held under the act threshold', () => {
+    expect(handed.old.icon).toBe('twitter');
+    const ranked = rank(handed);
+    expect(ranked[0]!.ref).toBe(parveen);
+    expect(ranked[0]!.score).toBeLessThanOrEqual(RENAMED_AND_MOVED_AT_MOST);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).not.toBe('found');
+    // Under another heading it would have been an act: the context is what holds it.
+    const elsewhere = rank(handed, { ...handed.old, context: { ...handed.old.context, heading: 'Parveen Anand' } });
+    expect(elsewhere[0]!.ref).toBe(parveen);
+    expect(elsewhere[0]!.score).toBeGreaterThanOrEqual(ACT_AT);
+  });
+
+  it('the footer\'s link is found by its icon among the footer\'s other icon links', () => {
+    const ranked = rank(handed.footer);
+    expect(ranked[0]!.ref).toBe(handed.footer.truth);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).toBe('found');
+    // Without the icon the footer's three links are alike: ambiguous.
+    const blind = rankCandidates({ ...handed.footer.old, icon: undefined }, handed.footer.candidates.map((c) => ({ ...c, ref: c.descriptor.xpath, descriptor: { ...c.descriptor, icon: undefined } })));
+    expect(answerKind(blind[0]!.score, blind[1]?.score)).not.toBe('found');
+  });
+
+  it('a labelled element\'s icon weighs a quarter: its text tells it apart, a redesign redraws its icon', () => {
+    const old: Descriptor = { v: 1, tag: 'a', xpath: '/a', text: 'Pages', icon: 'folder' };
+    expect(weightsFor(old, WEIGHTS).w.icon).toBeCloseTo(WEIGHTS.w.icon * WEIGHTS.iconLabelled);
+    expect(weightsFor({ ...old, text: undefined }, WEIGHTS).w.icon).toBe(WEIGHTS.w.icon);
+  });
+});

@@ -116,8 +116,13 @@ export function describe(
     if (value !== undefined && value !== null && value !== '') d[key] = value as Descriptor[K];
   };
   set('role', roleOf(el));
-  set('name', cut(accessibleName(el, texts), TEXT_MAX));
-  set('text', cut(elementText(el), TEXT_MAX));
+  const icons = iconsOf(el);
+  const words = icons?.ligatures ?? [];
+  const name = accessibleName(el, texts);
+  // A name read from the content holds the ligature words too; an `aria-label` or a label is kept as written.
+  set('name', cut(words.length > 0 && name === texts.of(el) ? withoutWords(name, words) : name, TEXT_MAX));
+  set('text', cut(withoutWords(elementText(el), [...words, ...unseenTexts(el)]), TEXT_MAX));
+  set('icon', icons?.names.join(' '));
   set('testid', el.getAttribute('data-testid'));
   set('id', el.id);
   set('ariaLabel', fold(el.getAttribute('aria-label') ?? ''));
@@ -142,6 +147,88 @@ export function describe(
   d.page = pageSize(el);
   set('frame', opts.frame);
   return opts.record ? { ...d, ...recordFields(el, cache) } : d;
+}
+
+/**
+ * Icon fonts that draw a word as a glyph (`<i class="material-icons">person</i>`): the word is the
+ * icon's name, not text a person reads beside it.
+ */
+const LIGATURE_ICON = /^material-(icons|symbols)(-[a-z]+)*$/;
+/** The icon classes of the common icon fonts: the set's prefix, then the icon's name (`fa-twitter`, `fe-user`, `bi-trash`). */
+const ICON_CLASS = /^(?:fa|fe|bi|ti|mdi|ion|ri|la|bx|bxs|bxl|glyphicon|icon|feather|oi|typcn|zmdi|ni)-([a-z0-9-]+)$/;
+/** Font Awesome's modifiers: how an icon is drawn, not which one. */
+const ICON_MODIFIER = /^fa-(fw|lg|xs|sm|xl|\d+x|stack(-\dx)?|inverse|spin|pulse|border|pull-(left|right)|li|ul|rotate-\d+|flip(-\w+)?|solid|regular|brands|light|thin|duotone|sharp|beat(-fade)?|bounce|fade|shake)$/;
+/** An element holding more icons than this is a container, not an icon-bearing control. */
+const ICONS_MAX = 3;
+const ICON_ELEMENTS = 'i, span, em';
+
+/**
+ * The icons an element shows (itself or up to three descendants, in document order): each one's
+ * name (`twitter` for `fab fa-twitter`, `person` for a `material-icons` ligature), and the
+ * ligature words, which are not text a person reads. Undefined when it shows none or more than
+ * three. An icon-only link ("Twitter" drawn, nothing written) is known by it.
+ */
+function iconsOf(el: Element): { names: string[]; ligatures: string[] } | undefined {
+  const names: string[] = [];
+  const ligatures: string[] = [];
+  const one = (x: Element): boolean => {
+    let name: string | undefined;
+    for (const c of x.classList) {
+      if (LIGATURE_ICON.test(c)) {
+        const word = fold(x.textContent ?? '');
+        if (word) ligatures.push(word);
+        name = word.toLowerCase();
+        break;
+      }
+      const m = ICON_CLASS.exec(c);
+      if (m && !ICON_MODIFIER.test(c)) name ??= m[1];
+    }
+    if (!name) return true;
+    names.push(name);
+    return names.length <= ICONS_MAX;
+  };
+  if (!one(el)) return undefined;
+  if (names.length === 0) for (const x of el.querySelectorAll(ICON_ELEMENTS)) if (!one(x)) return undefined;
+  return names.length > 0 ? { names, ligatures } : undefined;
+}
+
+/** The classes that hide a label from sight and keep it for screen readers (Bootstrap, WordPress, HTML5 Boilerplate). */
+const UNSEEN = '.sr-only, .visually-hidden, .screen-reader-text, .visuallyhidden';
+
+/**
+ * The texts inside the element that a screen reader reads and a person does not see: those of
+ * its descendants with a screen-reader-only class whose box is clipped to a pixel or less
+ * (Bootstrap's "Home <span class="sr-only">(current)</span>" reads "Home"). They stay in its name.
+ */
+function unseenTexts(el: Element): string[] {
+  const out: string[] = [];
+  for (const x of el.querySelectorAll(UNSEEN)) {
+    const r = x.getBoundingClientRect();
+    const t = fold(x.textContent ?? '');
+    if (t && r.width <= 1 && r.height <= 1) out.push(t);
+  }
+  return out;
+}
+
+/**
+ * `text` without the given words (ligature words, unseen texts; each where a word starts, case
+ * ignored: an icon draws its word before the label, often without a space), unless nothing else
+ * is left: an icon alone is all an icon-only button says, a hidden label all a toggler says.
+ */
+function withoutWords(text: string, remove: readonly string[]): string {
+  if (remove.length === 0) return text;
+  let t = text;
+  for (const w of remove) {
+    const lower = t.toLowerCase();
+    const word = w.toLowerCase();
+    for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
+      if (at === 0 || /\s/.test(lower[at - 1]!)) {
+        t = `${t.slice(0, at)} ${t.slice(at + word.length)}`;
+        break;
+      }
+    }
+  }
+  return fold(t) || text;
 }
 
 // Classes that flip at run time say nothing about which element it is.

@@ -4,7 +4,7 @@ import type { Descriptor } from '../../../sdk/protocol/descriptor.js';
 
 const COMPARED = [
   'tag', 'role', 'name', 'text', 'testid', 'id', 'ariaLabel', 'nameAttr', 'type', 'placeholder', 'href',
-  'classes', 'label', 'context.heading', 'context.region', 'context.row', 'path',
+  'classes', 'icon', 'label', 'context.heading', 'context.region', 'context.row', 'path',
 ] as const;
 
 function get(d: Descriptor, field: string): unknown {

@@ -4,7 +4,7 @@
 // benchmark's replay and fitter measure exactly what production answers.
 import { type Descriptor, withoutHandle } from '../../../sdk/protocol/index.js';
 import { describeChanges } from './changes.js';
-import { type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, keptIdentifier, namePlace, rarity, slotSim, weightsFor } from './score.js';
+import { type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, keptIdentifier, knownByIconOnly, namePlace, rarity, slotSim, weightsFor } from './score.js';
 import { inTwinPlace, isPeer } from './candidates.js';
 import { fold } from '../dom/text.js';
 import type { RepairOutcome } from './types.js';
@@ -157,10 +157,26 @@ function placedLikeItsTwins(old: Descriptor, sims: readonly FieldSim[]): boolean
   return sims.some(([f, , p]) => (f === 'row' || f === 'heading') && p === 3);
 }
 
-/** The score once calibrated to mean the same on every page (§3): place only; renamed and moved; placed like its twins. */
+/**
+ * An element known only by its icon (a Twitter link with no text, name or identifier) is one of
+ * a kind: a team's other Twitter links show the same icon. Its context said which one it was
+ * (its row, else its heading, else the text around it, as `checkExact` reads a twin's): a
+ * candidate whose context is not the remembered one (similarity under {@link DRIFTED_AT}) is held
+ * under {@link ACT_AT} like a renamed and moved one. startbootstrap-agency's team lost "Kay
+ * Garland", and "Parveen Anand"'s Twitter link, standing in her place, read 0.89.
+ */
+function iconOnlyElsewhere(old: Descriptor, sims: readonly FieldSim[]): boolean {
+  if (!knownByIconOnly(old)) return false;
+  const ctx = old.context?.row ? 'row' : old.context?.heading ? 'heading' : old.near ? 'near' : undefined;
+  if (!ctx) return false;
+  const s = sims.find(([f]) => f === ctx);
+  return !s || s[2] !== 1 || s[1] < DRIFTED_AT;
+}
+
+/** The score once calibrated to mean the same on every page (§3): place only; renamed and moved; placed like its twins; an icon elsewhere. */
 function absolute(old: Descriptor, score: number, identity: number, sims: readonly FieldSim[]): number {
   const s = score * placeFactor(identity);
-  if (placedLikeItsTwins(old, sims)) return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
+  if (placedLikeItsTwins(old, sims) || iconOnlyElsewhere(old, sims)) return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
   const { name, place } = namePlace(sims);
   if (name === undefined || place === undefined || name >= KEPT_BELOW || place >= KEPT_BELOW) return s;
   if (old.peers?.length && keptIdentifier(sims, KEPT_BELOW)) return s;

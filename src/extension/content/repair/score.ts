@@ -21,6 +21,7 @@ export const FIELDS = [
   'type',
   'href',
   'classes',
+  'icon',
   'heading',
   'region',
   'row',
@@ -68,14 +69,29 @@ export interface Weights {
    * text around it (`near`) weighs `near`.
    */
   twins: { text: number; context: number; near: number };
+  /**
+   * The multiplier of the icon's weight when the remembered element has a text or a name: then
+   * what it says tells it apart, and its icon is a picture a redesign redraws (`folder` became
+   * `book-open`); an icon-only link is known by its icon.
+   */
+  iconLabelled: number;
 }
 
-/** The weights to score candidates against this remembered element with (see {@link Weights.twins}). */
+/** Whether nothing names the remembered element but its icon: no text, name, label or identifier. */
+export function knownByIconOnly(old: Descriptor): boolean {
+  return !!old.icon && !old.text && !old.name && !old.label && !old.ariaLabel && !old.placeholder && !old.title && !old.id && !old.testid && !old.nameAttr && !meaningfulHref(old.href);
+}
+
+/** The weights to score candidates against this remembered element with (see {@link Weights.twins}, {@link Weights.iconLabelled}). */
 export function weightsFor(old: Descriptor, W: Weights): Weights {
-  if (!old.twins) return W;
+  const labelled = !!old.icon && !!(old.text || old.name);
+  if (!old.twins && !labelled) return W;
   const w = { ...W.w };
+  if (labelled) w.icon *= W.iconLabelled;
+  if (!old.twins) return { ...W, w };
   w.text *= W.twins.text;
   w.name *= W.twins.text;
+  w.icon *= W.twins.text;
   w.heading *= W.twins.context;
   w.row *= W.twins.context;
   w.near = W.twins.near;
@@ -204,6 +220,7 @@ export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: numbe
   // the link was wired to a script, which says nothing of which link it is, for or against.
   if (!(oh && !ch && cand.href !== undefined)) add('href', oh, ch, () => hrefSim(oh, ch));
   add('classes', old.classes, cand.classes, () => classSim(old.classes ?? [], cand.classes ?? []));
+  add('icon', old.icon, cand.icon, () => identSim(old.icon, cand.icon));
   const oc = old.context ?? {};
   const cc = cand.context ?? {};
   add('heading', oc.heading, cc.heading, () => textSim(oc.heading, cc.heading));
@@ -268,7 +285,7 @@ export function score(old: Descriptor, cand: Descriptor, W: Weights): number {
  * The fields that say what an element is, is called or looks like, not where it stands (its
  * context, position and tag are its place).
  */
-export const IDENTITY: readonly Field[] = ['text', 'name', 'label', 'ariaLabel', 'placeholder', 'title', 'id', 'testid', 'nameAttr', 'href', 'type', 'classes'];
+export const IDENTITY: readonly Field[] = ['text', 'name', 'label', 'ariaLabel', 'placeholder', 'title', 'id', 'testid', 'nameAttr', 'href', 'type', 'classes', 'icon'];
 /**
  * The weight of the classes in {@link identityOf}: the score gives them none (a restyle changes
  * them all), but a button that kept its type and its classes where another stood looks like it.

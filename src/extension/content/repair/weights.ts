@@ -1,7 +1,8 @@
 // The repair score's weights, fitted on the training split of test/fixtures/drift (synthetic cases
 // and real release pairs, the latter counted three times) by bench/repair/fit.ts; how they were
 // chosen, and the results, are in docs/locator-repair.md §5. Do not edit the field weights by
-// hand: re-run the fitter. The floors of a remembered field and of an exact match are on the
+// hand: re-run the fitter (the `icon` weights and `iconLabelled` are the exception: set by hand on a
+// replay, locator-repair.md §5). The floors of a remembered field and of an exact match are on the
 // plain weighted mean (index.ts `plain`), so the calibration does not lower them. `added` for the
 // identifiers (id, testid, name) equals their `missing`: an identifier on one side only is the
 // same evidence whichever side has it.
@@ -23,6 +24,7 @@ export const WEIGHTS: Weights = {
     type: 0.7,
     href: 4,
     classes: 0,
+    icon: 1,
     heading: 0.43,
     region: 0.51,
     row: 1,
@@ -47,6 +49,7 @@ export const WEIGHTS: Weights = {
     type: 0.3,
     href: 1,
     classes: 0.3,
+    icon: 0.5,
     heading: 0,
     region: 0.5,
     row: 0,
@@ -71,6 +74,7 @@ export const WEIGHTS: Weights = {
     type: 1,
     href: 0.15,
     classes: 0,
+    icon: 0.2,
     heading: 0.2,
     region: 0,
     row: 1,
@@ -85,4 +89,5 @@ export const WEIGHTS: Weights = {
   scale: 0.9,
   contrast: { floor: 0.3, top: 8, range: 1 },
   twins: { text: 0.3, context: 3, near: 0 },
+  iconLabelled: 0.25,
 };
