@@ -1,12 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attach, stageExtension, type NetworkEntry, type PageError, type Session } from '../../src/sdk/index.js';
-import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
+import type { NetworkEntry, PageError, Session } from '../../src/sdk/index.js';
+import type { FixtureServer } from '../support/FixtureServer.js';
 import { failure } from './support/failure.js';
-import { startUserChrome, stopUserChrome } from './support/userChrome.js';
+import { closeAttached, openAttached } from './support/userChrome.js';
 
 // Attach mode with chrome.debugger: the run tabs' requests, console lines and failed loads, and
 // downloads, as the extension's debugger hears them. A Chrome started as a person would (no
@@ -21,24 +20,16 @@ const page = (path: string): string => new URL(path, server.url).href;
 const POLL = { timeout: 5_000 };
 
 beforeAll(async () => {
-  server = await startFixtureServer();
-  profileDir = await mkdtemp(join(tmpdir(), 'aite-attach-net-'));
-  downloadDir = join(profileDir, 'Downloads');
-  await mkdir(join(profileDir, 'Default'), { recursive: true });
-  await writeFile(join(profileDir, 'Default', 'Preferences'), JSON.stringify({ download: { default_directory: downloadDir, prompt_for_download: false } }));
-  const allow = [server.origin];
-  const stage = await stageExtension({ allow, dir: join(profileDir, 'extension') });
-  const attached = attach({ extensionDir: stage.dir, allow, connectTimeoutMs: 30_000 });
-  chrome = startUserChrome({ profileDir, extensions: [stage.dir] });
-  session = await attached;
+  // The person set the download folder in the profile's settings.
+  const setDownloads = async (dir: string): Promise<void> => {
+    downloadDir = join(dir, 'Downloads');
+    await mkdir(join(dir, 'Default'), { recursive: true });
+    await writeFile(join(dir, 'Default', 'Preferences'), JSON.stringify({ download: { default_directory: downloadDir, prompt_for_download: false } }));
+  };
+  ({ server, chrome, session, profileDir } = await openAttached({ prefix: 'aite-attach-net-', profile: setDownloads }));
 });
 
-afterAll(async () => {
-  await session?.close();
-  await stopUserChrome(chrome);
-  await server?.close();
-  await rm(profileDir, { recursive: true, force: true, maxRetries: 5 });
-});
+afterAll(() => closeAttached({ server, chrome, session, profileDir }));
 
 describe('attach mode: the network, page errors and downloads through chrome.debugger', () => {
   it('[ATT-NETWORK] the run tab\u2019s requests are listed with method, status, type and timing, as session events too', async () => {

@@ -1,12 +1,11 @@
 import { execFile, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attach, stageExtension, type Session } from '../../src/sdk/index.js';
-import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
-import { startUserChrome, stopUserChrome } from './support/userChrome.js';
+import type { Session } from '../../src/sdk/index.js';
+import type { FixtureServer } from '../support/FixtureServer.js';
+import { closeAttached, openAttached } from './support/userChrome.js';
 
 // Attach mode: a Chrome the user runs with the aite extension installed, no debugging pipe. The
 // extension folder comes from the public stageExtension(), as a user gets it. This file drives it
@@ -18,23 +17,16 @@ let profileDir: string;
 let extensionDir: string;
 
 beforeAll(async () => {
-  server = await startFixtureServer();
-  profileDir = await mkdtemp(join(tmpdir(), 'aite-attach-'));
   // localhost: the cross-site frame of xframe.html (another site than 127.0.0.1).
-  const allow = [server.origin, server.origin.replace('127.0.0.1', 'localhost')];
-  const stage = await stageExtension({ allow, dir: join(profileDir, 'my-extension') });
-  extensionDir = stage.dir;
-  const attached = attach({ extensionDir: stage.dir, allow, connectTimeoutMs: 30_000, debugger: false });
-  chrome = startUserChrome({ profileDir, extensions: [stage.dir] });
-  session = await attached;
+  ({ server, chrome, session, profileDir, extensionDir } = await openAttached({
+    prefix: 'aite-attach-',
+    allow: (s) => [s.origin, s.origin.replace('127.0.0.1', 'localhost')],
+    extensionFolder: 'my-extension',
+    attach: { debugger: false },
+  }));
 });
 
-afterAll(async () => {
-  await session?.close();
-  await stopUserChrome(chrome);
-  await server?.close();
-  await rm(profileDir, { recursive: true, force: true, maxRetries: 5 });
-});
+afterAll(() => closeAttached({ server, chrome, session, profileDir }));
 
 describe('attach mode', () => {
   it('connects to a Chrome started without a pipe, with no browser handle', () => {

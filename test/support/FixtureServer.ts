@@ -95,6 +95,20 @@ export async function startFixtureServer(opts: FixtureServerOptions = {}): Promi
   };
 }
 
+/** Answers after `ms` (at once for 0), unless the client went away first; the server's close clears what is pending. */
+function later(res: ServerResponse, pending: Set<NodeJS.Timeout>, ms: number, answer: () => void): void {
+  if (ms === 0) return answer();
+  const timer = setTimeout(() => {
+    pending.delete(timer);
+    answer();
+  }, ms);
+  pending.add(timer);
+  res.once('close', () => {
+    clearTimeout(timer);
+    pending.delete(timer);
+  });
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse, pending: Set<NodeJS.Timeout>, dirs: { pages: string; modules: string }): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -102,19 +116,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, pending: Set<No
     return send(res, 405, 'text/plain; charset=utf-8', `${req.method ?? '?'} is not allowed`);
   }
 
-  if (url.pathname === '/slow') {
-    const ms = Math.min(Math.max(Number(url.searchParams.get('ms') ?? 0) || 0, 0), MAX_SLOW_MS);
-    const timer = setTimeout(() => {
-      pending.delete(timer);
-      send(res, 200, 'text/plain; charset=utf-8', `slow ${ms} ms`, req.method === 'HEAD');
-    }, ms);
-    pending.add(timer);
-    res.once('close', () => {
-      clearTimeout(timer);
-      pending.delete(timer);
-    });
-    return;
-  }
+  // `?ms=N`: how long /slow and /status/CODE hold their answer.
+  const ms = Math.min(Math.max(Number(url.searchParams.get('ms') ?? 0) || 0, 0), MAX_SLOW_MS);
+  if (url.pathname === '/slow') return later(res, pending, ms, () => send(res, 200, 'text/plain; charset=utf-8', `slow ${ms} ms`, req.method === 'HEAD'));
 
   if (url.pathname === '/redirect') {
     const to = url.searchParams.get('to');
@@ -128,19 +132,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, pending: Set<No
     const code = Number(status[1]);
     if (code < 200 || code > 599) return send(res, 400, 'text/plain; charset=utf-8', 'status must be 200-599');
     const body = `<!doctype html><meta charset="utf-8"><title>Status ${code}</title><h1>Status ${code}</h1>`;
-    const answer = (): void => send(res, code, 'text/html; charset=utf-8', code === 204 || code === 304 ? '' : body, req.method === 'HEAD');
-    const ms = Math.min(Math.max(Number(url.searchParams.get('ms') ?? 0) || 0, 0), MAX_SLOW_MS);
-    if (ms === 0) return answer();
-    const timer = setTimeout(() => {
-      pending.delete(timer);
-      answer();
-    }, ms);
-    pending.add(timer);
-    res.once('close', () => {
-      clearTimeout(timer);
-      pending.delete(timer);
-    });
-    return;
+    return later(res, pending, ms, () => send(res, code, 'text/html; charset=utf-8', code === 204 || code === 304 ? '' : body, req.method === 'HEAD'));
   }
 
   if (url.pathname === '/favicon.ico') return send(res, 204, 'image/x-icon', '');

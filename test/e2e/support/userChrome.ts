@@ -1,5 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { findChrome } from '../../../src/sdk/index.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { attach, findChrome, stageExtension, type AttachOptions, type Session } from '../../../src/sdk/index.js';
+import { startFixtureServer, type FixtureServer } from '../../support/FixtureServer.js';
 
 /**
  * A Chrome as a user runs it for attach mode: headless here, its own profile, the given
@@ -34,4 +38,44 @@ export async function stopUserChrome(chrome: ChildProcess | undefined): Promise<
   const exited = new Promise((resolve) => chrome.once('exit', resolve));
   chrome.kill('SIGKILL');
   await exited;
+}
+
+/** An attach-mode session over a user's Chrome, as {@link openAttached} starts it. */
+export interface Attached {
+  server: FixtureServer;
+  chrome: ChildProcess;
+  session: Session;
+  profileDir: string;
+  /** The staged extension's folder. */
+  extensionDir: string;
+}
+
+/**
+ * A fixture server, a fresh profile (`profile` may write into it first), the extension staged
+ * into it for `allow` (default: the server's origin), a user's Chrome with it, and `attach()`
+ * with `options`; {@link closeAttached} undoes it all.
+ */
+export async function openAttached(options: {
+  prefix: string;
+  allow?: (server: FixtureServer) => string[];
+  profile?: (profileDir: string) => Promise<void>;
+  extensionFolder?: string;
+  attach?: Omit<AttachOptions, 'extensionDir' | 'allow'>;
+}): Promise<Attached> {
+  const server = await startFixtureServer();
+  const profileDir = await mkdtemp(join(tmpdir(), options.prefix));
+  await options.profile?.(profileDir);
+  const allow = options.allow?.(server) ?? [server.origin];
+  const stage = await stageExtension({ allow, dir: join(profileDir, options.extensionFolder ?? 'extension') });
+  const attached = attach({ extensionDir: stage.dir, allow, connectTimeoutMs: 30_000, ...options.attach });
+  const chrome = startUserChrome({ profileDir, extensions: [stage.dir] });
+  return { server, chrome, session: await attached, profileDir, extensionDir: stage.dir };
+}
+
+/** Closes what {@link openAttached} started (any part that did start). */
+export async function closeAttached(a: Partial<Attached>): Promise<void> {
+  await a.session?.close();
+  await stopUserChrome(a.chrome);
+  await a.server?.close();
+  if (a.profileDir) await rm(a.profileDir, { recursive: true, force: true, maxRetries: 5 });
 }
