@@ -2,12 +2,10 @@ import {
   CommandFailure,
   cutWatchedEvent,
   FIND_FILE_INPUT,
-  FIRST_DOCUMENT,
-  FIRST_DOCUMENT_WORLD,
+  readFirstDocumentOver,
   redactUrl,
   WATCHED_CDP_METHODS,
   type ExtensionEvent,
-  type FirstDocument,
   type RequestOf,
 } from '../../sdk/protocol/index.js';
 import { DebuggerDownloads } from './DebuggerDownloads.js';
@@ -219,14 +217,7 @@ export class DebuggerTabs {
   }
 
   async #firstDocument(tabId: number, send: (method: string, params?: object) => Promise<unknown>): Promise<void> {
-    // In a world of aite's own: the page's scripts cannot forge the line.
-    const tree = (await send('Page.getFrameTree')) as { frameTree?: { frame: { id: string } } } | undefined;
-    const world = tree?.frameTree ? ((await send('Page.createIsolatedWorld', { frameId: tree.frameTree.frame.id, worldName: FIRST_DOCUMENT_WORLD })) as { executionContextId?: number } | undefined) : undefined;
-    const read =
-      world?.executionContextId === undefined
-        ? undefined
-        : ((await send('Runtime.evaluate', { expression: FIRST_DOCUMENT, contextId: world.executionContextId, returnByValue: true })) as { result?: { value?: FirstDocument } } | undefined);
-    const first = read?.result?.value;
+    const first = await readFirstDocumentOver(send);
     if (first && this.#attached.has(tabId)) {
       this.emit({ type: 'event', kind: 'page-watch', tab: tabId, method: 'firstDocument', params: { url: redactUrl(first.url), status: first.status, ms: first.ms } });
     }

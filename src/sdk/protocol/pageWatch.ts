@@ -57,6 +57,20 @@ export const FIRST_DOCUMENT = `(() => {
 /** The isolated world {@link FIRST_DOCUMENT} is read in. */
 export const FIRST_DOCUMENT_WORLD = 'aite:first-document';
 
+/**
+ * Reads {@link FIRST_DOCUMENT} in a world of aite's own over `send` (the pipe's CDP session, or
+ * the extension's debugger; the caller holds the deadline). Undefined when any call answers
+ * nothing or the page has no answered document.
+ */
+export async function readFirstDocumentOver(send: (method: string, params?: object) => Promise<unknown>): Promise<FirstDocument | undefined> {
+  const tree = (await send('Page.getFrameTree')) as { frameTree?: { frame: { id: string } } } | undefined;
+  if (!tree?.frameTree) return undefined;
+  const world = (await send('Page.createIsolatedWorld', { frameId: tree.frameTree.frame.id, worldName: FIRST_DOCUMENT_WORLD })) as { executionContextId?: number } | undefined;
+  if (world?.executionContextId === undefined) return undefined;
+  const read = (await send('Runtime.evaluate', { expression: FIRST_DOCUMENT, contextId: world.executionContextId, returnByValue: true })) as { result?: { value?: FirstDocument } } | undefined;
+  return read?.result?.value;
+}
+
 /** How long a console line or log entry may be. */
 export const WATCHED_TEXT_MAX = 4_000;
 /** Console arguments kept of one call. */

@@ -1,5 +1,5 @@
 import type { Browser, CDPSession, Target } from 'puppeteer-core';
-import { FIRST_DOCUMENT, FIRST_DOCUMENT_WORLD, type FirstDocument } from '../../protocol/index.js';
+import { readFirstDocumentOver, type FirstDocument } from '../../protocol/index.js';
 import type { PageEventSource, PageWatch } from '../PageWatch.js';
 import { withTimeout } from './deadline.js';
 import { everySession, targetTypeOf, targetUrlOf } from './sessions.js';
@@ -67,14 +67,9 @@ function pipeSource(cdp: CDPSession): PageEventSource {
  * aite's own, so the page's scripts cannot replace what it calls there; within a deadline.
  */
 export async function readFirstDocument(cdp: CDPSession): Promise<FirstDocument | undefined> {
-  const read = await withTimeout(
-    (async () => {
-      const { frameTree } = await cdp.send('Page.getFrameTree');
-      const { executionContextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: FIRST_DOCUMENT_WORLD });
-      return cdp.send('Runtime.evaluate', { expression: FIRST_DOCUMENT, contextId: executionContextId, returnByValue: true });
-    })(),
+  return withTimeout(
+    readFirstDocumentOver((method, params) => cdp.send(method as never, params as never)),
     FIRST_DOCUMENT_MS,
     'reading the first document',
   );
-  return read.result.value as FirstDocument | undefined;
 }
