@@ -273,6 +273,11 @@ export const REQUIREMENTS = {
   'PIPE-PAGE-FRAME': 'a command whose target lies in a frame goes through the worker, which routes it',
   'PIPE-PAGE-RELOAD': 'a command over the pipe is answered when the extension reloads meanwhile',
   'TXT-OWN': 'an element\u2019s match text from a walk of its own subtree (before its page is indexed) is the text the page\u2019s index gives it',
+
+  // The hit-target guard's one-way verdict over the pipe (issue 21, click and fill)
+  'GUARD-VERDICT': 'over the pipe a single left click and a fill end on the verdict the guard sends one way when their last event reaches the element\u2019s window, with no disarm round trip, and report every outcome the disarm would (a stopped click is tried again); the page\u2019s main world has no such function',
+  'GUARD-VERDICT-FALLBACK': 'a step whose verdict does not come (its last event never reached the guard) is judged by the disarm, which answers what the guard saw',
+  'GUARD-VERDICT-FORGED': 'a verdict from anywhere but the extension\u2019s own world of the page (the page\u2019s main world, even with the step\u2019s token) is not believed',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

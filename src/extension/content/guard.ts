@@ -1,4 +1,4 @@
-import type { AnswerOf, GuardState, RequestOf } from '../../sdk/protocol/index.js';
+import { GUARD_VERDICT_BINDING, type AnswerOf, type GuardState, type GuardVerdict, type RequestOf } from '../../sdk/protocol/index.js';
 import { windowOf } from './dom/nodes.js';
 import { composedContains, deepActiveElement } from './dom/query.js';
 import { xpathOf } from './dom/xpath.js';
@@ -34,6 +34,9 @@ type Seen = { element: string; xpath?: string };
 
 type Mode = RequestOf<'guard'>['mode'] & string;
 
+/** A `resolve` request's `verdict`: the event that ends the dispatch, and the step's token. */
+type VerdictAsk = NonNullable<RequestOf<'resolve'>['verdict']>;
+
 interface Armed {
   element: Element;
   mode: Mode;
@@ -50,6 +53,8 @@ interface Armed {
   hovered?: boolean;
   /** The release after the press reached a new copy of the element the page drew in its place. */
   replacedBy?: Seen;
+  /** Report what was seen, and disarm, when this trusted event reaches the window. */
+  verdict?: VerdictAsk;
   timer: ReturnType<typeof setTimeout>;
   listener: (event: Event) => void;
   onFocusOut: (event: Event) => void;
@@ -58,6 +63,12 @@ interface Armed {
 }
 
 let armed: Armed | undefined;
+/**
+ * What the guard saw when it reported its verdict and disarmed itself: a `check` or `disarm`
+ * after it (the runner's, when the verdict had not reached it by the input's acknowledgement)
+ * answers the same. Forgotten at the next arm, or once a `disarm` has answered it.
+ */
+let reported: GuardState | undefined;
 
 /** `guard`: arm, check or disarm the hit-target guard of this document. */
 export async function guard(req: RequestOf<'guard'>): Promise<AnswerOf<'guard'>> {
@@ -67,30 +78,57 @@ export async function guard(req: RequestOf<'guard'>): Promise<AnswerOf<'guard'>>
   if (req.op !== 'arm' && req.descriptor?.frame !== undefined) enterFrames(req.descriptor.frame);
   if (req.op === 'arm') {
     disarm();
-    arm(elementFromDescriptor(req.descriptor!), req.mode!, req.to ? elementFromDescriptor(req.to) : undefined);
+    reported = undefined;
+    arm(elementFromDescriptor(req.descriptor!), req.mode!, req.to ? elementFromDescriptor(req.to) : undefined, undefined);
   } else if (armed) {
     clearTimeout(armed.timer);
     armed.timer = setTimeout(disarm, ARMED_MS);
   }
-  const answer = { id: req.id, ok: true as const, ...state() };
-  if (req.op === 'disarm') disarm();
+  const answer = { id: req.id, ok: true as const, ...(armed || !reported ? state() : reported) };
+  if (req.op === 'disarm') {
+    disarm();
+    reported = undefined;
+  }
   return answer;
 }
 
-/** Arms the guard on `element` (a `resolve` with `guard` does, once the element is ready) and says what it sees. */
-export function armOn(element: Element, mode: 'pointer' | 'input'): GuardState {
+/**
+ * Arms the guard on `element` (a `resolve` with `guard` does, once the element is ready) and says
+ * what it sees. With `verdict`, it reports and disarms itself when that event arrives.
+ */
+export function armOn(element: Element, mode: 'pointer' | 'input', verdict?: VerdictAsk): GuardState {
   disarm();
-  arm(element, mode, undefined);
+  reported = undefined;
+  arm(element, mode, undefined, verdict);
   return state();
 }
 
-function arm(element: Element, mode: Mode, to: Element | undefined): void {
+/**
+ * The dispatch's last event has reached the window, and the guard has judged it: what it saw
+ * goes to the runner at once, one way (the runner need not ask with a `disarm`), and the guard
+ * disarms, so no later input is watched by it. Where the binding is missing (the worker's
+ * path in attach mode) the runner asks as before, and gets the same state.
+ */
+function report(verdict: VerdictAsk): void {
+  const seenNow = state();
+  disarm();
+  reported = seenNow;
+  const binding = (globalThis as Record<string, unknown>)[GUARD_VERDICT_BINDING];
+  const payload: GuardVerdict = { token: verdict.token, state: seenNow };
+  if (typeof binding === 'function') (binding as (json: string) => void)(JSON.stringify(payload));
+}
+
+function arm(element: Element, mode: Mode, to: Element | undefined, verdict: VerdictAsk | undefined): void {
   const win = windowOf(element);
   const listener = (event: Event): void => {
     const current = armed;
     // Only trusted events are the runner's (or a person's): what the page's own script
     // dispatches (el.click() in a handler) is the page's business.
     if (!current || !event.isTrusted) return;
+    judge(current, event);
+    if (current.verdict?.on === event.type) report(current.verdict);
+  };
+  const judge = (current: Armed, event: Event): void => {
     const keyish = (KEY_EVENTS as readonly string[]).includes(event.type);
     if (keyish && current.mode !== 'input') return;
     const target = (event.composedPath()[0] as Element | undefined) ?? (event.target as Element | null);
@@ -116,6 +154,7 @@ function arm(element: Element, mode: Mode, to: Element | undefined): void {
     if (!current || current.mode !== 'input' || !event.isTrusted) return;
     const target = (event.composedPath()[0] as Element | undefined) ?? null;
     if (!reaches(current.element, target)) current.intercepted ??= { event: 'input', ...seen(target) };
+    if (current.verdict?.on === 'input') report(current.verdict);
   };
   // Where the browser sends a move says where it sends a press at the same point: the runner aims
   // into a cross-site frame with moves until one arrives (the frame may be drawn late).
@@ -129,7 +168,7 @@ function arm(element: Element, mode: Mode, to: Element | undefined): void {
   win.addEventListener('focusout', onFocusOut, { capture: true });
   win.addEventListener('input', onInput, { capture: true });
   win.addEventListener('mousemove', onMove, { capture: true, passive: true });
-  armed = { element, mode, ...(to ? { to } : {}), win, listener, onFocusOut, onInput, onMove, timer: setTimeout(disarm, ARMED_MS) };
+  armed = { element, mode, ...(to ? { to } : {}), ...(verdict ? { verdict } : {}), win, listener, onFocusOut, onInput, onMove, timer: setTimeout(disarm, ARMED_MS) };
 }
 
 /** `pointer` and `input`: the event reaches the element, or follows a press that did. */

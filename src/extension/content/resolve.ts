@@ -37,7 +37,7 @@ export async function resolve(req: RequestOf<'resolve'>): Promise<AnswerOf<'reso
   // Only in the top document: the runner's later guard ops go there (an element in a frame,
   // also one whose cross-site frame's own script answers here, is not armed).
   const guarded = req.guard !== undefined && found.answer.descriptor.frame === undefined && window.top === window && found.element.ownerDocument === document;
-  return { ...found.answer, point, ...(guarded ? { guard: armOn(found.element, req.guard!) } : {}) };
+  return { ...found.answer, point, ...(guarded ? { guard: armOn(found.element, req.guard!, req.verdict) } : {}) };
 }
 
 async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ answer: AnswerOf<'resolve'>; element: Element }> {

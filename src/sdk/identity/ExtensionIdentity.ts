@@ -28,5 +28,8 @@ export function extensionIdFromKey(base64Key: string): string {
  */
 export const AITE_EXTENSION_ID = extensionIdFromKey(EXTENSION_PUBLIC_KEY);
 
+/** The extension's name in its manifest; Chrome names the extension's isolated worlds in pages after it. */
+export const AITE_EXTENSION_NAME = 'aite';
+
 /** The Origin header the extension's socket carries. */
 export const AITE_EXTENSION_ORIGIN = `chrome-extension://${AITE_EXTENSION_ID}`;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { AiteError } from '../errors/AiteError.js';
 import { UsageError } from '../errors/UsageError.js';
 import { BRIDGE_CONFIG_FILE, BridgeConfigSchema, PAGE_ERROR_CHANNEL, type BridgeConfig } from '../protocol/index.js';
-import { EXTENSION_PUBLIC_KEY } from '../identity/ExtensionIdentity.js';
+import { AITE_EXTENSION_NAME, EXTENSION_PUBLIC_KEY } from '../identity/ExtensionIdentity.js';
 import { packageRoot, packageVersion } from './packageRoot.js';
 
 /** The built files every copy of the extension needs. */
@@ -114,7 +114,7 @@ async function stampPageErrorChannel(dir: string): Promise<void> {
 function manifest(patterns: string[]): Record<string, unknown> {
   return {
     manifest_version: 3,
-    name: 'aite',
+    name: AITE_EXTENSION_NAME,
     description: 'Runs aite test and automation steps in the origins of the run’s allow list.',
     version: packageVersion().replace(/[^\d.].*$/, ''),
     key: EXTENSION_PUBLIC_KEY,

@@ -1,5 +1,6 @@
 import type { PageCommand } from './commands.js';
-import type { Request } from './messages.js';
+import { z } from 'zod';
+import { GuardStateSchema, type Request } from './messages.js';
 import { framePath } from './target.js';
 
 // Page commands the runner sends straight to the content script over the debugging pipe (launch
@@ -14,6 +15,18 @@ export const CONTENT_HANDLER_KEY = 'aite.content.handle';
 
 /** What the handler answers instead when the document has not finished loading: ask the worker, which waits for the load. */
 export const CONTENT_NOT_LOADED = 'aite:not-loaded';
+
+/**
+ * The binding (`Runtime.addBinding`, scoped to the worlds Chrome names after the extension) the
+ * hit-target guard reports its verdict through (a `resolve` request's `verdict`). The runner
+ * believes a call only from the extension's own isolated world of a document it watches: the
+ * page's main world has no such function, and a call from any other context is ignored.
+ */
+export const GUARD_VERDICT_BINDING = 'aiteGuardVerdict';
+
+/** What the guard sends through {@link GUARD_VERDICT_BINDING} (JSON): the step's token and what it saw. */
+export const GuardVerdictSchema = z.object({ token: z.string().min(16).max(64), state: GuardStateSchema });
+export type GuardVerdict = z.infer<typeof GuardVerdictSchema>;
 
 /** The frame path a page command's element lies behind (its target's, or its descriptor's): where the worker must route it. */
 export function pagePathOf(request: Extract<Request, { cmd: PageCommand }>): string[] {

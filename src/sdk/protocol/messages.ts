@@ -91,6 +91,15 @@ export const ResolveRequestSchema = z.object({
    * `guard`, and the runner arms with a `guard` request of its own.
    */
   guard: z.enum(['pointer', 'input']).optional(),
+  /**
+   * Beyond v1, compatible with it: with `guard`, the runner listens for the guard's verdict over
+   * the debugging pipe (contentWorld.ts). When the trusted event `on` names (`click`: the last
+   * event of a single left click; `input`: of inserted text) reaches the element's window, the
+   * guard reports what it saw, with `token`, through the runner's binding in the extension's world,
+   * and disarms; a `guard` `disarm` or `check` after it answers that same state. An extension
+   * that does not know it, or a world without the binding, reports nothing: the runner disarms.
+   */
+  verdict: z.object({ token: z.string().min(16).max(64), on: z.enum(['click', 'input']) }).optional(),
 });
 
 export const LocateRequestSchema = z.object({

@@ -1,6 +1,8 @@
 import { AiteError } from '../errors/AiteError.js';
 import { framePath, type AnswerOf, type Descriptor, type GuardState, type Point } from '../protocol/index.js';
 import type { Send } from './Channel.js';
+import type { ArmedGuard } from './Input.js';
+import { VERDICT_GRACE_MS, type VerdictWait } from './pipe/GuardVerdicts.js';
 
 /** Typed text goes in chunks this long, the focus checked before each. */
 const TYPE_CHUNK = 16;
@@ -20,7 +22,12 @@ export interface GuardOptions {
   /** The dispatch presses a button: a press that never reached the element's document fails the step. */
   presses?: boolean;
   /** The guard `resolve` armed on the element in its own round trip, and what it saw then. */
-  armed?: { mode: GuardMode; state: GuardState };
+  armed?: ArmedGuard;
+}
+
+/** Where the guard's one-way verdicts are waited for (launch mode: the pipe's binding). */
+export interface VerdictSource {
+  expect(token: string): VerdictWait;
 }
 
 /**
@@ -42,6 +49,7 @@ export class HitGuard {
     private readonly send: Send,
     /** Counts the second try as a retry of the step. */
     private readonly countRetry: () => void,
+    private readonly verdicts?: VerdictSource,
   ) {}
 
   /**
@@ -62,7 +70,7 @@ export class HitGuard {
     relocate: () => Promise<Point>,
     options: GuardOptions = {},
   ): Promise<void> {
-    const armed = options.armed?.mode === mode ? options.armed.state : undefined;
+    const armed = options.armed?.mode === mode ? options.armed : undefined;
     const first = await this.#once(descriptor, mode, action, at, dispatch, options, armed);
     if (first === 'ok') return;
     this.countRetry();
@@ -87,12 +95,12 @@ export class HitGuard {
     at: Point,
     dispatch: (at: Point, check: GuardCheck) => Promise<void>,
     options: GuardOptions,
-    alreadyArmed: GuardState | undefined,
+    alreadyArmed: ArmedGuard | undefined,
   ): Promise<'ok' | AiteError> {
     // One guard watches one document: a drag from one frame into another goes unguarded.
     if (options.to && !sameFrame(options.to, descriptor)) return dispatch(at, unguarded).then(() => 'ok' as const);
     const armed =
-      alreadyArmed ??
+      alreadyArmed?.state ??
       (await this.send({ cmd: 'guard', op: 'arm', mode, descriptor, ...(options.to ? { to: options.to } : {}) }).catch((error: unknown) => {
         if (error instanceof AiteError && error.reason === 'unsupported') return undefined;
         throw error;
@@ -114,15 +122,25 @@ export class HitGuard {
       if (problem) throw problem;
       return state;
     };
+    // The guard resolve armed reports the dispatch's last event one way, under the step's token;
+    // by the input's acknowledgement it has mostly come, and no disarm is needed. Without it
+    // (the events went to another document, or it is still on its way) the disarm asks: the
+    // guard answers what it reported.
+    const verdict = alreadyArmed?.verdict !== undefined ? this.verdicts?.expect(alreadyArmed.verdict) : undefined;
+    let state: AnswerOf<'guard'> | GuardState | undefined;
     try {
-      await dispatch(at, check);
-    } catch (error) {
-      // The dispatch's own failure is the one to report, now: a page too busy to take the input
-      // is too busy to answer the disarm too (the guard disarms itself after 30 s anyway).
-      void this.#disarm(descriptor).catch(() => undefined);
-      throw error;
+      try {
+        await dispatch(at, check);
+      } catch (error) {
+        // The dispatch's own failure is the one to report, now: a page too busy to take the input
+        // is too busy to answer the disarm too (the guard disarms itself after 30 s anyway).
+        void this.#disarm(descriptor).catch(() => undefined);
+        throw error;
+      }
+      state = (await verdict?.arrived(VERDICT_GRACE_MS)) ?? (await this.#disarm(descriptor));
+    } finally {
+      verdict?.cancel();
     }
-    const state = await this.#disarm(descriptor);
     if (!state) return 'ok';
     if (options.presses && state.pressed === false && !state.intercepted) throw this.#missed(action, descriptor);
     if (options.presses && state.replacedBy) throw this.#replaced(action, state.replacedBy.element);

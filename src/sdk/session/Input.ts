@@ -19,7 +19,14 @@ export interface Found {
   resolved: AnswerOf<'resolve'>;
   point?: Point;
   /** The hit-target guard `resolve` armed on the element for the input that follows, and what it saw then. */
-  armed?: { mode: GuardMode; state: GuardState };
+  armed?: ArmedGuard;
+}
+
+/** A guard `resolve` armed: its mode, what it saw then, and the token its verdict comes under (over the pipe). */
+export interface ArmedGuard {
+  mode: GuardMode;
+  state: GuardState;
+  verdict?: string;
 }
 
 /** What a picture takes in: see {@link Input.screenshot}. */

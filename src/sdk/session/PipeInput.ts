@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
+import type { VerdictSource } from './HitGuard.js';
 import type { Found, Input, PictureOptions } from './Input.js';
 import { InputLedger } from './InputLedger.js';
 import { inputWithDeadline, pageActivity, withTimeout } from './pipe/deadline.js';
@@ -23,8 +24,8 @@ export class PipeInput extends TrustedInput<Page> implements Input {
   constructor(
     private readonly runTab: RunTab,
     browser: Browser,
-    /** `countRetry` counts a click the hit-target guard stopped and sends again. */
-    private readonly pipe: { dialogs: Dialogs; timeoutMs: number; countRetry: (step: StepContext) => void },
+    /** `countRetry` counts a click the hit-target guard stopped and sends again; `verdicts`: see TrustedInput. */
+    private readonly pipe: { dialogs: Dialogs; timeoutMs: number; countRetry: (step: StepContext) => void; verdicts?: VerdictSource },
   ) {
     super(pipe);
     this.#downloads = new Downloads(pipeDownloads(browser));

@@ -17,6 +17,7 @@ import { writePicture } from './pipe/pictures.js';
 import { PageWatch } from './PageWatch.js';
 import { DebuggerPages } from './DebuggerPages.js';
 import { ContentWorld } from './pipe/ContentWorld.js';
+import { GuardVerdicts } from './pipe/GuardVerdicts.js';
 import { watchPipePages } from './pipe/PipePages.js';
 import { PipeInput } from './PipeInput.js';
 import { RunRecords } from './RunRecords.js';
@@ -175,6 +176,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   readonly #parts: SessionParts;
   readonly #runTab: RunTab;
   readonly #input: Input;
+  /** The hit-target guard's one-way verdicts over the pipe (launch mode with an allow list); undefined otherwise. */
+  readonly #verdicts: GuardVerdicts | undefined;
   /** Attach mode's run tabs as the extension's debugger hears them; undefined over the pipe. */
   readonly #pages: DebuggerPages | undefined;
   /** The calls running now: a dialog answered meanwhile belongs to each of them. */
@@ -206,9 +209,16 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     // Attach mode: the pages' requests and console lines as the extension's debugger hears them.
     const pages = parts.browser ? undefined : new DebuggerPages(watch);
     this.#pages = pages;
+    // The binding they come through lives beside the page commands over the pipe (ContentWorld).
+    this.#verdicts = parts.browser && parts.allow ? new GuardVerdicts() : undefined;
     // A click the hit-target guard stopped is tried once more: a re-send, counted as one.
     this.#input = parts.browser
-      ? new PipeInput(this.#runTab, parts.browser, { dialogs: this.dialogs, timeoutMs: parts.timeoutMs, countRetry: (step) => this.#count(step, 'act', 1) })
+      ? new PipeInput(this.#runTab, parts.browser, {
+          dialogs: this.dialogs,
+          timeoutMs: parts.timeoutMs,
+          countRetry: (step) => this.#count(step, 'act', 1),
+          ...(this.#verdicts ? { verdicts: this.#verdicts } : {}),
+        })
       : new DebuggerInput({
           timeoutMs: parts.timeoutMs,
           countRetry: (step) => this.#count(step, 'act', 1),
@@ -240,7 +250,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       });
       // Page commands go straight to the content script over the pipe when they can (ContentWorld).
       if (parts.allow) {
-        const world = new ContentWorld(browser, (tab) => this.#runTab.knownPage(tab), allowedOrigins(parts.allow));
+        const world = new ContentWorld(browser, (tab) => this.#runTab.knownPage(tab), allowedOrigins(parts.allow), this.#verdicts!);
         this.bridge.useShortcut(world);
         browser.once('disconnected', () => world.dispose());
       }
@@ -276,7 +286,9 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     return this.#composed('click', target, options, async (step) => {
       const modifiers = parseModifiers(options.modifiers, 'click');
       const how = { ...(options.button ? { button: options.button } : {}), modifiers, ...(options.clickCount ? { clickCount: options.clickCount } : {}), ...(options.position ? { position: options.position } : {}) };
-      await this.#input.pointer(step, await this.#find(step, target, 'click', 'pointer'), 'click', how);
+      // A single left click ends with its click event: the guard can report then (see #find).
+      const single = (options.button ?? 'left') === 'left' && (options.clickCount ?? 1) === 1;
+      await this.#input.pointer(step, await this.#find(step, target, 'click', 'pointer', single ? 'click' : undefined), 'click', how);
     });
   }
 
@@ -301,7 +313,10 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    * tools' fill, it does not click the field first; use `type` for key-by-key typing.
    */
   fill(target: TargetInput, text: string, options: StepOptions = {}): Promise<StepResult> {
-    return this.#composed('fill', target, options, async (step) => this.#input.fill(step, await this.#find(step, target, 'fill', 'input'), text));
+    // Text ends with its input event (an empty text deletes, which may send none).
+    return this.#composed('fill', target, options, async (step) =>
+      this.#input.fill(step, await this.#find(step, target, 'fill', 'input', text === '' ? undefined : 'input'), text),
+    );
   }
 
   /**
@@ -700,8 +715,10 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    * Resolves a target with what the lock file remembers of it, and keeps the lock file up to date.
    * `guard`: the input that follows at once is guarded so (pipe input only), and the guard is
    * armed in the same round trip; only steps that always send input right after ask for it.
+   * `verdictOn`: the trusted event that ends that input; over the pipe the guard reports what it
+   * saw when that event arrives, one way, and the step needs no disarm round trip.
    */
-  async #find(step: StepContext, input: TargetInput, prepare?: Prepare, guard?: Extract<GuardMode, 'pointer' | 'input'>): Promise<Found> {
+  async #find(step: StepContext, input: TargetInput, prepare?: Prepare, guard?: Extract<GuardMode, 'pointer' | 'input'>, verdictOn?: 'click' | 'input'): Promise<Found> {
     const target = toTarget(input);
     // A snapshot's ref lives as long as its element: nothing to remember it by.
     const lock = target.ref === undefined ? this.#parts.lock : undefined;
@@ -711,6 +728,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     // Only a descriptor that goes into the lock file needs the look at the rest of the page.
     const record = lock !== undefined && page !== undefined && lock.willRecord(target, page);
     const prepares = this.#input.prepares && prepare !== undefined;
+    const verdict = prepares && guard && verdictOn && this.#verdicts ? { token: this.#verdicts.token(), on: verdictOn } : undefined;
     // Not Locator.resolve: an armed guard is the step's to disarm, never a public caller's.
     const resolved = await step.send({
       cmd: 'resolve',
@@ -719,6 +737,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       timeoutMs: step.timeoutMs,
       ...(prepares ? { prepare } : {}),
       ...(prepares && guard ? { guard } : {}),
+      ...(verdict ? { verdict } : {}),
       ...(record ? { record } : {}),
       ...(remembered ? { checkExact: true } : {}),
     });
@@ -740,7 +759,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       descriptor: resolved.descriptor,
       resolved,
       ...(resolved.point ? { point: resolved.point } : {}),
-      ...(guard && resolved.guard ? { armed: { mode: guard, state: resolved.guard } } : {}),
+      ...(guard && resolved.guard ? { armed: { mode: guard, state: resolved.guard, ...(verdict ? { verdict: verdict.token } : {}) } } : {}),
     };
   }
 }

@@ -1,6 +1,6 @@
 import { AiteError } from '../errors/AiteError.js';
 import type { Point, Target } from '../protocol/index.js';
-import { HitGuard, type GuardCheck, type GuardMode, type GuardOptions } from './HitGuard.js';
+import { HitGuard, type GuardCheck, type GuardMode, type GuardOptions, type VerdictSource } from './HitGuard.js';
 import type { Found, PointerHow } from './Input.js';
 import type { Devices } from './InputLedger.js';
 import type { Download, Downloads } from './pipe/Downloads.js';
@@ -21,8 +21,11 @@ export abstract class TrustedInput<D extends Devices> {
   readonly prepares: boolean = true;
 
   constructor(
-    /** `countRetry` counts a click the hit-target guard stopped and sends again. */
-    protected readonly session: { timeoutMs: number; countRetry: (step: StepContext) => void },
+    /**
+     * `countRetry` counts a click the hit-target guard stopped and sends again; `verdicts` is
+     * where the guard's one-way verdicts arrive, when they can.
+     */
+    protected readonly session: { timeoutMs: number; countRetry: (step: StepContext) => void; verdicts?: VerdictSource },
   ) {}
 
   /**
@@ -173,7 +176,7 @@ export abstract class TrustedInput<D extends Devices> {
     input: (devices: D, at: Point, check: GuardCheck) => Promise<void>,
     { relocate, ...options }: GuardedOptions = {},
   ): Promise<void> {
-    const guard = new HitGuard(step.send, () => this.session.countRetry(step));
+    const guard = new HitGuard(step.send, () => this.session.countRetry(step), this.session.verdicts);
     try {
       await guard.around(
         found.descriptor,

@@ -1,9 +1,10 @@
 import type { Browser, CDPSession, Page, Protocol } from 'puppeteer-core';
 import type { PageShortcut, ShortcutOutcome } from '../../bridge/BridgeProtocol.js';
-import { AITE_EXTENSION_ORIGIN } from '../../identity/ExtensionIdentity.js';
+import { AITE_EXTENSION_NAME, AITE_EXTENSION_ORIGIN } from '../../identity/ExtensionIdentity.js';
 import {
   CONTENT_HANDLER_KEY,
   CONTENT_NOT_LOADED,
+  GUARD_VERDICT_BINDING,
   isAllowed,
   isPageCommand,
   navigatedDuring,
@@ -14,6 +15,7 @@ import {
   type Request,
 } from '../../protocol/index.js';
 import { withTimeout } from './deadline.js';
+import type { GuardVerdicts } from './GuardVerdicts.js';
 import { everySession, mainFrameIdOf, sessionOf } from './sessions.js';
 
 /** How long a page whose command failed gets to show it is still there (else: it closed). */
@@ -52,10 +54,12 @@ export class ContentWorld implements PageShortcut {
     /** The run's tab's page when known without asking anything (undefined: the worker carries it). */
     private readonly pageOf: (tab: number) => Page | undefined,
     private readonly origins: readonly string[],
+    /** Where the hit-target guard's verdicts from the extension's worlds go. */
+    verdicts: GuardVerdicts,
   ) {
     // From each session's start: a document's world is only ever announced as it is made.
     this.#stop = everySession(browser, (session) => {
-      if (!this.#watches.has(session)) this.#watches.set(session, new WorldWatch(session));
+      if (!this.#watches.has(session)) this.#watches.set(session, new WorldWatch(session, verdicts));
     });
   }
 
@@ -87,7 +91,16 @@ class WorldWatch {
   /** frame id -> the extension's isolated world in its document. */
   readonly #worlds = new Map<string, number>();
 
-  constructor(private readonly session: CDPSession) {
+  constructor(
+    private readonly session: CDPSession,
+    verdicts: GuardVerdicts,
+  ) {
+    // Only in the worlds Chrome names after the extension (never the page's main world), and
+    // believed only from the extension's own world of a document of this session.
+    void session.send('Runtime.addBinding', { name: GUARD_VERDICT_BINDING, executionContextName: AITE_EXTENSION_NAME }).catch(() => undefined);
+    session.on('Runtime.bindingCalled', ({ name, payload, executionContextId }: Protocol.Runtime.BindingCalledEvent) => {
+      if (name === GUARD_VERDICT_BINDING && [...this.#worlds.values()].includes(executionContextId)) verdicts.deliver(payload);
+    });
     session.on('Page.frameStartedLoading', ({ frameId }: Protocol.Page.FrameStartedLoadingEvent) => this.#loading.add(frameId));
     session.on('Page.frameStoppedLoading', ({ frameId }: Protocol.Page.FrameStoppedLoadingEvent) => this.#loading.delete(frameId));
     session.on('Page.frameDetached', ({ frameId }: Protocol.Page.FrameDetachedEvent) => {
