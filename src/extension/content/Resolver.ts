@@ -83,6 +83,8 @@ export function evaluate(target: Target, opts: { within?: Within | undefined; do
     const found: ShadowRoot[] = [];
     walkElements(doc, collect, (sr) => found.push(sr));
     roots = found;
+    // The whole document was walked: its text kept from an earlier look serves if nothing changed.
+    texts.adopt(doc, found);
   }
 
   const test = compile(target, doc, texts, roots);

@@ -104,6 +104,18 @@ export class TextIndex {
   readonly #own = new Map<Element, string>();
 
   /**
+   * Takes the text of `doc` kept from an earlier look, when nothing it was read from can have
+   * changed since: `roots` are the shadow roots a walk of the whole document found just now
+   * (attaching one is no DOM mutation, so it is looked for, not heard). Says whether it did.
+   */
+  adopt(doc: Document, roots: readonly ShadowRoot[]): boolean {
+    if (this.#docs.has(doc)) return false;
+    const kept = keptTexts.take(doc, roots);
+    if (kept) this.#docs.set(doc, kept);
+    return kept !== undefined;
+  }
+
+  /**
    * `el.labels`, from the labels' side: the look also caches, per tree (document or shadow
    * root), the label elements naming each control (`label.control`, in tree order, as
    * `labels` lists them). Chromium builds an element's `labels` by walking its whole tree the
@@ -165,6 +177,7 @@ export class TextIndex {
     if (!t) {
       t = new DocText(d);
       this.#docs.set(d, t);
+      keptTexts.offer(d, t);
     }
     return t;
   }
@@ -213,9 +226,55 @@ function reachedByWalk(el: Element): boolean {
   }
 }
 
+/**
+ * Each document's text, kept from one page command to the next while nothing it was read from
+ * can have changed: a MutationObserver on the document and on every shadow root the text was read
+ * through (child lists, attributes, character data, in their whole subtrees) drops it at the
+ * first change, and so does a shadow root it was not read through (attached since; attaching is
+ * no mutation). Text read through a slot the page assigns by hand (`slotAssignment: "manual"`,
+ * changed without a mutation) is never kept. A 2000-element page's text is about 1 ms to read.
+ */
+class KeptTexts {
+  readonly #kept = new WeakMap<Document, { text: DocText; observer: MutationObserver; changed: boolean }>();
+
+  offer(doc: Document, text: DocText): void {
+    this.#forget(doc);
+    if (!text.keepable) return;
+    const kept = { text, changed: false, observer: new MutationObserver(() => this.#forget(doc)) };
+    const watch = { subtree: true, childList: true, attributes: true, characterData: true };
+    kept.observer.observe(doc, watch);
+    for (const root of text.roots) kept.observer.observe(root, watch);
+    this.#kept.set(doc, kept);
+  }
+
+  take(doc: Document, roots: readonly ShadowRoot[]): DocText | undefined {
+    const kept = this.#kept.get(doc);
+    if (!kept) return undefined;
+    // Changes not yet delivered to the observer count as much as the ones that were.
+    if (kept.observer.takeRecords().length > 0 || roots.some((root) => !kept.text.roots.has(root))) {
+      this.#forget(doc);
+      return undefined;
+    }
+    return kept.text;
+  }
+
+  #forget(doc: Document): void {
+    const kept = this.#kept.get(doc);
+    if (!kept) return;
+    kept.observer.disconnect();
+    this.#kept.delete(doc);
+  }
+}
+
+const keptTexts = new KeptTexts();
+
 /** One document's text (or one element's: the same walk from it), folded, with each element's span in it. */
 class DocText {
   text = '';
+  /** The shadow roots the text was read through. */
+  readonly roots = new Set<ShadowRoot>();
+  /** False when some of it came through a slot assigned by hand (it changes without a mutation). */
+  keepable = true;
   #lower: string | undefined;
   readonly spans = new Map<Element, [number, number]>();
   readonly #hits = new Map<string, number[]>();
@@ -284,7 +343,11 @@ class DocText {
       if (tag === 'input') {
         const input = el as HTMLInputElement;
         if (BUTTON_INPUTS.has(input.type)) this.#append(input.value);
-      } else this.#visitChildren(shadowRootOf(el, tag) ?? el);
+      } else {
+        const root = shadowRootOf(el, tag);
+        if (root) this.roots.add(root);
+        this.#visitChildren(root ?? el);
+      }
       if (block) this.#append(' ');
     }
     this.spans.set(el, [start, this.#len]);
@@ -300,6 +363,7 @@ class DocText {
       const e = n as Element;
       if (e.localName === 'slot') {
         const assigned = (e as HTMLSlotElement).assignedNodes();
+        if ((e.getRootNode() as Partial<ShadowRoot>).slotAssignment === 'manual') this.keepable = false;
         const start = this.#len;
         if (assigned.length > 0) for (const a of assigned) this.#visitNode(a);
         else this.#visitChildren(e);
