@@ -4,7 +4,7 @@
 // (dom/query.ts `walkElements`): open and closed shadow roots, the target's own document.
 import type { Descriptor } from '../../sdk/protocol/index.js';
 import { isActionable } from './dom/aria.js';
-import { DescribeCache, describe, elementText, neighbourKeys, peerKey, placeKey, twinsOf } from './dom/describe.js';
+import { DescribeCache, describe, elementText, neighbourKeys, peerKey, placeKey, twinOrder, twinsOf } from './dom/describe.js';
 import { queryCssDeep, walkElements } from './dom/query.js';
 import { isEnabled } from './dom/state.js';
 import { isRendered } from './dom/visibility.js';
@@ -95,6 +95,7 @@ export function pageCandidates(old: Descriptor, doc: Document, cache: DescribeCa
     descriptor: describe(el, { cache }),
     slot: old.peers ? slotSim(old, neighbourKeys(el, cache)) : undefined,
     interactive: isActionable(el),
+    order: () => twinOrder(el, cache),
   }));
   return { candidates, total: all.length, lookedAt: pool.length };
 }

@@ -427,3 +427,54 @@ describe('[RS-ICON] an element known by its icon alone is acted on only where it
     expect(weightsFor({ ...old, text: undefined }, WEIGHTS).w.icon).toBe(WEIGHTS.w.icon);
   });
 });
+
+describe('[RS-TWIN-ORDER] twins told apart by the order the record remembers (locator-repair.md §3)', () => {
+  const row = (n: string): string => `${n} Design Works Carlson Limited Paid $887 Manage`;
+  const manage = (n: string, i: number): Descriptor => ({ v: 1, tag: 'a', role: 'link', name: 'Manage', text: 'Manage', classes: ['btn'], context: { heading: 'Invoices', row: row(n) }, xpath: `/html/body/table/tbody/tr[${i}]/td[3]/a`, path: 'html/body/table/tbody/tr/td/a' });
+  const old: Descriptor = { ...manage('001401', 1), twins: 1, twinIndex: 0, twinPlaces: ['001402 ux wireframes'], peers: ['design works', 'ux wireframes'] };
+  // The new release repeats the first row as its ninth, but for the invoice number.
+  const first = manage('001401', 1);
+  const ninth = manage('001409', 9);
+  const rank = (o: Descriptor, orders: [number | undefined, number | undefined] = [0, 1]) =>
+    rankCandidates(o, [
+      { ref: 'ninth', descriptor: ninth, order: () => orders[1] },
+      { ref: 'first', descriptor: first, order: () => orders[0] },
+    ]);
+
+  it('the one standing at the remembered place in the order is taken over its twins', () => {
+    const ranked = rank(old);
+    expect(ranked[0]!.ref).toBe('first');
+    expect(ranked.some((r) => r.ref === 'ninth')).toBe(false);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).toBe('found');
+  });
+
+  it('a record with no twins remembers it was the only one, hence the first', () => {
+    const alone: Descriptor = { ...old, twins: undefined, twinIndex: undefined, twinPlaces: undefined };
+    expect(rank(alone)[0]!.ref).toBe('first');
+  });
+
+  it('without `record` (no twinIndex, no peers) the twins stay ambiguous', () => {
+    const bare: Descriptor = { ...old, twins: undefined, twinIndex: undefined, twinPlaces: undefined, peers: undefined };
+    const ranked = rank(bare);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).toBe('ambiguous');
+  });
+
+  it('the order never raises a candidate over a better one, nor over a twin whose context is closer', () => {
+    // The one at the remembered place stands in another row: the one in the remembered row is better.
+    const ranked = rank(old, [1, 0]);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).toBe('ambiguous');
+    // Rivals that are not its twins (another text) are not told apart by it.
+    const other = rankCandidates(old, [
+      { ref: 'first', descriptor: first, order: () => 0 },
+      { ref: 'edit', descriptor: { ...ninth, text: 'Manage it', name: 'Manage it' }, order: () => 0 },
+    ]);
+    expect(other.map((r) => r.ref)).toContain('edit');
+  });
+
+  it('a best under the act threshold is left as it is: the order breaks a tie, never makes an act', () => {
+    const weak: Descriptor = { ...old, text: 'Open invoice', name: 'Open invoice', context: { heading: 'Archive', row: 'Closed ledger entries 2016' } };
+    const ranked = rank(weak);
+    expect(ranked[0]!.score).toBeLessThan(ACT_AT);
+    expect(ranked).toHaveLength(2);
+  });
+});
