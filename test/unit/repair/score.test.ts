@@ -478,3 +478,17 @@ describe('[RS-TWIN-ORDER] twins told apart by the order the record remembers (lo
     expect(ranked).toHaveLength(2);
   });
 });
+
+describe('an id the page gives to several elements', () => {
+  // startbootstrap-landing-page 6: both sign-up forms' buttons are `id="submitButton"`.
+  const old: Descriptor = { v: 1, tag: 'button', role: 'button', text: 'Sign up!', name: 'Sign up!', type: 'submit', classes: ['btn', 'btn-primary'], context: { heading: 'Ready to get started?' }, xpath: '/html/body/section/form/button', path: 'html/body/section/form/button' };
+  const button = (heading: string, id?: string): Descriptor => ({ v: 1, tag: 'button', role: 'button', text: 'Submit', name: 'Submit', type: 'submit', classes: ['btn', 'btn-primary'], ...(id ? { id } : {}), context: { heading }, xpath: `/html/body/${heading.length}/button`, path: 'html/body/section/form/button' });
+  it('names none of them: it is left out, not counted as an identifier the remembered element lacked (the page says which ids it shares)', () => {
+    const shared = scoreDescribed(old, [{ descriptor: button('Ready to get started?', 'submitButton'), sharedId: true }, { descriptor: button('Generate more leads', 'submitButton'), sharedId: true }]);
+    const none = scoreDescribed(old, [{ descriptor: button('Ready to get started?') }, { descriptor: button('Generate more leads') }]);
+    expect(shared.map((s) => s.score)).toEqual(none.map((s) => s.score));
+    // An id only one of them carries is still evidence (here: one the remembered element lacked).
+    const unique = scoreDescribed(old, [{ descriptor: button('Ready to get started?', 'submitButton') }, { descriptor: button('Generate more leads', 'otherButton') }]);
+    expect(unique[0]!.score).toBeLessThan(none[0]!.score);
+  });
+});

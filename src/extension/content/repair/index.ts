@@ -38,6 +38,8 @@ export interface Candidate<E = unknown> {
    * `twinOrder`; 0: the first), asked only of twins that nothing else tells apart (§3).
    */
   order?: (() => number | undefined) | undefined;
+  /** Its `id` is carried by another element of its document too ({@link Described.sharedId}). */
+  sharedId?: boolean | undefined;
 }
 
 export interface Scored<E = unknown> extends Candidate<E> {
@@ -116,6 +118,8 @@ export function mergeWrappers<T extends Scored>(sorted: readonly T[], oldTag?: s
 export interface Described {
   descriptor: Descriptor;
   slot?: number | undefined;
+  /** Its `id` is carried by another element of its document too (then it names neither). */
+  sharedId?: boolean | undefined;
 }
 
 /**
@@ -189,17 +193,25 @@ function absolute(old: Descriptor, score: number, identity: number, sims: readon
 }
 
 /**
+ * The descriptor as scored: an `id` the page gives to other elements too ({@link Described.sharedId})
+ * left out. It names none of them (HTML wants an id unique; a template that copies a form copies
+ * its ids), so it is no evidence for or against any of them.
+ */
+const asScored = (d: Described): Descriptor => (d.sharedId && d.descriptor.id ? { ...d.descriptor, id: undefined } : d.descriptor);
+
+/**
  * The score of each described candidate against the remembered descriptor, in their order: the
  * part of repair that needs no page (the benchmark's replay calls it with a dump's descriptors).
  */
 export function scoreDescribed(old: Descriptor, described: readonly Described[], opts: RepairOptions = {}): { score: number; sims: FieldSim[]; identity: number }[] {
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
-  const rare = rarity(described.map((d) => d.descriptor));
-  const allSims = described.map(({ descriptor, slot }) => fieldSims(old, descriptor, W.tagFamily, rare, slot));
+  const own = described.map(asScored);
+  const rare = rarity(own);
+  const allSims = described.map(({ slot }, i) => fieldSims(old, own[i]!, W.tagFamily, rare, slot));
   const contrast = contrastOf(allSims, W);
-  return described.map(({ descriptor }, i) => {
+  return described.map((_, i) => {
     const sims = allSims[i]!;
-    const identity = identityOf(old, descriptor, W);
+    const identity = identityOf(old, own[i]!, W);
     return { score: absolute(old, combine(sims, W, contrast), identity, sims), sims, identity };
   });
 }
