@@ -421,6 +421,27 @@ describe('[RS-ICON] an element known by its icon alone is acted on only where it
     expect(answerKind(blind[0]!.score, blind[1]?.score)).not.toBe('found');
   });
 
+  it('an element known by its icon alone is told apart by its context, as twins are: its heading and row weigh as a twin\'s', () => {
+    const w = weightsFor(handed.old, WEIGHTS).w;
+    expect(w.heading).toBeCloseTo(WEIGHTS.w.heading * WEIGHTS.twins.context);
+    expect(w.row).toBeCloseTo(WEIGHTS.w.row * WEIGHTS.twins.context);
+    expect(w.icon).toBe(WEIGHTS.w.icon);
+    // A labelled one keeps its context weights: its text tells it apart.
+    const labelled = weightsFor({ ...handed.old, text: 'Twitter' }, WEIGHTS).w;
+    expect(labelled.heading).toBe(WEIGHTS.w.heading);
+  });
+
+  it('the corpus case: the reordered team\'s Twitter link is found under its member\'s heading, not in its old place', () => {
+    const reordered = JSON.parse(readFileSync('test/fixtures/drift/handed/agency-team-reordered.json', 'utf8')) as Handed & { truth: string };
+    const ranked = rank(reordered);
+    expect(ranked[0]!.ref).toBe(reordered.truth);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).toBe('found');
+    // With its context weighed as any element's, the link in its old place is as likely: ambiguous.
+    const plainW = { ...WEIGHTS, twins: { ...WEIGHTS.twins, context: 1 } };
+    const blind = rankCandidates(reordered.old, reordered.candidates.map((c) => ({ ...c, ref: c.descriptor.xpath })), { weights: plainW });
+    expect(answerKind(blind[0]!.score, blind[1]?.score)).toBe('ambiguous');
+  });
+
   it('a labelled element\'s icon weighs a quarter: its text tells it apart, a redesign redraws its icon', () => {
     const old: Descriptor = { v: 1, tag: 'a', xpath: '/a', text: 'Pages', icon: 'folder' };
     expect(weightsFor(old, WEIGHTS).w.icon).toBeCloseTo(WEIGHTS.w.icon * WEIGHTS.iconLabelled);
