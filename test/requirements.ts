@@ -273,6 +273,7 @@ export const REQUIREMENTS = {
   'PIPE-PAGE-INVALID': 'a request the protocol refuses is refused before it reaches the page, whichever way it would go',
   'PIPE-PAGE-NAVIGATED': 'a command over the pipe whose page navigates under it is sent again through the worker (counted) when the worker would send it again, and fails navigation otherwise',
   'PIPE-PAGE-FRAME': 'a command whose target lies in a frame goes through the worker, which routes it',
+  'PIPE-PAGE-FIRST': 'the page of a tab the run navigates or switches to is found with the step, so the page commands after it go over the pipe before any input needs the page',
   'PIPE-PAGE-RELOAD': 'a command over the pipe is answered when the extension reloads meanwhile',
   'TXT-OWN': 'an element\u2019s match text from a walk of its own subtree (before its page is indexed) is the text the page\u2019s index gives it',
 } as const;

@@ -35,7 +35,7 @@ async function overSocket<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The run's page, found once by an input step (the pipe carries commands only to a page it knows). */
+/** The counter page, its value moved on by one click. */
 async function openCounter(): Promise<void> {
   await ctx.session.tab.navigate(ctx.page('counter.html'));
   await ctx.session.click({ text: 'Increment' });
@@ -92,6 +92,19 @@ describe('page commands over the pipe', () => {
     const error = await waiting;
     expect(error.reason).toBe('navigation');
     expect(error.message).toMatch(/^The page navigated during wait\./);
+  });
+
+  it('[PIPE-PAGE-FIRST] a tab the run just switched to, never given input, gets its page commands over the pipe at once', async () => {
+    await ctx.session.tab.navigate(ctx.page('popup.html'));
+    await ctx.session.click({ text: 'Open payment' });
+    await ctx.session.tab.switchTo({ urlContains: 'pay.html' });
+    try {
+      const { value, methods } = await cdpSent(() => ctx.session.locator.read({ css: '#status' }));
+      expect(value.text).toBe('Not paid');
+      expect(methods).toContain('Runtime.callFunctionOn');
+    } finally {
+      await ctx.session.tab.close();
+    }
   });
 
   it('[PIPE-PAGE-FRAME] a target inside a frame is the worker\u2019s to route: nothing goes over the pipe', async () => {

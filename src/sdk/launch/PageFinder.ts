@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'puppeteer-core';
 import type { TabInfo } from '../protocol/index.js';
+import { withTimeout } from '../session/pipe/deadline.js';
 
 /**
  * Finds the debugging-pipe page that shows an extension tab. The two sides share no id, so the
@@ -16,6 +17,18 @@ export class PageFinder {
     const page = this.#cache.get(tabId);
     if (page && !page.isClosed() && knownUrl !== undefined && page.url() === knownUrl) return page;
     return undefined;
+  }
+
+  /**
+   * Looks for the page of `tabId` ahead of need, by `url` alone: cached when exactly one page
+   * shows it (two with that url wait for {@link PageFinder.find}, which can tell them by title).
+   * Never rejects; gives up after `timeoutMs`.
+   */
+  async prefetch(tabId: number, url: string, timeoutMs: number): Promise<void> {
+    if (this.cached(tabId, url)) return;
+    const pages = await withTimeout(this.browser.pages(), timeoutMs, 'the page list took too long').catch(() => []);
+    const matches = pages.filter((page) => !page.isClosed() && page.url() === url);
+    if (matches.length === 1) this.#cache.set(tabId, matches[0]!);
   }
 
   async find(tab: TabInfo): Promise<Page | { refused: string }> {

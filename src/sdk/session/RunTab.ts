@@ -5,6 +5,9 @@ import type { AnswerOf, Command, ExtensionEvent } from '../protocol/index.js';
 import type { Send } from './Channel.js';
 import { PipeAllowList } from './PipeAllowList.js';
 
+/** How long a step waits for the page list after naming a tab (a slow list only means the worker carries the next commands). */
+const PREFETCH_MS = 1_000;
+
 /**
  * Which tab is the run's, and what each tab shows: kept from the answers of tab commands and the
  * extension's events, and used to find the run's page over the debugging pipe.
@@ -37,12 +40,17 @@ export class RunTab {
     return undefined;
   }
 
-  /** Learns from an answer: navigate, history and switchTab name the run's tab, closeTab the one it went back to. */
-  track(cmd: Command, answer: unknown): void {
+  /**
+   * Learns from an answer: navigate, history and switchTab name the run's tab, closeTab the one
+   * it went back to. The page of a tab just named is looked for at once, so the next page
+   * commands go over the pipe (ContentWorld) before any input needs the page.
+   */
+  async track(cmd: Command, answer: unknown): Promise<void> {
     if (cmd === 'navigate' || cmd === 'switchTab' || cmd === 'history') {
       const { tab, url } = answer as AnswerOf<'navigate'>;
       this.#current = tab;
       this.#urls.set(tab, url);
+      await this.#pages?.prefetch(tab, url, PREFETCH_MS);
     } else if (cmd === 'closeTab') {
       const { tab, closed } = answer as AnswerOf<'closeTab'>;
       this.#current = tab ?? null;

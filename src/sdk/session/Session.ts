@@ -621,7 +621,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       await this.#syncDialogs();
       const answer = await this.bridge.request(withDefaults);
       this.#count(step, request.cmd, answer.retries);
-      this.#runTab.track(request.cmd, answer);
+      await this.#runTab.track(request.cmd, answer);
       return answer;
     } catch (error) {
       if (!(error instanceof AiteError)) throw error;
