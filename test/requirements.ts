@@ -34,6 +34,8 @@ export const REQUIREMENTS = {
   'SHADOW-CLOSED': 'beyond v1: targets reach into closed shadow roots (chrome.dom.openOrClosedShadowRoot): resolve, read, verify, wait, outline, act and repair',
   'LOCK-CONVERGE': 'beyond v1: after --update-lock, a run of the same script on the same page proposes nothing (a repair that changes no remembered field is not a proposal)',
   'RS-CHECK-EXACT': 'beyond v1: with checkExact, an exact match that is no longer the remembered element answers drifted with exact: true, never acted on',
+  // Twins told apart by their order (issue 18)
+  'RS-TWIN-ORDER': 'beyond v1: a descriptor recorded with `record` remembers its place among its twins (`twinIndex`); repair takes the best of candidates that are twins of each other, and nothing else tells apart, only when it stands at that place',
   'RS-REPAIR-NOT-FOUND': 'nothing close enough answers not-found with repairTried, bestScore, and a note above 2000 elements',
   'LOC-ANSWER': 'locate answers x, y, rect, tag, editable (kind, checked for checkboxes and radios) in viewport pixels',
   'LOC-CHECKS': 'locate scrolls into view and requires the element visible and enabled',

@@ -205,15 +205,21 @@ export function explain(old: Descriptor, truthXpath: string | undefined, top = 4
  * The scored candidates before merging, with their field similarities (for the weight fitter) and
  * what the page said of them (for the replay, which ranks them with the repair's own code).
  */
-export function dump(old: Descriptor, truthXpath: string | undefined): { rows: { sims: [string, number, number][]; truth: boolean; xpath: string; descriptor: Descriptor; slot?: number; interactive: boolean }[]; twins: number } {
+export function dump(old: Descriptor, truthXpath: string | undefined): { rows: { sims: [string, number, number][]; truth: boolean; xpath: string; descriptor: Descriptor; slot?: number; interactive: boolean; order?: number; sharedId?: boolean }[]; twins: number } {
   // Scored and looked at again as repair ranks them, but not merged: the fitter sees every row.
   const cands = pageCandidates(old, document).candidates;
   const scored = scoreDescribed(old, cands);
   const all = contrastClose(old, cands.map((c, i) => ({ ...c, ...scored[i]! })).sort((a, b) => b.score - a.score));
+  // The order among twins is asked only of candidates that have a twin among the others (§3).
+  const texts = new Map<string, number>();
+  for (const r of all) if (r.descriptor.text) texts.set(`${r.descriptor.tag} ${r.descriptor.text}`, (texts.get(`${r.descriptor.tag} ${r.descriptor.text}`) ?? 0) + 1);
   return {
     rows: all.map((r) => {
       const x = xp(r.ref);
+      const order = r.descriptor.text && texts.get(`${r.descriptor.tag} ${r.descriptor.text}`)! > 1 ? r.order?.() : undefined;
       return {
+        ...(order !== undefined ? { order } : {}),
+        ...(r.sharedId ? { sharedId: true } : {}),
         sims: r.sims.map((s) => [s[0], Math.round(s[1] * 1000) / 1000, s[2]] as [string, number, number]),
         truth: x === truthXpath,
         xpath: x,

@@ -4,7 +4,7 @@
 // (dom/query.ts `walkElements`): open and closed shadow roots, the target's own document.
 import type { Descriptor } from '../../sdk/protocol/index.js';
 import { isActionable } from './dom/aria.js';
-import { DescribeCache, describe, elementText, neighbourKeys, peerKey, placeKey, twinsOf } from './dom/describe.js';
+import { DescribeCache, describe, elementText, neighbourKeys, peerKey, placeKey, twinOrder, twinsOf } from './dom/describe.js';
 import { queryCssDeep, walkElements } from './dom/query.js';
 import { isEnabled } from './dom/state.js';
 import { isRendered } from './dom/visibility.js';
@@ -72,6 +72,12 @@ function isOther(el: Element, old: Descriptor, cache: DescribeCache): boolean {
   return !!old.twinPlaces?.length && el.localName === old.tag && inTwinPlace(old, el.localName, placeKey(el, cache));
 }
 
+/** Whether another element of its tree (document or shadow root) carries its `id`. */
+function idShared(el: Element): boolean {
+  const root = el.getRootNode() as Document | ShadowRoot;
+  return root.querySelectorAll(`[id="${CSS.escape(el.id)}"]`).length > 1;
+}
+
 /** The page's candidates for a remembered descriptor, described (§2): at most 2000 looked at, 60 kept. */
 export function pageCandidates(old: Descriptor, doc: Document, cache: DescribeCache = new DescribeCache()): { candidates: Candidate<Element>[]; total: number; lookedAt: number } {
   const all: Element[] = [];
@@ -95,6 +101,8 @@ export function pageCandidates(old: Descriptor, doc: Document, cache: DescribeCa
     descriptor: describe(el, { cache }),
     slot: old.peers ? slotSim(old, neighbourKeys(el, cache)) : undefined,
     interactive: isActionable(el),
+    order: () => twinOrder(el, cache),
+    ...(el.id && idShared(el) ? { sharedId: true } : {}),
   }));
   return { candidates, total: all.length, lookedAt: pool.length };
 }

@@ -1,6 +1,5 @@
 import type { Browser, Page } from 'puppeteer-core';
 import type { TabInfo } from '../protocol/index.js';
-import { withTimeout } from '../session/pipe/deadline.js';
 
 /**
  * Finds the debugging-pipe page that shows an extension tab. The two sides share no id, so the
@@ -22,11 +21,11 @@ export class PageFinder {
   /**
    * Looks for the page of `tabId` ahead of need, by `url` alone: cached when exactly one page
    * shows it (two with that url wait for {@link PageFinder.find}, which can tell them by title).
-   * Never rejects; gives up after `timeoutMs`.
+   * Never rejects.
    */
-  async prefetch(tabId: number, url: string, timeoutMs: number): Promise<void> {
+  async prefetch(tabId: number, url: string): Promise<void> {
     if (this.cached(tabId, url)) return;
-    const pages = await withTimeout(this.browser.pages(), timeoutMs, 'the page list took too long').catch(() => []);
+    const pages = await this.browser.pages().catch(() => []);
     const matches = pages.filter((page) => !page.isClosed() && page.url() === url);
     if (matches.length === 1) this.#cache.set(tabId, matches[0]!);
   }

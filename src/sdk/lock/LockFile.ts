@@ -149,7 +149,7 @@ export class LockFile {
   /**
    * Whether an element found for this target now would be written into the file: there is no
    * entry for it yet, or repairs are written (`updateLock`). The runner then asks the page for
-   * the fields only the lock file needs (`twins`, `twinPlaces`, `peers`).
+   * the fields only the lock file needs (`twins`, `twinPlaces`, `twinIndex`, `peers`).
    *
    * @example
    * ```ts

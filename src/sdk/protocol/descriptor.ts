@@ -84,6 +84,12 @@ export const DescriptorSchema = z.looseObject({
    */
   twinPlaces: z.array(z.string().max(60)).max(9).optional(),
   /**
+   * Its place in the order of itself and its twins: how many of them stood before it in
+   * document order when it was recorded (0: first). Absent when it had no twins. Repair reads
+   * it only to tell apart twins that nothing else tells apart (locator-repair.md).
+   */
+  twinIndex: z.number().int().min(0).optional(),
+  /**
    * What up to 24 elements of its kind nearest to it were called when it was recorded (their
    * text, else label, aria-label, placeholder or title; lower-cased): a candidate recognisably
    * one of them is another element, never this one. Used by repair (locator-repair.md).

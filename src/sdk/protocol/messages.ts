@@ -71,7 +71,7 @@ export const ResolveRequestSchema = z.object({
   prepare: z.enum(PREPARE_KINDS).optional(),
   /**
    * Beyond v1, compatible with it: the runner will remember the answer's element in the lock
-   * file, so its descriptor also carries `twins`, `twinPlaces` and `peers` (what repair needs from the rest of
+   * file, so its descriptor also carries `twins`, `twinPlaces`, `twinIndex` and `peers` (what repair needs from the rest of
    * the page; a look at the page that ordinary steps do not pay for).
    */
   record: z.boolean().optional(),

@@ -27,7 +27,7 @@ export class Locator {
    * Finds exactly one element; with `descriptor`, repairs a drifted target or refuses. With
    * `prepare`, also gets it ready for a click (what `locate` checks) or for filling (focused,
    * text selected) and answers `point`: one round trip instead of two. With `record`, the answer's
-   * descriptor also says what repair needs from the rest of the page (`twins`, `twinPlaces`, `peers`): ask for
+   * descriptor also says what repair needs from the rest of the page (`twins`, `twinPlaces`, `twinIndex`, `peers`): ask for
    * it when the descriptor goes into a lock file. With `checkExact` (and `descriptor`), an element
    * the exact target finds that no longer looks like the remembered one is refused as `drifted`.
    */

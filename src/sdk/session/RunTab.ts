@@ -4,6 +4,7 @@ import { PageFinder } from '../launch/PageFinder.js';
 import type { AnswerOf, Command, ExtensionEvent } from '../protocol/index.js';
 import type { Send } from './Channel.js';
 import { PipeAllowList } from './PipeAllowList.js';
+import { withTimeout } from './pipe/deadline.js';
 
 /** How long a step waits for the page list after naming a tab (a slow list only means the worker carries the next commands). */
 const PREFETCH_MS = 1_000;
@@ -50,7 +51,7 @@ export class RunTab {
       const { tab, url } = answer as AnswerOf<'navigate'>;
       this.#current = tab;
       this.#urls.set(tab, url);
-      await this.#pages?.prefetch(tab, url, PREFETCH_MS);
+      if (this.#pages) await withTimeout(this.#pages.prefetch(tab, url), PREFETCH_MS, 'the page list took too long').catch(() => undefined);
     } else if (cmd === 'closeTab') {
       const { tab, closed } = answer as AnswerOf<'closeTab'>;
       this.#current = tab ?? null;

@@ -36,6 +36,8 @@ const PAGES: Record<string, string> = {
   'rows-wrapped.html': `<h1>Users</h1><table><tr><td>Grace Hopper</td><td>grace@example.com</td><td>Editor</td><td><span><button>Edit</button><button>Delete</button></span></td></tr><tr><td>Ada Lovelace</td><td>ada@example.com</td><td>Admin</td><td><span><button>Edit</button><button data-truth>Delete</button></span></td></tr><tr><td>Alan Turing</td><td>alan@example.com</td><td>Viewer</td><td><span><button>Edit</button><button>Delete</button></span></td></tr></table>`,
   'rows-renamed.html': `<h1>Users</h1><table><tr><td>Ada Lovelace</td><td>ada@example.com</td><td>Admin</td><td><span><button>Edit</button><button data-truth>Remove</button></span></td></tr><tr><td>Grace Hopper</td><td>grace@example.com</td><td>Editor</td><td><button>Edit</button><button>Delete</button></td></tr><tr><td>Alan Turing</td><td>alan@example.com</td><td>Viewer</td><td><button>Edit</button><button>Delete</button></td></tr></table>`,
   'rows-decoy.html': `<h1>Users</h1><table><tr><td>Ada Lovelace</td><td>ada@example.com</td><td>Admin</td><td><span><button>Edit</button><button data-truth>Delete</button><button>Preview</button></span></td></tr><tr><td>Grace Hopper</td><td>grace@example.com</td><td>Editor</td><td><span><button>Edit</button><button>Delete</button></span></td></tr><tr><td>Alan Turing</td><td>alan@example.com</td><td>Viewer</td><td><span><button>Edit</button><button>Delete</button></span></td></tr></table>`,
+  'invoices-old.html': `<h1>Invoices</h1><table><tr><td>001401</td><td>Design Works</td><td><a href="#" class="btn">Manage</a></td></tr><tr><td>001402</td><td>UX Wireframes</td><td><a href="#" class="btn">Manage</a></td></tr></table>`,
+  'invoices-new.html': `<h1>Invoices</h1><table><tr><td>001401</td><td>Design Works</td><td><a href="#" class="btn" data-truth>Manage</a></td></tr><tr><td>001402</td><td>UX Wireframes</td><td><a href="#" class="btn">Manage</a></td></tr><tr><td>001409</td><td>Design Works</td><td><a href="#" class="btn">Manage</a></td></tr></table>`,
   'save-old.html': `<h1>Settings</h1><form><label for="n">Name</label><input id="n"><div class="actions"><button class="btn primary">Save changes</button><button class="btn">Cancel</button></div></form>`,
   'save-gone.html': `<h1>Settings</h1><form><label for="n">Name</label><input id="n"><div class="actions"><button class="btn">Cancel</button></div></form>`,
   'big-old.html': `<main><button class="go">Continue</button></main>`,
@@ -208,6 +210,29 @@ describe('repair in the page', () => {
     const { twinPlaces: _places, ...bare } = old;
     const blind = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor), target as never, bare as never);
     expect(blind.ok === true && blind.xpath === truth).toBe(false);
+  });
+
+  it('[RS-TWIN-ORDER] twins that nothing else tells apart are told apart by the order the record remembers; without `record` they stay ambiguous', async () => {
+    await open('invoices-old.html');
+    const second = await page.evaluate(() => aiteBench.record({ xpath: '//tr[2]/td[3]/a' }));
+    if (!second.ok) throw new Error(second.why);
+    expect(second.descriptor.twins).toBe(1);
+    expect(second.descriptor.twinIndex).toBe(1);
+    const target = { xpath: '//tr[1]/td[3]/a' };
+    const { old, truth } = await recordThenOpen('invoices-old.html', target, 'invoices-new.html');
+    expect(old.twinIndex).toBe(0);
+    // The new release repeats the first row as its last, but for the invoice number.
+    const run = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor, 'ours', false, true), target as never, old as never);
+    expect(run.ok).toBe(true);
+    expect(run.xpath).toBe(truth);
+    await open('invoices-old.html');
+    const bare = await page.evaluate((t) => aiteBench.record(t as Target, false), target as never);
+    if (!bare.ok) throw new Error(bare.why);
+    expect(bare.descriptor.twinIndex).toBeUndefined();
+    await open('invoices-new.html');
+    const blind = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor, 'ours', false, true), target as never, bare.descriptor as never);
+    expect(blind.ok).toBe(false);
+    expect(blind.reason).toBe('ambiguous');
   });
 
   it('a neighbour remembered beside a removed target is never acted on, nor even proposed', async () => {

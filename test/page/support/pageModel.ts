@@ -9,7 +9,7 @@ import { isCandidate, pageCandidates } from '../../../src/extension/content/repa
 import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
 
 /** Fields only a recorded descriptor has: a look at the rest of the page for the lock file. */
-const RECORD_ONLY = ['twins', 'twinPlaces', 'peers'] as const;
+const RECORD_ONLY = ['twins', 'twinPlaces', 'twinIndex', 'peers'] as const;
 
 export interface Pair {
   xpath: string;

@@ -421,9 +421,95 @@ describe('[RS-ICON] an element known by its icon alone is acted on only where it
     expect(answerKind(blind[0]!.score, blind[1]?.score)).not.toBe('found');
   });
 
+  it('an element known by its icon alone is told apart by its context, as twins are: its heading and row weigh as a twin\'s', () => {
+    const w = weightsFor(handed.old, WEIGHTS).w;
+    expect(w.heading).toBeCloseTo(WEIGHTS.w.heading * WEIGHTS.twins.context);
+    expect(w.row).toBeCloseTo(WEIGHTS.w.row * WEIGHTS.twins.context);
+    expect(w.icon).toBe(WEIGHTS.w.icon);
+    // A labelled one keeps its context weights: its text tells it apart.
+    const labelled = weightsFor({ ...handed.old, text: 'Twitter' }, WEIGHTS).w;
+    expect(labelled.heading).toBe(WEIGHTS.w.heading);
+  });
+
+  it('the corpus case: the reordered team\'s Twitter link is found under its member\'s heading, not in its old place', () => {
+    const reordered = JSON.parse(readFileSync('test/fixtures/drift/handed/agency-team-reordered.json', 'utf8')) as Handed & { truth: string };
+    const ranked = rank(reordered);
+    expect(ranked[0]!.ref).toBe(reordered.truth);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).toBe('found');
+    // With its context weighed as any element's, the link in its old place is as likely: ambiguous.
+    const plainW = { ...WEIGHTS, twins: { ...WEIGHTS.twins, context: 1 } };
+    const blind = rankCandidates(reordered.old, reordered.candidates.map((c) => ({ ...c, ref: c.descriptor.xpath })), { weights: plainW });
+    expect(answerKind(blind[0]!.score, blind[1]?.score)).toBe('ambiguous');
+  });
+
   it('a labelled element\'s icon weighs a quarter: its text tells it apart, a redesign redraws its icon', () => {
     const old: Descriptor = { v: 1, tag: 'a', xpath: '/a', text: 'Pages', icon: 'folder' };
     expect(weightsFor(old, WEIGHTS).w.icon).toBeCloseTo(WEIGHTS.w.icon * WEIGHTS.iconLabelled);
     expect(weightsFor({ ...old, text: undefined }, WEIGHTS).w.icon).toBe(WEIGHTS.w.icon);
+  });
+});
+
+describe('[RS-TWIN-ORDER] twins told apart by the order the record remembers (locator-repair.md §3)', () => {
+  const row = (n: string): string => `${n} Design Works Carlson Limited Paid $887 Manage`;
+  const manage = (n: string, i: number): Descriptor => ({ v: 1, tag: 'a', role: 'link', name: 'Manage', text: 'Manage', classes: ['btn'], context: { heading: 'Invoices', row: row(n) }, xpath: `/html/body/table/tbody/tr[${i}]/td[3]/a`, path: 'html/body/table/tbody/tr/td/a' });
+  const old: Descriptor = { ...manage('001401', 1), twins: 1, twinIndex: 0, twinPlaces: ['001402 ux wireframes'], peers: ['design works', 'ux wireframes'] };
+  // The new release repeats the first row as its ninth, but for the invoice number.
+  const first = manage('001401', 1);
+  const ninth = manage('001409', 9);
+  const rank = (o: Descriptor, orders: [number | undefined, number | undefined] = [0, 1]) =>
+    rankCandidates(o, [
+      { ref: 'ninth', descriptor: ninth, order: () => orders[1] },
+      { ref: 'first', descriptor: first, order: () => orders[0] },
+    ]);
+
+  it('the one standing at the remembered place in the order is taken over its twins', () => {
+    const ranked = rank(old);
+    expect(ranked[0]!.ref).toBe('first');
+    expect(ranked.some((r) => r.ref === 'ninth')).toBe(false);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).toBe('found');
+  });
+
+  it('a record with no twins remembers it was the only one, hence the first', () => {
+    const alone: Descriptor = { ...old, twins: undefined, twinIndex: undefined, twinPlaces: undefined };
+    expect(rank(alone)[0]!.ref).toBe('first');
+  });
+
+  it('without `record` (no twinIndex, no peers) the twins stay ambiguous', () => {
+    const bare: Descriptor = { ...old, twins: undefined, twinIndex: undefined, twinPlaces: undefined, peers: undefined };
+    const ranked = rank(bare);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).toBe('ambiguous');
+  });
+
+  it('the order never raises a candidate over a better one, nor over a twin whose context is closer', () => {
+    // The one at the remembered place stands in another row: the one in the remembered row is better.
+    const ranked = rank(old, [1, 0]);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).toBe('ambiguous');
+    // Rivals that are not its twins (another text) are not told apart by it.
+    const other = rankCandidates(old, [
+      { ref: 'first', descriptor: first, order: () => 0 },
+      { ref: 'edit', descriptor: { ...ninth, text: 'Manage it', name: 'Manage it' }, order: () => 0 },
+    ]);
+    expect(other.map((r) => r.ref)).toContain('edit');
+  });
+
+  it('a best under the act threshold is left as it is: the order breaks a tie, never makes an act', () => {
+    const weak: Descriptor = { ...old, text: 'Open invoice', name: 'Open invoice', context: { heading: 'Archive', row: 'Closed ledger entries 2016' } };
+    const ranked = rank(weak);
+    expect(ranked[0]!.score).toBeLessThan(ACT_AT);
+    expect(ranked).toHaveLength(2);
+  });
+});
+
+describe('an id the page gives to several elements', () => {
+  // startbootstrap-landing-page 6: both sign-up forms' buttons are `id="submitButton"`.
+  const old: Descriptor = { v: 1, tag: 'button', role: 'button', text: 'Sign up!', name: 'Sign up!', type: 'submit', classes: ['btn', 'btn-primary'], context: { heading: 'Ready to get started?' }, xpath: '/html/body/section/form/button', path: 'html/body/section/form/button' };
+  const button = (heading: string, id?: string): Descriptor => ({ v: 1, tag: 'button', role: 'button', text: 'Submit', name: 'Submit', type: 'submit', classes: ['btn', 'btn-primary'], ...(id ? { id } : {}), context: { heading }, xpath: `/html/body/${heading.length}/button`, path: 'html/body/section/form/button' });
+  it('names none of them: it is left out, not counted as an identifier the remembered element lacked (the page says which ids it shares)', () => {
+    const shared = scoreDescribed(old, [{ descriptor: button('Ready to get started?', 'submitButton'), sharedId: true }, { descriptor: button('Generate more leads', 'submitButton'), sharedId: true }]);
+    const none = scoreDescribed(old, [{ descriptor: button('Ready to get started?') }, { descriptor: button('Generate more leads') }]);
+    expect(shared.map((s) => s.score)).toEqual(none.map((s) => s.score));
+    // An id only one of them carries is still evidence (here: one the remembered element lacked).
+    const unique = scoreDescribed(old, [{ descriptor: button('Ready to get started?', 'submitButton') }, { descriptor: button('Generate more leads', 'otherButton') }]);
+    expect(unique[0]!.score).toBeLessThan(none[0]!.score);
   });
 });

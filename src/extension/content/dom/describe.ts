@@ -526,13 +526,32 @@ export function twinsOf(el: Element, cache: DescribeCache): Element[] {
 }
 
 /**
+ * How many visible elements of its tag and its text stand before it in document order (0: the
+ * first of its twins, or it has none); undefined when it has no text. The walk is resolve's
+ * (shadow roots in place). Repair tells twins that nothing else tells apart by it.
+ */
+export function twinOrder(el: Element, cache: DescribeCache): number | undefined {
+  const own = elementText(el, cache.texts);
+  if (!own) return undefined;
+  const tag = el.localName;
+  let before = 0;
+  let reached = false;
+  walkElements(el.ownerDocument, (x) => {
+    if (reached) return;
+    if (x === el) reached = true;
+    else if (x.localName === tag && elementText(x, cache.texts) === own && isRendered(x)) before++;
+  });
+  return reached ? before : undefined;
+}
+
+/**
  * `twins`: how many other visible elements have its tag and its text (then its text did not
  * tell it apart; its row, card or heading did), and where they stood (`twinPlaces`); `peers`:
  * the keys ({@link peerKey}) of up to 24 visible elements of its kind nearest to it in document
  * order whose key differs from its own. A candidate that is recognisably one of those is
  * another element, never the target.
  */
-function recordFields(el: Element, cache: DescribeCache): Pick<Descriptor, 'twins' | 'twinPlaces' | 'peers'> {
+function recordFields(el: Element, cache: DescribeCache): Pick<Descriptor, 'twins' | 'twinPlaces' | 'twinIndex' | 'peers'> {
   const twinList = twinsOf(el, cache);
   const twins = twinList.length;
   const places = new Set<string>();
@@ -543,6 +562,7 @@ function recordFields(el: Element, cache: DescribeCache): Pick<Descriptor, 'twin
       if (place && place !== ownPlace) places.add(place);
     }
   }
+  const twinIndex = twins > 0 ? twinOrder(el, cache) : undefined;
   const ownKey = peerKey(el, cache);
   const { list: kind, at: index } = cache.kindOf(el);
   const at = index.get(el) ?? -1;
@@ -557,6 +577,7 @@ function recordFields(el: Element, cache: DescribeCache): Pick<Descriptor, 'twin
   return {
     ...(twins > 0 ? { twins } : {}),
     ...(places.size > 0 ? { twinPlaces: [...places] } : {}),
+    ...(twinIndex !== undefined ? { twinIndex } : {}),
     ...(peers.size > 0 ? { peers: [...peers] } : {}),
   };
 }

@@ -33,6 +33,13 @@ export interface Candidate<E = unknown> {
   slot?: number | undefined;
   /** An element a person operates (dom/aria.ts `isActionable`): preferred when merging wrappers. */
   interactive?: boolean;
+  /**
+   * Its place in the order of the page's visible elements of its tag and text (dom/describe.ts
+   * `twinOrder`; 0: the first), asked only of twins that nothing else tells apart (§3).
+   */
+  order?: (() => number | undefined) | undefined;
+  /** Its `id` is carried by another element of its document too ({@link Described.sharedId}). */
+  sharedId?: boolean | undefined;
 }
 
 export interface Scored<E = unknown> extends Candidate<E> {
@@ -111,6 +118,8 @@ export function mergeWrappers<T extends Scored>(sorted: readonly T[], oldTag?: s
 export interface Described {
   descriptor: Descriptor;
   slot?: number | undefined;
+  /** Its `id` is carried by another element of its document too (then it names neither). */
+  sharedId?: boolean | undefined;
 }
 
 /**
@@ -184,17 +193,25 @@ function absolute(old: Descriptor, score: number, identity: number, sims: readon
 }
 
 /**
+ * The descriptor as scored: an `id` the page gives to other elements too ({@link Described.sharedId})
+ * left out. It names none of them (HTML wants an id unique; a template that copies a form copies
+ * its ids), so it is no evidence for or against any of them.
+ */
+const asScored = (d: Described): Descriptor => (d.sharedId && d.descriptor.id ? { ...d.descriptor, id: undefined } : d.descriptor);
+
+/**
  * The score of each described candidate against the remembered descriptor, in their order: the
  * part of repair that needs no page (the benchmark's replay calls it with a dump's descriptors).
  */
 export function scoreDescribed(old: Descriptor, described: readonly Described[], opts: RepairOptions = {}): { score: number; sims: FieldSim[]; identity: number }[] {
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
-  const rare = rarity(described.map((d) => d.descriptor));
-  const allSims = described.map(({ descriptor, slot }) => fieldSims(old, descriptor, W.tagFamily, rare, slot));
+  const own = described.map(asScored);
+  const rare = rarity(own);
+  const allSims = described.map(({ slot }, i) => fieldSims(old, own[i]!, W.tagFamily, rare, slot));
   const contrast = contrastOf(allSims, W);
-  return described.map(({ descriptor }, i) => {
+  return described.map((_, i) => {
     const sims = allSims[i]!;
-    const identity = identityOf(old, descriptor, W);
+    const identity = identityOf(old, own[i]!, W);
     return { score: absolute(old, combine(sims, W, contrast), identity, sims), sims, identity };
   });
 }
@@ -220,13 +237,58 @@ export function contrastClose<T extends { score: number; sims: FieldSim[]; ident
 }
 
 /**
+ * Where the remembered element stood in the order of itself and its twins (0: first): recorded
+ * with them (`twinIndex`); 0 when it was recorded with `record` (it has `peers`) and had none,
+ * since it was then the only one. Undefined when the record does not say.
+ */
+export function rememberedOrder(old: Descriptor): number | undefined {
+  if (old.twins) return old.twinIndex;
+  return old.peers?.length ? 0 : undefined;
+}
+
+/** What tells a twin apart (its row, else its heading, else the text around it), as `checkExact` reads it. */
+function twinContext(old: Descriptor): 'row' | 'heading' | 'near' | undefined {
+  return old.context?.row ? 'row' : old.context?.heading ? 'heading' : old.near ? 'near' : undefined;
+}
+
+const simOf = (sims: readonly FieldSim[], f: string): number => sims.find(([k]) => k === f)?.[1] ?? 0;
+
+/**
+ * Twins told apart by their order (locator-repair.md §3). When the best scores at least
+ * {@link ACT_AT} and every candidate within {@link GAP} of it has its tag and its very text (they
+ * are twins on the page now: the same link in a repeated row, the same tab in a second tab box),
+ * nothing they show tells them apart, but the record says where the remembered element stood
+ * among its twins ({@link rememberedOrder}). The best is taken over its twins, which are left out
+ * as another twin is (§2), only when it stands at that place in the order of the page's twins
+ * now and its context is as close to the remembered one as each twin's: the order confirms or
+ * breaks a tie, it never raises a candidate over a better one.
+ */
+export function byTwinOrder<T extends Candidate & Scored>(old: Descriptor, ranked: readonly T[]): T[] {
+  const want = rememberedOrder(old);
+  const best = ranked[0];
+  if (want === undefined || !best || best.score < ACT_AT || !best.descriptor.text) return [...ranked];
+  const group = ranked.filter((r) => best.score - r.score <= GAP);
+  if (group.length < 2) return [...ranked];
+  const { tag, text } = best.descriptor;
+  if (group.some((r) => r.descriptor.tag !== tag || r.descriptor.text !== text)) return [...ranked];
+  const at = group.filter((r) => r.score === best.score && r.order?.() === want);
+  if (at.length !== 1) return [...ranked];
+  const chosen = at[0]!;
+  const ctx = twinContext(old);
+  if (ctx && group.some((r) => simOf(r.sims, ctx) > simOf(chosen.sims, ctx))) return [...ranked];
+  const twins = new Set<T>(group);
+  return [chosen, ...ranked.filter((r) => !twins.has(r))];
+}
+
+/**
  * The handed candidates scored against the remembered descriptor, best first: rarity and contrast
- * over them, wrappers merged, and the second look at close candidates (§2, §3).
+ * over them, wrappers merged, the second look at close candidates, and twins told apart by their
+ * order (§2, §3).
  */
 export function rankCandidates<T extends Candidate>(old: Descriptor, cands: readonly T[], opts: RepairOptions = {}): (T & Scored)[] {
   const scored = scoreDescribed(old, cands, opts);
   const ranked = cands.map((c, i) => ({ ...c, ...scored[i]! })).sort((a, b) => b.score - a.score);
-  return contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights);
+  return byTwinOrder(old, contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights));
 }
 
 /**
@@ -313,7 +375,7 @@ export function checkExactMatch<E>(old: Descriptor, exact: ExactMatch<E>, ranked
   const mine = all.find((r) => r.ref === exact.ref || nested(r.descriptor, d));
   if (twins) {
     // Read with the words' rarity among the candidates, as repair reads it: rows share most words.
-    const ctx = old.context?.row ? 'row' : old.context?.heading ? 'heading' : old.near ? 'near' : undefined;
+    const ctx = twinContext(old);
     const sim = ctx ? ((mine?.sims ?? sims).find(([f]) => f === ctx)?.[1] ?? 0) : 1;
     if (sim < DRIFTED_AT) return { ok: false, score, why: 'context' };
   }

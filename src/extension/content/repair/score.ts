@@ -82,12 +82,23 @@ export function knownByIconOnly(old: Descriptor): boolean {
   return !!old.icon && !old.text && !old.name && !old.label && !old.ariaLabel && !old.placeholder && !old.title && !old.id && !old.testid && !old.nameAttr && !meaningfulHref(old.href);
 }
 
-/** The weights to score candidates against this remembered element with (see {@link Weights.twins}, {@link Weights.iconLabelled}). */
+/**
+ * The weights to score candidates against this remembered element with (see {@link Weights.twins},
+ * {@link Weights.iconLabelled}). An element known by its icon alone ({@link knownByIconOnly}) shares
+ * its icon with its kind (a team's Twitter links), as twins share their text: its context (row,
+ * heading) is what told it apart, and weighs as a twin's (`twins.context`); it has no text to
+ * weigh less.
+ */
 export function weightsFor(old: Descriptor, W: Weights): Weights {
   const labelled = !!old.icon && !!(old.text || old.name);
-  if (!old.twins && !labelled) return W;
+  const iconOnly = !old.twins && knownByIconOnly(old);
+  if (!old.twins && !labelled && !iconOnly) return W;
   const w = { ...W.w };
   if (labelled) w.icon *= W.iconLabelled;
+  if (iconOnly) {
+    w.heading *= W.twins.context;
+    w.row *= W.twins.context;
+  }
   if (!old.twins) return { ...W, w };
   w.text *= W.twins.text;
   w.name *= W.twins.text;
