@@ -90,6 +90,8 @@ class WorldWatch {
   readonly #loading = new Set<string>();
   /** frame id -> the extension's isolated world in its document. */
   readonly #worlds = new Map<string, number>();
+  /** Ends the calls in flight: a crashed renderer never answers them. */
+  readonly #onCrash = new Set<() => void>();
 
   constructor(
     private readonly session: CDPSession,
@@ -115,6 +117,11 @@ class WorldWatch {
       for (const [frame, id] of this.#worlds) if (id === executionContextId) this.#worlds.delete(frame);
     });
     session.on('Runtime.executionContextsCleared', () => this.#worlds.clear());
+    // Chrome keeps the page's contexts listed after its renderer crashed, and drops none of the calls to them.
+    session.on('Inspector.targetCrashed', () => {
+      this.#worlds.clear();
+      for (const end of [...this.#onCrash]) end();
+    });
   }
 
   /** The world to run in now in `frame`'s document, or undefined when the worker must carry the command (a frame of the page is loading). */
@@ -125,20 +132,33 @@ class WorldWatch {
 
   async call(context: number, request: PageRequest, page: Page): Promise<ShortcutOutcome> {
     let result: Protocol.Runtime.CallFunctionOnResponse;
+    let crashed: (() => void) | undefined;
     try {
-      result = await this.session.send('Runtime.callFunctionOn', {
+      const call = this.session.send('Runtime.callFunctionOn', {
         functionDeclaration: CALL_HANDLER,
         executionContextId: context,
         arguments: [{ value: request }],
         returnByValue: true,
         awaitPromise: true,
       });
+      call.catch(() => undefined);
+      result = await Promise.race([
+        call,
+        new Promise<never>((_, reject) => {
+          crashed = () => reject(new PageCrashed());
+          this.#onCrash.add(crashed);
+        }),
+      ]);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
+      // As when the document goes: the worker's answer for a lost document (a resend there, or navigation).
+      if (error instanceof PageCrashed) return navigated(request, why);
       // The document was gone before the call reached it: it never ran. A closed tab is the
       // worker's to report (tab-closed), as it does when its port to the page closes.
       if (/Cannot find context with specified id/i.test(why) || (await this.#closed(page, error))) return { via: 'socket', resent: false };
       return navigated(request, why);
+    } finally {
+      if (crashed) this.#onCrash.delete(crashed);
     }
     if (result.exceptionDetails) return navigated(request, result.exceptionDetails.exception?.description ?? result.exceptionDetails.text);
     const value: unknown = result.result.value;
@@ -155,6 +175,12 @@ class WorldWatch {
     } catch (probe) {
       return sessionGone(probe) || page.isClosed();
     }
+  }
+}
+
+class PageCrashed extends Error {
+  constructor() {
+    super("the page's renderer crashed");
   }
 }
 
