@@ -35,14 +35,21 @@ describe('delivery, re-sends and retries', () => {
     const hellos: Array<{ resume?: string }> = [];
     ctx.session.bridge.on('hello', (h) => hellos.push(h));
     const before = ctx.session.retries.byCommand.wait ?? 0;
-    const waiting = ctx.session.locator.wait('visible', { target: { text: 'Finished' }, timeoutMs: 15_000 });
-    await stopWorker(ctx.session.browser!);
-    await expect.poll(() => hellos.length, { timeout: 15_000 }).toBe(1);
-    expect(hellos[0]!.resume).toBe(ctx.session.runId);
-    await (await runPage()).click('#start');
-    const answer = await waiting;
-    expect(answer.retries).toBe(1);
-    expect((ctx.session.retries.byCommand.wait ?? 0) - before).toBe(1);
+    // Over the extension's socket: a wait sent over the pipe (ContentWorld) never meets the stopped worker.
+    const pipe = ctx.session.bridge.useShortcut(undefined);
+    try {
+      const waiting = ctx.session.locator.wait('visible', { target: { text: 'Finished' }, timeoutMs: 15_000 });
+      waiting.catch(() => undefined); // awaited below; a rejection meanwhile is not unhandled
+      await stopWorker(ctx.session.browser!);
+      await expect.poll(() => hellos.length, { timeout: 15_000 }).toBe(1);
+      expect(hellos[0]!.resume).toBe(ctx.session.runId);
+      await (await runPage()).click('#start');
+      const answer = await waiting;
+      expect(answer.retries).toBe(1);
+      expect((ctx.session.retries.byCommand.wait ?? 0) - before).toBe(1);
+    } finally {
+      ctx.session.bridge.useShortcut(pipe);
+    }
   });
 
   it('[DL-ACT-LOST, DL-ACT-STATUS] row 25: an act whose answer is lost after its input was dispatched fails connection-lost with dispatched: true, clicked once, never sent again', async () => {
