@@ -82,7 +82,7 @@ describe('the guard\u2019s verdict over the pipe', () => {
     expect(await counts(page)).toMatchObject({ saves: 0, deletes: 0 });
   });
 
-  it('[GUARD-VERDICT-FORGED] a verdict from the page\u2019s main world is not believed, even with the step\u2019s token', async () => {
+  it('[GUARD-VERDICT-FORGED] [FAULT-49] a verdict from the page\u2019s main world is not believed, even with the step\u2019s token', async () => {
     await ctx.session.tab.navigate(ctx.page('hijack.html?steal=0'));
     const page = await runPage(ctx.session);
     // A page that had a function of that name, wired to the runner's own session: its calls
