@@ -111,7 +111,9 @@ export function armOn(element: Element, mode: 'pointer' | 'input', verdict?: Ver
  */
 function report(verdict: VerdictAsk): void {
   const seenNow = state();
-  disarm();
+  // The listeners come off after the event's task: the input's acknowledgement does not wait
+  // for it, and nothing is watched meanwhile (they do nothing once no guard is armed).
+  disarm({ later: true });
   reported = seenNow;
   const binding = (globalThis as Record<string, unknown>)[GUARD_VERDICT_BINDING];
   const payload: GuardVerdict = { token: verdict.token, state: seenNow };
@@ -164,9 +166,12 @@ function arm(element: Element, mode: Mode, to: Element | undefined, verdict: Ver
     const target = (event.composedPath()[0] as Element | undefined) ?? null;
     if (reaches(current.element, target) || retargetedHost(current.element, target)) current.hovered = true;
   };
-  for (const type of [...POINTER_EVENTS, ...KEY_EVENTS]) win.addEventListener(type, listener, { capture: true });
-  win.addEventListener('focusout', onFocusOut, { capture: true });
-  win.addEventListener('input', onInput, { capture: true });
+  for (const type of eventsOf(mode)) win.addEventListener(type, listener, { capture: true });
+  // Where the focus goes and what text arrives is only judged in `input` mode.
+  if (mode === 'input') {
+    win.addEventListener('focusout', onFocusOut, { capture: true });
+    win.addEventListener('input', onInput, { capture: true });
+  }
   win.addEventListener('mousemove', onMove, { capture: true, passive: true });
   armed = { element, mode, ...(to ? { to } : {}), ...(verdict ? { verdict } : {}), win, listener, onFocusOut, onInput, onMove, timer: setTimeout(disarm, ARMED_MS) };
 }
@@ -218,15 +223,26 @@ function dragPasses(current: Armed, type: string, target: Element | null): boole
   return false;
 }
 
-function disarm(): void {
+/** The events the guard's main listener judges in a mode: key events only where they are input. */
+function eventsOf(mode: Mode): readonly string[] {
+  return mode === 'input' ? [...POINTER_EVENTS, ...KEY_EVENTS] : POINTER_EVENTS;
+}
+
+function disarm({ later = false }: { later?: boolean } = {}): void {
   const current = armed;
   if (!current) return;
   armed = undefined;
   clearTimeout(current.timer);
-  for (const type of [...POINTER_EVENTS, ...KEY_EVENTS]) current.win.removeEventListener(type, current.listener, { capture: true });
-  current.win.removeEventListener('focusout', current.onFocusOut, { capture: true });
-  current.win.removeEventListener('input', current.onInput, { capture: true });
-  current.win.removeEventListener('mousemove', current.onMove, { capture: true });
+  const remove = (): void => {
+    for (const type of eventsOf(current.mode)) current.win.removeEventListener(type, current.listener, { capture: true });
+    if (current.mode === 'input') {
+      current.win.removeEventListener('focusout', current.onFocusOut, { capture: true });
+      current.win.removeEventListener('input', current.onInput, { capture: true });
+    }
+    current.win.removeEventListener('mousemove', current.onMove, { capture: true });
+  };
+  if (later) setTimeout(remove, 0);
+  else remove();
 }
 
 function state(): GuardState {
