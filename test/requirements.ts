@@ -282,7 +282,6 @@ export const REQUIREMENTS = {
   'GUARD-VERDICT-FALLBACK': 'a step whose verdict does not come (its last event never reached the guard) is judged by the disarm, which answers what the guard saw',
   'GUARD-VERDICT-FORGED': 'a verdict from anywhere but the extension\u2019s own world of the page (the page\u2019s main world, even with the step\u2019s token) is not believed',
   'TXT-KEPT': 'a document\u2019s match text is kept from one look to the next only while nothing it was read from changed: a text, attribute or child-list change in the page or in a shadow root it was read through, a shadow root attached since, or a slot the page assigns by hand makes the next look read the page again',
-  'PTR-REST': 'in a headless launch a click where the pointer already rests in the same document (nothing but the runner moves it) is a press and a release with no move first, as from a hand that did not move; elsewhere, or in a new document, the pointer moves there first',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

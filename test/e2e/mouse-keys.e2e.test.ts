@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
-import { runPage } from './support/runPage.js';
 
 // Buttons, modifiers, click counts and positions; chords in press. One Chrome for the file.
 const ctx = useSession({ timeoutMs: 3000 });
@@ -49,47 +48,5 @@ describe('mouse and keys', () => {
     expect(typo.message).toMatch(/did you mean "Enter"/);
     const modifier = await failure(ctx.session.press('Ctrl+A'));
     expect(modifier.message).toMatch(/"Ctrl" in "Ctrl\+A" is not a modifier/);
-  });
-
-  it('[PTR-REST] a click where the pointer already rests sends no move first, as a still hand; anywhere else it moves there', async () => {
-    await ctx.session.tab.navigate(ctx.page('mouse-keys.html'));
-    const page = await runPage(ctx.session);
-    const seen = () =>
-      page.evaluate(() => {
-        const w = window as unknown as { __seen?: string[] };
-        const out = w.__seen ?? [];
-        w.__seen = [];
-        return out;
-      });
-    const listen = () =>
-      page.evaluate(() => {
-        const w = window as unknown as { __seen: string[] };
-        w.__seen = [];
-        for (const type of ['mousemove', 'pointermove', 'mousedown', 'mouseup', 'click', 'dblclick'])
-          window.addEventListener(type, (e) => e.isTrusted && w.__seen.push(`${type}@${(e.target as Element).id}`), { capture: true });
-      });
-    await listen();
-    await ctx.session.click('Modifiers');
-    expect(await seen()).toContain('mousemove@mods');
-    // Nothing moved the pointer since: press and release only, and the click lands as before.
-    await ctx.session.click('Modifiers');
-    expect(await seen()).toEqual(['mousedown@mods', 'mouseup@mods', 'click@mods']);
-    await ctx.session.verify.targetText({ label: 'Log' }, 'click none detail 1');
-    await ctx.session.click('Modifiers', { clickCount: 2 });
-    expect((await seen()).filter((e) => e.startsWith('mousemove'))).toEqual([]);
-    await ctx.session.verify.targetText({ label: 'Log' }, 'click none detail 2 dblclick');
-    // Elsewhere, the pointer goes there first.
-    await ctx.session.click({ role: 'img', name: 'Pad' });
-    expect((await seen())[0]).toMatch(/^(mouse|pointer)move@pad$/);
-    // A hover leaves the pointer resting on the element: the click that follows presses there.
-    await ctx.session.hover('Modifiers');
-    expect(await seen()).toContain('mousemove@mods');
-    await ctx.session.click('Modifiers');
-    expect(await seen()).toEqual(['mousedown@mods', 'mouseup@mods', 'click@mods']);
-    // A new document has seen no pointer: the click at the same point moves there first.
-    await ctx.session.tab.navigate(ctx.page('mouse-keys.html?again'));
-    await listen();
-    await ctx.session.click('Modifiers');
-    expect(await seen()).toContain('mousemove@mods');
   });
 });

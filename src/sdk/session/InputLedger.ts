@@ -18,9 +18,8 @@ export class InputLedger<D extends Devices = Devices> {
   /** The page (or devices) whose `mouse` and `keyboard` count what goes through them. */
   readonly page: D;
 
-  /** `mouseOf` may wrap the mouse first (to know where it rests, see pipe/pointer.ts). */
-  constructor(page: D, mouseOf: (mouse: Mouse) => Mouse = (mouse) => mouse) {
-    const mouse = this.#count(mouseOf(page.mouse));
+  constructor(page: D) {
+    const mouse = this.#count(page.mouse);
     const keyboard = this.#count(page.keyboard);
     this.page = new Proxy(page, {
       get: (target, key) => {

@@ -9,7 +9,6 @@ import { Downloads, pipeDownloads, type Download } from './pipe/Downloads.js';
 import { fileInputOf, setInputFiles } from './pipe/Files.js';
 import { pageDragSurface, type DragSurface } from './pipe/drag.js';
 import { capture, SCREENSHOT_TIMEOUT_MS } from './pipe/pictures.js';
-import { clickAt, restTracked } from './pipe/pointer.js';
 import type { RunTab } from './RunTab.js';
 import type { StepContext } from './StepContext.js';
 import { firstLine, TrustedInput } from './TrustedInput.js';
@@ -21,7 +20,6 @@ import { firstLine, TrustedInput } from './TrustedInput.js';
 export class PipeInput extends TrustedInput<Page> implements Input {
   readonly pictures = true;
   readonly #downloads: Downloads;
-  readonly #headless: boolean;
 
   constructor(
     private readonly runTab: RunTab,
@@ -31,7 +29,6 @@ export class PipeInput extends TrustedInput<Page> implements Input {
   ) {
     super(pipe);
     this.#downloads = new Downloads(pipeDownloads(browser));
-    this.#headless = browser.process()?.spawnargs.some((arg) => arg.startsWith('--headless')) ?? false;
   }
 
   async upload(step: StepContext, found: Found, paths: readonly string[]): Promise<void> {
@@ -43,7 +40,7 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     // is guarded like any other: a chooser opened by something else is not this control's.
     const chooser = page.waitForFileChooser({ timeout: timeoutMs });
     chooser.catch(() => undefined);
-    await this.at(step, found, 'upload', 'pointer', (p, at) => clickAt(p.mouse, at.x, at.y));
+    await this.at(step, found, 'upload', 'pointer', (p, at) => p.mouse.click(at.x, at.y));
     // The chooser's own wait says what went wrong.
     const opened = await chooser.catch(() => undefined);
     if (!opened) {
@@ -93,8 +90,7 @@ export class PipeInput extends TrustedInput<Page> implements Input {
    */
   protected async dispatch(step: StepContext, action: string, input: (page: Page) => Promise<void>, timeoutMs = this.timeout(step)): Promise<void> {
     const page = await this.runTab.page(step.send);
-    // Headless, nothing but the runner moves the pointer: where it rests is known (pipe/pointer.ts).
-    const ledger = new InputLedger(page, this.#headless ? (mouse) => restTracked(mouse, page.target(), () => documentIdOf(page)) : undefined);
+    const ledger = new InputLedger(page);
     step.inputSent = true;
     try {
       await inputWithDeadline(action, timeoutMs, () => input(ledger.page), { activity: () => pageActivity(page, this.pipe.dialogs), dispatched: () => ledger.dispatched });
@@ -115,12 +111,6 @@ export class PipeInput extends TrustedInput<Page> implements Input {
       throw error;
     }
   }
-}
-
-/** The id of the top document the page shows now (puppeteer's frame keeps the loader id of its last new document). */
-function documentIdOf(page: Page): string | undefined {
-  const id = (page.mainFrame() as unknown as { _loaderId?: unknown })._loaderId;
-  return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
 /** How long a page whose input lost its target may take to be known closed. */

@@ -6,7 +6,6 @@ import type { Devices } from './InputLedger.js';
 import type { Download, Downloads } from './pipe/Downloads.js';
 import { travel, type DragSurface } from './pipe/drag.js';
 import { holding, pressChord, type Chord } from './pipe/keys.js';
-import { clickAt, forgetRest } from './pipe/pointer.js';
 import type { StepContext } from './StepContext.js';
 
 /** How long a press into a frame waits for a move to reach its element (see TrustedInput#aim). */
@@ -47,10 +46,10 @@ export abstract class TrustedInput<D extends Devices> {
       async (d, at, check) => {
         if (action === 'hover') return d.mouse.move(at.x, at.y);
         if (found.descriptor.frame !== undefined && !how?.position) await this.#aim(step, d, at, check);
-        if (action === 'doubleClick') return clickAt(d.mouse, at.x, at.y, { count: 2 });
+        if (action === 'doubleClick') return d.mouse.click(at.x, at.y, { count: 2 });
         const x = how?.position ? at.rect.x + how.position.x : at.x;
         const y = how?.position ? at.rect.y + how.position.y : at.y;
-        return holding(d.keyboard, how?.modifiers ?? [], () => clickAt(d.mouse, x, y, { button: how?.button ?? 'left', count: how?.clickCount ?? 1 }));
+        return holding(d.keyboard, how?.modifiers ?? [], () => d.mouse.click(x, y, { button: how?.button ?? 'left', count: how?.clickCount ?? 1 }));
       },
       // A position may aim past the element on purpose: then its press is not the element's.
       { presses: action !== 'hover' && !how?.position },
@@ -71,7 +70,7 @@ export abstract class TrustedInput<D extends Devices> {
 
   type(step: StepContext, found: Found, text: string): Promise<void> {
     return this.at(step, found, 'type', 'input', async (d, at, check) => {
-      await clickAt(d.mouse, at.x, at.y);
+      await d.mouse.click(at.x, at.y);
       await HitGuard.typeChecked(text, (chunk) => d.keyboard.type(chunk), check);
     });
   }
@@ -106,8 +105,7 @@ export abstract class TrustedInput<D extends Devices> {
     });
     let points = await locate();
     // The press must reach the source and the release the target (see HitGuard).
-    // An HTML5 drag's events move the pointer around the mouse: where it rests is not known after.
-    await this.guarded(step, from, 'drag', 'drag', points.a, (d, a) => travel(this.surface(step, d), a, points.b).finally(() => forgetRest(d.mouse)), {
+    await this.guarded(step, from, 'drag', 'drag', points.a, (d, a) => travel(this.surface(step, d), a, points.b), {
       to: to.descriptor,
       relocate: async () => (points = await locate()).a,
     });
@@ -128,7 +126,7 @@ export abstract class TrustedInput<D extends Devices> {
     if (at.kind === undefined) {
       throw new AiteError('unsupported', `${step.name} needs a checkbox or radio; the target is a <${at.tag}>.`, { command: step.name });
     }
-    if (at.checked !== want) await this.guarded(step, found, step.name, 'pointer', at, (d, point) => clickAt(d.mouse, point.x, point.y), { presses: true });
+    if (at.checked !== want) await this.guarded(step, found, step.name, 'pointer', at, (d, point) => d.mouse.click(point.x, point.y), { presses: true });
     await step.verify.state(check, want ? 'checked' : 'unchecked', { timeoutMs: step.timeoutMs });
   }
 
