@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Connection } from 'puppeteer-core/internal/cdp/Connection.js';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
+import { overSocket as overSocketOf } from './support/overSocket.js';
 import { runPage } from './support/runPage.js';
 import { reloadExtension } from './support/worker.js';
 
@@ -26,14 +27,7 @@ async function cdpSent<T>(work: () => Promise<T>): Promise<{ value: T; methods: 
 }
 
 /** `work` with every request over the extension's socket. */
-async function overSocket<T>(work: () => Promise<T>): Promise<T> {
-  const pipe = ctx.session.bridge.useShortcut(undefined);
-  try {
-    return await work();
-  } finally {
-    ctx.session.bridge.useShortcut(pipe);
-  }
-}
+const overSocket = <T>(work: () => Promise<T>): Promise<T> => overSocketOf(ctx.session, work);
 
 /** The counter page, its value moved on by one click. */
 async function openCounter(): Promise<void> {

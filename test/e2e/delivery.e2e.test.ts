@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
+import { overSocket } from './support/overSocket.js';
 import { extensionWorker, stopWorker } from './support/worker.js';
 
 const ctx = useSession();
@@ -36,8 +37,7 @@ describe('delivery, re-sends and retries', () => {
     ctx.session.bridge.on('hello', (h) => hellos.push(h));
     const before = ctx.session.retries.byCommand.wait ?? 0;
     // Over the extension's socket: a wait sent over the pipe (ContentWorld) never meets the stopped worker.
-    const pipe = ctx.session.bridge.useShortcut(undefined);
-    try {
+    await overSocket(ctx.session, async () => {
       const waiting = ctx.session.locator.wait('visible', { target: { text: 'Finished' }, timeoutMs: 15_000 });
       waiting.catch(() => undefined); // awaited below; a rejection meanwhile is not unhandled
       await stopWorker(ctx.session.browser!);
@@ -47,9 +47,7 @@ describe('delivery, re-sends and retries', () => {
       const answer = await waiting;
       expect(answer.retries).toBe(1);
       expect((ctx.session.retries.byCommand.wait ?? 0) - before).toBe(1);
-    } finally {
-      ctx.session.bridge.useShortcut(pipe);
-    }
+    });
   });
 
   it('[DL-ACT-LOST, DL-ACT-STATUS] row 25: an act whose answer is lost after its input was dispatched fails connection-lost with dispatched: true, clicked once, never sent again', async () => {

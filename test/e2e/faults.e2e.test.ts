@@ -5,6 +5,7 @@ import { wakeWorker } from '../../src/sdk/launch/wakeWorker.js';
 import { startFixtureServer } from '../support/FixtureServer.js';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
+import { overSocket } from './support/overSocket.js';
 import { runPage as runPageOf } from './support/runPage.js';
 import { extensionWorker, reloadExtension, stopWorker } from './support/worker.js';
 
@@ -126,8 +127,7 @@ describe('faults in one session', () => {
     ctx.session.bridge.on('hello', (h) => hellos.push(h));
     const before = ctx.session.retries.byCommand.wait ?? 0;
     // Over the extension's socket: a wait sent over the pipe (ContentWorld) never meets the reload.
-    const pipe = ctx.session.bridge.useShortcut(undefined);
-    try {
+    await overSocket(ctx.session, async () => {
       const waiting = ctx.session.locator.wait('visible', { target: { text: 'Finished' }, timeoutMs: 15_000 });
       waiting.catch(() => undefined); // awaited below; a rejection meanwhile is not unhandled
       await reloadExtension(ctx.session.browser!);
@@ -138,9 +138,7 @@ describe('faults in one session', () => {
       const answer = await waiting;
       expect(answer.retries).toBe(1);
       expect((ctx.session.retries.byCommand.wait ?? 0) - before).toBe(1);
-    } finally {
-      ctx.session.bridge.useShortcut(pipe);
-    }
+    });
     await ctx.session.verify.text('Finished');
   });
 
