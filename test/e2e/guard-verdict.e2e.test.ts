@@ -29,6 +29,9 @@ async function requests<T>(work: () => Promise<T>, onResolve?: (request: { verdi
 }
 
 /** The guard requests among them (other requests, such as the run tab's first look for its page, are not these tests' concern). */
+/** The runner's own CDP session of `page` (the one the guard's binding was added on). */
+const sessionOfPage = (page: Page) => (page as unknown as { _client(): { send(method: string, params: object): Promise<unknown> } })._client();
+
 const guardOps = (sent: string[]): string[] => sent.filter((cmd) => cmd.startsWith('guard'));
 
 const counts = (page: Page) =>
@@ -86,8 +89,8 @@ describe('the guard\u2019s verdict over the pipe', () => {
     await ctx.session.tab.navigate(ctx.page('hijack.html?steal=0'));
     const page = await runPage(ctx.session);
     // A page that had a function of that name, wired to the runner's own session: its calls
-    // reach the runner, from the main world. (Last in the file: the binding is the session's.)
-    const client = (page as unknown as { _client(): { send(method: string, params: object): Promise<unknown> } })._client();
+    // reach the runner, from the main world. (This and the next test change the session's binding: last in the file.)
+    const client = sessionOfPage(page);
     await client.send('Runtime.addBinding', { name: GUARD_VERDICT_BINDING });
     expect(await page.evaluate((name) => typeof (window as unknown as Record<string, unknown>)[name], GUARD_VERDICT_BINDING)).toBe('function');
     // The page learns the step's token (it never can: the test tells it) and, on the first move
@@ -119,7 +122,7 @@ describe('the guard\u2019s verdict over the pipe', () => {
     await ctx.session.tab.navigate(ctx.page('hijack.html?steal=0'));
     const page = await runPage(ctx.session);
     // The runner's session stops hearing the binding; the guard still calls it, and disarms.
-    const client = (page as unknown as { _client(): { send(method: string, params: object): Promise<unknown> } })._client();
+    const client = sessionOfPage(page);
     await client.send('Runtime.removeBinding', { name: GUARD_VERDICT_BINDING });
     const stopped = await requests(() => failure(ctx.session.click({ text: 'Save settings' }, { timeoutMs: 1_000 })));
     expect(stopped.value.reason).toBe('not-visible');
