@@ -59,7 +59,8 @@ describe('wait, every kind', () => {
     await ctx.session.locator.wait('visible', { target: { text: 'Secret' } });
     await page.evaluate(() => setTimeout(() => (document.getElementById('secret')!.hidden = true), 100));
     await ctx.session.locator.wait('gone', { target: { text: 'Secret' } });
-    await ctx.session.tab.navigate(ctx.page('textchange.html?ms=100'));
+    // The text changes 650 ms from here: time enough, on a loaded machine, for the wait to read it first.
+    await ctx.session.tab.navigate(ctx.page('textchange.html?ms=600'));
     await (await runPage()).evaluate(() => setTimeout(() => document.getElementById('start')!.click(), 50));
     const changed = await ctx.session.locator.wait('textChanges', { target: { role: 'status' } });
     expect(changed.found).toBe('Finished');
