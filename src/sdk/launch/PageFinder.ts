@@ -25,14 +25,12 @@ export class PageFinder {
    */
   async prefetch(tabId: number, url: string): Promise<void> {
     if (this.cached(tabId, url)) return;
-    const pages = await this.browser.pages().catch(() => []);
-    const matches = pages.filter((page) => !page.isClosed() && page.url() === url);
+    const matches = await this.#showing(url).catch(() => []);
     if (matches.length === 1) this.#cache.set(tabId, matches[0]!);
   }
 
   async find(tab: TabInfo): Promise<Page | { refused: string }> {
-    const pages = (await this.browser.pages()).filter((page) => !page.isClosed());
-    let matches = pages.filter((page) => page.url() === tab.url);
+    let matches = await this.#showing(tab.url);
     if (matches.length > 1) {
       const titled = await Promise.all(matches.map(async (page) => ((await page.title().catch(() => '')) === tab.title ? page : undefined)));
       matches = titled.filter((page): page is Page => page !== undefined);
@@ -47,5 +45,10 @@ export class PageFinder {
           ? `no page in Chrome shows ${tab.url}`
           : `${matches.length} pages show ${tab.url} with the title "${tab.title}", so aite cannot tell which is the run's tab`,
     };
+  }
+
+  /** The open pages that show `url`. */
+  async #showing(url: string): Promise<Page[]> {
+    return (await this.browser.pages()).filter((page) => !page.isClosed() && page.url() === url);
   }
 }

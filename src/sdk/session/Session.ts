@@ -249,8 +249,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
         watch.dispose();
       });
       // Page commands go straight to the content script over the pipe when they can (ContentWorld).
-      if (parts.allow) {
-        const world = new ContentWorld(browser, (tab) => this.#runTab.knownPage(tab), allowedOrigins(parts.allow), this.#verdicts!);
+      if (parts.allow && this.#verdicts) {
+        const world = new ContentWorld(browser, (tab) => this.#runTab.knownPage(tab), allowedOrigins(parts.allow), this.#verdicts);
         this.bridge.useShortcut(world);
         browser.once('disconnected', () => world.dispose());
       }
