@@ -281,7 +281,8 @@ export const REQUIREMENTS = {
   'GUARD-VERDICT': 'over the pipe a single left click and a fill end on the verdict the guard sends one way when their last event reaches the element\u2019s window, with no disarm round trip, and report every outcome the disarm would (a stopped click is tried again); the page\u2019s main world has no such function',
   'GUARD-VERDICT-FALLBACK': 'a step whose verdict does not come (its last event never reached the guard) is judged by the disarm, which answers what the guard saw',
   'GUARD-VERDICT-FORGED': 'a verdict from anywhere but the extension\u2019s own world of the page (the page\u2019s main world, even with the step\u2019s token) is not believed',
-  'TXT-KEPT': 'a document\u2019s match text is kept from one look to the next only while nothing it was read from changed: a text, attribute or child-list change in the page or in a shadow root it was read through, a shadow root attached since, or a slot the page assigns by hand makes the next look read the page again',
+  'TXT-KEPT': 'a document\u2019s match text is kept from one look to the next and brought up to date with the text, attribute and child-list changes heard in the page and in the shadow roots it was read through; a shadow root attached since, or a slot the page assigns by hand, makes the next look read the page again',
+  'TXT-PATCHED': 'kept text brought up to date from the changes heard is, after any sequence of changes, the text a fresh read gives for every element (spans, matches and shadow trees included)',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;
