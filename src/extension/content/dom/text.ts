@@ -360,6 +360,13 @@ interface Span {
   readonly el: Element;
 }
 
+/** A string asked of a text: folded, lower-cased, and where it occurs in the lower-cased text. */
+interface Wanted {
+  readonly w: string;
+  readonly wl: string;
+  readonly hits: readonly number[];
+}
+
 /** One document's text (or one element's: the same walk from it), folded, with each element's span in it. */
 class DocText {
   text = '';
@@ -371,7 +378,7 @@ class DocText {
   readonly spans = new Map<Element, Span>();
   /** The spans in the order the walk met their elements (an element before what it holds). */
   #walk: Span[] = [];
-  readonly #hits = new Map<string, number[]>();
+  readonly #wanted = new Map<string, Wanted>();
   #parts: string[] = [];
   #len = 0;
   #space: boolean;
@@ -425,7 +432,7 @@ class DocText {
     this.#walk = walk.slice(0, at).concat(part.#walk, walk.slice(at + inside + 1));
     this.text = text;
     this.#lower = undefined;
-    this.#hits.clear();
+    this.#wanted.clear();
     const found = [...part.roots].filter((root) => !this.roots.has(root));
     for (const root of found) this.roots.add(root);
     return found;
@@ -437,14 +444,12 @@ class DocText {
   }
 
   match(span: Span, wanted: string, exact: boolean): TextMatch | undefined {
-    const w = fold(wanted);
+    const { w, wl, hits } = this.#wantedOf(wanted);
     let { start, end } = span;
     if (this.text.charCodeAt(start) === 32) start++;
     if (end > start && this.text.charCodeAt(end - 1) === 32) end--;
     if (exact) return end - start === w.length && this.text.startsWith(w, start) ? 'whole' : undefined;
-    const wl = lowerSameLength(w);
     if (end - start === wl.length && this.#lowered.startsWith(wl, start)) return 'whole';
-    const hits = this.#hitsOf(wl);
     // The first occurrence at or after the span's start must also end inside it.
     let lo = 0;
     let hi = hits.length;
@@ -456,15 +461,19 @@ class DocText {
     return lo < hits.length && hits[lo]! + wl.length <= end ? 'part' : undefined;
   }
 
-  #hitsOf(wl: string): number[] {
-    let hits = this.#hits.get(wl);
-    if (!hits) {
-      hits = [];
+  /** A wanted string folded, lower-cased, and where it occurs in the lower-cased text (once per string: a match asks it of every element). */
+  #wantedOf(wanted: string): Wanted {
+    let found = this.#wanted.get(wanted);
+    if (!found) {
+      const w = fold(wanted);
+      const wl = lowerSameLength(w);
+      const hits: number[] = [];
       const lower = this.#lowered;
       if (wl.length > 0) for (let at = lower.indexOf(wl); at >= 0; at = lower.indexOf(wl, at + 1)) hits.push(at);
-      this.#hits.set(wl, hits);
+      found = { w, wl, hits };
+      this.#wanted.set(wanted, found);
     }
-    return hits;
+    return found;
   }
 
   #append(s: string): void {
