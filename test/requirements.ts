@@ -26,6 +26,7 @@ export const REQUIREMENTS = {
   'RS-REPAIR': 'a scored candidate >= 0.85 with no rival within 0.15 answers repaired: true, via "repair", with repair { score, runnerUp, old, changed, changes }',
   'RS-DRIFTED': 'a best candidate between 0.60 and 0.85 answers drifted, never acted on',
   'RS-REPAIR-AMBIGUOUS': 'two candidates within 0.15 answer ambiguous with repair: true and the candidates',
+  'RS-HEADING': 'a descriptor\u2019s heading is the nearest rendered, non-empty heading (h1-h6, role heading) before the element in its tree\u2019s document order, not one that holds it, then before its shadow host; near the element or hundreds of elements away',
   'RS-RECORD': 'beyond v1: resolve with `record` adds twins and peers to the descriptor (what the lock file keeps for repair)',
   'RS-ONE-MODEL': 'beyond v1: one page model: the descriptor recorded for an element and the one repair scores for it on the unchanged page are identical, field by field',
   // Icons in the page model (issue 18)
