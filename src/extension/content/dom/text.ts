@@ -125,7 +125,15 @@ export class TextIndex {
    */
   labelsOf(el: Element): readonly HTMLLabelElement[] {
     if (!('labels' in el)) return [];
-    const root = el.getRootNode();
+    return this.#labelsIn(el.getRootNode()).get(el) ?? [];
+  }
+
+  /** The controls some label of `root` (a document or shadow root) names. */
+  labelledControls(root: Document | ShadowRoot): Iterable<Element> {
+    return this.#labelsIn(root).keys();
+  }
+
+  #labelsIn(root: Node): Map<Element, HTMLLabelElement[]> {
     let byControl = this.#labels.get(root);
     if (!byControl) {
       byControl = new Map();
@@ -139,7 +147,7 @@ export class TextIndex {
       }
       this.#labels.set(root, byControl);
     }
-    return byControl.get(el) ?? [];
+    return byControl;
   }
 
   /**
