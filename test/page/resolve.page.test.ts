@@ -82,7 +82,7 @@ describe('resolve: target kinds', () => {
     } finally {
       await t.page.evaluate(() => {
         document.getElementById('label-host')!.remove();
-        document.getElementById('late-field')!.labels![0]!.remove();
+        document.querySelector('label[for="late-field"]')!.remove();
         document.getElementById('late-field')!.remove();
       });
     }
