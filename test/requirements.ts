@@ -283,6 +283,7 @@ export const REQUIREMENTS = {
   'GUARD-VERDICT-FALLBACK': 'a step whose verdict does not come (its last event never reached the guard) is judged by the disarm, which answers what the guard saw',
   'GUARD-VERDICT-FORGED': 'a verdict from anywhere but the extension\u2019s own world of the page (the page\u2019s main world, even with the step\u2019s token) is not believed',
   'TXT-KEPT': 'a document\u2019s match text is kept from one look to the next and brought up to date with the text, attribute and child-list changes heard in the page and in the shadow roots it was read through; a shadow root attached since, or a slot the page assigns by hand, makes the next look read the page again',
+  'TXT-VISIBLE-HOSTS': 'the page\u2019s visible text (a verify of text) reads through every shadow root in it: one attached since the last look with no DOM change, one attached inside such a root, one added or removed with its host, a custom element\u2019s',
   'TXT-PATCHED': 'kept text brought up to date from the changes heard is, after any sequence of changes, the text a fresh read gives for every element (spans, matches and shadow trees included)',
 } as const;
 

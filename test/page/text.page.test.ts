@@ -319,3 +319,59 @@ describe('[TXT-PATCHED] kept text brought up to date from what changed', () => {
     }
   });
 });
+
+// The elements that can host a shadow root are kept between looks at the page's visible text
+// (dom/hosts.ts): a root attached since, with no DOM change, must still be read through.
+describe('[TXT-VISIBLE-HOSTS] the page\u2019s visible text and the shadow roots in it', () => {
+  it('reads through every shadow root, attached since the last look or added with its host', async () => {
+    const t = await h.open('targets.html');
+    try {
+      await t.page.evaluate(() => {
+        document.body.innerHTML = `<div id="a">alpha light</div><div id="b">beta light<span>in b</span></div><x-box id="x">x light</x-box><ul>${Array.from({ length: 300 }, (_, i) => `<li>row ${i}</li>`).join('')}</ul>`;
+        document.getElementById('a')!.attachShadow({ mode: 'open' }).innerHTML = '<p>alpha shadow</p>';
+      });
+      await t.page.addScriptTag({ content: textModule });
+      const seen = await t.page.evaluate(() => {
+        const look = (): string => aiteText.visibleText(document.body);
+        const $ = (id: string) => document.getElementById(id)!;
+        const out: Record<string, string> = {};
+        out.first = look();
+        out.again = look();
+        // No DOM change: attaching a root is no mutation.
+        $('b').attachShadow({ mode: 'open' }).innerHTML = '<p>beta shadow <span id="inner">inner light</span></p>';
+        out.attached = look();
+        $('b').shadowRoot!.getElementById('inner')!.attachShadow({ mode: 'open' }).innerHTML = '<em>gamma nested</em>';
+        out.nested = look();
+        $('x').attachShadow({ mode: 'open' }).innerHTML = '<b>custom shadow</b>';
+        out.custom = look();
+        const added = document.createElement('section');
+        added.attachShadow({ mode: 'open' }).innerHTML = '<p>delta added</p>';
+        document.body.prepend(added);
+        out.added = look();
+        $('a').remove();
+        out.removed = look();
+        const late = document.createElement('div');
+        $('b').shadowRoot!.append(late);
+        out.inRoot = look();
+        late.attachShadow({ mode: 'open' }).innerHTML = 'epsilon late';
+        out.lateInRoot = look();
+        return out;
+      });
+      expect(seen.first).toContain('alpha shadow');
+      expect(seen.first).toContain('beta light');
+      expect(seen.again).toBe(seen.first);
+      expect(seen.attached).toContain('beta shadow');
+      expect(seen.attached).not.toContain('beta light');
+      expect(seen.nested).toContain('gamma nested');
+      expect(seen.nested).not.toContain('inner light');
+      expect(seen.custom).toContain('custom shadow');
+      expect(seen.custom).not.toContain('x light');
+      expect(seen.added).toContain('delta added');
+      expect(seen.removed).not.toContain('alpha');
+      expect(seen.lateInRoot).toContain('epsilon late');
+      expect(seen.lateInRoot).toContain('gamma nested');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { isElement, isShadowRoot, shadowRootOf, styleOf } from './nodes.js';
+import { shadowHostsIn } from './hosts.js';
 import { composedParent } from './query.js';
 import { isRendered } from './visibility.js';
 
@@ -604,21 +605,6 @@ function innerTextOf(el: Element): string {
 function parentAcrossShadow(n: Node): Node | null {
   if (isShadowRoot(n.parentNode)) return n.parentNode.host;
   return n.parentNode;
-}
-
-function shadowHostsIn(root: Element): Element[] {
-  const found: Element[] = [];
-  const stack: (Element | ShadowRoot)[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    const sr = isElement(node) ? shadowRootOf(node) : null;
-    if (sr) {
-      found.push(node as Element);
-      stack.push(sr);
-    }
-    for (let c = node.firstElementChild; c; c = c.nextElementSibling) stack.push(c);
-  }
-  return found;
 }
 
 function walkVisible(el: Element, onPath: Set<Node>): string {
