@@ -26,6 +26,7 @@ export const REQUIREMENTS = {
   'RS-REPAIR': 'a scored candidate >= 0.85 with no rival within 0.15 answers repaired: true, via "repair", with repair { score, runnerUp, old, changed, changes }',
   'RS-DRIFTED': 'a best candidate between 0.60 and 0.85 answers drifted, never acted on',
   'RS-REPAIR-AMBIGUOUS': 'two candidates within 0.15 answer ambiguous with repair: true and the candidates',
+  'RS-HEADING': 'a descriptor\u2019s heading is the nearest rendered, non-empty heading (h1-h6, role heading) before the element in its tree\u2019s document order, not one that holds it, then before its shadow host; near the element or hundreds of elements away',
   'RS-RECORD': 'beyond v1: resolve with `record` adds twins and peers to the descriptor (what the lock file keeps for repair)',
   'RS-ONE-MODEL': 'beyond v1: one page model: the descriptor recorded for an element and the one repair scores for it on the unchanged page are identical, field by field',
   // Icons in the page model (issue 18)
@@ -281,7 +282,9 @@ export const REQUIREMENTS = {
   'GUARD-VERDICT': 'over the pipe a single left click and a fill end on the verdict the guard sends one way when their last event reaches the element\u2019s window, with no disarm round trip, and report every outcome the disarm would (a stopped click is tried again); the page\u2019s main world has no such function',
   'GUARD-VERDICT-FALLBACK': 'a step whose verdict does not come (its last event never reached the guard) is judged by the disarm, which answers what the guard saw',
   'GUARD-VERDICT-FORGED': 'a verdict from anywhere but the extension\u2019s own world of the page (the page\u2019s main world, even with the step\u2019s token) is not believed',
-  'TXT-KEPT': 'a document\u2019s match text is kept from one look to the next only while nothing it was read from changed: a text, attribute or child-list change in the page or in a shadow root it was read through, a shadow root attached since, or a slot the page assigns by hand makes the next look read the page again',
+  'TXT-KEPT': 'a document\u2019s match text is kept from one look to the next and brought up to date with the text, attribute and child-list changes heard in the page and in the shadow roots it was read through; a shadow root attached since, or a slot the page assigns by hand, makes the next look read the page again',
+  'TXT-VISIBLE-HOSTS': 'the page\u2019s visible text (a verify of text) reads through every shadow root in it: one attached since the last look with no DOM change, one attached inside such a root, one added or removed with its host, a custom element\u2019s',
+  'TXT-PATCHED': 'kept text brought up to date from the changes heard is, after any sequence of changes, the text a fresh read gives for every element (spans, matches and shadow trees included)',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -61,6 +61,33 @@ describe('resolve: target kinds', () => {
     expect((await resolved({ label: 'Colour' })).descriptor.id).toBe('colour');
   });
 
+  it('label inside a shadow root, and a label added since the last look', async () => {
+    await t.page.evaluate(() => {
+      const host = document.createElement('div');
+      host.id = 'label-host';
+      document.body.append(host);
+      host.attachShadow({ mode: 'open' }).innerHTML =
+        '<label for="sh-for">Shadow for</label><input id="sh-for"><label>Shadow wrap <input id="sh-wrap"></label><input id="sh-aria" aria-label="Shadow aria"><span id="sh-name">Shadow named</span><input id="sh-by" aria-labelledby="sh-name">';
+    });
+    try {
+      for (const [label, id] of [['Shadow for', 'sh-for'], ['shadow wrap', 'sh-wrap'], ['Shadow aria', 'sh-aria'], ['Shadow named', 'sh-by']]) {
+        expect((await resolved({ label })).descriptor.id, label).toBe(id);
+      }
+      await t.page.evaluate(() => {
+        document.getElementById('label-host')!.shadowRoot!.getElementById('sh-aria')!.setAttribute('aria-label', 'Renamed aria');
+        document.getElementById('label-host')!.insertAdjacentHTML('afterend', '<label for="late-field">Late label</label><input id="late-field">');
+      });
+      expect((await resolved({ label: 'Renamed aria' })).descriptor.id).toBe('sh-aria');
+      expect((await resolved({ label: 'Late label' })).descriptor.id).toBe('late-field');
+    } finally {
+      await t.page.evaluate(() => {
+        document.getElementById('label-host')!.remove();
+        document.querySelector('label[for="late-field"]')!.remove();
+        document.getElementById('late-field')!.remove();
+      });
+    }
+  });
+
   it('placeholder, testid, css, xpath', async () => {
     expect((await resolved({ placeholder: 'you@example.com' })).descriptor.id).toBe('email');
     expect((await resolved({ placeholder: 'jane' })).descriptor.id).toBe('fullname');

@@ -1,6 +1,6 @@
 import { CommandFailure, type Reason, type Target } from '../../sdk/protocol/index.js';
 import { describe } from './dom/describe.js';
-import { accessibleName, isAriaHidden, isInteractive, labelsOf, roleOf, UNNAMED_ROLES } from './dom/aria.js';
+import { accessibleName, isAriaHidden, isInteractive, labelledIn, labelsOf, roleOf, UNNAMED_ROLES } from './dom/aria.js';
 import { composedContains, composedParent, queryCssDeep, walkElements } from './dom/query.js';
 import { enterFrames } from './frames.js';
 import { findRegions, rowsAround } from './dom/regions.js';
@@ -202,7 +202,9 @@ function compile(t: Target, doc: Document, texts: TextIndex, roots?: readonly Sh
   }
   if (t.label !== undefined) {
     const want = t.label;
-    tiered.push((el) => best(labelsOf(el, texts).map((l) => matchText(l, want, exact))));
+    // After a walk of the whole document, only the elements that can have a label are asked.
+    const labelled = roots ? labelledIn([doc, ...roots], texts) : undefined;
+    tiered.push((el) => (labelled && !labelled.has(el) ? undefined : best(labelsOf(el, texts).map((l) => matchText(l, want, exact)))));
   }
   if (t.name !== undefined) {
     const want = t.name;

@@ -183,6 +183,20 @@ export function labelsOf(el: Element, texts: TextIndex): string[] {
   return out;
 }
 
+/**
+ * Every element of these trees (a document and its shadow roots) that {@link labelsOf} can give
+ * a label: one with an `aria-labelledby` or `aria-label`, or a control some `<label>` names. A
+ * `label` target asks only these, not every element of the page.
+ */
+export function labelledIn(trees: readonly (Document | ShadowRoot)[], texts: TextIndex): Set<Element> {
+  const out = new Set<Element>();
+  for (const root of trees) {
+    for (const el of root.querySelectorAll('[aria-labelledby], [aria-label]')) out.add(el);
+    for (const el of texts.labelledControls(root)) out.add(el);
+  }
+  return out;
+}
+
 const INTERACTIVE_TAGS = new Set(['a', 'button', 'label', 'summary', 'select', 'option', 'input', 'textarea']);
 const INTERACTIVE_ROLES = new Set([
   'button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'checkbox', 'radio',

@@ -397,28 +397,69 @@ function nearestHeading(el: Element, cache: DescribeCache): string | undefined {
   let node: Element = el;
   for (;;) {
     const root = node.getRootNode() as Document | ShadowRoot;
-    const hs = cache.headingsOf(root);
-    // The last heading that comes before `node` (or contains it) in document order.
-    let lo = 0;
-    let hi = hs.length - 1;
-    let at = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const h = hs[mid]!;
-      if (h === node || h.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING) {
-        at = h === node ? mid - 1 : mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    for (let i = at; i >= 0; i--) {
-      const h = hs[i]!;
-      if (h === node || h.contains(node) || !isRendered(h)) continue;
-      const t = cache.texts.of(h);
-      if (t) return cut(t, TEXT_MAX);
-    }
+    const near = headingBack(node, cache);
+    const text = near !== undefined ? near : headingListed(node, root, cache);
+    if (text) return text;
     if (!isShadowRoot(root)) return undefined;
     node = root.host;
   }
+}
+
+/** How many elements back from an element {@link headingBack} looks before listing the tree's headings. */
+const HEADING_BACK_MAX = 100;
+
+/**
+ * The nearest heading's text found by walking back from `node` in its tree's document order
+ * (previous siblings' last descendants, then the parent): a heading near the element is found
+ * without listing every heading of the tree (a selector over the whole tree). '' when there is
+ * none before it; undefined when none came within {@link HEADING_BACK_MAX} elements.
+ */
+function headingBack(node: Element, cache: DescribeCache): string | undefined {
+  let steps = 0;
+  for (let p = previousInTree(node); p; p = previousInTree(p)) {
+    if (++steps > HEADING_BACK_MAX) return undefined;
+    if (!isHeading(p) || p.contains(node) || !isRendered(p)) continue;
+    const t = cache.texts.of(p);
+    if (t) return cut(t, TEXT_MAX);
+  }
+  return '';
+}
+
+/** The element before `el` in its tree's document order (null at the tree's start). */
+function previousInTree(el: Element): Element | null {
+  let p = el.previousElementSibling;
+  if (!p) return el.parentElement;
+  while (p.lastElementChild) p = p.lastElementChild;
+  return p;
+}
+
+/** {@link headingBack} over the tree's list of headings, for an element far from any. */
+function headingListed(node: Element, root: Document | ShadowRoot, cache: DescribeCache): string | undefined {
+  const hs = cache.headingsOf(root);
+  // The last heading that comes before `node` (or contains it) in document order.
+  let lo = 0;
+  let hi = hs.length - 1;
+  let at = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const h = hs[mid]!;
+    if (h === node || h.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING) {
+      at = h === node ? mid - 1 : mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  for (let i = at; i >= 0; i--) {
+    const h = hs[i]!;
+    if (h === node || h.contains(node) || !isRendered(h)) continue;
+    const t = cache.texts.of(h);
+    if (t) return cut(t, TEXT_MAX);
+  }
+  return undefined;
+}
+
+/** An element the tree's heading list holds (`HEADING`). */
+function isHeading(el: Element): boolean {
+  return /^h[1-6]$/.test(el.localName) || el.getAttribute('role') === 'heading';
 }
 
 /** The text of the table row or list item the element sits in. */
@@ -447,7 +488,7 @@ const KEY_MAX = 60;
 /** Controls and links; headings; else its tag: the elements an element is told apart from. */
 function kindOf(el: Element): string {
   if (isActionable(el)) return ':interactive';
-  if (/^h[1-6]$/.test(el.localName) || el.getAttribute('role') === 'heading') return ':heading';
+  if (isHeading(el)) return ':heading';
   return el.localName;
 }
 

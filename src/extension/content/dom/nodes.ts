@@ -39,6 +39,11 @@ const SHADOW_HOSTS = new Set([
   'header', 'main', 'nav', 'p', 'section', 'span',
 ]);
 
+/** Whether an element with this tag may have a shadow root (custom elements and {@link SHADOW_HOSTS}). */
+export function canHostShadow(tag: string): boolean {
+  return SHADOW_HOSTS.has(tag) || tag.includes('-');
+}
+
 interface ChromeDom {
   dom?: { openOrClosedShadowRoot?: (el: HTMLElement) => ShadowRoot | null | undefined };
 }
@@ -51,7 +56,7 @@ interface ChromeDom {
  */
 export function shadowRootOf(el: Element, tag: string = el.localName): ShadowRoot | null {
   // No other element can have one, open or closed: most of a page is answered by its tag alone.
-  if (!SHADOW_HOSTS.has(tag) && !tag.includes('-')) return null;
+  if (!canHostShadow(tag)) return null;
   const open = el.shadowRoot;
   if (open) return open;
   if (el.namespaceURI !== 'http://www.w3.org/1999/xhtml') return null;

@@ -1,4 +1,6 @@
 import { isElement, isShadowRoot, shadowRootOf, styleOf } from './nodes.js';
+import { shadowHostsIn } from './hosts.js';
+import { composedParent } from './query.js';
 import { isRendered } from './visibility.js';
 
 /** Collapses every run of whitespace (incl. nbsp) to one space and trims; nothing folds to ''. */
@@ -104,9 +106,9 @@ export class TextIndex {
   readonly #own = new Map<Element, string>();
 
   /**
-   * Takes the text of `doc` kept from an earlier look, when nothing it was read from can have
-   * changed since: `roots` are the shadow roots a walk of the whole document found just now
-   * (attaching one is no DOM mutation, so it is looked for, not heard). Says whether it did.
+   * Takes the text of `doc` kept from an earlier look, brought up to date with what changed since
+   * (see {@link KeptTexts}): `roots` are the shadow roots a walk of the whole document found just
+   * now (attaching one is no DOM mutation, so it is looked for, not heard). Says whether it did.
    */
   adopt(doc: Document, roots: readonly ShadowRoot[]): boolean {
     if (this.#docs.has(doc)) return false;
@@ -124,7 +126,15 @@ export class TextIndex {
    */
   labelsOf(el: Element): readonly HTMLLabelElement[] {
     if (!('labels' in el)) return [];
-    const root = el.getRootNode();
+    return this.#labelsIn(el.getRootNode()).get(el) ?? [];
+  }
+
+  /** The controls some label of `root` (a document or shadow root) names. */
+  labelledControls(root: Document | ShadowRoot): Iterable<Element> {
+    return this.#labelsIn(root).keys();
+  }
+
+  #labelsIn(root: Node): Map<Element, HTMLLabelElement[]> {
     let byControl = this.#labels.get(root);
     if (!byControl) {
       byControl = new Map();
@@ -138,7 +148,7 @@ export class TextIndex {
       }
       this.#labels.set(root, byControl);
     }
-    return byControl.get(el) ?? [];
+    return byControl;
   }
 
   /**
@@ -160,7 +170,7 @@ export class TextIndex {
     const indexed = doc ?? this.#doc(el);
     const span = indexed.spans.get(el);
     if (!span) return this.#slowOf(el);
-    return indexed.text.slice(span[0], span[1]).trim();
+    return indexed.text.slice(span.start, span.end).trim();
   }
 
   /** `matchText(this.of(el), wanted, exact)`, without building the element's string. */
@@ -210,6 +220,8 @@ function reachedByWalk(el: Element): boolean {
     if (!parent) return false;
     if (parent.nodeType === 9) return true;
     if (isShadowRoot(parent)) {
+      // A host is an element of its own tree, and the walk does not enter an overlay's.
+      if (parent.host.hasAttribute('data-aite-overlay')) return false;
       n = parent.host;
       continue;
     }
@@ -227,23 +239,33 @@ function reachedByWalk(el: Element): boolean {
 }
 
 /**
- * Each document's text, kept from one page command to the next while nothing it was read from
- * can have changed: a MutationObserver on the document and on every shadow root the text was read
- * through (child lists, attributes, character data, in their whole subtrees) drops it at the
- * first change, and so does a shadow root it was not read through (attached since; attaching is
- * no mutation). Text read through a slot the page assigns by hand (`slotAssignment: "manual"`,
- * changed without a mutation) is never kept. A 2000-element page's text is about 1 ms to read.
+ * Each document's text, kept from one page command to the next and brought up to date from what
+ * changed: a MutationObserver on the document and on every shadow root the text was read through
+ * (child lists, character data and the attributes the text depends on, in their whole subtrees)
+ * collects the changes, and the next look reads again only the elements they touched (a change in
+ * a shadow tree: its host's whole tree, since slots there may now take other nodes). The whole text
+ * is dropped, and read afresh, when that cannot be done (see {@link DocText.reread}), when a change
+ * reaches the document itself, after too many changes, and when a shadow root turns up that the
+ * text was not read through (attaching one is no mutation). Text read through a slot the page
+ * assigns by hand (`slotAssignment: "manual"`, changed without a mutation) is never kept. A
+ * 2000-element page's text is about 1 ms to read.
  */
 class KeptTexts {
-  readonly #kept = new WeakMap<Document, { text: DocText; observer: MutationObserver; changed: boolean }>();
+  readonly #kept = new WeakMap<Document, { text: DocText; observer: MutationObserver; changes: MutationRecord[] }>();
 
   offer(doc: Document, text: DocText): void {
     this.#forget(doc);
     if (!text.keepable) return;
-    const kept = { text, changed: false, observer: new MutationObserver(() => this.#forget(doc)) };
-    const watch = { subtree: true, childList: true, attributes: true, characterData: true };
-    kept.observer.observe(doc, watch);
-    for (const root of text.roots) kept.observer.observe(root, watch);
+    const kept = {
+      text,
+      changes: [] as MutationRecord[],
+      observer: new MutationObserver((records) => {
+        for (const r of records) kept.changes.push(r);
+        if (kept.changes.length > CHANGES_MAX) this.#forget(doc);
+      }),
+    };
+    kept.observer.observe(doc, WATCH);
+    for (const root of text.roots) kept.observer.observe(root, WATCH);
     this.#kept.set(doc, kept);
   }
 
@@ -251,10 +273,16 @@ class KeptTexts {
     const kept = this.#kept.get(doc);
     if (!kept) return undefined;
     // Changes not yet delivered to the observer count as much as the ones that were.
-    if (kept.observer.takeRecords().length > 0 || roots.some((root) => !kept.text.roots.has(root))) {
+    const changes = kept.changes.concat(kept.observer.takeRecords());
+    kept.changes = [];
+    const read = changes.length > CHANGES_MAX ? undefined : rereadChanged(doc, kept.text, changes);
+    // A root the text was not read through counts only where the text reads (one in an overlay,
+    // or in a light child no slot takes, is read through once a change brings it there).
+    if (!read || roots.some((root) => !kept.text.roots.has(root) && reachedByWalk(root.host))) {
       this.#forget(doc);
       return undefined;
     }
+    for (const root of read) kept.observer.observe(root, WATCH);
     return kept.text;
   }
 
@@ -266,7 +294,87 @@ class KeptTexts {
   }
 }
 
+/** What kept text watches: every change of its trees that can change the text read from them. */
+const WATCH: MutationObserverInit = {
+  subtree: true,
+  childList: true,
+  characterData: true,
+  // A button input's text is its value (its `value` property sets the attribute); an overlay is
+  // not read; `slot` and a slot's `name` say which slot takes a node.
+  attributeFilter: ['value', 'type', 'data-aite-overlay', 'slot', 'name'],
+};
+
+/** More changes than this between two looks: the text is read afresh (cheaper than patching). */
+const CHANGES_MAX = 200;
+
+/**
+ * Brings `text` up to date with `changes` by reading again the elements they touched, outermost
+ * first; answers the shadow roots read through for the first time, or undefined when the text
+ * must be read afresh.
+ */
+function rereadChanged(doc: Document, text: DocText, changes: readonly MutationRecord[]): ShadowRoot[] | undefined {
+  const touched = new Set<Element>();
+  for (const change of changes) {
+    const el = touchedBy(change);
+    if (el === 'document') return undefined;
+    if (el) touched.add(el);
+  }
+  const found: ShadowRoot[] = [];
+  for (const el of touched) {
+    // Removed since (its removal is among the changes), or inside another element read again.
+    if (el.getRootNode({ composed: true }) !== doc) continue;
+    let outer = false;
+    for (let p = composedParent(el); p && !outer; p = composedParent(p)) outer = touched.has(p);
+    if (outer) continue;
+    if (!text.spans.has(el)) {
+      // Never part of the text (in a script, an overlay, a light child no slot takes), unless the
+      // text missed it.
+      if (reachedByWalk(el)) return undefined;
+      continue;
+    }
+    const roots = text.reread(el);
+    if (!roots) return undefined;
+    found.push(...roots);
+  }
+  return found;
+}
+
+/**
+ * The element whose text a change can have changed (its own, its descendants' and its shadow
+ * tree's): for a change inside a shadow tree, the tree's host, since which slot takes which node
+ * is decided over the whole tree. Null: nothing the text reads (a comment, a node out of the
+ * document); 'document': the document's own children.
+ */
+function touchedBy(change: MutationRecord): Element | null | 'document' {
+  let node: Node | null = change.target;
+  if (change.type === 'characterData') node = node.nodeType === 3 ? node.parentNode : null;
+  else if (change.type === 'attributes' && change.attributeName === 'slot') node = node.parentNode;
+  if (!node) return null;
+  if (node.nodeType === 9) return 'document';
+  const tree = isShadowRoot(node) ? node : node.getRootNode();
+  if (isShadowRoot(tree)) return tree.host;
+  return tree.nodeType === 9 ? (node as Element) : null;
+}
+
 const keptTexts = new KeptTexts();
+
+/**
+ * Where an element's text lies in its document's: `[start, end)`, and how many elements with a
+ * span the walk met inside it (they follow it in {@link DocText}'s walk order).
+ */
+interface Span {
+  start: number;
+  end: number;
+  inside: number;
+  readonly el: Element;
+}
+
+/** A string asked of a text: folded, lower-cased, and where it occurs in the lower-cased text. */
+interface Wanted {
+  readonly w: string;
+  readonly wl: string;
+  readonly hits: readonly number[];
+}
 
 /** One document's text (or one element's: the same walk from it), folded, with each element's span in it. */
 class DocText {
@@ -276,17 +384,67 @@ class DocText {
   /** False when some of it came through a slot assigned by hand (it changes without a mutation). */
   keepable = true;
   #lower: string | undefined;
-  readonly spans = new Map<Element, [number, number]>();
-  readonly #hits = new Map<string, number[]>();
+  readonly spans = new Map<Element, Span>();
+  /** The spans in the order the walk met their elements (an element before what it holds). */
+  #walk: Span[] = [];
+  readonly #wanted = new Map<string, Wanted>();
   #parts: string[] = [];
   #len = 0;
-  #space = true;
+  #space: boolean;
 
-  constructor(root: Document | Element) {
+  /** `space`: whether the text before `root` ends in a space (folding drops a leading one then). */
+  constructor(root: Document | Element, space = true) {
+    this.#space = space;
     const start = root.nodeType === 9 ? (root as Document).documentElement : (root as Element);
     if (start) this.#visitNode(start);
     this.text = this.#parts.join('');
     this.#parts = [];
+  }
+
+  /**
+   * Reads `el`'s part of the text again from the page as it is now, in place; the spans after it
+   * move by the change in length. Answers the shadow roots read through for the first time, or
+   * undefined, changing nothing, when it cannot: `el` has no span, its text now ends in a space
+   * where it did not or the other way round (folding would join or split the text after it), or
+   * it is now read through a slot assigned by hand.
+   */
+  reread(el: Element): ShadowRoot[] | undefined {
+    const span = this.spans.get(el);
+    if (!span) return undefined;
+    const { start, end, inside } = span;
+    const part = new DocText(el, endsInSpace(this.text, start));
+    if (!part.keepable) return undefined;
+    const text = this.text.slice(0, start) + part.text + this.text.slice(end);
+    const delta = part.text.length - (end - start);
+    if (endsInSpace(text, end + delta) !== endsInSpace(this.text, end)) return undefined;
+    const walk = this.#walk;
+    const at = walk.indexOf(span);
+    const grown = part.#walk.length - 1 - inside;
+    for (let k = 0; k < at; k++) {
+      const s = walk[k]!;
+      if (k + s.inside >= at) {
+        s.end += delta;
+        s.inside += grown;
+      }
+    }
+    for (let k = at + inside + 1; k < walk.length; k++) {
+      walk[k]!.start += delta;
+      walk[k]!.end += delta;
+    }
+    // An element moved from here to a part read again before keeps its new span.
+    for (let k = at; k <= at + inside; k++) if (this.spans.get(walk[k]!.el) === walk[k]) this.spans.delete(walk[k]!.el);
+    for (const s of part.#walk) {
+      s.start += start;
+      s.end += start;
+      this.spans.set(s.el, s);
+    }
+    this.#walk = walk.slice(0, at).concat(part.#walk, walk.slice(at + inside + 1));
+    this.text = text;
+    this.#lower = undefined;
+    this.#wanted.clear();
+    const found = [...part.roots].filter((root) => !this.roots.has(root));
+    for (const root of found) this.roots.add(root);
+    return found;
   }
 
   /** The text lower-cased, each character in its place (built on the first match). */
@@ -294,15 +452,13 @@ class DocText {
     return (this.#lower ??= lowerSameLength(this.text));
   }
 
-  match(span: [number, number], wanted: string, exact: boolean): TextMatch | undefined {
-    const w = fold(wanted);
-    let [start, end] = span;
+  match(span: Span, wanted: string, exact: boolean): TextMatch | undefined {
+    const { w, wl, hits } = this.#wantedOf(wanted);
+    let { start, end } = span;
     if (this.text.charCodeAt(start) === 32) start++;
     if (end > start && this.text.charCodeAt(end - 1) === 32) end--;
     if (exact) return end - start === w.length && this.text.startsWith(w, start) ? 'whole' : undefined;
-    const wl = lowerSameLength(w);
     if (end - start === wl.length && this.#lowered.startsWith(wl, start)) return 'whole';
-    const hits = this.#hitsOf(wl);
     // The first occurrence at or after the span's start must also end inside it.
     let lo = 0;
     let hi = hits.length;
@@ -314,15 +470,19 @@ class DocText {
     return lo < hits.length && hits[lo]! + wl.length <= end ? 'part' : undefined;
   }
 
-  #hitsOf(wl: string): number[] {
-    let hits = this.#hits.get(wl);
-    if (!hits) {
-      hits = [];
+  /** A wanted string folded, lower-cased, and where it occurs in the lower-cased text (once per string: a match asks it of every element). */
+  #wantedOf(wanted: string): Wanted {
+    let found = this.#wanted.get(wanted);
+    if (!found) {
+      const w = fold(wanted);
+      const wl = lowerSameLength(w);
+      const hits: number[] = [];
       const lower = this.#lowered;
       if (wl.length > 0) for (let at = lower.indexOf(wl); at >= 0; at = lower.indexOf(wl, at + 1)) hits.push(at);
-      this.#hits.set(wl, hits);
+      found = { w, wl, hits };
+      this.#wanted.set(wanted, found);
     }
-    return hits;
+    return found;
   }
 
   #append(s: string): void {
@@ -334,8 +494,23 @@ class DocText {
     this.#space = t.charCodeAt(t.length - 1) === 32;
   }
 
+  /** Starts `el`'s span where the text is now; {@link #close} ends it. */
+  #open(el: Element): Span {
+    const span = { start: this.#len, end: this.#len, inside: 0, el };
+    this.spans.set(el, span);
+    this.#walk.push(span);
+    return span;
+  }
+
+  /** `from`: the walk's length before `span` was opened. */
+  #close(span: Span, from: number): void {
+    span.end = this.#len;
+    span.inside = this.#walk.length - from - 1;
+  }
+
   #visit(el: Element): void {
-    const start = this.#len;
+    const from = this.#walk.length;
+    const span = this.#open(el);
     const tag = el.localName;
     if (!NOT_TEXT.has(tag) && !el.hasAttribute('data-aite-overlay')) {
       const block = BLOCK.has(tag);
@@ -350,7 +525,7 @@ class DocText {
       }
       if (block) this.#append(' ');
     }
-    this.spans.set(el, [start, this.#len]);
+    this.#close(span, from);
   }
 
   #visitChildren(parent: ParentNode): void {
@@ -364,13 +539,19 @@ class DocText {
       if (e.localName === 'slot') {
         const assigned = (e as HTMLSlotElement).assignedNodes();
         if ((e.getRootNode() as Partial<ShadowRoot>).slotAssignment === 'manual') this.keepable = false;
-        const start = this.#len;
+        const from = this.#walk.length;
+        const span = this.#open(e);
         if (assigned.length > 0) for (const a of assigned) this.#visitNode(a);
         else this.#visitChildren(e);
-        this.spans.set(e, [start, this.#len]);
+        this.#close(span, from);
       } else this.#visit(e);
     }
   }
+}
+
+/** Whether the folded text before `at` ends in a space (the start counts as one). */
+function endsInSpace(text: string, at: number): boolean {
+  return at === 0 || text.charCodeAt(at - 1) === 32;
 }
 
 /** Lower case without changing the length (a few characters, like U+0130, grow when lowered). */
@@ -424,21 +605,6 @@ function innerTextOf(el: Element): string {
 function parentAcrossShadow(n: Node): Node | null {
   if (isShadowRoot(n.parentNode)) return n.parentNode.host;
   return n.parentNode;
-}
-
-function shadowHostsIn(root: Element): Element[] {
-  const found: Element[] = [];
-  const stack: (Element | ShadowRoot)[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    const sr = isElement(node) ? shadowRootOf(node) : null;
-    if (sr) {
-      found.push(node as Element);
-      stack.push(sr);
-    }
-    for (let c = node.firstElementChild; c; c = c.nextElementSibling) stack.push(c);
-  }
-  return found;
 }
 
 function walkVisible(el: Element, onPath: Set<Node>): string {
