@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import puppeteer from 'puppeteer-core';
 import type { Item } from './harness.js';
-import { LABELS_FILE, PAIRS, batchOf, fetchReleases, type Label } from './releases.js';
+import { LABELS_FILE, NEWEST_BATCH, PAIRS, batchOf, fetchReleases, type Label } from './releases.js';
 import { startServer } from './server.js';
 
 type BenchGlobal = typeof import('./harness.js');
@@ -91,6 +91,55 @@ const HAND: [string, string, string, string, string, string | null, string][] = 
   ['material-kit@2.0.2', 'material-kit@2.0.4', 'index.html', 'index.html', '/html/body/div[2]/div[11]/a', null, 'a "VIEW SIGNUP PAGE" (gone: the signup page became a login page)'],
   ['material-kit@2.0.2', 'material-kit@2.0.4', 'index.html', 'index.html', '/html/body/footer/div/nav/ul/li[1]/a', '/html/body/footer/div/nav/ul/li[1]/a', 'a "CREATIVE TIM" (footer menu; the copyright line has its twin)'],
   ['material-kit@2.0.2', 'material-kit@2.0.4', 'index.html', 'index.html', '/html/body/footer/div/div/a', '/html/body/footer/div/div/a', 'a "Creative Tim" (copyright line)'],
+  // Batch 4: the texts that changed, the icon links, the twins and the gone, read from both releases' pages.
+  ['startbootstrap-new-age@5.0.9', 'startbootstrap-new-age@6.0.7', 'index.html', 'dist/index.html', '/html/body/nav/div/div/ul/li[3]/a', null, 'a "CONTACT" (gone: no contact section in 6)'],
+  ['startbootstrap-new-age@5.0.9', 'startbootstrap-new-age@6.0.7', 'index.html', 'dist/index.html', '/html/body/header/div/div/div[1]/div/h1', '/html/body/header/div/div/div[1]/div/h1', 'h1 header "New Age is an app landing page..." -> "Showcase your app beautifully."'],
+  ['startbootstrap-new-age@5.0.9', 'startbootstrap-new-age@6.0.7', 'index.html', 'dist/index.html', '/html/body/header/div/div/div[1]/div/a', null, 'a "START NOW FOR FREE!" (gone: the header shows store badges instead)'],
+  ['startbootstrap-new-age@5.0.9', 'startbootstrap-new-age@6.0.7', 'index.html', 'dist/index.html', '/html/body/section[1]/div/div/div/h2', '/html/body/section[4]/div/h2', 'h2 of the #download section "Discover what all the buzz is about!" -> "Get the app now!" (moved to the end)'],
+  ['startbootstrap-new-age@5.0.9', 'startbootstrap-new-age@6.0.7', 'index.html', 'dist/index.html', '/html/body/section[1]/div/div/div/div/a[1]', '/html/body/section[4]/div/div/a[1]', 'a Google Play badge of the #download section (the header has its twin)'],
+  ['startbootstrap-new-age@5.0.9', 'startbootstrap-new-age@6.0.7', 'index.html', 'dist/index.html', '/html/body/section[1]/div/div/div/div/a[2]', '/html/body/section[4]/div/div/a[2]', 'a App Store badge of the #download section (the header has its twin)'],
+  ['startbootstrap-new-age@5.0.9', 'startbootstrap-new-age@6.0.7', 'index.html', 'dist/index.html', '/html/body/section[2]/div/div[1]/h2', null, 'h2 "Unlimited Features, Unlimited Fun" (gone)'],
+  ['startbootstrap-new-age@5.0.9', 'startbootstrap-new-age@6.0.7', 'index.html', 'dist/index.html', '/html/body/section[3]/div[1]/div/a', '/html/body/section[3]/div/div/a', 'a "LET\'S GET STARTED!" -> "Download for free" (the call to action under "Stop waiting. Start building.")'],
+  ['startbootstrap-new-age@5.0.9', 'startbootstrap-new-age@6.0.7', 'index.html', 'dist/index.html', '/html/body/section[4]/div/h2', null, 'h2 "We new friends!" (gone: no contact section)'],
+  ['startbootstrap-new-age@5.0.9', 'startbootstrap-new-age@6.0.7', 'index.html', 'dist/index.html', '/html/body/section[4]/div/ul/li[1]/a', null, 'a Twitter icon (gone: no contact section)'],
+  ['startbootstrap-stylish-portfolio@5.0.9', 'startbootstrap-stylish-portfolio@6.0.6', 'index.html', 'dist/index.html', '/html/body/a[1]', '/html/body/a[1]', 'a menu toggle icon'],
+  ['startbootstrap-stylish-portfolio@5.0.9', 'startbootstrap-stylish-portfolio@6.0.6', 'index.html', 'dist/index.html', '/html/body/footer/div/ul/li[1]/a', '/html/body/footer/div/ul/li[1]/a', 'a footer Facebook icon'],
+  ['startbootstrap-stylish-portfolio@5.0.9', 'startbootstrap-stylish-portfolio@6.0.6', 'index.html', 'dist/index.html', '/html/body/footer/div/ul/li[2]/a', '/html/body/footer/div/ul/li[2]/a', 'a footer Twitter icon'],
+  ['startbootstrap-stylish-portfolio@5.0.9', 'startbootstrap-stylish-portfolio@6.0.6', 'index.html', 'dist/index.html', '/html/body/footer/div/ul/li[3]/a', '/html/body/footer/div/ul/li[3]/a', 'a footer GitHub icon'],
+  ['startbootstrap-coming-soon@5.1.0', 'startbootstrap-coming-soon@6.0.7', 'dist/index.html', 'dist/index.html', '/html/body/div[2]/div[2]/div/div/div/h1', '/html/body/div[1]/div/div/h1', 'h1 "Coming Soon!" -> "Our Website is Coming Soon"'],
+  ['startbootstrap-coming-soon@5.1.0', 'startbootstrap-coming-soon@6.0.7', 'dist/index.html', 'dist/index.html', '/html/body/div[2]/div[2]/div/div/div/div/input', '/html/body/div[1]/div/div/form/div[1]/div[1]/input', 'input "Enter email..." -> "Enter email address..."'],
+  ['startbootstrap-coming-soon@5.1.0', 'startbootstrap-coming-soon@6.0.7', 'dist/index.html', 'dist/index.html', '/html/body/div[3]/ul/li[1]/a', '/html/body/div[2]/div/a[1]', 'a Twitter icon'],
+  ['startbootstrap-coming-soon@5.1.0', 'startbootstrap-coming-soon@6.0.7', 'dist/index.html', 'dist/index.html', '/html/body/div[3]/ul/li[2]/a', '/html/body/div[2]/div/a[2]', 'a Facebook icon'],
+  ['startbootstrap-coming-soon@5.1.0', 'startbootstrap-coming-soon@6.0.7', 'dist/index.html', 'dist/index.html', '/html/body/div[3]/ul/li[3]/a', '/html/body/div[2]/div/a[3]', 'a Instagram icon'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'index.html', 'dist/index.html', '/html/body/nav/div/div/ul/li[2]/a', null, 'a "Services" (gone: no services page in 5)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'index.html', 'dist/index.html', '/html/body/nav/div/div/ul/li[6]/a', null, 'a "Other Pages" (gone: its pages are in the menu now)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'index.html', 'dist/index.html', '/html/body/header/div/a[1]', null, 'a "Previous" (gone: no carousel)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'index.html', 'dist/index.html', '/html/body/div/h1', '/html/body/main/header/div/div/div[1]/div/h1', 'h1 "Welcome to Modern Business" -> "A Bootstrap 5 template for modern businesses" (the page\'s one h1)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'index.html', 'dist/index.html', '/html/body/div/div[1]/div[1]/div/div[2]/a', null, 'a "Learn More" of the first card (gone: the header\'s "Learn More" is another link)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'index.html', 'dist/index.html', '/html/body/div/div[2]/div[1]/div/div/h4/a', null, 'a "Project One" (gone: no portfolio on the home page)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'index.html', 'dist/index.html', '/html/body/div/div[4]/div[2]/a', null, 'a "Call to Action" (gone)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'about.html', 'dist/about.html', '/html/body/div/h1', '/html/body/main/header/div/div/div/div/h1', 'h1 "About Subheading" -> "Our mission is to make..." (the page\'s one h1)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'about.html', 'dist/about.html', '/html/body/div/div[2]/div[1]/div/div[2]/a', null, 'a "name@example.com" of the first team member (gone: no addresses)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'contact.html', 'dist/contact.html', '/html/body/div/div[2]/div/form/button', '/html/body/main/section/div/div[1]/div[2]/div/form/div[7]/button', 'button "Send Message" -> "Submit" (the contact form\'s)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'contact.html', 'dist/contact.html', '/html/body/div/div[1]/div[2]/p[3]/a', null, 'a "name@example.com" (gone: no contact details)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'contact.html', 'dist/contact.html', '/html/body/div/h1', '/html/body/main/section/div/div[1]/div[1]/h1', 'h1 "Contact Subheading" -> "Get in touch"'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'faq.html', 'dist/faq.html', '/html/body/div/h1', '/html/body/main/section/div/div[1]/h1', 'h1 "FAQ Subheading" -> "Frequently Asked Questions"'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'faq.html', 'dist/faq.html', '/html/body/div/div/div[1]/div[1]/h5/a', '/html/body/main/section/div/div[2]/div[1]/div[1]/div[1]/h3/button', 'a "Collapsible Group Item #1" -> button "Accordion Item #1" of the first accordion (the second has its twin)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'pricing.html', 'dist/pricing.html', '/html/body/div/h1', '/html/body/main/section/div/div[1]/h1', 'h1 "Pricing Subheading" -> "Pay as you grow"'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'pricing.html', 'dist/pricing.html', '/html/body/div/div/div[1]/div/ul/li[4]/a', '/html/body/main/section/div/div[2]/div[1]/div/div/div[3]/a', 'a "Sign Up!" of the first plan -> "Choose plan" of the first plan (Basic -> Free)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'pricing.html', 'dist/pricing.html', '/html/body/div/div/div[3]/div/ul/li[4]/a', '/html/body/main/section/div/div[2]/div[3]/div/div/div[3]/a', 'a "Sign Up!" of the third plan -> "Choose plan" of the third plan (Ultra -> Enterprise)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'blog-post.html', 'dist/blog-post.html', '/html/body/div/h1', '/html/body/main/section/div/div/div[2]/article/header/h1', 'h1 "Post Title by Start Bootstrap" -> "Welcome to Blog Post!" (the post\'s title)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'blog-post.html', 'dist/blog-post.html', '/html/body/div/div/div[1]/div[1]/div/form/div/textarea', '/html/body/main/section/div/div/div[2]/section/div/div/form/textarea', 'textarea of the comment form'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'blog-post.html', 'dist/blog-post.html', '/html/body/div/div/div[1]/div[1]/div/form/button', null, 'button "Submit" of the comment form (gone)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'blog-post.html', 'dist/blog-post.html', '/html/body/div/div/div[2]/div[1]/div/div/input', null, 'input "Search for..." (gone: no sidebar)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'blog-home-1.html', 'dist/blog-home.html', '/html/body/div/h1', '/html/body/main/section[1]/div/h1', 'h1 "Blog Home One Subheading" -> "Company Blog"'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'blog-home-1.html', 'dist/blog-home.html', '/html/body/div/div/div[1]/ul/li[1]/a', null, 'a "← Older" (gone: no pager)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'blog-home-1.html', 'dist/blog-home.html', '/html/body/div/div/div[2]/div[1]/div/div/span/button', null, 'button "Go!" (gone: no search)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'portfolio-item.html', 'dist/portfolio-item.html', '/html/body/div/h1', '/html/body/main/section/div/div[1]/div/div/h1', 'h1 "Portfolio Item Subheading" -> "Project Title"'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'portfolio-item.html', 'dist/portfolio-item.html', '/html/body/div/h3', null, 'h3 "Related Projects" (gone)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'portfolio-3-col.html', 'dist/portfolio-overview.html', '/html/body/div/h1', '/html/body/main/section[1]/div/div[1]/h1', 'h1 "Portfolio 3 Subheading" -> "Our Work"'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'portfolio-3-col.html', 'dist/portfolio-overview.html', '/html/body/div/div/div[1]/div/div/h4/a', '/html/body/main/section[1]/div/div[2]/div[1]/div/a', 'a "Project One" -> "Project name" of the first project (all four are "Project name" now)'],
+  ['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', 'portfolio-3-col.html', 'dist/portfolio-overview.html', '/html/body/div/ul/li[1]/a', null, 'a "« Previous" (gone: no pager)'],
 ];
 
 /** At most this many auto labels per page pair, so the menus every page repeats do not dominate. */
@@ -137,7 +186,7 @@ async function main(): Promise<void> {
     for (const [oldPkg, newPkg, oldPage, newPage] of PAIRS) {
       // Only the newest batch is labelled now: the earlier batches' pairs without labels stay so
       // (their figures were measured and fitted on the labels they have).
-      if (labelled.has(pairName(oldPkg, newPkg, oldPage)) || batchOf(oldPkg) !== 3) continue;
+      if (labelled.has(pairName(oldPkg, newPkg, oldPage)) || batchOf(oldPkg) !== NEWEST_BATCH) continue;
       const a = await inv(oldPkg, oldPage);
       const b = await inv(newPkg, newPage);
       const count = (items: Item[]): Map<string, number> => {

@@ -43,10 +43,26 @@ export const PACKAGES = [
   'tabler-ui@0.0.34',
   'material-kit@2.0.2',
   'material-kit@2.0.4',
+  // Batch 4 (session 11): added and measured before anything of session 11 was changed.
+  'startbootstrap-new-age@5.0.9',
+  'startbootstrap-new-age@6.0.7',
+  'startbootstrap-stylish-portfolio@5.0.9',
+  'startbootstrap-stylish-portfolio@6.0.6',
+  'startbootstrap-one-page-wonder@5.1.0',
+  'startbootstrap-one-page-wonder@6.0.6',
+  'startbootstrap-coming-soon@5.1.0',
+  'startbootstrap-coming-soon@6.0.7',
+  'startbootstrap-scrolling-nav@4.3.0',
+  'startbootstrap-scrolling-nav@5.0.6',
+  'startbootstrap-modern-business@4.2.3',
+  'startbootstrap-modern-business@5.0.7',
 ] as const;
 
+/** A later batch: release pairs added after the fitting, held out whole and reported on their own. */
+export type Batch = 2 | 3 | 4;
+
 /** The packages of the later batches: every pair between two of them is held out, whatever its hash says. */
-export const BATCHES: Record<string, 2 | 3> = {
+export const BATCHES: Record<string, Batch> = {
   gentelella: 2,
   'material-dashboard': 2,
   'startbootstrap-creative': 2,
@@ -59,10 +75,19 @@ export const BATCHES: Record<string, 2 | 3> = {
   'startbootstrap-simple-sidebar': 3,
   'tabler-ui': 3,
   'material-kit': 3,
+  'startbootstrap-new-age': 4,
+  'startbootstrap-stylish-portfolio': 4,
+  'startbootstrap-one-page-wonder': 4,
+  'startbootstrap-coming-soon': 4,
+  'startbootstrap-scrolling-nav': 4,
+  'startbootstrap-modern-business': 4,
 };
 
+/** The batch the labeller labels now; the earlier batches' pairs keep the labels they have. */
+export const NEWEST_BATCH: Batch = 4;
+
 /** The batch a package (`name@version`) belongs to; undefined for the first corpus. */
-export const batchOf = (pkg: string): 2 | 3 | undefined => BATCHES[pkg.slice(0, pkg.lastIndexOf('@'))];
+export const batchOf = (pkg: string): Batch | undefined => BATCHES[pkg.slice(0, pkg.lastIndexOf('@'))];
 
 /** Page pairs: [old package, new package, old page, new page]. */
 export const PAIRS: [string, string, string, string][] = [];
@@ -142,6 +167,31 @@ for (const p of ['index.html', 'examples/landing-page.html', 'examples/profile-p
   PAIRS.push(['material-kit@2.0.2', 'material-kit@2.0.4', p, p]);
 }
 
+// Batch 4. Five more one-page Start Bootstrap themes across a major (Bootstrap 4 → 5, most
+// rebuilt from scratch) and Modern Business's multi-page site (4.2 → 5: pages merged and renamed).
+for (const [name, a, b, page] of [
+  ['startbootstrap-new-age', '5.0.9', '6.0.7', 'index.html'],
+  ['startbootstrap-stylish-portfolio', '5.0.9', '6.0.6', 'index.html'],
+  ['startbootstrap-one-page-wonder', '5.1.0', '6.0.6', 'dist/index.html'],
+  ['startbootstrap-coming-soon', '5.1.0', '6.0.7', 'dist/index.html'],
+  ['startbootstrap-scrolling-nav', '4.3.0', '5.0.6', 'dist/index.html'],
+] as const) {
+  PAIRS.push([`${name}@${a}`, `${name}@${b}`, page, 'dist/index.html']);
+}
+for (const [a, b] of [
+  ['index.html', 'dist/index.html'],
+  ['about.html', 'dist/about.html'],
+  ['contact.html', 'dist/contact.html'],
+  ['faq.html', 'dist/faq.html'],
+  ['pricing.html', 'dist/pricing.html'],
+  ['blog-post.html', 'dist/blog-post.html'],
+  ['blog-home-1.html', 'dist/blog-home.html'],
+  ['portfolio-item.html', 'dist/portfolio-item.html'],
+  ['portfolio-3-col.html', 'dist/portfolio-overview.html'],
+] as const) {
+  PAIRS.push(['startbootstrap-modern-business@4.2.3', 'startbootstrap-modern-business@5.0.7', a, b]);
+}
+
 export interface Label {
   /** `pkg@old -> pkg@new :: page` */
   pair: string;
@@ -156,8 +206,8 @@ export interface Label {
   split: 'train' | 'test';
   /** How the label was made: `auto` (unique equal text/name in both, reviewed) or `hand`. */
   how: 'auto' | 'hand';
-  /** 2, 3: added after the fitting (held out whole, reported on its own); absent: the first corpus. */
-  batch?: 2 | 3;
+  /** Added after the fitting (held out whole, reported on its own); absent: the first corpus. */
+  batch?: Batch;
   /** Why a label that was questioned stands as it is (the evidence from both releases' pages). */
   note?: string;
 }
@@ -180,7 +230,7 @@ export async function fetchReleases(dir: string, root = process.cwd()): Promise<
         target: Target;
         truth: { xpath: string } | 'none';
         direct: true;
-        batch?: 2 | 3;
+        batch?: Batch;
       }[];
     }
   | undefined

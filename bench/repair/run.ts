@@ -20,7 +20,7 @@ import type { Descriptor } from '../../src/sdk/protocol/descriptor.js';
 import type { Target } from '../../src/sdk/protocol/target.js';
 import type { Mode, Run } from './harness.js';
 import { startServer } from './server.js';
-import { fetchReleases } from './releases.js';
+import { type Batch, BATCHES, fetchReleases } from './releases.js';
 
 // Run from the package root (npm scripts do); the script itself runs from a bundle elsewhere.
 const ROOT = resolve(process.cwd());
@@ -37,8 +37,8 @@ interface Case {
   truth: { marker: string } | { xpath: string } | 'none';
   /** Release pairs: score the labelled element directly, whatever the exact target does. */
   direct?: boolean;
-  /** 2, 3: a release pair added after the fitting, held out whole (releases.ts `BATCHES`). */
-  batch?: 2 | 3;
+  /** A release pair added after the fitting, held out whole (releases.ts `BATCHES`). */
+  batch?: Batch;
 }
 
 interface Result {
@@ -371,7 +371,7 @@ async function main(): Promise<void> {
         const first = rel.filter((r) => !r.c.batch);
         report(`${name} — real release pairs, training split`, tally(first.filter((r) => r.c.split === 'train')), false);
         report(`${name} — real release pairs, held-out split`, tally(first.filter((r) => r.c.split === 'test')), verbose);
-        for (const batch of [2, 3] as const) {
+        for (const batch of [...new Set(Object.values(BATCHES))].sort()) {
           const added = rel.filter((r) => r.c.batch === batch);
           if (added.length) report(`${name} — real release pairs, batch ${batch} (new packages, held out whole)`, tally(added), verbose);
         }

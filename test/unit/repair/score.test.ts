@@ -350,6 +350,46 @@ describe('[RS-REPAIR-NOT-FOUND] renamed and moved: proposed at most, never acted
   });
 });
 
+describe('[RS-REPAIR-NOT-FOUND] a link or button that kept only its label, recorded without `record`: proposed at most', () => {
+  // test/fixtures/drift/handed: startbootstrap-modern-business 4.2.3 → 5.0.7's home page, as repair
+  // was handed it for the first card's "Learn More" (one of three, one per card; the cards are
+  // gone, the new header has a "Learn More" of its own), recorded without and with `record`.
+  type Handed = { old: Descriptor; candidates: { descriptor: Descriptor; slot?: number; interactive: boolean }[] };
+  const handed = JSON.parse(readFileSync('test/fixtures/drift/handed/modern-business-learn-more.json', 'utf8')) as Handed & { recorded: Handed };
+  const header = '/html/body/main/header/div/div/div[1]/div/div/a[2]';
+  const rank = (h: Handed, old = h.old) => rankCandidates(old, h.candidates.map((c) => ({ ...c, ref: c.descriptor.xpath })));
+
+  it('without the record, the header\'s "Learn More" is proposed, never acted on: nothing says the label was the gone link\'s own', () => {
+    expect(handed.old.peers).toBeUndefined();
+    const ranked = rank(handed);
+    expect(ranked[0]!.ref).toBe(header);
+    const { name, place } = namePlace(ranked[0]!.sims);
+    expect(name).toBe(1);
+    expect(place).toBeLessThan(KEPT_BELOW);
+    expect(ranked[0]!.score).toBe(RENAMED_AND_MOVED_AT_MOST);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).not.toBe('found');
+  });
+
+  it('with the record, its twins say the label was not its own, and it is not acted on either', () => {
+    expect(handed.recorded.old.twins).toBe(2);
+    const ranked = rank(handed.recorded);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).not.toBe('found');
+  });
+
+  it('a link that kept its look, an identifier or its place, and an element that is not a link or button, are scored as before', () => {
+    const cand = handed.candidates.find((c) => c.descriptor.xpath === header)!.descriptor;
+    const old = handed.old;
+    const alone = (o: Descriptor, c: Descriptor) => scoreDescribed(o, [{ descriptor: c }])[0]!.score;
+    expect(alone(old, cand)).toBe(RENAMED_AND_MOVED_AT_MOST);
+    expect(alone(old, { ...cand, classes: old.classes })).toBeGreaterThanOrEqual(ACT_AT);
+    expect(alone({ ...old, href: '/features' }, { ...cand, href: '/features' })).toBeGreaterThanOrEqual(ACT_AT);
+    expect(alone(old, { ...cand, context: old.context, near: old.near })).toBeGreaterThanOrEqual(ACT_AT);
+    expect(alone({ ...old, tag: 'h4', role: 'heading' }, { ...cand, tag: 'h4', role: 'heading' })).toBeGreaterThanOrEqual(ACT_AT);
+    // With recorded peers (and no twins) the label was its own: scored as before.
+    expect(alone({ ...old, peers: ['card title'] }, cand)).toBeGreaterThanOrEqual(ACT_AT);
+  });
+});
+
 describe('[RS-REPAIR-NOT-FOUND] a candidate placed as the twins stood, for an element that stood in no place', () => {
   // test/fixtures/drift/handed: the remembered descriptor and the 60 candidates of the release pair
   // material-dashboard 2.1.0 → 3.1.0, the sidebar's brand link "Creative Tim" (two twins on the old

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bigramSim, hrefSim, identSim, identWords, lcs, meaningfulHref, pathSim, setSim, textSim, wordSetSim, words } from '../../../src/extension/content/repair/text.js';
+import { bigramSim, hrefSim, iconSim, identSim, identWords, lcs, meaningfulHref, pathSim, setSim, textSim, wordSetSim, words } from '../../../src/extension/content/repair/text.js';
 
 describe('repair text similarity', () => {
   it('splits visible text and identifiers into words', () => {
@@ -80,5 +80,23 @@ describe('repair text similarity', () => {
     for (const h of ['#', ' #! ', '', 'javascript:void(0)', 'JavaScript:;']) expect(meaningfulHref(h)).toBeUndefined();
     expect(meaningfulHref('#/active')).toBe('#/active');
     expect(meaningfulHref('forgot-password.html')).toBe('forgot-password.html');
+  });
+});
+
+describe('[RS-ICON] icon similarity', () => {
+  it('two pictures of one set are two icons: the family they share says nothing', () => {
+    expect(iconSim('social-facebook', 'social-twitter')).toBe(0);
+    expect(iconSim('arrow-left', 'arrow-right')).toBe(0);
+    expect(iconSim('folder', 'book-open')).toBe(0);
+    // As an identifier the shared family word would count.
+    expect(identSim('social-facebook', 'social-twitter')).toBeGreaterThan(0.4);
+  });
+
+  it('a variant of one picture is read as identifiers are', () => {
+    expect(iconSim('twitter', 'twitter')).toBe(1);
+    expect(iconSim('facebook', 'facebook-f')).toBe(identSim('facebook', 'facebook-f'));
+    expect(iconSim('facebook', 'facebook-f')).toBeGreaterThan(0.5);
+    expect(iconSim('folder-open', 'folder')).toBeGreaterThan(0.5);
+    expect(iconSim('user caret-down', 'user')).toBeGreaterThan(0);
   });
 });

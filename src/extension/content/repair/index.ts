@@ -5,7 +5,7 @@
 import { type Descriptor, withoutHandle } from '../../../sdk/protocol/index.js';
 import { describeChanges } from './changes.js';
 import { type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, keptIdentifier, knownByIconOnly, namePlace, rarity, slotSim, weightsFor } from './score.js';
-import { inTwinPlace, isPeer } from './candidates.js';
+import { inTwinPlace, isPeer, tagFamily } from './candidates.js';
 import { fold } from '../dom/text.js';
 import type { RepairOutcome } from './types.js';
 import { WEIGHTS } from './weights.js';
@@ -182,11 +182,28 @@ function iconOnlyElsewhere(old: Descriptor, sims: readonly FieldSim[]): boolean 
   return !s || s[2] !== 1 || s[1] < DRIFTED_AT;
 }
 
-/** The score once calibrated to mean the same on every page (§3): place only; renamed and moved; placed like its twins; an icon elsewhere. */
+/**
+ * A link or button recorded without `record` (no `peers`, no `twins`) whose candidate kept its
+ * name and nothing else: less than {@link KEPT_BELOW} of its place, no identifier, not its look
+ * (classes, icon). An action's label says what it does, and the same action recurs for each
+ * thing it acts on ("Learn More" under each card, "Delete" in each row): its label tells it
+ * apart only where it was its own, and without the record nothing says it was. The old page's
+ * three cards each had a "Learn More"; the new page's only one, in its header, is none of them.
+ * Held under {@link ACT_AT} like a renamed and moved candidate: proposed, never acted on. With
+ * `record`, `twins` says whether the label was its own, and the twin weights read it (§3).
+ */
+function nameOnlyUnrecorded(old: Descriptor, sims: readonly FieldSim[], name: number | undefined, place: number | undefined): boolean {
+  if (old.peers?.length || tagFamily(old.tag) !== 'action' || name === undefined || place === undefined || name < KEPT_BELOW || place >= KEPT_BELOW) return false;
+  if (keptIdentifier(sims, KEPT_BELOW)) return false;
+  return !sims.some(([f, s, p]) => p === 1 && s >= KEPT_BELOW && (f === 'classes' || f === 'icon'));
+}
+
+/** The score once calibrated to mean the same on every page (§3): place only; renamed and moved; placed like its twins; an icon elsewhere; a name only. */
 function absolute(old: Descriptor, score: number, identity: number, sims: readonly FieldSim[]): number {
   const s = score * placeFactor(identity);
   if (placedLikeItsTwins(old, sims) || iconOnlyElsewhere(old, sims)) return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
   const { name, place } = namePlace(sims);
+  if (nameOnlyUnrecorded(old, sims, name, place)) return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
   if (name === undefined || place === undefined || name >= KEPT_BELOW || place >= KEPT_BELOW) return s;
   if (old.peers?.length && keptIdentifier(sims, KEPT_BELOW)) return s;
   return Math.min(s, RENAMED_AND_MOVED_AT_MOST);

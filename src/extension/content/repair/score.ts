@@ -3,7 +3,7 @@
 // is the field's similarity and m_f is 1 when both sides have the field, `missing[f]` when only the
 // remembered element had it, `added[f]` when only the candidate has it.
 import type { Descriptor } from '../../../sdk/protocol/descriptor.js';
-import { type WordWeight, hrefSim, identSim, identWords, meaningfulHref, pathSim, setSim, textSim, withStops, wordSetSim, words } from './text.js';
+import { type WordWeight, hrefSim, iconSim, identSim, identWords, meaningfulHref, pathSim, setSim, textSim, withStops, wordSetSim, words } from './text.js';
 import { tagFamily } from './candidates.js';
 
 export const FIELDS = [
@@ -231,7 +231,7 @@ export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: numbe
   // the link was wired to a script, which says nothing of which link it is, for or against.
   if (!(oh && !ch && cand.href !== undefined)) add('href', oh, ch, () => hrefSim(oh, ch));
   add('classes', old.classes, cand.classes, () => classSim(old.classes ?? [], cand.classes ?? []));
-  add('icon', old.icon, cand.icon, () => identSim(old.icon, cand.icon));
+  add('icon', old.icon, cand.icon, () => iconSim(old.icon, cand.icon));
   const oc = old.context ?? {};
   const cc = cand.context ?? {};
   add('heading', oc.heading, cc.heading, () => textSim(oc.heading, cc.heading));

@@ -168,6 +168,21 @@ export function identSim(a: string | undefined, b: string | undefined): number {
   return digits(wa) === digits(wb) ? Math.max(ws, 0.85 * bigramSim(a, b)) : ws;
 }
 
+/**
+ * Similarity of two icons' names (`Descriptor.icon`). A set names its icons by family and
+ * picture (`social-facebook`, `social-twitter`; `arrow-left`, `arrow-right`): when each name has a
+ * word the other lacks, they are two pictures, and the family they share says nothing of which
+ * one it is. When one name's words hold the other's, it is a variant of the same picture
+ * (`facebook` → `facebook-f`, `folder` → `folder-open`), read as identifiers are.
+ */
+export function iconSim(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 1;
+  const wa = new Set(identWords(a));
+  const wb = new Set(identWords(b));
+  const has = (x: Set<string>, y: Set<string>): boolean => [...y].every((w) => x.has(w));
+  return has(wa, wb) || has(wb, wa) ? identSim(a, b) : 0;
+}
+
 /** Longest common subsequence length of two sequences. */
 export function lcs<T>(a: readonly T[], b: readonly T[]): number {
   if (a.length === 0 || b.length === 0) return 0;
