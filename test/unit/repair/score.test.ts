@@ -214,6 +214,20 @@ describe('region', () => {
     expect(region(h2, { ...h2, text: 'Region and language', name: 'Region and language', context: { region: 'Settings' } })).toBeUndefined();
     expect(region(send, { ...send, context: { region: 'Settings' } })).toBeDefined();
   });
+
+  it('a row that holds nothing but the element is its name again, and is left out; a row that holds more is context', () => {
+    // startbootstrap-new-age 5 → 6: the footer's "Privacy" stood alone in a list item, and 6 took it out of the list.
+    const privacy: Descriptor = { v: 1, tag: 'a', role: 'link', name: 'Privacy', text: 'Privacy', href: '#', context: { heading: 'We new friends!', row: 'Privacy' }, near: 'Privacy Terms FAQ', xpath: '/html/body/footer/div/ul/li[1]/a', path: 'html/body/footer/div/ul/li/a', rect: { x: 579.53, y: 3931.22, width: 39.34, height: 14 }, page: { width: 1280, height: 3974 } };
+    const moved: Descriptor = { ...privacy, href: '#!', context: { heading: 'Get the app now!' }, near: '© Your Website 2023. All Rights Reserved. Privacy · Terms · FAQ', xpath: '/html/body/footer/div/div/a[1]', path: 'html/body/footer/div/div/a', rect: { x: 564.42, y: 3296.08, width: 45.91, height: 16 }, page: { width: 1280, height: 3363 } };
+    const row = (a: Descriptor, b: Descriptor) => fieldSims(a, b, WEIGHTS.tagFamily).find(([f]) => f === 'row');
+    expect(row(privacy, moved)).toBeUndefined();
+    const inRow: Descriptor = { ...privacy, context: { row: 'Jane Doe jane@example.com Privacy' } };
+    expect(row(inRow, moved)).toEqual(['row', 0, 2]);
+    // Taken out of its list item, it did not lose a place: what it kept of its place (§3) is read
+    // without it, where a row that held more counts as lost.
+    const placeOf = (a: Descriptor) => namePlace(fieldSims(a, moved, WEIGHTS.tagFamily, rarity([moved]))).place!;
+    expect(placeOf(privacy)).toBeGreaterThan(placeOf(inRow));
+  });
 });
 
 describe('[RS-REPAIR-NOT-FOUND] absolute calibration: a candidate that shares only its place', () => {

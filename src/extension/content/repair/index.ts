@@ -4,7 +4,7 @@
 // benchmark's replay and fitter measure exactly what production answers.
 import { type Descriptor, withoutHandle } from '../../../sdk/protocol/index.js';
 import { describeChanges } from './changes.js';
-import { type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, keptIdentifier, knownByIconOnly, namePlace, rarity, slotSim, weightsFor } from './score.js';
+import { type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, keptIdentifier, knownByIconOnly, namePlace, ownContext, rarity, slotSim, weightsFor } from './score.js';
 import { inTwinPlace, isPeer, tagFamily } from './candidates.js';
 import { fold } from '../dom/text.js';
 import type { RepairOutcome } from './types.js';
@@ -176,7 +176,7 @@ function placedLikeItsTwins(old: Descriptor, sims: readonly FieldSim[]): boolean
  */
 function iconOnlyElsewhere(old: Descriptor, sims: readonly FieldSim[]): boolean {
   if (!knownByIconOnly(old)) return false;
-  const ctx = old.context?.row ? 'row' : old.context?.heading ? 'heading' : old.near ? 'near' : undefined;
+  const ctx = twinContext(old);
   if (!ctx) return false;
   const s = sims.find(([f]) => f === ctx);
   return !s || s[2] !== 1 || s[1] < DRIFTED_AT;
@@ -263,9 +263,12 @@ export function rememberedOrder(old: Descriptor): number | undefined {
   return old.peers?.length ? 0 : undefined;
 }
 
-/** What tells a twin apart (its row, else its heading, else the text around it), as `checkExact` reads it. */
+/**
+ * What tells a twin apart (its row, else its heading, else the text around it), as `checkExact`
+ * reads it; a row that is its own text again (score.ts `ownContext`) tells nothing.
+ */
 function twinContext(old: Descriptor): 'row' | 'heading' | 'near' | undefined {
-  return old.context?.row ? 'row' : old.context?.heading ? 'heading' : old.near ? 'near' : undefined;
+  return old.context?.row && !ownContext(old, 'row') ? 'row' : old.context?.heading ? 'heading' : old.near ? 'near' : undefined;
 }
 
 const simOf = (sims: readonly FieldSim[], f: string): number => sims.find(([k]) => k === f)?.[1] ?? 0;

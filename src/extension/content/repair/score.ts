@@ -195,10 +195,14 @@ export function slotSim(old: Descriptor, neighbours: readonly string[]): number 
 }
 const SLOT_PEERS = 4;
 
-function ownsRegion(d: Descriptor): boolean {
-  const region = d.context?.region;
+/**
+ * Whether the remembered element's region or row is its own name or text again: a section it
+ * titles, a list item holding nothing but it.
+ */
+export function ownContext(d: Descriptor, which: 'region' | 'row'): boolean {
+  const ctx = d.context?.[which];
   const own = d.name ?? d.text;
-  return region !== undefined && own !== undefined && region.toLowerCase() === own.toLowerCase();
+  return ctx !== undefined && own !== undefined && ctx.toLowerCase() === own.toLowerCase();
 }
 
 const GROUPED = new Set(['radio', 'checkbox']);
@@ -236,9 +240,11 @@ export function fieldSims(old: Descriptor, cand: Descriptor, tagFamilySim: numbe
   const cc = cand.context ?? {};
   add('heading', oc.heading, cc.heading, () => textSim(oc.heading, cc.heading));
   // A region the remembered element titles itself (a section's own heading) is its name again,
-  // not its context: a redesign that drops the section would count the same edit twice.
-  if (!ownsRegion(old)) add('region', oc.region, cc.region, () => textSim(oc.region, cc.region));
-  add('row', oc.row, cc.row, () => textSim(oc.row, cc.row, rare?.context));
+  // not its context: a redesign that drops the section would count the same edit twice. So is a
+  // row that holds nothing but it (a list item of one link): links taken out of their list items
+  // would count the loss of a row as a move, and a rename twice.
+  if (!ownContext(old, 'region')) add('region', oc.region, cc.region, () => textSim(oc.region, cc.region));
+  if (!ownContext(old, 'row')) add('row', oc.row, cc.row, () => textSim(oc.row, cc.row, rare?.context));
   add('near', old.near, cand.near, () => textSim(old.near as string, cand.near as string, rare?.context));
   out.push(['path', pathSim(old.path, cand.path), 1]);
   if (old.rect && cand.rect) {
