@@ -88,8 +88,12 @@ export class ContentWorld implements PageShortcut {
  */
 class WorldWatch {
   readonly #loading = new Set<string>();
-  /** frame id -> the extension's isolated world in its document. */
-  readonly #worlds = new Map<string, number>();
+  /**
+   * frame id -> the extension's isolated world in its document: its id, and its system-unique id,
+   * since context ids start again in each renderer process, and a cross-process navigation's old
+   * document can announce its contexts destroyed after the new document's are made.
+   */
+  readonly #worlds = new Map<string, { id: number; uniqueId: string }>();
   /** Ends the calls in flight: a crashed renderer never answers them. */
   readonly #onCrash = new Set<() => void>();
 
@@ -101,7 +105,7 @@ class WorldWatch {
     // believed only from the extension's own world of a document of this session.
     void session.send('Runtime.addBinding', { name: GUARD_VERDICT_BINDING, executionContextName: AITE_EXTENSION_NAME }).catch(() => undefined);
     session.on('Runtime.bindingCalled', ({ name, payload, executionContextId }: Protocol.Runtime.BindingCalledEvent) => {
-      if (name === GUARD_VERDICT_BINDING && [...this.#worlds.values()].includes(executionContextId)) verdicts.deliver(payload);
+      if (name === GUARD_VERDICT_BINDING && [...this.#worlds.values()].some((world) => world.id === executionContextId)) verdicts.deliver(payload);
     });
     session.on('Page.frameStartedLoading', ({ frameId }: Protocol.Page.FrameStartedLoadingEvent) => this.#loading.add(frameId));
     session.on('Page.frameStoppedLoading', ({ frameId }: Protocol.Page.FrameStoppedLoadingEvent) => this.#loading.delete(frameId));
@@ -111,10 +115,15 @@ class WorldWatch {
     });
     session.on('Runtime.executionContextCreated', ({ context }: Protocol.Runtime.ExecutionContextCreatedEvent) => {
       const aux = context.auxData as { frameId?: string; type?: string } | undefined;
-      if (aux?.frameId && aux.type === 'isolated' && context.origin === AITE_EXTENSION_ORIGIN) this.#worlds.set(aux.frameId, context.id);
+      if (aux?.frameId && aux.type === 'isolated' && context.origin === AITE_EXTENSION_ORIGIN) {
+        this.#worlds.set(aux.frameId, { id: context.id, uniqueId: context.uniqueId });
+      }
     });
-    session.on('Runtime.executionContextDestroyed', ({ executionContextId }: Protocol.Runtime.ExecutionContextDestroyedEvent) => {
-      for (const [frame, id] of this.#worlds) if (id === executionContextId) this.#worlds.delete(frame);
+    session.on('Runtime.executionContextDestroyed', (event: Protocol.Runtime.ExecutionContextDestroyedEvent) => {
+      for (const [frame, world] of this.#worlds) {
+        const named = event.executionContextUniqueId && world.uniqueId ? world.uniqueId === event.executionContextUniqueId : world.id === event.executionContextId;
+        if (named) this.#worlds.delete(frame);
+      }
     });
     session.on('Runtime.executionContextsCleared', () => this.#worlds.clear());
     // Chrome keeps the page's contexts listed after its renderer crashed, and drops none of the calls to them.
@@ -127,7 +136,7 @@ class WorldWatch {
   /** The world to run in now in `frame`'s document, or undefined when the worker must carry the command (a frame of the page is loading). */
   world(frame: string | undefined): number | undefined {
     if (frame === undefined || this.#loading.size > 0) return undefined;
-    return this.#worlds.get(frame);
+    return this.#worlds.get(frame)?.id;
   }
 
   async call(context: number, request: PageRequest, page: Page): Promise<ShortcutOutcome> {
