@@ -457,9 +457,9 @@ function headingListed(node: Element, root: Document | ShadowRoot, cache: Descri
   return undefined;
 }
 
-/** An element the tree's heading list holds (`HEADING`). */
+/** An element the tree's heading list holds: one rule, `HEADING`, for the list and the walk back. */
 function isHeading(el: Element): boolean {
-  return /^h[1-6]$/.test(el.localName) || el.getAttribute('role') === 'heading';
+  return el.matches(HEADING);
 }
 
 /** The text of the table row or list item the element sits in. */
