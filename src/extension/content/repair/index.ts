@@ -301,6 +301,42 @@ export function byTwinOrder<T extends Candidate & Scored>(old: Descriptor, ranke
 }
 
 /**
+ * A twin group renamed together (locator-repair.md §3). The remembered element and its twins
+ * shared one label (`twins`); when no candidate keeps that label any more, and the proposals
+ * (the candidates within {@link GAP} of the best) are one group of exactly as many elements as
+ * the remembered group had, one tag, role, text and destination, and no other element of the
+ * page has their tag and text, the group was relabelled as a whole ("Sign Up!" on each pricing
+ * plan became "Choose plan" on each): the new label is the group's, as the old one was. The
+ * member standing at the remembered place in the group's order ({@link rememberedOrder}) is
+ * then read under the old label (its `text` and `name` taken as the remembered ones) and scored
+ * again among the page's candidates; its group's other members are left out, as twins are.
+ * It applies only to a best already proposed on its own (at least {@link DRIFTED_AT}: a
+ * candidate that shares only its place never is), at the top score (ties included), with a
+ * context as close to the remembered one as each member's; without `record` (no `twinIndex`)
+ * it is not read.
+ */
+export function byRenamedGroup<T extends Candidate & Scored>(old: Descriptor, ranked: readonly T[], opts: RepairOptions = {}): T[] {
+  const want = old.twins ? old.twinIndex : undefined;
+  const best = ranked[0];
+  if (want === undefined || !old.text || !best || best.score < DRIFTED_AT || best.score >= ACT_AT || !best.descriptor.text) return [...ranked];
+  if (ranked.some((r) => simOf(r.sims, 'text') >= SAME_TEXT)) return [...ranked];
+  const { tag, role, text, href } = best.descriptor;
+  const group = ranked.filter((r) => best.score - r.score <= GAP);
+  if (group.length !== old.twins! + 1) return [...ranked];
+  if (group.some((r) => r.descriptor.tag !== tag || r.descriptor.role !== role || r.descriptor.text !== text || r.descriptor.href !== href)) return [...ranked];
+  if (ranked.some((r) => !group.includes(r) && r.descriptor.tag === tag && r.descriptor.text === text)) return [...ranked];
+  const at = group.filter((r) => r.score === best.score && r.order?.() === want);
+  if (at.length !== 1) return [...ranked];
+  const chosen = at[0]!;
+  const ctx = twinContext(old);
+  if (ctx && group.some((r) => simOf(r.sims, ctx) > simOf(chosen.sims, ctx))) return [...ranked];
+  const rest = ranked.filter((r) => !group.includes(r));
+  const relabelled = { ...chosen.descriptor, text: old.text, name: old.name };
+  const again = scoreDescribed(old, [{ descriptor: relabelled, slot: chosen.slot, sharedId: chosen.sharedId }, ...rest], opts);
+  return [{ ...chosen, ...again[0]! }, ...rest.map((r, i) => ({ ...r, ...again[i + 1]! }))].sort((a, b) => b.score - a.score);
+}
+
+/**
  * The handed candidates scored against the remembered descriptor, best first: rarity and contrast
  * over them, wrappers merged, the second look at close candidates, and twins told apart by their
  * order (§2, §3).
@@ -308,7 +344,7 @@ export function byTwinOrder<T extends Candidate & Scored>(old: Descriptor, ranke
 export function rankCandidates<T extends Candidate>(old: Descriptor, cands: readonly T[], opts: RepairOptions = {}): (T & Scored)[] {
   const scored = scoreDescribed(old, cands, opts);
   const ranked = cands.map((c, i) => ({ ...c, ...scored[i]! })).sort((a, b) => b.score - a.score);
-  return byTwinOrder(old, contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights));
+  return byRenamedGroup(old, byTwinOrder(old, contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights)), opts);
 }
 
 /**
