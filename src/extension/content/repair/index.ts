@@ -309,7 +309,7 @@ export function byTwinOrder<T extends Candidate & Scored>(old: Descriptor, ranke
  * plan became "Choose plan" on each): the new label is the group's, as the old one was. The
  * member standing at the remembered place in the group's order ({@link rememberedOrder}) is
  * then read under the old label (its `text` and `name` taken as the remembered ones) and scored
- * again among the page's candidates; its group's other members are left out, as twins are.
+ * again with the page's other candidates, its group's other members left out, as twins are.
  * It applies only to a best already proposed on its own (at least {@link DRIFTED_AT}: a
  * candidate that shares only its place never is), at the top score (ties included), with a
  * context as close to the remembered one as each member's; without `record` (no `twinIndex`)
