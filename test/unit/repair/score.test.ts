@@ -603,6 +603,11 @@ describe('[RS-TWIN-ORDER] a twin group renamed together (locator-repair.md §3)'
     expect(withKept.some((r) => r.ref === plan(1))).toBe(true);
   });
 
+  it('a group the page says has another member (the shortlist left one out) is not read', () => {
+    const shifted = handed.candidates.map((c) => (c.order !== undefined && c.descriptor.text === 'Choose plan' ? { ...c, order: c.order + 1 } : c));
+    expect(kind(rank(handed.old, shifted))).not.toBe('found');
+  });
+
   it('the order never raises a member over a better one: the third plan\'s place is not where the first stood', () => {
     const ranked = rank({ ...handed.old, twinIndex: 2 });
     expect(kind(ranked)).not.toBe('found');

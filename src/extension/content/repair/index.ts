@@ -305,8 +305,9 @@ export function byTwinOrder<T extends Candidate & Scored>(old: Descriptor, ranke
  * shared one label (`twins`); when no candidate keeps that label any more, and the proposals
  * (the candidates within {@link GAP} of the best) are one group of exactly as many elements as
  * the remembered group had, one tag, role, text and destination, and no other element of the
- * page has their tag and text, the group was relabelled as a whole ("Sign Up!" on each pricing
- * plan became "Choose plan" on each): the new label is the group's, as the old one was. The
+ * page has their tag and text (the page's order of them is the group's, 0 … twins), the group
+ * was relabelled as a whole ("Sign Up!" on each pricing plan became "Choose plan" on each): the
+ * new label is the group's, as the old one was. The
  * member standing at the remembered place in the group's order ({@link rememberedOrder}) is
  * then read under the old label (its `text` and `name` taken as the remembered ones) and scored
  * again with the page's other candidates, its group's other members left out, as twins are.
@@ -325,7 +326,11 @@ export function byRenamedGroup<T extends Candidate & Scored>(old: Descriptor, ra
   if (group.length !== old.twins! + 1) return [...ranked];
   if (group.some((r) => r.descriptor.tag !== tag || r.descriptor.role !== role || r.descriptor.text !== text || r.descriptor.href !== href)) return [...ranked];
   if (ranked.some((r) => !group.includes(r) && r.descriptor.tag === tag && r.descriptor.text === text)) return [...ranked];
-  const at = group.filter((r) => r.score === best.score && r.order?.() === want);
+  // The page's own order of the visible elements of their tag and text must be the group's and
+  // nothing more (0 … twins): an element of that kind the shortlist left out would shift it.
+  const orders = group.map((r) => r.order?.());
+  if (orders.some((o, i) => !orders.includes(i) || o === undefined)) return [...ranked];
+  const at = group.filter((r, i) => r.score === best.score && orders[i] === want);
   if (at.length !== 1) return [...ranked];
   const chosen = at[0]!;
   const ctx = twinContext(old);
