@@ -597,6 +597,11 @@ describe('[RS-TWIN-ORDER] a twin group renamed together (locator-repair.md §3)'
     const two = handed.candidates.filter((c) => c.descriptor.xpath !== plan(2));
     expect(kind(rank(handed.old, two))).not.toBe('found');
     const kept = handed.candidates.map((c) => (c.descriptor.xpath === plan(2) ? { ...c, descriptor: { ...c.descriptor, text: 'Sign Up!', name: 'Sign Up!' } } : c));
+    // An element of another tag with the old label is not a twin (§1): the group is still read.
+    const title = { descriptor: { v: 1, tag: 'h5', role: 'heading', text: 'Sign up!', name: 'Sign up!', context: { region: 'Newsletter' }, xpath: '/html/body/footer/h5', path: 'html/body/footer/h5' } as Descriptor, interactive: false };
+    const withTitle = rank(handed.old, [...handed.candidates, title]);
+    expect(withTitle[0]!.ref).toBe(plan(1));
+    expect(kind(withTitle)).toBe('found');
     // The label kept by one of them is read as the score reads it; the group is not read.
     const withKept = rank(handed.old, kept);
     expect(withKept[0]!.ref).not.toBe(plan(1));
@@ -606,6 +611,20 @@ describe('[RS-TWIN-ORDER] a twin group renamed together (locator-repair.md §3)'
   it('a group the page says has another member (the shortlist left one out) is not read', () => {
     const shifted = handed.candidates.map((c) => (c.order !== undefined && c.descriptor.text === 'Choose plan' ? { ...c, order: c.order + 1 } : c));
     expect(kind(rank(handed.old, shifted))).not.toBe('found');
+  });
+
+  it('a member left out as a twin standing in its remembered place counts in the group, when it carries the group\'s new label', () => {
+    const third = handed.candidates.find((c) => c.descriptor.xpath === plan(3))!;
+    const others = handed.candidates.filter((c) => c !== third);
+    const placed = (d: Descriptor) => () => [{ descriptor: d, order: () => third.order }];
+    const withPlaced = (d: Descriptor) => rankCandidates(handed.old, others.map((c) => ({ ...c, ref: c.descriptor.xpath, order: () => c.order })), { placedTwins: placed(d) });
+    const ranked = withPlaced(third.descriptor);
+    expect(ranked[0]!.ref).toBe(plan(1));
+    expect(kind(ranked)).toBe('found');
+    // Without it the group is one short; with the old label, or another, it was not renamed as a whole.
+    expect(kind(rank(handed.old, others))).not.toBe('found');
+    expect(kind(withPlaced({ ...third.descriptor, text: 'Sign Up!', name: 'Sign Up!' }))).not.toBe('found');
+    expect(kind(withPlaced({ ...third.descriptor, text: 'Contact sales', name: 'Contact sales' }))).not.toBe('found');
   });
 
   it('the order never raises a member over a better one: the third plan\'s place is not where the first stood', () => {

@@ -52,6 +52,17 @@ export interface Scored<E = unknown> extends Candidate<E> {
 export interface RepairOptions {
   /** The weights to score with (the fitter and the replay try others); default {@link WEIGHTS}. */
   weights?: Weights;
+  /**
+   * The elements the page left out as twins standing in their remembered places (§2), asked only
+   * when a renamed group is read ({@link byRenamedGroup}): its members that stayed where they stood.
+   */
+  placedTwins?: (() => readonly PlacedTwin[]) | undefined;
+}
+
+/** An element left out as a twin in its remembered place: its descriptor and its place in the order of its kind. */
+export interface PlacedTwin {
+  descriptor: Descriptor;
+  order?: (() => number | undefined) | undefined;
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
@@ -305,8 +316,9 @@ export function byTwinOrder<T extends Candidate & Scored>(old: Descriptor, ranke
  * shared one label (`twins`); when no candidate keeps that label any more, and the proposals
  * (the candidates within {@link GAP} of the best) are one group of exactly as many elements as
  * the remembered group had, one tag, role, text and destination, and no other element of the
- * page has their tag and text (the page's order of them is the group's, 0 … twins), the group
- * was relabelled as a whole ("Sign Up!" on each pricing plan became "Choose plan" on each): the
+ * page has their tag and text (the page's order of them is the group's, 0 … twins; twins left
+ * out in their remembered places, {@link RepairOptions.placedTwins}, count in the group and must
+ * carry its label), the group was relabelled as a whole ("Sign Up!" on each pricing plan became "Choose plan" on each): the
  * new label is the group's, as the old one was. The
  * member standing at the remembered place in the group's order ({@link rememberedOrder}) is
  * then read under the old label (its `text` and `name` taken as the remembered ones) and scored
@@ -320,15 +332,21 @@ export function byRenamedGroup<T extends Candidate & Scored>(old: Descriptor, ra
   const want = old.twins ? old.twinIndex : undefined;
   const best = ranked[0];
   if (want === undefined || !old.text || !best || best.score < DRIFTED_AT || best.score >= ACT_AT || !best.descriptor.text) return [...ranked];
-  if (ranked.some((r) => simOf(r.sims, 'text') >= SAME_TEXT)) return [...ranked];
+  // A twin is an element of the remembered tag with its text (§1): one still on the page keeps the old label.
+  if (ranked.some((r) => r.descriptor.tag === old.tag && simOf(r.sims, 'text') >= SAME_TEXT)) return [...ranked];
   const { tag, role, text, href } = best.descriptor;
+  const member = (d: Descriptor): boolean => d.tag === tag && d.role === role && d.text === text && d.href === href;
   const group = ranked.filter((r) => best.score - r.score <= GAP);
-  if (group.length !== old.twins! + 1) return [...ranked];
-  if (group.some((r) => r.descriptor.tag !== tag || r.descriptor.role !== role || r.descriptor.text !== text || r.descriptor.href !== href)) return [...ranked];
+  if (group.some((r) => !member(r.descriptor))) return [...ranked];
   if (ranked.some((r) => !group.includes(r) && r.descriptor.tag === tag && r.descriptor.text === text)) return [...ranked];
+  // Twins still standing in their remembered places were left out before scoring (§2): each must
+  // carry the group's new label (one keeping the old one, or another, says the group was not
+  // relabelled as a whole), and counts in the group.
+  const placed = opts.placedTwins?.() ?? [];
+  if (placed.some((p) => !member(p.descriptor)) || group.length + placed.length !== old.twins! + 1) return [...ranked];
   // The page's own order of the visible elements of their tag and text must be the group's and
   // nothing more (0 … twins): an element of that kind the shortlist left out would shift it.
-  const orders = group.map((r) => r.order?.());
+  const orders = [...group, ...placed].map((r) => r.order?.());
   if (orders.some((o, i) => !orders.includes(i) || o === undefined)) return [...ranked];
   const at = group.filter((r, i) => r.score === best.score && orders[i] === want);
   if (at.length !== 1) return [...ranked];
