@@ -313,20 +313,19 @@ export function byTwinOrder<T extends Candidate & Scored>(old: Descriptor, ranke
 
 /**
  * A twin group renamed together (locator-repair.md §3). The remembered element and its twins
- * shared one label (`twins`); when no candidate keeps that label any more, and the proposals
- * (the candidates within {@link GAP} of the best) are one group of exactly as many elements as
- * the remembered group had, one tag, role, text and destination, and no other element of the
- * page has their tag and text (the page's order of them is the group's, 0 … twins; twins left
- * out in their remembered places, {@link RepairOptions.placedTwins}, count in the group and must
- * carry its label), the group was relabelled as a whole ("Sign Up!" on each pricing plan became "Choose plan" on each): the
- * new label is the group's, as the old one was. The
- * member standing at the remembered place in the group's order ({@link rememberedOrder}) is
- * then read under the old label (its `text` and `name` taken as the remembered ones) and scored
- * again with the page's other candidates, its group's other members left out, as twins are.
- * It applies only to a best already proposed on its own (at least {@link DRIFTED_AT}: a
- * candidate that shares only its place never is), at the top score (ties included), with a
- * context as close to the remembered one as each member's; without `record` (no `twinIndex`)
- * it is not read.
+ * shared one label (`twins`); when no candidate of its tag keeps that label any more, and the
+ * proposals (the candidates within {@link GAP} of the best) with the twins left out in their
+ * remembered places ({@link RepairOptions.placedTwins}) are one group of exactly as many
+ * elements as the remembered group had, of one tag, role, text and destination, and no other
+ * element of the page has their tag and text (the page's order of them is the group's, 0 …
+ * twins), the group was relabelled as a whole ("Sign Up!" on each pricing plan became "Choose
+ * plan" on each): the new label is the group's, as the old one was. The member standing at the
+ * remembered place in the group's order ({@link rememberedOrder}) is then read under the old
+ * label (its `text` and `name` taken as the remembered ones) and scored again with the page's
+ * other candidates, its group's other members left out, as twins are. It applies only to a best
+ * already proposed on its own (at least {@link DRIFTED_AT}: a candidate that shares only its
+ * place never is), at the top score (ties included), with a context as close to the remembered
+ * one as each member's; without `record` (no `twinIndex`) it is not read.
  */
 export function byRenamedGroup<T extends Candidate & Scored>(old: Descriptor, ranked: readonly T[], opts: RepairOptions = {}): T[] {
   const want = old.twins ? old.twinIndex : undefined;
