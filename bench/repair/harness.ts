@@ -182,7 +182,8 @@ export function resolveWithRepair(t: Target, old: Descriptor, mode: Mode = 'ours
 }
 
 function ranked(old: Descriptor): ReturnType<typeof rankCandidates<ReturnType<typeof pageCandidates>['candidates'][number]>> {
-  return rankCandidates(old, pageCandidates(old, document).candidates);
+  const { candidates, placedTwins } = pageCandidates(old, document);
+  return rankCandidates(old, candidates, { placedTwins });
 }
 
 /** The leading candidates with each field's similarity and weight, for reading one case (`--explain`). */
@@ -205,14 +206,19 @@ export function explain(old: Descriptor, truthXpath: string | undefined, top = 4
  * The scored candidates before merging, with their field similarities (for the weight fitter) and
  * what the page said of them (for the replay, which ranks them with the repair's own code).
  */
-export function dump(old: Descriptor, truthXpath: string | undefined): { rows: { sims: [string, number, number][]; truth: boolean; xpath: string; descriptor: Descriptor; slot?: number; interactive: boolean; order?: number; sharedId?: boolean }[]; twins: number } {
+export function dump(
+  old: Descriptor,
+  truthXpath: string | undefined,
+): { rows: { sims: [string, number, number][]; truth: boolean; xpath: string; descriptor: Descriptor; slot?: number; interactive: boolean; order?: number; sharedId?: boolean }[]; twins: number; placed?: { descriptor: Descriptor; order?: number }[] } {
   // Scored and looked at again as repair ranks them, but not merged: the fitter sees every row.
-  const cands = pageCandidates(old, document).candidates;
+  const { candidates: cands, placedTwins } = pageCandidates(old, document);
+  // The twins left out in their remembered places, for the renamed-group rule (§3): only with `twins`.
+  const placed = old.twins ? placedTwins().map((p) => ({ descriptor: p.descriptor, order: p.order?.() })) : [];
   const scored = scoreDescribed(old, cands);
   const all = contrastClose(old, cands.map((c, i) => ({ ...c, ...scored[i]! })).sort((a, b) => b.score - a.score));
   // The order among twins is asked only of candidates that have a twin among the others (§3).
   const texts = new Map<string, number>();
-  for (const r of all) if (r.descriptor.text) texts.set(`${r.descriptor.tag} ${r.descriptor.text}`, (texts.get(`${r.descriptor.tag} ${r.descriptor.text}`) ?? 0) + 1);
+  for (const r of [...all, ...placed]) if (r.descriptor.text) texts.set(`${r.descriptor.tag} ${r.descriptor.text}`, (texts.get(`${r.descriptor.tag} ${r.descriptor.text}`) ?? 0) + 1);
   return {
     rows: all.map((r) => {
       const x = xp(r.ref);
@@ -229,6 +235,7 @@ export function dump(old: Descriptor, truthXpath: string | undefined): { rows: {
       };
     }),
     twins: old.twins ?? 0,
+    ...(placed.length ? { placed } : {}),
   };
 }
 

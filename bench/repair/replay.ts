@@ -29,6 +29,8 @@ interface DumpCase {
   via?: string;
   right?: boolean;
   rows: DumpRow[];
+  /** The twins the page left out in their remembered places, with their order (renamed-group rule). */
+  placed?: { descriptor: Descriptor; order?: number }[];
 }
 
 type Verdict = { ok: boolean; right?: boolean; reason?: string; score: number; runnerUp: number; truthRank: number };
@@ -47,7 +49,7 @@ export function judge(c: DumpCase): Verdict {
   if (c.via === 'descriptor') return { ok: true, right: c.right, score: 1, runnerUp: 0, truthRank: 0 };
   // The candidates as the page handed them to repair (the slot needs the page: as measured), ranked
   // by the repair's own code, merging and the second look included.
-  const ranked = rankCandidates(c.old, c.rows.map((r) => ({ ref: r, descriptor: r.descriptor, slot: r.slot, interactive: r.interactive === true, order: () => r.order, sharedId: r.sharedId })), { weights: BASE }).map((x) => ({ ...x, r: x.ref }));
+  const ranked = rankCandidates(c.old, c.rows.map((r) => ({ ref: r, descriptor: r.descriptor, slot: r.slot, interactive: r.interactive === true, order: () => r.order, sharedId: r.sharedId })), { weights: BASE, placedTwins: () => (c.placed ?? []).map((p) => ({ descriptor: p.descriptor, order: () => p.order })) }).map((x) => ({ ...x, r: x.ref }));
   const best = ranked[0];
   const score = best?.score ?? 0;
   const runnerUp = ranked[1]?.score ?? 0;

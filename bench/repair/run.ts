@@ -150,7 +150,7 @@ async function runAll(page: Page, cases: Case[], script: string, modes: Mode[], 
         }
         if (dumpRows && mode === 'ours' && (run.exact === 'not-found' || c.direct)) {
           const d = await page.evaluate((o, tx) => aiteBench.dump(o as Descriptor, tx as string | undefined), old as never, truth as never);
-          dumpRows.push({ id: c.id, split: c.split, category: c.category, truth: truth !== undefined, twins: d.twins, old, via: run.ok ? run.via : undefined, right: run.ok ? run.xpath === truth : undefined, rows: d.rows });
+          dumpRows.push({ id: c.id, split: c.split, category: c.category, truth: truth !== undefined, twins: d.twins, old, via: run.ok ? run.via : undefined, right: run.ok ? run.xpath === truth : undefined, rows: d.rows, ...(d.placed ? { placed: d.placed } : {}) });
         }
       }
     }

@@ -12,6 +12,7 @@ import { MAX_LOOKED_AT, MAX_SCORED, type Quick, capPool, inTwinPlace, isPeer, ra
 import {
   type Candidate,
   type ExactVerdict,
+  type PlacedTwin,
   REMEMBERED_FLOOR,
   type Scored,
   checkExactMatch as checkExactOf,
@@ -66,10 +67,13 @@ function quickOf(el: Element, cache: DescribeCache): Quick {
   };
 }
 
-/** Whether the page says the element is recognisably another one than the remembered element. */
-function isOther(el: Element, old: Descriptor, cache: DescribeCache): boolean {
-  if (old.peers?.length && isPeer(old, peerKey(el, cache))) return true;
-  return !!old.twinPlaces?.length && el.localName === old.tag && inTwinPlace(old, el.localName, placeKey(el, cache));
+/**
+ * Whether the page says the element is recognisably another one than the remembered element: a
+ * remembered peer, or a twin standing in its remembered place.
+ */
+function isOther(el: Element, old: Descriptor, cache: DescribeCache): 'peer' | 'twin' | undefined {
+  if (old.peers?.length && isPeer(old, peerKey(el, cache))) return 'peer';
+  return old.twinPlaces?.length && el.localName === old.tag && inTwinPlace(old, el.localName, placeKey(el, cache)) ? 'twin' : undefined;
 }
 
 /** Whether another element of its tree (document or shadow root) carries its `id`. */
@@ -78,8 +82,11 @@ function idShared(el: Element): boolean {
   return root.querySelectorAll(`[id="${CSS.escape(el.id)}"]`).length > 1;
 }
 
-/** The page's candidates for a remembered descriptor, described (§2): at most 2000 looked at, 60 kept. */
-export function pageCandidates(old: Descriptor, doc: Document, cache: DescribeCache = new DescribeCache()): { candidates: Candidate<Element>[]; total: number; lookedAt: number } {
+/**
+ * The page's candidates for a remembered descriptor, described (§2): at most 2000 looked at, 60
+ * kept; and the twins left out in their remembered places, described only when asked.
+ */
+export function pageCandidates(old: Descriptor, doc: Document, cache: DescribeCache = new DescribeCache()): { candidates: Candidate<Element>[]; total: number; lookedAt: number; placedTwins: () => PlacedTwin[] } {
   const all: Element[] = [];
   walkElements(doc, (el) => {
     if (isCandidate(el)) all.push(el);
@@ -89,11 +96,15 @@ export function pageCandidates(old: Descriptor, doc: Document, cache: DescribeCa
   const pool = capPool(all.map((el) => el.localName), old).map((i) => all[i]!);
   const order = rankQuick(pool.map((el) => quickOf(el, cache)), old);
   const kept: Element[] = [];
+  const placed: Element[] = [];
   for (const i of order) {
     if (kept.length >= MAX_SCORED) break;
     const el = pool[i]!;
     // Only the leaders pay for the visibility check.
-    if (!isRendered(el) || !isEnabled(el) || isOther(el, old, cache)) continue;
+    if (!isRendered(el) || !isEnabled(el)) continue;
+    const other = isOther(el, old, cache);
+    if (other === 'twin') placed.push(el);
+    if (other) continue;
     kept.push(el);
   }
   const candidates = kept.map((el) => ({
@@ -104,7 +115,8 @@ export function pageCandidates(old: Descriptor, doc: Document, cache: DescribeCa
     order: () => twinOrder(el, cache),
     ...(el.id && idShared(el) ? { sharedId: true } : {}),
   }));
-  return { candidates, total: all.length, lookedAt: pool.length };
+  const placedTwins = (): PlacedTwin[] => placed.map((el) => ({ descriptor: describe(el, { cache }), order: () => twinOrder(el, cache) }));
+  return { candidates, total: all.length, lookedAt: pool.length, placedTwins };
 }
 
 /** The one element a remembered field still names, visible, enabled and not a remembered peer (§1). */
@@ -133,8 +145,8 @@ export function repairByField(old: Descriptor, doc: Document, cache: DescribeCac
 /** Step 2 (§2–§4): the page's candidates, scored and answered. */
 export function repairByScore(old: Descriptor, doc: Document, cache: DescribeCache): RepairOutcome {
   const t0 = performance.now();
-  const { candidates, total, lookedAt } = pageCandidates(old, doc, cache);
-  const ranked = rankCandidates(old, candidates);
+  const { candidates, total, lookedAt, placedTwins } = pageCandidates(old, doc, cache);
+  const ranked = rankCandidates(old, candidates, { placedTwins });
   const note = total > MAX_LOOKED_AT ? `the page has ${total} candidate elements; repair looked at ${lookedAt} of them` : undefined;
   return { ...verdict(old, ranked, note), stats: { candidates: total, lookedAt, scored: ranked.length, ms: msSince(t0) } };
 }
@@ -163,6 +175,9 @@ export function checkExactMatch(old: Descriptor, el: Element): ExactVerdict<Elem
     place: old.twinPlaces?.length ? placeKey(el, cache) : '',
     twins: old.twins ? old.twins : twinsOf(el, cache).length,
   };
-  const ranked = (): Scored<Element>[] => rankCandidates(old, pageCandidates(old, el.ownerDocument, cache).candidates);
+  const ranked = (): Scored<Element>[] => {
+    const { candidates, placedTwins } = pageCandidates(old, el.ownerDocument, cache);
+    return rankCandidates(old, candidates, { placedTwins });
+  };
   return checkExactOf(old, exact, ranked);
 }

@@ -40,6 +40,14 @@ const PAGES: Record<string, string> = {
   'invoices-new.html': `<h1>Invoices</h1><table><tr><td>001401</td><td>Design Works</td><td><a href="#" class="btn" data-truth>Manage</a></td></tr><tr><td>001402</td><td>UX Wireframes</td><td><a href="#" class="btn">Manage</a></td></tr><tr><td>001409</td><td>Design Works</td><td><a href="#" class="btn">Manage</a></td></tr></table>`,
   'save-old.html': `<h1>Settings</h1><form><label for="n">Name</label><input id="n"><div class="actions"><button class="btn primary">Save changes</button><button class="btn">Cancel</button></div></form>`,
   'save-gone.html': `<h1>Settings</h1><form><label for="n">Name</label><input id="n"><div class="actions"><button class="btn">Cancel</button></div></form>`,
+  // Two sign-up forms whose buttons were renamed together; the header's heading was rewritten, the
+  // call to action's kept (its button stands in the place the record remembers for the twin).
+  'signup-old.html': `<header><h1>Build a landing page for your business</h1><form><input type="email" placeholder="Enter your email..."><button type="submit" class="btn btn-primary">Sign up!</button></form></header>
+    <p>Testimonials and features.</p><section><h2>Ready to get started? Sign up now!</h2><form><input type="email" placeholder="Enter your email..."><button type="submit" class="btn btn-primary">Sign up!</button></form></section>`,
+  'signup-new.html': `<header><h1>Generate more leads with a landing page for your business</h1><form><input type="email" placeholder="Email Address"><button type="submit" class="btn btn-primary btn-lg" data-truth>Submit</button></form></header>
+    <p>Testimonials and features.</p><section><h2>Ready to get started? Sign up now!</h2><form><input type="email" placeholder="Email Address"><button type="submit" class="btn btn-primary btn-lg">Submit</button></form></section>`,
+  'signup-gone.html': `<header><h1>Generate more leads with a landing page for your business</h1><p>Coming soon.</p></header>
+    <p>Testimonials and features.</p><section><h2>Ready to get started? Sign up now!</h2><form><input type="email" placeholder="Email Address"><button type="submit" class="btn btn-primary btn-lg">Submit</button></form></section>`,
   'big-old.html': `<main><button class="go">Continue</button></main>`,
   'big-new.html': `<section>${Array.from({ length: 2200 }, (_, i) => `<p>Line ${i}</p>`).join('')}</section><main><button class="go">Proceed</button></main>`,
 };
@@ -233,6 +241,28 @@ describe('repair in the page', () => {
     const blind = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor, 'ours', false, true), target as never, bare.descriptor as never);
     expect(blind.ok).toBe(false);
     expect(blind.reason).toBe('ambiguous');
+  });
+
+  it('[RS-TWIN-ORDER] a twin group renamed together: the twin standing in its remembered place counts in the group; gone, or without `record`, nothing is acted on', async () => {
+    const target = { xpath: '//header//button' };
+    const { old, truth } = await recordThenOpen('signup-old.html', target, 'signup-new.html');
+    expect(old.twins).toBe(1);
+    expect(old.twinIndex).toBe(0);
+    expect(old.twinPlaces?.length).toBe(1);
+    const run = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor, 'ours', false, true), target as never, old as never);
+    expect(run.ok).toBe(true);
+    expect(run.xpath).toBe(truth);
+    // The header's form gone: the call to action's button, in its twin's remembered place, is not it.
+    await open('signup-gone.html');
+    const gone = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor, 'ours', false, true), target as never, old as never);
+    expect(gone.ok).toBe(false);
+    // Recorded without `record` (no twinIndex) the group is not read.
+    await open('signup-old.html');
+    const bare = await page.evaluate((t) => aiteBench.record(t as Target, false), target as never);
+    if (!bare.ok) throw new Error(bare.why);
+    await open('signup-new.html');
+    const blind = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor, 'ours', false, true), target as never, bare.descriptor as never);
+    expect(blind.ok === true && blind.xpath !== truth).toBe(false);
   });
 
   it('a neighbour remembered beside a removed target is never acted on, nor even proposed', async () => {

@@ -4,7 +4,7 @@ import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
 import { combine, type FieldSim, fieldSims, keptIdentifier, namePlace, rarity, score, slotSim, weightsFor } from '../../../src/extension/content/repair/score.js';
 import { describeChanges } from '../../../src/extension/content/repair/changes.js';
 import { WEIGHTS } from '../../../src/extension/content/repair/weights.js';
-import { ACT_AT, DRIFTED_AT, GAP, KEPT_BELOW, RENAMED_AND_MOVED_AT_MOST, answerKind, checkExactMatch, contrastClose, rankCandidates, scoreDescribed } from '../../../src/extension/content/repair/index.js';
+import { ACT_AT, DRIFTED_AT, GAP, KEPT_BELOW, RENAMED_AND_MOVED_AT_MOST, answerKind, byRenamedGroup, checkExactMatch, contrastClose, rankCandidates, scoreDescribed } from '../../../src/extension/content/repair/index.js';
 
 const send: Descriptor = {
   v: 1,
@@ -565,5 +565,80 @@ describe('an id the page gives to several elements', () => {
     // An id only one of them carries is still evidence (here: one the remembered element lacked).
     const unique = scoreDescribed(old, [{ descriptor: button('Ready to get started?', 'submitButton') }, { descriptor: button('Generate more leads', 'otherButton') }]);
     expect(unique[0]!.score).toBeLessThan(none[0]!.score);
+  });
+});
+
+describe('[RS-TWIN-ORDER] a twin group renamed together (locator-repair.md §3)', () => {
+  // test/fixtures/drift/handed: startbootstrap-modern-business 4.2.3 → 5.0.7's pricing page, as
+  // repair was handed it for the first plan's "Sign Up!" (one of three, recorded with `record`);
+  // the rebuilt section gives each of its three plans a "Choose plan".
+  type Handed = { old: Descriptor; candidates: { descriptor: Descriptor; slot?: number; interactive: boolean; order?: number }[] };
+  const handed = JSON.parse(readFileSync('test/fixtures/drift/handed/modern-business-pricing.json', 'utf8')) as Handed;
+  const plan = (i: number): string => `/html/body/main/section/div/div[2]/div[${i}]/div/div/div[3]/a`;
+  const rank = (old: Descriptor, cands = handed.candidates) => rankCandidates(old, cands.map((c) => ({ ...c, ref: c.descriptor.xpath, order: () => c.order })));
+  const kind = (r: { score: number }[]) => answerKind(r[0]?.score, r[1]?.score);
+
+  it('the member at the remembered place in the renamed group is read under the group\'s old label, and taken', () => {
+    expect(handed.old.twins).toBe(2);
+    expect(handed.old.twinIndex).toBe(0);
+    const ranked = rank(handed.old);
+    expect(ranked[0]!.ref).toBe(plan(1));
+    expect(kind(ranked)).toBe('found');
+    // The group's other members are left out, as twins are.
+    expect(ranked.some((r) => r.ref === plan(2) || r.ref === plan(3))).toBe(false);
+  });
+
+  it('without `record` (no twinIndex) the group stays a proposal', () => {
+    const bare: Descriptor = { ...handed.old, twins: undefined, twinIndex: undefined, peers: undefined };
+    expect(kind(rank(bare))).not.toBe('found');
+  });
+
+  it('a group of another size, or the old label still on the page, is not a group renamed together', () => {
+    const two = handed.candidates.filter((c) => c.descriptor.xpath !== plan(2));
+    expect(kind(rank(handed.old, two))).not.toBe('found');
+    const kept = handed.candidates.map((c) => (c.descriptor.xpath === plan(2) ? { ...c, descriptor: { ...c.descriptor, text: 'Sign Up!', name: 'Sign Up!' } } : c));
+    // An element of another tag with the old label is not a twin (§1): the group is still read.
+    const title = { descriptor: { v: 1, tag: 'h5', role: 'heading', text: 'Sign up!', name: 'Sign up!', context: { region: 'Newsletter' }, xpath: '/html/body/footer/h5', path: 'html/body/footer/h5' } as Descriptor, interactive: false };
+    const withTitle = rank(handed.old, [...handed.candidates, title]);
+    expect(withTitle[0]!.ref).toBe(plan(1));
+    expect(kind(withTitle)).toBe('found');
+    // The label kept by one of them is read as the score reads it; the group is not read.
+    const withKept = rank(handed.old, kept);
+    expect(withKept[0]!.ref).not.toBe(plan(1));
+    expect(withKept.some((r) => r.ref === plan(1))).toBe(true);
+  });
+
+  it('a group the page says has another member (the shortlist left one out) is not read', () => {
+    const shifted = handed.candidates.map((c) => (c.order !== undefined && c.descriptor.text === 'Choose plan' ? { ...c, order: c.order + 1 } : c));
+    expect(kind(rank(handed.old, shifted))).not.toBe('found');
+  });
+
+  it('a member left out as a twin standing in its remembered place counts in the group, when it carries the group\'s new label', () => {
+    const third = handed.candidates.find((c) => c.descriptor.xpath === plan(3))!;
+    const others = handed.candidates.filter((c) => c !== third);
+    const placed = (d: Descriptor) => () => [{ descriptor: d, order: () => third.order }];
+    const withPlaced = (d: Descriptor) => rankCandidates(handed.old, others.map((c) => ({ ...c, ref: c.descriptor.xpath, order: () => c.order })), { placedTwins: placed(d) });
+    const ranked = withPlaced(third.descriptor);
+    expect(ranked[0]!.ref).toBe(plan(1));
+    expect(kind(ranked)).toBe('found');
+    // Without it the group is one short; with the old label, or another, it was not renamed as a whole.
+    expect(kind(rank(handed.old, others))).not.toBe('found');
+    expect(kind(withPlaced({ ...third.descriptor, text: 'Sign Up!', name: 'Sign Up!' }))).not.toBe('found');
+    expect(kind(withPlaced({ ...third.descriptor, text: 'Contact sales', name: 'Contact sales' }))).not.toBe('found');
+  });
+
+  it('the order never raises a member over a better one: the third plan\'s place is not where the first stood', () => {
+    const ranked = rank({ ...handed.old, twinIndex: 2 });
+    expect(kind(ranked)).not.toBe('found');
+  });
+
+  it('a gone group replaced by another group that shares only its place is not proposed, let alone acted on', () => {
+    const old: Descriptor = { v: 1, tag: 'a', role: 'link', text: 'Delete', name: 'Delete', href: '/items/delete', classes: ['btn', 'btn-danger'], context: { heading: 'Items', row: 'Item one' }, xpath: '/html/body/table/tr[1]/td/a', path: 'html/body/table/tr/td/a', twins: 2, twinIndex: 0, peers: ['edit'] };
+    const other = (i: number): Descriptor => ({ v: 1, tag: 'a', role: 'link', text: 'Read more', name: 'Read more', href: `/news/${i}`, classes: ['card-link'], context: { heading: 'Latest news' }, xpath: `/html/body/section/div[${i}]/a`, path: 'html/body/section/div/a' });
+    const ranked = rankCandidates(old, [1, 2, 3].map((i) => ({ ref: i, descriptor: other(i), order: () => i - 1 })));
+    expect(ranked[0]!.score).toBeLessThan(DRIFTED_AT);
+    expect(kind(ranked)).toBe('not-found');
+    // The rule reads a best already proposed on its own, never a lower one.
+    expect(byRenamedGroup(old, ranked)).toEqual(ranked);
   });
 });

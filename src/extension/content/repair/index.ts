@@ -52,6 +52,17 @@ export interface Scored<E = unknown> extends Candidate<E> {
 export interface RepairOptions {
   /** The weights to score with (the fitter and the replay try others); default {@link WEIGHTS}. */
   weights?: Weights;
+  /**
+   * The elements the page left out as twins standing in their remembered places (§2), asked only
+   * when a renamed group is read ({@link byRenamedGroup}): its members that stayed where they stood.
+   */
+  placedTwins?: (() => readonly PlacedTwin[]) | undefined;
+}
+
+/** An element left out as a twin in its remembered place: its descriptor and its place in the order of its kind. */
+export interface PlacedTwin {
+  descriptor: Descriptor;
+  order?: (() => number | undefined) | undefined;
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
@@ -301,6 +312,53 @@ export function byTwinOrder<T extends Candidate & Scored>(old: Descriptor, ranke
 }
 
 /**
+ * A twin group renamed together (locator-repair.md §3). The remembered element and its twins
+ * shared one label (`twins`); when no candidate of its tag keeps that label any more, and the
+ * proposals (the candidates within {@link GAP} of the best) with the twins left out in their
+ * remembered places ({@link RepairOptions.placedTwins}) are one group of exactly as many
+ * elements as the remembered group had, of one tag, role, text and destination, and no other
+ * element of the page has their tag and text (the page's order of them is the group's, 0 …
+ * twins), the group was relabelled as a whole ("Sign Up!" on each pricing plan became "Choose
+ * plan" on each): the new label is the group's, as the old one was. The member standing at the
+ * remembered place in the group's order ({@link rememberedOrder}) is then read under the old
+ * label (its `text` and `name` taken as the remembered ones) and scored again with the page's
+ * other candidates, its group's other members left out, as twins are. It applies only to a best
+ * already proposed on its own (at least {@link DRIFTED_AT}: a candidate that shares only its
+ * place never is), at the top score (ties included), with a context as close to the remembered
+ * one as each member's; without `record` (no `twinIndex`) it is not read.
+ */
+export function byRenamedGroup<T extends Candidate & Scored>(old: Descriptor, ranked: readonly T[], opts: RepairOptions = {}): T[] {
+  const want = old.twins ? old.twinIndex : undefined;
+  const best = ranked[0];
+  if (want === undefined || !old.text || !best || best.score < DRIFTED_AT || best.score >= ACT_AT || !best.descriptor.text) return [...ranked];
+  // A twin is an element of the remembered tag with its text (§1): one still on the page keeps the old label.
+  if (ranked.some((r) => r.descriptor.tag === old.tag && simOf(r.sims, 'text') >= SAME_TEXT)) return [...ranked];
+  const { tag, role, text, href } = best.descriptor;
+  const member = (d: Descriptor): boolean => d.tag === tag && d.role === role && d.text === text && d.href === href;
+  const group = ranked.filter((r) => best.score - r.score <= GAP);
+  if (group.some((r) => !member(r.descriptor))) return [...ranked];
+  if (ranked.some((r) => !group.includes(r) && r.descriptor.tag === tag && r.descriptor.text === text)) return [...ranked];
+  // Twins still standing in their remembered places were left out before scoring (§2): each must
+  // carry the group's new label (one keeping the old one, or another, says the group was not
+  // relabelled as a whole), and counts in the group.
+  const placed = opts.placedTwins?.() ?? [];
+  if (placed.some((p) => !member(p.descriptor)) || group.length + placed.length !== old.twins! + 1) return [...ranked];
+  // The page's own order of the visible elements of their tag and text must be the group's and
+  // nothing more (0 … twins): an element of that kind the shortlist left out would shift it.
+  const orders = [...group, ...placed].map((r) => r.order?.());
+  if (orders.some((o, i) => !orders.includes(i) || o === undefined)) return [...ranked];
+  const at = group.filter((r, i) => r.score === best.score && orders[i] === want);
+  if (at.length !== 1) return [...ranked];
+  const chosen = at[0]!;
+  const ctx = twinContext(old);
+  if (ctx && group.some((r) => simOf(r.sims, ctx) > simOf(chosen.sims, ctx))) return [...ranked];
+  const rest = ranked.filter((r) => !group.includes(r));
+  const relabelled = { ...chosen.descriptor, text: old.text, name: old.name };
+  const again = scoreDescribed(old, [{ descriptor: relabelled, slot: chosen.slot, sharedId: chosen.sharedId }, ...rest], opts);
+  return [{ ...chosen, ...again[0]! }, ...rest.map((r, i) => ({ ...r, ...again[i + 1]! }))].sort((a, b) => b.score - a.score);
+}
+
+/**
  * The handed candidates scored against the remembered descriptor, best first: rarity and contrast
  * over them, wrappers merged, the second look at close candidates, and twins told apart by their
  * order (§2, §3).
@@ -308,7 +366,7 @@ export function byTwinOrder<T extends Candidate & Scored>(old: Descriptor, ranke
 export function rankCandidates<T extends Candidate>(old: Descriptor, cands: readonly T[], opts: RepairOptions = {}): (T & Scored)[] {
   const scored = scoreDescribed(old, cands, opts);
   const ranked = cands.map((c, i) => ({ ...c, ...scored[i]! })).sort((a, b) => b.score - a.score);
-  return byTwinOrder(old, contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights));
+  return byRenamedGroup(old, byTwinOrder(old, contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights)), opts);
 }
 
 /**
