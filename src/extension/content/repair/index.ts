@@ -328,7 +328,8 @@ export function byTwinOrder<T extends Candidate & Scored>(old: Descriptor, ranke
  * one as each member's; without `record` (no `twinIndex`) it is not read.
  */
 export function byRenamedGroup<T extends Candidate & Scored>(old: Descriptor, ranked: readonly T[], opts: RepairOptions = {}): T[] {
-  const want = old.twins ? old.twinIndex : undefined;
+  // A group needs twins: an element recorded alone has an order (0) but nothing was renamed with it.
+  const want = old.twins ? rememberedOrder(old) : undefined;
   const best = ranked[0];
   if (want === undefined || !old.text || !best || best.score < DRIFTED_AT || best.score >= ACT_AT || !best.descriptor.text) return [...ranked];
   // A twin is an element of the remembered tag with its text (§1): one still on the page keeps the old label.
