@@ -150,8 +150,6 @@ async function main(): Promise<void> {
       }
     }
     const mean = (xs: number[]): number => xs.reduce((x, y) => x + y, 0) / xs.length;
-    // Each iteration's two arms ran next to each other: their difference is the least moved by load.
-    const paired = arms[1]!.wall.map((b, i) => b - arms[0]!.wall[i]!);
     console.log(`early acts taken: ${earlyActSwitch.taken}`);
     console.log(`${which} (N=${N}${GAP_MS ? `, ${GAP_MS} ms apart` : ''}), ms:`);
     for (const arm of arms) {
@@ -159,7 +157,6 @@ async function main(): Promise<void> {
         `  ${arm.name}: median ${median(arm.wall).toFixed(2)} p25 ${percentile(arm.wall, 25).toFixed(2)} fastest ${Math.min(...arm.wall).toFixed(2)} p95 ${p95(arm.wall).toFixed(2)} · runner CPU mean ${mean(arm.cpu).toFixed(2)}`,
       );
     }
-    console.log(`  paired (${arms[1]!.name} minus ${arms[0]!.name}, per iteration): median ${median(paired).toFixed(2)} p25 ${percentile(paired, 25).toFixed(2)} p75 ${percentile(paired, 75).toFixed(2)}`);
   } finally {
     await session.close();
     await pages.close();

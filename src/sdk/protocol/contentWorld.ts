@@ -36,6 +36,9 @@ export type GuardVerdict = z.infer<typeof GuardVerdictSchema>;
 export const GuardActSchema = z.object({ token: z.string().min(16).max(64), act: z.object({ x: z.number(), y: z.number() }) });
 export type GuardAct = z.infer<typeof GuardActSchema>;
 
+/** Anything the binding carries: a verdict, or the signal to act. */
+export const GuardSignalSchema = z.union([GuardVerdictSchema, GuardActSchema]);
+
 /** The frame path a page command's element lies behind (its target's, or its descriptor's): where the worker must route it. */
 export function pagePathOf(request: Extract<Request, { cmd: PageCommand }>): string[] {
   switch (request.cmd) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GuardActSchema, GuardVerdictSchema, type GuardState } from '../../protocol/index.js';
+import { GuardSignalSchema, type GuardState } from '../../protocol/index.js';
 
 /**
  * How long a step whose input was acknowledged waits for a verdict still on its way before it
@@ -108,8 +108,7 @@ export class GuardVerdicts {
     } catch {
       return;
     }
-    // Checked against the one schema its keys name: a union's failed first try costs a cold step.
-    const signal = (typeof parsed === 'object' && parsed !== null && 'act' in parsed ? GuardActSchema : GuardVerdictSchema).safeParse(parsed);
+    const signal = GuardSignalSchema.safeParse(parsed);
     if (!signal.success) return;
     const waiting = this.#waiting.get(signal.data.token);
     if (!waiting) return;
