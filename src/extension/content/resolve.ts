@@ -5,7 +5,7 @@ import type { TextIndex } from './dom/text.js';
 import { formatTarget, q } from './explain.js';
 import { handles } from './Handles.js';
 import { refs } from './refs.js';
-import { armOn, signalAct } from './guard.js';
+import { armOn } from './guard.js';
 import { prepare } from './locate.js';
 import { checkExactMatch, repair, type RepairOutcome } from './repairPage.js';
 import { describeChanges } from './repair/changes.js';
@@ -37,11 +37,7 @@ export async function resolve(req: RequestOf<'resolve'>): Promise<AnswerOf<'reso
   // Only in the top document: the runner's later guard ops go there (an element in a frame,
   // also one whose cross-site frame's own script answers here, is not armed).
   const guarded = req.guard !== undefined && found.answer.descriptor.frame === undefined && window.top === window && found.element.ownerDocument === document;
-  if (!guarded) return { ...found.answer, point };
-  const seen = armOn(found.element, req.guard!, req.verdict);
-  // The runner may act on this before the answer reaches it; the answer follows in this task.
-  if (req.verdict) signalAct(req.verdict, req.guard!, point, seen);
-  return { ...found.answer, point, guard: seen };
+  return { ...found.answer, point, ...(guarded ? { guard: armOn(found.element, req.guard!, req.verdict) } : {}) };
 }
 
 async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ answer: AnswerOf<'resolve'>; element: Element }> {
