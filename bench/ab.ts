@@ -7,7 +7,6 @@ import { join, resolve } from 'node:path';
 import type { Page, Protocol } from 'puppeteer-core';
 import { CONTENT_HANDLER_KEY } from '../src/sdk/protocol/index.js';
 import { launch, type Session } from '../src/sdk/index.js';
-import { earlyActSwitch } from '../src/sdk/session/Session.js';
 import { startPageServer } from './server.js';
 import { median, p95, percentile } from './stats.js';
 
@@ -52,39 +51,6 @@ async function cases(session: Session, page: Page, tab: number): Promise<Record<
     // The runner's whole share of a click: aite's, beside the same CDP work done without the
     // runner (the content script's handler called with the same resolve request, guard and
     // verdict token included, then puppeteer's mouse at the point it answers).
-    // TEMPORARY: a click and a fill acting on the page's word (verdict.act) against on the answer.
-    'early-click': {
-      names: ['on the answer', "on the page's word"],
-      check: async () => {
-        const now = await clicks();
-        if (now !== counted + 1) throw new Error(`the page counted ${now - counted} clicks, not 1`);
-        counted = now;
-      },
-      a: async () => {
-        earlyActSwitch.on = false;
-        await session.click({ text: 'Needle' });
-      },
-      b: async () => {
-        earlyActSwitch.on = true;
-        await session.click({ text: 'Needle' });
-      },
-    },
-    'early-fill': {
-      names: ['on the answer', "on the page's word"],
-      reset: () => page.evaluate('document.getElementById("note").value = "old value"'),
-      check: async () => {
-        const v = await page.evaluate('document.getElementById("note").value');
-        if (v !== text) throw new Error(`value ${String(v)}`);
-      },
-      a: async () => {
-        earlyActSwitch.on = false;
-        await session.fill({ label: 'Note' }, text);
-      },
-      b: async () => {
-        earlyActSwitch.on = true;
-        await session.fill({ label: 'Note' }, text);
-      },
-    },
     'click-raw': await clickRaw(session, page, tab, async () => {
       const now = await clicks();
       if (now !== counted + 1) throw new Error(`the page counted ${now - counted} clicks, not 1`);
@@ -150,16 +116,12 @@ async function main(): Promise<void> {
       }
     }
     const mean = (xs: number[]): number => xs.reduce((x, y) => x + y, 0) / xs.length;
-    // Each iteration's two arms ran next to each other: their difference is the least moved by load.
-    const paired = arms[1]!.wall.map((b, i) => b - arms[0]!.wall[i]!);
-    console.log(`early acts taken: ${earlyActSwitch.taken}`);
     console.log(`${which} (N=${N}${GAP_MS ? `, ${GAP_MS} ms apart` : ''}), ms:`);
     for (const arm of arms) {
       console.log(
         `  ${arm.name}: median ${median(arm.wall).toFixed(2)} p25 ${percentile(arm.wall, 25).toFixed(2)} fastest ${Math.min(...arm.wall).toFixed(2)} p95 ${p95(arm.wall).toFixed(2)} · runner CPU mean ${mean(arm.cpu).toFixed(2)}`,
       );
     }
-    console.log(`  paired (${arms[1]!.name} minus ${arms[0]!.name}, per iteration): median ${median(paired).toFixed(2)} p25 ${percentile(paired, 25).toFixed(2)} p75 ${percentile(paired, 75).toFixed(2)}`);
   } finally {
     await session.close();
     await pages.close();

@@ -1,4 +1,4 @@
-import { GUARD_VERDICT_BINDING, type AnswerOf, type GuardAct, type GuardState, type GuardVerdict, type RequestOf } from '../../sdk/protocol/index.js';
+import { GUARD_VERDICT_BINDING, type AnswerOf, type GuardState, type GuardVerdict, type RequestOf } from '../../sdk/protocol/index.js';
 import { windowOf } from './dom/nodes.js';
 import { composedContains, deepActiveElement } from './dom/query.js';
 import { xpathOf } from './dom/xpath.js';
@@ -117,20 +117,6 @@ function report(verdict: VerdictAsk): void {
   reported = seenNow;
   const binding = (globalThis as Record<string, unknown>)[GUARD_VERDICT_BINDING];
   const payload: GuardVerdict = { token: verdict.token, state: seenNow };
-  if (typeof binding === 'function') (binding as (json: string) => void)(JSON.stringify(payload));
-}
-
-/**
- * A `resolve` whose `verdict` asks `act`, its guard just armed (`seen`): the runner may start the
- * input at `at` now, one way, before the answer (which follows in the same task, so no input can
- * reach the page between the two). Sent only when the input may go: the guard armed with nothing
- * stopped and, for text, the element focused; otherwise the runner acts on the answer, as it
- * judges it. Where the binding is missing nothing is sent.
- */
-export function signalAct(verdict: VerdictAsk, mode: 'pointer' | 'input', at: { x: number; y: number }, seen: GuardState): void {
-  if (!verdict.act || !seen.armed || seen.intercepted || seen.focusTakenBy || (mode === 'input' && !seen.focused)) return;
-  const binding = (globalThis as Record<string, unknown>)[GUARD_VERDICT_BINDING];
-  const payload: GuardAct = { token: verdict.token, act: { x: at.x, y: at.y } };
   if (typeof binding === 'function') (binding as (json: string) => void)(JSON.stringify(payload));
 }
 

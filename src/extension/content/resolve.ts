@@ -5,7 +5,7 @@ import type { TextIndex } from './dom/text.js';
 import { formatTarget, q } from './explain.js';
 import { handles } from './Handles.js';
 import { refs } from './refs.js';
-import { armOn, signalAct } from './guard.js';
+import { armOn } from './guard.js';
 import { prepare } from './locate.js';
 import { checkExactMatch, repair, type RepairOutcome } from './repairPage.js';
 import { describeChanges } from './repair/changes.js';
@@ -27,10 +27,8 @@ type Outcome = Resolution | { kind: 'repair'; outcome: RepairOutcome };
 export async function resolve(req: RequestOf<'resolve'>): Promise<AnswerOf<'resolve'>> {
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const deadline = performance.now() + timeoutMs;
-  // A step that acts on the signal has its element described after it, in this same task (no
-  // input can reach the page before the task ends): the runner acts meanwhile.
-  const found = await find(req, timeoutMs, req.prepare !== undefined && req.guard !== undefined && req.verdict?.act === true);
-  if (!req.prepare) return found.answer();
+  const found = await find(req, timeoutMs);
+  if (!req.prepare) return found.answer;
   // One budget for finding and readying the element, as one step of a person's.
   // A fresh step trusts a still page to be still (locate, which a stopped click retries
   // through, always waits a frame). Whole ms: the time left is what a failure says it waited.
@@ -38,19 +36,11 @@ export async function resolve(req: RequestOf<'resolve'>): Promise<AnswerOf<'reso
   // Armed last, once nothing can fail any more, so a step that fails here leaves no guard armed.
   // Only in the top document: the runner's later guard ops go there (an element in a frame,
   // also one whose cross-site frame's own script answers here, is not armed).
-  const guarded = req.guard !== undefined && frameOf(req.target) === undefined && window.top === window && found.element.ownerDocument === document;
-  if (!guarded) return { ...found.answer(), point };
-  const seen = armOn(found.element, req.guard!, req.verdict);
-  // The runner may act on this before the answer reaches it; the answer follows in this task.
-  if (req.verdict) signalAct(req.verdict, req.guard!, point, seen);
-  return { ...found.answer(), point, guard: seen };
+  const guarded = req.guard !== undefined && found.answer.descriptor.frame === undefined && window.top === window && found.element.ownerDocument === document;
+  return { ...found.answer, point, ...(guarded ? { guard: armOn(found.element, req.guard!, req.verdict) } : {}) };
 }
 
-/**
- * Finds the target's one element; its answer is made when asked for (`describeLater`: the
- * element is described then, else at once, as the element is found).
- */
-async function find(req: RequestOf<'resolve'>, timeoutMs: number, describeLater: boolean): Promise<{ answer: () => AnswerOf<'resolve'>; element: Element }> {
+async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ answer: AnswerOf<'resolve'>; element: Element }> {
   const { target, descriptor } = req;
   let repairTried = false;
   const repairable = (ev: Evaluation): boolean =>
@@ -76,20 +66,23 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number, describeLater:
   }
 
   switch (outcome.kind) {
-    case 'one': {
+    case 'one':
       if (descriptor && req.checkExact) checkExact(target, descriptor, outcome.element);
-      const { element, matches, texts } = outcome;
-      const answer = (): AnswerOf<'resolve'> => ({ id: req.id, ok: true, descriptor: described(element, target, req.record, texts), matches, repaired: false, via: 'exact' });
-      if (describeLater) return { answer, element };
-      const now = answer();
-      return { answer: () => now, element };
-    }
+      return {
+        answer: {
+          id: req.id,
+          ok: true,
+          descriptor: described(outcome.element, target, req.record, outcome.texts),
+          matches: outcome.matches,
+          repaired: false,
+          via: 'exact',
+        },
+        element: outcome.element,
+      };
     case 'ambiguous':
       throw ambiguousFailure(target, outcome.ev);
-    case 'repair': {
-      const { answer, element } = repairAnswer(req.id, target, descriptor!, outcome.outcome, req.record);
-      return { answer: () => answer, element };
-    }
+    case 'repair':
+      return repairAnswer(req.id, target, descriptor!, outcome.outcome, req.record);
   }
 }
 
@@ -101,12 +94,8 @@ function documentOf(target: Target): Document {
 }
 
 function described(el: Element, target: Target, record: boolean | undefined, texts?: TextIndex): Descriptor {
-  return { ...describe(el, { frame: frameOf(target), record: record === true, ...(texts ? { texts } : {}) }), handle: handles.handleOf(el) };
-}
-
-/** The frame path of the document a target's element is in (a ref's, or the target's own). */
-function frameOf(target: Target): Descriptor['frame'] {
-  return target.ref !== undefined ? refs.frameOf(target.ref) : target.frame;
+  const frame = target.ref !== undefined ? refs.frameOf(target.ref) : target.frame;
+  return { ...describe(el, { frame, record: record === true, ...(texts ? { texts } : {}) }), handle: handles.handleOf(el) };
 }
 
 /**

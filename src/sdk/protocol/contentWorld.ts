@@ -28,14 +28,6 @@ export const GUARD_VERDICT_BINDING = 'aiteGuardVerdict';
 export const GuardVerdictSchema = z.object({ token: z.string().min(16).max(64), state: GuardStateSchema });
 export type GuardVerdict = z.infer<typeof GuardVerdictSchema>;
 
-/**
- * What the content script sends through {@link GUARD_VERDICT_BINDING} (JSON) for a `resolve` whose
- * `verdict` asks `act`: the step's token and the point its answer will carry, sent once the guard
- * is armed and before the answer, so the runner can start the input at once.
- */
-export const GuardActSchema = z.object({ token: z.string().min(16).max(64), act: z.object({ x: z.number(), y: z.number() }) });
-export type GuardAct = z.infer<typeof GuardActSchema>;
-
 /** The frame path a page command's element lies behind (its target's, or its descriptor's): where the worker must route it. */
 export function pagePathOf(request: Extract<Request, { cmd: PageCommand }>): string[] {
   switch (request.cmd) {

@@ -99,21 +99,7 @@ export const ResolveRequestSchema = z.object({
    * and disarms; a `guard` `disarm` or `check` after it answers that same state. An extension
    * that does not know it, or a world without the binding, reports nothing: the runner disarms.
    */
-  verdict: z
-    .object({
-      token: z.string().min(16).max(64),
-      on: z.enum(['click', 'input']),
-      /**
-       * Beyond v1, compatible with it: the runner acts as soon as the page says where. Once the
-       * element is found, readied and the guard armed with nothing amiss (`input`: the element has
-       * the focus), the content script sends `{ token, act: { x, y } }` through the same binding,
-       * and only then answers; the runner starts the step's input at that point on that signal,
-       * before the answer reaches it, and the answer must agree (the same point, the guard armed).
-       * An extension that does not know it sends no signal: the runner acts on the answer.
-       */
-      act: z.literal(true).optional(),
-    })
-    .optional(),
+  verdict: z.object({ token: z.string().min(16).max(64), on: z.enum(['click', 'input']) }).optional(),
 });
 
 export const LocateRequestSchema = z.object({

@@ -107,12 +107,9 @@ export class HitGuard {
       }));
     // A v1 extension cannot watch (it answers `unsupported`): the input goes as before.
     if (!armed?.armed) return dispatch(at, unguarded).then(() => 'ok' as const);
-    // Input started on the page's word, before the answer (it went only with the guard armed).
-    const early = alreadyArmed?.early;
     // fill: resolve focused the field; it must still have the focus before the text goes.
     if (options.focused) {
       const problem = this.#problem(armed, mode, action, 'before-more');
-      if (problem && early) throw sentOnSignal(action, `its answer says ${problem.message}`);
       if (problem) {
         await this.#disarm(descriptor);
         throw problem;
@@ -129,11 +126,11 @@ export class HitGuard {
     // by the input's acknowledgement it has mostly come, and no disarm is needed. Without it
     // (the events went to another document, or it is still on its way) the disarm asks: the
     // guard answers what it reported.
-    const verdict = early?.wait ?? (alreadyArmed?.verdict !== undefined ? this.verdicts?.expect(alreadyArmed.verdict) : undefined);
+    const verdict = alreadyArmed?.verdict !== undefined ? this.verdicts?.expect(alreadyArmed.verdict) : undefined;
     let state: AnswerOf<'guard'> | GuardState | undefined;
     try {
       try {
-        await (early ? early.sent : dispatch(at, check));
+        await dispatch(at, check);
       } catch (error) {
         // The dispatch's own failure is the one to report, now: a page too busy to take the input
         // is too busy to answer the disarm too (the guard disarms itself after 30 s anyway).
@@ -224,19 +221,6 @@ export class HitGuard {
 }
 
 const unguarded: GuardCheck = async () => undefined;
-
-/**
- * A step whose input went on the page's signal (before its `resolve` answered) and whose answer
- * then failed or did not agree with the signal: the input reached the page and is not sent again.
- */
-export function sentOnSignal(action: string, why: string, cause?: unknown): AiteError {
-  const reason = cause instanceof AiteError ? cause.reason : 'internal';
-  return new AiteError(reason, `${action}: the input WAS sent (the page said where to act before it answered), but ${why}. It is not sent again; check the page before repeating it.`, {
-    command: action,
-    detail: { inputSent: true, ...(cause instanceof AiteError ? { answer: cause.detail } : {}) },
-    ...(cause !== undefined ? { cause } : {}),
-  });
-}
 
 /** Whether two descriptors lie behind the same frame path (the same document for one guard). */
 function sameFrame(a: Descriptor, b: Descriptor): boolean {

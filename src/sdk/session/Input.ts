@@ -2,7 +2,6 @@ import type { AnswerOf, Descriptor, GuardState, Point, Rect, RequestOf, Target }
 import type { GuardMode } from './HitGuard.js';
 import type { KeyInput } from 'puppeteer-core';
 import type { Download } from './pipe/Downloads.js';
-import type { ActPoint, VerdictWait } from './pipe/GuardVerdicts.js';
 import type { Chord } from './pipe/keys.js';
 import type { StepContext } from './StepContext.js';
 
@@ -28,22 +27,6 @@ export interface ArmedGuard {
   mode: GuardMode;
   state: GuardState;
   verdict?: string;
-  /** The input already started on the page's word, before the answer (see {@link EarlyInput}). */
-  early?: EarlySent;
-}
-
-/**
- * Starts a step's first input at the point the page signalled, before the `resolve` answer
- * reaches the runner (the signal comes over the guard's binding, see `GuardVerdicts`); the
- * promise is the dispatch's, under the same deadline and count as any.
- */
-export type EarlyInput = (at: ActPoint) => Promise<void>;
-
-/** An input started on the page's word: where, the dispatch, and the step's wait for its verdict. */
-export interface EarlySent {
-  at: ActPoint;
-  sent: Promise<void>;
-  wait: VerdictWait;
 }
 
 /** What a picture takes in: see {@link Input.screenshot}. */
@@ -74,11 +57,6 @@ export interface Input {
   type(step: StepContext, found: Found, text: string): Promise<void>;
   /** Replaces the value of the element (focused, its text selected by `resolve`) with `text`. */
   fill(step: StepContext, found: Found, text: string): Promise<void>;
-  /**
-   * A single left click or a fill of `text` that can start on the page's signal, before its
-   * `resolve` answers; undefined where it cannot (the input then goes on the answer).
-   */
-  early?(step: StepContext, action: 'click' | 'fill', text: string): EarlyInput | undefined;
   /** Presses `key` (parsed: `chord`) in the element, focused by `resolve`, or wherever the focus is when there is none. */
   press(step: StepContext, key: string, found: Found | undefined, chord: Chord): Promise<void>;
   /** Sets the files of the file input the element is, or labels, or opens by a click (`[]` clears). */

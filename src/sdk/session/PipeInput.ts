@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
 import type { VerdictSource } from './HitGuard.js';
-import type { EarlyInput, Found, Input, PictureOptions } from './Input.js';
+import type { Found, Input, PictureOptions } from './Input.js';
 import { InputLedger } from './InputLedger.js';
 import { inputWithDeadline, pageActivity, withTimeout } from './pipe/deadline.js';
 import type { Dialogs } from './pipe/Dialogs.js';
@@ -89,17 +89,7 @@ export class PipeInput extends TrustedInput<Page> implements Input {
    * never holds the run); a pipe that breaks under it is `connection-lost`, never a re-send.
    */
   protected async dispatch(step: StepContext, action: string, input: (page: Page) => Promise<void>, timeoutMs = this.timeout(step)): Promise<void> {
-    return this.#send(await this.runTab.page(step.send), step, action, input, timeoutMs);
-  }
-
-  early(step: StepContext, action: 'click' | 'fill', text: string): EarlyInput | undefined {
-    // The page must be at hand: the input goes from the signal's own turn, nothing asked first.
-    const page = this.runTab.pageNow();
-    const input = this.firstInput(action, text);
-    return page && input ? (at) => this.#send(page, step, action, (p) => input(p, at), this.timeout(step)) : undefined;
-  }
-
-  async #send(page: Page, step: StepContext, action: string, input: (page: Page) => Promise<void>, timeoutMs: number): Promise<void> {
+    const page = await this.runTab.page(step.send);
     const ledger = new InputLedger(page);
     step.inputSent = true;
     try {

@@ -86,13 +86,6 @@ export class RunTab {
     return this.#pages?.cached(tabId, this.#urls.get(tabId));
   }
 
-  /** The run's tab's page, guarded by the allow list, when it is known without asking anything. */
-  pageNow(): Page | undefined {
-    const tabId = this.#current;
-    const page = this.#pages && tabId !== null ? this.#pages.cached(tabId, this.#urls.get(tabId)) : undefined;
-    return page && this.#allow ? this.#allow.guard(page) : page;
-  }
-
   /**
    * The puppeteer page of the run's tab, guarded by the allow list (see {@link PipeAllowList}).
    * A page found before is trusted while it shows the same url; otherwise the tab list is asked

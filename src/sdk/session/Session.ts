@@ -10,8 +10,8 @@ import { DebuggerInput } from './DebuggerInput.js';
 import type { Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
 import { failurePicture, type FailureFacts } from './failurePicture.js';
-import { sentOnSignal, type GuardMode } from './HitGuard.js';
-import type { EarlyInput, EarlySent, Found, Input, Prepare } from './Input.js';
+import type { GuardMode } from './HitGuard.js';
+import type { Found, Input, Prepare } from './Input.js';
 import { Locator } from './Locator.js';
 import { writePicture } from './pipe/pictures.js';
 import { PageWatch } from './PageWatch.js';
@@ -288,9 +288,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       const how = { ...(options.button ? { button: options.button } : {}), modifiers, ...(options.clickCount ? { clickCount: options.clickCount } : {}), ...(options.position ? { position: options.position } : {}) };
       // A single left click ends with its click event: the guard can report then (see #find).
       const single = (options.button ?? 'left') === 'left' && (options.clickCount ?? 1) === 1;
-      // A plain one can start on the page's word, before the resolve answers (see #find).
-      const early = single && modifiers.length === 0 && !options.position ? this.#early(step, 'click', '') : undefined;
-      await this.#input.pointer(step, await this.#find(step, target, 'click', 'pointer', single ? 'click' : undefined, early), 'click', how);
+      await this.#input.pointer(step, await this.#find(step, target, 'click', 'pointer', single ? 'click' : undefined), 'click', how);
     });
   }
 
@@ -317,7 +315,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   fill(target: TargetInput, text: string, options: StepOptions = {}): Promise<StepResult> {
     // Text ends with its input event (an empty text deletes, which may send none).
     return this.#composed('fill', target, options, async (step) =>
-      this.#input.fill(step, await this.#find(step, target, 'fill', 'input', text === '' ? undefined : 'input', this.#early(step, 'fill', text)), text),
+      this.#input.fill(step, await this.#find(step, target, 'fill', 'input', text === '' ? undefined : 'input'), text),
     );
   }
 
@@ -719,10 +717,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    * armed in the same round trip; only steps that always send input right after ask for it.
    * `verdictOn`: the trusted event that ends that input; over the pipe the guard reports what it
    * saw when that event arrives, one way, and the step needs no disarm round trip.
-   * `early`: that input, to start on the page's signal (`verdict.act`) before the answer reaches
-   * the runner: once, only in the top document, and the answer must agree with the signal.
    */
-  async #find(step: StepContext, input: TargetInput, prepare?: Prepare, guard?: Extract<GuardMode, 'pointer' | 'input'>, verdictOn?: 'click' | 'input', early?: EarlyInput): Promise<Found> {
+  async #find(step: StepContext, input: TargetInput, prepare?: Prepare, guard?: Extract<GuardMode, 'pointer' | 'input'>, verdictOn?: 'click' | 'input'): Promise<Found> {
     const target = toTarget(input);
     // A snapshot's ref lives as long as its element: nothing to remember it by.
     const lock = target.ref === undefined ? this.#parts.lock : undefined;
@@ -733,47 +729,18 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     const record = lock !== undefined && page !== undefined && lock.willRecord(target, page);
     const prepares = this.#input.prepares && prepare !== undefined;
     const verdict = prepares && guard && verdictOn && this.#verdicts ? { token: this.#verdicts.token(), on: verdictOn } : undefined;
-    const acts = verdict && early && target.frame === undefined ? { early, sent: undefined as Omit<EarlySent, 'wait'> | undefined } : undefined;
-    // The step's wait for its verdict starts before the input can: here, when the input may start on the signal.
-    const wait = acts
-      ? this.#verdicts!.expect(verdict!.token, (at) => {
-          const sent = startNow(acts.early, at);
-          // Awaited by the guard; a failure is also the guard's to report, never unhandled.
-          sent.catch(() => undefined);
-          acts.sent = { at, sent };
-          earlyActSwitch.taken++;
-        })
-      : undefined;
     // Not Locator.resolve: an armed guard is the step's to disarm, never a public caller's.
-    let resolved: AnswerOf<'resolve'>;
-    try {
-      resolved = await step.send({
-        cmd: 'resolve',
-        target,
-        descriptor: remembered,
-        timeoutMs: step.timeoutMs,
-        ...(prepares ? { prepare } : {}),
-        ...(prepares && guard ? { guard } : {}),
-        ...(verdict ? { verdict: acts ? { ...verdict, act: true as const } : verdict } : {}),
-        ...(record ? { record } : {}),
-        ...(remembered ? { checkExact: true } : {}),
-      });
-    } catch (error) {
-      wait?.cancel();
-      if (acts?.sent) throw sentOnSignal(step.name, `its resolve then failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, error);
-      throw error;
-    }
-    // No input starts on a signal after the answer: from here the answer decides, as without one.
-    wait?.closeAct();
-    const sent = acts?.sent;
-    if (sent) {
-      const at = resolved.point;
-      const agrees = at !== undefined && at.x === sent.at.x && at.y === sent.at.y && resolved.guard?.armed === true && resolved.descriptor.frame === undefined;
-      if (!agrees) {
-        wait!.cancel();
-        throw sentOnSignal(step.name, `its answer does not agree with the signal (it said (${sent.at.x}, ${sent.at.y}); the answer ${at ? `(${at.x}, ${at.y})` : 'no point'}, guard ${resolved.guard?.armed ? 'armed' : 'not armed'})`);
-      }
-    } else wait?.cancel();
+    const resolved = await step.send({
+      cmd: 'resolve',
+      target,
+      descriptor: remembered,
+      timeoutMs: step.timeoutMs,
+      ...(prepares ? { prepare } : {}),
+      ...(prepares && guard ? { guard } : {}),
+      ...(verdict ? { verdict } : {}),
+      ...(record ? { record } : {}),
+      ...(remembered ? { checkExact: true } : {}),
+    });
     // A repair that finds the element just as the lock file remembers it (no field changed) has
     // nothing to write or propose: the lock file already holds it. Proposing it again would never
     // converge (every run would offer the same repair); the step says the target is stale instead.
@@ -792,25 +759,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       descriptor: resolved.descriptor,
       resolved,
       ...(resolved.point ? { point: resolved.point } : {}),
-      ...(guard && resolved.guard ? { armed: { mode: guard, state: resolved.guard, ...(verdict ? { verdict: verdict.token } : {}), ...(sent ? { early: { ...sent, wait: wait! } } : {}) } } : {}),
+      ...(guard && resolved.guard ? { armed: { mode: guard, state: resolved.guard, ...(verdict ? { verdict: verdict.token } : {}) } } : {}),
     };
-  }
-
-  /** The step's input to start on the page's signal, where the session's input can (see {@link Input.early}). */
-  #early(step: StepContext, action: 'click' | 'fill', text: string): EarlyInput | undefined {
-    return this.#verdicts && earlyActSwitch.on ? this.#input.early?.(step, action, text) : undefined;
-  }
-}
-
-/** TEMPORARY A/B switch (bench/ab.ts): early act on or off. */
-export const earlyActSwitch = { on: true, taken: 0 };
-
-/** Starts `early` at `at` now; a throw before its first await is its promise's rejection. */
-function startNow(early: EarlyInput, at: { x: number; y: number }): Promise<void> {
-  try {
-    return early(at);
-  } catch (error) {
-    return Promise.reject(error);
   }
 }
 

@@ -11,16 +11,6 @@ import type { StepContext } from './StepContext.js';
 /** How long a press into a frame waits for a move to reach its element (see TrustedInput#aim). */
 const AIM_MS = 2_000;
 
-/** A single left click at `at`, as `pointer` sends one with no modifiers or position. */
-function leftClick(d: Devices, at: { x: number; y: number }): Promise<void> {
-  return d.mouse.click(at.x, at.y, { button: 'left', count: 1 });
-}
-
-/** A fill's text, inserted as trusted text input at the focus. */
-function insertText(d: Devices, text: string): Promise<void> {
-  return d.keyboard.sendCharacter(text);
-}
-
 /**
  * Trusted mouse and keyboard input, whatever carries it (the debugging pipe in launch mode, the
  * extension's `chrome.debugger` in attach mode): the extension says where the element is, the
@@ -93,7 +83,7 @@ export abstract class TrustedInput<D extends Devices> {
       'fill',
       'input',
       async (d) => {
-        if (text) await insertText(d, text);
+        if (text) await d.keyboard.sendCharacter(text);
         else await d.keyboard.press('Delete');
       },
       { focused: true },
@@ -154,15 +144,6 @@ export abstract class TrustedInput<D extends Devices> {
       if (!state || state.hovered || state.intercepted || Date.now() > until) return;
       await this.surface(step, d).nextFrame();
     }
-  }
-
-  /**
-   * What a single left click or a fill of `text` sends, for a step that starts it on the page's
-   * signal (see {@link Input.early}); undefined for an empty fill (it deletes: no text to wait for).
-   */
-  protected firstInput(action: 'click' | 'fill', text: string): ((devices: D, at: { x: number; y: number }) => Promise<void>) | undefined {
-    if (action === 'click') return leftClick;
-    return text ? (d) => insertText(d, text) : undefined;
   }
 
   /** Where to act on the element: the point `resolve` answered, else a `locate`. */

@@ -99,13 +99,13 @@ class WorldWatch {
 
   constructor(
     private readonly session: CDPSession,
-    private readonly verdicts: GuardVerdicts,
+    verdicts: GuardVerdicts,
   ) {
     // Only in the worlds Chrome names after the extension (never the page's main world), and
     // believed only from the extension's own world of a document of this session.
     void session.send('Runtime.addBinding', { name: GUARD_VERDICT_BINDING, executionContextName: AITE_EXTENSION_NAME }).catch(() => undefined);
     session.on('Runtime.bindingCalled', ({ name, payload, executionContextId }: Protocol.Runtime.BindingCalledEvent) => {
-      if (name === GUARD_VERDICT_BINDING && [...this.#worlds.values()].some((world) => world.id === executionContextId)) verdicts.deliver(payload, executionContextId);
+      if (name === GUARD_VERDICT_BINDING && [...this.#worlds.values()].some((world) => world.id === executionContextId)) verdicts.deliver(payload);
     });
     session.on('Page.frameStartedLoading', ({ frameId }: Protocol.Page.FrameStartedLoadingEvent) => this.#loading.add(frameId));
     session.on('Page.frameStoppedLoading', ({ frameId }: Protocol.Page.FrameStoppedLoadingEvent) => this.#loading.delete(frameId));
@@ -142,9 +142,6 @@ class WorldWatch {
   async call(context: number, request: PageRequest, page: Page): Promise<ShortcutOutcome> {
     let result: Protocol.Runtime.CallFunctionOnResponse;
     let crashed: (() => void) | undefined;
-    // A step that acts on the page's word believes it only from the world its resolve runs in.
-    const acts = request.cmd === 'resolve' && request.verdict?.act ? request.verdict.token : undefined;
-    if (acts) this.verdicts.calledIn(acts, context);
     try {
       const call = this.session.send('Runtime.callFunctionOn', {
         functionDeclaration: CALL_HANDLER,
@@ -163,8 +160,6 @@ class WorldWatch {
       ]);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      // Input already went on the page's word: the resolve is never sent again.
-      if (acts && this.verdicts.acted(acts)) return { answer: { id: request.id, ok: false, reason: 'navigation', message: navigatedDuring(request.cmd), detail: { tab: request.tab, error: why } } };
       // As when the document goes: the worker's answer for a lost document (a resend there, or navigation).
       if (error instanceof PageCrashed) return navigated(request, why);
       // The document was gone before the call reached it: it never ran. A closed tab is the
