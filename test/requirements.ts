@@ -31,6 +31,7 @@ export const REQUIREMENTS = {
   'RS-ONE-MODEL': 'beyond v1: one page model: the descriptor recorded for an element and the one repair scores for it on the unchanged page are identical, field by field',
   // Icons in the page model (issue 18)
   'RS-ICON': 'beyond v1: a descriptor names the icons an element shows (`icon`: icon-font class or ligature word); a ligature word is left out of its text and content name unless it is all the element says',
+  'RS-PICTURE': 'beyond v1: an element that says nothing (no word in its text, name, aria-label or title) and shows exactly one image is known by its picture (`icon`: the file name stem without directories, query, extension, resolution suffix and content hashes, or an SVG sprite symbol); a data: URL names none',
   'RS-UNSEEN': 'beyond v1: a screen-reader-only label (clipped to a pixel) is left out of a descriptor\'s text unless it is all the element says, and kept in its name',
   'SHADOW-CLOSED': 'beyond v1: targets reach into closed shadow roots (chrome.dom.openOrClosedShadowRoot): resolve, read, verify, wait, outline, act and repair',
   'LOCK-CONVERGE': 'beyond v1: after --update-lock, a run of the same script on the same page proposes nothing (a repair that changes no remembered field is not a proposal)',

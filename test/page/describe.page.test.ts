@@ -72,6 +72,26 @@ describe('[RS-ONE-MODEL] one page model for resolve, record and repair', () => {
     expect(all.find((p) => p.recorded.text === 'Save')!.recorded.icon).toBeUndefined();
   });
 
+  it('[RS-PICTURE] an element that says nothing is known by the one picture it shows', async () => {
+    const all = await pairsOf('icons.html');
+    const by = (cls: string): Pair['recorded'] => all.find((p) => p.recorded.classes?.includes(cls))!.recorded;
+    // A store badge: the file's stem, without directories, query and extension; an alt of "..." says nothing.
+    expect(by('store')).toMatchObject({ tag: 'a', href: '#!', icon: 'google-play-badge' });
+    expect(all.filter((p) => p.recorded.tag === 'a' && p.recorded.classes?.includes('store')).map((p) => p.recorded.icon)).toEqual(['google-play-badge', 'app-store-badge']);
+    // A build's content hash and a resolution suffix are not part of the picture's name.
+    expect(by('brand').icon).toBe('logo');
+    expect(by('find')).toMatchObject({ tag: 'input', type: 'image', icon: 'search' });
+    // A sprite icon is named by its symbol.
+    expect(by('sprite')).toMatchObject({ tag: 'button', icon: 'icon-share' });
+    // The image itself is the same picture: a link and its image stay one candidate.
+    expect(all.find((p) => p.recorded.tag === 'img' && p.recorded.xpath.includes('div[2]/a[1]'))?.recorded.icon).toBe('google-play-badge');
+    // A data: URL names no picture, an element that says something is known by what it says, two images are no one picture.
+    expect(by('inline').icon).toBeUndefined();
+    expect(by('named')).toMatchObject({ text: 'App Store', name: 'App Store' });
+    expect(by('named').icon).toBeUndefined();
+    expect(by('pair').icon).toBeUndefined();
+  });
+
   it('[RS-UNSEEN] a screen-reader-only label is not text a person sees, but stays in the name', async () => {
     const all = await pairsOf('icons.html');
     const home = all.find((p) => p.recorded.href === 'home.html')!;

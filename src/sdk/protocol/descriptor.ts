@@ -44,6 +44,8 @@ export const DescriptorSchema = z.looseObject({
   /**
    * The names of the icons it shows (at most 3, space-separated): `twitter` for `fab fa-twitter`,
    * `person` for a Material Icons ligature (whose word is then left out of `text` and `name`).
+   * For an element that says nothing and shows one image: the picture's file stem
+   * (`google-play-badge` for `img/google-play-badge.svg?v=3`) or its SVG sprite symbol.
    */
   icon: z.string().optional(),
   /** The visual label of a control: `<label>`, `aria-labelledby`, or the nearest text on its row. */

@@ -99,4 +99,11 @@ describe('[RS-ICON] icon similarity', () => {
     expect(iconSim('folder-open', 'folder')).toBeGreaterThan(0.5);
     expect(iconSim('user caret-down', 'user')).toBeGreaterThan(0);
   });
+
+  it('[RS-PICTURE] a picture\'s file stem is read as an icon\'s name: two badges are two pictures, a logo redrawn white is the logo', () => {
+    expect(iconSim('google-play-badge', 'app-store-badge')).toBe(0);
+    expect(iconSim('google-play-badge', 'google-play-badge')).toBe(1);
+    expect(iconSim('logo', 'logo-white')).toBeGreaterThan(0.5);
+    expect(iconSim('logo-dark', 'logo-light')).toBe(0);
+  });
 });

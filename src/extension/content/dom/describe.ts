@@ -6,6 +6,7 @@ import type { Descriptor } from '../../../sdk/protocol/index.js';
 import { accessibleName, isActionable, isInteractive, nativeLabels, roleOf } from './aria.js';
 import { pageRect, reachableTop } from './geometry.js';
 import { isShadowRoot } from './nodes.js';
+import { pictureOf } from './picture.js';
 import { composedContains, composedParent, walkElements } from './query.js';
 import { enclosingRegionName } from './regions.js';
 import { cut, fold, TextIndex, visibleText } from './text.js';
@@ -122,10 +123,13 @@ export function describe(
   // A name read from the content holds the ligature words too; an `aria-label` or a label is kept as written.
   set('name', cut(words.length > 0 && name === texts.of(el) ? withoutWords(name, words) : name, TEXT_MAX));
   set('text', cut(withoutWords(elementText(el), [...words, ...unseenTexts(el)]), TEXT_MAX));
-  set('icon', icons?.names.join(' '));
+  const ariaLabel = fold(el.getAttribute('aria-label') ?? '');
+  const title = fold(el.getAttribute('title') ?? '');
+  // An element that says nothing is known by the one picture it shows (a store badge, a logo).
+  set('icon', icons ? icons.names.join(' ') : saysNothing([d.text, d.name, ariaLabel, title]) ? pictureOf(el) : undefined);
   set('testid', el.getAttribute('data-testid'));
   set('id', el.id);
-  set('ariaLabel', fold(el.getAttribute('aria-label') ?? ''));
+  set('ariaLabel', ariaLabel);
   set('nameAttr', el.getAttribute('name'));
   if (el.localName === 'input' || el.localName === 'button') set('type', (el as HTMLInputElement).type);
   set('placeholder', fold(el.getAttribute('placeholder') ?? ''));
@@ -141,12 +145,20 @@ export function describe(
   const ctx = Object.fromEntries(Object.entries(context).filter(([, v]) => v)) as Descriptor['context'];
   if (ctx && Object.keys(ctx).length > 0) d.context = ctx;
   set('near', nearText(el, d.text ?? ''));
-  set('title', fold(el.getAttribute('title') ?? ''));
+  set('title', title);
   set('path', pathOf(el));
   d.rect = pageRect(el);
   d.page = pageSize(el);
   set('frame', opts.frame);
   return opts.record ? { ...d, ...recordFields(el, cache) } : d;
+}
+
+/** A word: what a text or a name must hold to say anything (an image's alt "..." says nothing). */
+const WORD = /[\p{L}\p{N}]/u;
+
+/** Whether an element says nothing a person reads or hears: no word in its text, name, aria-label or title. */
+function saysNothing(said: readonly (string | undefined)[]): boolean {
+  return !said.some((t) => t && WORD.test(t));
 }
 
 /**
