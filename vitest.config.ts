@@ -5,17 +5,19 @@ const alias = { aite: fileURLToPath(new URL('./src/sdk/index.ts', import.meta.ur
 
 // Three tiers: unit (no browser), page (page logic in real Chromium, no extension), and e2e
 // (real Chromium with the real built extension). The environment shows in the file name.
+// Vitest gives a 2-core machine one worker (cores - 1): unit and page files share no browser or
+// port, so they run two at a time; e2e files run one at a time after them.
 export default defineConfig({
   resolve: { alias },
   test: {
     projects: [
       {
         resolve: { alias },
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 10_000 },
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 10_000, maxWorkers: 2 },
       },
       {
         resolve: { alias },
-        test: { name: 'page', include: ['test/page/**/*.page.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
+        test: { name: 'page', include: ['test/page/**/*.page.test.ts'], testTimeout: 30_000, hookTimeout: 60_000, maxWorkers: 2 },
       },
       {
         resolve: { alias },
