@@ -135,6 +135,21 @@ describe('row 47: a signal mid-run leaves nothing behind', () => {
   }
 });
 
+describe('row 47: a worker stopped as test runners stop it', () => {
+  it('row 47: SIGTERM, then SIGKILL 500 ms later (Vitest stopping a worker): Chrome and the temp profile are gone', async () => {
+    const child = start(['--input-type=module', '-e', waitingScript()]);
+    await until(() => child.output().includes('up'), 'the session started', child);
+    expect(readdirSync(child.tmp).some((f) => f.startsWith('aite-profile-'))).toBe(true);
+    const kill = setTimeout(() => child.proc.kill('SIGKILL'), 500);
+    child.proc.kill('SIGTERM');
+    await child.ended;
+    clearTimeout(kill);
+    expect(readdirSync(child.tmp)).toEqual([]);
+    // Killed at the start of the cleanup, a Chrome may still be exiting when its runner is killed.
+    await until(() => processesWith(child.tmp).length === 0, 'Chrome gone', child);
+  }, 60_000);
+});
+
 describe('row 48: a Chrome that cannot start', () => {
   it('row 48: AITE_CHROME=/bin/false: a clear error, and the CLI exits within a second of printing it', async () => {
     const dir = join(scratch, 'false');

@@ -5,10 +5,13 @@ import { constants } from 'node:os';
  * them, so no Chrome, bridge.json, temp profile or Chromium temp dir outlives the runner.
  * Handlers are installed only while a session is open.
  *
- * A cleanup runs its synchronous part at once; what it returns is awaited on a signal (Chrome is
- * waited for, so its files can be removed), never on `exit`, where nothing async can run.
+ * A cleanup is told how the process ends. On `exit` nothing async can run, so it does what it can
+ * at once. On a signal what it returns is awaited (Chrome is waited for, so its files can be
+ * removed), and it should not block first: a runner that sends SIGTERM to a worker follows with
+ * SIGKILL soon after (Vitest: 500 ms), and a killed cleanup leaves everything behind.
  */
-type Cleanup = () => void | Promise<void>;
+export type ProcessEnd = 'exit' | 'signal';
+type Cleanup = (end: ProcessEnd) => void | Promise<void>;
 
 /** The most a signal's cleanups may take before the process exits anyway. */
 const SIGNAL_CLEANUP_MS = 3_000;
@@ -17,12 +20,12 @@ const cleanups = new Set<Cleanup>();
 let installed = false;
 let ending = false;
 
-function runAll(): Array<Promise<void>> {
+function runAll(end: ProcessEnd): Array<Promise<void>> {
   const pending: Array<Promise<void>> = [];
   for (const cleanup of [...cleanups]) {
     cleanups.delete(cleanup);
     try {
-      const result = cleanup();
+      const result = cleanup(end);
       if (result) pending.push(result.catch(() => undefined));
     } catch {
       // Best effort: the process is going away.
@@ -32,14 +35,14 @@ function runAll(): Array<Promise<void>> {
 }
 
 function onExit(): void {
-  void runAll();
+  void runAll('exit');
 }
 
 function onSignal(signal: NodeJS.Signals): void {
   // A second Ctrl-C while cleaning up ends the process at once (the sync parts have run).
   if (ending) process.exit(exitCodeOf(signal));
   ending = true;
-  const pending = runAll();
+  const pending = runAll('signal');
   const timer = setTimeout(() => process.exit(exitCodeOf(signal)), SIGNAL_CLEANUP_MS);
   void Promise.all(pending).then(() => {
     clearTimeout(timer);

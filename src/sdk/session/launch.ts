@@ -64,7 +64,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
   const starting = new AbortController();
 
   // Runs if the process is interrupted or exits first; close() runs the full cleanup.
-  const unregister = onProcessEnd(() => {
+  const unregister = onProcessEnd((end) => {
     if (stage) rmSync(stage.bridgeConfigPath, { force: true });
     // Read before Chrome goes: killed, it cannot remove its own temp dir.
     const chromiumDir = singletonTempDir(userDataDir);
@@ -76,11 +76,16 @@ export async function launch(options: LaunchOptions): Promise<Session> {
       if (chromiumDir) rmSync(chromiumDir, { recursive: true, force: true });
       if (tempDir) rmSync(tempDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     };
+    // On a signal nothing may block: a runner's SIGKILL follows soon (Vitest: 500 ms), and a killed
+    // Chrome takes 100-200 ms to exit, its profile as long to remove. Both at once, without
+    // blocking, then once more after Chrome's last write.
+    if (end === 'signal' && exited) {
+      const removing = Promise.all([chromiumDir, tempDir].map((dir) => (dir ? rm(dir, { recursive: true, force: true, maxRetries: 5 }).catch(() => undefined) : undefined)));
+      return Promise.all([removing, exited]).then(removeDirs, removeDirs);
+    }
     // On exit nothing can be awaited: remove what can be removed now (the retries ride out
     // Chrome's last writes).
     removeDirs();
-    // On a signal, Chrome is waited for and the dirs removed again, after its last write.
-    if (exited) return exited.then(removeDirs, removeDirs);
     if (!browserPid) return new Promise<void>((done) => setTimeout(done, STARTING_CHROME_EXIT_MS)).then(removeDirs);
   });
   const cleanup = async (browserClose?: () => Promise<void>): Promise<void> => {
