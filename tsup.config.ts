@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
 // The extension's `import { z } from 'zod'` (exactly that specifier) resolves to build/extension-zod.ts.
 const extensionZod = {
@@ -9,9 +9,42 @@ const extensionZod = {
   },
 };
 
-// Three products from one source tree: the SDK (ESM + CJS + types), the CLI, and the
-// extension's two bundles. The extension bundles are self-contained because Chrome loads
-// them from the staged extension folder, where there is no node_modules.
+// Embedding: one thin entry per test runner (aite/vitest, aite/jest, aite/jest-environment,
+// aite/mocha, aite/node-test), each over the public API: 'aite' stays external so a test file
+// and its helper share one copy of the SDK. The runners themselves are never bundled.
+export const embedRunners = {
+  entry: {
+    jest: 'src/embed/jest.ts',
+    'jest-environment': 'src/embed/jest-environment.ts',
+    mocha: 'src/embed/mocha.ts',
+    'node-test': 'src/embed/node-test.ts',
+  },
+  outDir: 'dist/embed',
+  format: ['esm', 'cjs'],
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+  platform: 'node',
+  external: ['aite', 'jest-environment-node'],
+  // Keep `node:test` as written: there is no bare `test` module.
+  removeNodeProtocol: false,
+} satisfies Options;
+
+// Vitest is ESM only, so its entry is too.
+export const embedVitest = {
+  entry: { vitest: 'src/embed/vitest.ts' },
+  outDir: 'dist/embed',
+  format: ['esm'],
+  sourcemap: true,
+  clean: false,
+  target: 'node20',
+  platform: 'node',
+  external: ['aite', 'vitest'],
+} satisfies Options;
+
+// Four products from one source tree: the SDK (ESM + CJS + types), the CLI, the extension's
+// two bundles, and the runner entries. The extension bundles are self-contained because Chrome
+// loads them from the staged extension folder, where there is no node_modules.
 export default defineConfig([
   {
     entry: { index: 'src/sdk/index.ts' },
@@ -61,37 +94,7 @@ export default defineConfig([
     platform: 'browser',
     noExternal: [/.*/],
   },
-  {
-    // Embedding: one thin entry per test runner (aite/vitest, aite/jest, aite/jest-environment,
-    // aite/mocha, aite/node-test), each over the public API: 'aite' stays external so a test file
-    // and its helper share one copy of the SDK. The runners themselves are never bundled.
-    entry: {
-      jest: 'src/embed/jest.ts',
-      'jest-environment': 'src/embed/jest-environment.ts',
-      mocha: 'src/embed/mocha.ts',
-      'node-test': 'src/embed/node-test.ts',
-    },
-    outDir: 'dist/embed',
-    format: ['esm', 'cjs'],
-    dts: true,
-    sourcemap: true,
-    clean: true,
-    target: 'node20',
-    platform: 'node',
-    external: ['aite', 'jest-environment-node'],
-    // Keep `node:test` as written: there is no bare `test` module.
-    removeNodeProtocol: false,
-  },
-  {
-    // Vitest is ESM only, so its entry is too.
-    entry: { vitest: 'src/embed/vitest.ts' },
-    outDir: 'dist/embed',
-    format: ['esm'],
-    dts: true,
-    sourcemap: true,
-    clean: false,
-    target: 'node20',
-    platform: 'node',
-    external: ['aite', 'vitest'],
-  },
+  // Their declarations come from tsup.types.config.ts, the build's second step.
+  embedRunners,
+  embedVitest,
 ]);

@@ -29,6 +29,34 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Listens on `port` until `count` connections have come, closing each at once (to a WebSocket
+ * client that is the same failure as a closed port), then stops listening. Fails after
+ * `timeoutMs`, saying how many came.
+ */
+async function turnAway(port: number, count: number, timeoutMs: number): Promise<void> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let seen = 0;
+      const timer = setTimeout(() => reject(new Error(`${seen} of ${count} connection attempts on port ${port} within ${timeoutMs} ms`)), timeoutMs);
+      server.on('connection', (socket) => {
+        socket.destroy();
+        if (++seen === count) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
 describe('the browser and the runner going away', () => {
   it('row 38: Chrome killed: pending requests fail within a second, bridge.json is deleted', async () => {
     const server = await startFixtureServer();
@@ -131,8 +159,9 @@ describe('bridges that are late or not ours', () => {
     await stage.writeBridgeConfig({ url: `ws://127.0.0.1:${port}/ext`, token, profile: 'late' });
     const chrome = spawn(findChrome(), ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', `--user-data-dir=${profile}`, `--load-extension=${stage.dir}`, `--disable-extensions-except=${stage.dir}`, 'about:blank'], { stdio: 'ignore' });
     try {
-      // The worker is up and retrying before the bridge exists: that is the scenario.
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      // The worker is up and retrying before the bridge exists: that is the scenario. Its first
+      // attempt and one retry after a backoff delay are seen (and turned away) before the bridge starts.
+      await turnAway(port, 2, 30_000);
       const bridge = await Bridge.start({ port, token });
       await bridge.waitForExtension(20_000);
       expect(bridge.hello?.profile).toBe('late');
