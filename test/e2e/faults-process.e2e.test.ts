@@ -51,6 +51,31 @@ describe('the browser and the runner going away', () => {
     }
   });
 
+  it('row 38: only the browser process killed: close() ends its helpers before it removes the temp profile', async () => {
+    // Nobody else ends them: they take seconds to notice, and the network service among them writes
+    // its cache index into the profile as it goes, after close() had removed it.
+    const server = await startFixtureServer();
+    const session = await launch({ allow: [server.origin] });
+    const chrome = session.browser!.process()!;
+    const profile = profileOf(chrome.spawnargs);
+    try {
+      await session.tab.navigate(new URL('counter.html', server.url).href);
+      const helpers = [...descendants([chrome.pid!])].filter((pid) => pid !== chrome.pid);
+      expect(helpers.length).toBeGreaterThan(0);
+      chrome.kill('SIGKILL');
+      await new Promise((resolve) => chrome.once('exit', resolve));
+      await session.close();
+      expect(helpers.filter(alive)).toEqual([]);
+      expect(existsSync(profile)).toBe(false);
+      // And it stays removed: nothing was left to write into it.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(existsSync(profile)).toBe(false);
+    } finally {
+      await session.close();
+      await server.close();
+    }
+  });
+
   it('[DL-ACT-STATUS] row 38: Chrome killed during a click sent over the pipe: connection-lost, and the runner says what it knows of the input', async () => {
     const server = await startFixtureServer();
     const session = await launch({ allow: [server.origin] });
