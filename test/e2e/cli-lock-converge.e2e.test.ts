@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
+  await rm(dir, { recursive: true, force: true });
 });
 
 describe('[LOCK-CONVERGE] repairs converge: written once, then nothing is proposed', () => {

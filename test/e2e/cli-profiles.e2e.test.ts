@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
+  await rm(dir, { recursive: true, force: true });
 });
 
 describe('aite run, in real Chromium with the real extension', () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -46,6 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await viewer?.close();
   await server?.close();
+  await rm(dir, { recursive: true, force: true });
 });
 
 describe('the report of a failing run', () => {

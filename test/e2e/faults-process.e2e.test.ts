@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { Bridge, findChrome, launch } from '../../src/sdk/index.js';
 import { ExtensionStage } from '../../src/sdk/launch/ExtensionStage.js';
+import { singletonTempDir } from '../../src/sdk/launch/ChromeSingleton.js';
+import { endGroup } from '../../src/sdk/launch/launchChrome.js';
 import { descendants } from './support/listeningPorts.js';
 import { startFixtureServer } from '../support/FixtureServer.js';
 import { failure } from './support/failure.js';
@@ -73,6 +75,31 @@ describe('the browser and the runner going away', () => {
       expect(Date.now() - killedAt).toBeLessThan(1_000);
       await expect.poll(() => existsSync(file)).toBe(false);
       expect((await failure(session.tab.list())).reason).toBe('connection-lost');
+    } finally {
+      await session.close();
+      await server.close();
+    }
+  });
+
+  it('row 38: only the browser process killed: close() ends its helpers before it removes the temp profile', async () => {
+    // Nobody else ends them: they take seconds to notice, and the network service among them writes
+    // its cache index into the profile as it goes, after close() had removed it.
+    const server = await startFixtureServer();
+    const session = await launch({ allow: [server.origin] });
+    const chrome = session.browser!.process()!;
+    const profile = profileOf(chrome.spawnargs);
+    try {
+      await session.tab.navigate(new URL('counter.html', server.url).href);
+      const helpers = [...descendants([chrome.pid!])].filter((pid) => pid !== chrome.pid);
+      expect(helpers.length).toBeGreaterThan(0);
+      chrome.kill('SIGKILL');
+      await new Promise((resolve) => chrome.once('exit', resolve));
+      await session.close();
+      expect(helpers.filter(alive)).toEqual([]);
+      expect(existsSync(profile)).toBe(false);
+      // And it stays removed: nothing was left to write into it.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(existsSync(profile)).toBe(false);
     } finally {
       await session.close();
       await server.close();
@@ -157,7 +184,7 @@ describe('bridges that are late or not ours', () => {
     const port = await freePort();
     const token = 'c'.repeat(32);
     await stage.writeBridgeConfig({ url: `ws://127.0.0.1:${port}/ext`, token, profile: 'late' });
-    const chrome = spawn(findChrome(), ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', `--user-data-dir=${profile}`, `--load-extension=${stage.dir}`, `--disable-extensions-except=${stage.dir}`, 'about:blank'], { stdio: 'ignore' });
+    const chrome = spawn(findChrome(), ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', `--user-data-dir=${profile}`, `--load-extension=${stage.dir}`, `--disable-extensions-except=${stage.dir}`, 'about:blank'], { stdio: 'ignore', detached: true });
     try {
       // The worker is up and retrying before the bridge exists: that is the scenario. Its first
       // attempt and one retry after a backoff delay are seen (and turned away) before the bridge starts.
@@ -167,11 +194,13 @@ describe('bridges that are late or not ours', () => {
       expect(bridge.hello?.profile).toBe('late');
       await bridge.close();
     } finally {
-      const exited = new Promise((resolve) => chrome.once('exit', resolve));
-      chrome.kill('SIGKILL');
-      await exited;
+      // Killed, Chrome cannot remove its own temp dir; and its helpers (its process group, as it was
+      // started detached) must be gone before the profile is removed, or they write into it again.
+      const chromiumDir = singletonTempDir(profile);
+      await endGroup(chrome.pid!, 5_000);
       await server.close();
       await rm(profile, { recursive: true, force: true, maxRetries: 5 });
+      if (chromiumDir) await rm(chromiumDir, { recursive: true, force: true });
     }
   });
 

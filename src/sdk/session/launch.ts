@@ -11,7 +11,7 @@ import { parseOptions } from '../errors/parseOptions.js';
 import { ExtensionStage } from '../launch/ExtensionStage.js';
 import { findChrome } from '../launch/findChrome.js';
 import { singletonTempDir } from '../launch/ChromeSingleton.js';
-import { killGroup, launchChrome } from '../launch/launchChrome.js';
+import { endGroup, killGroup, launchChrome } from '../launch/launchChrome.js';
 import { onProcessEnd } from '../launch/ProcessCleanup.js';
 import { LockFile } from '../lock/LockFile.js';
 import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
@@ -20,6 +20,8 @@ import { Session } from './Session.js';
 
 /** How long a Chrome killed while it started may take to exit, before its dirs are removed again. */
 const STARTING_CHROME_EXIT_MS = 500;
+/** How long close() waits for Chrome's helpers to be gone before it removes the temp profile anyway. */
+const CHROME_GROUP_EXIT_MS = 3_000;
 
 /**
  * The `node:diagnostics_channel` name on which `launch()` says where it is, for whoever times its
@@ -92,6 +94,8 @@ export async function launch(options: LaunchOptions): Promise<Session> {
     await stage?.removeBridgeConfig();
     const chromiumDir = singletonTempDir(userDataDir);
     await browserClose?.().catch(() => (browserPid ? killGroup(browserPid) : undefined));
+    // Chrome's helpers may outlive its browser process and write into the temp profile after it is removed.
+    if (browserPid && tempDir) await endGroup(browserPid, CHROME_GROUP_EXIT_MS);
     await bridge?.close();
     // Chrome removes it when it exits normally; not when it was killed.
     if (chromiumDir) await rm(chromiumDir, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -10,13 +10,16 @@ import { runCli, type CliSeams } from '../../../src/cli/program.js';
 import type { Io } from '../../../src/cli/Io.js';
 import { fakeLauncher, stepFailure } from '../script/fakeSession.js';
 import { Capture } from '../../support/Capture.js';
+import { tempDirs } from '../../support/tempDirs.js';
+
+const tempDir = tempDirs();
 
 const api = setupServer(http.get('http://127.0.0.1:4173/api/balance', () => HttpResponse.json({ balance: 4 })));
 beforeAll(() => api.listen({ onUnhandledRequest: 'bypass' }));
 afterAll(() => api.close());
 
 async function project(files: Record<string, unknown>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'aite-cli-'));
+  const dir = await tempDir('aite-cli-');
   for (const [name, content] of Object.entries(files)) {
     await mkdir(join(dir, name, '..'), { recursive: true });
     await writeFile(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content, null, 2));

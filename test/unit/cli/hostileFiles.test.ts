@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportSafe, writeReport } from 'aite';
@@ -8,6 +7,9 @@ import type { Io } from '../../../src/cli/Io.js';
 import { failingRun } from '../report/sampleReport.js';
 import { fakeLauncher, stepFailure } from '../script/fakeSession.js';
 import { Capture } from '../../support/Capture.js';
+import { tempDirs } from '../../support/tempDirs.js';
+
+const tempDir = tempDirs();
 
 // Bad files a careless user or an attacker hands aite: each is refused with a sentence and exit 2
 // before any Chrome starts (the fake launcher proves nothing launched), never a crash or a hang.
@@ -15,7 +17,7 @@ import { Capture } from '../../support/Capture.js';
 const CONFIG = { allow: ['http://127.0.0.1:4173'], baseUrl: 'http://127.0.0.1:4173/' };
 
 async function project(files: Record<string, unknown>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'aite-hostile-'));
+  const dir = await tempDir('aite-hostile-');
   for (const [name, content] of Object.entries(files)) {
     await mkdir(join(dir, name, '..'), { recursive: true });
     await writeFile(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
@@ -131,7 +133,7 @@ describe('[FILE-LIMITS] bad files are script errors (exit 2) before Chrome start
   });
 
   it('long strings in a report are cut, with a note of how much', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'aite-hostile-'));
+    const dir = await tempDir('aite-hostile-');
     const report = failingRun();
     report.scripts[0]!.steps.at(-1)!.message = 'm'.repeat(5 * 1024 * 1024);
     await writeReport(dir, report);

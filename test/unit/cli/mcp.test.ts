@@ -1,7 +1,4 @@
 import { _stepSchema as stepSchema, AiteError, type StepResult } from 'aite';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/program.js';
 import { z } from 'zod';
@@ -9,6 +6,9 @@ import { check, flattenUnion, InputError } from '../../../src/cli/mcp/flatten.js
 import { failed, passed } from '../../../src/cli/mcp/results.js';
 import { tools } from '../../../src/cli/mcp/tools.js';
 import { Capture } from '../../support/Capture.js';
+import { tempDirs } from '../../support/tempDirs.js';
+
+const tempDir = tempDirs();
 
 const verifyKinds = stepSchema('verify').shape.verify;
 
@@ -128,7 +128,7 @@ describe('aite mcp: what is wrong before it serves', () => {
   const mcp = async (args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> => {
     const stdout = new Capture();
     const stderr = new Capture();
-    const cwd = await mkdtemp(join(tmpdir(), 'aite-mcp-unit-'));
+    const cwd = await tempDir('aite-mcp-unit-');
     const code = await runCli(['mcp', ...args], { stdout, stderr, env: { NO_COLOR: '1', ...env }, cwd });
     return { code, stdout: stdout.text, stderr: stderr.text };
   };

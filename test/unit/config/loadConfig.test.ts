@@ -1,11 +1,13 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findConfigFile, loadConfig, UsageError } from 'aite';
+import { tempDirs } from '../../support/tempDirs.js';
+
+const tempDir = tempDirs();
 
 async function tree(files: Record<string, string>): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'aite-config-'));
+  const root = await tempDir('aite-config-');
   for (const [path, text] of Object.entries(files)) {
     await mkdir(join(root, path, '..'), { recursive: true });
     await writeFile(join(root, path), text);

@@ -1,17 +1,19 @@
-import { mkdir, mkdtemp, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mergeReports, parseScript, resolveConfig, UsageError, writeReport } from 'aite';
 import { runScript } from '../../../src/sdk/script/runScript.js';
 import { fakeLauncher } from '../script/fakeSession.js';
 import { failingRun } from './sampleReport.js';
+import { tempDirs } from '../../support/tempDirs.js';
+
+const tempDir = tempDirs();
 
 const SECRET = 'the secret of another folder';
 
 /** A root with a secret outside the shard, and a shard whose report names `screenshot`. */
 async function craftedShard(screenshot: string): Promise<{ root: string; shard: string }> {
-  const root = await mkdtemp(join(tmpdir(), 'aite-confined-'));
+  const root = await tempDir('aite-confined-');
   await writeFile(join(root, 'secret.txt'), SECRET);
   const shard = join(root, 'shards', 'one');
   await writeReport(shard, failingRun());
@@ -56,7 +58,7 @@ describe('[RPT-CONFINED] report paths stay inside their folder', () => {
   });
 
   it('writeReport refuses an attachment outside the folder and writes nothing there', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'aite-confined-'));
+    const root = await tempDir('aite-confined-');
     const out = join(root, 'report');
     for (const file of ['../escaped.png', '/tmp/aite-escaped.png']) {
       const error = await writeReport(out, failingRun(), [{ file, bytes: new Uint8Array([1]) }]).catch((e: unknown) => e);
@@ -67,7 +69,7 @@ describe('[RPT-CONFINED] report paths stay inside their folder', () => {
   });
 
   it('writeReport does not write through a planted link (report.json, a screenshots folder)', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'aite-confined-'));
+    const root = await tempDir('aite-confined-');
     const out = join(root, 'report');
     await mkdir(out);
     await writeFile(join(root, 'victim.txt'), SECRET);
@@ -93,7 +95,7 @@ describe('[SCRIPT-SCREENSHOT-PATH] a screenshot step writes only inside the work
   });
 
   it('never overwrites the target of a symbolic link: the step fails and the file keeps its bytes', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'aite-confined-'));
+    const cwd = await tempDir('aite-confined-');
     await writeFile(join(cwd, 'precious.txt'), SECRET);
     await mkdir(join(cwd, 'out'));
     await symlink(join(cwd, 'precious.txt'), join(cwd, 'out', 'shot.png'));
@@ -108,7 +110,7 @@ describe('[SCRIPT-SCREENSHOT-PATH] a screenshot step writes only inside the work
   });
 
   it('writes a plain relative path, creating its folders', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'aite-confined-'));
+    const cwd = await tempDir('aite-confined-');
     const fake = fakeLauncher();
     const loaded = parseScript(JSON.stringify({ steps: [{ navigate: '/' }, { screenshot: { path: 'out/deep/shot.png' } }] }), 's.aite.json');
     const config = resolveConfig({ allow: ['http://127.0.0.1:4173'], baseUrl: 'http://127.0.0.1:4173/' }, cwd);

@@ -1,14 +1,16 @@
-import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exitCodeOf, mergeReports, writeReport, UsageError } from 'aite';
 import { createRunReport } from '../../../src/sdk/report/model.js';
 import { failingRun, scriptReport } from './sampleReport.js';
+import { tempDirs } from '../../support/tempDirs.js';
+
+const tempDir = tempDirs();
 
 describe('writeReport and mergeReports', () => {
   it('writes report.json, index.html, junit.xml and the screenshots', async () => {
-    const dir = join(await mkdtemp(join(tmpdir(), 'aite-report-')), 'out');
+    const dir = join(await tempDir('aite-report-'), 'out');
     const png = new Uint8Array([1, 2, 3]);
     const written = await writeReport(dir, failingRun(), [{ file: 'screenshots/send-step-3-failed.png', bytes: png }], { junit: true });
     expect(JSON.parse(await readFile(written.json, 'utf8'))).toEqual(failingRun());
@@ -18,7 +20,7 @@ describe('writeReport and mergeReports', () => {
   });
 
   it('joins shard reports, carries screenshots over, and recounts the totals', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'aite-merge-'));
+    const root = await tempDir('aite-merge-');
     const a = join(root, 'shard-1');
     const b = join(root, 'shard-2');
     await writeReport(a, failingRun(), [{ file: 'screenshots/send-step-3-failed.png', bytes: new Uint8Array([1]) }]);
@@ -34,7 +36,7 @@ describe('writeReport and mergeReports', () => {
   });
 
   it('says which folder has no report', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'aite-merge-'));
+    const root = await tempDir('aite-merge-');
     await mkdir(join(root, 'empty'));
     await writeFile(join(root, 'bad.json'), '{}');
     await expect(mergeReports([join(root, 'empty')], { cwd: root })).rejects.toThrow(UsageError);

@@ -1,9 +1,11 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScript, parseScript, STEP_ACTIONS, UsageError } from 'aite';
 import { KIND_EXAMPLES, STEP_EXAMPLES } from '../../../src/sdk/script/schema.js';
+import { tempDirs } from '../../support/tempDirs.js';
+
+const tempDir = tempDirs();
 
 function failure(text: string, file = 'send.aite.json'): UsageError {
   try {
@@ -123,7 +125,7 @@ describe('parseScript', () => {
   });
 
   it('says when the file is missing', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'aite-parse-'));
+    const dir = await tempDir('aite-parse-');
     await expect(loadScript('missing.aite.json', { cwd: dir })).rejects.toMatchObject({
       code: 'file-not-found',
       message: expect.stringMatching(/^missing\.aite\.json: no such file \(looked in .*missing\.aite\.json\)/),
