@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseScript, resolveConfig, UsageError, type AiteConfig } from 'aite';
 import { runScript } from '../../../src/sdk/script/runScript.js';
+import { tempDirs } from '../../support/tempDirs.js';
 import { fakeLauncher, stepFailure } from './fakeSession.js';
 
 // The app's API, mocked: a pre step may check it before any Chrome starts.
@@ -20,6 +22,7 @@ afterAll(() => api.close());
 const config = (written: Parameters<typeof resolveConfig>[0] = {}): AiteConfig =>
   resolveConfig({ allow: ['http://127.0.0.1:4173'], baseUrl: 'http://127.0.0.1:4173/', ...written }, '/tmp/proj', '/tmp/proj/aite.config.json');
 
+const tempDir = tempDirs();
 const script = (value: unknown, file = 'send.aite.json') => parseScript(JSON.stringify(value, null, 2), file);
 
 describe('runScript', () => {
@@ -188,9 +191,9 @@ describe('runScript', () => {
       click: () => ({ ok: true, retries: 0, warnings: [], durationMs: 1, repair: { score: 1, runnerUp: 0, old: { v: 1, tag: 'a', xpath: '/a' }, changed: [], changes: [] } }),
     }));
     const cfg = config({ lockFile: 'aite.lock.json' });
-    cfg.lockFile = '/tmp/aite-unit-lock/aite.lock.json';
+    cfg.lockFile = join(await tempDir('aite-unit-lock-'), 'aite.lock.json');
     const { report } = await runScript(script({ steps: [{ navigate: '/' }, { click: 'Send' }] }), { config: cfg, launch: fake.launch, updateLock: true });
-    expect(fake.launched[0]).toMatchObject({ lockFile: '/tmp/aite-unit-lock/aite.lock.json', updateLock: true });
+    expect(fake.launched[0]).toMatchObject({ lockFile: cfg.lockFile, updateLock: true });
     expect(report.steps[1]!.repair?.lock).toBe('written');
   });
 
