@@ -6,14 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { Bridge, findChrome, launch } from '../../src/sdk/index.js';
+import { Bridge, launch } from '../../src/sdk/index.js';
 import { ExtensionStage } from '../../src/sdk/launch/ExtensionStage.js';
-import { singletonTempDir } from '../../src/sdk/launch/ChromeSingleton.js';
-import { endGroup } from '../../src/sdk/launch/launchChrome.js';
 import { descendants } from './support/listeningPorts.js';
 import { startFixtureServer } from '../support/FixtureServer.js';
 import { failure } from './support/failure.js';
 import { alive } from './support/processes.js';
+import { startUserChrome, stopUserChrome } from './support/userChrome.js';
 
 // Faults that end or disturb whole processes: each test has its own Chrome.
 
@@ -184,7 +183,7 @@ describe('bridges that are late or not ours', () => {
     const port = await freePort();
     const token = 'c'.repeat(32);
     await stage.writeBridgeConfig({ url: `ws://127.0.0.1:${port}/ext`, token, profile: 'late' });
-    const chrome = spawn(findChrome(), ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', `--user-data-dir=${profile}`, `--load-extension=${stage.dir}`, `--disable-extensions-except=${stage.dir}`, 'about:blank'], { stdio: 'ignore', detached: true });
+    const chrome = startUserChrome({ profileDir: profile, extensions: [stage.dir] });
     try {
       // The worker is up and retrying before the bridge exists: that is the scenario. Its first
       // attempt and one retry after a backoff delay are seen (and turned away) before the bridge starts.
@@ -194,13 +193,9 @@ describe('bridges that are late or not ours', () => {
       expect(bridge.hello?.profile).toBe('late');
       await bridge.close();
     } finally {
-      // Killed, Chrome cannot remove its own temp dir; and its helpers (its process group, as it was
-      // started detached) must be gone before the profile is removed, or they write into it again.
-      const chromiumDir = singletonTempDir(profile);
-      await endGroup(chrome.pid!, 5_000);
+      await stopUserChrome(chrome);
       await server.close();
       await rm(profile, { recursive: true, force: true, maxRetries: 5 });
-      if (chromiumDir) await rm(chromiumDir, { recursive: true, force: true });
     }
   });
 

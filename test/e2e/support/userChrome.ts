@@ -3,6 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { attach, findChrome, stageExtension, type AttachOptions, type Session } from '../../../src/sdk/index.js';
+import { singletonTempDir } from '../../../src/sdk/launch/ChromeSingleton.js';
+import { endGroup } from '../../../src/sdk/launch/launchChrome.js';
 import { startFixtureServer, type FixtureServer } from '../../support/FixtureServer.js';
 
 /**
@@ -28,16 +30,25 @@ export function startUserChrome(options: { profileDir: string; extensions: reado
       `--disable-extensions-except=${extensions}`,
       options.firstPage ?? 'about:blank',
     ],
-    { stdio: 'ignore' },
+    // Its own process group, so that stopping it ends its helpers too.
+    { stdio: 'ignore', detached: true },
   );
 }
 
-/** Kills a Chrome started by {@link startUserChrome} (if it still runs) and waits until it has exited. */
+/**
+ * Kills a Chrome started by {@link startUserChrome} (if it still runs) and its helpers, waits until
+ * they are gone (they write into the profile until then), and removes the temp dir Chrome itself
+ * removes only when it exits normally.
+ */
 export async function stopUserChrome(chrome: ChildProcess | undefined): Promise<void> {
-  if (!chrome || chrome.exitCode !== null || chrome.signalCode !== null) return;
+  if (!chrome?.pid || chrome.exitCode !== null || chrome.signalCode !== null) return;
+  const profileDir = chrome.spawnargs.find((arg) => arg.startsWith('--user-data-dir='))?.slice('--user-data-dir='.length);
+  const chromiumDir = profileDir ? singletonTempDir(profileDir) : undefined;
   const exited = new Promise((resolve) => chrome.once('exit', resolve));
   chrome.kill('SIGKILL');
   await exited;
+  await endGroup(chrome.pid, 5_000);
+  if (chromiumDir) await rm(chromiumDir, { recursive: true, force: true });
 }
 
 /** An attach-mode session over a user's Chrome, as {@link openAttached} starts it. */
