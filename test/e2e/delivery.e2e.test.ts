@@ -5,6 +5,7 @@ import type { Page } from 'puppeteer-core';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
 import { overSocket } from './support/overSocket.js';
+import { profileDirOf } from './support/processes.js';
 import { extensionWorker, stopWorker } from './support/worker.js';
 
 const ctx = useSession();
@@ -17,8 +18,7 @@ async function runPage(): Promise<Page> {
 }
 
 function extensionDir(): string {
-  const arg = ctx.session.browser!.process()!.spawnargs.find((a) => a.startsWith('--user-data-dir='))!;
-  return join(arg.split('=')[1]!, 'aite-extension');
+  return join(profileDirOf(ctx.session.browser!.process()!.spawnargs)!, 'aite-extension');
 }
 
 describe('delivery, re-sends and retries', () => {

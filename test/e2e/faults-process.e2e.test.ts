@@ -11,14 +11,11 @@ import { ExtensionStage } from '../../src/sdk/launch/ExtensionStage.js';
 import { descendants } from './support/listeningPorts.js';
 import { startFixtureServer } from '../support/FixtureServer.js';
 import { failure } from './support/failure.js';
-import { alive } from './support/processes.js';
+import { alive, profileDirOf } from './support/processes.js';
 import { startUserChrome, stopUserChrome } from './support/userChrome.js';
 
 // Faults that end or disturb whole processes: each test has its own Chrome.
 
-function profileOf(args: readonly string[]): string {
-  return args.find((a) => a.startsWith('--user-data-dir='))!.split('=')[1]!;
-}
 
 
 async function freePort(): Promise<number> {
@@ -64,7 +61,7 @@ describe('the browser and the runner going away', () => {
     const session = await launch({ allow: [server.origin] });
     try {
       await session.tab.navigate(new URL('counter.html', server.url).href);
-      const file = join(profileOf(session.browser!.process()!.spawnargs), 'aite-extension', 'bridge.json');
+      const file = join(profileDirOf(session.browser!.process()!.spawnargs)!, 'aite-extension', 'bridge.json');
       expect(existsSync(file)).toBe(true);
       const waiting = session.locator.wait('visible', { target: { text: 'Never' }, timeoutMs: 30_000 });
       const killedAt = Date.now();
@@ -86,7 +83,7 @@ describe('the browser and the runner going away', () => {
     const server = await startFixtureServer();
     const session = await launch({ allow: [server.origin] });
     const chrome = session.browser!.process()!;
-    const profile = profileOf(chrome.spawnargs);
+    const profile = profileDirOf(chrome.spawnargs)!;
     try {
       await session.tab.navigate(new URL('counter.html', server.url).href);
       const helpers = [...descendants([chrome.pid!])].filter((pid) => pid !== chrome.pid);

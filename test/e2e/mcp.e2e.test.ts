@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
 import { descendants } from './support/listeningPorts.js';
 import { connect, textOf, type Answer } from './support/mcp.js';
-import { alive } from './support/processes.js';
+import { alive, profileDirOf } from './support/processes.js';
 
 // `aite mcp` as a host runs it (support/mcp.ts), against the fixture pages in real Chromium. One
 // server process serves the file's tests in order (a session an agent would have); the signal
@@ -27,10 +27,10 @@ function chromeOf(pid: number): { pids: number[]; profile: string | undefined } 
     } catch {
       continue;
     }
-    const dir = args.find((a) => a.startsWith('--user-data-dir='));
+    const dir = profileDirOf(args);
     if (!dir) continue;
     pids.push(child);
-    profile ??= dir.slice('--user-data-dir='.length);
+    profile ??= dir;
   }
   return { pids, profile };
 }

@@ -5,6 +5,7 @@ import { AiteError, launch } from '../../src/sdk/index.js';
 import { startFixtureServer } from '../support/FixtureServer.js';
 import { listeningPorts } from './support/listeningPorts.js';
 import { useSession } from './support/harness.js';
+import { profileDirOf } from './support/processes.js';
 
 const ctx = useSession();
 
@@ -167,7 +168,7 @@ describe('bridge.json and close()', () => {
     const server = await startFixtureServer();
     const session = await launch({ allow: [server.origin] });
     const pid = session.browser!.process()!.pid!;
-    const userDataDir = (session.browser!.process()!.spawnargs.find((a) => a.startsWith('--user-data-dir=')) ?? '').split('=')[1]!;
+    const userDataDir = profileDirOf(session.browser!.process()!.spawnargs)!;
     const file = join(userDataDir, 'aite-extension', 'bridge.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     await session.close();

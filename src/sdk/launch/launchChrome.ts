@@ -130,12 +130,11 @@ async function closeQuietly(browser: Browser | undefined): Promise<void> {
 
 /** Kills Chrome and its helpers (puppeteer starts Chrome as the leader of its own process group). */
 export function killGroup(pid: number): void {
-  for (const target of [-pid, pid]) {
-    try {
-      process.kill(target, 'SIGKILL');
-    } catch {
-      // already gone, or not a group leader
-    }
+  signalGroup(pid, 'SIGKILL');
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
   }
 }
 

@@ -9,3 +9,8 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/** The profile folder a Chrome command line names (`--user-data-dir=`), if it names one. */
+export function profileDirOf(args: readonly string[]): string | undefined {
+  return args.find((a) => a.startsWith('--user-data-dir='))?.slice('--user-data-dir='.length);
+}

@@ -6,6 +6,7 @@ import { attach, findChrome, stageExtension, type AttachOptions, type Session } 
 import { singletonTempDir } from '../../../src/sdk/launch/ChromeSingleton.js';
 import { endGroup } from '../../../src/sdk/launch/launchChrome.js';
 import { startFixtureServer, type FixtureServer } from '../../support/FixtureServer.js';
+import { profileDirOf } from './processes.js';
 
 /**
  * A Chrome as a user runs it for attach mode: headless here, its own profile, the given
@@ -42,7 +43,7 @@ export function startUserChrome(options: { profileDir: string; extensions: reado
  */
 export async function stopUserChrome(chrome: ChildProcess | undefined): Promise<void> {
   if (!chrome?.pid || chrome.exitCode !== null || chrome.signalCode !== null) return;
-  const profileDir = chrome.spawnargs.find((arg) => arg.startsWith('--user-data-dir='))?.slice('--user-data-dir='.length);
+  const profileDir = profileDirOf(chrome.spawnargs);
   const chromiumDir = profileDir ? singletonTempDir(profileDir) : undefined;
   const exited = new Promise((resolve) => chrome.once('exit', resolve));
   chrome.kill('SIGKILL');
