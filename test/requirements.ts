@@ -200,6 +200,7 @@ export const REQUIREMENTS = {
   'PIC-ELEMENT': 'screenshot({ target }) pictures one element at its size (outside the viewport too); path also writes it',
   'PIC-FULL-PAGE': 'screenshot({ fullPage }) pictures the whole page',
   'PIC-FAILED-VERIFY': 'a failed verify, like a failed composed step, carries a picture with the element it looked at outlined; the outline is cleared',
+  'PIC-LATE': 'near the test runner\u2019s timeout a failed step throws without waiting for its picture (its call log says so); the runner helper\u2019s failure hook gets that picture',
   'PERR-LOAD': 'uncaught errors and unhandled rejections are page errors from the first line of the page\u2019s load (while it parses, at DOMContentLoaded, in setTimeout 0)',
   'PERR-CONSOLE': 'console.error and console.warn are page errors (console-error, console-warning), with the page and the line that logged them',
   'PERR-RESOURCE': 'a resource that fails to load (a 404 script) is a page error (resource)',

@@ -47,4 +47,23 @@ describe('session.screenshot({ target, fullPage, path })', () => {
     const unknown = await failure(ctx.session.screenshot({ target: { css: '#missing' }, timeoutMs: 300 }));
     expect(unknown.reason).toBe('not-found');
   });
+
+  it('[PIC-LATE] near the test timeout a failed step throws at once and its picture comes to the failure hook', async () => {
+    // A runner's deadline 400 ms away (its timeout 5000 ms): the wait is cut to one look, and no
+    // time is left for the picture before the error must go.
+    const deadline = { at: Date.now() + 400, timeoutMs: 5_000 };
+    ctx.session.endBeforeTestTimeout(() => deadline);
+    try {
+      const error = await failure(ctx.session.verify.targetText({ css: '#box' }, 'Total: 43', { timeoutMs: 3_000 }));
+      expect(error.reason).toBe('mismatch');
+      expect(error.screenshot).toBeUndefined();
+      expect(error.message).toContain("the failure picture was left to the test runner's failure hook");
+      // What a runner helper's failure hook asks for: the same picture, the element outlined.
+      const png = await ctx.session.failurePicture(error);
+      expect(pngSize(png!).width).toBeGreaterThan(200);
+      expect(await ctx.session.evaluate('document.querySelectorAll("[data-aite-overlay]").length')).toBe(0);
+    } finally {
+      ctx.session.endBeforeTestTimeout(undefined);
+    }
+  });
 });

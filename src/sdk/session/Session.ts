@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { isDeepStrictEqual } from 'node:util';
 import type { Browser } from 'puppeteer-core';
 import type TypedEmitter from 'typed-emitter';
 import type { Bridge } from '../bridge/Bridge.js';
@@ -25,7 +26,7 @@ import { RunTab } from './RunTab.js';
 import { StepContext } from './StepContext.js';
 import { Tab } from './Tab.js';
 import { toTarget, type ClickOptions, type NetworkEntry, type PageError, type RetryCounts, type ScrollResult, type StepOptions, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
-import { cutToDeadline, explainCut, type TestDeadline } from './TestDeadline.js';
+import { cutToDeadline, explainCut, pictureTimeLeft, type TestDeadline } from './TestDeadline.js';
 import { Verify } from './Verify.js';
 import { resetPages, type ResetOptions } from './reset.js';
 import { Dialogs, type DialogPolicy, type DialogRecord } from './pipe/Dialogs.js';
@@ -186,6 +187,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
   #gone: string | undefined;
   #closing: Promise<void> | undefined;
   #testDeadline: (() => TestDeadline | undefined) | undefined;
+  /** A failed step's picture that would have outlasted the test's deadline: its error went without it. */
+  #latePicture: { detail: Record<string, unknown>; png: Promise<Uint8Array | undefined> } | undefined;
   /** The armed dialog answers the extension was last given (attach mode's debugger; -1: never). */
   #dialogsSynced = -1;
 
@@ -489,7 +492,12 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    * on the error): the page with what `failure` names outlined. Undefined when none can be taken.
    * @internal
    */
-  failurePicture(failure: FailureFacts): Promise<Uint8Array | undefined> {
+  async failurePicture(failure: FailureFacts): Promise<Uint8Array | undefined> {
+    // A step's picture cut short by the test's deadline is this failure's, once it is done.
+    const late = this.#latePicture;
+    this.#latePicture = undefined;
+    const png = await late?.png;
+    if (png && late && isDeepStrictEqual(late.detail, failure.detail ?? {})) return png;
     return this.#picture(this.#context('failure picture', undefined, undefined), failure);
   }
 
@@ -502,6 +510,9 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
    */
   async reset(options: ResetOptions = {}): Promise<void> {
     const step = this.#context('reset', undefined, undefined);
+    // The last test's picture is taken before its page goes.
+    await this.#latePicture?.png;
+    this.#latePicture = undefined;
     const storage = options.storage ?? this.#parts.tempProfile ?? false;
     const current = this.#runTab.current;
     if (this.browser) {
@@ -588,7 +599,7 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
         caught instanceof AiteError
           ? caught
           : new AiteError('internal', `${name} failed: ${caught instanceof Error ? caught.message : String(caught)}`, { cause: caught, command: name });
-      error.screenshot ??= await this.#picture(step, error);
+      error.screenshot ??= await this.#stepPicture(step, error, log);
       // What the page did wrong during the step is often why it failed.
       const failedRequests = this.#records.failedSince(mark);
       if (failedRequests.length > 0 && error.detail.failedRequests === undefined) error.detail.failedRequests = failedRequests;
@@ -608,6 +619,23 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
       step.log.push(`a ${record.type} dialog ("${record.message}") was ${record.accepted ? 'accepted' : 'dismissed'} by ${record.by === 'armed' ? 'dialogs.next()' : 'the dialogs policy'}`);
     }
     this.emit('dialog', record);
+  }
+
+  /**
+   * A failed step's picture, unless taking it would let the runner's test timeout beat the error:
+   * then the error goes without it and the runner's failure hook gets it from `failurePicture`.
+   */
+  async #stepPicture(step: StepContext, error: AiteError, log: string[]): Promise<Uint8Array | undefined> {
+    const png = this.#picture(step, error).catch(() => undefined);
+    const left = pictureTimeLeft(this.#testDeadline?.());
+    if (left === undefined) return png;
+    let timer: NodeJS.Timeout | undefined;
+    const late = Symbol('late');
+    const first = await Promise.race([png, new Promise<typeof late>((done) => (timer = setTimeout(() => done(late), left)))]).finally(() => clearTimeout(timer));
+    if (first !== late) return first;
+    log.push("  the failure picture was left to the test runner's failure hook: the test's timeout was near");
+    this.#latePicture = { detail: error.detail, png };
+    return undefined;
   }
 
   #picture(step: StepContext, failure: FailureFacts): Promise<Uint8Array | undefined> {

@@ -28,6 +28,16 @@ export function deadlineMargin(timeoutMs: number): number {
   return Math.min(2_000, Math.max(250, Math.round(timeoutMs * 0.2)));
 }
 
+/**
+ * Milliseconds a failed step's picture may take before its error must go to the runner (half the
+ * margin before the deadline, so the error still beats the runner's timeout), or undefined when
+ * no deadline bounds it (none given, or the test is already over).
+ */
+export function pictureTimeLeft(deadline: TestDeadline | undefined, now = Date.now()): number | undefined {
+  if (!deadline || now >= deadline.at) return undefined;
+  return Math.max(0, Math.floor(deadline.at - now - deadlineMargin(deadline.timeoutMs) / 2));
+}
+
 /** The shortest wait a cut leaves, so a command still gets one look at the page. */
 const MIN_WAIT_MS = 100;
 

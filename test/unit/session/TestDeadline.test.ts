@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AiteError } from '../../../src/sdk/index.js';
-import { cutToDeadline, deadlineMargin, explainCut } from '../../../src/sdk/session/TestDeadline.js';
+import { cutToDeadline, deadlineMargin, explainCut, pictureTimeLeft } from '../../../src/sdk/session/TestDeadline.js';
 
 describe('a test runner\'s timeout as a deadline', () => {
   const deadline = { at: 10_000, timeoutMs: 5_000 };
@@ -26,5 +26,15 @@ describe('a test runner\'s timeout as a deadline', () => {
     const explained = explainCut(error, { from: 5_000, deadline }, 4_000);
     expect(explained.message).toMatch(/^Expected the page to contain "x", but found "y" \(waited 4000 ms\)\. aite cut this wait from 5000 ms to 4000 ms to fail before the test runner's 5000 ms test timeout; give the test a longer timeout to wait longer\.\nCall log:\n {2}- verify text "x"$/);
     expect(explained).toMatchObject({ reason: 'mismatch', detail: { found: 'y' }, command: 'verify' });
+  });
+
+  it('[PIC-LATE] gives a failed step\'s picture until half the margin before the deadline', () => {
+    // 5000 ms timeout: a 1000 ms margin, so the picture may last until 500 ms before the deadline.
+    expect(pictureTimeLeft(deadline, 5_000)).toBe(4_500);
+    expect(pictureTimeLeft(deadline, 9_400)).toBe(100);
+    expect(pictureTimeLeft(deadline, 9_800)).toBe(0);
+    // No deadline, or the test already over (its hooks): the picture is not bounded.
+    expect(pictureTimeLeft(undefined, 5_000)).toBeUndefined();
+    expect(pictureTimeLeft(deadline, 10_000)).toBeUndefined();
   });
 });
