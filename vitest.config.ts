@@ -28,6 +28,11 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Two cores: one Chromium at a time keeps timings honest.
           fileParallelism: false,
+          // The files run one after another in one worker: the SDK and puppeteer are imported once,
+          // not once per file (about a second each). Each file still launches its own Chrome.
+          isolate: false,
+          // Tests marked concurrent (child-process runners that wait mostly on their own Chrome) run two at a time.
+          maxConcurrency: 2,
         },
       },
     ],

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it, type ExpectStatic } from 'vitest';
 
 // The four embedding examples, run the way a user runs them: each runner as a child process, on
 // the built package, against real Chromium. Their default runs pass; their failing twins exit
@@ -87,20 +87,22 @@ function processesUsing(folder: string): string[] {
 }
 
 /** Nothing of the run outlives it: no Chrome, no temp profile (with its bridge.json). */
-function expectCleanedUp(result: Run): void {
+function expectCleanedUp(expect: ExpectStatic, result: Run): void {
   expect(processesUsing(result.temp), 'processes left running').toEqual([]);
   expect(readdirSync(result.temp).filter((name) => name.startsWith('aite-')), 'temp folders left behind').toEqual([]);
 }
 
-describe.each(runners)('the $name example', (runner) => {
-  it('passes its suite against the demo app in real Chromium', async () => {
+// Each run is a runner and its Chrome in child processes: two at a time (the e2e project's
+// maxConcurrency), so one's start-up overlaps the other's waits.
+describe.concurrent.each(runners)('the $name example', (runner) => {
+  it('passes its suite against the demo app in real Chromium', async ({ expect }) => {
     const result = await run(runner.name, runner.pass);
     expect(result.code, result.output).toBe(0);
     expect(result.output).not.toMatch(/aite: screenshot/);
-    expectCleanedUp(result);
+    expectCleanedUp(expect, result);
   }, 240_000);
 
-  it('fails its failing twin with a readable message and a screenshot where it says', async () => {
+  it('fails its failing twin with a readable message and a screenshot where it says', async ({ expect }) => {
     const result = await run(runner.name, runner.fail);
     expect(result.code, result.output).not.toBe(0);
     // The reason, the step and its target, in words.
@@ -113,7 +115,7 @@ describe.each(runners)('the $name example', (runner) => {
     expect(dirname(png)).toBe(result.results);
     expect(existsSync(png), `${relative(root, png)} exists`).toBe(true);
     expect([...readFileSync(png).subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    expectCleanedUp(result);
+    expectCleanedUp(expect, result);
   }, 240_000);
 });
 
@@ -127,13 +129,13 @@ const isolationRuns: Array<{ name: string; args: string[]; tests: RegExp }> = [
   { name: 'vitest', args: [bin('vitest/vitest.mjs'), 'run', '--config', `${iso}/vitest.config.mjs`], tests: /Tests\s+3 passed \(3\)/ },
 ];
 
-describe.each(isolationRuns)('isolation in $name', ({ name, args, tests }) => {
-  it('[ISO-RUNNERS] [ISO-WARM] resets the session before each test: no cookie, storage or tab of the last test is left', async () => {
+describe.concurrent.each(isolationRuns)('isolation in $name', ({ name, args, tests }) => {
+  it('[ISO-RUNNERS] [ISO-WARM] resets the session before each test: no cookie, storage or tab of the last test is left', async ({ expect }) => {
     const log = join(scratch, `${name.replace(/\W/g, '')}-chrome.log`);
     const result = await run(`iso-${name}`, args, { AITE_CHROME_LOG: log });
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(tests);
-    expectCleanedUp(result);
+    expectCleanedUp(expect, result);
     if (name === 'mocha' || name === 'vitest') {
       // [ISO-WARM] Two files in one process, one Chrome: the second file got the first one's, reset.
       const pids = readFileSync(log, 'utf8').trim().split('\n').map((line) => line.split(' ').pop());
