@@ -31,6 +31,8 @@ export default defineConfig({
           // The files run one after another in one worker: the SDK and puppeteer are imported once,
           // not once per file (about a second each). Each file still launches its own Chrome.
           isolate: false,
+          // After the unit and page files (a group of its own: it runs with one worker).
+          sequence: { groupOrder: 1 },
           // Tests marked concurrent (child-process runners that wait mostly on their own Chrome) run two at a time.
           maxConcurrency: 2,
         },
