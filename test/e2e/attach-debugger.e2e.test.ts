@@ -361,7 +361,11 @@ describe('attach mode with chrome.debugger', () => {
       const { targetInfos } = (await browser.send('Target.getTargets')) as { targetInfos: Array<{ type: string; url: string; targetId: string }> };
       const worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${AITE_EXTENSION_ID}/`));
       expect(worker).toBeDefined();
+      // The bridge hears the worker's socket close before the next command goes: one sent on the
+      // closing socket would be cut off, and an evaluate is never sent twice.
+      const gone = new Promise((done) => session.bridge.once('disconnected', done));
       await browser.send('Target.closeTarget', { targetId: worker!.targetId });
+      await gone;
       // Nothing wakes a stopped worker in attach mode but its alarm (30 s) or its page: an
       // uncaught error the page's relay hands to the worker wakes it now.
       const page = targetInfos.find((t) => t.type === 'page' && t.url.endsWith('/trusted.html'))!;
