@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import type { Browser } from 'puppeteer-core';
 import type TypedEmitter from 'typed-emitter';
@@ -496,8 +497,10 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     // A step's picture cut short by the test's deadline is this failure's, once it is done.
     const late = this.#latePicture;
     this.#latePicture = undefined;
-    const png = await late?.png;
-    if (png && late && isDeepStrictEqual(late.detail, failure.detail ?? {})) return png;
+    if (late) {
+      const png = await late.png;
+      if (png && isDeepStrictEqual(late.detail, failure.detail ?? {})) return png;
+    }
     return this.#picture(this.#context('failure picture', undefined, undefined), failure);
   }
 
@@ -629,9 +632,8 @@ export class Session extends (EventEmitter as new () => TypedEmitter<SessionEven
     const png = this.#picture(step, error).catch(() => undefined);
     const left = pictureTimeLeft(this.#testDeadline?.());
     if (left === undefined) return png;
-    let timer: NodeJS.Timeout | undefined;
     const late = Symbol('late');
-    const first = await Promise.race([png, new Promise<typeof late>((done) => (timer = setTimeout(() => done(late), left)))]).finally(() => clearTimeout(timer));
+    const first = await Promise.race([png, delay(left, late, { ref: false })]);
     if (first !== late) return first;
     log.push("  the failure picture was left to the test runner's failure hook: the test's timeout was near");
     this.#latePicture = { detail: error.detail, png };
