@@ -16,6 +16,7 @@ export type { Download } from './session/pipe/Downloads.js';
 export type { ClickOptions, NetworkEntry, PageError, RetryCounts, ScrollResult, StepOptions, StepRecord, StepResult, TargetInput, Warning } from './session/types.js';
 export { Bridge, type BridgeOptions } from './bridge/Bridge.js';
 export { BridgeEvent, type BridgeEvents, type Rejection, type RetryInfo } from './bridge/BridgeEvents.js';
+export type { EventMap, TypedEmitter } from './events/TypedEmitter.js';
 export { AiteError, type AiteErrorJson } from './errors/AiteError.js';
 export { LockFile, type LockProposal } from './lock/LockFile.js';
 export { findChrome } from './launch/findChrome.js';

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -149,4 +149,66 @@ describe('docs/getting-started.md, followed in an empty folder', () => {
       cwd = readFileSync(where, 'utf8').trim();
     }, 600_000);
   }
+});
+
+// The same packed file, seen by a TypeScript user's compiler under each module setting a project
+// may have: nodenext from ESM (.mts) and from CommonJS (.cts), which read package.json `exports`
+// as Node does; bundler; and node10, which reads `types` and ignores `exports`. The declarations
+// are checked too (skipLibCheck off), so a type that reads differently under one of them fails
+// here rather than in a user's editor. The compiler and @types/node are this checkout's: the
+// folder has no network of its own to install them from.
+describe('the packed package type-checks in a TypeScript project, under every module setting', () => {
+  const project = join(scratch, 'types');
+  const consumer = `import { AiteError, BridgeEvent, SessionEvent, launch, type Session, type StepRecord } from 'aite';
+
+export async function run(): Promise<void> {
+  const session: Session = await launch({ allow: ['http://127.0.0.1:4173'] });
+  session.on('step', (record: StepRecord) => console.log(record.name, record.ok));
+  session.on(SessionEvent.Warning, (warning) => console.warn(warning.code));
+  session.once('pageError', (error) => console.warn(error.kind, error.text));
+  session.bridge.on('hello', (hello) => console.log(hello.extVersion));
+  session.bridge.on(BridgeEvent.Disconnected, ({ code, reason }) => console.warn(code, reason));
+  // @ts-expect-error: not an event of the session
+  session.on('hello', () => undefined);
+  await session.verify.text('ok').catch((error: unknown) => {
+    if (error instanceof AiteError) console.error(error.reason);
+  });
+  await session.close();
+}
+`;
+  const settings: Record<string, { file: string; compilerOptions: Record<string, unknown> }> = {
+    'nodenext, ESM (.mts)': { file: 'esm.mts', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' } },
+    'nodenext, CommonJS (.cts)': { file: 'cjs.cts', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' } },
+    bundler: { file: 'bundler.ts', compilerOptions: { module: 'esnext', moduleResolution: 'bundler' } },
+    // TypeScript 6 deprecates node10; projects on it still exist.
+    'node10, CommonJS': { file: 'node10.ts', compilerOptions: { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0' } },
+  };
+
+  beforeAll(() => {
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'types-check', private: true }));
+    execFileSync('npm', ['install', '--no-save', tarball], { cwd: project, encoding: 'utf8', env: cleanEnv(), stdio: 'pipe' });
+  }, 600_000);
+
+  it.each(Object.entries(settings))('%s: tsc --noEmit passes', (_name, { file, compilerOptions }) => {
+    const dir = join(project, file.replace(/\.\w+$/, ''));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, file), consumer);
+    const tsconfig = {
+      compilerOptions: {
+        target: 'es2022',
+        lib: ['es2023', 'dom'],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        typeRoots: [join(root, 'node_modules/@types')],
+        types: ['node'],
+        ...compilerOptions,
+      },
+      files: [file],
+    };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+    const result = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir, encoding: 'utf8', env: cleanEnv() });
+    expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
+  }, 120_000);
 });

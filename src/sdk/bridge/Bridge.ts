@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import type TypedEmitter from 'typed-emitter';
 import { AiteError } from '../errors/AiteError.js';
+import type { TypedEmitterClass } from '../events/TypedEmitter.js';
 import { AITE_EXTENSION_ORIGIN } from '../identity/ExtensionIdentity.js';
 import { DEFAULT_TIMEOUT_MS, PING_INTERVAL_MS, type AnswerOf, type Hello, type RequestInput } from '../protocol/index.js';
 import { BridgeEvent, type BridgeEvents } from './BridgeEvents.js';
@@ -53,8 +53,6 @@ export interface BridgeOptions {
   lostActWaitMs?: number;
 }
 
-type Emitter = new () => TypedEmitter<BridgeEvents>;
-
 /**
  * The runner's end of the protocol: a WebSocket server on 127.0.0.1 that the aite extension
  * connects to. It authenticates the extension, keeps its worker alive, and sends requests one
@@ -74,7 +72,7 @@ type Emitter = new () => TypedEmitter<BridgeEvents>;
  * ```
  * @public
  */
-export class Bridge extends (EventEmitter as Emitter) {
+export class Bridge extends (EventEmitter as TypedEmitterClass<BridgeEvents>) {
   /** `ws://127.0.0.1:<port>/ext` (the token is not part of it). */
   readonly url: string;
   /** The port it listens on, on 127.0.0.1. */

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { createHmac } from 'node:crypto';
-import type TypedEmitter from 'typed-emitter';
 import { AiteError } from '../errors/AiteError.js';
+import type { TypedEmitterClass } from '../events/TypedEmitter.js';
 import { issuesFromZod } from '../errors/zodIssues.js';
 import {
   AnswerEnvelopeSchema,
@@ -39,8 +39,6 @@ export interface ProtocolOptions {
   lostActWaitMs: number;
 }
 
-type Emitter = new () => TypedEmitter<BridgeEvents>;
-
 /**
  * What a {@link PageShortcut} made of a request: the extension's answer (checked as one from
  * the socket), or the socket is to carry it after all (`resent`: it had reached a page that went
@@ -64,7 +62,7 @@ export interface PageShortcut {
  * deadline in the pending registry, answers checked against their schemas, idempotent requests
  * re-sent after a reconnect, and a lost act never re-sent but asked about (`actStatus`).
  */
-export class BridgeProtocol extends (EventEmitter as Emitter) {
+export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEvents>) {
   readonly #options: ProtocolOptions;
   readonly #pending = new PendingRequests();
   readonly #queue = new RequestQueue();

@@ -2,9 +2,9 @@ import { EventEmitter } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import type { Browser } from 'puppeteer-core';
-import type TypedEmitter from 'typed-emitter';
 import type { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
+import type { TypedEmitterClass } from '../events/TypedEmitter.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
 import { allowedOrigins, defaultTimeoutOf, isPageCommand, SCROLL_STEPS_DEFAULT, type AnswerOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type Target } from '../protocol/index.js';
@@ -139,7 +139,7 @@ export interface SessionParts {
  * ```
  * @public
  */
-export class Session extends (EventEmitter as new () => TypedEmitter<SessionEvents>) {
+export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) {
   /** The bridge to the extension (an escape hatch: raw protocol requests). */
   readonly bridge: Bridge;
   /** The run's tabs: navigate, switch, close, list. */
