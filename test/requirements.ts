@@ -142,7 +142,7 @@ export const REQUIREMENTS = {
   'MK-BUTTON': 'click { button: "right" | "middle" } sends that button (a right click opens the page\u2019s context menu)',
   'MK-MODIFIERS': 'click { modifiers } holds those keys during the click',
   'MK-COUNT': 'click { clickCount: 2 } is a double click (detail 2, dblclick)',
-  'MK-POSITION': 'click { position } clicks that point from the element\u2019s top-left corner',
+  'MK-POSITION': 'click { position } clicks that point from the top-left corner of the element\u2019s padding box (inside its border)',
   'MK-CHORD': 'press takes chords: Control+A, Shift+Tab, Meta+Enter (modifiers down, key, modifiers up)',
   'MK-FOCUS': 'press with a target focuses it without clicking it',
   'MK-BAD-KEY': 'a key name the pipe cannot send is an unsupported error naming it (and the near name); in a script, a script error (exit 2) before Chrome starts',

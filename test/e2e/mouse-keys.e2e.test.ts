@@ -14,6 +14,22 @@ describe('mouse and keys', () => {
     await ctx.session.verify.targetText({ label: 'Log' }, 'rename budget.xlsx');
   });
 
+  it('[MK-BUTTON] a right or middle click on an honest page goes once and counts no retry', async () => {
+    await ctx.session.tab.navigate(ctx.page('mouse-keys.html'));
+    const retried: string[] = [];
+    const onRetry = (r: { cmd: string }): void => void retried.push(r.cmd);
+    ctx.session.on('retry', onRetry);
+    try {
+      expect((await ctx.session.click('Clicker', { button: 'right' })).retries).toBe(0);
+      await ctx.session.verify.targetText({ label: 'Clicker saw' }, 'contextmenu 2, auxclick 2');
+      expect((await ctx.session.click('Clicker', { button: 'middle' })).retries).toBe(0);
+      await ctx.session.verify.targetText({ label: 'Clicker saw' }, 'contextmenu 2, auxclick 2, auxclick 1');
+    } finally {
+      ctx.session.off('retry', onRetry);
+    }
+    expect(retried).toEqual([]);
+  });
+
   it('[MK-MODIFIERS, MK-COUNT] modifiers are held during the click; clickCount 2 is a double click', async () => {
     await ctx.session.click('Modifiers', { modifiers: ['Shift', 'Alt'] });
     await ctx.session.verify.targetText({ label: 'Log' }, 'click alt+shift detail 1');
@@ -24,6 +40,11 @@ describe('mouse and keys', () => {
   it('[MK-POSITION] position clicks that point of the element, from its top-left corner', async () => {
     await ctx.session.click({ role: 'img', name: 'Pad' }, { position: { x: 15, y: 70 } });
     await ctx.session.verify.targetText({ label: 'Log' }, 'pad at 15,70');
+  });
+
+  it('[MK-POSITION] position is measured inside the element\u2019s border, from its padding box: the click\u2019s offset is the position', async () => {
+    await ctx.session.click('Framed', { position: { x: 7, y: 5 } });
+    await ctx.session.verify.targetText({ label: 'Log' }, 'framed at 7,5');
   });
 
   it('[MK-CHORD, MK-FOCUS] Control+A in a field focused without clicking it selects its text; Backspace then clears it', async () => {

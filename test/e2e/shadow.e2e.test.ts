@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, type Session } from '../../src/sdk/index.js';
 import { servePages, type PageServer } from './support/pageServer.js';
+import { failure } from './support/failure.js';
 import { runPage } from './support/runPage.js';
 
 // A closed shadow root: no page script and no CDP-only tool can look into it; the extension's
@@ -26,7 +27,30 @@ function vault(button: string): string {
     });
   </script>`;
 }
-const PAGES: Record<string, string> = { 'vault.html': vault('Open vault'), 'vault-renamed.html': vault('Open the vault') };
+// A field in a closed root: the document's activeElement is the host while the field has focus.
+const FIELD = `<x-c></x-c><p id="out"></p><script>
+  customElements.define('x-c', class extends HTMLElement {
+    constructor() {
+      super();
+      const root = this.attachShadow({ mode: 'closed' });
+      root.innerHTML = '<label>ClosedField <input value="old"></label>';
+      const input = root.querySelector('input');
+      input.addEventListener('keydown', (e) => { if (e.key === 'Enter') document.getElementById('out').textContent = 'Entered ' + input.value; });
+    }
+  });
+</script>`;
+// A closed root that moves the focus to its other field on the first keydown.
+const THIEF = `<x-t></x-t><script>
+  customElements.define('x-t', class extends HTMLElement {
+    constructor() {
+      super();
+      const root = this.attachShadow({ mode: 'closed' });
+      root.innerHTML = '<label>PIN <input id="pin"></label><label>Message <input id="message"></label>';
+      root.getElementById('pin').addEventListener('keydown', () => root.getElementById('message').focus(), { once: true });
+    }
+  });
+</script>`;
+const PAGES: Record<string, string> = { 'vault.html': vault('Open vault'), 'vault-renamed.html': vault('Open the vault'), 'field.html': FIELD, 'thief.html': THIEF };
 
 let server: PageServer | undefined;
 let origin: string;
@@ -78,5 +102,24 @@ describe('[SHADOW-CLOSED] closed shadow roots, through the extension', () => {
     expect(answer).toMatchObject({ repaired: true });
     expect(answer.descriptor.text).toBe('Open the vault');
     expect(answer.descriptor.xpath).toContain('#shadow-root');
+  });
+
+  it('type, fill and press reach a field in a closed root, though the document sees only its host focused', async () => {
+    await session.tab.navigate(`${origin}/field.html`);
+    await session.fill({ label: 'ClosedField' }, 'abc');
+    await session.verify.value({ label: 'ClosedField' }, 'abc');
+    await session.type({ label: 'ClosedField' }, 'def');
+    await session.verify.value({ label: 'ClosedField' }, 'abcdef');
+    await session.press('Enter', { label: 'ClosedField' });
+    await session.verify.text('Entered abcdef');
+  });
+
+  it('text the closed root sends to its other field is still caught, naming that field', async () => {
+    await session.tab.navigate(`${origin}/thief.html`);
+    const error = await failure(session.type({ label: 'PIN' }, '1234'));
+    expect(error.reason).toBe('not-visible');
+    expect(error.message).toMatch(/<input#message>/);
+    await session.verify.value({ label: 'PIN' }, '');
+    await session.verify.value({ label: 'Message' }, '');
   });
 });

@@ -1,5 +1,5 @@
 import { GUARD_VERDICT_BINDING, type AnswerOf, type GuardState, type GuardVerdict, type RequestOf } from '../../sdk/protocol/index.js';
-import { windowOf } from './dom/nodes.js';
+import { shadowRootOf, windowOf } from './dom/nodes.js';
 import { composedContains, deepActiveElement } from './dom/query.js';
 import { xpathOf } from './dom/xpath.js';
 import { formatElement } from './explain.js';
@@ -133,11 +133,11 @@ function arm(element: Element, mode: Mode, to: Element | undefined, verdict: Ver
   const judge = (current: Armed, event: Event): void => {
     const keyish = (KEY_EVENTS as readonly string[]).includes(event.type);
     if (keyish && current.mode !== 'input') return;
-    const target = (event.composedPath()[0] as Element | undefined) ?? (event.target as Element | null);
+    const target = targetOf(event, keyish);
     if (current.mode === 'drag' ? dragPasses(current, event.type, target ?? null) : pointerPasses(current, event.type, target ?? null, keyish)) return;
     event.stopImmediatePropagation();
     if (event.cancelable) event.preventDefault();
-    current.intercepted ??= { event: event.type, ...seen(keyish ? deepActiveElement(current.element.ownerDocument) : target) };
+    current.intercepted ??= { event: event.type, ...seen(target) };
   };
   const onFocusOut = (event: Event): void => {
     const current = armed;
@@ -154,7 +154,7 @@ function arm(element: Element, mode: Mode, to: Element | undefined, verdict: Ver
   const onInput = (event: Event): void => {
     const current = armed;
     if (!current || current.mode !== 'input' || !event.isTrusted) return;
-    const target = (event.composedPath()[0] as Element | undefined) ?? null;
+    const target = targetOf(event, true);
     if (!reaches(current.element, target)) current.intercepted ??= { event: 'input', ...seen(target) };
     if (current.verdict?.on === 'input') report(current.verdict);
   };
@@ -258,6 +258,18 @@ function state(): GuardState {
     ...(current.intercepted ? { intercepted: current.intercepted } : {}),
     ...(current.focusTakenBy ? { focusTakenBy: current.focusTakenBy } : {}),
   };
+}
+
+/**
+ * The element an event reached. A window listener sees an event inside a closed shadow root
+ * retargeted to its host; keys and text go to the focused element, which the extension sees
+ * through closed roots, so for them the host gives way to the focused element inside it.
+ */
+function targetOf(event: Event, toFocused: boolean): Element | null {
+  const first = (event.composedPath()[0] as Element | undefined) ?? (event.target as Element | null) ?? null;
+  if (!toFocused || !first || typeof first.localName !== 'string' || first.shadowRoot || !shadowRootOf(first)) return first;
+  const active = deepActiveElement(first.ownerDocument);
+  return active && composedContains(first, active) ? active : first;
 }
 
 /**

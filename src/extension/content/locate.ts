@@ -178,5 +178,6 @@ export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], 
   }
   if (how === 'focus') focusFor(el);
   const check = checkState(el);
-  return { x: p.x, y: p.y, rect: p.rect, tag: el.localName, editable, ...(check ? { kind: check.kind, checked: check.checked } : {}) };
+  const border = { left: (el as HTMLElement).clientLeft ?? 0, top: (el as HTMLElement).clientTop ?? 0 };
+  return { x: p.x, y: p.y, rect: p.rect, border, tag: el.localName, editable, ...(check ? { kind: check.kind, checked: check.checked } : {}) };
 }

@@ -524,6 +524,11 @@ export const PointSchema = z.object({
   x: z.number(),
   y: z.number(),
   rect: RectSchema,
+  /**
+   * The element's left and top border widths (`clientLeft`, `clientTop`): its padding box, from
+   * which a click's `position` is measured, starts that far inside `rect`.
+   */
+  border: z.object({ left: z.number(), top: z.number() }).optional(),
   tag: z.string(),
   editable: z.boolean(),
   kind: z.enum(['checkbox', 'radio']).optional(),

@@ -284,7 +284,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
 
   /**
    * Clicks the target with real mouse input (plain events in attach mode): a `button`, held
-   * `modifiers`, a `clickCount` and a `position` from the element's top-left corner.
+   * `modifiers`, a `clickCount` and a `position` (see {@link ClickOptions.position}).
    */
   click(target: TargetInput, options: ClickOptions = {}): Promise<StepResult> {
     return this.#composed('click', target, options, async (step) => {

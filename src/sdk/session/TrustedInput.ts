@@ -47,8 +47,9 @@ export abstract class TrustedInput<D extends Devices> {
         if (action === 'hover') return d.mouse.move(at.x, at.y);
         if (found.descriptor.frame !== undefined && !how?.position) await this.#aim(step, d, at, check);
         if (action === 'doubleClick') return d.mouse.click(at.x, at.y, { count: 2 });
-        const x = how?.position ? at.rect.x + how.position.x : at.x;
-        const y = how?.position ? at.rect.y + how.position.y : at.y;
+        // A position is measured from the padding box's top-left corner (see ClickOptions).
+        const x = how?.position ? at.rect.x + (at.border?.left ?? 0) + how.position.x : at.x;
+        const y = how?.position ? at.rect.y + (at.border?.top ?? 0) + how.position.y : at.y;
         return holding(d.keyboard, how?.modifiers ?? [], () => d.mouse.click(x, y, { button: how?.button ?? 'left', count: how?.clickCount ?? 1 }));
       },
       // A position may aim past the element on purpose: then its press is not the element's.

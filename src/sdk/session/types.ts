@@ -251,6 +251,9 @@ export interface ClickOptions extends StepOptions {
   modifiers?: Modifier[];
   /** 2 for a double click; default 1. */
   clickCount?: number;
-  /** Where to click, from the element's top-left corner, in CSS pixels; default its middle. */
+  /**
+   * Where to click, in CSS pixels from the top-left corner of the element's padding box (inside
+   * its border, as in Playwright); default its middle.
+   */
   position?: { x: number; y: number };
 }
