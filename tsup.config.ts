@@ -54,6 +54,9 @@ export default defineConfig([
     sourcemap: true,
     // import.meta.url in the CJS build: the SDK finds its extension bundles next to itself.
     shims: true,
+    // A class that names itself inside its body is emitted as `class _Name`; users see
+    // `error.constructor.name` in runners' output, so it must read AiteError, Session, Bridge.
+    keepNames: true,
     clean: true,
     target: 'node20',
     platform: 'node',

@@ -63,6 +63,12 @@ describe('the package exports', () => {
     expect(cjsNames(path)).toEqual(expect.arrayContaining(names));
   });
 
+  it('the public classes keep their names in ESM and CJS (runners print constructor.name)', () => {
+    const names = "[new m.AiteError('timeout', 'x').constructor.name, m.Session.name, m.Bridge.name, m.LockFile.name].join()";
+    expect(node(['-e', `const m = require('aite'); console.log(${names})`]).trim()).toBe('AiteError,Session,Bridge,LockFile');
+    expect(node(['--input-type=module', '-e', `const m = await import('aite'); console.log(${names})`]).trim()).toBe('AiteError,Session,Bridge,LockFile');
+  });
+
   it('a runner entry shares the root entry\'s copy of the SDK, in ESM and in CJS', () => {
     expect(node(['-e', "console.log(require('aite/mocha').SessionFixture === require('aite').SessionFixture)"]).trim()).toBe('true');
     const esm = "const [a, b] = await Promise.all([import('aite'), import('aite/node-test')]); console.log(a.SessionFixture === b.SessionFixture)";

@@ -181,6 +181,11 @@ describe('row 48: a Chrome that cannot start', () => {
       expect(ended.at - ended.lastOutputAt).toBeLessThan(1_000);
       // The first session is untouched.
       await first.tab.navigate(new URL('counter.html', server.url).href);
+      // Once closed, a call says the session was closed, not that some bridge is; closing again is quiet.
+      await first.close();
+      for (const call of [() => first.click('Add'), () => first.verify.text('x'), () => first.evaluate('1')]) {
+        await expect(call()).rejects.toMatchObject({ reason: 'connection-lost', message: expect.stringMatching(/not sent: this session was closed \(session\.close\(\)\); start a new one/) });
+      }
     } finally {
       await first.close();
     }

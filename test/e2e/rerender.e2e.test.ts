@@ -49,12 +49,16 @@ describe('re-rendered elements', () => {
     await ctx.session.verify.targetText({ label: 'Saved' }, '1');
   });
 
-  it('[RR-COUNTED] [FAULT-34] a button removed for good fails not-found within the timeout; the call log shows the resolve again', async () => {
+  it('[RR-COUNTED] [FAULT-34] a button removed for good fails not-found within the timeout; the call log shows the resolve again, the error counts it', async () => {
     await ctx.session.tab.navigate(ctx.page('rerender.html?mode=gone'));
+    const before = ctx.session.retries.total;
     const started = performance.now();
     const error = await failure(ctx.session.click({ role: 'button', name: 'Save' }, { timeoutMs: 2000 }));
     expect(error.reason).toBe('not-found');
     expect(error.callLog.join('\n')).toMatch(/re-rendered before input was sent .*resolving it again/);
+    // The failed step's error carries every re-send of the step, not only its last request's.
+    expect(error.retries).toBeGreaterThanOrEqual(1);
+    expect(error.retries).toBe(ctx.session.retries.total - before);
     expect(performance.now() - started).toBeLessThan(2000 * 2 + 1500);
   });
 });

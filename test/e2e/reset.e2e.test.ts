@@ -74,11 +74,15 @@ describe('session.reset() on a profile the user named', () => {
   it('[ISO-NAMED-PROFILE] keeps its logins and storage unless reset({ storage: true }) says so', async () => {
     await session.tab.navigate(page.url);
     await session.verify.text(FRESH);
+    // A session cookie (no max-age) is a login too: the browsing session goes on across a reset.
+    await session.evaluate(() => void (document.cookie = 'login=1'));
     await session.reset();
     await session.tab.navigate(page.url);
     await session.verify.text(USED.replace(' session', ' no session'));
+    expect(await session.evaluate(() => document.cookie)).toContain('login=1');
     await session.reset({ storage: true });
     await session.tab.navigate(page.url);
     await session.verify.text(FRESH);
+    expect(await session.evaluate(() => document.cookie)).not.toContain('login=1');
   });
 });

@@ -31,7 +31,7 @@ export class AiteError extends Error {
   readonly detail: Record<string, unknown>;
   /** The protocol command (or composed step) that failed, if any. */
   readonly command: string | undefined;
-  /** Re-sends counted for the failed command. */
+  /** Re-sends counted for the failed command; for a failed step (`click`, ...), all of the step's. */
   readonly retries: number;
   /** What was tried, in order. */
   readonly callLog: readonly string[];
@@ -82,13 +82,16 @@ export class AiteError extends Error {
     });
   }
 
-  /** The same error with more call-log lines (the composed step's context). */
-  withCallLog(lines: readonly string[]): AiteError {
+  /**
+   * The same error with more call-log lines (the composed step's context) and, when given, the
+   * re-sends the whole step counted (never fewer than the failed command's own).
+   */
+  withCallLog(lines: readonly string[], retries?: number): AiteError {
     const base = this.message.split('\nCall log:\n')[0] ?? this.message;
     const error = new AiteError(this.reason, base, {
       detail: this.detail,
       command: this.command,
-      retries: this.retries,
+      retries: Math.max(this.retries, retries ?? 0),
       callLog: [...lines, ...this.callLog],
       cause: this.cause,
     });
@@ -156,7 +159,7 @@ export interface AiteErrorJson {
   detail: Record<string, unknown>;
   /** The command (or composed step) that failed, if any. */
   command: string | undefined;
-  /** Re-sends counted for the failed command. */
+  /** Re-sends counted for the failed command; for a failed step (`click`, ...), all of the step's. */
   retries: number;
   /** What was tried, in order. */
   callLog: string[];

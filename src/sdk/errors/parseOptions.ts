@@ -7,8 +7,10 @@ import { issuesFromZod } from './zodIssues.js';
  * field meant), not a silent default: a `UsageError` (`invalid`), like a bad script or config.
  */
 export function parseOptions<T>(schema: z.ZodType<T>, options: unknown, what: string): T {
-  const parsed = schema.safeParse(options);
+  // The input goes into the issues, so a wrong value is quoted back ("got 0"), not called missing.
+  const parsed = schema.safeParse(options, { reportInput: true });
   if (parsed.success) return parsed.data;
+  if (options === undefined) throw new UsageError('invalid', [{ message: `${what} takes an options object; it was called with none.` }]);
   const issues = issuesFromZod(parsed.error, { file: what, base: [] });
   throw new UsageError(
     'invalid',

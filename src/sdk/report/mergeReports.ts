@@ -37,7 +37,7 @@ export async function mergeReports(dirs: readonly string[], options: { cwd?: str
         { file: shown, message: code === 'ENOENT' ? 'no report here: run `aite run --report <dir>` first.' : `not a readable report: ${(error as Error).message}.` },
       ]);
     }
-    const parsed = RunReportSchema.safeParse(data);
+    const parsed = RunReportSchema.safeParse(data, { reportInput: true });
     if (!parsed.success) throw new UsageError('invalid', issuesFromZod(parsed.error, { file: shown, base: [] }).slice(0, 5));
     const report = parsed.data;
     for (const script of report.scripts) {

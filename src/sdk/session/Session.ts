@@ -185,6 +185,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
   /** The calls running now: a dialog answered meanwhile belongs to each of them. */
   readonly #live = new Set<StepContext>();
   readonly #records = new RunRecords();
+  /** Why nothing more can be sent (Chrome exited, the session was closed); undefined while it can. */
   #gone: string | undefined;
   #closing: Promise<void> | undefined;
   #testDeadline: (() => TestDeadline | undefined) | undefined;
@@ -533,6 +534,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
 
   /** Closes Chrome (when launched) and the bridge, deletes bridge.json and a temp profile. */
   close(): Promise<void> {
+    // A call after close() says so, rather than that a bridge it never saw is closed.
+    this.#gone ??= 'this session was closed (session.close()); start a new one with launch() or attach() to go on';
     this.#closing ??= (async () => {
       try {
         await this.#parts.lock?.save();
@@ -610,7 +613,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
       if (pageErrors.length > 0 && error.detail.pageErrors === undefined) error.detail.pageErrors = pageErrors.slice(-20);
       const durationMs = step.durationMs();
       this.emit('step', { name, target: step.target, ok: false, reason: error.reason, retries: step.retries, durationMs, warnings: step.warnings, ...(error.screenshot ? { screenshot: error.screenshot } : {}) });
-      throw error.withCallLog(log);
+      throw error.withCallLog(log, step.retries);
     } finally {
       this.#live.delete(step);
     }

@@ -62,9 +62,11 @@ export async function resetPages(
   }
   if (kept && !options.storage) {
     // Session storage belongs to the tab and cannot be cleared without the rest of the origin's
-    // data: a profile whose data is kept gets a new tab, as a new test would.
+    // data: a profile whose data is kept gets a new tab, as a new test would. The new tab opens
+    // first: with no tab left Chrome ends the browsing session and drops its session cookies.
+    const fresh = await within(browser.newPage(), deadline('opening a blank tab'));
     await kept.close({ runBeforeUnload: false }).catch(() => undefined);
-    kept = undefined;
+    return fresh;
   }
   if (kept) {
     try {

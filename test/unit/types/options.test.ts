@@ -26,6 +26,20 @@ describe('options', () => {
     }
   });
 
+  it('a wrong value is quoted back, and a call with no options says so', async () => {
+    const messages = await Promise.all(
+      [{ allow: ['http://127.0.0.1:4173'], timeoutMs: 0 }, { allow: ['http://127.0.0.1:4173'], timeoutMs: 'x' }, undefined].map((options) =>
+        launch(options as unknown as LaunchOptions).then(
+          () => '',
+          (e: unknown) => (e instanceof UsageError ? e.message : String(e)),
+        ),
+      ),
+    );
+    expect(messages[0]).toMatch(/^launch\(\): timeoutMs: must be more than 0, got the number 0\./);
+    expect(messages[1]).toMatch(/^launch\(\): timeoutMs: expected a number, got the text "x"\./);
+    expect(messages[2]).toMatch(/^launch\(\) takes an options object; it was called with none\./);
+  });
+
   it('a misspelt option is a UsageError naming it and the field meant, for launch, attach and stageExtension alike', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'aite-options-'));
     try {
