@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
+import { redactUrl } from '../protocol/index.js';
 import type { VerdictSource } from './HitGuard.js';
 import type { Found, Input, PictureOptions } from './Input.js';
 import { InputLedger } from './InputLedger.js';
-import { redactUrl } from '../protocol/index.js';
 import { inputWithDeadline, pageActivity, withTimeout } from './pipe/deadline.js';
 import type { Dialogs } from './pipe/Dialogs.js';
 import { Downloads, pipeDownloads, type Download } from './pipe/Downloads.js';

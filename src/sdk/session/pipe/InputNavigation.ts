@@ -75,7 +75,8 @@ export class InputNavigation {
 
   /**
    * Called once the input was acknowledged: waits for the navigation it started to commit or
-   * end, at most `timeoutMs`; `none` at once when it started none. Stops listening either way.
+   * end, at most `timeoutMs`; `none`, after the one round trip, when it started none. Stops
+   * listening either way.
    */
   async settled(timeoutMs: number): Promise<NavigationEnd> {
     try {
