@@ -149,7 +149,7 @@ export class CommandRouter {
     const deadline = Date.now() + (request.timeoutMs ?? NAVIGATE_TIMEOUT_MS);
     // A page still loading (a link's step returns once its page commits) would end the watch
     // below with its own load, before the history move had started.
-    await tabSettled(tabId, deadline, `waiting for the page to load before going ${request.action}`);
+    await tabSettled(tabId, deadline, `waiting for the page to load before going ${request.action}`, true);
     // Watching before going: a page restored from the back/forward cache may be complete at once.
     const watch = new LoadWatch();
     try {
