@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Page, Protocol } from 'puppeteer-core';
 import { CONTENT_HANDLER_KEY } from '../src/sdk/protocol/index.js';
 import { launch, type Session } from '../src/sdk/index.js';
+import { InputNavigation } from '../src/sdk/session/pipe/InputNavigation.js';
 import { startPageServer } from './server.js';
 import { median, p95, percentile } from './stats.js';
 
@@ -26,6 +27,7 @@ async function cases(session: Session, page: Page, tab: number): Promise<Record<
   const text = 'fill me: 20 chars ok';
   const clicks = (): Promise<number> => page.evaluate(() => (window as unknown as { __clicks: number }).__clicks);
   let counted = await clicks();
+  const needle = await session.locator.locate((await session.locator.resolve({ text: 'Needle' })).descriptor);
   return {
     'fill-keys': {
       names: ['sequential (as shipped)', 'pipelined'],
@@ -51,6 +53,20 @@ async function cases(session: Session, page: Page, tab: number): Promise<Record<
     // The runner's whole share of a click: aite's, beside the same CDP work done without the
     // runner (the content script's handler called with the same resolve request, guard and
     // verdict token included, then puppeteer's mouse at the point it answers).
+    'click-nav-watch': {
+      names: ['mouse.click', 'mouse.click, its navigation watched (PipeInput)'],
+      check: async () => {
+        const now = await clicks();
+        if (now !== counted + 1) throw new Error(`the page counted ${now - counted} clicks, not 1`);
+        counted = now;
+      },
+      a: () => page.mouse.click(needle.x, needle.y),
+      b: async () => {
+        const navigation = new InputNavigation(page);
+        await page.mouse.click(needle.x, needle.y);
+        if ((await navigation.settled(30_000)) !== 'none') throw new Error('click-nav-watch: the click navigated');
+      },
+    },
     'click-raw': await clickRaw(session, page, tab, async () => {
       const now = await clicks();
       if (now !== counted + 1) throw new Error(`the page counted ${now - counted} clicks, not 1`);

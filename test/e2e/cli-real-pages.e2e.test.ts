@@ -72,6 +72,13 @@ describe('aite run with the real-page steps', () => {
     expect(result.stdout).toMatch(/click "Alert".*\n\s+An alert dialog opened: "Saved"; it was dismissed \(no answer was armed\)\.\n/);
   }, 120_000);
 
+  it('[INPUT-NAV-COMMIT] a click step on a link, then a back step, lands on the page the link was on, every time', async () => {
+    const round = [{ navigate: 'files.html' }, { navigate: 'click-nav.html' }, { click: 'Go on' }, { back: true }, { verify: { kind: 'title', value: 'Click and go' } }];
+    await writeFile(join(dir, 'click-back.aite.json'), JSON.stringify({ name: 'click then back', steps: [...round, ...round, ...round] }));
+    const result = await run(['run', 'click-back.aite.json']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+  }, 120_000);
+
   it('[MK-BAD-KEY] a key name that does not exist is a script error (exit 2) before Chrome starts', async () => {
     await writeFile(join(dir, 'bad-key.aite.json'), JSON.stringify({ steps: [{ navigate: 'mouse-keys.html' }, { press: 'Control+Foo' }] }));
     const started = performance.now();

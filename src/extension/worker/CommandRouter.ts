@@ -2,7 +2,7 @@ import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, defaultTimeout
 import type { AllowList } from './AllowList.js';
 import type { DebuggerTabs } from './DebuggerTabs.js';
 import { evaluateInTab } from './evaluate.js';
-import { LoadWatch } from './LoadWatch.js';
+import { LoadWatch, tabSettled } from './LoadWatch.js';
 import { FrameRoute } from './FrameRoute.js';
 import { askActStatus, type PageRequest } from './PageChannel.js';
 import type { RunState } from './RunState.js';
@@ -147,6 +147,9 @@ export class CommandRouter {
     const tabId = request.tab ?? this.state.data.runTab;
     if (tabId === undefined) throw new CommandFailure('tab-closed', `There is no run tab yet to go ${request.action} in: navigate first.`);
     const deadline = Date.now() + (request.timeoutMs ?? NAVIGATE_TIMEOUT_MS);
+    // A page still loading (a link's step returns once its page commits) would end the watch
+    // below with its own load, before the history move had started.
+    await tabSettled(tabId, deadline, `waiting for the page to load before going ${request.action}`, true);
     // Watching before going: a page restored from the back/forward cache may be complete at once.
     const watch = new LoadWatch();
     try {

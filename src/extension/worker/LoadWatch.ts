@@ -84,12 +84,16 @@ export class LoadWatch {
   }
 }
 
-/** Waits until a tab that may be loading has finished (no-op when it is complete). */
-export async function tabSettled(tabId: number, deadline: number, what: string): Promise<chrome.tabs.Tab> {
+/**
+ * Waits until a tab that may be loading has finished (no-op when it is complete). With `fresh`,
+ * the browser is asked even when the tab events seen say it has loaded: a navigation the runner
+ * has just seen commit may not have reached this worker's events yet.
+ */
+export async function tabSettled(tabId: number, deadline: number, what: string, fresh = false): Promise<chrome.tabs.Tab> {
   // Every page command comes through here, and the tab has nearly always finished loading: answer
   // that case from the tab events seen, else with one question to the browser, without adding
   // and removing three event listeners (each a message to the browser).
-  const known = tabStatus.loaded(tabId);
+  const known = fresh ? undefined : tabStatus.loaded(tabId);
   if (known) return known;
   const first = await chrome.tabs.get(tabId).catch(() => undefined);
   tabStatus.remember(first);

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
+import { redactUrl } from '../protocol/index.js';
 import type { VerdictSource } from './HitGuard.js';
 import type { Found, Input, PictureOptions } from './Input.js';
 import { InputLedger } from './InputLedger.js';
@@ -7,6 +8,7 @@ import { inputWithDeadline, pageActivity, withTimeout } from './pipe/deadline.js
 import type { Dialogs } from './pipe/Dialogs.js';
 import { Downloads, pipeDownloads, type Download } from './pipe/Downloads.js';
 import { fileInputOf, setInputFiles } from './pipe/Files.js';
+import { InputNavigation } from './pipe/InputNavigation.js';
 import { pageDragSurface, type DragSurface } from './pipe/drag.js';
 import { capture, SCREENSHOT_TIMEOUT_MS } from './pipe/pictures.js';
 import type { RunTab } from './RunTab.js';
@@ -91,10 +93,12 @@ export class PipeInput extends TrustedInput<Page> implements Input {
   protected async dispatch(step: StepContext, action: string, input: (page: Page) => Promise<void>, timeoutMs = this.timeout(step)): Promise<void> {
     const page = await this.runTab.page(step.send);
     const ledger = new InputLedger(page);
+    const navigation = new InputNavigation(page);
     step.inputSent = true;
     try {
       await inputWithDeadline(action, timeoutMs, () => input(ledger.page), { activity: () => pageActivity(page, this.pipe.dialogs), dispatched: () => ledger.dispatched });
     } catch (error) {
+      navigation.stop();
       if (error instanceof AiteError) throw error;
       const pipeGone = error instanceof Error && /Target closed|Session closed|detached|Connection closed/i.test(error.message);
       // A click that closes its own tab (window.close) never gets its acknowledgement: it landed.
@@ -109,6 +113,24 @@ export class PipeInput extends TrustedInput<Page> implements Input {
         });
       }
       throw error;
+    }
+    await this.#afterNavigation(step, action, navigation);
+  }
+
+  /**
+   * The next step must talk to the document the input navigated to, not the one it left: a
+   * navigation the input started in the tab's top frame is waited for until it commits, within
+   * what is left of the step's timeout. The input was delivered, so a navigation still on its
+   * way then is a warning, never a failure or a re-send.
+   */
+  async #afterNavigation(step: StepContext, action: string, navigation: InputNavigation): Promise<void> {
+    const leftMs = this.timeout(step) - step.durationMs();
+    const end = await navigation.settled(leftMs);
+    if (end === 'none') return;
+    const url = redactUrl(navigation.url ?? '');
+    step.log.push(`  ${action} started a navigation to ${url}: ${end === 'pending' ? 'not committed yet' : end}`);
+    if (end === 'pending') {
+      step.warn({ code: 'navigation', message: `${action} started a navigation to ${url} that had not committed within the step's ${this.timeout(step)} ms; the step goes on without it (the input was delivered and is not sent again).` });
     }
   }
 }

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { useSession } from './support/harness.js';
+
+const ctx = useSession();
+
+/** The urls the browser's pages show now, as puppeteer heard their commits (nothing waits for a load). */
+async function shown(): Promise<string[]> {
+  return (await ctx.session.browser!.pages()).map((page) => page.url());
+}
+
+describe('composed input that navigates returns once the new document committed', () => {
+  it('[INPUT-NAV-COMMIT] a click on a link, then back(), lands on the page the link was on, every time', async () => {
+    for (let i = 0; i < 5; i++) {
+      await ctx.session.tab.navigate(ctx.page('files.html'));
+      await ctx.session.tab.navigate(ctx.page('click-nav.html'));
+      await ctx.session.click('Go on');
+      const back = await ctx.session.tab.back();
+      expect(back.url).toBe(ctx.page('click-nav.html'));
+      await ctx.session.verify.title('Click and go');
+    }
+  });
+
+  it('[INPUT-NAV-COMMIT] a click on a link to a page that answers late returns with the new url committed', async () => {
+    await ctx.session.tab.navigate(ctx.page('click-nav.html'));
+    const result = await ctx.session.click('Go slowly');
+    expect(await shown()).toContain(ctx.page('status/200?ms=500'));
+    expect(result.warnings).toEqual([]);
+    expect(result.durationMs).toBeGreaterThanOrEqual(400);
+    await ctx.session.verify.title('Status 200');
+  });
+
+  it('[INPUT-NAV-COMMIT] Enter that submits a form returns with the new url committed', async () => {
+    await ctx.session.tab.navigate(ctx.page('click-nav.html'));
+    const result = await ctx.session.press('Enter', { label: 'Query' });
+    expect(await shown()).toContain(ctx.page('status/202?ms=500&q='));
+    expect(result.warnings).toEqual([]);
+    await ctx.session.verify.title('Status 202');
+  });
+
+  it('[INPUT-NAV-NONE] a click that starts no navigation returns without waiting for one', async () => {
+    await ctx.session.tab.navigate(ctx.page('click-nav.html'));
+    const result = await ctx.session.click('Count');
+    expect(result.warnings).toEqual([]);
+    await ctx.session.verify.targetText({ css: '#counted' }, '1', { timeoutMs: 1_000 });
+    expect(await shown()).toContain(ctx.page('click-nav.html'));
+  });
+
+  it('[INPUT-NAV-NONE] a target=_blank link does not wait for the new tab in the old one', async () => {
+    await ctx.session.tab.navigate(ctx.page('click-nav.html'));
+    const tab = ctx.session.tab.current;
+    // The new tab's page answers after 2 s: a click that waited for it would take that long.
+    const result = await ctx.session.click('Open elsewhere');
+    expect(result.durationMs).toBeLessThan(1_500);
+    expect(result.warnings).toEqual([]);
+    expect(ctx.session.tab.current).toBe(tab);
+    await ctx.session.verify.title('Click and go');
+    const opened = (await ctx.session.tab.list()).filter((t) => t.id !== tab);
+    for (const other of opened) await ctx.session.tab.close(other.id);
+  });
+
+  it('[INPUT-NAV-NONE] a link to a place in the same document returns promptly', async () => {
+    await ctx.session.tab.navigate(ctx.page('click-nav.html'));
+    const result = await ctx.session.click('Jump below');
+    expect(result.warnings).toEqual([]);
+    expect(result.durationMs).toBeLessThan(1_500);
+    expect(await shown()).toContain(ctx.page('click-nav.html#below'));
+  });
+
+  it('[INPUT-NAV-DEADLINE] a navigation that has not committed by the step\u2019s deadline is a warning, and the click is not sent again', async () => {
+    await ctx.session.tab.navigate(ctx.page('click-nav.html'));
+    const result = await ctx.session.click('Go very slowly', { timeoutMs: 1_000 });
+    expect(result.retries).toBe(0);
+    expect(result.warnings.map((w) => w.code)).toEqual(['navigation']);
+    expect(result.warnings[0]!.message).toMatch(/status\/200\?ms=3000.*had not committed/);
+    await ctx.session.verify.title('Status 200', { timeoutMs: 5_000 });
+  });
+});
