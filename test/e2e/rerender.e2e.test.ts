@@ -61,4 +61,18 @@ describe('re-rendered elements', () => {
     expect(error.retries).toBe(ctx.session.retries.total - before);
     expect(performance.now() - started).toBeLessThan(2000 * 2 + 1500);
   });
+
+  it('[RR-COUNTED] [FAULT-34] a button re-drawn on every frame fails timeout within the step, saying how often it was found again; nothing is clicked', async () => {
+    await ctx.session.tab.navigate(ctx.page('rerender.html?mode=frame'));
+    const before = ctx.session.retries.byCommand.resolve ?? 0;
+    const started = performance.now();
+    const error = await failure(ctx.session.click({ role: 'button', name: 'Save' }, { timeoutMs: 1500 }));
+    expect(error.reason).toBe('timeout');
+    expect(error.message).toMatch(/^click sent no input in \d+ ms: the page re-drew its element \d+ times, each time between aite finding it and the input going out/);
+    expect(error.detail.reRendered).toBeGreaterThan(1);
+    expect(error.retries).toBe((ctx.session.retries.byCommand.resolve ?? 0) - before);
+    expect(error.retries).toBe((error.detail.reRendered as number) - 1);
+    expect(performance.now() - started).toBeLessThan(1500 * 2 + 1500);
+    expect(await ctx.session.evaluate(() => document.getElementById('saved')!.textContent)).toBe('0');
+  });
 });

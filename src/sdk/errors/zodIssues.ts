@@ -88,7 +88,12 @@ function toIssue(issue: RawIssue, path: PropertyKey[], context: IssueContext): U
       break;
     case 'unrecognized_keys': {
       const keys = issue.keys ?? [];
-      const hints = keys.map((k) => didYouMean(k, KNOWN_FIELDS)).join('');
+      const inside = path.at(-1);
+      // The step's own option written into its target: the field is right, its place is not.
+      const hints =
+        keys.includes('timeoutMs') && typeof inside === 'string'
+          ? ` "timeoutMs" belongs to the step, beside "${inside}": { "${inside}": …, "timeoutMs": 1500 }.`
+          : keys.map((k) => didYouMean(k, KNOWN_FIELDS)).join('');
       message = `unknown field${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}.${hints}`;
       return located(
         { message, field: fieldName([...path, keys[0] ?? '']) },

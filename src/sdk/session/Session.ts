@@ -563,12 +563,14 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    */
   #composed(name: string, target: TargetInput | undefined, options: StepOptions, body: (step: StepContext) => Promise<void>): Promise<StepResult> {
     const deadline = performance.now() + (options.timeoutMs ?? this.#parts.timeoutMs);
+    const started = performance.now();
     return this.#step(name, target, options.timeoutMs, async (step) => {
-      for (;;) {
+      for (let again = 0; ; again++) {
         try {
           return await body(step);
         } catch (error) {
-          if (step.inputSent || !isReRendered(error) || performance.now() >= deadline) throw error;
+          if (step.inputSent || !isReRendered(error)) throw error;
+          if (performance.now() >= deadline) throw again === 0 ? error : reRenderedTooOften(name, error as AiteError, again, performance.now() - started);
           step.log.push(`the element was re-rendered before input was sent (${(error as AiteError).message.split('\n')[0]}); resolving it again`);
           this.#count(step, 'resolve', 1);
         }
@@ -800,6 +802,18 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
 /** A failure that says the element was replaced in the page (re-rendered), not that it is gone for good. */
 function isReRendered(error: unknown): boolean {
   return error instanceof AiteError && error.reason === 'not-found' && error.detail.stale === 'removed';
+}
+
+/**
+ * A step whose element the page kept re-drawing until the step's time ran out: the last "removed
+ * since resolve" alone would tell the user to resolve again, which the step did `times` times.
+ */
+function reRenderedTooOften(step: string, last: AiteError, times: number, waitedMs: number): AiteError {
+  return new AiteError(
+    'timeout',
+    `${step} sent no input in ${Math.round(waitedMs)} ms: the page re-drew its element ${times + 1} times, each time between aite finding it and the input going out, and aite found it again ${times} times (counted as resolve retries). Nothing was sent. Look for what keeps re-drawing it (a timer, a mousemove or focus handler, a polling render), or give the step a longer timeoutMs if the page settles later.`,
+    { detail: { ...last.detail, reRendered: times + 1 }, command: last.command ?? step, cause: last },
+  );
 }
 /** How long a scroll with `until` may take by default: a long list takes many steps. */
 const SCROLL_UNTIL_TIMEOUT_MS = 15_000;

@@ -83,6 +83,11 @@ describe('parseScript', () => {
     expect(text).toContain('step 1 (click), field "click.lable": unknown field "lable". Did you mean "label"?');
   });
 
+  it('says where a step\'s timeoutMs goes when it was written into the target', () => {
+    const error = failure('{ "steps": [ { "click": { "text": "Send", "timeoutMs": 1500 } } ] }');
+    expect(error.message).toContain('step 1 (click), field "click.timeoutMs": unknown field "timeoutMs". "timeoutMs" belongs to the step, beside "click": { "click": …, "timeoutMs": 1500 }.');
+  });
+
   it('lists the kinds of verify when the kind is wrong', () => {
     const error = failure('{ "steps": [ { "verify": { "kind": "txt", "value": "x" } } ] }');
     expect(error.message).toContain('field "verify.kind": must be one of "exists", "text"');
