@@ -226,8 +226,10 @@ export class SessionFixture {
     const session = this.#session;
     const reason = reasonOf(error);
     const screenshot = await this.#saveScreenshot(error, testName);
-    // A reporter that serialises the error (toJSON) then names the file, not the bytes.
+    // A reporter that serialises the error (toJSON) then names the file, not the bytes. A runner
+    // that serialised it already (Vitest) prints its copy: the copy names the file too.
     if (screenshot && error instanceof AiteError) error.screenshotPath = screenshot;
+    else if (screenshot && reason && typeof error === 'object' && error !== null) (error as { screenshot?: unknown }).screenshot = screenshot;
     const retries = { test: (session?.retries.total ?? 0) - this.#retriesAtTestStart, session: snapshot(session?.retries) };
     const lines = [
       reason ? `aite: ${reason}${stepOf(error) ? ` in ${stepOf(error)}` : ''}` : undefined,

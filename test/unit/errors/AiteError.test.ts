@@ -88,6 +88,17 @@ describe('AiteError as data', () => {
     expect(error.message).toContain(`aite: screenshot ${failure.screenshot}`);
     expect(error.message).toContain('aite: not-found in click {"text":"Withdraw"}');
   });
+
+  it('a runner\'s copy of the error (the one it prints) names the written file once the hook wrote it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aite-error-'));
+    dirs.push(dir);
+    process.env.AITE_RESULTS_DIR = dir;
+    // A copy made before the failure hook ran: the plain data, the picture's bytes beside it.
+    const copy: { screenshot?: unknown; message: string } = { ...(JSON.parse(JSON.stringify(failedClick())) as { message: string }), screenshot: PNG };
+    const failure = await new SessionFixture({ allow: ['http://127.0.0.1:4173'] }).testFailed(copy, 'wallet > withdraws again');
+    expect(failure.screenshot).toBe(join(dir, 'wallet-withdraws-again.png'));
+    expect(copy.screenshot).toBe(failure.screenshot);
+  });
 });
 
 describe('AiteError printed by Node', () => {
