@@ -24,6 +24,7 @@ describe('composed input that navigates returns once the new document committed'
     await ctx.session.tab.navigate(ctx.page('click-nav.html'));
     const result = await ctx.session.click('Go slowly');
     expect(await shown()).toContain(ctx.page('status/200?ms=500'));
+    expect(result.navigated).toBe(ctx.page('status/200?ms=500'));
     expect(result.warnings).toEqual([]);
     expect(result.durationMs).toBeGreaterThanOrEqual(400);
     await ctx.session.verify.title('Status 200');
@@ -33,6 +34,7 @@ describe('composed input that navigates returns once the new document committed'
     await ctx.session.tab.navigate(ctx.page('click-nav.html'));
     const result = await ctx.session.press('Enter', { label: 'Query' });
     expect(await shown()).toContain(ctx.page('status/202?ms=500&q='));
+    expect(result.navigated).toBe(ctx.page('status/202?ms=500&q='));
     expect(result.warnings).toEqual([]);
     await ctx.session.verify.title('Status 202');
   });
@@ -41,6 +43,7 @@ describe('composed input that navigates returns once the new document committed'
     await ctx.session.tab.navigate(ctx.page('click-nav.html'));
     const result = await ctx.session.click('Count');
     expect(result.warnings).toEqual([]);
+    expect(result.navigated).toBeUndefined();
     await ctx.session.verify.targetText({ css: '#counted' }, '1', { timeoutMs: 1_000 });
     expect(await shown()).toContain(ctx.page('click-nav.html'));
   });

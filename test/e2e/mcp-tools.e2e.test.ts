@@ -247,6 +247,21 @@ describe('aite mcp: every tool against real Chromium', () => {
     expect(await inPage('window.__lockedClicks')).toBe(0);
   });
 
+  it('[MCP-ERROR] an argument the tool does not know is refused before anything runs, not dropped', async () => {
+    await ok('navigate', { url: page('buttons.html') });
+    const clicks = await inPage('window.__lockedClicks');
+    for (const [name, args, key] of [
+      ['click', { target: 'Locked', bogus: 1 }, 'bogus'],
+      ['verify', { kind: 'exists', target: 'Locked', negated: true }, 'negated'],
+    ] as const) {
+      const answer = await call(name, args).catch((error: unknown) => ({ isError: true, content: [{ type: 'text', text: String(error) }] }) as Answer);
+      expect(answer.isError, name).toBe(true);
+      expect(textOf(answer)).toMatch(/Input validation error/);
+      expect(textOf(answer)).toContain(key);
+    }
+    expect(await inPage('window.__lockedClicks')).toBe(clicks);
+  });
+
   it('[MCP-HTTP-STATUS] a page the server answered with an error status opens, and navigate says the status; one answered 200 says none', async () => {
     expect(await ok('navigate', { url: page('status/404') })).toMatch(/^Opened http:\/\/127\.0\.0\.1:\d+\/status\/404 .*in tab \d+; the server answered HTTP 404\. \(no re-sends\)$/);
     const redirected = await ok('navigate', { url: page(`redirect?to=${encodeURIComponent('/status/503')}`) });

@@ -29,7 +29,8 @@ export function flattenUnion(union: z.ZodType, discriminator?: string): z.ZodObj
     const description = kinds.map((k) => k.description).find(Boolean);
     shape[key] = (description ? one.describe(description) : one).optional();
   }
-  return z.object(shape);
+  // Strict, as every tool input: a key the tool does not know (`uncheck: true`) is refused, not dropped.
+  return z.strictObject(shape);
 }
 
 function sameKind(a: z.ZodType, b: z.ZodType): boolean {

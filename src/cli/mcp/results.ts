@@ -33,6 +33,7 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array, bod
     const r = result.repair;
     lines.push(`Found by repair (score ${r.score}, next best ${r.runnerUp}): ${r.changes.join('; ') || r.changed.join(', ')}.`);
   }
+  if (result?.navigated) lines.push(`The page went to ${result.navigated}.`);
   lines.push(...(extras.dialogs ?? []).map(describeDialog));
   for (const w of result?.warnings ?? []) lines.push(`Warning (${w.code}): ${w.message}`);
   if (body !== undefined) lines.push(body);

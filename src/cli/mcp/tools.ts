@@ -62,7 +62,7 @@ const evaluateTool: Tool = {
   name: 'evaluate',
   description:
     "Run a JavaScript expression in the run's page (its main world) and answer its JSON value; a promise is awaited. Only on allowed origins. It runs page code: prefer read, verify and snapshot, which cannot change the page.",
-  input: z.object({ expression: z.string().min(1).describe('An expression, e.g. "document.title" or "fetch(\'/api\').then(r => r.status)"') }),
+  input: z.strictObject({ expression: z.string().min(1).describe('An expression, e.g. "document.title" or "fetch(\'/api\').then(r => r.status)"') }),
   async run(args, ctx) {
     const value = await (await ctx.session()).evaluate(String(args.expression));
     return { sentence: `Evaluated: ${JSON.stringify(value) ?? 'undefined'}.` };
@@ -77,7 +77,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     {
       name: 'navigate',
       description: `Open an absolute http(s) URL in the run's tab (a new tab the first time) and wait until it has loaded. Only these origins may be opened: ${allow.join(', ')}; any other is refused before anything runs. Then call snapshot to see the page.`,
-      input: z.object({ url: z.string().min(1).describe('An absolute URL, e.g. "http://127.0.0.1:4173/"'), timeoutMs }),
+      input: z.strictObject({ url: z.string().min(1).describe('An absolute URL, e.g. "http://127.0.0.1:4173/"'), timeoutMs }),
       async run(args, ctx) {
         const url = refuseOutside(String(args.url), ctx.allow);
         const session = await ctx.session();
@@ -89,7 +89,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
       name: 'snapshot',
       description:
         'The page as a short outline: one line per element with its role, name, states and a ref (e12), nested as on the page. A ref is a target ({"ref":"e12"}) while its element is on the page, frames and shadow roots included; a ref whose element is gone fails at once, and a new snapshot is the answer.',
-      input: z.object({ maxLines: z.number().int().positive().max(2_000).optional().describe('At most this many lines (default 400)') }),
+      input: z.strictObject({ maxLines: z.number().int().positive().max(2_000).optional().describe('At most this many lines (default 400)') }),
       async run(args, ctx) {
         const snap = await (await ctx.session()).snapshot({ maxLines: (args.maxLines as number | undefined) ?? 400 });
         const cut = snap.truncated ? ' (cut short: ask for more with maxLines)' : '';
@@ -100,7 +100,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
       name: 'click',
       description:
         'Click an element with real mouse input, once (button, modifiers, clickCount 2 for a double click). It is found first: a look-alike or drifted element is refused, never clicked. An action is never sent twice, so after a failure look at the page before trying again. With "dialog", the dialog the click opens (confirm, prompt) is answered so.',
-      input: z.object({ target: Target, ...clickOptions, dialog: DialogAnswer.optional(), timeoutMs }),
+      input: z.strictObject({ target: Target, ...clickOptions, dialog: DialogAnswer.optional(), timeoutMs }),
       async run(args, ctx) {
         const { target, dialog, timeoutMs: ms, ...how } = args;
         const session = await ctx.session();
@@ -113,44 +113,44 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     stepTool(
       'type',
       'Click a text field and type text into it key by key, after what is already there (use fill to replace the value).',
-      z.object({ target: Target, text: z.string().describe('The text to type'), timeoutMs }),
+      z.strictObject({ target: Target, text: z.string().describe('The text to type'), timeoutMs }),
       (a) => ({ type: t(a), text: String(a.text), ...opt(a) }),
     ),
     stepTool(
       'fill',
       "Replace a text field's value with text (an empty text clears it). Use type when the page reacts to each key.",
-      z.object({ target: Target, text: z.string().describe('The new value'), timeoutMs }),
+      z.strictObject({ target: Target, text: z.string().describe('The new value'), timeoutMs }),
       (a) => ({ fill: t(a), text: String(a.text), ...opt(a) }),
     ),
     stepTool(
       'press',
       'Press a key or chord (Enter, Tab, Escape, ArrowDown, a, Control+A, Shift+Tab) in the element named by target (focused first, not clicked), or in the page when no target is given.',
-      z.object({ key: Key, target: Target.optional(), timeoutMs }),
+      z.strictObject({ key: Key, target: Target.optional(), timeoutMs }),
       (a) => ({ press: String(a.key), ...(a.target !== undefined ? { target: t(a) } : {}), ...opt(a) }),
     ),
     stepTool(
       'select',
       'Pick an option of a <select> by its label or value.',
-      z.object({ target: Target, option: z.string().describe("The option's label or value"), timeoutMs }),
+      z.strictObject({ target: Target, option: z.string().describe("The option's label or value"), timeoutMs }),
       (a) => ({ select: t(a), option: String(a.option), ...opt(a) }),
     ),
     stepTool(
       'check',
       'Check a checkbox or radio button (nothing is clicked when it already is), then verify it; with "checked": false, uncheck it.',
-      z.object({ target: Target, checked: z.boolean().optional().describe('false unchecks; default true'), timeoutMs }),
+      z.strictObject({ target: Target, checked: z.boolean().optional().describe('false unchecks; default true'), timeoutMs }),
       (a) => (a.checked === false ? { uncheck: t(a), ...opt(a) } : { check: t(a), ...opt(a) }),
     ),
-    stepTool('hover', 'Move the mouse over an element (menus and tooltips that open on hover).', z.object({ target: Target, timeoutMs }), (a) => ({ hover: t(a), ...opt(a) })),
+    stepTool('hover', 'Move the mouse over an element (menus and tooltips that open on hover).', z.strictObject({ target: Target, timeoutMs }), (a) => ({ hover: t(a), ...opt(a) })),
     stepTool(
       'drag',
       'Drag one element onto another with real mouse input.',
-      z.object({ from: Target.describe('The element to drag'), to: Target.describe('Where to drop it'), timeoutMs }),
+      z.strictObject({ from: Target.describe('The element to drag'), to: Target.describe('Where to drop it'), timeoutMs }),
       (a) => ({ drag: t(a, 'from'), to: t(a, 'to'), ...opt(a) }),
     ),
     stepTool(
       'upload',
       'Set the files of a file input: the input, its label, or a control that opens a file chooser when clicked (the chooser is intercepted, no window opens). [] clears it.',
-      z.object({ target: Target, files: Files, timeoutMs }),
+      z.strictObject({ target: Target, files: Files, timeoutMs }),
       (a) => ({ upload: t(a), files: a.files as string[], ...opt(a) }),
     ),
     {
@@ -167,7 +167,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     {
       name: 'read',
       description: "Read an element's visible text (a form control's value).",
-      input: z.object({ target: Target, timeoutMs }),
+      input: z.strictObject({ target: Target, timeoutMs }),
       async run(args, ctx) {
         const { text } = await (await ctx.session()).locator.read(t(args), opt(args));
         return { sentence: `${describeTarget(t(args))} reads: ${JSON.stringify(text)}` };
@@ -188,7 +188,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     {
       name: 'tabs',
       description: "List the open tabs: id, title and URL; the run's tab is marked.",
-      input: z.object({}),
+      input: z.strictObject({}),
       async run(_args, ctx) {
         const session = await ctx.session();
         const list = await session.tab.list();
@@ -211,7 +211,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     {
       name: 'close_tab',
       description: "Close the run's tab and go back to the tab it came from. The answer names the run's tab now; when there is none (the closed tab was the first), the next navigate opens one.",
-      input: z.object({}),
+      input: z.strictObject({}),
       async run(_args, ctx) {
         const session = await ctx.session();
         const { closed, tab } = await session.tab.close();
@@ -223,7 +223,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     {
       name: 'back',
       description: "Go back one page in the run's tab, as the browser's Back button does, and wait until that page has loaded. A page outside the allow list is refused.",
-      input: z.object({ timeoutMs }),
+      input: z.strictObject({ timeoutMs }),
       async run(args, ctx) {
         const session = await ctx.session();
         const answer = await session.tab.back(opt(args));
@@ -233,7 +233,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     {
       name: 'screenshot',
       description: "A PNG picture of the run's tab (the visible part), of one element (target), or of the whole page (fullPage), as an image.",
-      input: z.object({ target: Target.optional(), fullPage: z.boolean().optional().describe('The whole page, not only the visible part') }),
+      input: z.strictObject({ target: Target.optional(), fullPage: z.boolean().optional().describe('The whole page, not only the visible part') }),
       async run(args, ctx) {
         const session = await ctx.session();
         const warnings: Array<{ code: string; message: string }> = [];

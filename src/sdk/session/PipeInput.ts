@@ -129,6 +129,7 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     if (end === 'none') return;
     const url = redactUrl(navigation.url ?? '');
     step.log.push(`  ${action} started a navigation to ${url}: ${end === 'pending' ? 'not committed yet' : end}`);
+    if (end === 'committed') step.navigated = redactUrl(navigation.committedUrl ?? navigation.url ?? '');
     if (end === 'pending') {
       step.warn({ code: 'navigation', message: `${action} started a navigation to ${url} that had not committed within the step's ${this.timeout(step)} ms; the step goes on without it (the input was delivered and is not sent again).` });
     }

@@ -27,6 +27,8 @@ export class StepContext {
    * again (an action is never sent twice).
    */
   inputSent = false;
+  /** The URL the step's input navigated the run's tab to, once that document committed. */
+  navigated: string | undefined;
   /** Sends one request as part of this step. */
   readonly send: Send;
   readonly locator: Locator;
@@ -65,6 +67,7 @@ export class StepContext {
       durationMs: this.durationMs(),
       ...(this.repairs.length > 0 ? { repaired: true, repair: this.repairs[0]!.repair } : {}),
       ...(this.dialogs.length > 0 ? { dialogs: [...this.dialogs] } : {}),
+      ...(this.navigated !== undefined ? { navigated: this.navigated } : {}),
     };
   }
 

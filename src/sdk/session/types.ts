@@ -90,6 +90,11 @@ export interface StepResult {
   durationMs: number;
   /** The native dialogs that opened during the step, and how each was answered. */
   dialogs?: DialogRecord[];
+  /**
+   * Where the page went: the URL of the document the step's input navigated the run's tab to
+   * (a link, a form's submit), once it committed. Absent when the input started no navigation.
+   */
+  navigated?: string;
 }
 
 /**

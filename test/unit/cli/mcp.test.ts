@@ -34,7 +34,16 @@ describe('aite mcp: tool inputs', () => {
     expect(list.map((t) => t.name)).toEqual(expect.arrayContaining(['navigate', 'click', 'type', 'fill', 'press', 'select', 'check', 'hover', 'drag', 'read', 'verify', 'wait', 'tabs', 'switch_tab', 'close_tab', 'back', 'screenshot']));
     expect(new Set(list.map((t) => t.name)).size).toBe(list.length);
     expect(list.find((t) => t.name === 'navigate')!.description).toContain('http://127.0.0.1:4173');
-    for (const tool of list) expect((z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as { type: string }).type).toBe('object');
+    for (const tool of list) {
+      const json = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as { type: string; additionalProperties?: unknown };
+      expect(json.type).toBe('object');
+      // A key the tool does not know is refused, not dropped: `check { uncheck: true }` would check.
+      expect(json.additionalProperties, tool.name).toBe(false);
+    }
+    const check = list.find((t) => t.name === 'check')!.input;
+    expect(check.safeParse({ target: 'I agree', uncheck: true }).success).toBe(false);
+    const verify = list.find((t) => t.name === 'verify')!.input;
+    expect(verify.safeParse({ kind: 'exists', target: 'Welcome', negated: true }).success).toBe(false);
     // page code only when the server was started with --allow-evaluate.
     expect(list.map((t) => t.name)).not.toContain('evaluate');
     expect(tools(['http://127.0.0.1:4173'], true).map((t) => t.name)).toContain('evaluate');
@@ -74,6 +83,11 @@ describe('aite mcp: answers', () => {
         'An alert dialog opened: "Welcome"; it was dismissed (no answer was armed).',
         'Warning (lock): the lock file was not written',
       ].join('\n'),
+    });
+    // A click that navigated says where the page went.
+    expect(passed('Done: click "Go on".', { retries: 0, result: step({ navigated: 'http://127.0.0.1:4173/two.html' }) }).content[0]).toEqual({
+      type: 'text',
+      text: 'Done: click "Go on". (no re-sends)\nThe page went to http://127.0.0.1:4173/two.html.',
     });
   });
 

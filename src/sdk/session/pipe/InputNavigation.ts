@@ -28,6 +28,7 @@ export class InputNavigation {
   readonly #frame: string | undefined;
   readonly #stop: Array<() => void> = [];
   #url: string | undefined;
+  #committed: string | undefined;
   #started = false;
   #ended: NavigationEnd | undefined;
   #onEnd: (() => void) | undefined;
@@ -46,10 +47,14 @@ export class InputNavigation {
       this.#started = true;
     });
     this.#on('Page.frameNavigated', ({ frame }: Protocol.Page.FrameNavigatedEvent) => {
-      if (frame.id === this.#frame && this.#url !== undefined) this.#end('committed');
+      if (frame.id !== this.#frame || this.#url === undefined) return;
+      this.#committed ??= frame.url + (frame.urlFragment ?? '');
+      this.#end('committed');
     });
-    this.#on('Page.navigatedWithinDocument', ({ frameId }: Protocol.Page.NavigatedWithinDocumentEvent) => {
-      if (frameId === this.#frame && this.#url !== undefined) this.#end('committed');
+    this.#on('Page.navigatedWithinDocument', ({ frameId, url }: Protocol.Page.NavigatedWithinDocumentEvent) => {
+      if (frameId !== this.#frame || this.#url === undefined) return;
+      this.#committed ??= url;
+      this.#end('committed');
     });
     // Started and stopped with no document committed: a 204, a download, a network refusal.
     this.#on('Page.frameStoppedLoading', ({ frameId }: Protocol.Page.FrameStoppedLoadingEvent) => {
@@ -71,6 +76,11 @@ export class InputNavigation {
   /** Where the navigation was going, once one was asked for. */
   get url(): string | undefined {
     return this.#url;
+  }
+
+  /** Where it arrived once it committed (after any redirects). */
+  get committedUrl(): string | undefined {
+    return this.#committed;
   }
 
   /**
