@@ -15,6 +15,13 @@ import type { RunTab } from './RunTab.js';
 import type { StepContext } from './StepContext.js';
 import { firstLine, TrustedInput } from './TrustedInput.js';
 
+
+/**
+ * Input that starts no navigation of its own, as Playwright's fill, hover and drag assume too: it
+ * is not watched for one, so it pays no round trip to the page after its acknowledgement.
+ */
+const NO_NAVIGATION = new Set(['fill', 'hover', 'scroll', 'drag', 'upload']);
+
 /**
  * Trusted input over the debugging pipe: the extension says where the element is, and the
  * runner's mouse and keyboard act there. What was sent is counted, and never sent twice.
@@ -93,12 +100,12 @@ export class PipeInput extends TrustedInput<Page> implements Input {
   protected async dispatch(step: StepContext, action: string, input: (page: Page) => Promise<void>, timeoutMs = this.timeout(step)): Promise<void> {
     const page = await this.runTab.page(step.send);
     const ledger = new InputLedger(page);
-    const navigation = new InputNavigation(page);
+    const navigation = NO_NAVIGATION.has(action) ? undefined : new InputNavigation(page);
     step.inputSent = true;
     try {
       await inputWithDeadline(action, timeoutMs, () => input(ledger.page), { activity: () => pageActivity(page, this.pipe.dialogs), dispatched: () => ledger.dispatched });
     } catch (error) {
-      navigation.stop();
+      navigation?.stop();
       if (error instanceof AiteError) throw error;
       const pipeGone = error instanceof Error && /Target closed|Session closed|detached|Connection closed/i.test(error.message);
       // A click that closes its own tab (window.close) never gets its acknowledgement: it landed.
@@ -114,7 +121,7 @@ export class PipeInput extends TrustedInput<Page> implements Input {
       }
       throw error;
     }
-    await this.#afterNavigation(step, action, navigation);
+    if (navigation) await this.#afterNavigation(step, action, navigation);
   }
 
   /**
