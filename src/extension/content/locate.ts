@@ -70,8 +70,14 @@ async function checkActionable(el: Element, need: Actionability): Promise<Step<A
   // A running CSS or Web animation on the element or around it is compared across two frames
   // (one frame apart, Chromium may show the same animation time twice); with `trustStill`, a
   // page that has been still (see `still`) is not waited on; otherwise one frame.
-  const frames = !stable ? 0 : animated(el) ? 2 : need.trustStill && still(el, unscrolled, before) ? 0 : 1;
+  const moving = stable && animated(el);
+  const frames = !stable ? 0 : moving ? 2 : need.trustStill && still(el, unscrolled, before) ? 0 : 1;
+  const timeline = el.ownerDocument.timeline;
+  const startedAt = timeline.currentTime;
   for (let i = 0; i < frames; i++) await nextFrame(windowOf(el));
+  // An animation moves its element only as the document's time goes on; frames that all showed
+  // the time they started at (a busy machine) compared nothing, so a few more are waited for.
+  for (let extra = 0; moving && startedAt !== null && timeline.currentTime === startedAt && extra < MORE_FRAMES; extra++) await nextFrame(windowOf(el));
   if (frames > 0) assertConnected(el);
   const rect = stable ? topViewportRect(el) : before;
   if (!sameRect(before, rect)) {
@@ -118,6 +124,9 @@ function still(el: Element, unscrolled: Rect, scrolledTo: Rect): boolean {
   if (activity.stillMs() < STILL_MS) return false;
   return !doc.getAnimations().some((a) => a.playState === 'running');
 }
+
+/** At most this many more frames are waited for an animation's time to move on. */
+const MORE_FRAMES = 3;
 
 function animated(el: Element): boolean {
   return el.ownerDocument.getAnimations().some((a) => {
