@@ -39,6 +39,15 @@ describe('composed input that navigates returns once the new document committed'
     await ctx.session.verify.title('Status 202');
   });
 
+  it('[INPUT-NAV-COMMIT] a select whose change handler sets location returns with the new url committed', async () => {
+    await ctx.session.tab.navigate(ctx.page('click-nav.html'));
+    const result = await ctx.session.select({ label: 'Go to' }, 'Slow page');
+    expect(await shown()).toContain(ctx.page('status/200?ms=500'));
+    expect(result.navigated).toBe(ctx.page('status/200?ms=500'));
+    const back = await ctx.session.tab.back();
+    expect(back.url).toBe(ctx.page('click-nav.html'));
+  });
+
   it('[INPUT-NAV-NONE] a click that starts no navigation returns without waiting for one', async () => {
     await ctx.session.tab.navigate(ctx.page('click-nav.html'));
     const result = await ctx.session.click('Count');

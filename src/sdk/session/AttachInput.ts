@@ -33,6 +33,10 @@ export class AttachInput implements Input {
     await step.locator.act('press', found.descriptor, { key, timeoutMs: step.timeoutMs });
   }
 
+  navigating(_step: StepContext, _action: string, command: () => Promise<void>): Promise<void> {
+    return command();
+  }
+
   async toggle(step: StepContext, found: Found, want: boolean, _check: Target): Promise<void> {
     await step.locator.act(want ? 'check' : 'uncheck', found.descriptor, { timeoutMs: step.timeoutMs });
   }

@@ -65,6 +65,12 @@ export interface Input {
   download(step: StepContext, found: Found, saveAs: string | undefined): Promise<Download>;
   /** Lets go of what the strategy holds (the download folder) when the session closes. */
   dispose(): Promise<void>;
+  /**
+   * Runs a page command that may start a navigation of the run's tab (a `<select>` whose change
+   * handler sets `location`) and returns once that navigation commits, as input over the pipe
+   * does; where the strategy cannot hear navigations, it only runs it.
+   */
+  navigating(step: StepContext, action: string, command: () => Promise<void>): Promise<void>;
   /** Makes a checkbox or radio checked (`want`) or unchecked; `check` names it for the verify after. */
   toggle(step: StepContext, found: Found, want: boolean, check: Target): Promise<void>;
   /** Drags one element onto another. */

@@ -124,6 +124,17 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     if (navigation) await this.#afterNavigation(step, action, navigation);
   }
 
+  override async navigating(step: StepContext, action: string, command: () => Promise<void>): Promise<void> {
+    const navigation = new InputNavigation(await this.runTab.page(step.send));
+    try {
+      await command();
+    } catch (error) {
+      navigation.stop();
+      throw error;
+    }
+    await this.#afterNavigation(step, action, navigation);
+  }
+
   /**
    * The next step must talk to the document the input navigated to, not the one it left: a
    * navigation the input started in the tab's top frame is waited for until it commits, within

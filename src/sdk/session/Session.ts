@@ -351,7 +351,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     return this.#composed('select', target, options, async (step) => {
       const found = await this.#find(step, target);
       // A native select's popup is not part of the page; choosing through the DOM is what every tool does.
-      await step.locator.act('select', found.descriptor, { option, timeoutMs: step.timeoutMs });
+      // A change handler that sets `location` navigates like a link's click: the step returns once it commits.
+      await this.#input.navigating(step, 'select', () => step.locator.act('select', found.descriptor, { option, timeoutMs: step.timeoutMs }).then(() => undefined));
     });
   }
 

@@ -122,6 +122,11 @@ export abstract class TrustedInput<D extends Devices> {
     return true;
   }
 
+  /** Runs `command`; a strategy that hears navigations waits for the one it starts (see Input.navigating). */
+  navigating(_step: StepContext, _action: string, command: () => Promise<void>): Promise<void> {
+    return command();
+  }
+
   async toggle(step: StepContext, found: Found, want: boolean, check: Target): Promise<void> {
     const at = await this.point(step, found);
     if (at.kind === undefined) {
