@@ -19,6 +19,14 @@ describe('read', () => {
     expect((await t.ok({ cmd: 'read', target: { css: '#host' } })).text).toBe('Shadow says hi');
   });
 
+  it('reads an element that is there but not shown when nothing visible matches: an empty output, a display: none item', async () => {
+    expect(await t.ok({ cmd: 'read', target: { css: '#lastrun' }, timeoutMs: 1000 })).toEqual({ id: 1, ok: true, text: '' });
+    expect((await t.ok({ cmd: 'read', target: { text: 'Hidden entry' }, timeoutMs: 1000 })).text).toBe('Hidden entry');
+    // A visible match wins over hidden ones, and several hidden ones with no visible one name none.
+    expect((await t.ok({ cmd: 'read', target: { css: '.item', nth: 1 } })).text).toBe('Sent 2');
+    expect((await t.fail({ cmd: 'read', target: { css: '#lastrun, .item[style]' }, timeoutMs: 200 })).reason).toBe('not-visible');
+  });
+
   it('fails like resolve: not-found, ambiguous', async () => {
     expect((await t.fail({ cmd: 'read', target: { css: '#nope' }, timeoutMs: 100 })).reason).toBe('not-found');
     expect((await t.fail({ cmd: 'read', target: { css: '.item' }, timeoutMs: 1000 })).reason).toBe('ambiguous');
@@ -26,6 +34,12 @@ describe('read', () => {
 });
 
 describe('verify', () => {
+  it('targetText and value look at an element that is there but not shown when nothing visible matches', async () => {
+    expect((await t.ok({ cmd: 'verify', kind: 'targetText', target: { css: '#lastrun' }, value: '', timeoutMs: 1000 })).ok).toBe(true);
+    const f = await t.fail({ cmd: 'verify', kind: 'targetText', target: { css: '#lastrun' }, value: 'Done', timeoutMs: 150 });
+    expect(f).toMatchObject({ reason: 'mismatch', detail: { found: '' } });
+  });
+
   it('exists (and negated), within a region', async () => {
     expect(await t.ok({ cmd: 'verify', kind: 'exists', target: { text: 'Confirm' } })).toEqual({ id: 1, ok: true, found: 1 });
     expect((await t.ok({ cmd: 'verify', kind: 'exists', target: { text: 'Confirm' }, within: 'Review send' })).found).toBe(1);
@@ -182,6 +196,9 @@ describe('wait', () => {
     const f = await t.fail({ cmd: 'wait', kind: 'textChanges', target: { css: '#status' }, timeoutMs: 150 });
     expect(f).toMatchObject({ reason: 'timeout', detail: { found: 'Busy' } });
     expect((await t.fail({ cmd: 'wait', kind: 'textChanges', target: { css: '#nope' }, timeoutMs: 100 })).reason).toBe('not-found');
+    // An empty output has no box: its text changing from "" is waited for too.
+    await t.page.evaluate(() => setTimeout(() => (document.getElementById('lastrun')!.textContent = 'Done'), 150));
+    expect((await t.ok({ cmd: 'wait', kind: 'textChanges', target: { css: '#lastrun' }, timeoutMs: 3000 })).found).toBe('Done');
   });
 
   it('url: until location.href contains the string (history changes are no DOM mutation)', async () => {

@@ -32,6 +32,15 @@ export interface Evaluation {
   texts: TextIndex;
 }
 
+/** How {@link pickStep} picks. */
+export interface PickOptions {
+  /**
+   * A command that only reads the element (`read`, a text or value verify) takes the one match
+   * that is there but not rendered (zero size, `display: none`) when no match is visible.
+   */
+  hidden?: boolean;
+}
+
 /** An ambiguous answer is only given once the DOM has been this quiet (a list may still be rendering). */
 export const AMBIGUOUS_QUIET_MS = 100;
 const CANDIDATES_MAX = 10;
@@ -281,9 +290,11 @@ export type Resolution =
  * One check of "does the target name exactly one visible element": done with the element,
  * done with `ambiguous` once several matches have been stable for a quiet moment, else pending.
  */
-export function pickStep(target: Target, ev: Evaluation): Step<Resolution, Evaluation> {
+export function pickStep(target: Target, ev: Evaluation, opts: PickOptions = {}): Step<Resolution, Evaluation> {
   if (ev.blocked) return pending(ev);
   const n = ev.visible.length;
+  // Reading needs no box: an empty <output> has none, and a read of it answers "" (as Playwright's textContent does).
+  if (opts.hidden && n === 0 && target.nth === undefined && ev.hidden.length === 1) return done({ kind: 'one', element: ev.hidden[0]!, matches: 1, texts: ev.texts });
   if (target.nth !== undefined) {
     return n > target.nth ? done({ kind: 'one', element: ev.visible[target.nth]!, matches: n, texts: ev.texts }) : pending(ev);
   }
@@ -299,8 +310,8 @@ export function pickStep(target: Target, ev: Evaluation): Step<Resolution, Evalu
  * Waits until the target names exactly one visible element (or its `nth`), and returns it.
  * Throws the failure a person can act on: not-found, not-visible, ambiguous, or the region's.
  */
-export async function resolveOne(target: Target, timeoutMs: number, within?: Within): Promise<{ element: Element; matches: number; texts: TextIndex }> {
-  const step = await settle(() => pickStep(target, evaluate(target, { within })), timeoutMs);
+export async function resolveOne(target: Target, timeoutMs: number, within?: Within, opts: PickOptions = {}): Promise<{ element: Element; matches: number; texts: TextIndex }> {
+  const step = await settle(() => pickStep(target, evaluate(target, { within }), opts), timeoutMs);
   if (!step.done) throw missFailure(target, step.last, timeoutMs);
   if (step.value.kind === 'ambiguous') throw ambiguousFailure(target, step.value.ev);
   return step.value;

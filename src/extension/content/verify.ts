@@ -122,10 +122,13 @@ function lookOnce(req: VerifyRequest): Look {
   }
 }
 
-/** Looks at the one element a target names; an ambiguous target fails the verify at once. */
+/**
+ * Looks at the one element a target names (a hidden one when none is visible, as a read does);
+ * an ambiguous target fails the verify at once.
+ */
 function withOne(target: Target, within: Within | undefined, see: (el: Element) => Seen): Look {
   const ev = evaluate(target, { within });
-  const s = pickStep(target, ev);
+  const s = pickStep(target, ev, { hidden: true });
   if (!s.done) return { unresolved: { target: withOuter(target, within), ev }, recheckInMs: s.recheckInMs };
   if (s.value.kind === 'ambiguous') throw ambiguousFailure(withOuter(target, within), s.value.ev);
   return { seen: { ...see(s.value.element), element: s.value.element } };

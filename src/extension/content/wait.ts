@@ -36,12 +36,12 @@ export async function wait(req: WaitRequest): Promise<AnswerOf<'wait'>> {
     }
     case 'textChanges': {
       const t = need(target, req.kind);
-      const start = await resolveOne(t, timeoutMs);
+      const start = await resolveOne(t, timeoutMs, undefined, { hidden: true });
       const before = fold(readableText(start.element));
       expected = `the text of ${formatTarget(t)} to change from ${q(cut(before, 100))}`;
       check = () => {
         const ev = evaluate(t);
-        const s = pickStep(t, ev);
+        const s = pickStep(t, ev, { hidden: true });
         if (!s.done) return pending(undefined, s.recheckInMs);
         if (s.value.kind === 'ambiguous') throw ambiguousFailure(t, s.value.ev);
         const now = fold(readableText(s.value.element));
