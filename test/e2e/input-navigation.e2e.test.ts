@@ -52,6 +52,9 @@ describe('composed input that navigates returns once the new document committed'
     await ctx.session.tab.navigate(ctx.page('click-nav.html'));
     const result = await ctx.session.click('Count');
     expect(result.warnings).toEqual([]);
+    // The result says what the step acted on (a page's handle is not part of it).
+    expect(result.element).toMatchObject({ tag: 'button', text: 'Count', id: 'count' });
+    expect(result.element).not.toHaveProperty('handle');
     expect(result.navigated).toBeUndefined();
     await ctx.session.verify.targetText({ css: '#counted' }, '1', { timeoutMs: 1_000 });
     expect(await shown()).toContain(ctx.page('click-nav.html'));

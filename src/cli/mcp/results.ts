@@ -88,9 +88,11 @@ function candidatesOf(error: AiteError): string[] {
   const list: Array<{ d: Described; score?: number }> = [];
   if (detail.candidate) list.push({ d: detail.candidate, score: detail.score });
   for (const c of detail.candidates ?? []) if (c.descriptor) list.push({ d: c.descriptor, score: c.score });
-  return list.slice(0, 10).map(({ d, score }) => {
-    const words = d.text ?? d.name ?? d.label;
-    const what = `${d.role ?? d.tag ?? 'element'}${words ? ` ${JSON.stringify(words.length > 80 ? `${words.slice(0, 80)}…` : words)}` : ''}`;
-    return `${what}${score !== undefined ? ` (score ${score})` : ''}${d.xpath ? `: target ${JSON.stringify({ xpath: d.xpath })}` : ''}`;
-  });
+  return list.slice(0, 10).map(({ d, score }) => `${elementWords(d)}${score !== undefined ? ` (score ${score})` : ''}${d.xpath ? `: target ${JSON.stringify({ xpath: d.xpath })}` : ''}`);
+}
+
+/** An element in a few words: its role (or tag) and what it says, `button "Add to cart"`. */
+export function elementWords(d: Described): string {
+  const words = d.text ?? d.name ?? d.label;
+  return `${d.role ?? d.tag ?? 'element'}${words ? ` ${JSON.stringify(words.length > 80 ? `${words.slice(0, 80)}…` : words)}` : ''}`;
 }

@@ -1,6 +1,7 @@
 import { _describeStep as describeStep, _describeTarget as describeTarget, _runStep as runStep, _stepSchema as stepSchema, AiteError, type ScriptStep, type Session, type StepResult, type TargetInput } from 'aite';
 import { z } from 'zod';
 import { check, flattenUnion } from './flatten.js';
+import { elementWords } from './results.js';
 
 /** What a tool's work produced: the sentence, and what the step left beside passing. */
 export interface ToolOutcome {
@@ -50,9 +51,19 @@ function stepTool(name: string, description: string, input: z.ZodObject, toStep:
     async run(args, ctx) {
       const step = toStep(args);
       const { result } = await runStep(await ctx.session(), step);
-      return { sentence: `Done: ${describeStep(step)}.`, ...(result ? { result } : {}) };
+      return { sentence: done(step, args.target, result), ...(result ? { result } : {}) };
     },
   };
+}
+
+/**
+ * A step's sentence. A target that does not say in words what it names (a ref, css, xpath,
+ * testid) is followed by the element the step found: an agent sees what it acted on.
+ */
+function done(step: ScriptStep, target: unknown, result: StepResult | undefined): string {
+  const t = target as Partial<Record<'text' | 'name' | 'label' | 'placeholder', unknown>> | string | undefined;
+  const worded = typeof t !== 'object' || t.text !== undefined || t.name !== undefined || t.label !== undefined || t.placeholder !== undefined;
+  return `Done: ${describeStep(step)}${!worded && result?.element ? ` (the ${elementWords(result.element)})` : ''}.`;
 }
 
 const t = (args: Record<string, unknown>, key = 'target'): TargetInput => args[key] as TargetInput;
@@ -107,7 +118,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
         if (dialog !== undefined) await runStep(session, { dialog: dialog as { accept: boolean; promptText?: string } });
         const step = { click: target as TargetInput, ...how, ...opt({ timeoutMs: ms }) } as ScriptStep;
         const { result } = await runStep(session, step);
-        return { sentence: `Done: ${describeStep(step)}.`, ...(result ? { result } : {}) };
+        return { sentence: done(step, target, result), ...(result ? { result } : {}) };
       },
     },
     stepTool(

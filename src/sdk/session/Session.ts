@@ -791,6 +791,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
       } else lock.proposeRepair(target, page, resolved.descriptor, resolved.repair);
     }
     if (resolved.repaired && !unchanged) step.repairs.push(resolved);
+    step.element ??= resolved.descriptor;
     return {
       descriptor: resolved.descriptor,
       resolved,

@@ -1,4 +1,5 @@
-import type { AnswerOf, RequestInput, Target } from '../protocol/index.js';
+import type { AnswerOf, Descriptor, RequestInput, Target } from '../protocol/index.js';
+import { withoutHandle } from '../protocol/descriptor.js';
 import type { Send } from './Channel.js';
 import { Locator } from './Locator.js';
 import type { DialogRecord } from './pipe/Dialogs.js';
@@ -29,6 +30,8 @@ export class StepContext {
   inputSent = false;
   /** The URL the step's input navigated the run's tab to, once that document committed. */
   navigated: string | undefined;
+  /** The element the step found first (for a drag, the one dragged). */
+  element: Descriptor | undefined;
   /** Sends one request as part of this step. */
   readonly send: Send;
   readonly locator: Locator;
@@ -68,6 +71,7 @@ export class StepContext {
       ...(this.repairs.length > 0 ? { repaired: true, repair: this.repairs[0]!.repair } : {}),
       ...(this.dialogs.length > 0 ? { dialogs: [...this.dialogs] } : {}),
       ...(this.navigated !== undefined ? { navigated: this.navigated } : {}),
+      ...(this.element ? { element: withoutHandle(this.element) } : {}),
     };
   }
 

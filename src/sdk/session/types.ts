@@ -95,6 +95,11 @@ export interface StepResult {
    * (a link, a form's submit), once it committed. Absent when the input started no navigation.
    */
   navigated?: string;
+  /**
+   * The element the step found and acted on (for a drag, the one dragged), as the page described
+   * it then: its tag, role, name, text. Absent for a step that names no element.
+   */
+  element?: Descriptor;
 }
 
 /**
