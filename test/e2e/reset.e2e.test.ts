@@ -26,6 +26,8 @@ describe('session.reset() on the temp profile', () => {
 
   it('[ISO-RESET] closes the other tabs, leaves the run tab on about:blank, clears the origin\u2019s data, console errors and dialogs, keeps retries', async () => {
     await session.tab.navigate(`${page.url}?log`);
+    // The first navigate loads in Chrome's own blank tab: the test sees only the tabs it opens.
+    expect(await session.tab.list()).toEqual([expect.objectContaining({ id: session.tab.current, url: `${page.url}?log` })]);
     await session.verify.text(FRESH);
     await session.click({ text: 'say hello' });
     expect(session.dialogs.seen).toHaveLength(1);
@@ -78,6 +80,8 @@ describe('session.reset() on a profile the user named', () => {
     await session.evaluate(() => void (document.cookie = 'login=1'));
     await session.reset();
     await session.tab.navigate(page.url);
+    // The reset opened a blank tab to keep the browsing session: the navigate loaded there.
+    expect(await session.tab.list()).toEqual([expect.objectContaining({ id: session.tab.current, url: page.url })]);
     await session.verify.text(USED.replace(' session', ' no session'));
     expect(await session.evaluate(() => document.cookie)).toContain('login=1');
     await session.reset({ storage: true });

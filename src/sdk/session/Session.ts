@@ -187,6 +187,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
   readonly #records = new RunRecords();
   /** Why nothing more can be sent (Chrome exited, the session was closed); undefined while it can. */
   #gone: string | undefined;
+  /** Whether the next navigate that names no tab may load its page in Chrome's one blank tab (see #inBlankTab). */
+  #blankTab: boolean;
   #closing: Promise<void> | undefined;
   #testDeadline: (() => TestDeadline | undefined) | undefined;
   /** A failed step's picture that would have outlasted the test's deadline: its error went without it. */
@@ -202,6 +204,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     this.browser = parts.browser;
     this.profile = parts.profile;
     this.#runTab = new RunTab(parts.browser, parts.allow);
+    this.#blankTab = parts.browser !== undefined;
     this.dialogs = new Dialogs(parts.browser, parts.dialogs ?? 'dismiss', {
       pipe: parts.browser !== undefined || parts.debugger === true,
       tabOf: (url) => this.#runTab.tabOf(url),
@@ -524,6 +527,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
       const keep = current === null ? undefined : await this.#runTab.page(step.send).catch(() => undefined);
       const kept = await resetPages(this.browser, keep, { origins: this.#parts.allow ?? [], storage, timeoutMs: Math.max(this.#parts.timeoutMs, 10_000) });
       this.#runTab.reset(keep !== undefined && kept === keep);
+      this.#blankTab = this.#runTab.current === null;
     } else {
       for (const id of this.#runTab.known) if (id !== current) await step.send({ cmd: 'closeTab', tab: id }).catch(() => undefined);
       if (options.storage) step.warn({ code: 'reset', message: 'reset({ storage: true }) needs the debugging pipe; attach mode leaves the data of your Chrome as it is.' });
@@ -658,7 +662,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     if (this.#gone) {
       throw new AiteError('connection-lost', `${request.cmd} not sent: ${this.#gone}.`, { command: request.cmd });
     }
-    const defaulted = this.#withDefaults(request);
+    const defaulted = this.#withDefaults(await this.#inBlankTab(request));
     // A test runner's timeout is a deadline too: the wait ends before it, so aite's error wins.
     const asked = (defaulted as { timeoutMs?: number }).timeoutMs;
     const { timeoutMs, cut } = asked === undefined ? { timeoutMs: undefined, cut: undefined } : cutToDeadline(asked, this.#testDeadline?.());
@@ -693,6 +697,20 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    */
   endBeforeTestTimeout(deadline: (() => TestDeadline | undefined) | undefined): void {
     this.#testDeadline = deadline;
+  }
+
+  /**
+   * A launched Chrome starts with a blank tab of its own, and a reset that keeps the profile's
+   * data leaves a new blank tab. The next navigate loads its page there instead of opening a
+   * second tab beside it: a test lists only the tabs it opened, the first test of a file as every
+   * test after a `reset()`.
+   */
+  async #inBlankTab<R extends RequestInput>(request: R): Promise<R> {
+    if (!this.#blankTab || request.cmd !== 'navigate' || (request as RequestInput<'navigate'>).tab !== undefined) return request;
+    this.#blankTab = false;
+    const { tabs } = await this.bridge.request({ cmd: 'tabs' });
+    const only = tabs.length === 1 ? tabs[0]! : undefined;
+    return only?.url === 'about:blank' ? { ...request, tab: only.id } : request;
   }
 
   #withDefaults<R extends RequestInput>(input: R): R {
