@@ -93,5 +93,14 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     await expect.poll(() => ctx.session.consoleErrors.map((e) => e.text).join('\n')).toMatch(/kaboom/);
     expect(events.some((e) => e.kind === 'console' && e.level === 'error' && /kaboom/.test(e.text))).toBe(true);
   });
-});
 
+  it('[NAV-NEW-WINDOW] after the run closed its last tab, the next navigate opens one in a new window', async () => {
+    await ctx.session.tab.navigate(ctx.page('popup.html'));
+    for (const t of await ctx.session.tab.list()) if (t.id !== ctx.session.tab.current) await ctx.session.tab.close(t.id);
+    await ctx.session.tab.close();
+    expect(await ctx.session.tab.list()).toEqual([]);
+    const opened = await ctx.session.tab.navigate(ctx.page('popup.html'));
+    expect(await ctx.session.tab.list()).toEqual([expect.objectContaining({ id: opened.tab, url: ctx.page('popup.html') })]);
+    await ctx.session.verify.exists({ text: 'Open payment' });
+  });
+});

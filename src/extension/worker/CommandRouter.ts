@@ -115,7 +115,7 @@ export class CommandRouter {
           throw new CommandFailure('tab-closed', `Tab ${tabId} does not exist.`, { tab: tabId });
         });
       } else {
-        const tab = await chrome.tabs.create({ url: url.href, active: true });
+        const tab = await openTab(url.href);
         tabId = tab.id!;
         // onCreated may have counted it as a tab that opened by itself before create() returned.
         await this.state.update((data) => {
@@ -297,3 +297,16 @@ async function goInHistory(tabId: number, delta: -1 | 1): Promise<void> {
 }
 
 export type { Request };
+
+/** A new active tab showing `url`; in a new window when Chrome has none left (the run closed its last tab). */
+async function openTab(url: string): Promise<chrome.tabs.Tab> {
+  try {
+    return await chrome.tabs.create({ url, active: true });
+  } catch (error) {
+    if (!/no current window/i.test(error instanceof Error ? error.message : String(error))) throw error;
+    const window = await chrome.windows.create({ url, focused: true });
+    const tab = window?.tabs?.[0];
+    if (tab?.id === undefined) throw new CommandFailure('internal', `Chrome had no window left and opened one without a tab for ${url}.`);
+    return tab;
+  }
+}
