@@ -39,6 +39,14 @@ describe('composed input that navigates returns once the new document committed'
     await ctx.session.verify.title('Status 202');
   });
 
+  it('[INPUT-NAV-COMMIT] Enter in a field of a form with a submit button submits it (the click Enter makes on the button is the key\u2019s own)', async () => {
+    await ctx.session.tab.navigate(ctx.page('click-nav.html'));
+    await ctx.session.fill({ label: 'Search' }, 'mugs');
+    const result = await ctx.session.press('Enter', { label: 'Search' });
+    expect(result.retries).toBe(0);
+    expect(result.navigated).toBe(ctx.page('status/203?ms=100&s=mugs'));
+  });
+
   it('[INPUT-NAV-COMMIT] a select whose change handler sets location returns with the new url committed', async () => {
     await ctx.session.tab.navigate(ctx.page('click-nav.html'));
     const result = await ctx.session.select({ label: 'Go to' }, 'Slow page');

@@ -49,6 +49,8 @@ interface Armed {
   focusTakenBy?: Seen;
   /** A pointerdown or mousedown of this dispatch reached the element. */
   pressed?: boolean;
+  /** A key event of this dispatch reached the element: the click it makes (Enter submitting the form) is its own. */
+  keyed?: boolean;
   /** A mousemove of this dispatch reached the element (it is never stopped: hover must work). */
   hovered?: boolean;
   /** The release after the press reached a new copy of the element the page drew in its place. */
@@ -134,7 +136,9 @@ function arm(element: Element, mode: Mode, to: Element | undefined, verdict: Ver
     const keyish = (KEY_EVENTS as readonly string[]).includes(event.type);
     if (keyish && current.mode !== 'input') return;
     const target = targetOf(event, keyish);
-    if (current.mode === 'drag' ? dragPasses(current, event.type, target ?? null) : pointerPasses(current, event.type, target ?? null, keyish)) return;
+    // The click a key makes (Enter in a field clicks its form's submit button, Space a checkbox) has no pointer: detail 0.
+    const keyClick = event.type === 'click' && (event as MouseEvent).detail === 0 && current.keyed === true;
+    if (keyClick || (current.mode === 'drag' ? dragPasses(current, event.type, target ?? null) : pointerPasses(current, event.type, target ?? null, keyish))) return;
     event.stopImmediatePropagation();
     if (event.cancelable) event.preventDefault();
     current.intercepted ??= { event: event.type, ...seen(target) };
@@ -180,6 +184,7 @@ function arm(element: Element, mode: Mode, to: Element | undefined, verdict: Ver
 function pointerPasses(current: Armed, type: string, target: Element | null, keyish: boolean): boolean {
   if (reaches(current.element, target) || retargetedHost(current.element, target)) {
     if (PRESS_EVENTS.includes(type)) current.pressed = true;
+    if (keyish) current.keyed = true;
     return true;
   }
   // The press reached the element: what follows of the same gesture (release, click, a context
