@@ -106,6 +106,15 @@ describe('verify', () => {
     expect((await t.fail({ cmd: 'verify', kind: 'targetText', target: { css: '#nope' }, value: 'x', timeoutMs: 100 })).reason).toBe('not-found');
   });
 
+  it('targetText with exact: the whole text, case kept, spacing folded (as toHaveText)', async () => {
+    expect((await t.ok({ cmd: 'verify', kind: 'targetText', target: { css: '#balance' }, value: ' 1,234.5   MALLBUCKS', exact: true })).found).toBe('1,234.5 MALLBUCKS');
+    const part = await t.fail({ cmd: 'verify', kind: 'targetText', target: { css: '#balance' }, value: '1,234.5', exact: true, timeoutMs: 100 });
+    expect(part).toMatchObject({ reason: 'mismatch', detail: { expected: '1,234.5', found: '1,234.5 MALLBUCKS' } });
+    expect(part.message).toMatch(/to be exactly "1,234\.5"/);
+    expect((await t.fail({ cmd: 'verify', kind: 'targetText', target: { css: '#balance' }, value: '1,234.5 mallbucks', exact: true, timeoutMs: 100 })).reason).toBe('mismatch');
+    expect((await t.ok({ cmd: 'verify', kind: 'targetText', target: { css: '#balance' }, value: '1,234.5', exact: true, negate: true, timeoutMs: 100 })).ok).toBe(true);
+  });
+
   it('value: equals, a select by value or label; mismatch shows the value', async () => {
     expect((await t.ok({ cmd: 'verify', kind: 'value', target: { label: 'Amount' }, value: '42' })).found).toBe('42');
     expect((await t.ok({ cmd: 'verify', kind: 'value', target: { label: 'Colour' }, value: 'dblue' })).found).toBe('dblue');

@@ -37,7 +37,8 @@ type Look = { seen: Seen } | { unresolved: Unresolved; recheckInMs?: number | un
  *
  * Matching choices: `text` and `targetText` look for the value in the visible text with case
  * and whitespace ignored (the page's "1 MALLBUCKS" passes for "1 mallbucks", and line breaks do
- * not matter); `title` is the same rule on the title. `url` is a plain case-sensitive substring
+ * not matter); `targetText` with `exact` wants the whole text, case kept, spacing folded (as
+ * Playwright's toHaveText); `title` is the same rule on the title. `url` is a plain case-sensitive substring
  * of location.href (paths are case-sensitive). `value` is exact equality (a select also passes
  * on its chosen option's label). `count` counts visible matches. A target that must name one
  * element (targetText, value, state other than visible/hidden, numberChange) fails as
@@ -89,6 +90,7 @@ function lookOnce(req: VerifyRequest): Look {
     case 'targetText':
       return withOne(req.target, req.within, (el) => {
         const text = readableText(el);
+        if (req.exact) return { holds: fold(text) === fold(req.value), found: cut(fold(text), FOUND_TEXT_MAX) };
         return { holds: findFolded(text, req.value) !== undefined, found: excerptAround(text, req.value, FOUND_TEXT_MAX) };
       });
     case 'value':
@@ -223,8 +225,9 @@ function expectedWords(req: VerifyRequest): string {
   switch (req.kind) {
     case 'exists':
       return 'exist (visible)';
-    case 'text':
     case 'targetText':
+      return `${req.exact ? 'be exactly' : 'contain'} ${q(req.value)}`;
+    case 'text':
     case 'url':
     case 'title':
       return `contain ${q(req.value)}`;

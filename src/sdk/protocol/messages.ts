@@ -146,6 +146,8 @@ export const VerifyRequestSchema = z.discriminatedUnion('kind', [
     target: TargetSchema,
     value: z.string(),
     within: Within.optional(),
+    /** The whole text is the value (case kept, spacing folded), not only contains it. */
+    exact: z.boolean().optional(),
   }),
   z.object({ ...verifyBase, kind: z.literal('value'), target: TargetSchema, value: z.string() }),
   z.object({ ...verifyBase, kind: z.literal('state'), target: TargetSchema, state: ElementStateSchema }),

@@ -119,7 +119,7 @@ async function verify(s: Session, v: StepOf<'verify'>['verify'], timeoutMs: numb
       await s.verify.text(v.value, { within: v.within, negate, timeoutMs });
       return;
     case 'targetText':
-      await s.verify.targetText(v.target as TargetInput, v.value, { within: v.within, negate, timeoutMs });
+      await s.verify.targetText(v.target as TargetInput, v.value, { within: v.within, negate, timeoutMs, ...(v.exact ? { exact: true } : {}) });
       return;
     case 'value':
       await s.verify.value(v.target as TargetInput, v.value, { negate, timeoutMs });

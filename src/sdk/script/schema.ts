@@ -48,7 +48,7 @@ const negate = z.boolean().optional().describe('Pass when the condition does NOT
 const VerifyStep = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('exists'), target: TargetInput, within: Within.optional(), negate }),
   z.strictObject({ kind: z.literal('text'), value: z.string().min(1), within: Within.optional(), negate }),
-  z.strictObject({ kind: z.literal('targetText'), target: TargetInput, value: z.string(), within: Within.optional(), negate }),
+  z.strictObject({ kind: z.literal('targetText'), target: TargetInput, value: z.string(), within: Within.optional(), exact: z.boolean().optional(), negate }),
   z.strictObject({ kind: z.literal('value'), target: TargetInput, value: z.string(), negate }),
   z.strictObject({
     kind: z.literal('state'),

@@ -84,8 +84,8 @@ export class Verify {
     return this.send({ cmd: 'verify', kind: 'text', value, ...options });
   }
 
-  /** The target's text contains `value`. */
-  targetText(target: TargetInput, value: string, options: VerifyOptions & { within?: Within } = {}): Promise<AnswerOf<'verify'>> {
+  /** The target's text contains `value` (case and spacing ignored); with `exact`, is `value` (case kept, spacing folded). */
+  targetText(target: TargetInput, value: string, options: VerifyOptions & { within?: Within; exact?: boolean } = {}): Promise<AnswerOf<'verify'>> {
     return this.send({ cmd: 'verify', kind: 'targetText', target: toTarget(target), value, ...options });
   }
 
