@@ -1,5 +1,5 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,24 @@ const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/upl
 const out = await mkdtemp(join(tmpdir(), 'aite-files-test-'));
 afterAll(() => rm(out, { recursive: true, force: true }));
 
+/** Every file in the session download folders (aite-downloads-*) under the temp folder. */
+async function sessionDownloads(): Promise<string[]> {
+  const folders = (await readdir(tmpdir())).filter((name) => name.startsWith('aite-downloads-'));
+  const files = await Promise.all(folders.map(async (f) => (await readdir(join(tmpdir(), f)).catch(() => [])).map((n) => join(f, n))));
+  return files.flat();
+}
+
 describe('files', () => {
+  it('[FILE-DOWNLOAD] a plain click that downloads saves into the session\u2019s folder, not the Downloads folder of the machine', async () => {
+    await ctx.session.tab.navigate(ctx.page('files.html'));
+    const home = join(homedir(), 'Downloads');
+    const inHome = new Set(await readdir(home).catch(() => []));
+    const before = new Set(await sessionDownloads());
+    await ctx.session.click('Export CSV');
+    await expect.poll(async () => (await sessionDownloads()).filter((f) => !before.has(f)).length, { timeout: 5_000 }).toBe(1);
+    expect((await readdir(home).catch(() => [])).filter((f) => !inHome.has(f))).toEqual([]);
+  });
+
   it('[FILE-INPUT] a plain input named by its label gets the file; the page hears input and change', async () => {
     await ctx.session.tab.navigate(ctx.page('files.html'));
     await ctx.session.upload({ label: 'Receipt' }, fixture('receipt.txt'));

@@ -112,8 +112,8 @@ export class Downloads {
 
 /**
  * Downloads over the pipe: Chrome saves each into a folder of the session's
- * (`Browser.setDownloadBehavior`), named by its guid ("allowAndName", so two downloads of one
- * name never clash), and tells when one begins and ends.
+ * (`Browser.setDownloadBehavior`, set as the session starts), named by its guid ("allowAndName",
+ * so two downloads of one name never clash), and tells when one begins and ends.
  */
 export function pipeDownloads(browser: Browser): DownloadSource {
   let ready: Promise<{ cdp: CDPSession; dir: string }> | undefined;
@@ -127,6 +127,9 @@ export function pipeDownloads(browser: Browser): DownloadSource {
     ready.catch(() => (ready = undefined));
     return ready;
   };
+  // At once, not at the first download(): a plain click that downloads must not write into the
+  // person's Downloads folder, outside the session (Playwright keeps them in a temp folder too).
+  setUp().catch(() => undefined);
   return {
     owned: true,
     noPath: 'Chrome did not say where it saved it',
