@@ -43,6 +43,15 @@ describe('session.scroll()', () => {
     expect(bounded.detail.steps).toBe(3);
   });
 
+  it('[SCROLL-UNTIL] an infinite list that loads more at its end is given the time to, and one that has ended fails not-found', async () => {
+    await ctx.session.tab.navigate(ctx.page('infinite-list.html'));
+    const found = await ctx.session.scroll({ css: '#feed' }, { until: { text: 'Item 85', exact: true } });
+    expect(found.descriptor?.text).toBe('Item 85');
+    const missing = await failure(ctx.session.scroll({ css: '#feed' }, { until: { text: 'Item 101', exact: true } }));
+    expect(missing.reason).toBe('not-found');
+    expect(missing.message).toMatch(/reached its end/);
+  });
+
   it('[SCROLL-WHEEL] where nothing can scroll, a carousel that moves only on wheel events gets trusted wheel input over it, and until steps it to a slide', async () => {
     await ctx.session.tab.navigate(ctx.page('carousel.html'));
     const one = await ctx.session.scroll({ css: '#carousel' }, { deltaY: 100 });

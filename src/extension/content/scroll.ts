@@ -9,13 +9,17 @@ import { evaluate, resolveOne } from './Resolver.js';
 
 // How long the page gets after each step to render what scrolled in (a virtual list's rows).
 const RENDER_WAIT_MS = 400;
+// An infinite list loads more once its end comes into view (an IntersectionObserver, then a
+// fetch): at the end the list gets this long to grow before it is called its end.
+const END_WAIT_MS = 2_000;
 
 /**
  * `scroll`: scrolls a container by `deltaY` pixels (default: most of its height), or, with
  * `until`, step by step until the `until` target is there (a virtual list renders only the rows
  * in view), then brings it into view and answers its descriptor. The container is the target's
  * nearest scrollable box (itself included), else the one under the middle of the viewport, else
- * the page. Bounded by `maxSteps` and `timeoutMs`; it only scrolls, never clicks. Scrolling
+ * the page. At the end it waits a moment for the list to load more (an infinite list). Bounded by
+ * `maxSteps` and `timeoutMs`; it only scrolls, never clicks. Scrolling
  * back (a negative `deltaY`) looks upward. Where nothing can scroll, it answers `wheelAt`, the
  * point for the runner's wheel input (with `until`, in a `not-found` failure's detail).
  */
@@ -70,11 +74,22 @@ export async function scroll(req: RequestOf<'scroll'>): Promise<AnswerOf<'scroll
     }
     const moved = await scrollOnce(box, stepPx());
     if (!moved) {
-      // One last look: the end of the list may have just rendered.
-      if (evaluate(until).visible.length > 0) continue;
+      if (await grows(box, until, Math.min(END_WAIT_MS, deadline - performance.now()))) continue;
       throw new CommandFailure('not-found', `${formatTarget(until)} is not in the list: ${where} it reached its end.`, { target: until, steps, end: true });
     }
   }
+}
+
+/** Whether, within `ms`, the list at its end grew (it loaded more) or `until` appeared. */
+async function grows(box: Element, until: RequestOf<'scroll'>['until'] & object, ms: number): Promise<boolean> {
+  const height = box.scrollHeight;
+  const end = performance.now() + ms;
+  const more = (): boolean => box.scrollHeight > height || evaluate(until).visible.length > 0;
+  while (!more()) {
+    if (performance.now() >= end) return false;
+    await rendered();
+  }
+  return true;
 }
 
 /** Scrolls once and waits for the page to render what came in; false when it could not move. */
