@@ -282,4 +282,16 @@ describe('aite mcp: every tool against real Chromium', () => {
     for (const f of files) for (const m of (await readFile(join(E2E, f), 'utf8')).matchAll(/\b(?:call|ok)\('([a-z_]+)'/g)) called.add(m[1]!);
     expect(listed.filter((name) => !called.has(name))).toEqual([]);
   });
+
+  it('[MCP-PAGE-TROUBLE] answers say the errors the page reported and the requests that failed, each once', async () => {
+    let said = await ok('navigate', { url: page('console-error.html') });
+    said += `\n${await ok('click', { target: 'Trigger error' })}`;
+    said += `\n${await ok('evaluate', { expression: "fetch('/status/500').then((r) => r.status)" })}`;
+    // Console lines and answers come as events: a later answer says what came after the one before.
+    await expect.poll(async () => (said += `\n${await ok('read', { target: { css: '#count' } })}`), { timeout: 5_000 }).toMatch(/A request failed: GET \S+\/status\/500 → 500/);
+    expect(said).toMatch(/The page reported an error \(error\): .*kaboom/);
+    expect(said.match(/status\/500 → 500/g)).toHaveLength(1);
+    expect(await ok('read', { target: { css: '#count' } })).not.toMatch(/request failed|reported an error/);
+  });
 });
+

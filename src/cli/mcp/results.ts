@@ -1,4 +1,4 @@
-import { AiteError, describeDialog, type DialogRecord, type StepResult } from 'aite';
+import { AiteError, describeDialog, type DialogRecord, type NetworkEntry, type PageError, type StepResult } from 'aite';
 import { InputError } from './flatten.js';
 
 /** What a tool answers: MCP content blocks, and whether it is a tool error. */
@@ -19,6 +19,34 @@ interface Extras {
    * alert a timer opened, one a new tab opened on load). Each is said once.
    */
   dialogs?: readonly DialogRecord[];
+  /** What went wrong in the page since the last answer said any: its errors, and requests that failed. */
+  trouble?: PageTrouble;
+}
+
+/** The page's errors and failed requests an answer has not said yet. */
+export interface PageTrouble {
+  errors: readonly PageError[];
+  failedRequests: readonly NetworkEntry[];
+}
+
+/** At most this many of each are said, then how many more. */
+const TROUBLE_LISTED = 5;
+
+/** The page's errors and failed requests, one line each: an agent cannot see the console or the network. */
+function troubleLines(trouble: PageTrouble | undefined): string[] {
+  if (!trouble) return [];
+  const listed = <T>(items: readonly T[], line: (item: T) => string, more: string): string[] => [
+    ...items.slice(0, TROUBLE_LISTED).map(line),
+    ...(items.length > TROUBLE_LISTED ? [`… and ${items.length - TROUBLE_LISTED} more ${more}.`] : []),
+  ];
+  const firstLine = (text: string): string => {
+    const line = text.split('\n')[0]!;
+    return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+  };
+  return [
+    ...listed(trouble.errors, (e) => `The page reported an error (${e.kind}): ${firstLine(e.text)}${e.url ? ` on ${e.url}` : ''}`, 'errors'),
+    ...listed(trouble.failedRequests, (r) => `A request failed: ${r.method} ${r.url} → ${r.status ?? r.failed ?? 'no answer'}`, 'failed requests'),
+  ];
 }
 
 /**
@@ -36,6 +64,7 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array, bod
   if (result?.navigated) lines.push(`The page went to ${result.navigated}.`);
   lines.push(...(extras.dialogs ?? []).map(describeDialog));
   for (const w of result?.warnings ?? []) lines.push(`Warning (${w.code}): ${w.message}`);
+  lines.push(...troubleLines(extras.trouble));
   if (body !== undefined) lines.push(body);
   const content: ToolAnswer['content'] = [{ type: 'text', text: lines.join('\n') }];
   if (image) content.push({ type: 'image', data: Buffer.from(image).toString('base64'), mimeType: 'image/png' });
@@ -47,7 +76,7 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array, bod
  * included). A refusal that weighed candidates (drifted, ambiguous) lists them, each with a target
  * that names it; none was acted on.
  */
-export function failed(error: unknown, retries: number, notice?: string, dialogs: readonly DialogRecord[] = []): ToolAnswer {
+export function failed(error: unknown, retries: number, notice?: string, dialogs: readonly DialogRecord[] = [], trouble?: PageTrouble): ToolAnswer {
   let text: string;
   if (error instanceof AiteError) {
     text = `[${error.reason}] ${error.message}`;
@@ -66,7 +95,7 @@ export function failed(error: unknown, retries: number, notice?: string, dialogs
   } else {
     text = `[internal] ${error instanceof Error ? error.message : String(error)}`;
   }
-  const lines = [text, ...dialogs.map(describeDialog), ...(notice ? [notice] : [])];
+  const lines = [text, ...dialogs.map(describeDialog), ...troubleLines(trouble), ...(notice ? [notice] : [])];
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
 }
 

@@ -1,8 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { DialogRecord, Session } from 'aite';
+import { _isFailedRequest as isFailedRequest, type DialogRecord, type Session } from 'aite';
 import { LazySession } from './LazySession.js';
-import { failed, passed, type ToolAnswer } from './results.js';
+import { failed, passed, type PageTrouble, type ToolAnswer } from './results.js';
 import { tools, type Tool } from './tools.js';
 
 /** What the MCP server is built from. */
@@ -32,7 +32,7 @@ const INSTRUCTIONS = [
 export function createMcpServer(options: McpServerOptions): { server: McpServer; session: LazySession } {
   const session = new LazySession(options.start);
   // The dialogs an answer has said: each is said once, by the first answer after it was answered.
-  const said = new WeakSet<DialogRecord>();
+  const said = new WeakSet<object>();
   const server = new McpServer({ name: 'aite', version: options.version }, { instructions: INSTRUCTIONS });
   for (const tool of tools(options.allow, options.allowEvaluate)) {
     server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, (args: Record<string, unknown>) => call(tool, args));
@@ -57,12 +57,28 @@ export function createMcpServer(options: McpServerOptions): { server: McpServer;
         for (const d of fresh) said.add(d);
         return fresh;
       };
+      // A request is said once it has ended badly; one still on its way may yet.
+      const trouble = (): PageTrouble | undefined => {
+        if (!started) return undefined;
+        const fresh = <T extends object>(items: readonly T[], bad: (item: T) => boolean): T[] => {
+          const out = items.filter((item) => !said.has(item) && bad(item));
+          for (const item of out) said.add(item);
+          return out;
+        };
+        // Chrome's "Failed to load resource" lines are the failed requests below, said once there.
+        const errors = fresh(started.consoleErrors, (e) => e.kind !== 'console-warning' && e.kind !== 'resource');
+        // The tab's icon is Chrome's request, not the page's: a site without one is not in trouble.
+        const failedRequests = fresh(started.network, (r) => isFailedRequest(r) && !r.url.endsWith('/favicon.ico'));
+        return errors.length + failedRequests.length > 0 ? { errors, failedRequests } : undefined;
+      };
       try {
         const outcome = await tool.run(args, ctx);
+        for (const record of outcome.said ?? []) said.add(record);
         const sentence = restarted ? `${restarted}\n${outcome.sentence}` : outcome.sentence;
-        return passed(sentence, { retries: retries(), dialogs: unsaid(), ...(outcome.result ? { result: outcome.result } : {}) }, outcome.image, outcome.body);
+        const t = trouble();
+        return passed(sentence, { retries: retries(), dialogs: unsaid(), ...(outcome.result ? { result: outcome.result } : {}), ...(t ? { trouble: t } : {}) }, outcome.image, outcome.body);
       } catch (error) {
-        return failed(error, retries(), restarted, unsaid());
+        return failed(error, retries(), restarted, unsaid(), trouble());
       }
     });
   return { server, session };

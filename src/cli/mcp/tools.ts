@@ -10,6 +10,8 @@ export interface ToolOutcome {
   body?: string;
   result?: StepResult;
   image?: Uint8Array;
+  /** Records the sentence has told already (the page navigate opened with an error status): the answer does not list them again. */
+  said?: readonly object[];
 }
 
 /** What every tool gets. */
@@ -93,7 +95,8 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
         const url = refuseOutside(String(args.url), ctx.allow);
         const session = await ctx.session();
         const answer = await session.tab.navigate(url, opt(args));
-        return { sentence: `Opened ${await landed(session, answer)}${errorStatus(session, answer.url)}.` };
+        const status = errorStatus(session, answer.url);
+        return { sentence: `Opened ${await landed(session, answer)}${status?.words ?? ''}.`, ...(status ? { said: [status.entry] } : {}) };
       },
     },
     {
@@ -273,9 +276,9 @@ async function landed(session: Session, answer: { tab: number; url: string }): P
  * the status, which the page's title may not say. The latest document request for `url` is the
  * navigation's (requests are listed as they end); none is known in attach mode.
  */
-function errorStatus(session: Session, url: string): string {
+function errorStatus(session: Session, url: string): { words: string; entry: object } | undefined {
   const doc = session.network.findLast((entry) => entry.type === 'document' && entry.url === url);
-  return doc?.status !== undefined && doc.status >= 400 ? `; the server answered HTTP ${doc.status}` : '';
+  return doc?.status !== undefined && doc.status >= 400 ? { words: `; the server answered HTTP ${doc.status}`, entry: doc } : undefined;
 }
 
 /** A tool over a union of step kinds (verify, wait): one flat object for the host, the union checks it. */

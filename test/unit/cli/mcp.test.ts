@@ -91,6 +91,17 @@ describe('aite mcp: answers', () => {
     });
   });
 
+  it('[MCP-PAGE-TROUBLE] the page\u2019s errors and failed requests are said after the warnings, at most five of each', () => {
+    const errors = Array.from({ length: 7 }, (_, i) => ({ kind: 'error' as const, text: `TypeError: x${i} is undefined\n    at app.js:1`, url: 'http://127.0.0.1:4173/' }));
+    const text = (passed('Done: click "Send".', { retries: 0, trouble: { errors, failedRequests: [{ method: 'GET', url: 'http://127.0.0.1:4173/api', status: 500, type: 'fetch' }] } }).content[0] as { text: string }).text;
+    expect(text.split('\n')).toEqual([
+      'Done: click "Send". (no re-sends)',
+      ...errors.slice(0, 5).map((_, i) => `The page reported an error (error): TypeError: x${i} is undefined on http://127.0.0.1:4173/`),
+      '… and 2 more errors.',
+      'A request failed: GET http://127.0.0.1:4173/api → 500',
+    ]);
+  });
+
   it('[MCP-IMAGE] a picture is an image block beside the sentence', () => {
     const answer = passed('Screenshot.', { retries: 0 }, new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
     expect(answer.content[1]).toEqual({ type: 'image', data: 'iVBORw==', mimeType: 'image/png' });
