@@ -14,7 +14,10 @@ function droppedLine(dropped: number): string {
   return `(more than ${PAGE_ERRORS_PER_STEP} page errors in this step: ${dropped} more ${dropped === 1 ? 'was' : 'were'} not kept)`;
 }
 
-/** A failed request: no answer, or an HTTP error status. */
+/**
+ * A failed request: no answer, or an HTTP error status.
+ * @internal
+ */
 export function isFailedRequest(entry: NetworkEntry): boolean {
   return entry.failed !== undefined || (entry.status ?? 0) >= 400;
 }
