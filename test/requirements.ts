@@ -190,6 +190,7 @@ export const REQUIREMENTS = {
   'HIST-BFCACHE': 'a page restored from the back/forward cache counts as loaded',
   'HIST-RELOAD': 'tab.reload() loads the page again and waits for it',
   'HIST-NOTHING': 'back or forward with no page to go to fails unsupported, saying so',
+  'HIST-TOP-LOAD': 'back, forward and reload wait for a top document still loading, not for frames the page added after its load (a cross-site frame included)',
   'INPUT-NAV-COMMIT': 'a composed step whose input starts a navigation in the run tab\u2019s top frame (a link, a form submitted with Enter) returns once the new document has committed, so the next step talks to it',
   'INPUT-NAV-NONE': 'input that starts no navigation, one into another tab (target=_blank) or a same-document one returns without waiting for any',
   'INPUT-NAV-DEADLINE': 'a navigation the input started that has not committed by the step\u2019s deadline is a warning, never a failure or a re-send',
