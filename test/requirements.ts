@@ -86,6 +86,7 @@ export const REQUIREMENTS = {
   'SW-AMBIGUOUS': 'two matching tabs answer ambiguous',
   'SW-TIMEOUT': 'no matching tab in time answers timeout with the open tabs\u2019 addresses',
   'CT-BACK': 'closeTab goes back along the tabs the run switched from; tab in the answer is where the run is now, or null',
+  'CT-SELF': 'a run tab that closes by itself goes back as closeTab does; its tab-closed event names the run\u2019s tab now (runTab, beyond v1)',
   'CT-ALREADY': 'closing a tab that is already closed answers alreadyClosed: true',
 
   // Screenshots

@@ -60,6 +60,19 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     expect(closed.tab).not.toBe(pay.tab);
   });
 
+  it('[CT-SELF, EV-TAB-CLOSED] a run tab that closes itself (a popup\u2019s window.close()) leaves the run on the tab it came from, as closeTab does', async () => {
+    await ready();
+    const opener = await ctx.session.tab.navigate(ctx.page('popup.html'));
+    await ctx.session.click({ text: 'Open payment' });
+    const pay = await ctx.session.tab.switchTo({ new: true });
+    await ctx.session.click({ text: 'Close tab' });
+    // window.close() finishes after the click; the run moves when the extension sees the tab go.
+    await expect.poll(() => ctx.session.tab.current).toBe(opener.tab);
+    expect(events.find((e) => e.kind === 'tab-closed' && e.tab === pay.tab)).toMatchObject({ runTab: opener.tab });
+    await ctx.session.verify.exists({ text: 'Open payment' });
+    expect((await ctx.session.tab.list()).find((t) => t.id === opener.tab)?.active).toBe(true);
+  });
+
   it('[SW-MATCH, SW-AMBIGUOUS] finds a tab by title, and refuses two matching tabs', async () => {
     await ctx.session.tab.navigate(ctx.page('popup.html'));
     await ctx.session.click({ text: 'Open payment' });

@@ -227,11 +227,31 @@ export class CommandRouter {
       () => false,
       () => true,
     );
-    let next: number | null = null;
+    const next = await this.tabGone(target);
+    return { ok: true, closed: target, tab: next, ...(alreadyClosed ? { alreadyClosed: true } : {}) };
+  }
+
+  /**
+   * Where the run is once `closed` is gone, by closeTab or by itself (a popup's `window.close()`):
+   * a closed run tab is left for the last tab the run switched from that is still open and in the
+   * allow list; another tab's closing leaves the run where it is. Called for each closing by both
+   * closeTab and the tab's removal event, one after the other: the second finds the run moved.
+   */
+  tabGone(closed: number): Promise<number | null> {
+    const next = this.#leaving.then(() => this.#leave(closed));
+    this.#leaving = next.catch(() => undefined);
+    return next;
+  }
+
+  #leaving: Promise<unknown> = Promise.resolve();
+
+  async #leave(closed: number): Promise<number | null> {
     await this.state.update((data) => {
-      data.history = data.history.filter((id) => id !== target);
-      if (data.runTab === target) data.runTab = undefined;
+      data.history = data.history.filter((id) => id !== closed);
+      if (data.runTab === closed) data.runTab = undefined;
     });
+    if (this.state.data.runTab !== undefined) return this.state.data.runTab;
+    let next: number | null = null;
     while (this.state.data.history.length > 0) {
       const candidate = this.state.data.history[this.state.data.history.length - 1]!;
       // A tab that is gone, or has since left the allow list, is not gone back to.
@@ -245,12 +265,11 @@ export class CommandRouter {
         break;
       }
     }
-    if (next === null && this.state.data.runTab !== undefined) next = this.state.data.runTab;
     await this.state.update((data) => {
       data.runTab = next ?? undefined;
     });
     if (next !== null) await chrome.tabs.update(next, { active: true }).catch(() => undefined);
-    return { ok: true, closed: target, tab: next, ...(alreadyClosed ? { alreadyClosed: true } : {}) };
+    return next;
   }
 
   async #actStatus(request: RequestOf<'actStatus'>): Promise<Record<string, unknown>> {

@@ -76,8 +76,9 @@ export class RunTab {
     if (event.kind === 'navigated') this.#urls.set(event.tab, event.url);
     if (event.kind === 'tab-closed') {
       this.#urls.delete(event.tab);
-      // The next navigate opens a new run tab instead of naming one that is gone.
-      if (event.tab === this.#current) this.#current = null;
+      // The run goes where the extension took it (as closeTab does); with none, the next
+      // navigate opens a new run tab instead of naming one that is gone.
+      if (event.tab === this.#current) this.#current = event.runTab ?? null;
     }
   }
 
