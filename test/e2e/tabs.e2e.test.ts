@@ -34,8 +34,14 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     await ctx.session.verify.exists({ text: 'Pay now' });
   });
 
-  it('[SW-NOT-CURRENT, SW-TIMEOUT] never counts the current tab, and times out listing the open tabs', async () => {
-    const error = await failure(ctx.session.tab.switchTo({ urlContains: '/pay' }, { timeoutMs: 300 }));
+  it('[SW-CURRENT, SW-TIMEOUT] answers the run\u2019s own tab at once when it is the only match, and times out listing the open tabs', async () => {
+    const pay = ctx.session.tab.current!;
+    const started = Date.now();
+    const same = await ctx.session.tab.switchTo({ titleContains: 'Pay' }, { timeoutMs: 5_000 });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(same).toMatchObject({ tab: pay, url: ctx.page('pay.html'), title: 'Pay' });
+    expect(ctx.session.tab.current).toBe(pay);
+    const error = await failure(ctx.session.tab.switchTo({ urlContains: '/receipt' }, { timeoutMs: 300 }));
     expect(error.reason).toBe('timeout');
     expect(error.detail.tabs).toEqual(expect.arrayContaining([ctx.page('popup.html')]));
   });
@@ -88,6 +94,19 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     const other = await ctx.session.tab.switchTo({ titleContains: 'Pay' });
     expect(other.tab).not.toBe(newest.tab);
     await ctx.session.tab.close();
+  });
+
+  it('[SW-NOT-CURRENT, SW-WAIT] does not count the run\u2019s tab while another tab matches, even one still loading', async () => {
+    const opener = await ctx.session.tab.navigate(ctx.page('popup.html'));
+    await ctx.session.click({ text: 'Open payment' });
+    // The run's tab matches too, and would be the answer if no other tab did yet: wait until
+    // Chrome has the popup (window.open() reaches it after the click returns).
+    await expect.poll(async () => (await ctx.session.tab.list()).length).toBe(2);
+    // Both pages end in .html: the popup, perhaps still loading, is the one switched to.
+    const pay = await ctx.session.tab.switchTo({ urlContains: '.html' });
+    expect(pay.tab).not.toBe(opener.tab);
+    expect(pay.url).toBe(ctx.page('pay.html'));
+    expect((await ctx.session.tab.close()).tab).toBe(opener.tab);
   });
 
   it('[NAV-LOAD] navigate times out on a page that does not finish loading in time', async () => {

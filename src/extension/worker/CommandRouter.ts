@@ -176,13 +176,23 @@ export class CommandRouter {
     const current = request.tab ?? this.state.data.runTab;
     const deadline = Date.now() + (request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const match = request.match;
+    const matches = (tab: chrome.tabs.Tab): boolean => {
+      if ('urlContains' in match) return (tab.url ?? tab.pendingUrl ?? '').includes(match.urlContains);
+      if ('titleContains' in match) return (tab.title ?? '').includes(match.titleContains);
+      return this.state.data.opened.includes(tab.id!) && !this.state.data.taken.includes(tab.id!);
+    };
     for (;;) {
-      const tabs = (await chrome.tabs.query({})).filter((tab) => tab.id !== undefined && tab.id !== current);
-      const candidates = tabs.filter((tab) => {
-        if ('urlContains' in match) return (tab.url ?? tab.pendingUrl ?? '').includes(match.urlContains);
-        if ('titleContains' in match) return (tab.title ?? '').includes(match.titleContains);
-        return this.state.data.opened.includes(tab.id!) && !this.state.data.taken.includes(tab.id!);
-      });
+      const all = await chrome.tabs.query({});
+      const tabs = all.filter((tab) => tab.id !== undefined && tab.id !== current);
+      const candidates = tabs.filter(matches);
+      // Switching to the page already in front is no switch: when no other tab matches (not
+      // even one still loading), the run's own tab is the answer, at once.
+      const own = all.find((tab) => tab.id === current);
+      if (candidates.length === 0 && own && !('new' in match) && matches(own)) {
+        await chrome.tabs.update(own.id!, { active: true });
+        if (own.windowId !== undefined) await chrome.windows.update(own.windowId, { focused: true }).catch(() => undefined);
+        return { ok: true, tab: own.id!, url: own.url ?? own.pendingUrl ?? '', title: own.title ?? '' };
+      }
       const picked =
         'new' in match
           ? candidates.sort((a, b) => this.state.data.opened.indexOf(b.id!) - this.state.data.opened.indexOf(a.id!)).slice(0, 1)
