@@ -74,6 +74,7 @@ export const REQUIREMENTS = {
   'NAV-RUN-TAB': 'page commands without tab go to the run tab (tab-closed if there is none yet)',
   'NAV-LOAD': 'navigate waits for the page to load; timeout after timeoutMs; tab-closed if the tab goes away',
   'NAV-HTTP-ONLY': 'navigate only opens http and https pages',
+  'NAV-FAILED-TAB': 'a navigate that opened its tab and then failed (timeout, load-failed, navigation) names it in detail.tab; it is the run\u2019s tab, and the next navigate loads there',
   'NAV-LOAD-FAILED': 'a page the browser could not load answers load-failed',
   'NAV-RESEND': 'a resolve or verify that dies because the page navigated is sent again to the new page until its own timeoutMs, counted in retries',
   'NAV-ACT-NOT-RESENT': 'an act that dies because the page navigated is never sent again (navigation)',

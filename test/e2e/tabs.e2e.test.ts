@@ -109,9 +109,18 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     expect((await ctx.session.tab.close()).tab).toBe(opener.tab);
   });
 
-  it('[NAV-LOAD] navigate times out on a page that does not finish loading in time', async () => {
+  it('[NAV-LOAD, NAV-FAILED-TAB] navigate times out on a page that does not finish loading in time; the tab it opened stays the run\u2019s, and the next navigate loads there', async () => {
+    // No run tab (as before a first navigate): the timed-out navigate opens the tab.
+    for (const t of await ctx.session.tab.list()) if (t.id !== ctx.session.tab.current) await ctx.session.tab.close(t.id);
+    if (ctx.session.tab.current !== null) await ctx.session.tab.close();
+    expect(ctx.session.tab.current).toBeNull();
     const error = await failure(ctx.session.tab.navigate(ctx.page('slow?ms=3000'), { timeoutMs: 300 }));
     expect(error.reason).toBe('timeout');
+    expect(error.detail.tab).toEqual(expect.any(Number));
+    expect(ctx.session.tab.current).toBe(error.detail.tab);
+    const next = await ctx.session.tab.navigate(ctx.page('popup.html'));
+    expect(next.tab).toBe(error.detail.tab);
+    expect(await ctx.session.tab.list()).toEqual([expect.objectContaining({ id: next.tab, url: ctx.page('popup.html') })]);
   });
 
   it('[NAV-LOAD-FAILED] row 42: a page the browser cannot load is load-failed, not a timeout', async () => {

@@ -133,9 +133,12 @@ export class CommandRouter {
     await this.state.update((data) => {
       data.runTab = tabId;
     });
+    // From here on the tab is the run's, whatever becomes of its load: each failure names it in
+    // `detail.tab` (the timeout and load-failed of the watch do), so the runner reuses it.
     const tab = await watch.forTab(tabId, deadline, `loading ${url.href}`);
     if (!this.allow.allows(tab.url)) {
       throw new CommandFailure('navigation', `The page went to ${tab.url}, and ${originOf(tab.url ?? '(no url)')} is outside the run's allow list (${this.allow.describe()}), so aite stops there. Add that origin to \`allow\` if the test is meant to follow it.`, {
+        tab: tabId,
         url: tab.url,
         allow: [...this.allow.origins],
       });
