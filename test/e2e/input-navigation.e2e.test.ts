@@ -97,4 +97,21 @@ describe('composed input that navigates returns once the new document committed'
     expect(result.warnings[0]!.message).toMatch(/status\/200\?ms=3000.*had not committed/);
     await ctx.session.verify.title('Status 200', { timeoutMs: 5_000 });
   });
+
+  it('[HIST-TOP-LOAD] back() and reload() right after the page added a cross-site frame do not wait for that frame', async () => {
+    for (const frame of ['Add a cross-site frame', 'Add a same-site frame']) {
+      await ctx.session.tab.navigate(ctx.page('click-nav.html'));
+      await ctx.session.tab.navigate(ctx.page('add-frame.html'));
+      await ctx.session.click(frame);
+      let started = Date.now();
+      await ctx.session.tab.reload({ timeoutMs: 10_000 });
+      expect(Date.now() - started).toBeLessThan(3_000);
+      await ctx.session.click(frame);
+      started = Date.now();
+      const back = await ctx.session.tab.back({ timeoutMs: 10_000 });
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(back.url).toBe(ctx.page('click-nav.html'));
+      await ctx.session.verify.title('Click and go');
+    }
+  });
 });

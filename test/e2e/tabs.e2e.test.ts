@@ -34,8 +34,14 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     await ctx.session.verify.exists({ text: 'Pay now' });
   });
 
-  it('[SW-NOT-CURRENT, SW-TIMEOUT] never counts the current tab, and times out listing the open tabs', async () => {
-    const error = await failure(ctx.session.tab.switchTo({ urlContains: '/pay' }, { timeoutMs: 300 }));
+  it('[SW-CURRENT, SW-TIMEOUT] answers the run\u2019s own tab at once when it is the only match, and times out listing the open tabs', async () => {
+    const pay = ctx.session.tab.current!;
+    const started = Date.now();
+    const same = await ctx.session.tab.switchTo({ titleContains: 'Pay' }, { timeoutMs: 5_000 });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(same).toMatchObject({ tab: pay, url: ctx.page('pay.html'), title: 'Pay' });
+    expect(ctx.session.tab.current).toBe(pay);
+    const error = await failure(ctx.session.tab.switchTo({ urlContains: '/receipt' }, { timeoutMs: 300 }));
     expect(error.reason).toBe('timeout');
     expect(error.detail.tabs).toEqual(expect.arrayContaining([ctx.page('popup.html')]));
   });
@@ -60,6 +66,19 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     expect(closed.tab).not.toBe(pay.tab);
   });
 
+  it('[CT-SELF, EV-TAB-CLOSED] a run tab that closes itself (a popup\u2019s window.close()) leaves the run on the tab it came from, as closeTab does', async () => {
+    await ready();
+    const opener = await ctx.session.tab.navigate(ctx.page('popup.html'));
+    await ctx.session.click({ text: 'Open payment' });
+    const pay = await ctx.session.tab.switchTo({ new: true });
+    await ctx.session.click({ text: 'Close tab' });
+    // window.close() finishes after the click; the run moves when the extension sees the tab go.
+    await expect.poll(() => ctx.session.tab.current).toBe(opener.tab);
+    expect(events.find((e) => e.kind === 'tab-closed' && e.tab === pay.tab)).toMatchObject({ runTab: opener.tab });
+    await ctx.session.verify.exists({ text: 'Open payment' });
+    expect((await ctx.session.tab.list()).find((t) => t.id === opener.tab)?.active).toBe(true);
+  });
+
   it('[SW-MATCH, SW-AMBIGUOUS] finds a tab by title, and refuses two matching tabs', async () => {
     await ctx.session.tab.navigate(ctx.page('popup.html'));
     await ctx.session.click({ text: 'Open payment' });
@@ -77,9 +96,31 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     await ctx.session.tab.close();
   });
 
-  it('[NAV-LOAD] navigate times out on a page that does not finish loading in time', async () => {
+  it('[SW-NOT-CURRENT, SW-WAIT] does not count the run\u2019s tab while another tab matches, even one still loading', async () => {
+    const opener = await ctx.session.tab.navigate(ctx.page('popup.html'));
+    await ctx.session.click({ text: 'Open payment' });
+    // The run's tab matches too, and would be the answer if no other tab did yet: wait until
+    // Chrome has the popup and its address (window.open() reaches it after the click returns).
+    await expect.poll(async () => (await ctx.session.tab.list()).some((t) => t.url === ctx.page('pay.html'))).toBe(true);
+    // Both pages end in .html: the popup, perhaps still loading, is the one switched to.
+    const pay = await ctx.session.tab.switchTo({ urlContains: '.html' });
+    expect(pay.tab).not.toBe(opener.tab);
+    expect(pay.url).toBe(ctx.page('pay.html'));
+    expect((await ctx.session.tab.close()).tab).toBe(opener.tab);
+  });
+
+  it('[NAV-LOAD, NAV-FAILED-TAB] navigate times out on a page that does not finish loading in time; the tab it opened stays the run\u2019s, and the next navigate loads there', async () => {
+    // No run tab (as before a first navigate): the timed-out navigate opens the tab.
+    for (const t of await ctx.session.tab.list()) if (t.id !== ctx.session.tab.current) await ctx.session.tab.close(t.id);
+    if (ctx.session.tab.current !== null) await ctx.session.tab.close();
+    expect(ctx.session.tab.current).toBeNull();
     const error = await failure(ctx.session.tab.navigate(ctx.page('slow?ms=3000'), { timeoutMs: 300 }));
     expect(error.reason).toBe('timeout');
+    expect(error.detail.tab).toEqual(expect.any(Number));
+    expect(ctx.session.tab.current).toBe(error.detail.tab);
+    const next = await ctx.session.tab.navigate(ctx.page('popup.html'));
+    expect(next.tab).toBe(error.detail.tab);
+    expect(await ctx.session.tab.list()).toEqual([expect.objectContaining({ id: next.tab, url: ctx.page('popup.html') })]);
   });
 
   it('[NAV-LOAD-FAILED] row 42: a page the browser cannot load is load-failed, not a timeout', async () => {

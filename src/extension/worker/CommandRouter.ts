@@ -133,9 +133,12 @@ export class CommandRouter {
     await this.state.update((data) => {
       data.runTab = tabId;
     });
+    // From here on the tab is the run's, whatever becomes of its load: each failure names it in
+    // `detail.tab` (the timeout and load-failed of the watch do), so the runner reuses it.
     const tab = await watch.forTab(tabId, deadline, `loading ${url.href}`);
     if (!this.allow.allows(tab.url)) {
       throw new CommandFailure('navigation', `The page went to ${tab.url}, and ${originOf(tab.url ?? '(no url)')} is outside the run's allow list (${this.allow.describe()}), so aite stops there. Add that origin to \`allow\` if the test is meant to follow it.`, {
+        tab: tabId,
         url: tab.url,
         allow: [...this.allow.origins],
       });
@@ -176,13 +179,23 @@ export class CommandRouter {
     const current = request.tab ?? this.state.data.runTab;
     const deadline = Date.now() + (request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const match = request.match;
+    const matches = (tab: chrome.tabs.Tab): boolean => {
+      if ('urlContains' in match) return (tab.url ?? tab.pendingUrl ?? '').includes(match.urlContains);
+      if ('titleContains' in match) return (tab.title ?? '').includes(match.titleContains);
+      return this.state.data.opened.includes(tab.id!) && !this.state.data.taken.includes(tab.id!);
+    };
     for (;;) {
-      const tabs = (await chrome.tabs.query({})).filter((tab) => tab.id !== undefined && tab.id !== current);
-      const candidates = tabs.filter((tab) => {
-        if ('urlContains' in match) return (tab.url ?? tab.pendingUrl ?? '').includes(match.urlContains);
-        if ('titleContains' in match) return (tab.title ?? '').includes(match.titleContains);
-        return this.state.data.opened.includes(tab.id!) && !this.state.data.taken.includes(tab.id!);
-      });
+      const all = await chrome.tabs.query({});
+      const tabs = all.filter((tab) => tab.id !== undefined && tab.id !== current);
+      const candidates = tabs.filter(matches);
+      // Switching to the page already in front is no switch: when no other tab matches (not
+      // even one still loading), the run's own tab is the answer, at once.
+      const own = all.find((tab) => tab.id === current);
+      if (candidates.length === 0 && own && !('new' in match) && matches(own)) {
+        await chrome.tabs.update(own.id!, { active: true });
+        if (own.windowId !== undefined) await chrome.windows.update(own.windowId, { focused: true }).catch(() => undefined);
+        return { ok: true, tab: own.id!, url: own.url ?? own.pendingUrl ?? '', title: own.title ?? '' };
+      }
       const picked =
         'new' in match
           ? candidates.sort((a, b) => this.state.data.opened.indexOf(b.id!) - this.state.data.opened.indexOf(a.id!)).slice(0, 1)
@@ -227,11 +240,31 @@ export class CommandRouter {
       () => false,
       () => true,
     );
-    let next: number | null = null;
+    const next = await this.tabGone(target);
+    return { ok: true, closed: target, tab: next, ...(alreadyClosed ? { alreadyClosed: true } : {}) };
+  }
+
+  /**
+   * Where the run is once `closed` is gone, by closeTab or by itself (a popup's `window.close()`):
+   * a closed run tab is left for the last tab the run switched from that is still open and in the
+   * allow list; another tab's closing leaves the run where it is. Called for each closing by both
+   * closeTab and the tab's removal event, one after the other: the second finds the run moved.
+   */
+  tabGone(closed: number): Promise<number | null> {
+    const next = this.#leaving.then(() => this.#leave(closed));
+    this.#leaving = next.catch(() => undefined);
+    return next;
+  }
+
+  #leaving: Promise<unknown> = Promise.resolve();
+
+  async #leave(closed: number): Promise<number | null> {
     await this.state.update((data) => {
-      data.history = data.history.filter((id) => id !== target);
-      if (data.runTab === target) data.runTab = undefined;
+      data.history = data.history.filter((id) => id !== closed);
+      if (data.runTab === closed) data.runTab = undefined;
     });
+    if (this.state.data.runTab !== undefined) return this.state.data.runTab;
+    let next: number | null = null;
     while (this.state.data.history.length > 0) {
       const candidate = this.state.data.history[this.state.data.history.length - 1]!;
       // A tab that is gone, or has since left the allow list, is not gone back to.
@@ -245,12 +278,11 @@ export class CommandRouter {
         break;
       }
     }
-    if (next === null && this.state.data.runTab !== undefined) next = this.state.data.runTab;
     await this.state.update((data) => {
       data.runTab = next ?? undefined;
     });
     if (next !== null) await chrome.tabs.update(next, { active: true }).catch(() => undefined);
-    return { ok: true, closed: target, tab: next, ...(alreadyClosed ? { alreadyClosed: true } : {}) };
+    return next;
   }
 
   async #actStatus(request: RequestOf<'actStatus'>): Promise<Record<string, unknown>> {

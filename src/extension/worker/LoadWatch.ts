@@ -3,10 +3,12 @@ import { tabStatus } from './TabStatusCache.js';
 
 /**
  * Watches tab loads from the moment it is made, so that a load that finishes before the caller
- * knows the tab's id (a tab just created) is not missed.
+ * knows the tab's id (a tab just created) is not missed. With `topDocument`, the load of the
+ * top document ends the wait too, whatever its frames still load (see {@link tabSettled}).
  */
 export class LoadWatch {
   readonly #complete = new Set<number>();
+  readonly #topLoaded = new Set<number>();
   readonly #errors = new Map<number, string>();
   readonly #removed = new Set<number>();
   readonly #wakers = new Set<() => void>();
@@ -25,10 +27,17 @@ export class LoadWatch {
     this.#wake();
   };
 
-  constructor() {
+  readonly #onCompleted = (details: chrome.webNavigation.WebNavigationFramedCallbackDetails): void => {
+    if (details.frameId !== 0) return;
+    this.#topLoaded.add(details.tabId);
+    this.#wake();
+  };
+
+  constructor(private readonly topDocument = false) {
     chrome.tabs.onUpdated.addListener(this.#onUpdated);
     chrome.webNavigation.onErrorOccurred.addListener(this.#onError);
     chrome.tabs.onRemoved.addListener(this.#onRemoved);
+    if (topDocument) chrome.webNavigation.onCompleted.addListener(this.#onCompleted);
   }
 
   /** Resolves with the loaded tab; `load-failed`, `tab-closed` or `timeout` otherwise. */
@@ -44,6 +53,11 @@ export class LoadWatch {
             error,
             url: tab?.url ?? tab?.pendingUrl,
           });
+        }
+        if (this.#topLoaded.has(tabId)) {
+          const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+          if (!tab) throw new CommandFailure('tab-closed', `The tab closed while ${what}.`, { tab: tabId });
+          return tab;
         }
         if (this.#complete.has(tabId)) {
           const tab = await chrome.tabs.get(tabId).catch(() => undefined);
@@ -64,6 +78,7 @@ export class LoadWatch {
     chrome.tabs.onUpdated.removeListener(this.#onUpdated);
     chrome.webNavigation.onErrorOccurred.removeListener(this.#onError);
     chrome.tabs.onRemoved.removeListener(this.#onRemoved);
+    if (this.topDocument) chrome.webNavigation.onCompleted.removeListener(this.#onCompleted);
     this.#wake();
   }
 
@@ -85,29 +100,42 @@ export class LoadWatch {
 }
 
 /**
- * Waits until a tab that may be loading has finished (no-op when it is complete). With `fresh`,
- * the browser is asked even when the tab events seen say it has loaded: a navigation the runner
- * has just seen commit may not have reached this worker's events yet.
+ * Waits until the top document of a tab that may be loading has loaded (no-op when the tab is
+ * complete). With `fresh`, the browser is asked even when the tab events seen say it has loaded:
+ * a navigation the runner has just seen commit may not have reached this worker's events yet.
+ *
+ * A tab's status also reads 'loading' while a frame the page added after its load is loading,
+ * and Chrome sends no 'complete' update when that ends (only the first stop after a top-level
+ * commit is told). So a loading tab whose top document is complete is settled, and a wait ends
+ * on the top document's load as well as on the tab's.
  */
 export async function tabSettled(tabId: number, deadline: number, what: string, fresh = false): Promise<chrome.tabs.Tab> {
   // Every page command comes through here, and the tab has nearly always finished loading: answer
   // that case from the tab events seen, else with one question to the browser, without adding
-  // and removing three event listeners (each a message to the browser).
+  // and removing four event listeners (each a message to the browser).
   const known = fresh ? undefined : tabStatus.loaded(tabId);
   if (known) return known;
   const first = await chrome.tabs.get(tabId).catch(() => undefined);
   tabStatus.remember(first);
   if (first?.status === 'complete') return first;
   // Otherwise watch before looking again, so a load that finishes in between is not missed.
-  const watch = new LoadWatch();
+  const watch = new LoadWatch(true);
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);
   if (!tab) {
     watch.dispose();
     throw new CommandFailure('tab-closed', `The tab closed while ${what}.`, { tab: tabId });
   }
-  if (tab.status === 'complete') {
+  if (tab.status === 'complete' || (await topDocumentLoaded(tabId))) {
     watch.dispose();
     return tab;
   }
   return watch.forTab(tabId, deadline, what);
+}
+
+/** Whether the tab's top document has loaded; false when it cannot be asked (then the tab's own load is waited for). */
+async function topDocumentLoaded(tabId: number): Promise<boolean> {
+  const [injected] = await chrome.scripting
+    .executeScript({ target: { tabId, frameIds: [0] }, func: () => document.readyState })
+    .catch(() => [undefined]);
+  return injected?.result === 'complete';
 }

@@ -45,7 +45,13 @@ chrome.tabs.onCreated.addListener((tab) => {
   });
   emit({ type: 'event', kind: 'tab-opened', tab: id, url: tab.pendingUrl ?? tab.url ?? '' });
 });
-chrome.tabs.onRemoved.addListener((tabId) => emit({ type: 'event', kind: 'tab-closed', tab: tabId }));
+chrome.tabs.onRemoved.addListener((tabId) => {
+  // A run tab that closed by itself is left as closeTab leaves it; the event says where the run went.
+  void router.tabGone(tabId).then(
+    (runTab) => emit({ type: 'event', kind: 'tab-closed', tab: tabId, runTab }),
+    () => emit({ type: 'event', kind: 'tab-closed', tab: tabId }),
+  );
+});
 chrome.webNavigation.onCommitted.addListener((details) => {
   if (details.frameId !== 0) return;
   debuggerTabs.onNavigated(details.tabId, details.url);

@@ -728,7 +728,13 @@ export const AnswerEnvelopeSchema = z.looseObject({
 
 export const EventSchema = z.discriminatedUnion('kind', [
   z.object({ type: z.literal('event'), kind: z.literal('tab-opened'), tab: z.number().int(), url: z.string() }),
-  z.object({ type: z.literal('event'), kind: z.literal('tab-closed'), tab: z.number().int() }),
+  z.object({
+    type: z.literal('event'),
+    kind: z.literal('tab-closed'),
+    tab: z.number().int(),
+    /** Beyond v1: the run's tab once this one closed (the tab it went back to when this was the run's; null: none). */
+    runTab: z.number().int().nullable().optional(),
+  }),
   z.object({ type: z.literal('event'), kind: z.literal('navigated'), tab: z.number().int(), url: z.string() }),
   z.object({
     type: z.literal('event'),

@@ -59,6 +59,16 @@ export class RunTab {
     }
   }
 
+  /**
+   * Learns from a failure: a navigate that opened its tab and then failed (timeout, load-failed,
+   * a page outside the allow list) names that tab, which the extension has made the run's; the
+   * next navigate loads there instead of opening another.
+   */
+  failed(cmd: Command, error: AiteError): void {
+    const tab = error.detail.tab;
+    if (cmd === 'navigate' && error.reason !== 'tab-closed' && typeof tab === 'number') this.#current = tab;
+  }
+
   /** The tabs the run has known (navigated, switched to, seen navigating). */
   get known(): number[] {
     return [...this.#urls.keys()];
@@ -76,8 +86,9 @@ export class RunTab {
     if (event.kind === 'navigated') this.#urls.set(event.tab, event.url);
     if (event.kind === 'tab-closed') {
       this.#urls.delete(event.tab);
-      // The next navigate opens a new run tab instead of naming one that is gone.
-      if (event.tab === this.#current) this.#current = null;
+      // The run goes where the extension took it (as closeTab does); with none, the next
+      // navigate opens a new run tab instead of naming one that is gone.
+      if (event.tab === this.#current) this.#current = event.runTab ?? null;
     }
   }
 

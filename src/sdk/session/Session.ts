@@ -681,6 +681,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     } catch (error) {
       if (!(error instanceof AiteError)) throw error;
       this.#count(step, request.cmd, error.retries);
+      this.#runTab.failed(request.cmd, error);
       // A timeout a dialog explains (a dismissed beforeunload kept the page) says so.
       const dialogs = error.reason === 'timeout' ? this.dialogs.explainSince(dialogsBefore) : undefined;
       const explained = dialogs
