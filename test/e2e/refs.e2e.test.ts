@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, type Session } from '../../src/sdk/index.js';
+import { failure } from './support/failure.js';
+import { servePages, type PageServer } from './support/pageServer.js';
+
+// Two pages built alike, so that a ref of one names an element of the other: A's "Remove" and
+// B's "Email" get the same number. servePages sends no no-store header, so going back from B
+// restores A from the back/forward cache, which A shows on the page.
+const PAGES: Record<string, string> = {
+  'a.html': `<a href="/b.html">To B</a><button id="remove">Remove</button><p id="item">Item 1</p><p id="shown">fresh</p>
+    <script>
+      document.getElementById('remove').addEventListener('click', () => document.getElementById('item').remove());
+      addEventListener('pageshow', (e) => { if (e.persisted) document.getElementById('shown').textContent = 'restored from the back/forward cache'; });
+    </script>`,
+  'b.html': `<a href="/a.html">To A</a><input aria-label="Email">`,
+};
+
+let server: PageServer | undefined;
+let session: Session;
+
+beforeAll(async () => {
+  server = await servePages((path) => PAGES[path]);
+  session = await launch({ allow: [server.origin], timeoutMs: 5000 });
+});
+afterAll(async () => {
+  await session?.close();
+  await server?.close();
+});
+
+function refOf(text: string, line: RegExp): string {
+  const found = text.split('\n').find((l) => line.test(l));
+  expect(found, `a line matching ${line} in:\n${text}`).toBeDefined();
+  return /\[ref=(e\d+)\]/.exec(found!)![1]!;
+}
+
+describe('refs end with their document', () => {
+  it('[SNAP-REF-BFCACHE] after going back to a page the back/forward cache restored, a ref from the last snapshot fails at once as not-found and acts on nothing', async () => {
+    await session.tab.navigate(`${server!.origin}/a.html`);
+    const remove = refOf((await session.snapshot()).text, /button "Remove"/);
+    await session.click({ text: 'To B' });
+    await session.verify.exists({ label: 'Email' });
+    const email = refOf((await session.snapshot()).text, /textbox "Email"/);
+    expect(email, 'the two documents numbered their refs alike').toBe(remove);
+    await session.tab.back();
+    await session.verify.text('restored from the back/forward cache');
+
+    const started = Date.now();
+    const error = await failure(session.click({ ref: email }));
+    expect(error.reason).toBe('not-found');
+    expect(error.message).toMatch(/Take a new snapshot/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await session.verify.exists({ css: '#item' });
+    // A new snapshot here hands out refs again, none of them an ended one.
+    const again = refOf((await session.snapshot()).text, /button "Remove"/);
+    expect(again).not.toBe(remove);
+    await session.click({ ref: again });
+    await session.verify.exists({ css: '#item' }, { negate: true });
+  });
+});
