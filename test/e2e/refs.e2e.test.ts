@@ -13,6 +13,17 @@ const PAGES: Record<string, string> = {
       addEventListener('pageshow', (e) => { if (e.persisted) document.getElementById('shown').textContent = 'restored from the back/forward cache'; });
     </script>`,
   'b.html': `<a href="/a.html">To A</a><input aria-label="Email">`,
+  // A list the page draws anew on "Redraw": the old buttons leave the page, new ones alike take their place.
+  'list.html': `<ul id="list"></ul><button id="redraw">Redraw</button><p id="clicked">0</p>
+    <script>
+      let clicked = 0;
+      const draw = () => {
+        document.getElementById('list').innerHTML = '<li><button class="item">Item A</button></li>';
+        document.querySelector('.item').addEventListener('click', () => { document.getElementById('clicked').textContent = String(++clicked); });
+      };
+      draw();
+      document.getElementById('redraw').addEventListener('click', draw);
+    </script>`,
 };
 
 let server: PageServer | undefined;
@@ -55,5 +66,19 @@ describe('refs end with their document', () => {
     expect(again).not.toBe(remove);
     await session.click({ ref: again });
     await session.verify.exists({ css: '#item' }, { negate: true });
+  });
+
+  it('[SNAP-REF-REMOVED] a ref whose element the page re-drew fails at once as not-found, with a short message, and clicks nothing', async () => {
+    await session.tab.navigate(`${server!.origin}/list.html`);
+    const item = refOf((await session.snapshot()).text, /button "Item A"/);
+    await session.click({ text: 'Redraw' });
+
+    const started = Date.now();
+    const error = await failure(session.click({ ref: item }, { timeoutMs: 5_000 }));
+    expect(error.reason).toBe('not-found');
+    expect(error.message).toMatch(/Take a new snapshot/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(error.message.length).toBeLessThan(5_000);
+    await session.verify.targetText({ css: '#clicked' }, '0');
   });
 });

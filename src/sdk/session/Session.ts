@@ -819,9 +819,13 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
   }
 }
 
-/** A failure that says the element was replaced in the page (re-rendered), not that it is gone for good. */
+/**
+ * A failure that says the element was replaced in the page (re-rendered), not that it is gone for
+ * good. A ref's element that left the page is gone for good: the ref names that one element,
+ * never the one the page drew in its place, so resolving the ref again can only fail again.
+ */
 function isReRendered(error: unknown): boolean {
-  return error instanceof AiteError && error.reason === 'not-found' && error.detail.stale === 'removed';
+  return error instanceof AiteError && error.reason === 'not-found' && error.detail.stale === 'removed' && error.detail.ref === undefined;
 }
 
 /**
