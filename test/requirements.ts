@@ -187,6 +187,7 @@ export const REQUIREMENTS = {
   'SNAP-REF-STALE': 'a ref from before the page changed fails at once as not-found, saying to take a new snapshot; a ref with other keys is refused',
   'SNAP-REF-BFCACHE': 'a ref ends when its document is left: after going back to a page the back/forward cache restored, a ref from the last snapshot fails at once as not-found and acts on nothing',
   'SNAP-REF-REMOVED': 'a ref whose element left the page (re-drawn, removed) fails at once as not-found and is never resolved again; the message stays short',
+  'SNAP-SHADOW-CLOSED': 'snapshot outlines closed shadow roots where they render, and their elements get refs that act on them',
   'SNAP-BOUNDED': 'a snapshot stops at maxLines (default 400, at most 2000) and says how much it left out',
   'HIST-BACK-FORWARD': 'tab.back() and tab.forward() move in the run tab\u2019s history and wait for the page like navigate; later steps act on it',
   'HIST-BFCACHE': 'a page restored from the back/forward cache counts as loaded',
