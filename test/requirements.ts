@@ -60,6 +60,7 @@ export const REQUIREMENTS = {
   'W-URL': 'wait url',
   'W-NETWORK-IDLE': 'wait network-idle is answered by the runner from Chrome network events',
   'ACT-ACTIONS': 'act click, doubleClick, type, press, check, uncheck, drag, select as plain events (select by option label or value)',
+  'ACT-FILE-INPUT': 'an input of type file has the role button, and type, fill and press into it are refused unsupported naming upload, before any key is sent',
   'ACT-PIPE': 'with a pipe the runner sends real mouse and keys at the located point; act is only used without one',
   'OL-DRAW': 'outline draws boxes: tones wanted/candidate/other, at most 10, labels cut to 80 characters, text only',
   'OL-OVERLAY': 'each box is our own div (data-aite-overlay, inline styles, pointer-events none) on the document element; page untouched',
