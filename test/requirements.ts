@@ -141,6 +141,7 @@ export const REQUIREMENTS = {
   'DLG-VERIFY': 'a dialog that opens while a verify waits is answered, and the verify goes on',
   'DLG-BEFOREUNLOAD': 'a beforeunload on navigate is answered and recorded; dismissed, the navigate fails within its timeout saying so',
   'MK-BUTTON': 'click { button: "right" | "middle" } sends that button (a right click opens the page\u2019s context menu)',
+  'MK-SPACE-CHECKBOX': 'press Space (or " ") on a checkbox target focuses it without a caret and ticks or clears it',
   'MK-MODIFIERS': 'click { modifiers } holds those keys during the click',
   'MK-COUNT': 'click { clickCount: 2 } is a double click (detail 2, dblclick)',
   'MK-POSITION': 'click { position } clicks that point from the top-left corner of the element\u2019s padding box (inside its border)',
