@@ -187,7 +187,7 @@ export const REQUIREMENTS = {
   'SNAP-OUTLINE': 'snapshot outlines the page as lines of role, name, states, value and ref, open shadow roots where they render and same-origin iframes nested; hidden content and passwords left out',
   'SNAP-REF': 'a snapshot ref is a target ({ ref }) for every step, in shadow roots and iframes; the same element keeps its ref',
   'SNAP-REF-STALE': 'a ref from before the page changed fails at once as not-found, saying to take a new snapshot; a ref with other keys is refused',
-  'SNAP-REF-BFCACHE': 'a ref ends when its document is left: after going back to a page the back/forward cache restored, a ref from the last snapshot fails at once as not-found and acts on nothing',
+  'SNAP-REF-BFCACHE': 'a ref ends when its document is left: after going back to a page the back/forward cache restored, a ref from the last snapshot (of another document) or from before (of this one) fails at once as not-found and acts on nothing; refs are numbered once across the documents of a run',
   'SNAP-REF-REMOVED': 'a ref whose element left the page (re-drawn, removed) fails at once as not-found and is never resolved again; the message stays short',
   'SNAP-SHADOW-CLOSED': 'snapshot outlines closed shadow roots where they render, and their elements get refs that act on them',
   'SNAP-BOUNDED': 'a snapshot stops at maxLines (default 400, at most 2000) and says how much it left out',

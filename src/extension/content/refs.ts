@@ -12,6 +12,19 @@ export class Refs {
   readonly #byRef = new Map<string, { element: WeakRef<Element>; frame?: string }>();
   #refOf = new WeakMap<Element, string>();
 
+  /**
+   * Numbers new refs from `first` on, when that is past where this document is: the runner
+   * carries the numbering from document to document, so no two documents of a run share a ref.
+   */
+  numberFrom(first: number): void {
+    this.#next = Math.max(this.#next, first);
+  }
+
+  /** The number the next new ref takes. */
+  get next(): number {
+    return this.#next;
+  }
+
   /** The element's ref, given out once; `frame` is the iframe key the element is reached by. */
   refOf(el: Element, frame?: string): string {
     let ref = this.#refOf.get(el);

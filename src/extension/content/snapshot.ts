@@ -36,10 +36,11 @@ const VALUE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', '
  * `maxLines` lines at most, and the last line says how much was cut.
  */
 export async function snapshot(req: RequestOf<'snapshot'>): Promise<AnswerOf<'snapshot'>> {
+  if (req.firstRef !== undefined) refs.numberFrom(req.firstRef);
   const out = new Outline(Math.min(req.maxLines ?? SNAPSHOT_LINES_DEFAULT, SNAPSHOT_LINES_MAX));
   visitChildren(document.body ?? document.documentElement, { depth: 0, nameIsText: false }, out);
   const text = out.finish();
-  return { id: req.id, ok: true, url: location.href, title: document.title, text, lines: out.lineCount, refs: out.refCount, truncated: out.cut > 0 };
+  return { id: req.id, ok: true, url: location.href, title: document.title, text, lines: out.lineCount, refs: out.refCount, truncated: out.cut > 0, nextRef: refs.next };
 }
 
 interface Place {

@@ -195,6 +195,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
   #latePicture: { detail: Record<string, unknown>; png: Promise<Uint8Array | undefined> } | undefined;
   /** The armed dialog answers the extension was last given (attach mode's debugger; -1: never). */
   #dialogsSynced = -1;
+  /** The number the run's next new snapshot ref takes: one numbering for every document of the run. */
+  #nextRef = 1;
 
   /** @internal */
   constructor(parts: SessionParts) {
@@ -489,7 +491,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * a target, `{ ref: 'e12' }`, until the page removes it or navigates.
    */
   async snapshot(options: { maxLines?: number; timeoutMs?: number } = {}): Promise<AnswerOf<'snapshot'>> {
-    const { value } = await this.#step('snapshot', undefined, options.timeoutMs, (step) => step.send({ cmd: 'snapshot', ...options }));
+    const { value } = await this.#step('snapshot', undefined, options.timeoutMs, (step) => step.send({ cmd: 'snapshot', ...options, firstRef: this.#nextRef }));
+    this.#nextRef = Math.max(this.#nextRef, value.nextRef ?? 1);
     return value;
   }
 
