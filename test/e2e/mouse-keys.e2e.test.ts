@@ -61,6 +61,14 @@ describe('mouse and keys', () => {
     await ctx.session.verify.targetText({ label: 'Log' }, 'sent with meta');
   });
 
+  it('[MK-SPACE-CHECKBOX] Space pressed in a checkbox (focused, not clicked) ticks it, and " " clears it again', async () => {
+    await ctx.session.tab.navigate(ctx.page('buttons.html'));
+    await ctx.session.press('Space', { label: 'Subscribe' });
+    await ctx.session.verify.state({ label: 'Subscribe' }, 'checked');
+    await ctx.session.press(' ', { label: 'Subscribe' });
+    await ctx.session.verify.state({ label: 'Subscribe' }, 'unchecked');
+  });
+
   it('[MK-BAD-KEY] a key name puppeteer does not know is a clear error, and nothing is sent', async () => {
     const error = await failure(ctx.session.press('Control+Foo', { label: 'Note' }));
     expect(error.reason).toBe('unsupported');

@@ -87,6 +87,16 @@ describe('[SHADOW-CLOSED] closed shadow roots, through the extension', () => {
     await session.locator.clearOutline();
   });
 
+  it('[SNAP-SHADOW-CLOSED] snapshot outlines the closed root where it renders, and a ref to its button clicks it', async () => {
+    await session.tab.navigate(`${origin}/vault.html`);
+    const text = (await session.snapshot()).text;
+    expect(text).toMatch(/^- heading "Vault" \[level=2\] \[ref=e\d+\]$/m);
+    const line = text.split('\n').find((l) => /^- button "Open vault" \[ref=e\d+\]$/.test(l));
+    expect(line, text).toBeDefined();
+    await session.click({ ref: /\[ref=(e\d+)\]/.exec(line!)![1]! });
+    await session.verify.text('Opened 1 (trusted)');
+  });
+
   it('wait sees an element that appears later inside the closed root', async () => {
     await session.tab.navigate(`${origin}/vault.html`);
     await session.click({ text: 'Show the shelf' });

@@ -77,6 +77,22 @@ describe('act: keyboard', () => {
     expect(await t.counts()).toEqual({});
   });
 
+  it('[ACT-FILE-INPUT] a file input is a button to ARIA, and type, fill and press into it are refused naming upload, before any key', async () => {
+    const file = await d({ label: 'Resume' });
+    expect(file).toMatchObject({ tag: 'input', type: 'file', role: 'button', name: 'Resume' });
+    expect((await d({ role: 'button', name: 'Resume' })).id).toBe('resume');
+    for (const [action, extra] of [['type', { text: 'x' }], ['fill', { text: 'x' }], ['press', { key: 'a' }]] as const) {
+      expect(await act(action, file, extra), action).toMatchObject({ ok: false, reason: 'unsupported', message: expect.stringMatching(/file input.*upload\(\)/) });
+    }
+    // Over the pipe the same steps resolve with the input guard: refused there, nothing armed or focused.
+    for (const prepare of ['click', 'fill', 'focus']) {
+      const f = await t.fail({ cmd: 'resolve', target: { label: 'Resume' }, timeoutMs: 500, prepare, guard: 'input' } as never);
+      expect(f, prepare).toMatchObject({ reason: 'unsupported', message: expect.stringMatching(/upload\(\)/) });
+    }
+    expect(await t.page.evaluate(() => document.activeElement?.id)).not.toBe('resume');
+    expect(await t.counts()).toEqual({});
+  });
+
   it('press Enter in a form field clicks its default button, which submits once', async () => {
     await act('type', await d({ label: 'Query' }), { text: 'shoes' });
     expect(await act('press', await d({ label: 'Query' }), { key: 'Enter' })).toEqual({ id: 1, ok: true });

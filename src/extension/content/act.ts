@@ -9,7 +9,7 @@ import { isFocusable } from './input/focus.js';
 import { fillText, press, typeText, unknownKey } from './input/keyboard.js';
 import { click, doubleClick, hover, type Aim } from './input/mouse.js';
 import { selectOption } from './input/selectOption.js';
-import { notFillable, waitActionable, type ActionPoint } from './locate.js';
+import { notFillable, refuseFileInput, waitActionable, type ActionPoint } from './locate.js';
 
 type ActRequest = RequestOf<'act'>;
 type Action = ActRequest['action'];
@@ -111,6 +111,7 @@ export async function act(req: ActRequest): Promise<AnswerOf<'act'>> {
     }
     case 'type': {
       await waitActionable(el, timeoutMs, { enabled: true, hitTest: false });
+      refuseFileInput(el);
       assertTypable(el);
       go();
       typeText(el, req.text ?? '');
@@ -118,6 +119,7 @@ export async function act(req: ActRequest): Promise<AnswerOf<'act'>> {
     }
     case 'fill': {
       await waitActionable(el, timeoutMs, { enabled: true, hitTest: false, stable: false });
+      refuseFileInput(el);
       if (!isEditable(el)) throw notFillable(el);
       go();
       fillText(el, req.text ?? '');
@@ -128,6 +130,7 @@ export async function act(req: ActRequest): Promise<AnswerOf<'act'>> {
       const bad = unknownKey(key);
       if (bad) throw new CommandFailure('unsupported', `press does not know the key ${q(bad)}; use a single character or a key name such as Enter, Tab, Escape, ArrowDown, Backspace (modifiers as "Shift+Tab").`, { key });
       await waitActionable(el, timeoutMs, { enabled: true, hitTest: false });
+      refuseFileInput(el);
       go();
       press(el, key);
       break;

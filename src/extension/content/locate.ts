@@ -162,6 +162,19 @@ export async function locate(req: RequestOf<'locate'>): Promise<AnswerOf<'locate
   return { id: req.id, ok: true, ...(await prepare(el, 'click', req.timeoutMs ?? DEFAULT_TIMEOUT_MS)) };
 }
 
+/**
+ * Keys and text never become a file input's files (a person picks them in a file chooser), so
+ * `type`, `fill` and `press` into one would answer Done with nothing done: refused, naming the
+ * step that sets files.
+ */
+export function refuseFileInput(el: Element): void {
+  if (el.localName !== 'input' || (el as HTMLInputElement).type !== 'file') return;
+  throw new CommandFailure('unsupported', `${formatElement(el)} is a file input: typed text and keys do not set its files. To set them, use upload() (the upload step or tool).`, {
+    tag: el.localName,
+    type: 'file',
+  });
+}
+
 /** `fill` on an element that takes no text: what it needs, and the step that fits the element. */
 export function notFillable(el: Element): CommandFailure {
   const kind = checkState(el)?.kind;

@@ -3,6 +3,7 @@ import { PAGE_PORT_NAME, type PagePortAnswer, type PagePortRequest } from '../Pa
 import { actStatus, handlePageRequest, lastActDispatched, type PageRequest } from './PageCommands.js';
 import { framePoint, probeOf, type FramePointQuery } from './frames.js';
 import { PAGE_ERROR_CHANNEL, type RelayedError } from './pageErrorRelay.js';
+import { refs } from './refs.js';
 
 /**
  * The content script's entry (bundled as an IIFE). It only wires Chrome to the page logic:
@@ -80,6 +81,12 @@ function install(): void {
       return true; // answered once the frame is drawn where it is
     }
     return false;
+  });
+
+  // A navigation ends the refs of the document it leaves; one shown again from the back/forward
+  // cache comes back with this script and its refs, which must stay ended.
+  window.addEventListener('pageshow', (e) => {
+    if (e.persisted) refs.forget();
   });
 
   // A parent document asks which frame this is (a target's frame path goes through it).

@@ -4,12 +4,26 @@ import { CommandFailure } from '../../sdk/protocol/index.js';
  * The refs (`e1`, `e2`, ...) a `snapshot` hands out, valid in the document this content script
  * runs in. The same element keeps its ref across snapshots; a ref stays a valid target until
  * the element leaves the page (re-rendered, removed) or the document changes (a navigation or
- * reload starts a new content script, which knows no refs). Elements are held weakly.
+ * reload starts a new content script, which knows no refs; a document shown again from the
+ * back/forward cache keeps its script, so it is told to {@link Refs.forget}). Elements are held weakly.
  */
 export class Refs {
   #next = 1;
   readonly #byRef = new Map<string, { element: WeakRef<Element>; frame?: string }>();
-  readonly #refOf = new WeakMap<Element, string>();
+  #refOf = new WeakMap<Element, string>();
+
+  /**
+   * Numbers new refs from `first` on, when that is past where this document is: the runner
+   * carries the numbering from document to document, so no two documents of a run share a ref.
+   */
+  numberFrom(first: number): void {
+    this.#next = Math.max(this.#next, first);
+  }
+
+  /** The number the next new ref takes. */
+  get next(): number {
+    return this.#next;
+  }
 
   /** The element's ref, given out once; `frame` is the iframe key the element is reached by. */
   refOf(el: Element, frame?: string): string {
@@ -32,7 +46,7 @@ export class Refs {
     if (!entry) {
       throw new CommandFailure(
         'not-found',
-        `The ref ${ref} is not one of this page's: the page navigated or reloaded since the snapshot that gave it, or no snapshot gave it. Take a new snapshot and use its refs.`,
+        `The ref ${ref} is not one of this page's: the page navigated, reloaded or was shown again by going back or forward since the snapshot that gave it, or no snapshot gave it. Take a new snapshot and use its refs.`,
         { ref, stale: 'unknown' },
       );
     }
@@ -44,6 +58,17 @@ export class Refs {
       });
     }
     return element;
+  }
+
+  /**
+   * Ends every ref given so far. A document restored from the back/forward cache was left by a
+   * navigation, and other documents handed out the same numbers meanwhile: a ref the agent holds
+   * now names an element of one of them, never one here. Numbering goes on from where it was,
+   * so a later snapshot here never reuses an ended ref.
+   */
+  forget(): void {
+    this.#byRef.clear();
+    this.#refOf = new WeakMap();
   }
 
   /** The iframe key of the element a ref names (absent: the top document). */

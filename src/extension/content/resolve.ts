@@ -6,7 +6,7 @@ import { formatTarget, q } from './explain.js';
 import { handles } from './Handles.js';
 import { refs } from './refs.js';
 import { armOn } from './guard.js';
-import { prepare } from './locate.js';
+import { prepare, refuseFileInput } from './locate.js';
 import { checkExactMatch, repair, type RepairOutcome } from './repairPage.js';
 import { describeChanges } from './repair/changes.js';
 import { ambiguousFailure, evaluate, missFailure, pickStep, plainNotFound, type Evaluation, type Resolution } from './Resolver.js';
@@ -29,6 +29,8 @@ export async function resolve(req: RequestOf<'resolve'>): Promise<AnswerOf<'reso
   const deadline = performance.now() + timeoutMs;
   const found = await find(req, timeoutMs);
   if (!req.prepare) return found.answer;
+  // The input guard is armed for the steps that send keys and text (type, fill, press).
+  if (req.guard === 'input') refuseFileInput(found.element);
   // One budget for finding and readying the element, as one step of a person's.
   // A fresh step trusts a still page to be still (locate, which a stopped click retries
   // through, always waits a frame). Whole ms: the time left is what a failure says it waited.

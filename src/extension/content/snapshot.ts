@@ -1,6 +1,6 @@
 import type { AnswerOf, RequestOf } from '../../sdk/protocol/index.js';
 import { accessibleName, isInteractive, roleOf, UNNAMED_ROLES } from './dom/aria.js';
-import { isElement, isFrameElement } from './dom/nodes.js';
+import { isElement, isFrameElement, shadowRootOf } from './dom/nodes.js';
 import { deepActiveElement, sameOriginDocument } from './dom/query.js';
 import { checkState, isEnabled } from './dom/state.js';
 import { cut, fold, TextIndex } from './dom/text.js';
@@ -29,17 +29,18 @@ const VALUE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', '
  *     - iframe "payment" [ref=e3]:
  *       - textbox "Card number" [ref=e4]
  *
- * It follows the rendered tree: open shadow roots in place of their host's light children (a
+ * It follows the rendered tree: shadow roots, open and closed, in place of their host's light children (a
  * slot shows what is assigned to it), same-origin iframes inside their iframe's line; a
  * cross-origin iframe is listed, not read. Hidden and aria-hidden subtrees are left out. A ref
  * is a target (`{ ref: 'e4' }`) until its element leaves the page (see refs.ts). Bounded:
  * `maxLines` lines at most, and the last line says how much was cut.
  */
 export async function snapshot(req: RequestOf<'snapshot'>): Promise<AnswerOf<'snapshot'>> {
+  if (req.firstRef !== undefined) refs.numberFrom(req.firstRef);
   const out = new Outline(Math.min(req.maxLines ?? SNAPSHOT_LINES_DEFAULT, SNAPSHOT_LINES_MAX));
   visitChildren(document.body ?? document.documentElement, { depth: 0, nameIsText: false }, out);
   const text = out.finish();
-  return { id: req.id, ok: true, url: location.href, title: document.title, text, lines: out.lineCount, refs: out.refCount, truncated: out.cut > 0 };
+  return { id: req.id, ok: true, url: location.href, title: document.title, text, lines: out.lineCount, refs: out.refCount, truncated: out.cut > 0, nextRef: refs.next };
 }
 
 interface Place {
@@ -84,9 +85,10 @@ class Outline {
 
 function visitChildren(parent: ParentNode, at: Place, out: Outline): void {
   const host = isElement(parent as Node) ? (parent as Element) : undefined;
-  // What renders: a host's shadow tree instead of its light children; a slot's assigned nodes.
+  // What renders: a host's shadow tree (open or closed) instead of its light children; a slot's assigned nodes.
+  const root = host ? shadowRootOf(host) : null;
   let nodes: ArrayLike<Node>;
-  if (host?.shadowRoot) nodes = host.shadowRoot.childNodes;
+  if (root) nodes = root.childNodes;
   else if (host?.localName === 'slot') {
     const assigned = (host as HTMLSlotElement).assignedNodes({ flatten: true });
     nodes = assigned.length > 0 ? assigned : host.childNodes;

@@ -54,7 +54,7 @@ export class AiteError extends Error {
       cause?: unknown;
     } = {},
   ) {
-    const log = options.callLog ?? [];
+    const log = boundedCallLog(options.callLog ?? []);
     super(log.length > 0 ? `${message}\nCall log:\n${log.map((l) => `  - ${l}`).join('\n')}` : message, {
       cause: options.cause,
     });
@@ -212,3 +212,35 @@ function defaultMessage(reason: Reason, command: string, detail: Record<string, 
       return `${command} failed: ${reason}.`;
   }
 }
+
+/** How many lines a call log keeps: the first and the last ones, with a line saying how many went between. */
+const CALL_LOG_MAX_LINES = 100;
+/** How long one call-log line may be. */
+const CALL_LOG_MAX_LINE_CHARS = 2_000;
+
+/**
+ * The call log an error carries, bounded: every error's message ends with it, and a step that
+ * tried the same thing thousands of times must not make a message (or an MCP answer) of
+ * megabytes. A run of identical lines is one line with its count (`(×3481)`); past
+ * CALL_LOG_MAX_LINES the middle is left out and a line says how much.
+ */
+function boundedCallLog(lines: readonly string[]): string[] {
+  const runs: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    let end = i + 1;
+    while (end < lines.length && lines[end] === lines[i]) end++;
+    // A cut line, with what it says it cut, fits in the bound: cut again, it stays as it is.
+    const keep = CALL_LOG_MAX_LINE_CHARS - 40;
+    const line = lines[i]!.length > CALL_LOG_MAX_LINE_CHARS ? `${lines[i]!.slice(0, keep)}… (${lines[i]!.length - keep} more characters)` : lines[i]!;
+    runs.push(end - i > 1 ? `${line} (×${end - i})` : line);
+    i = end;
+  }
+  if (runs.length <= CALL_LOG_MAX_LINES) return runs;
+  const head = Math.floor(CALL_LOG_MAX_LINES / 2);
+  const tail = CALL_LOG_MAX_LINES - head - 1;
+  // A log bounded before (withCallLog adds lines to one) may already say it left lines out.
+  const leftOut = runs.slice(head, runs.length - tail).reduce((n, line) => n + Number(LEFT_OUT.exec(line)?.[1] ?? 1), 0);
+  return [...runs.slice(0, head), `… ${leftOut} more line(s) left out`, ...runs.slice(runs.length - tail)];
+}
+
+const LEFT_OUT = /^… (\d+) more line\(s\) left out$/;

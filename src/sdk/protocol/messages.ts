@@ -298,7 +298,17 @@ export const ActStatusRequestSchema = z.object({ ...base, cmd: z.literal('actSta
  * included, at most `maxLines` lines (default 400, at most 2000). A ref is a target (`{ ref }`)
  * until its element leaves the page or the document changes.
  */
-export const SnapshotRequestSchema = z.object({ ...base, cmd: z.literal('snapshot'), maxLines: z.number().int().positive().max(2_000).optional() });
+export const SnapshotRequestSchema = z.object({
+  ...base,
+  cmd: z.literal('snapshot'),
+  maxLines: z.number().int().positive().max(2_000).optional(),
+  /**
+   * Beyond v1, compatible with it: the lowest number a new ref may take (the last answer's
+   * `nextRef`), so that the documents of one run never hand out the same ref and a ref from one
+   * can never name an element of another.
+   */
+  firstRef: z.number().int().positive().optional(),
+});
 
 export const HISTORY_ACTIONS = ['back', 'forward', 'reload'] as const;
 /**
@@ -646,6 +656,8 @@ export const SnapshotAnswerSchema = z.object({
   refs: z.number().int().nonnegative(),
   /** The page had more than `maxLines` lines; the last line says how many were left out. */
   truncated: z.boolean(),
+  /** Beyond v1: the number the next new ref will take (what the next snapshot's `firstRef` carries). */
+  nextRef: z.number().int().positive().optional(),
 });
 
 export const GuardAnswerSchema = z.object({ ...okBase, ...GuardStateSchema.shape });

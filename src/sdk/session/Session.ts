@@ -195,6 +195,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
   #latePicture: { detail: Record<string, unknown>; png: Promise<Uint8Array | undefined> } | undefined;
   /** The armed dialog answers the extension was last given (attach mode's debugger; -1: never). */
   #dialogsSynced = -1;
+  /** The number the run's next new snapshot ref takes: one numbering for every document of the run. */
+  #nextRef = 1;
 
   /** @internal */
   constructor(parts: SessionParts) {
@@ -489,7 +491,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * a target, `{ ref: 'e12' }`, until the page removes it or navigates.
    */
   async snapshot(options: { maxLines?: number; timeoutMs?: number } = {}): Promise<AnswerOf<'snapshot'>> {
-    const { value } = await this.#step('snapshot', undefined, options.timeoutMs, (step) => step.send({ cmd: 'snapshot', ...options }));
+    const { value } = await this.#step('snapshot', undefined, options.timeoutMs, (step) => step.send({ cmd: 'snapshot', ...options, firstRef: this.#nextRef }));
+    this.#nextRef = Math.max(this.#nextRef, value.nextRef ?? 1);
     return value;
   }
 
@@ -820,9 +823,13 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
   }
 }
 
-/** A failure that says the element was replaced in the page (re-rendered), not that it is gone for good. */
+/**
+ * A failure that says the element was replaced in the page (re-rendered), not that it is gone for
+ * good. A ref's element that left the page is gone for good: the ref names that one element,
+ * never the one the page drew in its place, so resolving the ref again can only fail again.
+ */
 function isReRendered(error: unknown): boolean {
-  return error instanceof AiteError && error.reason === 'not-found' && error.detail.stale === 'removed';
+  return error instanceof AiteError && error.reason === 'not-found' && error.detail.stale === 'removed' && error.detail.ref === undefined;
 }
 
 /**

@@ -24,6 +24,17 @@ describe('AiteError as data', () => {
     delete process.env.AITE_RESULTS_DIR;
   });
 
+  it('[ERR-CALL-LOG-BOUNDED] a call log stays short: a run of identical lines is one line with its count, and past 100 lines the middle is left out with a count', () => {
+    const repeated = new AiteError('timeout', 'click sent no input.', { callLog: ['click {"ref":"e9"}', ...Array.from({ length: 10_000 }, () => '  resolve was re-sent 1 time(s)'), '  gave up'] });
+    expect(repeated.callLog).toEqual(['click {"ref":"e9"}', '  resolve was re-sent 1 time(s) (×10000)', '  gave up']);
+    const many = new AiteError('timeout', 'wait timed out.', { callLog: Array.from({ length: 5_000 }, (_, i) => `try ${i} ${'x'.repeat(5_000)}`) }).withCallLog(['wait {"text":"Done"}']);
+    expect(many.callLog).toHaveLength(100);
+    expect(many.callLog[0]).toBe('wait {"text":"Done"}');
+    expect(many.callLog).toContain('… 4902 more line(s) left out');
+    expect(many.callLog.at(-1)).toMatch(/^try 4999 x+… \(3049 more characters\)$/);
+    expect(many.message.length).toBeLessThan(250_000);
+  });
+
   it('[RT-COUNTED] toJSON carries the reason, message, detail, command, retries and call log, never a token or the PNG bytes', () => {
     const json = failedClick().toJSON();
     expect(json).toEqual({

@@ -3,7 +3,7 @@ import { fold, TextIndex } from './text.js';
 
 // Implicit roles of input types (html-aam). A text-like input with a `list` is a combobox.
 const INPUT_ROLES: Record<string, string> = {
-  button: 'button', submit: 'button', reset: 'button', image: 'button',
+  button: 'button', submit: 'button', reset: 'button', image: 'button', file: 'button',
   checkbox: 'checkbox', radio: 'radio', range: 'slider', number: 'spinbutton', search: 'searchbox',
   email: 'textbox', tel: 'textbox', text: 'textbox', url: 'textbox', password: 'textbox',
 };

@@ -80,7 +80,9 @@ function keyEvent(type: 'keydown' | 'keypress' | 'keyup', el: Element, k: KeyDef
   );
 }
 
-const NO_SELECTION_API = new Set(['email', 'number', 'date', 'datetime-local', 'month', 'time', 'week', 'color', 'range']);
+// The input types with a caret and a selection (HTML's setSelectionRange applies to these alone;
+// on any other, a checkbox or a date, it throws).
+const SELECTION_API = new Set(['text', 'search', 'url', 'tel', 'password']);
 
 type TextControl = HTMLInputElement | HTMLTextAreaElement;
 
@@ -89,7 +91,7 @@ function isTextControl(el: Element): el is TextControl {
 }
 
 function hasSelectionApi(el: TextControl): boolean {
-  return el.localName === 'textarea' || !NO_SELECTION_API.has((el as HTMLInputElement).type);
+  return el.localName === 'textarea' || SELECTION_API.has((el as HTMLInputElement).type);
 }
 
 /**
