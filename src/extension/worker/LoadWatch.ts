@@ -135,7 +135,8 @@ export async function tabSettled(tabId: number, deadline: number, what: string, 
 /** Whether the tab's top document has loaded; false when it cannot be asked (then the tab's own load is waited for). */
 async function topDocumentLoaded(tabId: number): Promise<boolean> {
   const [injected] = await chrome.scripting
-    .executeScript({ target: { tabId, frameIds: [0] }, func: () => document.readyState })
+    // Runs in the page (executeScript sends its source): the worker itself has no document.
+    .executeScript({ target: { tabId, frameIds: [0] }, func: () => (globalThis as unknown as { document: { readyState: string } }).document.readyState })
     .catch(() => [undefined]);
   return injected?.result === 'complete';
 }
