@@ -1,4 +1,4 @@
-import { AiteError, describeDialog, type DialogRecord, type StepResult } from 'aite';
+import { AiteError, describeDialog, type DialogAnswer, type DialogRecord, type StepResult } from 'aite';
 import { InputError } from './flatten.js';
 
 /** What a tool answers: MCP content blocks, and whether it is a tool error. */
@@ -19,6 +19,8 @@ interface Extras {
    * alert a timer opened, one a new tab opened on load). Each is said once.
    */
   dialogs?: readonly DialogRecord[];
+  /** The answers the dialog tool armed that no dialog has used yet. */
+  armed?: readonly DialogAnswer[];
 }
 
 /**
@@ -34,7 +36,7 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array, bod
     lines.push(`Found by repair (score ${r.score}, next best ${r.runnerUp}): ${r.changes.join('; ') || r.changed.join(', ')}.`);
   }
   if (result?.navigated) lines.push(`The page went to ${result.navigated}.`);
-  lines.push(...(extras.dialogs ?? []).map(describeDialog));
+  lines.push(...(extras.dialogs ?? []).map(describeDialog), ...stillArmed(extras.armed));
   for (const w of result?.warnings ?? []) lines.push(`Warning (${w.code}): ${w.message}`);
   if (body !== undefined) lines.push(body);
   const content: ToolAnswer['content'] = [{ type: 'text', text: lines.join('\n') }];
@@ -47,7 +49,7 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array, bod
  * included). A refusal that weighed candidates (drifted, ambiguous) lists them, each with a target
  * that names it; none was acted on.
  */
-export function failed(error: unknown, retries: number, notice?: string, dialogs: readonly DialogRecord[] = []): ToolAnswer {
+export function failed(error: unknown, retries: number, notice?: string, dialogs: readonly DialogRecord[] = [], armed: readonly DialogAnswer[] = []): ToolAnswer {
   let text: string;
   if (error instanceof AiteError) {
     text = `[${error.reason}] ${error.message}`;
@@ -66,8 +68,15 @@ export function failed(error: unknown, retries: number, notice?: string, dialogs
   } else {
     text = `[internal] ${error instanceof Error ? error.message : String(error)}`;
   }
-  const lines = [text, ...dialogs.map(describeDialog), ...(notice ? [notice] : [])];
+  const lines = [text, ...dialogs.map(describeDialog), ...stillArmed(armed), ...(notice ? [notice] : [])];
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
+}
+
+/** Answers armed and still waiting: the next dialog any tab opens gets them, whatever opens it. */
+function stillArmed(armed: readonly DialogAnswer[] = []): string[] {
+  if (armed.length === 0) return [];
+  const how = armed.map((a) => `${a.accept ? 'accepted' : 'dismissed'}${a.promptText !== undefined ? ` with ${JSON.stringify(a.promptText)}` : ''}`);
+  return [`A dialog answer is still armed: the next ${armed.length === 1 ? 'dialog' : `${armed.length} dialogs`} will be ${how.join(', then ')}.`];
 }
 
 function resends(n: number): string {

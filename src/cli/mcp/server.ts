@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { DialogRecord, Session } from 'aite';
+import type { DialogAnswer, DialogRecord, Session } from 'aite';
 import { LazySession } from './LazySession.js';
 import { failed, passed, type ToolAnswer } from './results.js';
 import { tools, type Tool } from './tools.js';
@@ -57,12 +57,14 @@ export function createMcpServer(options: McpServerOptions): { server: McpServer;
         for (const d of fresh) said.add(d);
         return fresh;
       };
+      // The dialog tool's own answer says what it armed; every other answer says what is still waiting.
+      const armed = (): DialogAnswer[] => (tool.name === 'dialog' || !started ? [] : started.dialogs.armedAnswers.armed.map(({ id: _id, ...answer }) => answer));
       try {
         const outcome = await tool.run(args, ctx);
         const sentence = restarted ? `${restarted}\n${outcome.sentence}` : outcome.sentence;
-        return passed(sentence, { retries: retries(), dialogs: unsaid(), ...(outcome.result ? { result: outcome.result } : {}) }, outcome.image, outcome.body);
+        return passed(sentence, { retries: retries(), dialogs: unsaid(), armed: armed(), ...(outcome.result ? { result: outcome.result } : {}) }, outcome.image, outcome.body);
       } catch (error) {
-        return failed(error, retries(), restarted, unsaid());
+        return failed(error, retries(), restarted, unsaid(), armed());
       }
     });
   return { server, session };

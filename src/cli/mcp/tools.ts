@@ -1,4 +1,4 @@
-import { _describeStep as describeStep, _describeTarget as describeTarget, _runStep as runStep, _stepSchema as stepSchema, AiteError, type ScriptStep, type Session, type StepResult, type TargetInput } from 'aite';
+import { type DialogAnswer as DialogAnswerOf, _describeStep as describeStep, _describeTarget as describeTarget, _runStep as runStep, _stepSchema as stepSchema, AiteError, type ScriptStep, type Session, type StepResult, type TargetInput } from 'aite';
 import { z } from 'zod';
 import { check, flattenUnion } from './flatten.js';
 import { elementWords } from './results.js';
@@ -110,14 +110,14 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     {
       name: 'click',
       description:
-        'Click an element with real mouse input, once (button, modifiers, clickCount 2 for a double click). It is found first: a look-alike or drifted element is refused, never clicked. An action is never sent twice, so after a failure look at the page before trying again. With "dialog", the dialog the click opens (confirm, prompt) is answered so.',
+        'Click an element with real mouse input, once (button, modifiers, clickCount 2 for a double click). It is found first: a look-alike or drifted element is refused, never clicked. An action is never sent twice, so after a failure look at the page before trying again. With "dialog", the dialog the click opens (confirm, prompt) is answered so; an answer the click did not use is taken back.',
       input: z.strictObject({ target: Target, ...clickOptions, dialog: DialogAnswer.optional(), timeoutMs }),
       async run(args, ctx) {
         const { target, dialog, timeoutMs: ms, ...how } = args;
         const session = await ctx.session();
-        if (dialog !== undefined) await runStep(session, { dialog: dialog as { accept: boolean; promptText?: string } });
         const step = { click: target as TargetInput, ...how, ...opt({ timeoutMs: ms }) } as ScriptStep;
-        const { result } = await runStep(session, step);
+        const click = (): ReturnType<typeof runStep> => runStep(session, step);
+        const { result } = await (dialog === undefined ? click() : session.dialogs.during(dialog as DialogAnswerOf, click));
         return { sentence: done(step, target, result), ...(result ? { result } : {}) };
       },
     },

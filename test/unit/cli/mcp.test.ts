@@ -60,6 +60,13 @@ describe('aite mcp: tool inputs', () => {
 describe('aite mcp: answers', () => {
   const step = (extra: Partial<StepResult> & { dialogs?: unknown[] } = {}): StepResult => ({ ok: true, retries: 0, warnings: [], durationMs: 12, ...extra }) as StepResult;
 
+  it('[MCP-DIALOG] [MCP-RESULT] an answer armed and still waiting is said after the dialogs, passed or failed', () => {
+    const armed = [{ accept: true, promptText: 'Ana' }, { accept: false }];
+    expect(passed('Done: read.', { retries: 0, armed }).content[0]).toEqual({ type: 'text', text: 'Done: read. (no re-sends)\nA dialog answer is still armed: the next 2 dialogs will be accepted with "Ana", then dismissed.' });
+    expect(failed(new AiteError('timeout', 'Too slow.'), 0, undefined, [], [{ accept: false }]).content[0]).toEqual({ type: 'text', text: '[timeout] Too slow.\nA dialog answer is still armed: the next dialog will be dismissed.' });
+    expect(passed('Done: read.', { retries: 0, armed: [] }).content[0]).toEqual({ type: 'text', text: 'Done: read. (no re-sends)' });
+  });
+
   it('[MCP-RESULT] a passed step is its sentence and re-sends; repair, dialogs and warnings only when there are any', () => {
     expect(passed('Done: click "Send".', { retries: 0, result: step() }).content).toEqual([{ type: 'text', text: 'Done: click "Send". (no re-sends)' }]);
     const text = passed('Done: click "Delete".', {

@@ -134,6 +134,25 @@ export class Dialogs {
   }
 
   /**
+   * Arms `answer` for the dialog `action` opens. An answer still unused when `action` settles
+   * (it opened none, or failed first) is taken back: it was given for that action, and must not
+   * answer a later dialog nobody armed. @internal
+   */
+  async during<T>(answer: DialogAnswer, action: () => Promise<T>): Promise<T> {
+    this.next(answer);
+    const id = this.#armedIds;
+    try {
+      return await action();
+    } finally {
+      const index = this.#armed.findIndex((a) => a.id === id);
+      if (index >= 0) {
+        this.#armed.splice(index, 1);
+        this.#changes += 1;
+      }
+    }
+  }
+
+  /**
    * The answers not yet used, with their ids, and a count that changes whenever they do: attach
    * mode hands them to the extension, which answers the dialogs itself. @internal
    */
