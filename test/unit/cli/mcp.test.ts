@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { check, flattenUnion, InputError } from '../../../src/cli/mcp/flatten.js';
 import { failed, passed } from '../../../src/cli/mcp/results.js';
 import { tools } from '../../../src/cli/mcp/tools.js';
+import { DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS } from '../../../src/sdk/protocol/timeouts.js';
 import { Capture } from '../../support/Capture.js';
 import { tempDirs } from '../../support/tempDirs.js';
 
@@ -47,6 +48,25 @@ describe('aite mcp: tool inputs', () => {
     // page code only when the server was started with --allow-evaluate.
     expect(list.map((t) => t.name)).not.toContain('evaluate');
     expect(tools(['http://127.0.0.1:4173'], true).map((t) => t.name)).toContain('evaluate');
+  });
+
+  it('[MCP-ALLOW] navigate to a page that is not http(s) is refused as such before a browser starts, not as an origin to allow', async () => {
+    const navigate = tools(['http://127.0.0.1:4173']).find((t) => t.name === 'navigate')!;
+    const ctx = { allow: ['http://127.0.0.1:4173'], session: () => Promise.reject(new Error('no browser may start')) };
+    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,hi', 'about:blank', 'chrome://version']) {
+      const error = await navigate.run({ url }, ctx).then(() => undefined, (e: unknown) => e as AiteError);
+      expect(error, url).toBeInstanceOf(AiteError);
+      expect(error!.reason).toBe('unsupported');
+      expect(error!.message).toBe(`navigate opens only http(s) pages; ${JSON.stringify(url)} is not one, so nothing was opened.`);
+    }
+  });
+
+  it('[MCP-TOOLS] navigate\'s timeoutMs says its own default, not the step default', () => {
+    const list = tools(['http://127.0.0.1:4173']);
+    const described = (name: string): string => (z.toJSONSchema(list.find((t) => t.name === name)!.input) as unknown as { properties: { timeoutMs: { description: string } } }).properties.timeoutMs.description;
+    expect(described('navigate')).toContain(`default ${NAVIGATE_TIMEOUT_MS}`);
+    expect(described('click')).toContain(`${DEFAULT_TIMEOUT_MS}`);
+    expect(described('click')).not.toContain(`${NAVIGATE_TIMEOUT_MS}`);
   });
 
   it('[MCP-TARGET] a target is a script target: a plain string, or an object the script format accepts', () => {
@@ -160,13 +180,17 @@ describe('aite mcp: what is wrong before it serves', () => {
     expect(none.stderr).toMatch(/aite mcp needs the origins the agent may open: pass --allow/);
     const bad = await mcp(['--allow', 'localhost']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--allow takes an origin such as http:\/\/127\.0\.0\.1:4173; "localhost" is not one/);
+    expect(bad.stderr).toMatch(/`allow` entry "localhost" is not an origin like "http:\/\/127\.0\.0\.1:4173"/);
+    // An origin with a path is refused as launch refuses it, not widened to the whole origin.
+    const path = await mcp(['--allow', 'http://127.0.0.1:4173/app']);
+    expect(path.code).toBe(2);
+    expect(path.stderr).toMatch(/`allow` entry "http:\/\/127\.0\.0\.1:4173\/app" must be an http\(s\) origin without a path, like "http:\/\/127\.0\.0\.1:4173"/);
     const profile = await mcp(['--allow', 'http://127.0.0.1:4173', '--profile', 'qian']);
     expect(profile.code).toBe(2);
     expect(profile.stderr).toMatch(/unknown profile "qian"/);
     const headed = await mcp(['--allow', 'http://127.0.0.1:4173', '--headed']);
     expect(headed.code).toBe(2);
     expect(headed.stderr).toMatch(/--headed shows a Chrome window, but there is no display here/);
-    for (const run of [none, bad, profile, headed]) expect(run.stdout).toBe('');
+    for (const run of [none, bad, path, profile, headed]) expect(run.stdout).toBe('');
   });
 });
