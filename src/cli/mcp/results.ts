@@ -44,6 +44,9 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array, bod
   return { content };
 }
 
+/** How an agent arms an accepting answer: in place of the SDK's `session.dialogs.next(...)`. */
+const ARM_WITH_TOOLS = 'call the dialog tool with {"accept": true} (or give click "dialog": {"accept": true})';
+
 /**
  * A failed tool call as an MCP tool error: `[reason] ` and the AiteError's message (its call log
  * included). A refusal that weighed candidates (drifted, ambiguous) lists them, each with a target
@@ -52,7 +55,9 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array, bod
 export function failed(error: unknown, retries: number, notice?: string, dialogs: readonly DialogRecord[] = [], armed: readonly DialogAnswer[] = []): ToolAnswer {
   let text: string;
   if (error instanceof AiteError) {
-    text = `[${error.reason}] ${error.message}`;
+    // The SDK's advice on arming a dialog answer names its own call; an agent arms one with a tool.
+    const advice = (error.detail as { dialogAdvice?: string }).dialogAdvice;
+    text = `[${error.reason}] ${advice ? error.message.replace(advice, ARM_WITH_TOOLS) : error.message}`;
     // The protocol files a page exception under internal; an agent reads internal as "a bug in
     // aite, do not retry", which is wrong for its own expression.
     if ((error.detail as { pageException?: boolean }).pageException) {

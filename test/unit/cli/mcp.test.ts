@@ -154,6 +154,15 @@ describe('aite mcp: answers', () => {
     });
   });
 
+  it('[MCP-DIALOG] [MCP-ERROR] the SDK\'s advice on arming a dialog answer becomes the dialog tool\'s', () => {
+    const advice = 'call session.dialogs.next({ accept: true })';
+    const kept = new AiteError('timeout', `navigate did not finish. The page stayed; ${advice} before leaving it.`, { detail: { dialogAdvice: advice } });
+    expect(failed(kept, 0).content[0]).toEqual({
+      type: 'text',
+      text: '[timeout] navigate did not finish. The page stayed; call the dialog tool with {"accept": true} (or give click "dialog": {"accept": true}) before leaving it.',
+    });
+  });
+
   it('[MCP-EVALUATE-RUN] [MCP-ERROR] a page exception from evaluate keeps its reason and says it is the page\'s own, not a bug in aite', () => {
     const thrown = new AiteError('internal', 'The page threw during evaluate: TypeError: x is undefined', { detail: { exception: { name: 'TypeError', message: 'x is undefined' }, pageException: true } });
     expect(failed(thrown, 0).content[0]).toEqual({
