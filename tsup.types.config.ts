@@ -11,5 +11,8 @@ const dts = { only: true, compilerOptions: { paths: { aite: ['./dist/sdk/index.d
 export default defineConfig([
   // clean: false, because the first step's clean already emptied dist/embed, and its bundles stay.
   { ...embedRunners, clean: false, dts },
-  { ...embedVitest, clean: false, dts },
+  // Declarations in both forms: a CommonJS TypeScript project (nodenext) imports aite/vitest
+  // through `require` types; Vitest loads the ESM file whatever the project's type, so the
+  // `require` condition has types only and Node's require() of it still fails.
+  { ...embedVitest, format: ['esm', 'cjs'], clean: false, dts },
 ]);

@@ -13,6 +13,7 @@ interface JestGlobals {
   [JEST_FAILURE_HANDLERS]?: Set<JestFailureHandler>;
   [JEST_ENVIRONMENT_MARK]?: true;
   [JEST_TEST_DEADLINE]?: TestDeadline;
+  expect?: { getState?: () => { testPath?: string } };
 }
 
 let warned = false;
@@ -51,7 +52,7 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
   // Jest gives every test file a module registry of its own: nothing warm can pass to the next.
   const fixture = new SessionFixture(options, { warm: false });
   const onFailure: JestFailureHandler = async (error, testName) => {
-    await fixture.testFailed(error, testName);
+    await fixture.testFailed(error, testName, jest.expect?.getState?.().testPath);
   };
   beforeAll(async () => {
     if (!jest[JEST_ENVIRONMENT_MARK] && !warned) {

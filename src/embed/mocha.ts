@@ -7,6 +7,8 @@ interface MochaTest {
   state?: string;
   err?: unknown;
   fullTitle(): string;
+  /** The test's file. */
+  file?: string;
   /** The test's timeout in ms (0: none). */
   timeout(): number;
 }
@@ -65,7 +67,7 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     const test = this.currentTest;
     if (test?.state !== 'failed') return;
     // Mocha prints failures after the run: what is appended to the error now shows there.
-    await fixture.testFailed(test.err, test.fullTitle());
+    await fixture.testFailed(test.err, test.fullTitle(), test.file);
   });
   after(async function () {
     await fixture.stop();

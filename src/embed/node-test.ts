@@ -7,6 +7,8 @@ export { SessionFixture, type SessionFixtureOptions, type SessionFixtureOptionsI
 interface FinishedTest {
   name: string;
   fullName?: string;
+  /** The test's file (Node 22.6 and later). */
+  filePath?: string;
   passed?: boolean;
   error?: unknown;
 }
@@ -59,7 +61,8 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     // node:test wraps what the test threw in an ERR_TEST_FAILURE whose cause is the original.
     const wrapper = test.error as { cause?: unknown } | undefined;
     const original = wrapper?.cause ?? wrapper;
-    await fixture.testFailed(original, test.fullName ?? test.name);
+    // node --test runs each file in a process of its own: the file is this process's script.
+    await fixture.testFailed(original, test.fullName ?? test.name, test.filePath ?? process.argv[1]);
   });
   after(async () => {
     await fixture.stop();

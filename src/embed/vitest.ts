@@ -50,7 +50,7 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     const result = context.task.result;
     if (result?.state !== 'fail') return;
     // Vitest hands over a serialised copy of the error: its message is what the reporter prints.
-    await fixture.testFailed(result.errors?.[0], fullName(context.task));
+    await fixture.testFailed(result.errors?.[0], fullName(context.task), context.task.file?.filepath);
   });
   afterAll(async () => {
     await fixture.stop();

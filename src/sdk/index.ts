@@ -60,6 +60,9 @@ export { UsageError, type UsageErrorCode, type UsageIssue } from './errors/Usage
 export { runStep as _runStep, stepSchema as _stepSchema, type StepOutcome as _StepOutcome } from './script/runStep.js';
 export { describeStep as _describeStep, describeTarget as _describeTarget } from './script/describeStep.js';
 export { isFailedRequest as _isFailedRequest } from './session/RunRecords.js';
+// Internal, for aite mcp: the allow list checked before it serves as launch checks it, and the defaults its tools state.
+export { allowPatterns as _allowPatterns } from './launch/ExtensionStage.js';
+export { DEFAULT_TIMEOUT_MS as _DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS as _NAVIGATE_TIMEOUT_MS } from './protocol/timeouts.js';
 export { CONFIG_FILE_NAME, findConfigFile, loadConfig, resolveConfig, type ConfigOverrides } from './config/loadConfig.js';
 export { configJsonSchema, type AiteConfig, type AiteConfigFile, type ProfileConfig } from './config/schema.js';
 export {

@@ -181,9 +181,15 @@ export async function run(): Promise<void> {
   await session.close();
 }
 `;
-  const settings: Record<string, { file: string; compilerOptions: Record<string, unknown> }> = {
+  // A runner entry from CommonJS: aite/vitest is ESM (Vitest loads it so), but its types must resolve through `require`.
+  const vitestConsumer = `import { useAite, type SessionFixture } from 'aite/vitest';
+
+export const fixture: (allow: string[]) => SessionFixture = (allow) => useAite({ allow });
+`;
+  const settings: Record<string, { file: string; compilerOptions: Record<string, unknown>; source?: string }> = {
     'nodenext, ESM (.mts)': { file: 'esm.mts', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: false } },
     'nodenext, CommonJS (.cts)': { file: 'cjs.cts', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' } },
+    'nodenext, CommonJS (.cts), aite/vitest': { file: 'cjs-vitest.cts', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' }, source: vitestConsumer },
     bundler: { file: 'bundler.ts', compilerOptions: { module: 'esnext', moduleResolution: 'bundler' } },
     // TypeScript 6 deprecates node10; projects on it still exist.
     'node10, CommonJS': { file: 'node10.ts', compilerOptions: { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0' } },
@@ -195,10 +201,10 @@ export async function run(): Promise<void> {
     execFileSync('npm', ['install', '--no-save', tarball], { cwd: project, encoding: 'utf8', env: cleanEnv(), stdio: 'pipe' });
   }, 600_000);
 
-  it.for<[string, (typeof settings)[string]]>(Object.entries(settings))('%s: tsc --noEmit passes', { timeout: 120_000 }, async ([, { file, compilerOptions }], { expect }) => {
+  it.for<[string, (typeof settings)[string]]>(Object.entries(settings))('%s: tsc --noEmit passes', { timeout: 120_000 }, async ([, { file, compilerOptions, source }], { expect }) => {
     const dir = join(project, file.replace(/\.\w+$/, ''));
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, file), consumer);
+    writeFileSync(join(dir, file), source ?? consumer);
     const tsconfig = {
       compilerOptions: {
         target: 'es2022',

@@ -224,6 +224,17 @@ describe('aite mcp: every tool against real Chromium', () => {
     expect(await ok('read', { target: { label: 'Out' } })).toBe('label "Out" reads: "after later" (no re-sends)');
   });
 
+  it('[MCP-DIALOG] [DLG-BEFOREUNLOAD] a navigate a dismissed beforeunload kept from leaving fails saying to arm the dialog tool, not an SDK call', async () => {
+    await ok('navigate', { url: page('dialogs.html') });
+    await ok('click', { target: 'Guard unsaved changes' });
+    const kept = await call('navigate', { url: page('counter.html'), timeoutMs: 2000 });
+    expect(kept.isError).toBe(true);
+    expect(textOf(kept)).toMatch(/^\[timeout\] .*beforeunload dialog was dismissed .*; call the dialog tool with \{"accept": true\} \(or give click "dialog": \{"accept": true\}\) before leaving it\./);
+    expect(textOf(kept)).not.toContain('session.dialogs');
+    await ok('dialog', { accept: true });
+    expect(await ok('navigate', { url: page('counter.html') })).toMatch(/^Opened http:\/\/127\.0\.0\.1:\d+\/counter\.html /);
+  });
+
   it('[MCP-SNAPSHOT] [MCP-TARGET] a ref stays a target after another snapshot; once the page navigated it fails at once as not-found', async () => {
     await ok('navigate', { url: page('counter.html') });
     const ref = /- button "Increment" \[ref=(e\d+)\]/.exec(await ok('snapshot'))![1]!;

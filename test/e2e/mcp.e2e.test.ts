@@ -115,6 +115,8 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
 
   it('[MCP-DIALOG] a confirm dialog is answered as armed, and the step that opened it says so', async () => {
     expect(textOf(await call('dialog', { accept: false }))).toBe('The next dialog will be dismissed. (no re-sends)');
+    // While it waits, every answer says so: the next dialog gets it, whatever opens it.
+    expect(textOf(await call('read', { target: { css: '#status' } }))).toMatch(/\nA dialog answer is still armed: the next dialog will be dismissed\.$/);
     const kept = await call('click', { target: 'Delete draft' });
     expect(textOf(kept)).toBe('Done: click "Delete draft". (no re-sends)\nA confirm dialog opened: "Delete the draft?"; it was dismissed.');
     expect(textOf(await call('read', { target: { css: '#status' } }))).toContain('"Draft kept"');
@@ -122,6 +124,12 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
     const deleted = await call('click', { target: { role: 'button', name: 'Delete draft' }, dialog: { accept: true } });
     expect(textOf(deleted)).toBe('Done: click button "Delete draft". (no re-sends)\nA confirm dialog opened: "Delete the draft?"; it was accepted.');
     expect(textOf(await call('read', { target: { css: '#status' } }))).toContain('"Draft deleted"');
+    // A click's answer is that click's: unused when it returns, it is taken back, so a later
+    // unarmed confirm gets the policy's answer, not one the agent gave for another click.
+    expect(textOf(await call('click', { target: 'Subscribe', dialog: { accept: true } }))).toBe('Done: click "Subscribe". (no re-sends)');
+    expect((await call('click', { target: 'Nowhere to be found', dialog: { accept: true }, timeoutMs: 300 })).isError).toBe(true);
+    const later = await call('click', { target: 'Delete draft' });
+    expect(textOf(later)).toBe('Done: click "Delete draft". (no re-sends)\nA confirm dialog opened: "Delete the draft?"; it was dismissed (no answer was armed).');
     await call('click', { target: 'Subscribe' });
   });
 

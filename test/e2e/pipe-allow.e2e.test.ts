@@ -75,6 +75,24 @@ describe('[PIPE-ALLOW] the allow list holds for what the runner sends over the p
     await closeB({ runTab: true });
   });
 
+  it('[FAULT-40] a click whose navigation lands on B (a link to A that redirects there) fails as navigation: delivered once, it says where the page went and how to allow it', async () => {
+    await ctx.session.tab.navigate(ctx.page('counter.html'));
+    const a = await pageAt(ctx.page('counter.html'));
+    await a.evaluate((href) => {
+      const link = document.createElement('a');
+      link.href = href;
+      link.textContent = 'Leave for B';
+      document.body.append(link);
+    }, ctx.page(`redirect?to=${encodeURIComponent(B('keylog.html'))}`));
+    const clicked = await failure(ctx.session.click({ text: 'Leave for B' }));
+    expectAllowListRefusal(clicked);
+    expect(clicked.message).toContain(`the page went to ${B('keylog.html')}`);
+    expect(clicked.message).toMatch(/delivered and is not sent again/);
+    expect(clicked.message).toMatch(/add that origin to `allow`/);
+    expect(clicked.retries).toBe(0);
+    await closeB({ runTab: true });
+  });
+
   it('[FAULT-40] row 40: after A navigates to B by script, trusted keys and pictures are refused; B logs nothing', async () => {
     await ctx.session.tab.navigate(ctx.page('counter.html'));
     const a = await pageAt(ctx.page('counter.html'));

@@ -174,6 +174,8 @@ describe('resolve: failures', () => {
     const f15 = await t.fail({ cmd: 'resolve', target: { css: '.many' }, timeoutMs: 2000 });
     expect((f15.detail as { candidates: unknown[]; matches: number }).candidates).toHaveLength(10);
     expect((f15.detail as { matches: number }).matches).toBe(15);
+    // The message names 3 of the 15 and counts the rest, not the rest of the 10 candidates.
+    expect(f15.message).toMatch(/matches 15 visible elements: <li\.many> "Row 0", <li\.many> "Row 1", <li\.many> "Row 2" and 12 more\./);
     await t.page.evaluate(() => document.getElementById('many')?.remove());
   });
 

@@ -1,4 +1,4 @@
-import { attach, launch, loadConfig, UsageError, type AttachOptions, type LaunchOptions, type Session } from 'aite';
+import { _allowPatterns as allowPatterns, attach, launch, loadConfig, UsageError, type AttachOptions, type LaunchOptions, type Session } from 'aite';
 import { writeLines, type Io } from '../Io.js';
 import { hasDisplay } from './doctor.js';
 import { createMcpServer, stdioTransport } from '../mcp/server.js';
@@ -37,10 +37,14 @@ export async function mcpCommand(flags: McpFlags, io: Io, version: string, seams
     const known = Object.keys(config.profiles).map((p) => `"${p}"`).join(', ');
     throw new UsageError('unknown-profile', [{ file: config.file, field: 'profiles', message: `unknown profile "${flags.profile}". Known profiles: ${known}.` }]);
   }
-  const allow = [...new Set([...config.allow, ...profile.allow].map((origin) => originOf(origin)))];
-  if (allow.length === 0) {
+  const listed = [...config.allow, ...profile.allow];
+  if (listed.length === 0) {
     throw new UsageError('usage', 'aite mcp needs the origins the agent may open: pass --allow http://127.0.0.1:4173 (repeatable), or set "allow" in aite.config.json.');
   }
+  // Checked now as launch checks it (an entry with a path is refused, not widened to its origin):
+  // the browser starts only on the first tool call, too late for exit code 2.
+  allowPatterns(listed);
+  const allow = [...new Set(listed.map((entry) => new URL(entry).origin))];
   if (flags.attach && (flags.headed || flags.chrome)) {
     throw new UsageError('usage', '--attach drives the Chrome you run yourself; --headed and --chrome are for a Chrome aite launches. Drop one or the other.');
   }
@@ -93,14 +97,4 @@ export async function mcpCommand(flags: McpFlags, io: Io, version: string, seams
     process.off('SIGTERM', onSignal);
   }
   return 0;
-}
-
-function originOf(origin: string): string {
-  try {
-    const url = new URL(origin);
-    if (url.origin !== 'null') return url.origin;
-  } catch {
-    // said below
-  }
-  throw new UsageError('usage', `--allow takes an origin such as http://127.0.0.1:4173; "${origin}" is not one.`);
 }

@@ -1,4 +1,4 @@
-import { AiteError, describeDialog, type DialogRecord, type NetworkEntry, type PageError, type StepResult } from 'aite';
+import { AiteError, describeDialog, type DialogAnswer, type DialogRecord, type NetworkEntry, type PageError, type StepResult } from 'aite';
 import { InputError } from './flatten.js';
 
 /** What a tool answers: MCP content blocks, and whether it is a tool error. */
@@ -19,6 +19,8 @@ interface Extras {
    * alert a timer opened, one a new tab opened on load). Each is said once.
    */
   dialogs?: readonly DialogRecord[];
+  /** The answers the dialog tool armed that no dialog has used yet. */
+  armed?: readonly DialogAnswer[];
   /** What went wrong in the page since the last answer said any: its errors, and requests that failed. */
   trouble?: PageTrouble;
 }
@@ -62,7 +64,7 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array, bod
     lines.push(`Found by repair (score ${r.score}, next best ${r.runnerUp}): ${r.changes.join('; ') || r.changed.join(', ')}.`);
   }
   if (result?.navigated) lines.push(`The page went to ${result.navigated}.`);
-  lines.push(...(extras.dialogs ?? []).map(describeDialog));
+  lines.push(...(extras.dialogs ?? []).map(describeDialog), ...stillArmed(extras.armed));
   for (const w of result?.warnings ?? []) lines.push(`Warning (${w.code}): ${w.message}`);
   lines.push(...troubleLines(extras.trouble));
   if (body !== undefined) lines.push(body);
@@ -71,15 +73,20 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array, bod
   return { content };
 }
 
+/** How an agent arms an accepting answer: in place of the SDK's `session.dialogs.next(...)`. */
+const ARM_WITH_TOOLS = 'call the dialog tool with {"accept": true} (or give click "dialog": {"accept": true})';
+
 /**
  * A failed tool call as an MCP tool error: `[reason] ` and the AiteError's message (its call log
  * included). A refusal that weighed candidates (drifted, ambiguous) lists them, each with a target
  * that names it; none was acted on.
  */
-export function failed(error: unknown, retries: number, notice?: string, dialogs: readonly DialogRecord[] = [], trouble?: PageTrouble): ToolAnswer {
+export function failed(error: unknown, retries: number, notice?: string, dialogs: readonly DialogRecord[] = [], armed: readonly DialogAnswer[] = [], trouble?: PageTrouble): ToolAnswer {
   let text: string;
   if (error instanceof AiteError) {
-    text = `[${error.reason}] ${error.message}`;
+    // The SDK's advice on arming a dialog answer names its own call; an agent arms one with a tool.
+    const advice = (error.detail as { dialogAdvice?: string }).dialogAdvice;
+    text = `[${error.reason}] ${advice ? error.message.replace(advice, ARM_WITH_TOOLS) : error.message}`;
     // The protocol files a page exception under internal; an agent reads internal as "a bug in
     // aite, do not retry", which is wrong for its own expression.
     if ((error.detail as { pageException?: boolean }).pageException) {
@@ -95,8 +102,15 @@ export function failed(error: unknown, retries: number, notice?: string, dialogs
   } else {
     text = `[internal] ${error instanceof Error ? error.message : String(error)}`;
   }
-  const lines = [text, ...dialogs.map(describeDialog), ...troubleLines(trouble), ...(notice ? [notice] : [])];
+  const lines = [text, ...dialogs.map(describeDialog), ...stillArmed(armed), ...troubleLines(trouble), ...(notice ? [notice] : [])];
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
+}
+
+/** Answers armed and still waiting: the next dialog any tab opens gets them, whatever opens it. */
+function stillArmed(armed: readonly DialogAnswer[] = []): string[] {
+  if (armed.length === 0) return [];
+  const how = armed.map((a) => `${a.accept ? 'accepted' : 'dismissed'}${a.promptText !== undefined ? ` with ${JSON.stringify(a.promptText)}` : ''}`);
+  return [`A dialog answer is still armed: the next ${armed.length === 1 ? 'dialog' : `${armed.length} dialogs`} will be ${how.join(', then ')}.`];
 }
 
 function resends(n: number): string {

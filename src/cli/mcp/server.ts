@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { _isFailedRequest as isFailedRequest, type DialogRecord, type Session } from 'aite';
+import { _isFailedRequest as isFailedRequest, type DialogAnswer, type DialogRecord, type Session } from 'aite';
 import { LazySession } from './LazySession.js';
 import { failed, passed, type PageTrouble, type ToolAnswer } from './results.js';
 import { tools, type Tool } from './tools.js';
@@ -71,14 +71,16 @@ export function createMcpServer(options: McpServerOptions): { server: McpServer;
         const failedRequests = fresh(started.network, (r) => isFailedRequest(r) && !r.url.endsWith('/favicon.ico'));
         return errors.length + failedRequests.length > 0 ? { errors, failedRequests } : undefined;
       };
+      // The dialog tool's own answer says what it armed; every other answer says what is still waiting.
+      const armed = (): DialogAnswer[] => (tool.name === 'dialog' || !started ? [] : started.dialogs.armedAnswers.armed.map(({ id: _id, ...answer }) => answer));
       try {
         const outcome = await tool.run(args, ctx);
         for (const record of outcome.said ?? []) said.add(record);
         const sentence = restarted ? `${restarted}\n${outcome.sentence}` : outcome.sentence;
         const t = trouble();
-        return passed(sentence, { retries: retries(), dialogs: unsaid(), ...(outcome.result ? { result: outcome.result } : {}), ...(t ? { trouble: t } : {}) }, outcome.image, outcome.body);
+        return passed(sentence, { retries: retries(), dialogs: unsaid(), armed: armed(), ...(outcome.result ? { result: outcome.result } : {}), ...(t ? { trouble: t } : {}) }, outcome.image, outcome.body);
       } catch (error) {
-        return failed(error, retries(), restarted, unsaid(), trouble());
+        return failed(error, retries(), restarted, unsaid(), armed(), trouble());
       }
     });
   return { server, session };

@@ -1,4 +1,4 @@
-import { _describeStep as describeStep, _describeTarget as describeTarget, _runStep as runStep, _stepSchema as stepSchema, AiteError, type ScriptStep, type Session, type StepResult, type TargetInput } from 'aite';
+import { _DEFAULT_TIMEOUT_MS as DEFAULT_TIMEOUT_MS, _NAVIGATE_TIMEOUT_MS as NAVIGATE_TIMEOUT_MS, type DialogAnswer as DialogAnswerOf, _describeStep as describeStep, _describeTarget as describeTarget, _runStep as runStep, _stepSchema as stepSchema, AiteError, type ScriptStep, type Session, type StepResult, type TargetInput } from 'aite';
 import { z } from 'zod';
 import { check, flattenUnion } from './flatten.js';
 import { elementWords } from './results.js';
@@ -42,7 +42,9 @@ const { click: _click, name: _name, profile: _profile, timeoutMs: _timeout, ...c
 const Key = stepSchema('press').shape.press;
 const DialogAnswer = stepSchema('dialog').shape.dialog;
 const Files = stepSchema('upload').shape.files.describe('Absolute paths of files on the machine Chrome runs on (relative ones: to where the server started); [] clears the input.');
-const timeoutMs = z.number().int().positive().max(120_000).optional().describe('How long the step may take, in ms (default the server\'s, 5000).');
+const Ms = z.number().int().positive().max(120_000).optional();
+const timeoutMs = Ms.describe(`How long the step may take, in ms (default the server's --timeout, else ${DEFAULT_TIMEOUT_MS}).`);
+const loadTimeoutMs = Ms.describe(`How long the page may take to load, in ms (default ${NAVIGATE_TIMEOUT_MS}, or the server's --timeout when that is longer).`);
 
 /** A tool that is one script step: the step describes itself ("click \"Send\"") and runs as `aite run` runs it. */
 function stepTool(name: string, description: string, input: z.ZodObject, toStep: (args: Record<string, unknown>) => ScriptStep): Tool {
@@ -90,7 +92,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     {
       name: 'navigate',
       description: `Open an absolute http(s) URL in the run's tab (a new tab the first time) and wait until it has loaded. Only these origins may be opened: ${allow.join(', ')}; any other is refused before anything runs. Then call snapshot to see the page.`,
-      input: z.strictObject({ url: z.string().min(1).describe('An absolute URL, e.g. "http://127.0.0.1:4173/"'), timeoutMs }),
+      input: z.strictObject({ url: z.string().min(1).describe('An absolute URL, e.g. "http://127.0.0.1:4173/"'), timeoutMs: loadTimeoutMs }),
       async run(args, ctx) {
         const url = refuseOutside(String(args.url), ctx.allow);
         const session = await ctx.session();
@@ -113,14 +115,14 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     {
       name: 'click',
       description:
-        'Click an element with real mouse input, once (button, modifiers, clickCount 2 for a double click). It is found first: a look-alike or drifted element is refused, never clicked. An action is never sent twice, so after a failure look at the page before trying again. With "dialog", the dialog the click opens (confirm, prompt) is answered so.',
+        'Click an element with real mouse input, once (button, modifiers, clickCount 2 for a double click). It is found first: a look-alike or drifted element is refused, never clicked. An action is never sent twice, so after a failure look at the page before trying again. With "dialog", the dialog the click opens (confirm, prompt) is answered so; an answer the click did not use is taken back.',
       input: z.strictObject({ target: Target, ...clickOptions, dialog: DialogAnswer.optional(), timeoutMs }),
       async run(args, ctx) {
         const { target, dialog, timeoutMs: ms, ...how } = args;
         const session = await ctx.session();
-        if (dialog !== undefined) await runStep(session, { dialog: dialog as { accept: boolean; promptText?: string } });
         const step = { click: target as TargetInput, ...how, ...opt({ timeoutMs: ms }) } as ScriptStep;
-        const { result } = await runStep(session, step);
+        const click = (): ReturnType<typeof runStep> => runStep(session, step);
+        const { result } = await (dialog === undefined ? click() : session.dialogs.during(dialog as DialogAnswerOf, click));
         return { sentence: done(step, target, result), ...(result ? { result } : {}) };
       },
     },
@@ -296,6 +298,10 @@ function refuseOutside(url: string, allow: readonly string[]): string {
     parsed = new URL(url);
   } catch {
     throw new AiteError('unsupported', `"${url}" is not an absolute URL; navigate takes one such as ${allow[0] ?? 'http://127.0.0.1:4173'}/.`);
+  }
+  // file:, data:, about:, javascript:, chrome: have no origin to allow: no --allow opens them.
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new AiteError('unsupported', `navigate opens only http(s) pages; ${JSON.stringify(url)} is not one, so nothing was opened.`, { detail: { url }, command: 'navigate' });
   }
   if (!allow.includes(parsed.origin)) {
     throw new AiteError(

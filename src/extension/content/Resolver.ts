@@ -147,7 +147,7 @@ export function scopeOf(w: Within, doc: Document = document, texts: TextIndex = 
     if (rows.length > 1) {
       return {
         reason: 'ambiguous',
-        message: `${rows.length} rows or cards say ${q(w)} (${listOf(rows.slice(0, CANDIDATES_MAX).map((e) => formatElement(e, texts.of(e))))}); a within must name one. Use more of the row's text, or a within target with nth.`,
+        message: `${rows.length} rows or cards say ${q(w)} (${listOf(rows.slice(0, CANDIDATES_MAX).map((e) => formatElement(e, texts.of(e))), 3, rows.length)}); a within must name one. Use more of the row's text, or a within target with nth.`,
         detail: { within: w, matches: rows.length },
       };
     }
@@ -354,7 +354,7 @@ export function ambiguousFailure(target: Target, ev: Evaluation): CommandFailure
   const shown = ev.visible.slice(0, CANDIDATES_MAX);
   return new CommandFailure(
     'ambiguous',
-    `The target ${formatTarget(target)} matches ${n} visible elements: ${listOf(shown.map((e) => formatElement(e, ev.texts.of(e))))}. Add \`nth\`, \`within\`, \`exact\` or another key to name one.`,
+    `The target ${formatTarget(target)} matches ${n} visible elements: ${listOf(shown.map((e) => formatElement(e, ev.texts.of(e))), 3, n)}. Add \`nth\`, \`within\`, \`exact\` or another key to name one.`,
     {
       target,
       matches: n,

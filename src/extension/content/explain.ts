@@ -32,10 +32,14 @@ export function formatElement(el: Element, text?: string): string {
   return t ? `<${head}> ${q(t)}` : `<${head}>`;
 }
 
-/** A list of things in words, at most `max` shown. */
-export function listOf(items: string[], max = 3): string {
+/**
+ * A list of things in words, at most `max` shown. `total`: how many there are when `items` holds
+ * only the first of them (the rest are counted from it, not from `items`).
+ */
+export function listOf(items: string[], max = 3, total = items.length): string {
   const shown = items.slice(0, max).join(', ');
-  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+  const more = total - Math.min(max, items.length);
+  return more > 0 ? `${shown} and ${more} more` : shown;
 }
 
 export function q(s: string): string {

@@ -13,7 +13,7 @@ export const BUNDLES = ['worker.js', 'content.js', 'page-errors.js'] as const;
 
 /**
  * Turns the run's `allow` list into host match patterns, refusing what is not an http(s) origin.
- * @public
+ * @internal
  */
 export function allowPatterns(allow: readonly string[]): string[] {
   if (allow.length === 0) {

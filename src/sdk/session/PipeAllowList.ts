@@ -42,6 +42,20 @@ export class PipeAllowList {
   }
 
   /**
+   * Throws `navigation` when input the run delivered (`action`) took the tab to `url`, an http(s)
+   * page outside the list: the step fails there, saying where the page went; the input is not
+   * sent again.
+   */
+  landed(url: string, action: string): void {
+    if (!/^https?:/.test(url) || isAllowed(url, this.origins)) return;
+    throw new AiteError(
+      'navigation',
+      `${action} was delivered and is not sent again, but the page went to ${url}: ${originOf(url)} is outside the run's allow list (${this.origins.join(', ')}), so aite does nothing more there; add that origin to \`allow\` if the run may work there.`,
+      { command: action, detail: { origin: originOf(url), allow: [...this.origins], url } },
+    );
+  }
+
+  /**
    * The page, with every call that acts on it or shows it (`mouse.*`, `keyboard.*`,
    * `screenshot`, `waitForNetworkIdle`, `evaluate`, ...) checked first, each time it is made.
    */

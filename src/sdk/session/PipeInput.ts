@@ -139,7 +139,8 @@ export class PipeInput extends TrustedInput<Page> implements Input {
    * The next step must talk to the document the input navigated to, not the one it left: a
    * navigation the input started in the tab's top frame is waited for until it commits, within
    * what is left of the step's timeout. The input was delivered, so a navigation still on its
-   * way then is a warning, never a failure or a re-send.
+   * way then is a warning, never a re-send; one that committed outside the allow list fails the
+   * step as `navigation`.
    */
   async #afterNavigation(step: StepContext, action: string, navigation: InputNavigation): Promise<void> {
     const leftMs = this.timeout(step) - step.durationMs();
@@ -147,7 +148,10 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     if (end === 'none') return;
     const url = redactUrl(navigation.url ?? '');
     step.log.push(`  ${action} started a navigation to ${url}: ${end === 'pending' ? 'not committed yet' : end}`);
-    if (end === 'committed') step.navigated = redactUrl(navigation.committedUrl ?? navigation.url ?? '');
+    if (end === 'committed') {
+      step.navigated = redactUrl(navigation.committedUrl ?? navigation.url ?? '');
+      this.runTab.landed(step.navigated, action);
+    }
     if (end === 'pending') {
       step.warn({ code: 'navigation', message: `${action} started a navigation to ${url} that had not committed within the step's ${this.timeout(step)} ms; the step goes on without it (the input was delivered and is not sent again).` });
     }

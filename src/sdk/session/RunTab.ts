@@ -107,6 +107,11 @@ export class RunTab {
     return this.#allow ? this.#allow.guard(page) : page;
   }
 
+  /** Throws `navigation` when input took the run's tab to `url`, outside the allow list (see {@link PipeAllowList.landed}). */
+  landed(url: string, action: string): void {
+    this.#allow?.landed(url, action);
+  }
+
   async #find(send: Send, options: { cachedOnly?: boolean }): Promise<Page> {
     const pages = this.#pages;
     const tabId = this.#current;

@@ -686,9 +686,16 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
       this.#count(step, request.cmd, error.retries);
       this.#runTab.failed(request.cmd, error);
       // A timeout a dialog explains (a dismissed beforeunload kept the page) says so.
-      const dialogs = error.reason === 'timeout' ? this.dialogs.explainSince(dialogsBefore) : undefined;
-      const explained = dialogs
-        ? new AiteError(error.reason, `${error.message.split('\nCall log:\n')[0]} ${dialogs}`, { detail: error.detail, command: error.command, retries: error.retries, callLog: error.callLog, cause: error })
+      // `detail.dialogAdvice`: the words that say how to arm an answer, for a caller to put its own in their place.
+      const why = error.reason === 'timeout' ? this.dialogs.explainSince(dialogsBefore) : undefined;
+      const explained = why
+        ? new AiteError(error.reason, `${error.message.split('\nCall log:\n')[0]} ${why.sentence}`, {
+            detail: why.advice ? { ...error.detail, dialogAdvice: why.advice } : error.detail,
+            command: error.command,
+            retries: error.retries,
+            callLog: error.callLog,
+            cause: error,
+          })
         : error;
       throw cut && TIMING_REASONS.has(error.reason) ? explainCut(explained, cut, timeoutMs!) : explained;
     }

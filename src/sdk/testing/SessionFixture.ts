@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { AiteError } from '../errors/AiteError.js';
 import { REASONS } from '../protocol/reasons.js';
 import type { launch } from '../session/launch.js';
@@ -221,11 +221,13 @@ export class SessionFixture {
    * session's last failed step in this test, else the failure picture of the page as the test
    * left it) into the results folder, and appends where it is,
    * the reason and the retry counts to the error's message, so every reporter shows them.
+   * `testFile`, the test's file, goes into the picture's name: two files' tests of the same name
+   * write two pictures.
    */
-  async testFailed(error: unknown, testName: string): Promise<TestFailure> {
+  async testFailed(error: unknown, testName: string, testFile?: string): Promise<TestFailure> {
     const session = this.#session;
     const reason = reasonOf(error);
-    const screenshot = await this.#saveScreenshot(error, testName);
+    const screenshot = await this.#saveScreenshot(error, pictureName(testName, testFile));
     // A reporter that serialises the error (toJSON) then names the file, not the bytes. A runner
     // that serialised it already (Vitest) prints its copy: the copy names the file too.
     if (screenshot && error instanceof AiteError) error.screenshotPath = screenshot;
@@ -241,14 +243,13 @@ export class SessionFixture {
     return { testName, reason, screenshot, retries, summary };
   }
 
-  async #saveScreenshot(error: unknown, testName: string): Promise<string | undefined> {
+  async #saveScreenshot(error: unknown, base: string): Promise<string | undefined> {
     const carried = (error as { screenshot?: unknown } | null)?.screenshot;
     let png = ArrayBuffer.isView(carried) ? new Uint8Array(carried.buffer, carried.byteOffset, carried.byteLength) : this.#failedStepShot;
     if (!png && this.#session) png = await this.#session.failurePicture(pictured(error));
     if (!png) return undefined;
     const dir = resolve(this.#resultsDir ?? process.env.AITE_RESULTS_DIR ?? 'aite-results');
     await mkdir(dir, { recursive: true });
-    const base = slug(testName) || 'test';
     let path = join(dir, `${base}.png`);
     for (let n = 2; this.#written.has(path); n += 1) path = join(dir, `${base}-${n}.png`);
     this.#written.add(path);
@@ -287,6 +288,15 @@ function describeRetries(retries: RetryCounts): string {
     .filter(([, n]) => (n ?? 0) > 0)
     .map(([command, n]) => `${command} ${n}`);
   return `${retries.total}${by.length > 0 ? ` (${by.join(', ')})` : ''}`;
+}
+
+/**
+ * A failure picture's file name (without .png): the test's file (relative to the working
+ * directory), then its name, each made safe for a file name.
+ */
+export function pictureName(testName: string, testFile?: string): string {
+  const file = testFile ? slug(relative(process.cwd(), testFile)) : '';
+  return [file, slug(testName)].filter(Boolean).join('--') || 'test';
 }
 
 function slug(name: string): string {

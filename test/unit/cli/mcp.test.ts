@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { check, flattenUnion, InputError } from '../../../src/cli/mcp/flatten.js';
 import { failed, passed } from '../../../src/cli/mcp/results.js';
 import { tools } from '../../../src/cli/mcp/tools.js';
+import { DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS } from '../../../src/sdk/protocol/timeouts.js';
 import { Capture } from '../../support/Capture.js';
 import { tempDirs } from '../../support/tempDirs.js';
 
@@ -49,6 +50,25 @@ describe('aite mcp: tool inputs', () => {
     expect(tools(['http://127.0.0.1:4173'], true).map((t) => t.name)).toContain('evaluate');
   });
 
+  it('[MCP-ALLOW] navigate to a page that is not http(s) is refused as such before a browser starts, not as an origin to allow', async () => {
+    const navigate = tools(['http://127.0.0.1:4173']).find((t) => t.name === 'navigate')!;
+    const ctx = { allow: ['http://127.0.0.1:4173'], session: () => Promise.reject(new Error('no browser may start')) };
+    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,hi', 'about:blank', 'chrome://version']) {
+      const error = await navigate.run({ url }, ctx).then(() => undefined, (e: unknown) => e as AiteError);
+      expect(error, url).toBeInstanceOf(AiteError);
+      expect(error!.reason).toBe('unsupported');
+      expect(error!.message).toBe(`navigate opens only http(s) pages; ${JSON.stringify(url)} is not one, so nothing was opened.`);
+    }
+  });
+
+  it('[MCP-TOOLS] navigate\'s timeoutMs says its own default, not the step default', () => {
+    const list = tools(['http://127.0.0.1:4173']);
+    const described = (name: string): string => (z.toJSONSchema(list.find((t) => t.name === name)!.input) as unknown as { properties: { timeoutMs: { description: string } } }).properties.timeoutMs.description;
+    expect(described('navigate')).toContain(`default ${NAVIGATE_TIMEOUT_MS}`);
+    expect(described('click')).toContain(`${DEFAULT_TIMEOUT_MS}`);
+    expect(described('click')).not.toContain(`${NAVIGATE_TIMEOUT_MS}`);
+  });
+
   it('[MCP-TARGET] a target is a script target: a plain string, or an object the script format accepts', () => {
     const click = tools(['http://127.0.0.1:4173']).find((t) => t.name === 'click')!.input;
     expect(click.safeParse({ target: 'Send' }).success).toBe(true);
@@ -59,6 +79,13 @@ describe('aite mcp: tool inputs', () => {
 
 describe('aite mcp: answers', () => {
   const step = (extra: Partial<StepResult> & { dialogs?: unknown[] } = {}): StepResult => ({ ok: true, retries: 0, warnings: [], durationMs: 12, ...extra }) as StepResult;
+
+  it('[MCP-DIALOG] [MCP-RESULT] an answer armed and still waiting is said after the dialogs, passed or failed', () => {
+    const armed = [{ accept: true, promptText: 'Ana' }, { accept: false }];
+    expect(passed('Done: read.', { retries: 0, armed }).content[0]).toEqual({ type: 'text', text: 'Done: read. (no re-sends)\nA dialog answer is still armed: the next 2 dialogs will be accepted with "Ana", then dismissed.' });
+    expect(failed(new AiteError('timeout', 'Too slow.'), 0, undefined, [], [{ accept: false }]).content[0]).toEqual({ type: 'text', text: '[timeout] Too slow.\nA dialog answer is still armed: the next dialog will be dismissed.' });
+    expect(passed('Done: read.', { retries: 0, armed: [] }).content[0]).toEqual({ type: 'text', text: 'Done: read. (no re-sends)' });
+  });
 
   it('[MCP-RESULT] a passed step is its sentence and re-sends; repair, dialogs and warnings only when there are any', () => {
     expect(passed('Done: click "Send".', { retries: 0, result: step() }).content).toEqual([{ type: 'text', text: 'Done: click "Send". (no re-sends)' }]);
@@ -138,6 +165,15 @@ describe('aite mcp: answers', () => {
     });
   });
 
+  it('[MCP-DIALOG] [MCP-ERROR] the SDK\'s advice on arming a dialog answer becomes the dialog tool\'s', () => {
+    const advice = 'call session.dialogs.next({ accept: true })';
+    const kept = new AiteError('timeout', `navigate did not finish. The page stayed; ${advice} before leaving it.`, { detail: { dialogAdvice: advice } });
+    expect(failed(kept, 0).content[0]).toEqual({
+      type: 'text',
+      text: '[timeout] navigate did not finish. The page stayed; call the dialog tool with {"accept": true} (or give click "dialog": {"accept": true}) before leaving it.',
+    });
+  });
+
   it('[MCP-EVALUATE-RUN] [MCP-ERROR] a page exception from evaluate keeps its reason and says it is the page\'s own, not a bug in aite', () => {
     const thrown = new AiteError('internal', 'The page threw during evaluate: TypeError: x is undefined', { detail: { exception: { name: 'TypeError', message: 'x is undefined' }, pageException: true } });
     expect(failed(thrown, 0).content[0]).toEqual({
@@ -164,13 +200,17 @@ describe('aite mcp: what is wrong before it serves', () => {
     expect(none.stderr).toMatch(/aite mcp needs the origins the agent may open: pass --allow/);
     const bad = await mcp(['--allow', 'localhost']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--allow takes an origin such as http:\/\/127\.0\.0\.1:4173; "localhost" is not one/);
+    expect(bad.stderr).toMatch(/`allow` entry "localhost" is not an origin like "http:\/\/127\.0\.0\.1:4173"/);
+    // An origin with a path is refused as launch refuses it, not widened to the whole origin.
+    const path = await mcp(['--allow', 'http://127.0.0.1:4173/app']);
+    expect(path.code).toBe(2);
+    expect(path.stderr).toMatch(/`allow` entry "http:\/\/127\.0\.0\.1:4173\/app" must be an http\(s\) origin without a path, like "http:\/\/127\.0\.0\.1:4173"/);
     const profile = await mcp(['--allow', 'http://127.0.0.1:4173', '--profile', 'qian']);
     expect(profile.code).toBe(2);
     expect(profile.stderr).toMatch(/unknown profile "qian"/);
     const headed = await mcp(['--allow', 'http://127.0.0.1:4173', '--headed']);
     expect(headed.code).toBe(2);
     expect(headed.stderr).toMatch(/--headed shows a Chrome window, but there is no display here/);
-    for (const run of [none, bad, profile, headed]) expect(run.stdout).toBe('');
+    for (const run of [none, bad, path, profile, headed]) expect(run.stdout).toBe('');
   });
 });

@@ -100,6 +100,17 @@ describe('AiteError as data', () => {
     expect(error.message).toContain('aite: not-found in click {"text":"Withdraw"}');
   });
 
+  it('a failure picture\'s name starts with its test file (relative, made safe): same-named tests of two files write two pictures', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aite-error-'));
+    dirs.push(dir);
+    process.env.AITE_RESULTS_DIR = dir;
+    const fixture = new SessionFixture({ allow: ['http://127.0.0.1:4173'] });
+    const one = await fixture.testFailed({ screenshot: PNG }, 'wallet > sends', join(process.cwd(), 'test', 'e2e', 'wallet.test.ts'));
+    const two = await fixture.testFailed({ screenshot: PNG }, 'wallet > sends', join(process.cwd(), 'test', 'e2e', 'Wallet Two.spec.ts'));
+    expect(one.screenshot).toBe(join(dir, 'test-e2e-wallet-test-ts--wallet-sends.png'));
+    expect(two.screenshot).toBe(join(dir, 'test-e2e-wallet-two-spec-ts--wallet-sends.png'));
+  });
+
   it('a runner\'s copy of the error (the one it prints) names the written file once the hook wrote it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aite-error-'));
     dirs.push(dir);

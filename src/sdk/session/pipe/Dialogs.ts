@@ -134,6 +134,25 @@ export class Dialogs {
   }
 
   /**
+   * Arms `answer` for the dialog `action` opens. An answer still unused when `action` settles
+   * (it opened none, or failed first) is taken back: it was given for that action, and must not
+   * answer a later dialog nobody armed. @internal
+   */
+  async during<T>(answer: DialogAnswer, action: () => Promise<T>): Promise<T> {
+    this.next(answer);
+    const id = this.#armedIds;
+    try {
+      return await action();
+    } finally {
+      const index = this.#armed.findIndex((a) => a.id === id);
+      if (index >= 0) {
+        this.#armed.splice(index, 1);
+        this.#changes += 1;
+      }
+    }
+  }
+
+  /**
    * The answers not yet used, with their ids, and a count that changes whenever they do: attach
    * mode hands them to the extension, which answers the dialogs itself. @internal
    */
@@ -185,16 +204,20 @@ export class Dialogs {
 
   /**
    * Why a command that timed out may have: the dialogs answered since `since` (an index into
-   * `seen`), in a sentence, or undefined when there were none. @internal
+   * `seen`), in a sentence, or undefined when there were none. A dismissed beforeunload comes
+   * with `advice`, the words of the sentence that say how to arm an answer in the SDK: a caller
+   * with another way to arm one (aite mcp's dialog tool) puts its own words in their place.
+   * @internal
    */
-  explainSince(since: number): string | undefined {
+  explainSince(since: number): { sentence: string; advice?: string } | undefined {
     const during = this.seen.slice(since);
     if (during.length === 0) return undefined;
     const stayed = during.find((d) => d.type === 'beforeunload' && !d.accepted);
     if (stayed) {
-      return `The page's beforeunload dialog was dismissed (${stayed.by === 'armed' ? 'as dialogs.next() said' : 'the dialogs policy'}), so the page stayed where it was; call session.dialogs.next({ accept: true }) before leaving it.`;
+      const advice = 'call session.dialogs.next({ accept: true })';
+      return { sentence: `The page's beforeunload dialog was dismissed (${stayed.by === 'armed' ? 'as the armed answer said' : 'the dialogs policy'}), so the page stayed where it was; ${advice} before leaving it.`, advice };
     }
-    return `Meanwhile the page opened ${during.map((d) => `a ${d.type} ("${d.message}", ${d.accepted ? 'accepted' : 'dismissed'})`).join(', ')}.`;
+    return { sentence: `Meanwhile the page opened ${during.map((d) => `a ${d.type} ("${d.message}", ${d.accepted ? 'accepted' : 'dismissed'})`).join(', ')}.` };
   }
 
 
