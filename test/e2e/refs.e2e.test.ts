@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, type Session } from '../../src/sdk/index.js';
 import { failure } from './support/failure.js';
 import { servePages, type PageServer } from './support/pageServer.js';
+import { refOf } from './support/refOf.js';
 
 // Two pages built alike, so that numbered per document a ref of one would name an element of the
 // other: A's "Remove" and B's "Email" would get the same number. servePages sends no no-store header, so going back from B
@@ -37,12 +38,6 @@ afterAll(async () => {
   await session?.close();
   await server?.close();
 });
-
-function refOf(text: string, line: RegExp): string {
-  const found = text.split('\n').find((l) => line.test(l));
-  expect(found, `a line matching ${line} in:\n${text}`).toBeDefined();
-  return /\[ref=(e\d+)\]/.exec(found!)![1]!;
-}
 
 describe('refs end with their document', () => {
   it('[SNAP-REF-BFCACHE] after going back to a page the back/forward cache restored, a ref from the last snapshot fails at once as not-found and acts on nothing', async () => {

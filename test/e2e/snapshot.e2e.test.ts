@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
+import { refOf } from './support/refOf.js';
 
 const ctx = useSession();
-
-function refOf(text: string, line: RegExp): string {
-  const found = text.split('\n').find((l) => line.test(l));
-  expect(found, `a line matching ${line} in:\n${text}`).toBeDefined();
-  return /\[ref=(e\d+)\]/.exec(found!)![1]!;
-}
 
 describe('session.snapshot()', () => {
   it('[SNAP-OUTLINE] outlines a form with its roles, names, states and values, an open shadow root and a same-origin iframe', async () => {
