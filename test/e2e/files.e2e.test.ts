@@ -12,10 +12,10 @@ const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/upl
 const out = await mkdtemp(join(tmpdir(), 'aite-files-test-'));
 afterAll(() => rm(out, { recursive: true, force: true }));
 
-/** Every file in the session download folders (aite-downloads-*) under the temp folder. */
+/** Every file in the download folders of the temp profiles (aite-profile-*) under the temp folder. */
 async function sessionDownloads(): Promise<string[]> {
-  const folders = (await readdir(tmpdir())).filter((name) => name.startsWith('aite-downloads-'));
-  const files = await Promise.all(folders.map(async (f) => (await readdir(join(tmpdir(), f)).catch(() => [])).map((n) => join(f, n))));
+  const folders = (await readdir(tmpdir())).filter((name) => name.startsWith('aite-profile-')).map((f) => join(tmpdir(), f, 'aite-downloads'));
+  const files = await Promise.all(folders.map(async (f) => (await readdir(f).catch(() => [])).map((n) => join(f, n))));
   return files.flat();
 }
 

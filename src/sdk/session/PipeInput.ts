@@ -34,10 +34,10 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     private readonly runTab: RunTab,
     browser: Browser,
     /** `countRetry` counts a click the hit-target guard stopped and sends again; `verdicts`: see TrustedInput. */
-    private readonly pipe: { dialogs: Dialogs; timeoutMs: number; countRetry: (step: StepContext) => void; verdicts?: VerdictSource },
+    private readonly pipe: { dialogs: Dialogs; timeoutMs: number; countRetry: (step: StepContext) => void; verdicts?: VerdictSource; downloads?: string },
   ) {
     super(pipe);
-    this.#downloads = new Downloads(pipeDownloads(browser));
+    this.#downloads = new Downloads(pipeDownloads(browser, pipe.downloads));
   }
 
   async upload(step: StepContext, found: Found, paths: readonly string[]): Promise<void> {

@@ -110,6 +110,12 @@ export interface SessionParts {
   allow?: readonly string[];
   /** Whether the profile is the temp one launch() made (reset clears its storage by default). Default false. */
   tempProfile?: boolean;
+  /**
+   * Where every download goes from the start (a folder of the temp profile, removed with it even
+   * when the process is stopped by a signal). Without it, Chrome's own folder until the first
+   * `download()` (a profile the user named keeps its own downloads).
+   */
+  downloads?: string;
   /** What to do with a dialog nobody armed an answer for; default dismiss. */
   dialogs?: DialogPolicy;
   /** Attach mode: whether the extension's chrome.debugger carries trusted input, pictures and dialogs in the run's tabs. Default false. */
@@ -224,6 +230,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     // A click the hit-target guard stopped is tried once more: a re-send, counted as one.
     this.#input = parts.browser
       ? new PipeInput(this.#runTab, parts.browser, {
+          ...(parts.downloads ? { downloads: parts.downloads } : {}),
           dialogs: this.dialogs,
           timeoutMs: parts.timeoutMs,
           countRetry: (step) => this.#count(step, 'act', 1),

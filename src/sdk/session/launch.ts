@@ -142,6 +142,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
       lock,
       allow: opts.allow,
       tempProfile: tempDir !== undefined,
+      ...(tempDir ? { downloads: join(tempDir, 'aite-downloads') } : {}),
       ...(opts.dialogs ? { dialogs: opts.dialogs } : {}),
       close: () => cleanup(() => browser.close()),
     });

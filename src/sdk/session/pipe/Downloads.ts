@@ -112,14 +112,17 @@ export class Downloads {
 
 /**
  * Downloads over the pipe: Chrome saves each into a folder of the session's
- * (`Browser.setDownloadBehavior`, set as the session starts), named by its guid ("allowAndName",
- * so two downloads of one name never clash), and tells when one begins and ends.
+ * (`Browser.setDownloadBehavior`), named by its guid ("allowAndName", so two downloads of one
+ * name never clash), and tells when one begins and ends. With `folder` (the temp profile's), every
+ * download goes there from the start, so a plain click that downloads never writes into the
+ * person's Downloads folder; without it, from the first `download()` on.
  */
-export function pipeDownloads(browser: Browser): DownloadSource {
+export function pipeDownloads(browser: Browser, folder?: string): DownloadSource {
   let ready: Promise<{ cdp: CDPSession; dir: string }> | undefined;
   const setUp = (): Promise<{ cdp: CDPSession; dir: string }> => {
     ready ??= (async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'aite-downloads-'));
+      const dir = folder ?? (await mkdtemp(join(tmpdir(), 'aite-downloads-')));
+      if (folder) await mkdir(folder, { recursive: true });
       const cdp = await browser.target().createCDPSession();
       await cdp.send('Browser.setDownloadBehavior', { behavior: 'allowAndName', downloadPath: dir, eventsEnabled: true });
       return { cdp, dir };
@@ -127,9 +130,9 @@ export function pipeDownloads(browser: Browser): DownloadSource {
     ready.catch(() => (ready = undefined));
     return ready;
   };
-  // At once, not at the first download(): a plain click that downloads must not write into the
-  // person's Downloads folder, outside the session (Playwright keeps them in a temp folder too).
-  setUp().catch(() => undefined);
+  // At once, not at the first download(): a plain click that downloads must not write outside
+  // the temp profile (Playwright keeps downloads in a temp folder too).
+  if (folder) setUp().catch(() => undefined);
   return {
     owned: true,
     noPath: 'Chrome did not say where it saved it',
