@@ -577,8 +577,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * again, counted as a resolve retry, until the step's timeout; after input, never.
    */
   #composed(name: string, target: TargetInput | undefined, options: StepOptions, body: (step: StepContext) => Promise<void>): Promise<StepResult> {
-    const deadline = performance.now() + (options.timeoutMs ?? this.#parts.timeoutMs);
     const started = performance.now();
+    const deadline = started + (options.timeoutMs ?? this.#parts.timeoutMs);
     return this.#step(name, target, options.timeoutMs, async (step) => {
       for (let again = 0; ; again++) {
         try {
