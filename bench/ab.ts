@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Page, Protocol } from 'puppeteer-core';
 import { CONTENT_HANDLER_KEY } from '../src/sdk/protocol/index.js';
 import { launch, type Session } from '../src/sdk/index.js';
-import { InputNavigation } from '../src/sdk/session/pipe/InputNavigation.js';
+import { InputNavigation, pipeNavigationSource } from '../src/sdk/session/pipe/InputNavigation.js';
 import { startPageServer } from './server.js';
 import { median, p95, percentile } from './stats.js';
 
@@ -62,7 +62,7 @@ async function cases(session: Session, page: Page, tab: number): Promise<Record<
       },
       a: () => page.mouse.click(needle.x, needle.y),
       b: async () => {
-        const navigation = new InputNavigation(page);
+        const navigation = new InputNavigation(pipeNavigationSource(page));
         await page.mouse.click(needle.x, needle.y);
         if ((await navigation.settled(30_000)) !== 'none') throw new Error('click-nav-watch: the click navigated');
       },

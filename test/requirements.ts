@@ -228,6 +228,7 @@ export const REQUIREMENTS = {
   'ATT-DIALOG': 'attach mode: native dialogs in the run\u2019s tabs are answered by the extension at once, by dialogs.next() or the dialogs policy, and listed in dialogs.seen and StepResult.dialogs',
   'ATT-UPLOAD': 'attach mode: upload sets the files of a file input (or its label\u2019s) through chrome.debugger, and answers the file chooser a trusted click opened; [] clears',
   'ATT-FALLBACK': 'attach mode: where chrome.debugger is refused (no permission, another debugger, the bar cancelled, attach({ debugger: false })) a step sends plain DOM events and says so once in its warnings',
+  'ATT-NAV': 'attach mode with chrome.debugger: input that starts a navigation in the run\u2019s tab waits for it to commit (StepResult.navigated), and one that lands outside the allow list fails the step as navigation, delivered once',
   'ATT-OWN-TABS': 'attach mode attaches chrome.debugger only to the run\u2019s own tabs: a tab of the person the run did not open or switch to is never attached, and the run\u2019s are detached when the session closes',
   // Attach mode: the network, page errors and downloads through chrome.debugger
   'ATT-NETWORK': 'attach mode: the run tab\u2019s requests are in session.network (method, status, resource type, duration from CDP\u2019s timestamps) and request events, as the extension\u2019s chrome.debugger hears them',

@@ -305,6 +305,40 @@ describe('attach mode with chrome.debugger', () => {
     await session.verify.targetText({ label: 'Log' }, 'contract: a.png (7 bytes)');
   });
 
+  it('[ATT-NAV] a click on a link waits for the page it opens, as over the pipe; a select whose onchange navigates too; the next step talks to the new page', async () => {
+    await session.tab.navigate(new URL('trusted.html', server.url).href);
+    const slow = new URL('status/200?ms=500', server.url).href;
+    await session.evaluate(`(() => { const a = document.createElement('a'); a.href = ${JSON.stringify(slow)}; a.textContent = 'Slow page'; document.body.append(a); })()`);
+    const clicked = await session.click({ text: 'Slow page' });
+    expect(clicked.navigated).toBe(slow);
+    expect(clicked.warnings).toEqual([]);
+    expect(await session.evaluate('location.pathname')).toBe('/status/200');
+    await session.tab.navigate(new URL('click-nav.html', server.url).href);
+    const selected = await session.select({ label: 'Go to' }, 'Slow page');
+    expect(selected.navigated).toBe(slow);
+    expect(await session.evaluate('location.pathname')).toBe('/status/200');
+    // A click that starts none answers at once, without a navigation.
+    await session.tab.navigate(new URL('trusted.html', server.url).href);
+    const stays = await session.click({ role: 'button', name: 'Go' });
+    expect(stays.navigated).toBeUndefined();
+    await session.verify.targetText({ css: '#click' }, 'click trusted=true detail=1');
+  });
+
+  it('[ATT-NAV] [FAULT-40] a click whose navigation lands outside the allow list (a redirect) fails as navigation: delivered once, saying where the page went', async () => {
+    await session.tab.navigate(new URL('trusted.html', server.url).href);
+    const away = new URL('counter.html?landed=1', outside.url).href;
+    const via = new URL(`redirect?to=${encodeURIComponent(away)}`, server.url).href;
+    await session.evaluate(`(() => { const a = document.createElement('a'); a.href = ${JSON.stringify(via)}; a.textContent = 'Leave'; document.body.append(a); })()`);
+    const clicked = await session.click({ text: 'Leave' }).then(
+      () => undefined,
+      (e: unknown) => e as { reason: string; message: string; retries: number },
+    );
+    expect(clicked).toMatchObject({ reason: 'navigation', retries: 0 });
+    expect(clicked!.message).toContain(`the page went to ${away}`);
+    expect(clicked!.message).toMatch(/delivered and is not sent again/);
+    await session.tab.navigate(new URL('trusted.html', server.url).href, { tab: session.tab.current! });
+  });
+
   it('[ATT-OWN-TABS] a run tab that goes outside the allow list is detached at once; back on the list, the next step attaches again', async () => {
     await session.tab.navigate(new URL('trusted.html', server.url).href);
     await session.click({ role: 'button', name: 'Go' });

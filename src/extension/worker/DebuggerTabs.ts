@@ -1,7 +1,9 @@
 import {
   CommandFailure,
+  cutNavigationEvent,
   cutWatchedEvent,
   FIND_FILE_INPUT,
+  NAVIGATION_CDP_METHODS,
   readFirstDocumentOver,
   redactUrl,
   WATCHED_CDP_METHODS,
@@ -59,6 +61,10 @@ export class DebuggerTabs {
       if (method === 'Input.dragIntercepted') emit({ type: 'event', kind: 'drag-intercepted', tab: source.tabId, data: (params as { data: Record<string, unknown> }).data });
       if (method === 'Page.fileChooserOpened') this.#choosers.set(source.tabId, [...(this.#choosers.get(source.tabId) ?? []), params as unknown as ChooserOpened]);
       if (method === 'Page.downloadWillBegin' || method === 'Page.downloadProgress') this.#downloads?.onDebuggerEvent(source.tabId, method, (params ?? {}) as Record<string, unknown>);
+      if ((NAVIGATION_CDP_METHODS as readonly string[]).includes(method)) {
+        const navigation = method as (typeof NAVIGATION_CDP_METHODS)[number];
+        emit({ type: 'event', kind: 'navigation', tab: source.tabId, method: navigation, params: cutNavigationEvent(navigation, (params ?? {}) as Record<string, unknown>) as unknown as Record<string, unknown> });
+      }
       if ((WATCHED_CDP_METHODS as readonly string[]).includes(method)) {
         const cut = cutWatchedEvent(method as (typeof WATCHED_CDP_METHODS)[number], (params ?? {}) as Record<string, unknown>);
         if (cut) emit({ type: 'event', kind: 'page-watch', tab: source.tabId, method: method as (typeof WATCHED_CDP_METHODS)[number], params: cut as unknown as Record<string, unknown> });

@@ -12,5 +12,6 @@ export * from './pageErrorChannel.js';
 export * from './allowList.js';
 export * from './fileInput.js';
 export * from './pageWatch.js';
+export * from './navigationEvents.js';
 export * from './redactUrl.js';
 export * from './contentWorld.js';

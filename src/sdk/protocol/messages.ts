@@ -3,6 +3,7 @@ import { PROFILE_NAME_MAX } from './bridgeConfig.js';
 import { DescriptorSchema, RectSchema } from './descriptor.js';
 import { ReasonSchema } from './reasons.js';
 import { TargetSchema } from './target.js';
+import { NAVIGATION_CDP_METHODS } from './navigationEvents.js';
 import { WATCHED_CDP_METHODS } from './pageWatch.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -381,6 +382,7 @@ export const DEBUGGER_METHODS = [
   'Page.bringToFront',
   'Page.captureScreenshot',
   'Page.getLayoutMetrics',
+  'Page.getFrameTree',
   'Page.setInterceptFileChooserDialog',
   'Input.setInterceptDrags',
   'Input.dispatchDragEvent',
@@ -782,6 +784,16 @@ export const EventSchema = z.discriminatedUnion('kind', [
     kind: z.literal('page-watch'),
     tab: z.number().int(),
     method: z.enum([...WATCHED_CDP_METHODS, 'firstDocument', 'detached']),
+    params: z.record(z.string(), z.unknown()),
+  }),
+  // Beyond v1 (attach mode's debugger): where input took a run tab's frames, as its debugger heard
+  // it, cut to the fields the runner's navigation watch reads (see navigationEvents.ts); the
+  // runner waits on them for a navigation its input started, as it does over the pipe.
+  z.object({
+    type: z.literal('event'),
+    kind: z.literal('navigation'),
+    tab: z.number().int(),
+    method: z.enum(NAVIGATION_CDP_METHODS),
     params: z.record(z.string(), z.unknown()),
   }),
   // Beyond v1 (attach mode's debugger): a download a run tab began (`began`, with its address and

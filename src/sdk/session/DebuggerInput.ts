@@ -9,6 +9,7 @@ import { InputLedger, type Devices } from './InputLedger.js';
 import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
 import { Downloads, type Download, type DownloadSource } from './pipe/Downloads.js';
 import type { DragSurface } from './pipe/drag.js';
+import type { NavigationSource } from './pipe/InputNavigation.js';
 import type { Chord } from './pipe/keys.js';
 import { pixelBox, SCREENSHOT_TIMEOUT_MS } from './pipe/pictures.js';
 import type { StepContext } from './StepContext.js';
@@ -48,6 +49,7 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
     events: (listener: (event: ExtensionEvent) => void) => () => void;
     idle: (tab: number, idleMs: number, timeoutMs: number) => Promise<void>;
     runTab: () => number | null;
+    landed: (url: string, action: string) => void;
   }) {
     super(session);
     this.#events = session.events;
@@ -204,6 +206,7 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
    */
   protected async dispatch(step: StepContext, action: string, input: (devices: Devices) => Promise<void>, timeoutMs = this.timeout(step)): Promise<void> {
     const ledger = new InputLedger(debuggerDevices((method, params) => this.#send(step, method, params, timeoutMs)));
+    const navigation = await this.watchNavigation(step, action);
     step.inputSent = true;
     try {
       await inputWithDeadline(action, timeoutMs, () => input(ledger.page), {
@@ -211,11 +214,41 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
         dispatched: () => ledger.dispatched,
       });
     } catch (error) {
+      navigation?.stop();
       if (error instanceof AiteError && error.detail.dispatched === undefined && error.reason !== 'not-visible' && error.reason !== 'navigation') {
         error.detail.dispatched = ledger.dispatched;
       }
       throw error;
     }
+    if (navigation) await this.afterNavigation(step, action, navigation);
+  }
+
+  /**
+   * The run's tab's navigation events as its debugger hears them (relayed by the extension, see
+   * NavigationEvents), its top frame as the debugger names it; the round trip is one the page's
+   * renderer answers. Undefined when the debugger cannot be asked (its input goes as plain
+   * events then, see {@link DebuggerInput.navigating}).
+   */
+  protected async navigationSource(step: StepContext): Promise<NavigationSource | undefined> {
+    const tab = this.#runTab();
+    if (tab === null || this.#off !== undefined) return undefined;
+    const timeoutMs = this.timeout(step);
+    // Asked each time: a debugger that was refused answers nothing here, and nothing is waited for.
+    const tree = (await this.#send(step, 'Page.getFrameTree', {}, timeoutMs).catch(() => undefined)) as { frameTree?: { frame?: { id?: string } } } | undefined;
+    const frame = tree?.frameTree?.frame?.id;
+    if (frame === undefined) return undefined;
+    return {
+      frame,
+      on: (method, listener) =>
+        this.#events((event) => {
+          if (event.kind === 'navigation' && event.tab === tab && event.method === method) listener(event.params as never);
+        }),
+      roundTrip: () => this.#send(step, 'Page.getLayoutMetrics', {}, timeoutMs),
+      onClose: (listener) =>
+        this.#events((event) => {
+          if (event.kind === 'tab-closed' && event.tab === tab) listener();
+        }),
+    };
   }
 
   /** Whether `action` goes as plain events in this step (saying so once in the step's warnings). */

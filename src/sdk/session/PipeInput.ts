@@ -1,6 +1,5 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
-import { redactUrl } from '../protocol/index.js';
 import type { VerdictSource } from './HitGuard.js';
 import type { Found, Input, PictureOptions } from './Input.js';
 import { InputLedger } from './InputLedger.js';
@@ -8,19 +7,12 @@ import { inputWithDeadline, pageActivity, withTimeout } from './pipe/deadline.js
 import type { Dialogs } from './pipe/Dialogs.js';
 import { Downloads, pipeDownloads, type Download } from './pipe/Downloads.js';
 import { fileInputOf, setInputFiles } from './pipe/Files.js';
-import { InputNavigation } from './pipe/InputNavigation.js';
+import { pipeNavigationSource, type NavigationSource } from './pipe/InputNavigation.js';
 import { pageDragSurface, type DragSurface } from './pipe/drag.js';
 import { capture, SCREENSHOT_TIMEOUT_MS } from './pipe/pictures.js';
 import type { RunTab } from './RunTab.js';
 import type { StepContext } from './StepContext.js';
 import { firstLine, TrustedInput } from './TrustedInput.js';
-
-
-/**
- * Input that starts no navigation of its own, as Playwright's fill, hover and drag assume too: it
- * is not watched for one, so it pays no round trip to the page after its acknowledgement.
- */
-const NO_NAVIGATION = new Set(['fill', 'hover', 'scroll', 'drag', 'upload']);
 
 /**
  * Trusted input over the debugging pipe: the extension says where the element is, and the
@@ -36,7 +28,7 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     /** `countRetry` counts a click the hit-target guard stopped and sends again; `verdicts`: see TrustedInput. */
     private readonly pipe: { dialogs: Dialogs; timeoutMs: number; countRetry: (step: StepContext) => void; verdicts?: VerdictSource; downloads?: string },
   ) {
-    super(pipe);
+    super({ ...pipe, landed: (url, action) => runTab.landed(url, action) });
     this.#downloads = new Downloads(pipeDownloads(browser, pipe.downloads));
   }
 
@@ -100,7 +92,7 @@ export class PipeInput extends TrustedInput<Page> implements Input {
   protected async dispatch(step: StepContext, action: string, input: (page: Page) => Promise<void>, timeoutMs = this.timeout(step)): Promise<void> {
     const page = await this.runTab.page(step.send);
     const ledger = new InputLedger(page);
-    const navigation = NO_NAVIGATION.has(action) ? undefined : new InputNavigation(page);
+    const navigation = await this.watchNavigation(step, action);
     step.inputSent = true;
     try {
       await inputWithDeadline(action, timeoutMs, () => input(ledger.page), { activity: () => pageActivity(page, this.pipe.dialogs), dispatched: () => ledger.dispatched });
@@ -121,40 +113,11 @@ export class PipeInput extends TrustedInput<Page> implements Input {
       }
       throw error;
     }
-    if (navigation) await this.#afterNavigation(step, action, navigation);
+    if (navigation) await this.afterNavigation(step, action, navigation);
   }
 
-  override async navigating(step: StepContext, action: string, command: () => Promise<void>): Promise<void> {
-    const navigation = new InputNavigation(await this.runTab.page(step.send));
-    try {
-      await command();
-    } catch (error) {
-      navigation.stop();
-      throw error;
-    }
-    await this.#afterNavigation(step, action, navigation);
-  }
-
-  /**
-   * The next step must talk to the document the input navigated to, not the one it left: a
-   * navigation the input started in the tab's top frame is waited for until it commits, within
-   * what is left of the step's timeout. The input was delivered, so a navigation still on its
-   * way then is a warning, never a re-send; one that committed outside the allow list fails the
-   * step as `navigation`.
-   */
-  async #afterNavigation(step: StepContext, action: string, navigation: InputNavigation): Promise<void> {
-    const leftMs = this.timeout(step) - step.durationMs();
-    const end = await navigation.settled(leftMs);
-    if (end === 'none') return;
-    const url = redactUrl(navigation.url ?? '');
-    step.log.push(`  ${action} started a navigation to ${url}: ${end === 'pending' ? 'not committed yet' : end}`);
-    if (end === 'committed') {
-      step.navigated = redactUrl(navigation.committedUrl ?? navigation.url ?? '');
-      this.runTab.landed(step.navigated, action);
-    }
-    if (end === 'pending') {
-      step.warn({ code: 'navigation', message: `${action} started a navigation to ${url} that had not committed within the step's ${this.timeout(step)} ms; the step goes on without it (the input was delivered and is not sent again).` });
-    }
+  protected async navigationSource(step: StepContext): Promise<NavigationSource | undefined> {
+    return pipeNavigationSource(await this.runTab.page(step.send));
   }
 }
 

@@ -19,10 +19,13 @@ export class RunTab {
   readonly #pages: PageFinder | undefined;
   readonly #allow: PipeAllowList | undefined;
 
-  /** `allow`: every input, picture and wait through {@link RunTab.page} is checked against it. */
+  /**
+   * `allow`: every input, picture and wait through {@link RunTab.page} is checked against it, and
+   * where input took the tab ({@link RunTab.landed}), in attach mode too.
+   */
   constructor(browser: Browser | undefined, allow?: readonly string[]) {
     this.#pages = browser ? new PageFinder(browser) : undefined;
-    this.#allow = browser && allow ? new PipeAllowList(allow) : undefined;
+    this.#allow = allow ? new PipeAllowList(allow) : undefined;
   }
 
   /** The run's tab id, or null before the first navigate (and after the run's tab closed). */

@@ -242,6 +242,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
           enabled: parts.debugger === true,
           idle: (tab, idleMs, timeoutMs) => pages!.idle(tab, idleMs, timeoutMs),
           runTab: () => this.#runTab.current,
+          landed: (url, action) => this.#runTab.landed(url, action),
           events: (listener) => {
             this.bridge.on('event', listener);
             return () => this.bridge.off('event', listener);

@@ -1,15 +1,22 @@
 import { AiteError } from '../errors/AiteError.js';
-import type { Point, Target } from '../protocol/index.js';
+import { redactUrl, type Point, type Target } from '../protocol/index.js';
 import { HitGuard, type GuardCheck, type GuardMode, type GuardOptions, type VerdictSource } from './HitGuard.js';
 import type { Found, PointerHow } from './Input.js';
 import type { Devices } from './InputLedger.js';
 import type { Download, Downloads } from './pipe/Downloads.js';
 import { travel, type DragSurface } from './pipe/drag.js';
+import { InputNavigation, type NavigationSource } from './pipe/InputNavigation.js';
 import { holding, pressChord, type Chord } from './pipe/keys.js';
 import type { StepContext } from './StepContext.js';
 
 /** How long a press into a frame waits for a move to reach its element (see TrustedInput#aim). */
 const AIM_MS = 2_000;
+
+/**
+ * Input that starts no navigation of its own, as Playwright's fill, hover and drag assume too: it
+ * is not watched for one, so it pays no round trip to the page after its acknowledgement.
+ */
+const NO_NAVIGATION = new Set(['fill', 'hover', 'scroll', 'drag', 'upload']);
 
 /**
  * Trusted mouse and keyboard input, whatever carries it (the debugging pipe in launch mode, the
@@ -23,9 +30,10 @@ export abstract class TrustedInput<D extends Devices> {
   constructor(
     /**
      * `countRetry` counts a click the hit-target guard stopped and sends again; `verdicts` is
-     * where the guard's one-way verdicts arrive, when they can.
+     * where the guard's one-way verdicts arrive, when they can; `landed` throws `navigation` when
+     * input took the run's tab outside the allow list (see RunTab.landed).
      */
-    protected readonly session: { timeoutMs: number; countRetry: (step: StepContext) => void; verdicts?: VerdictSource },
+    protected readonly session: { timeoutMs: number; countRetry: (step: StepContext) => void; verdicts?: VerdictSource; landed: (url: string, action: string) => void },
   ) {}
 
   /**
@@ -36,6 +44,9 @@ export abstract class TrustedInput<D extends Devices> {
 
   /** What a drag or a wheel travels through in this strategy (see {@link travel}). */
   protected abstract surface(step: StepContext, devices: D): DragSurface;
+
+  /** Where the run's tab's navigations are heard now; undefined when they cannot be. */
+  protected abstract navigationSource(step: StepContext): Promise<NavigationSource | undefined>;
 
   pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void> {
     return this.at(
@@ -122,9 +133,43 @@ export abstract class TrustedInput<D extends Devices> {
     return true;
   }
 
-  /** Runs `command`; a strategy that hears navigations waits for the one it starts (see Input.navigating). */
-  navigating(_step: StepContext, _action: string, command: () => Promise<void>): Promise<void> {
-    return command();
+  /** Runs `command` and waits for the navigation it starts in the run's tab (see Input.navigating). */
+  async navigating(step: StepContext, action: string, command: () => Promise<void>): Promise<void> {
+    const navigation = new InputNavigation(await this.navigationSource(step));
+    try {
+      await command();
+    } catch (error) {
+      navigation.stop();
+      throw error;
+    }
+    await this.afterNavigation(step, action, navigation);
+  }
+
+  /** The watch for the navigation `action`'s input may start, heard from before it goes; none for input that starts none. */
+  protected async watchNavigation(step: StepContext, action: string): Promise<InputNavigation | undefined> {
+    return NO_NAVIGATION.has(action) ? undefined : new InputNavigation(await this.navigationSource(step));
+  }
+
+  /**
+   * The next step must talk to the document the input navigated to, not the one it left: a
+   * navigation the input started in the tab's top frame is waited for until it commits, within
+   * what is left of the step's timeout. The input was delivered, so a navigation still on its
+   * way then is a warning, never a re-send; one that committed outside the allow list fails the
+   * step as `navigation`.
+   */
+  protected async afterNavigation(step: StepContext, action: string, navigation: InputNavigation): Promise<void> {
+    const leftMs = this.timeout(step) - step.durationMs();
+    const end = await navigation.settled(leftMs);
+    if (end === 'none') return;
+    const url = redactUrl(navigation.url ?? '');
+    step.log.push(`  ${action} started a navigation to ${url}: ${end === 'pending' ? 'not committed yet' : end}`);
+    if (end === 'committed') {
+      step.navigated = redactUrl(navigation.committedUrl ?? navigation.url ?? '');
+      this.session.landed(step.navigated, action);
+    }
+    if (end === 'pending') {
+      step.warn({ code: 'navigation', message: `${action} started a navigation to ${url} that had not committed within the step's ${this.timeout(step)} ms; the step goes on without it (the input was delivered and is not sent again).` });
+    }
   }
 
   async toggle(step: StepContext, found: Found, want: boolean, check: Target): Promise<void> {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { InputNavigation } from '../../../src/sdk/session/pipe/InputNavigation.js';
+import { InputNavigation, pipeNavigationSource } from '../../../src/sdk/session/pipe/InputNavigation.js';
 
 const TOP = 'TOP';
 const URL_TWO = 'http://127.0.0.1:4173/two.html';
@@ -24,7 +24,7 @@ function pipePage() {
   });
   const page = Object.assign(new EventEmitter(), { target: () => ({ _session: () => session }), mainFrame: () => ({ _id: TOP }) });
   return {
-    navigation: new InputNavigation(page as unknown as Page),
+    navigation: new InputNavigation(pipeNavigationSource(page as unknown as Page)),
     emit: (event: string, params: unknown) => session.emit(event, params),
     inFlight,
     roundTrips: () => roundTrips,

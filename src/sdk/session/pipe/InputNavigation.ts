@@ -1,4 +1,5 @@
-import type { CDPSession, Page, Protocol } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
+import type { NavigationEvents, NavigationMethod } from '../../protocol/index.js';
 import { withTimeout } from './deadline.js';
 import { mainFrameIdOf, sessionOf } from './sessions.js';
 
@@ -14,18 +15,56 @@ export type NavigationEnd =
   | 'pending';
 
 /**
- * The navigation one input starts in the run's tab's top frame, heard on the page's session from
- * before the input goes until it commits. Chrome announces a navigation the input's own event
- * handling asks for (`frameRequestedNavigation`, a link's default action, a form's submit, a
- * script's `location` change) while it handles the input, but the announcement and the input's
- * acknowledgement travel apart and the acknowledgement sometimes comes first: one round trip to
- * the page's renderer after it (its answer follows every event the renderer sent before) tells
- * whether the input started one. An input that started none goes on then, with no wait.
- * A navigation into another tab (`target=_blank`) is that tab's and is not waited for here.
+ * Where a tab's navigation events are heard: the page's CDP session over the pipe, or attach
+ * mode's debugger relayed by the extension ({@link NavigationEvents}).
+ */
+export interface NavigationSource {
+  /** The tab's top frame. */
+  readonly frame: string;
+  /** Listens for `method`; answers how to stop. */
+  on<M extends NavigationMethod>(method: M, listener: (params: NavigationEvents[M]) => void): () => void;
+  /** One call the page's renderer answers after every event it sent before it. */
+  roundTrip(): Promise<unknown>;
+  /** Calls `listener` when the tab closes or its renderer crashes; answers how to stop. */
+  onClose(listener: () => void): () => void;
+}
+
+/** The pipe's source for `page`, or undefined when its session or top frame is not known. */
+export function pipeNavigationSource(page: Page): NavigationSource | undefined {
+  const session = sessionOf(page.target());
+  const frame = mainFrameIdOf(page);
+  if (!session || frame === undefined) return undefined;
+  return {
+    frame,
+    on: (method, listener) => {
+      const handler = listener as (event: unknown) => void;
+      session.on(method as never, handler as never);
+      return () => session.off(method as never, handler as never);
+    },
+    roundTrip: () => session.send('Runtime.evaluate', { expression: '0' }),
+    onClose: (listener) => {
+      page.once('close', listener);
+      session.on('Inspector.targetCrashed', listener);
+      return () => {
+        page.off('close', listener);
+        session.off('Inspector.targetCrashed', listener);
+      };
+    },
+  };
+}
+
+/**
+ * The navigation one input starts in the run's tab's top frame, heard from before the input goes
+ * until it commits. Chrome announces a navigation the input's own event handling asks for
+ * (`frameRequestedNavigation`, a link's default action, a form's submit, a script's `location`
+ * change) while it handles the input, but the announcement and the input's acknowledgement travel
+ * apart and the acknowledgement sometimes comes first: one round trip to the page's renderer after
+ * it (its answer follows every event the renderer sent before) tells whether the input started
+ * one. An input that started none goes on then, with no wait. A navigation into another tab
+ * (`target=_blank`) is that tab's and is not waited for here.
  */
 export class InputNavigation {
-  readonly #session: CDPSession | undefined;
-  readonly #frame: string | undefined;
+  readonly #source: NavigationSource | undefined;
   readonly #stop: Array<() => void> = [];
   #url: string | undefined;
   #committed: string | undefined;
@@ -33,44 +72,42 @@ export class InputNavigation {
   #ended: NavigationEnd | undefined;
   #onEnd: (() => void) | undefined;
 
-  constructor(page: Page) {
-    this.#session = sessionOf(page.target());
-    this.#frame = mainFrameIdOf(page);
-    if (!this.#session || this.#frame === undefined) return;
-    this.#on('Page.frameRequestedNavigation', ({ frameId, disposition, url }: Protocol.Page.FrameRequestedNavigationEvent) => {
-      if (frameId === this.#frame && disposition === 'currentTab') this.#url ??= url;
+  /** `source` undefined: nothing can be heard, and the input is taken to have started none. */
+  constructor(source: NavigationSource | undefined) {
+    this.#source = source;
+    if (!source) return;
+    const top = source.frame;
+    this.#on('Page.frameRequestedNavigation', ({ frameId, disposition, url }) => {
+      if (frameId === top && disposition === 'currentTab') this.#url ??= url;
     });
-    this.#on('Page.frameStartedNavigating', ({ frameId, navigationType, url }: Protocol.Page.FrameStartedNavigatingEvent) => {
-      if (frameId !== this.#frame) return;
+    this.#on('Page.frameStartedNavigating', ({ frameId, navigationType, url }) => {
+      if (frameId !== top) return;
       if (navigationType === 'sameDocument' || navigationType === 'historySameDocument') return;
       this.#url ??= url;
       this.#started = true;
     });
-    this.#on('Page.frameNavigated', ({ frame }: Protocol.Page.FrameNavigatedEvent) => {
-      if (frame.id !== this.#frame || this.#url === undefined) return;
+    this.#on('Page.frameNavigated', ({ frame }) => {
+      if (frame.id !== top || this.#url === undefined) return;
       this.#committed ??= frame.url + (frame.urlFragment ?? '');
       this.#end('committed');
     });
-    this.#on('Page.navigatedWithinDocument', ({ frameId, url }: Protocol.Page.NavigatedWithinDocumentEvent) => {
-      if (frameId !== this.#frame || this.#url === undefined) return;
+    this.#on('Page.navigatedWithinDocument', ({ frameId, url }) => {
+      if (frameId !== top || this.#url === undefined) return;
       this.#committed ??= url;
       this.#end('committed');
     });
     // Started and stopped with no document committed: a 204, a download, a network refusal.
-    this.#on('Page.frameStoppedLoading', ({ frameId }: Protocol.Page.FrameStoppedLoadingEvent) => {
-      if (frameId === this.#frame && this.#started) this.#end('ended');
+    this.#on('Page.frameStoppedLoading', ({ frameId }) => {
+      if (frameId === top && this.#started) this.#end('ended');
     });
     // Asked for and dropped before it started: a dismissed beforeunload.
-    this.#on('Page.frameClearedScheduledNavigation', ({ frameId }: Protocol.Page.FrameClearedScheduledNavigationEvent) => {
-      if (frameId === this.#frame && this.#url !== undefined && !this.#started) this.#end('ended');
+    this.#on('Page.frameClearedScheduledNavigation', ({ frameId }) => {
+      if (frameId === top && this.#url !== undefined && !this.#started) this.#end('ended');
     });
-    this.#on('Page.javascriptDialogClosed', ({ result }: Protocol.Page.JavascriptDialogClosedEvent) => {
+    this.#on('Page.javascriptDialogClosed', ({ result }) => {
       if (!result && this.#url !== undefined && !this.#started) this.#end('ended');
     });
-    this.#on('Inspector.targetCrashed', () => this.#end('ended'));
-    const closed = (): void => this.#end('ended');
-    page.once('close', closed);
-    this.#stop.push(() => page.off('close', closed));
+    this.#stop.push(source.onClose(() => this.#end('ended')));
   }
 
   /** Where the navigation was going, once one was asked for. */
@@ -90,8 +127,8 @@ export class InputNavigation {
    */
   async settled(timeoutMs: number): Promise<NavigationEnd> {
     try {
-      if (this.#url === undefined && this.#session) {
-        await withTimeout(this.#session.send('Runtime.evaluate', { expression: '0' }), timeoutMs, 'the page did not answer').catch(() => undefined);
+      if (this.#url === undefined && this.#source) {
+        await withTimeout(this.#source.roundTrip(), timeoutMs, 'the page did not answer').catch(() => undefined);
       }
       if (this.#url === undefined) return 'none';
       if (this.#ended) return this.#ended;
@@ -118,10 +155,7 @@ export class InputNavigation {
     this.#onEnd?.();
   }
 
-  #on<E>(event: string, listener: (event: E) => void): void {
-    const session = this.#session!;
-    const handler = listener as (event: unknown) => void;
-    session.on(event as never, handler as never);
-    this.#stop.push(() => session.off(event as never, handler as never));
+  #on<M extends NavigationMethod>(method: M, listener: (params: NavigationEvents[M]) => void): void {
+    this.#stop.push(this.#source!.on(method, listener));
   }
 }
