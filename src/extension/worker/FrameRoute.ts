@@ -219,7 +219,7 @@ export class FrameRoute {
           continue;
         }
         if (left <= 0) {
-          notes.set(f.line, ' (not read: the snapshot reached its maxLines; ask for more)');
+          notes.set(f.line, ' (not read: the snapshot reached maxLines; ask for more with maxLines)');
           truncated = true;
           continue;
         }
