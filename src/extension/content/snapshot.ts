@@ -133,11 +133,14 @@ function visitFrame(frame: Element, at: Place, out: Outline): void {
   const name = cut(fold(frame.getAttribute('title') ?? frame.getAttribute('name') ?? frame.id ?? ''), NAME_MAX);
   const doc = sameOriginDocument(frame);
   const ref = refs.refOf(frame, keyOfPath(at.frames ?? []));
-  if (!out.add(at.depth, `iframe${name ? ` ${JSON.stringify(name)}` : ''} [ref=${ref}]`)) return;
+  // A cross-site iframe inside a same-origin one is not read: the frame probe is only believed
+  // from the iframe's own parent window (frames.ts), which is not this script's there.
+  const nested = !doc && (at.frames ?? []).length > 0;
+  if (!out.add(at.depth, `iframe${name ? ` ${JSON.stringify(name)}` : ''} [ref=${ref}]${nested ? ' (another origin: not read)' : ''}`)) return;
   out.refCount++;
   const path = [...(at.frames ?? []), frameKey(frame)];
   if (!doc) {
-    out.frames.push({ line: out.lineCount - 1, probe: probe(frame), path, src: (frame as HTMLIFrameElement).src ?? '' });
+    if (!nested) out.frames.push({ line: out.lineCount - 1, probe: probe(frame), path, src: (frame as HTMLIFrameElement).src ?? '' });
     return;
   }
   if (doc.body) visitChildren(doc.body, { depth: at.depth + 1, nameIsText: false, frames: path }, out);

@@ -370,7 +370,7 @@ function restoreFrame(answer: Record<string, unknown>, at: string[], rest: strin
   const detail = out.detail as { candidates?: Array<{ descriptor?: unknown }>; frame?: unknown } | undefined;
   if (at.length > 0 && detail?.candidates) out.detail = { ...detail, candidates: detail.candidates.map((c) => ({ ...c, descriptor: fix(c.descriptor) })) };
   // A failure inside a frame says so: its xpaths are the frame's, not the top page's.
-  if (out.ok === false) {
+  if (out.ok === false && (at.length > 0 || rest.length > 0)) {
     const frame = detail?.frame !== undefined ? whole(detail.frame) : frameKey([...at, ...rest]);
     if (frame !== undefined) out.detail = { ...(out.detail as object | undefined), frame };
   }
