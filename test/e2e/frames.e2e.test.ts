@@ -210,8 +210,11 @@ describe('snapshots and regions in cross-site frames', () => {
     await ctx.session.verify.text('Inside the inner frame', { within: { css: 'body', frame: NESTED } });
     // Not in the top page's own text, and not in the other frame.
     expect((await failure(ctx.session.verify.text('Inside the inner frame', { within: body, timeoutMs: 400 }))).reason).toBe('mismatch');
-    // A target's own within may name the frame too.
+    // A target's own within may name the frame too, for a click as well: its input lands there.
     expect((await ctx.session.locator.read({ css: '#paid', within: body })).text).toBe('1');
+    const clicked = await ctx.session.click({ role: 'button', name: 'Pay', within: body });
+    expect(clicked.element?.frame).toBe(OUTER);
+    expect((await ctx.session.locator.read({ css: '#paid', frame: OUTER })).text).toBe('2');
   });
 });
 
