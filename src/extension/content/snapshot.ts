@@ -1,4 +1,4 @@
-import { frameKey as keyOfPath, SNAPSHOT_LINES_DEFAULT, SNAPSHOT_LINES_MAX, type AnswerOf, type RequestOf } from '../../sdk/protocol/index.js';
+import { frameKey, SNAPSHOT_LINES_DEFAULT, SNAPSHOT_LINES_MAX, type AnswerOf, type RequestOf } from '../../sdk/protocol/index.js';
 import { accessibleName, isInteractive, roleOf, UNNAMED_ROLES } from './dom/aria.js';
 import { isElement, isFrameElement, shadowRootOf } from './dom/nodes.js';
 import { deepActiveElement, sameOriginDocument } from './dom/query.js';
@@ -118,7 +118,7 @@ function visitElement(el: Element, at: Place, out: Outline): void {
   const shown = !UNNAMED_ROLES.has(role) || isInteractive(el);
   if (!shown) return visitChildren(el, at, out);
   const name = cut(accessibleName(el, out.texts), NAME_MAX);
-  const ref = refs.refOf(el, keyOfPath(at.frames ?? []));
+  const ref = refs.refOf(el, frameKey(at.frames ?? []));
   const value = valueOf(el, role);
   const line = `${role || el.localName}${name ? ` ${JSON.stringify(name)}` : ''}${statesOf(el, role, out)} [ref=${ref}]${value}`;
   if (!out.add(at.depth, line)) return;
@@ -132,13 +132,13 @@ function visitElement(el: Element, at: Place, out: Outline): void {
 function visitFrame(frame: Element, at: Place, out: Outline): void {
   const name = cut(fold(frame.getAttribute('title') ?? frame.getAttribute('name') ?? frame.id ?? ''), NAME_MAX);
   const doc = sameOriginDocument(frame);
-  const ref = refs.refOf(frame, keyOfPath(at.frames ?? []));
+  const ref = refs.refOf(frame, frameKey(at.frames ?? []));
   // A cross-site iframe inside a same-origin one is not read: the frame probe is only believed
   // from the iframe's own parent window (frames.ts), which is not this script's there.
   const nested = !doc && (at.frames ?? []).length > 0;
   if (!out.add(at.depth, `iframe${name ? ` ${JSON.stringify(name)}` : ''} [ref=${ref}]${nested ? ' (another origin: not read)' : ''}`)) return;
   out.refCount++;
-  const path = [...(at.frames ?? []), frameKey(frame)];
+  const path = [...(at.frames ?? []), iframeKey(frame)];
   if (!doc) {
     if (!nested) out.frames.push({ line: out.lineCount - 1, probe: probe(frame), path, src: (frame as HTMLIFrameElement).src ?? '' });
     return;
@@ -147,7 +147,7 @@ function visitFrame(frame: Element, at: Place, out: Outline): void {
 }
 
 /** How a target's `frame` key names this iframe: its name, its id, else its place among iframes. */
-function frameKey(frame: Element): string {
+function iframeKey(frame: Element): string {
   const name = frame.getAttribute('name');
   if (name) return name;
   if (frame.id) return frame.id;
