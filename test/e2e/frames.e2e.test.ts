@@ -8,6 +8,7 @@ import { runScript } from '../../src/sdk/script/runScript.js';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
+import { refOf } from './support/refOf.js';
 import { runPage } from './support/runPage.js';
 import { stopWorker } from './support/worker.js';
 
@@ -121,6 +122,99 @@ describe('cross-site iframes', () => {
     expect(refused.reason).toBe('unsupported');
     expect(refused.message).toContain(foreign);
     expect(refused.message).toMatch(/allow list/);
+  });
+});
+
+describe('snapshots and regions in cross-site frames', () => {
+  const refsIn = (text: string): string[] => [...text.matchAll(/\[ref=(e\d+)\]/g)].map((m) => m[1]!);
+
+  it('[FR-XSITE-SNAPSHOT] a snapshot reads the allowed cross-site frames, two deep, under their iframe lines; their refs click and type in the right frame, once', async () => {
+    const page = await open();
+    await ctx.session.verify.exists({ text: 'Inner button', frame: NESTED });
+    const snap = await ctx.session.snapshot();
+    const text = snap.text;
+    expect(text).toMatch(/^- iframe "Payment" \[ref=e\d+\]\n {2}- heading "Payment frame" \[level=2\] \[ref=e\d+\]$/m);
+    expect(text).toMatch(/^ {2}- button "Pay" \[ref=e\d+\]$/m);
+    expect(text).toMatch(/^ {2}- iframe "Receipt" \[ref=e\d+\]\n {4}- text: "Inside the inner frame"\n {4}- button "Inner button" \[ref=e\d+\]$/m);
+    expect(text).not.toContain('another origin');
+    // One numbering across the three documents: no ref twice, and the counts add up.
+    const all = refsIn(text);
+    expect(new Set(all).size).toBe(all.length);
+    expect(snap.refs).toBe(all.length);
+    expect(snap.lines).toBe(text.split('\n').length);
+    expect(snap.nextRef).toBe(Math.max(...all.map((r) => Number(r.slice(1)))) + 1);
+
+    await ctx.session.click({ ref: refOf(text, /button "Pay"/) });
+    expect((await ctx.session.locator.read({ css: '#paid', frame: OUTER })).text).toBe('1');
+    await ctx.session.type({ ref: refOf(text, /textbox "Card number"/) }, '4242');
+    await ctx.session.verify.value({ label: 'Card number', frame: OUTER }, '4242');
+    const inner = await ctx.session.locator.resolve({ ref: refOf(text, /button "Inner button"/) });
+    expect(inner.descriptor.frame).toEqual(NESTED);
+    await ctx.session.click({ ref: refOf(text, /button "Inner button"/) });
+    expect((await ctx.session.locator.read({ css: '#count', frame: NESTED })).text).toBe('1');
+    expect((await ctx.session.locator.read({ ref: refOf(text, /heading "Payment frame"/) })).text).toBe('Payment frame');
+    expect(await count(page, '__topClicks')).toBe(0);
+
+    // The same elements keep their refs; new ones never reuse a number.
+    const again = await ctx.session.snapshot();
+    expect(refOf(again.text, /button "Pay"/)).toBe(refOf(text, /button "Pay"/));
+    expect(again.text).toMatch(/textbox "Card number" \[ref=e\d+\]: "4242"|textbox "Card number" \[focused\] \[ref=e\d+\]: "4242"/);
+    const twice = refsIn(again.text);
+    expect(new Set(twice).size).toBe(twice.length);
+  });
+
+  it('[FR-XSITE-SNAPSHOT-REF-STALE] a ref from a cross-site frame that navigated, or was removed, fails at once as not-found and clicks nothing', async () => {
+    const page = await open();
+    await ctx.session.verify.exists({ text: 'Pay', frame: OUTER });
+    const pay = refOf((await ctx.session.snapshot()).text, /button "Pay"/);
+    await page.evaluate(() => {
+      const f = document.getElementById('outer') as HTMLIFrameElement;
+      f.src = `${f.src.split('?')[0]}?late=1`;
+    });
+    await ctx.session.verify.exists({ text: 'Late button', frame: OUTER });
+    let started = Date.now();
+    const navigated = await failure(ctx.session.click({ ref: pay }, { timeoutMs: 4_000 }));
+    expect(navigated.reason).toBe('not-found');
+    expect(navigated.message).toMatch(/Take a new snapshot/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect((await ctx.session.locator.read({ css: '#paid', frame: OUTER })).text).toBe('0');
+
+    const fresh = refOf((await ctx.session.snapshot()).text, /button "Pay"/);
+    expect(fresh).not.toBe(pay);
+    await page.evaluate(() => document.getElementById('outer')!.remove());
+    started = Date.now();
+    const removed = await failure(ctx.session.click({ ref: fresh }, { timeoutMs: 4_000 }));
+    expect(removed.reason).toBe('not-found');
+    expect(removed.message).toMatch(/no longer in the page.*Take a new snapshot/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('[FR-XSITE-SNAPSHOT-ALLOW] a snapshot lists a cross-site frame outside the allow list and says so, never reading it', async () => {
+    const foreign = `http://localhost:${other.port}`;
+    await ctx.session.tab.navigate(ctx.page(`xframe.html?outer=${encodeURIComponent(`${foreign}/xframe-outer.html`)}`));
+    const text = (await ctx.session.snapshot()).text;
+    expect(text).toMatch(new RegExp(`^- iframe "Payment" \\[ref=e\\d+\\] \\(another origin, ${foreign.replace(/[.]/g, '\\.')}: not in the allow list, not read; add it to \`allow\` to read it\\)$`, 'm'));
+    expect(text).not.toContain('Payment frame');
+    expect(text).not.toMatch(/button "Pay"/);
+  });
+
+  it('[FR-XSITE-WITHIN] a within that names a cross-site frame: verify.text and verify.exists look inside it, and fail there when it does not hold the text', async () => {
+    await open();
+    const body = { css: 'body', frame: OUTER };
+    const before = await failure(ctx.session.verify.text('Paid: 1', { within: body, timeoutMs: 600 }));
+    expect(before.reason).toBe('mismatch');
+    expect(before.message).toMatch(/Payment frame/);
+    await ctx.session.click({ role: 'button', name: 'Pay', frame: OUTER });
+    await ctx.session.verify.text('Payment frame', { within: body });
+    await ctx.session.verify.exists({ role: 'button', name: 'Pay' }, { within: body });
+    await ctx.session.verify.text('Inside the inner frame', { within: { css: 'body', frame: NESTED } });
+    // Not in the top page's own text, and not in the other frame.
+    expect((await failure(ctx.session.verify.text('Inside the inner frame', { within: body, timeoutMs: 400 }))).reason).toBe('mismatch');
+    // A target's own within may name the frame too, for a click as well: its input lands there.
+    expect((await ctx.session.locator.read({ css: '#paid', within: body })).text).toBe('1');
+    const clicked = await ctx.session.click({ role: 'button', name: 'Pay', within: body });
+    expect(clicked.element?.frame).toBe(OUTER);
+    expect((await ctx.session.locator.read({ css: '#paid', frame: OUTER })).text).toBe('2');
   });
 });
 

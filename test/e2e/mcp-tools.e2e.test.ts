@@ -43,7 +43,8 @@ async function inPage<T>(expression: string): Promise<T> {
 beforeAll(async () => {
   server = await startFixtureServer();
   cwd = await mkdtemp(join(tmpdir(), 'aite-mcp-tools-'));
-  ({ client } = await connect(['--allow', server.origin, '--allow-evaluate'], cwd));
+  // localhost is another site than 127.0.0.1: xframe.html's frame is a cross-site one there.
+  ({ client } = await connect(['--allow', server.origin, '--allow', server.origin.replace('127.0.0.1', 'localhost'), '--allow-evaluate'], cwd));
 });
 
 afterAll(async () => {
@@ -248,6 +249,20 @@ describe('aite mcp: every tool against real Chromium', () => {
     expect(textOf(gone)).toMatch(new RegExp(`^\\[not-found\\] .*${ref}`));
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(await inPage('document.getElementById("value").textContent')).toBe('10');
+  });
+
+  it('[MCP-SNAPSHOT] [FR-XSITE-SNAPSHOT] [FR-XSITE-WITHIN] an allowed cross-site frame is in the snapshot; its ref clicks in it, and verify within it sees the change', async () => {
+    await ok('navigate', { url: page('xframe.html') });
+    await ok('verify', { kind: 'exists', target: { text: 'Inner button', frame: ['outer', 'inner'] } });
+    const snap = await ok('snapshot');
+    expect(snap).toMatch(/^- iframe "Payment" \[ref=e\d+\]\n {2}- heading "Payment frame" \[level=2\] \[ref=e\d+\]$/m);
+    const ref = /^ {2}- button "Pay" \[ref=(e\d+)\]$/m.exec(snap)![1]!;
+    expect(await ok('click', { target: { ref } })).toContain('the button "Pay"');
+    expect(await ok('read', { target: { css: '#paid', frame: 'outer' } })).toContain('"1"');
+    await ok('verify', { kind: 'text', value: 'Paid: 1', within: { css: 'body', frame: 'outer' } });
+    const top = await call('verify', { kind: 'text', value: 'Paid: 1', within: { css: 'body' }, timeoutMs: 500 });
+    expect(textOf(top)).toMatch(/^\[mismatch\]/);
+    expect(await inPage('window.__topClicks')).toBe(0);
   });
 
   it('[MCP-ERROR] a disabled button is refused as not-enabled, how long it waited in whole ms, and it is not clicked', async () => {

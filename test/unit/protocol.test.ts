@@ -17,7 +17,10 @@ import {
   PAGE_COMMANDS,
   REASONS,
   TargetSchema,
+  flattenFrames,
+  frameKey,
   framePath,
+  pagePathOf,
   WelcomeSchema,
   parseRequest,
 } from '../../src/sdk/protocol/index.js';
@@ -135,5 +138,21 @@ describe('frame paths', () => {
     expect(framePath(undefined)).toEqual([]);
     expect(framePath('checkout')).toEqual(['checkout']);
     expect(framePath(['checkout', 'card'])).toEqual(['checkout', 'card']);
+  });
+
+  it('[FR-XSITE-WITHIN] a within that names a frame is part of the command\u2019s frame path, after the target\u2019s own frame, and taken out of the regions', () => {
+    expect(flattenFrames({ text: 'Paid' }, { css: 'body', frame: 'pay' })).toEqual({ path: ['pay'], target: { text: 'Paid' }, within: { css: 'body' } });
+    expect(flattenFrames({ text: 'Pay', frame: 'shop', within: { css: 'form', frame: ['pay', 'card'] } })).toEqual({
+      path: ['shop', 'pay', 'card'],
+      target: { text: 'Pay', within: { css: 'form' } },
+      within: undefined,
+    });
+    expect(flattenFrames(undefined, 'Billing')).toEqual({ path: [], target: undefined, within: 'Billing' });
+    expect(pagePathOf({ id: 1, cmd: 'verify', kind: 'text', value: 'Paid', within: { css: 'body', frame: ['pay', 'receipt'] } })).toEqual(['pay', 'receipt']);
+    expect(pagePathOf({ id: 2, cmd: 'read', target: { css: '#total', within: { css: 'main', frame: 'pay' } } })).toEqual(['pay']);
+    expect(pagePathOf({ id: 3, cmd: 'read', target: { ref: 'e4' } })).toEqual([]);
+    expect(frameKey([])).toBeUndefined();
+    expect(frameKey(['pay'])).toBe('pay');
+    expect(frameKey(['pay', 'card'])).toEqual(['pay', 'card']);
   });
 });

@@ -33,7 +33,7 @@ export interface Tool {
 // The script format's own schemas: a tool's target is exactly a script step's target.
 const Ref = z.strictObject({ ref: z.string().regex(/^e[1-9]\d*$/, 'a ref is what a snapshot gave out: e and a number, such as e12') });
 const Target = z.union([stepSchema('click').shape.click as z.ZodType<TargetInput>, Ref]).describe(
-  'The element: a plain string is its visible text ("Send"); or an object such as {"role":"button","name":"Send"}, {"label":"Amount"}, {"placeholder":"Search"}, {"testid":"pay"}, {"css":"#total"}, optionally with "within" (a region by name) and "nth" (0-based, when several match); or {"ref":"e12"} from the last snapshot.',
+  'The element: a plain string is its visible text ("Send"); or an object such as {"role":"button","name":"Send"}, {"label":"Amount"}, {"placeholder":"Search"}, {"testid":"pay"}, {"css":"#total"}, optionally with "within" (a region by name, or a target) and "nth" (0-based, when several match), and "frame" for an element inside an iframe (its name, id or css; a list for nested iframes, outermost first; cross-site iframes of allowed origins too); or {"ref":"e12"} from the last snapshot (no frame needed).',
 );
 const VerifyKinds = stepSchema('verify').shape.verify;
 const WaitKinds = stepSchema('wait').shape.wait;
@@ -104,7 +104,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     {
       name: 'snapshot',
       description:
-        'The page as a short outline: one line per element with its role, name, states and a ref (e12), nested as on the page. A ref is a target ({"ref":"e12"}) while its element is on the page, frames and shadow roots included; a ref whose element is gone fails at once, and a new snapshot is the answer.',
+        'The page as a short outline: one line per element with its role, name, states and a ref (e12), nested as on the page. A ref is a target ({"ref":"e12"}) while its element is on the page, frames and shadow roots included; a ref whose element is gone fails at once, and a new snapshot is the answer. An iframe\'s page is nested under its iframe line, cross-site ones too when their origin is allowed; one that is not allowed is listed and not read, and its line says so.',
       input: z.strictObject({ maxLines: z.number().int().positive().max(2_000).optional().describe('At most this many lines (default 400)') }),
       async run(args, ctx) {
         const snap = await (await ctx.session()).snapshot({ maxLines: (args.maxLines as number | undefined) ?? 400 });
@@ -191,7 +191,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     },
     unionTool(
       'verify',
-      'Check the page and fail (a tool error, reason mismatch) when it does not hold within the timeout. kind "text" {value, within?}: the page or a region shows value; "exists" {target}; "targetText" {target, value}; "value" {target, value} (a field\'s value); "state" {target, state}; "count" {target, value: n}; "url" {value}; "title" {value}; "numberChange" {target, from, by}. "negate": true passes when it does NOT hold.',
+      'Check the page and fail (a tool error, reason mismatch) when it does not hold within the timeout. kind "text" {value, within?}: the page or a region shows value (within: a region name, or a target such as {"css":"body","frame":"payment"} for the page in an iframe); "exists" {target}; "targetText" {target, value}; "value" {target, value} (a field\'s value); "state" {target, state}; "count" {target, value: n}; "url" {value}; "title" {value}; "numberChange" {target, from, by}. "negate": true passes when it does NOT hold.',
       VerifyKinds,
       (v, a) => ({ verify: v, ...opt(a) }) as ScriptStep,
     ),

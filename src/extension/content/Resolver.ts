@@ -1,4 +1,4 @@
-import { CommandFailure, type Reason, type Target } from '../../sdk/protocol/index.js';
+import { CommandFailure, flattenFrames, frameKey, targetFrame, type Reason, type Target } from '../../sdk/protocol/index.js';
 import { describe } from './dom/describe.js';
 import { accessibleName, isAriaHidden, isInteractive, labelledIn, labelsOf, roleOf, UNNAMED_ROLES } from './dom/aria.js';
 import { composedContains, composedParent, queryCssDeep, walkElements } from './dom/query.js';
@@ -59,24 +59,27 @@ export function evaluate(target: Target, opts: { within?: Within | undefined; do
     const el = refs.element(target.ref);
     return isRendered(el) ? { visible: [el], hidden: [], texts } : { visible: [], hidden: [el], texts };
   }
+  // The target's frame, then its region's: one path, entered here or, past a cross-site frame, by the worker.
+  const flat = flattenFrames(target, opts.within);
+  const bare = flat.target!;
   let doc = opts.doc ?? document;
-  if (target.frame !== undefined) {
+  if (flat.path.length > 0) {
     // A cross-site frame on the way throws a frame hop: the worker sends the command on to it.
-    const f = enterFrames(target.frame, doc);
+    const f = enterFrames(flat.path, doc);
     if (f.kind === 'missing') {
-      return blocked(texts, 'not-found', `No iframe has the name, id or css ${q(f.segment)}, so ${formatTarget(target)} cannot be looked for.`, { frame: target.frame });
+      return blocked(texts, 'not-found', `No iframe has the name, id or css ${q(f.segment)}, so ${formatTarget(target)} cannot be looked for.`, { frame: frameKey(flat.path) });
     }
     doc = f.doc;
   }
 
   let scopes: Element[] | undefined;
-  for (const w of [opts.within, target.within]) {
+  for (const w of [flat.within, bare.within]) {
     if (w === undefined) continue;
     const found = scopeOf(w, doc, texts);
     if ('reason' in found) return { visible: [], hidden: [], blocked: found, texts };
     const inner = scopes ? found.filter((s) => scopes!.some((o) => o !== s && composedContains(o, s))) : found;
     if (inner.length === 0) {
-      return blocked(texts, 'not-found', `No region ${describeWithin(w)} is inside ${describeWithin(opts.within!)}.`, { within: w });
+      return blocked(texts, 'not-found', `No region ${describeWithin(w)} is inside ${describeWithin(flat.within!)}.`, { within: w });
     }
     scopes = inner;
   }
@@ -96,7 +99,7 @@ export function evaluate(target: Target, opts: { within?: Within | undefined; do
     texts.adopt(doc, found);
   }
 
-  const test = compile(target, doc, texts, roots);
+  const test = compile(bare, doc, texts, roots);
   const textOnly = target.text !== undefined && LOCATING_KEYS.every((k) => target[k] === undefined);
   const found = new Map<Element, TextMatch>();
   for (const el of order.keys()) {
@@ -333,7 +336,7 @@ export function missFailure(target: Target, ev: Evaluation, timeoutMs: number): 
     return new CommandFailure(
       'not-visible',
       `The target ${formatTarget(target)} matches ${ev.hidden.length} element${ev.hidden.length === 1 ? '' : 's'}, but none is visible: ${formatElement(h, ev.texts.of(h))} is hidden because ${whyHidden(h)} (waited ${timeoutMs} ms). Make it visible first (open its dialog, menu or section), or name a visible element.`,
-      { target, matches: 0, hidden: ev.hidden.length, candidates: ev.hidden.slice(0, 3).map((e) => ({ descriptor: describe(e, { frame: target.frame, texts: ev.texts }) })) },
+      { target, matches: 0, hidden: ev.hidden.length, candidates: ev.hidden.slice(0, 3).map((e) => ({ descriptor: describe(e, { frame: targetFrame(target), texts: ev.texts }) })) },
     );
   }
   return plainNotFound(target, `waited ${timeoutMs} ms`);
@@ -358,7 +361,7 @@ export function ambiguousFailure(target: Target, ev: Evaluation): CommandFailure
     {
       target,
       matches: n,
-      candidates: shown.map((e) => ({ descriptor: { ...describe(e, { frame: target.frame, texts: ev.texts }), handle: handles.handleOf(e) } })),
+      candidates: shown.map((e) => ({ descriptor: { ...describe(e, { frame: targetFrame(target), texts: ev.texts }), handle: handles.handleOf(e) } })),
     },
   );
 }

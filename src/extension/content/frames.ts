@@ -20,6 +20,11 @@ export interface FrameHop {
   probe: string;
   /** How many segments of the path lead to that frame (the rest are looked for inside it). */
   consumed: number;
+  /**
+   * The frame keys that lead from this document to that frame, when the command's path does
+   * not say them: a ref this document knows lies in a cross-site frame (see refs.ts).
+   */
+  path?: string[];
 }
 
 /** Animation frames drawn before a point in a frame is answered (see {@link framePoint}). */
@@ -40,7 +45,7 @@ const PROBES_KEPT = 64;
  * reports to the worker with its frameId. No page can forge the report: only content scripts
  * reach the worker, and the worker checks the reporting frame's parent.
  */
-function probe(iframe: Element): string {
+export function probe(iframe: Element): string {
   const nonce = randomNonce();
   probed.set(nonce, new WeakRef(iframe));
   if (probed.size > PROBES_KEPT) probed.delete(probed.keys().next().value!);
@@ -78,14 +83,25 @@ export function enterFrames(frame: string | readonly string[] | undefined, doc: 
       doc = f.doc;
       continue;
     }
-    const src = (f.frame as HTMLIFrameElement).src;
-    throw new CommandFailure('unsupported', `The iframe ${q(segment)} is another site's document (${src}).`, {
-      frame: segment,
-      src,
-      frameHop: { probe: probe(f.frame), consumed: i + 1 } satisfies FrameHop,
-    });
+    throw frameHop(f.frame, segment, { consumed: i + 1 });
   }
   return { kind: 'found', doc };
+}
+
+/** The hop into a cross-site iframe (named `key` here): the worker sends the command on to its document. */
+export function frameHop(iframe: Element, key: string, hop: Omit<FrameHop, 'probe'>): CommandFailure {
+  const src = (iframe as HTMLIFrameElement).src;
+  return new CommandFailure('unsupported', `The iframe ${q(key)} is another site's document (${src}).`, {
+    frame: key,
+    src,
+    frameHop: { probe: probe(iframe), ...hop } satisfies FrameHop,
+  });
+}
+
+/** The iframe this document probed with `nonce` lately, if it is still in the page. */
+export function probedFrame(nonce: string): Element | undefined {
+  const iframe = probed.get(nonce)?.deref();
+  return iframe?.isConnected ? iframe : undefined;
 }
 
 /** A point in a child frame's viewport, and its element's box there. */

@@ -1,7 +1,7 @@
 import { CONTENT_HANDLER_KEY, CONTENT_NOT_LOADED } from '../../sdk/protocol/index.js';
 import { PAGE_PORT_NAME, type PagePortAnswer, type PagePortRequest } from '../PagePort.js';
 import { actStatus, handlePageRequest, lastActDispatched, type PageRequest } from './PageCommands.js';
-import { framePoint, probeOf, type FramePointQuery } from './frames.js';
+import { framePoint, probedFrame, probeOf, type FramePointQuery } from './frames.js';
 import { PAGE_ERROR_CHANNEL, type RelayedError } from './pageErrorRelay.js';
 import { refs } from './refs.js';
 
@@ -20,6 +20,9 @@ import { refs } from './refs.js';
  *   act, and fences it so that an act not yet dispatched never dispatches (see `actStatus`).
  * - `{ aite: 1, query: 'framePoint', point: FramePointQuery }`: a point in a child frame's
  *   viewport moved into this document's, or why input there would not reach it (frames.ts).
+ * - `{ aite: 1, query: 'frameRefs', probe, path, refs }`: the refs that the cross-site iframe
+ *   this document's snapshot probed with `probe` gave out for it; a command naming one of them
+ *   here is sent on to that frame (refs.ts). Answered `{ ok }` (false: the iframe is gone).
  * From the runner over the debugging pipe (launch mode; sdk/session/pipe/ContentWorld.ts): the
  *   same page commands, already validated, through the handler kept on this isolated world's
  *   global under `Symbol.for(CONTENT_HANDLER_KEY)`; it answers CONTENT_NOT_LOADED while the
@@ -75,6 +78,13 @@ function install(): void {
     }
     if (m.query === 'actStatus' && typeof m.id === 'number') {
       sendResponse({ dispatched: actStatus(m.id) });
+    }
+    if (m.query === 'frameRefs') {
+      const q = m as { probe?: unknown; path?: unknown; refs?: unknown };
+      const iframe = typeof q.probe === 'string' ? probedFrame(q.probe) : undefined;
+      const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+      if (iframe && strings(q.path) && strings(q.refs)) refs.inFrame(iframe, q.path, q.refs);
+      sendResponse({ ok: iframe !== undefined });
     }
     if (m.query === 'framePoint') {
       void framePoint((m as { point: FramePointQuery }).point).then(sendResponse);

@@ -1,4 +1,5 @@
 import { CommandFailure } from '../../sdk/protocol/index.js';
+import { frameHop } from './frames.js';
 
 /**
  * The refs (`e1`, `e2`, ...) a `snapshot` hands out, valid in the document this content script
@@ -9,7 +10,9 @@ import { CommandFailure } from '../../sdk/protocol/index.js';
  */
 export class Refs {
   #next = 1;
-  readonly #byRef = new Map<string, { element: WeakRef<Element>; frame?: string }>();
+  readonly #byRef = new Map<string, { element: WeakRef<Element>; frame?: string | string[] }>();
+  /** Refs a cross-site iframe's own document gave out for this document's snapshot: that iframe, and its frame keys from here. */
+  #inFrames = new Map<string, { iframe: WeakRef<Element>; path: string[] }>();
   #refOf = new WeakMap<Element, string>();
 
   /**
@@ -25,8 +28,8 @@ export class Refs {
     return this.#next;
   }
 
-  /** The element's ref, given out once; `frame` is the iframe key the element is reached by. */
-  refOf(el: Element, frame?: string): string {
+  /** The element's ref, given out once; `frame` is the iframe key (or path) the element is reached by. */
+  refOf(el: Element, frame?: string | string[]): string {
     let ref = this.#refOf.get(el);
     if (ref === undefined) {
       ref = `e${this.#next++}`;
@@ -43,6 +46,17 @@ export class Refs {
    */
   element(ref: string): Element {
     const entry = this.#byRef.get(ref);
+    const inFrame = entry ? undefined : this.#inFrames.get(ref);
+    if (inFrame) {
+      // The frame's own document knows the ref: the worker sends the command on to it, and it
+      // fails there at once if that document has changed since.
+      const iframe = inFrame.iframe.deref();
+      if (iframe?.isConnected) throw frameHop(iframe, inFrame.path.join(' > '), { consumed: 0, path: inFrame.path });
+      throw new CommandFailure('not-found', `The iframe that held the element of ref ${ref} is no longer in the page (the page removed or replaced it). Take a new snapshot and use its refs.`, {
+        ref,
+        stale: 'removed',
+      });
+    }
     if (!entry) {
       throw new CommandFailure(
         'not-found',
@@ -68,16 +82,28 @@ export class Refs {
    */
   forget(): void {
     this.#byRef.clear();
+    this.#inFrames.clear();
     this.#refOf = new WeakMap();
   }
 
-  /** The iframe key of the element a ref names (absent: the top document). */
-  frameOf(ref: string): string | undefined {
+  /**
+   * Records refs that the document in the cross-site `iframe` (reached by the frame keys `path`
+   * from here) gave out for this document's snapshot, so that a command naming one of them from
+   * here is sent on to that document.
+   */
+  inFrame(iframe: Element, path: string[], given: readonly string[]): void {
+    const entry = { iframe: new WeakRef(iframe), path };
+    for (const ref of given) if (!this.#byRef.has(ref)) this.#inFrames.set(ref, entry);
+  }
+
+  /** The iframe key (or path) of the element a ref names (absent: this script's document). */
+  frameOf(ref: string): string | string[] | undefined {
     return this.#byRef.get(ref)?.frame;
   }
 
   #prune(): void {
     for (const [ref, entry] of this.#byRef) if (!entry.element.deref()?.isConnected) this.#byRef.delete(ref);
+    for (const [ref, entry] of this.#inFrames) if (!entry.iframe.deref()?.isConnected) this.#inFrames.delete(ref);
   }
 }
 

@@ -1,4 +1,4 @@
-import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type Descriptor, type RequestOf, type Target, withoutHandle } from '../../sdk/protocol/index.js';
+import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type Descriptor, type RequestOf, type Target, targetFrame, withoutHandle } from '../../sdk/protocol/index.js';
 import { describe } from './dom/describe.js';
 import { enterFrames } from './frames.js';
 import type { TextIndex } from './dom/text.js';
@@ -90,13 +90,14 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
 
 /** The document a target is looked for in: its frame's, or the page's. Repair looks in the same one. */
 function documentOf(target: Target): Document {
-  if (target.frame === undefined) return document;
-  const f = enterFrames(target.frame);
+  const frame = targetFrame(target);
+  if (frame === undefined) return document;
+  const f = enterFrames(frame);
   return f.kind === 'found' ? f.doc : document;
 }
 
 function described(el: Element, target: Target, record: boolean | undefined, texts?: TextIndex): Descriptor {
-  const frame = target.ref !== undefined ? refs.frameOf(target.ref) : target.frame;
+  const frame = target.ref !== undefined ? refs.frameOf(target.ref) : targetFrame(target);
   return { ...describe(el, { frame, record: record === true, ...(texts ? { texts } : {}) }), handle: handles.handleOf(el) };
 }
 
@@ -107,7 +108,7 @@ function described(el: Element, target: Target, record: boolean | undefined, tex
 function checkExact(target: Target, old: Descriptor, el: Element): void {
   const verdict = checkExactMatch(old, el);
   if (verdict.ok) return;
-  const candidate = describe(el, { frame: target.frame });
+  const candidate = describe(el, { frame: targetFrame(target) });
   const diff = describeChanges(old, candidate);
   const score = Math.round(verdict.score * 1000) / 1000;
   const what = q(candidate.text ?? candidate.name ?? candidate.tag);

@@ -1,16 +1,14 @@
-import type { AnswerOf, RequestOf } from '../../sdk/protocol/index.js';
+import { frameKey, SNAPSHOT_LINES_DEFAULT, SNAPSHOT_LINES_MAX, type AnswerOf, type RequestOf } from '../../sdk/protocol/index.js';
 import { accessibleName, isInteractive, roleOf, UNNAMED_ROLES } from './dom/aria.js';
 import { isElement, isFrameElement, shadowRootOf } from './dom/nodes.js';
 import { deepActiveElement, sameOriginDocument } from './dom/query.js';
 import { checkState, isEnabled } from './dom/state.js';
 import { cut, fold, TextIndex } from './dom/text.js';
 import { isRendered } from './dom/visibility.js';
+import { probe } from './frames.js';
 import { OVERLAY_ATTR } from './outline.js';
 import { refs } from './refs.js';
 
-/** Lines of a snapshot when the request names no limit, and the most it may ask for. */
-export const SNAPSHOT_LINES_DEFAULT = 400;
-export const SNAPSHOT_LINES_MAX = 2_000;
 const NAME_MAX = 80;
 const TEXT_MAX = 80;
 
@@ -30,8 +28,10 @@ const VALUE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', '
  *       - textbox "Card number" [ref=e4]
  *
  * It follows the rendered tree: shadow roots, open and closed, in place of their host's light children (a
- * slot shows what is assigned to it), same-origin iframes inside their iframe's line; a
- * cross-origin iframe is listed, not read. Hidden and aria-hidden subtrees are left out. A ref
+ * slot shows what is assigned to it), same-origin iframes inside their iframe's line. A
+ * cross-origin iframe's document is not reachable from here: its line is listed with the probe
+ * that names its frame (`frames` of the answer), and the worker reads it with the frame's own
+ * content script when its origin is allowed, or says why not (FrameRoute). Hidden and aria-hidden subtrees are left out. A ref
  * is a target (`{ ref: 'e4' }`) until its element leaves the page (see refs.ts). Bounded:
  * `maxLines` lines at most, and the last line says how much was cut.
  */
@@ -40,21 +40,24 @@ export async function snapshot(req: RequestOf<'snapshot'>): Promise<AnswerOf<'sn
   const out = new Outline(Math.min(req.maxLines ?? SNAPSHOT_LINES_DEFAULT, SNAPSHOT_LINES_MAX));
   visitChildren(document.body ?? document.documentElement, { depth: 0, nameIsText: false }, out);
   const text = out.finish();
-  return { id: req.id, ok: true, url: location.href, title: document.title, text, lines: out.lineCount, refs: out.refCount, truncated: out.cut > 0, nextRef: refs.next };
+  const frames = out.frames.length > 0 ? { frames: out.frames } : {};
+  return { id: req.id, ok: true, url: location.href, title: document.title, text, lines: out.lineCount, refs: out.refCount, truncated: out.cut > 0, nextRef: refs.next, ...frames };
 }
 
 interface Place {
   depth: number;
   /** The nearest line's name already says this text (a button's, a link's). */
   nameIsText: boolean;
-  /** The iframe key of the document being walked (absent: the top document). */
-  frame?: string;
+  /** The iframe keys that lead to the document being walked (absent: this script's document). */
+  frames?: string[];
 }
 
 class Outline {
   readonly #lines: string[] = [];
   readonly texts = new TextIndex();
   readonly focused = deepActiveElement();
+  /** The cross-site iframes listed, for the worker to read. */
+  readonly frames: NonNullable<AnswerOf<'snapshot'>['frames']> = [];
   refCount = 0;
   cut = 0;
 
@@ -115,7 +118,7 @@ function visitElement(el: Element, at: Place, out: Outline): void {
   const shown = !UNNAMED_ROLES.has(role) || isInteractive(el);
   if (!shown) return visitChildren(el, at, out);
   const name = cut(accessibleName(el, out.texts), NAME_MAX);
-  const ref = refs.refOf(el, at.frame);
+  const ref = refs.refOf(el, frameKey(at.frames ?? []));
   const value = valueOf(el, role);
   const line = `${role || el.localName}${name ? ` ${JSON.stringify(name)}` : ''}${statesOf(el, role, out)} [ref=${ref}]${value}`;
   if (!out.add(at.depth, line)) return;
@@ -129,16 +132,22 @@ function visitElement(el: Element, at: Place, out: Outline): void {
 function visitFrame(frame: Element, at: Place, out: Outline): void {
   const name = cut(fold(frame.getAttribute('title') ?? frame.getAttribute('name') ?? frame.id ?? ''), NAME_MAX);
   const doc = sameOriginDocument(frame);
-  const ref = refs.refOf(frame, at.frame);
-  const note = doc ? '' : ' (another origin: not read)';
-  if (!out.add(at.depth, `iframe${name ? ` ${JSON.stringify(name)}` : ''} [ref=${ref}]${note}`)) return;
+  const ref = refs.refOf(frame, frameKey(at.frames ?? []));
+  // A cross-site iframe inside a same-origin one is not read: the frame probe is only believed
+  // from the iframe's own parent window (frames.ts), which is not this script's there.
+  const nested = !doc && (at.frames ?? []).length > 0;
+  if (!out.add(at.depth, `iframe${name ? ` ${JSON.stringify(name)}` : ''} [ref=${ref}]${nested ? ' (another origin: not read)' : ''}`)) return;
   out.refCount++;
-  const body = doc?.body;
-  if (body) visitChildren(body, { depth: at.depth + 1, nameIsText: false, frame: frameKey(frame) }, out);
+  const path = [...(at.frames ?? []), iframeKey(frame)];
+  if (!doc) {
+    if (!nested) out.frames.push({ line: out.lineCount - 1, probe: probe(frame), path, src: (frame as HTMLIFrameElement).src ?? '' });
+    return;
+  }
+  if (doc.body) visitChildren(doc.body, { depth: at.depth + 1, nameIsText: false, frames: path }, out);
 }
 
 /** How a target's `frame` key names this iframe: its name, its id, else its place among iframes. */
-function frameKey(frame: Element): string {
+function iframeKey(frame: Element): string {
   const name = frame.getAttribute('name');
   if (name) return name;
   if (frame.id) return frame.id;

@@ -1,12 +1,35 @@
 import type { AllowList } from './AllowList.js';
-import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATION_RESEND_COMMANDS, pagePathOf } from '../../sdk/protocol/index.js';
-import { FrameProbes } from './FrameProbes.js';
+import {
+  CommandFailure,
+  DEFAULT_TIMEOUT_MS,
+  flattenFrames,
+  frameKey,
+  framePath,
+  NAVIGATION_RESEND_COMMANDS,
+  pagePathOf,
+  SNAPSHOT_LINES_DEFAULT,
+  SNAPSHOT_LINES_MAX,
+  type AnswerOf,
+  type RequestOf,
+  type Target,
+} from '../../sdk/protocol/index.js';
+import { FrameProbes, type ProbedFrame } from './FrameProbes.js';
 import { PageChannel, type PageRequest } from './PageChannel.js';
 
 const COVERED_POLL_MS = 50;
 /** How long a frame's content script gets to answer its probe before the worker looks why. */
 const PROBE_WAIT_MS = 300;
 const PROBE_POLL_MS = 50;
+/** How long a snapshot waits for one cross-site frame's content script before it says the frame was not read. */
+const FRAME_READ_MS = 2_000;
+
+/** `detail.frameHop` of a content script's hop answer (content/frames.ts). */
+interface FrameHop {
+  probe: string;
+  consumed: number;
+  /** The frame keys to the frame, when the path does not say them (a ref's frame). */
+  path?: string[];
+}
 
 /** One frame boundary crossed: the frame that found the iframe, and the iframe's own frame. */
 interface Hop {
@@ -43,8 +66,9 @@ export class FrameRoute {
   }
 
   async run(request: PageRequest, tabId: number): Promise<Record<string, unknown>> {
+    if (request.cmd === 'snapshot') return this.#snapshot(request, tabId);
+    // Also with no frame path: a ref may name an element in a cross-site frame (the page answers a hop).
     const path = pagePathOf(request);
-    if (path.length === 0) return this.#channel.run(request, tabId);
     const deadline = Date.now() + (request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     let retries = 0;
     for (;;) {
@@ -59,12 +83,13 @@ export class FrameRoute {
             retries += 1;
             continue;
           }
+          const where = describePath(error.path ?? path);
           return new CommandFailure(
             'navigation',
             request.cmd === 'act'
-              ? `The iframe ${describePath(path)} navigated, reloaded or was removed while the action ran; it was not sent again. Check what the page did before repeating it.`
-              : `The iframe ${describePath(path)} navigated, reloaded or was removed during ${request.cmd}; resolve again.`,
-            { frame: path, error: error.message },
+              ? `The iframe ${where} navigated, reloaded or was removed while the action ran; it was not sent again. Check what the page did before repeating it.`
+              : `The iframe ${where} navigated, reloaded or was removed during ${request.cmd}; resolve again.`,
+            { frame: error.path ?? path, error: error.message },
           ).toAnswer(request.id, retries);
         }
         throw error;
@@ -77,50 +102,168 @@ export class FrameRoute {
     const injected = new Set<number>();
     let frameId = 0;
     let rest = path;
+    /** The frame keys of the frames entered so far. */
+    let at: string[] = [];
     let retries = 0;
     for (;;) {
       const remaining = Math.max(1, deadline - Date.now());
       let answer: Record<string, unknown>;
       try {
-        answer = await this.#channel.run(withFrame(request, rest, remaining), tabId, frameId);
+        answer = await this.#channel.run(hops.length === 0 ? { ...request, timeoutMs: remaining } : withFrame(request, rest, remaining), tabId, frameId);
       } catch (error) {
-        if (error instanceof CommandFailure && error.detail?.frameChanged === true) throw new RouteRetry(error.message, retries);
+        if (error instanceof CommandFailure && error.detail?.frameChanged === true) throw new RouteRetry(error.message, retries, at);
         throw error;
       }
       retries += typeof answer.retries === 'number' ? answer.retries : 0;
-      const hop = (answer.detail as { frameHop?: { probe: string; consumed: number } } | undefined)?.frameHop;
+      const hop = (answer.detail as { frameHop?: FrameHop } | undefined)?.frameHop;
       const src = (answer.detail as { src?: unknown } | undefined)?.src;
       if (answer.ok !== false || !hop) {
-        if (hops.length === 0 || answer.ok === false) return { answer: restoreFrame(answer, request), retries };
+        if (hops.length === 0 || answer.ok === false) return { answer: restoreFrame(answer, at, rest), retries };
         const moved = await this.#toTop(answer, tabId, hops, deadline);
         await this.#sameDocuments(tabId, hops);
-        return { answer: restoreFrame(moved, request), retries };
+        return { answer: restoreFrame(moved, at, rest), retries };
       }
-      const reached = path.slice(0, path.length - rest.length + hop.consumed);
-      if (typeof src === 'string' && /^https?:/.test(src) && !this.allow.allows(src)) throw this.#notAllowed(reached, src);
-      const found = await this.#probes.wait(hop.probe, tabId, Math.min(deadline, Date.now() + PROBE_WAIT_MS));
-      const frame = found ? await chrome.webNavigation.getFrame({ tabId, frameId: found.frameId }).catch(() => null) : null;
-      if (!found || !frame || frame.parentFrameId !== frameId) {
-        // No content script in the frame answered (not injected yet, or still loading): inject it
-        // into the frame's children once, and ask again until the deadline.
-        const children = ((await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? []).filter((f) => f.parentFrameId === frameId);
-        const outside = children.filter((c) => /^https?:/.test(c.url) && !this.allow.allows(c.url));
-        if (!injected.has(frameId)) {
-          injected.add(frameId);
-          const inside = children.filter((c) => this.allow.allows(c.url));
-          await Promise.all(inside.map((c) => chrome.scripting.executeScript({ target: { tabId, frameIds: [c.frameId] }, files: ['content.js'] }).catch(() => undefined)));
-        }
-        if (Date.now() >= deadline) {
-          if (outside.length > 0) throw this.#notAllowed(reached, outside[0]!.url);
-          throw new CommandFailure('timeout', `The iframe ${describePath(reached)} did not load a document aite can reach in time.`, { frame: reached });
-        }
-        await new Promise((resolve) => setTimeout(resolve, PROBE_POLL_MS));
-        continue;
-      }
-      if (!this.allow.allows(frame.url)) throw this.#notAllowed(reached, frame.url);
+      // A hop by the path consumes its segments; one for a ref names the frame keys itself.
+      const reached = [...at, ...(hop.path ?? rest.slice(0, hop.consumed))];
+      const found = await this.#enter(tabId, frameId, hop.probe, src, reached, deadline, injected);
+      if (!found) continue;
       hops.push({ parent: frameId, child: found.frameId, probe: hop.probe, documentId: found.documentId, path: reached });
       frameId = found.frameId;
       rest = rest.slice(hop.consumed);
+      at = reached;
+    }
+  }
+
+  /**
+   * The frame a hop leads into, once its own content script has answered the probe; undefined
+   * when none answered yet (the caller asks its parent again, for a new probe, after a pause).
+   * Refused when the frame's origin is not in the allow list.
+   */
+  async #enter(tabId: number, parent: number, probe: string, src: unknown, reached: string[], deadline: number, injected: Set<number>): Promise<ProbedFrame | undefined> {
+    if (typeof src === 'string' && /^https?:/.test(src) && !this.allow.allows(src)) throw this.#notAllowed(reached, src);
+    const found = await this.#probes.wait(probe, tabId, Math.min(deadline, Date.now() + PROBE_WAIT_MS));
+    const frame = found ? await chrome.webNavigation.getFrame({ tabId, frameId: found.frameId }).catch(() => null) : null;
+    if (found && frame && frame.parentFrameId === parent) {
+      if (!this.allow.allows(frame.url)) throw this.#notAllowed(reached, frame.url);
+      return found;
+    }
+    // No content script in the frame answered (not injected yet, or still loading): inject it
+    // into the frame's children once, and ask again until the deadline.
+    const children = ((await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? []).filter((f) => f.parentFrameId === parent);
+    const outside = children.filter((c) => /^https?:/.test(c.url) && !this.allow.allows(c.url));
+    if (!injected.has(parent)) {
+      injected.add(parent);
+      const inside = children.filter((c) => this.allow.allows(c.url));
+      await Promise.all(inside.map((c) => chrome.scripting.executeScript({ target: { tabId, frameIds: [c.frameId] }, files: ['content.js'] }).catch(() => undefined)));
+    }
+    if (Date.now() >= deadline) {
+      if (outside.length > 0) throw this.#notAllowed(reached, outside[0]!.url);
+      throw new CommandFailure('timeout', `The iframe ${describePath(reached)} did not load a document aite can reach in time.`, { frame: reached });
+    }
+    await new Promise((resolve) => setTimeout(resolve, PROBE_POLL_MS));
+    return undefined;
+  }
+
+  /**
+   * `snapshot`: the top document's outline, with each cross-site iframe it lists read by that
+   * frame's own content script and nested under the iframe's line, frames inside those too. A
+   * frame's refs go on from where its parent's ended (one numbering for the whole snapshot), and
+   * the parent is told which refs its iframe gave out, so a command naming one is sent on to
+   * that frame (refs.ts). A frame whose origin is not allowed is never read: its line says so.
+   */
+  async #snapshot(request: RequestOf<'snapshot'>, tabId: number): Promise<Record<string, unknown>> {
+    const deadline = Date.now() + (request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const budget = Math.min(request.maxLines ?? SNAPSHOT_LINES_DEFAULT, SNAPSHOT_LINES_MAX);
+    const top = await this.#outline(request, tabId, 0, [], budget, request.firstRef, deadline);
+    if (top.answer.ok === false) return top.answer;
+    const { frames: _frames, ...answer } = top.answer;
+    return { ...answer, text: top.lines.join('\n'), lines: top.lines.length, refs: top.refs, truncated: top.truncated, nextRef: top.nextRef, ...(top.retries > 0 ? { retries: top.retries } : {}) };
+  }
+
+  /** One document's outline with its cross-site frames read into it, in at most `budget` lines. */
+  async #outline(
+    request: RequestOf<'snapshot'>,
+    tabId: number,
+    frameId: number,
+    at: string[],
+    budget: number,
+    firstRef: number | undefined,
+    deadline: number,
+  ): Promise<{ answer: Record<string, unknown>; lines: string[]; refs: number; truncated: boolean; nextRef: number | undefined; retries: number }> {
+    const injected = new Set<number>();
+    // One wait for all of this document's frames: one that never answers costs it once.
+    const framesUntil = Math.min(deadline, Date.now() + FRAME_READ_MS);
+    let retries = 0;
+    for (;;) {
+      const ask = { ...request, maxLines: Math.max(1, budget), timeoutMs: Math.max(1, deadline - Date.now()), ...(firstRef !== undefined ? { firstRef } : {}) };
+      const answer = await this.#channel.run(ask, tabId, frameId);
+      retries += typeof answer.retries === 'number' ? answer.retries : 0;
+      if (answer.ok === false) return { answer, lines: [], refs: 0, truncated: false, nextRef: firstRef, retries };
+      const snap = answer as Partial<AnswerOf<'snapshot'>>;
+      const own = (snap.text ?? '').split('\n').filter((l) => l !== '');
+      let left = budget - own.length;
+      let nextRef = snap.nextRef ?? firstRef;
+      let refs = snap.refs ?? 0;
+      let truncated = snap.truncated === true;
+      const inserts = new Map<number, string[]>();
+      const notes = new Map<number, string>();
+      let again = false;
+      for (const f of snap.frames ?? []) {
+        const reached = [...at, ...f.path];
+        if (!/^https?:/.test(f.src)) {
+          notes.set(f.line, ' (another origin: not read)');
+          continue;
+        }
+        if (!this.allow.allows(f.src)) {
+          notes.set(f.line, ` (another origin, ${originOf(f.src)}: not in the allow list, not read; add it to \`allow\` to read it)`);
+          continue;
+        }
+        if (left <= 0) {
+          notes.set(f.line, ' (not read: the snapshot reached maxLines; ask for more with maxLines)');
+          truncated = true;
+          continue;
+        }
+        let child: ProbedFrame | undefined;
+        try {
+          child = await this.#enter(tabId, frameId, f.probe, f.src, reached, framesUntil, injected);
+        } catch (error) {
+          if (!(error instanceof CommandFailure)) throw error;
+          notes.set(f.line, error.detail?.allow ? ` (another origin, ${originOf(String(error.detail.url))}: not in the allow list, not read; add it to \`allow\` to read it)` : ' (another origin: its page did not answer in time, not read)');
+          continue;
+        }
+        if (!child) {
+          // Its content script came in after the probe: the document is asked again, for new probes.
+          again = true;
+          break;
+        }
+        const depth = (/^ */.exec(own[f.line] ?? '')![0].length >> 1) + 1;
+        let inner;
+        try {
+          inner = await this.#outline(request, tabId, child.frameId, reached, left, nextRef, deadline);
+        } catch (error) {
+          if (!(error instanceof CommandFailure && error.detail?.frameChanged === true)) throw error;
+          notes.set(f.line, ' (another origin: its page changed while it was read, not read)');
+          continue;
+        }
+        retries += inner.retries;
+        if (inner.answer.ok === false) {
+          notes.set(f.line, ` (another origin: not read: ${String(inner.answer.message ?? inner.answer.reason)})`);
+          continue;
+        }
+        inserts.set(f.line, inner.lines.map((l) => `${'  '.repeat(depth)}${l}`));
+        left -= inner.lines.length;
+        refs += inner.refs;
+        truncated ||= inner.truncated;
+        nextRef = inner.nextRef ?? nextRef;
+        // The iframe's document tells commands that name these refs where to go.
+        const given = inner.lines.flatMap((l) => [...l.matchAll(/\[ref=(e\d+)\]/g)].map((m) => m[1]!));
+        if (given.length > 0) {
+          await chrome.tabs.sendMessage(tabId, { aite: 1, query: 'frameRefs', probe: f.probe, path: f.path, refs: given }, { frameId }).catch(() => undefined);
+        }
+      }
+      if (again) continue;
+      const lines = own.flatMap((line, i) => [notes.has(i) ? `${line}${notes.get(i)}` : line, ...(inserts.get(i) ?? [])]);
+      return { answer, lines, refs, truncated, nextRef, retries };
     }
   }
 
@@ -179,36 +322,58 @@ class RouteRetry extends Error {
   constructor(
     message: string,
     readonly retries: number,
+    /** The frame keys of the frame that went (absent: the command's own path says it). */
+    readonly path?: string[],
   ) {
     super(message);
   }
 }
 
-/** The request as the frame at the end of the hops so far sees it: only the rest of the path. */
+/**
+ * The request as the frame at the end of the hops so far sees it: only the rest of the path,
+ * on its outermost part (the target, else the region of a verify without one), and no frame in
+ * its regions (they were part of the path: see flattenFrames).
+ */
 function withFrame(request: PageRequest, rest: string[], timeoutMs: number): PageRequest {
-  const frame = rest.length === 0 ? undefined : rest.length === 1 ? rest[0] : rest;
+  const frame = frameKey(rest);
   const set = <T extends { frame?: unknown }>(o: T): T => {
     const { frame: _old, ...others } = o;
     return (frame === undefined ? others : { ...others, frame }) as T;
   };
-  const out = { ...request, timeoutMs } as PageRequest & { target?: { frame?: unknown }; descriptor?: { frame?: unknown }; to?: { frame?: unknown } };
-  if (out.target) out.target = set(out.target);
+  type Parts = { target?: Target; within?: string | Target; until?: Target; descriptor?: { frame?: unknown }; to?: { frame?: unknown } };
+  const out = { ...request, timeoutMs } as PageRequest & Parts;
+  const flat = flattenFrames(out.target, out.within);
+  if (out.target) out.target = set(flat.target!);
+  else if (typeof out.within === 'object') out.within = set(flattenFrames(out.within).target!);
+  if (out.target && out.within !== undefined) out.within = flat.within;
+  if (out.until) out.until = set(flattenFrames(out.until).target!);
   if (out.descriptor) out.descriptor = set(out.descriptor);
   if (out.to) out.to = set(out.to);
   return out as PageRequest;
 }
 
-/** Descriptors a frame answers name the whole path, as the target did. */
-function restoreFrame(answer: Record<string, unknown>, request: PageRequest): Record<string, unknown> {
-  const frame = 'target' in request && request.target ? request.target.frame : 'descriptor' in request ? request.descriptor?.frame : undefined;
-  if (frame === undefined) return answer;
-  const fix = (d: unknown): unknown => (d && typeof d === 'object' ? { ...(d as object), frame } : d);
+/**
+ * Descriptors a frame answers name the whole path from the top: the frames entered (`at`),
+ * then the frame keys the answering document gave (the rest of the path it was asked, or a
+ * ref's own frame there).
+ */
+function restoreFrame(answer: Record<string, unknown>, at: string[], rest: string[]): Record<string, unknown> {
+  const whole = (frame: unknown): string | string[] | undefined => frameKey([...at, ...framePath(frame as string | string[] | undefined)]);
   const out: Record<string, unknown> = { ...answer };
-  if (out.descriptor) out.descriptor = fix(out.descriptor);
+  const fix = (d: unknown): unknown => {
+    if (!d || typeof d !== 'object') return d;
+    const { frame, ...others } = d as { frame?: unknown };
+    const key = whole(frame);
+    return key === undefined ? others : { ...others, frame: key };
+  };
+  if (at.length > 0 && out.descriptor) out.descriptor = fix(out.descriptor);
   const detail = out.detail as { candidates?: Array<{ descriptor?: unknown }>; frame?: unknown } | undefined;
-  if (detail?.candidates) out.detail = { ...detail, candidates: detail.candidates.map((c) => ({ ...c, descriptor: fix(c.descriptor) })) };
+  if (at.length > 0 && detail?.candidates) out.detail = { ...detail, candidates: detail.candidates.map((c) => ({ ...c, descriptor: fix(c.descriptor) })) };
   // A failure inside a frame says so: its xpaths are the frame's, not the top page's.
-  if (out.ok === false) out.detail = { ...(out.detail as object | undefined), frame: detail?.frame ?? frame };
+  if (out.ok === false && (at.length > 0 || rest.length > 0)) {
+    const frame = detail?.frame !== undefined ? whole(detail.frame) : frameKey([...at, ...rest]);
+    if (frame !== undefined) out.detail = { ...(out.detail as object | undefined), frame };
+  }
   return out;
 }
 

@@ -1,7 +1,7 @@
 import type { PageCommand } from './commands.js';
 import { z } from 'zod';
 import { GuardStateSchema, type Request } from './messages.js';
-import { framePath } from './target.js';
+import { flattenFrames, framePath } from './target.js';
 
 // Page commands the runner sends straight to the content script over the debugging pipe (launch
 // mode), beside the worker's port: both call the content script's one handler.
@@ -36,16 +36,19 @@ export function pagePathOf(request: Extract<Request, { cmd: PageCommand }>): str
       return framePath(request.descriptor.frame);
     case 'resolve':
     case 'read':
-      return framePath(request.target.frame);
+      return flattenFrames(request.target).path;
     case 'verify':
     case 'wait':
-      return 'target' in request && request.target ? framePath(request.target.frame) : [];
+      // A `within` that names a frame moves the search into it (flattenFrames).
+      return flattenFrames('target' in request ? request.target : undefined, 'within' in request ? request.within : undefined).path;
     case 'outline':
+      return [];
     case 'snapshot':
+      // Not here: the worker reads the allowed cross-site frames into it (FrameRoute).
       return [];
     case 'scroll':
       // The container named by `target` holds what `until` names: they are in one frame.
-      return framePath((request.target ?? request.until)?.frame);
+      return flattenFrames(request.target ?? request.until).path;
     case 'guard':
       // Every op names the element, so arm, check and disarm reach the frame it lies in.
       return framePath(request.descriptor?.frame);

@@ -294,10 +294,16 @@ export const ActStatusRequestSchema = z.object({ ...base, cmd: z.literal('actSta
 
 // Beyond v1, compatible with it (a v1 extension answers `unsupported`): the real-pages commands.
 
+/** Lines of a snapshot when the request names no limit, and the most it may ask for. */
+export const SNAPSHOT_LINES_DEFAULT = 400;
+export const SNAPSHOT_LINES_MAX = 2_000;
+
 /**
  * The page as a short outline of roles, names, states and refs (`e12`), frames and shadow roots
  * included, at most `maxLines` lines (default 400, at most 2000). A ref is a target (`{ ref }`)
- * until its element leaves the page or the document changes.
+ * until its element leaves the page or the document changes. Cross-site (out-of-process)
+ * iframes whose origin is in the allow list are read too, by their own content script, and
+ * nested under their iframe's line (the worker puts them in: see `frames` of the answer).
  */
 export const SnapshotRequestSchema = z.object({
   ...base,
@@ -660,6 +666,16 @@ export const SnapshotAnswerSchema = z.object({
   truncated: z.boolean(),
   /** Beyond v1: the number the next new ref will take (what the next snapshot's `firstRef` carries). */
   nextRef: z.number().int().positive().optional(),
+  /**
+   * Beyond v1, between the content script and its worker only (the worker reads them and answers
+   * without them): the cross-site iframes the document could not read. `line` is the index of
+   * the iframe's line in `text`, `probe` the nonce the document probed the iframe with (its own
+   * content script reports it, naming the frame), `path` the frame keys from the document to it,
+   * `src` its address as the document sees it.
+   */
+  frames: z
+    .array(z.object({ line: z.number().int().nonnegative(), probe: z.string(), path: z.array(z.string()), src: z.string() }))
+    .optional(),
 });
 
 export const GuardAnswerSchema = z.object({ ...okBase, ...GuardStateSchema.shape });

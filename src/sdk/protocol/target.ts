@@ -63,6 +63,43 @@ export function framePath(frame: string | readonly string[] | undefined): string
   return frame === undefined ? [] : typeof frame === 'string' ? [frame] : [...frame];
 }
 
+/**
+ * A target's whole frame path, and the target with the frames taken out of it: its own `frame`,
+ * then the frame its `within` names (a region's frame is looked for inside the target's frame),
+ * and so on down. A `within` that names a frame moves the search into that frame, so looking
+ * for the rest of the target in the document at the end of the path, inside the region, finds
+ * what the nested form names. `within` is the command's own (verify's), looked at before the
+ * target's. One path lets the extension route the whole command to an out-of-process frame
+ * (where no region's frame could be entered from the page above). @internal
+ */
+export function flattenFrames(target: Target | undefined, within?: string | Target): { path: string[]; target: Target | undefined; within: string | Target | undefined } {
+  const path = framePath(target?.frame);
+  const bare = (w: string | Target | undefined): string | Target | undefined => {
+    if (w === undefined || typeof w === 'string') return w;
+    const inner = flattenFrames(w, undefined);
+    path.push(...inner.path);
+    return inner.target;
+  };
+  const outer = bare(within);
+  let inner: Target | undefined;
+  if (target) {
+    const { frame: _frame, within: own, ...rest } = target;
+    const w = bare(own);
+    inner = w === undefined ? rest : { ...rest, within: w };
+  }
+  return { path, target: inner, within: outer };
+}
+
+/** A frame path as a `frame` key: one iframe's name alone, a longer path as a list, none: undefined. @internal */
+export function frameKey(path: readonly string[]): string | string[] | undefined {
+  return path.length === 0 ? undefined : path.length === 1 ? path[0] : [...path];
+}
+
+/** The `frame` key of the document a target's element lies in (its frame, then its region's). @internal */
+export function targetFrame(target: Target): string | string[] | undefined {
+  return frameKey(flattenFrames(target).path);
+}
+
 const LOCATING_KEYS = ['text', 'role', 'name', 'label', 'placeholder', 'testid', 'css', 'xpath', 'ref'] as const;
 
 const TargetObjectSchema = z

@@ -36,8 +36,9 @@ type PageRequest = Extract<Request, { cmd: PageCommand }>;
  * content script answers with its one handler, the one the worker's port calls.
  *
  * It keeps the worker's rules, or leaves the command to the worker: only a page command for the
- * top document (a target in a frame is the worker's to route), never `act` (the worker records
- * each act, so a lost one can be told), only while the tab's top frame shows an origin of the
+ * top document (a target in a frame is the worker's to route, and so is a ref the page answers
+ * lies in one), never `act` (the worker records each act, so a lost one can be told) nor
+ * `snapshot` (the worker reads the allowed cross-site frames into it), only while the tab's top frame shows an origin of the
  * allow list and no frame of the tab is loading (the worker waits for the load), and only in the
  * document that the extension's world was seen created in. A command the page never received
  * goes to the worker; one whose document went away under it is sent again through the worker
@@ -64,7 +65,8 @@ export class ContentWorld implements PageShortcut {
   }
 
   run(request: Request): Promise<ShortcutOutcome> | undefined {
-    if (!isPageCommand(request.cmd) || request.cmd === 'act') return undefined;
+    // A snapshot is the worker's: it reads the page's allowed cross-site frames into it.
+    if (!isPageCommand(request.cmd) || request.cmd === 'act' || request.cmd === 'snapshot') return undefined;
     const pageRequest = request as PageRequest;
     if (pageRequest.tab === undefined || pagePathOf(pageRequest).length > 0) return undefined;
     const page = this.pageOf(pageRequest.tab);
@@ -171,7 +173,8 @@ class WorldWatch {
     }
     if (result.exceptionDetails) return navigated(request, result.exceptionDetails.exception?.description ?? result.exceptionDetails.text);
     const value: unknown = result.result.value;
-    if (value === CONTENT_NOT_LOADED) return { via: 'socket', resent: false };
+    // A ref whose element is in a cross-site frame: the page answered which frame; the worker goes there.
+    if (value === CONTENT_NOT_LOADED || isFrameHop(value)) return { via: 'socket', resent: false };
     return { answer: oversizedAnswer(JSON.stringify(value), request.id) ?? value };
   }
 
@@ -185,6 +188,11 @@ class WorldWatch {
       return sessionGone(probe) || page.isClosed();
     }
   }
+}
+
+function isFrameHop(answer: unknown): boolean {
+  const a = answer as { ok?: unknown; detail?: { frameHop?: unknown } } | null;
+  return a?.ok === false && typeof a.detail?.frameHop === 'object';
 }
 
 class PageCrashed extends Error {
