@@ -76,6 +76,17 @@ describe('session.reset() on the temp profile', () => {
   it('[ISO-RESET] a session that has not navigated yet resets too, and the next navigate works', async () => {
     await session.reset();
     await session.reset();
+    // The tab shows no page yet: a step there is told to navigate first, as an allow-list refusal.
+    const evaluated = await session.evaluate('location.href').then(
+      () => undefined,
+      (error: unknown) => error as { reason: string; message: string },
+    );
+    expect(evaluated).toMatchObject({ reason: 'navigation', message: expect.stringMatching(/shows no page yet \(about:blank.*Navigate to a page of the allow list/) });
+    const read = await session.locator.read({ css: 'body' }, { timeoutMs: 1_000 }).then(
+      () => undefined,
+      (error: unknown) => error as { reason: string; message: string },
+    );
+    expect(read).toMatchObject({ reason: 'navigation', message: expect.stringMatching(/shows no page yet/) });
     await session.tab.navigate(page.url);
     await session.verify.text(FRESH);
   });
