@@ -53,9 +53,40 @@ describe('session.reset() on the temp profile', () => {
     await session.verify.text(FRESH);
   });
 
+  it('[ISO-RESET] the reused tab forgets the last test: its history and window.name, as a new tab', async () => {
+    await session.tab.navigate(`${page.url}?first`);
+    await session.evaluate('window.name = "from the last test"');
+    await session.tab.navigate(`${page.url}?second`);
+    expect(await session.evaluate('history.length')).toBeGreaterThanOrEqual(3);
+
+    await session.reset();
+
+    await session.tab.navigate(`${page.url}?next`);
+    expect(await session.evaluate('window.name')).toBe('');
+    // about:blank and this page: nothing of the last test to go back to.
+    expect(await session.evaluate('history.length')).toBeLessThanOrEqual(2);
+    const back = await session.tab.back().then(
+      (answer) => answer.url,
+      (error: unknown) => (error as Error).message,
+    );
+    expect(back).not.toContain('?second');
+    expect(back).not.toContain('?first');
+  });
+
   it('[ISO-RESET] a session that has not navigated yet resets too, and the next navigate works', async () => {
     await session.reset();
     await session.reset();
+    // The tab shows no page yet: a step there is told to navigate first, as an allow-list refusal.
+    const evaluated = await session.evaluate('location.href').then(
+      () => undefined,
+      (error: unknown) => error as { reason: string; message: string },
+    );
+    expect(evaluated).toMatchObject({ reason: 'navigation', message: expect.stringMatching(/shows no page yet \(about:blank.*Navigate to a page of the allow list/) });
+    const read = await session.locator.read({ css: 'body' }, { timeoutMs: 1_000 }).then(
+      () => undefined,
+      (error: unknown) => error as { reason: string; message: string },
+    );
+    expect(read).toMatchObject({ reason: 'navigation', message: expect.stringMatching(/shows no page yet/) });
     await session.tab.navigate(page.url);
     await session.verify.text(FRESH);
   });

@@ -11,7 +11,7 @@ import {
   type RequestOf,
 } from '../../sdk/protocol/index.js';
 import { DebuggerDownloads } from './DebuggerDownloads.js';
-import { originOf, type AllowList } from './AllowList.js';
+import type { AllowList } from './AllowList.js';
 import type { RunState } from './RunState.js';
 
 /** How long one chrome.debugger call may take when the request names no timeout. */
@@ -189,7 +189,7 @@ export class DebuggerTabs {
     const tab = await chrome.tabs.get(tabId).catch(() => undefined);
     if (!tab) throw new CommandFailure('tab-closed', `Tab ${tabId} does not exist.`, { tab: tabId });
     if (!this.allow.allows(tab.url)) {
-      throw new CommandFailure('navigation', `The run's tab shows ${originOf(tab.url)}, outside the run's allow list (${this.allow.describe()}); aite sends it no input.`, { tab: tabId, url: tab.url });
+      throw this.allow.refusal(tab.url, 'input through chrome.debugger', { tab: tabId });
     }
     if (this.#attached.has(tabId)) return;
     if (this.#cancelled.has(tabId)) refuse('the person at the browser cancelled the debugging bar in this tab', 'cancelled');

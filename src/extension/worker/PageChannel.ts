@@ -1,4 +1,4 @@
-import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATION_RESEND_COMMANDS, navigatedDuring, originOf, type PageCommand, type Request } from '../../sdk/protocol/index.js';
+import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATION_RESEND_COMMANDS, navigatedDuring, type PageCommand, type Request } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
 import { ContentPorts } from './ContentPorts.js';
 import { tabSettled } from './LoadWatch.js';
@@ -28,13 +28,7 @@ export class PageChannel {
             : error;
         },
       );
-      if (!this.allow.allows(tab.url)) {
-        throw new CommandFailure(
-          'navigation',
-          `The run's tab shows ${originOf(tab.url ?? '(no url)')}, which is not in the run's allow list (${this.allow.describe()}). Add that origin to \`allow\` to let aite work on it.`,
-          { url: tab.url, allow: [...this.allow.origins] },
-        );
-      }
+      if (!this.allow.allows(tab.url)) throw this.allow.refusal(tab.url, request.cmd);
       const remaining = Math.max(1, deadline - Date.now());
       try {
         // A re-sent command gets what is left of its own budget, not a fresh one.

@@ -21,10 +21,7 @@ export async function evaluateInTab(request: RequestOf<'evaluate'>, tabId: numbe
   const deadline = Date.now() + timeoutMs;
   const tab = await tabSettled(tabId, deadline, 'waiting for the page to load before evaluate');
   if (!allow.allows(tab.url)) {
-    throw new Failure('internal', `evaluate was not run: the run's tab shows ${tab.url}, which is not in the run's allow list (${allow.describe()}).`, {
-      url: tab.url,
-      allow: [...allow.origins],
-    });
+    throw allow.refusal(tab.url, 'evaluate');
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {

@@ -36,7 +36,9 @@ export class PipeAllowList {
     if (isAllowed(url, this.origins)) return;
     throw new AiteError(
       'navigation',
-      `${doing} refused: the run's tab shows ${originOf(url)}, outside the run's allow list (${this.origins.join(', ')}). aite sends no input to, takes no picture of and runs nothing in a page outside the list; add that origin to \`allow\` if the run may work there.`,
+      !url || url === 'about:blank'
+        ? `${doing} refused: the run's tab shows no page yet (about:blank, before the first navigate or after reset()). Navigate to a page of the allow list (${this.origins.join(', ')}) first.`
+        : `${doing} refused: the run's tab shows ${originOf(url)}, outside the run's allow list (${this.origins.join(', ')}). aite sends no input to, takes no picture of and runs nothing in a page outside the list; add that origin to \`allow\` if the run may work there.`,
       { command: doing, detail: { origin: originOf(url), allow: [...this.origins] } },
     );
   }
