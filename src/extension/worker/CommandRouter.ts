@@ -1,10 +1,10 @@
-import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, defaultTimeoutOf, originOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
+import { CommandFailure, DEFAULT_TIMEOUT_MS, IDEMPOTENT_COMMANDS, NAVIGATE_TIMEOUT_MS, defaultTimeoutOf, originOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
 import type { DebuggerTabs } from './DebuggerTabs.js';
 import { evaluateInTab } from './evaluate.js';
 import { LoadWatch, tabSettled } from './LoadWatch.js';
 import { FrameRoute } from './FrameRoute.js';
-import { askActStatus, type PageRequest } from './PageChannel.js';
+import { askActStatus, neverSent, type PageRequest } from './PageChannel.js';
 import type { RunState } from './RunState.js';
 
 type Handler<C extends Command> = (request: RequestOf<C>) => Promise<Record<string, unknown>>;
@@ -261,7 +261,9 @@ export class CommandRouter {
   async #leave(closed: number): Promise<number | null> {
     await this.state.update((data) => {
       data.history = data.history.filter((id) => id !== closed);
-      if (data.runTab === closed) data.runTab = undefined;
+      if (data.runTab !== closed) return;
+      data.runTab = undefined;
+      data.closedRunTabs = [...(data.closedRunTabs ?? []).filter((id) => id !== closed), closed].slice(-20);
     });
     if (this.state.data.runTab !== undefined) return this.state.data.runTab;
     let next: number | null = null;
@@ -301,7 +303,38 @@ export class CommandRouter {
   async #runOnPage(request: PageRequest): Promise<Record<string, unknown>> {
     const tabId = request.tab ?? this.state.data.runTab;
     if (tabId === undefined) throw new CommandFailure('tab-closed', `There is no run tab yet for ${request.cmd}: navigate first.`);
-    return this.#page.run(request, tabId);
+    const started = Date.now();
+    // The runner names the run's tab as it last heard of it: a popup that closed itself may be
+    // gone before the runner has heard. The run has gone back to its opener (tabGone), and the
+    // command goes there, as it would have once the runner knew.
+    let to = this.#wentBackFrom(tabId);
+    let retries = 0;
+    if (to === undefined) {
+      try {
+        return await this.#page.run(request, tabId);
+      } catch (error) {
+        if (!(error instanceof CommandFailure) || error.reason !== 'tab-closed') throw error;
+        // The run leaves the tab now, as its removal event will (or after that event's own
+        // leaving, which may be under way: the two take turns).
+        await this.tabGone(tabId);
+        to = this.#wentBackFrom(tabId);
+        // Sent there once more only if it provably did nothing in the closed tab: it only looks,
+        // or it failed before the page received it. An act that may have run is not run twice.
+        if (to === undefined || !(IDEMPOTENT_COMMANDS.has(request.cmd) || neverSent(error))) throw error;
+        retries = 1;
+      }
+    }
+    // What is left of the command's own budget, not a fresh one.
+    const timeoutMs = Math.max(1, (request.timeoutMs ?? DEFAULT_TIMEOUT_MS) - (Date.now() - started));
+    const answer = await this.#page.run({ ...request, tab: to, timeoutMs }, to);
+    const total = (typeof answer.retries === 'number' ? answer.retries : 0) + retries;
+    return { ...answer, ...(total > 0 ? { retries: total } : {}), runTab: to };
+  }
+
+  /** The run's tab now, when `tabId` is a run tab that closed and the run went back to another. */
+  #wentBackFrom(tabId: number): number | undefined {
+    const { runTab, closedRunTabs } = this.state.data;
+    return runTab !== undefined && runTab !== tabId && closedRunTabs?.includes(tabId) ? runTab : undefined;
   }
 }
 
