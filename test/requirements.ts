@@ -85,6 +85,7 @@ export const REQUIREMENTS = {
   'SW-WAIT': 'switchTab waits until timeoutMs for a matching tab to exist and finish loading',
   'SW-NOT-CURRENT': 'switchTab does not count the tab the run is on while another tab matches (one still loading included)',
   'SW-CURRENT': 'when the run\u2019s own tab is the only match (urlContains, titleContains), switchTab answers it at once',
+  'SW-UNCOMMITTED': 'a popup that opened by itself and has no address yet (before its first commit) is waited for, within timeoutMs, before switchTab answers the run\u2019s own tab as the only match',
   'SW-FRONT': 'switchTab brings the tab to the front',
   'SW-AMBIGUOUS': 'two matching tabs answer ambiguous',
   'SW-TIMEOUT': 'no matching tab in time answers timeout with the open tabs\u2019 addresses',

@@ -179,8 +179,10 @@ export class CommandRouter {
     const current = request.tab ?? this.state.data.runTab;
     const deadline = Date.now() + (request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const match = request.match;
+    // A tab that has not committed its first page yet shows '' or about:blank as its url.
+    const address = (tab: chrome.tabs.Tab): string => (tab.url && tab.url !== 'about:blank' ? tab.url : tab.pendingUrl || tab.url || '');
     const matches = (tab: chrome.tabs.Tab): boolean => {
-      if ('urlContains' in match) return (tab.url ?? tab.pendingUrl ?? '').includes(match.urlContains);
+      if ('urlContains' in match) return address(tab).includes(match.urlContains);
       if ('titleContains' in match) return (tab.title ?? '').includes(match.titleContains);
       return this.state.data.opened.includes(tab.id!) && !this.state.data.taken.includes(tab.id!);
     };
@@ -189,9 +191,13 @@ export class CommandRouter {
       const tabs = all.filter((tab) => tab.id !== undefined && tab.id !== current);
       const candidates = tabs.filter(matches);
       // Switching to the page already in front is no switch: when no other tab matches (not
-      // even one still loading), the run's own tab is the answer, at once.
+      // even one still loading), the run's own tab is the answer, at once. A tab that opened by
+      // itself and is still loading may match once it has its address and title (a popup before
+      // its first commit shows '' or about:blank, and no title): it is waited for, within the
+      // timeout, before the own tab answers.
       const own = all.find((tab) => tab.id === current);
-      if (candidates.length === 0 && own && !('new' in match) && matches(own)) {
+      const pending = tabs.some((tab) => tab.status !== 'complete' && this.state.data.opened.includes(tab.id!));
+      if (candidates.length === 0 && own && !('new' in match) && matches(own) && (!pending || Date.now() >= deadline)) {
         await chrome.tabs.update(own.id!, { active: true });
         if (own.windowId !== undefined) await chrome.windows.update(own.windowId, { focused: true }).catch(() => undefined);
         return { ok: true, tab: own.id!, url: own.url ?? own.pendingUrl ?? '', title: own.title ?? '' };
