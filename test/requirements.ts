@@ -93,7 +93,7 @@ export const REQUIREMENTS = {
   'CT-SELF': 'a run tab that closes by itself goes back as closeTab does; its tab-closed event names the run\u2019s tab now (runTab, beyond v1)',
   'RUN-PHASE-BODY': 'runner entries (Vitest, Jest, Mocha): a test body\u2019s waits end before the test timeout counted from the body\u2019s start, however long the before-each hooks took',
   'RUN-PHASE-HOOK': 'runner entries (Vitest, Jest, Mocha): a hook\u2019s waits end before that hook\u2019s own timeout from its start (the message names the hook timeout), and are not cut to the test timeout',
-  'CT-SELF-EARLY': 'a page command sent to a run tab that has just closed itself, before the runner heard of it, runs in the tab the run went back to (answer runTab, beyond v1); an act that may have reached the closed tab is not sent again',
+  'CT-SELF-EARLY': 'a page command sent to a run tab that has just closed itself, before the runner heard of it, runs in the tab the run went back to (answer runTab, beyond v1); a command the closed tab had received (an act that may have run) is not sent again',
   'CT-ALREADY': 'closing a tab that is already closed answers alreadyClosed: true',
 
   // Screenshots

@@ -1,4 +1,4 @@
-import { CommandFailure, DEFAULT_TIMEOUT_MS, IDEMPOTENT_COMMANDS, NAVIGATE_TIMEOUT_MS, defaultTimeoutOf, originOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
+import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, defaultTimeoutOf, originOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
 import type { DebuggerTabs } from './DebuggerTabs.js';
 import { evaluateInTab } from './evaluate.js';
@@ -324,9 +324,10 @@ export class CommandRouter {
         // leaving, which may be under way: the two take turns).
         await this.tabGone(tabId);
         to = this.#wentBackFrom(tabId);
-        // Sent there once more only if it provably did nothing in the closed tab: it only looks,
-        // or it failed before the page received it. An act that may have run is not run twice.
-        if (to === undefined || !(IDEMPOTENT_COMMANDS.has(request.cmd) || neverSent(error))) throw error;
+        // Sent there once more only if the closed tab never received it (it came after the
+        // close): an act that may have run is not run twice, and a command that was under way
+        // in the tab when it closed (a wait for what the popup would show) is no step of the opener.
+        if (to === undefined || !neverSent(error)) throw error;
         retries = 1;
       }
     }
