@@ -56,17 +56,21 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
   const worker = (globalThis as { __vitest_worker__?: { config?: { isolate?: boolean; hookTimeout?: number } } }).__vitest_worker__;
   const fixture = new SessionFixture(options, { warm: worker?.config?.isolate === false });
   const phase = new RunnerPhase();
+  let timing = false;
   beforeAll(async function () {
     // Vitest passes the suite last (after a fixture context since Vitest 4, which refuses a
     // first parameter that is not an object pattern): read from the arguments, not declared.
     const suite = [...arguments].reverse().find((arg): arg is TaskNode => Array.isArray((arg as TaskNode | undefined)?.tasks));
     // Before anything more of the file runs: every hook and test body marks its start.
     if (suite) timePhases(suite.file ?? suite, phase, worker?.config?.hookTimeout);
+    timing = suite !== undefined;
     await fixture.start();
   });
-  beforeEach(async () => {
+  beforeEach(async (context) => {
     // aite's waits end before the runner's timeout of what runs: a hook's, from its start, or
-    // the test's (its option, else testTimeout), from the start of its body.
+    // the test's (its option, else testTimeout), from the start of its body. A Vitest that hid
+    // its suite from the hook: the test's timeout from now (a little early for the body).
+    if (!timing) phase.enter('test', (context.task as { timeout?: number }).timeout);
     await fixture.testStarted({ deadline: phase.deadline });
   });
   afterEach(async (context) => {
