@@ -85,11 +85,15 @@ export const REQUIREMENTS = {
   'SW-WAIT': 'switchTab waits until timeoutMs for a matching tab to exist and finish loading',
   'SW-NOT-CURRENT': 'switchTab does not count the tab the run is on while another tab matches (one still loading included)',
   'SW-CURRENT': 'when the run\u2019s own tab is the only match (urlContains, titleContains), switchTab answers it at once',
+  'SW-UNCOMMITTED': 'a popup that opened by itself and has no address yet (before its first commit) is waited for, within timeoutMs, before switchTab answers the run\u2019s own tab as the only match',
   'SW-FRONT': 'switchTab brings the tab to the front',
   'SW-AMBIGUOUS': 'two matching tabs answer ambiguous',
   'SW-TIMEOUT': 'no matching tab in time answers timeout with the open tabs\u2019 addresses',
   'CT-BACK': 'closeTab goes back along the tabs the run switched from; tab in the answer is where the run is now, or null',
   'CT-SELF': 'a run tab that closes by itself goes back as closeTab does; its tab-closed event names the run\u2019s tab now (runTab, beyond v1)',
+  'RUN-PHASE-BODY': 'runner entries (Vitest, Jest, Mocha): a test body\u2019s waits end before the test timeout counted from the body\u2019s start, however long the before-each hooks took',
+  'RUN-PHASE-HOOK': 'runner entries (Vitest, Jest, Mocha): a hook\u2019s waits end before that hook\u2019s own timeout from its start (the message names the hook timeout), and are not cut to the test timeout',
+  'CT-SELF-EARLY': 'a page command sent to a run tab that has just closed itself, before the runner heard of it, runs in the tab the run went back to (answer runTab, beyond v1); a command the closed tab had received (an act that may have run) is not sent again',
   'CT-ALREADY': 'closing a tab that is already closed answers alreadyClosed: true',
 
   // Screenshots

@@ -1,4 +1,5 @@
 import { TestEnvironment } from 'jest-environment-node';
+import type { TestDeadline } from 'aite';
 import { JEST_ENVIRONMENT_MARK, JEST_FAILURE_HANDLERS, JEST_TEST_DEADLINE, type JestFailureHandler } from './jestFailures.js';
 
 /** What this environment reads of jest-circus's events. */
@@ -10,6 +11,7 @@ interface CircusEvent {
   name: string;
   error?: unknown;
   test?: CircusTest & { timeout?: number };
+  hook?: { timeout?: number };
 }
 interface CircusState {
   testTimeout?: number;
@@ -34,13 +36,16 @@ export default class AiteEnvironment extends TestEnvironment {
   }
 
   async handleTestEvent(event: CircusEvent, state?: CircusState): Promise<void> {
-    const global = this.global as { [JEST_TEST_DEADLINE]?: { at: number; timeoutMs: number } };
-    if (event.name === 'test_fn_start') {
-      // What jest-circus times the test function with: its own timeout, else testTimeout.
-      const timeoutMs = event.test?.timeout || state?.testTimeout;
-      if (timeoutMs && timeoutMs > 0) global[JEST_TEST_DEADLINE] = { at: Date.now() + timeoutMs, timeoutMs };
+    const global = this.global as { [JEST_TEST_DEADLINE]?: TestDeadline };
+    if (event.name === 'test_fn_start' || event.name === 'hook_start') {
+      // What jest-circus times the test function or the hook with, from its start: its own
+      // timeout, else testTimeout (hooks too).
+      const phase = event.name === 'hook_start' ? 'hook' : 'test';
+      const timeoutMs = (phase === 'hook' ? event.hook?.timeout : event.test?.timeout) || state?.testTimeout;
+      if (timeoutMs && timeoutMs > 0) global[JEST_TEST_DEADLINE] = { at: Date.now() + timeoutMs, timeoutMs, phase };
+      else delete global[JEST_TEST_DEADLINE];
     }
-    if (event.name === 'test_fn_success' || event.name === 'test_fn_failure') delete global[JEST_TEST_DEADLINE];
+    if (/^(test_fn|hook)_(success|failure)$/.test(event.name)) delete global[JEST_TEST_DEADLINE];
     if (event.name !== 'test_fn_failure' || !event.test) return;
     const handlers = (this.global as { [JEST_FAILURE_HANDLERS]?: Set<JestFailureHandler> })[JEST_FAILURE_HANDLERS];
     for (const handler of handlers ?? []) await handler(event.error, fullName(event.test));

@@ -63,7 +63,8 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     await fixture.start();
   });
   beforeEach(async () => {
-    // aite/jest-environment puts the running test's deadline there (Jest tells only it).
+    // aite/jest-environment puts the deadline of the running hook or test function there, each
+    // timed from its own start (Jest tells only it).
     await fixture.testStarted({ deadline: () => jest[JEST_TEST_DEADLINE] });
   });
   afterAll(async () => {

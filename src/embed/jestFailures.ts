@@ -11,5 +11,5 @@ export type JestFailureHandler = (error: unknown, testName: string) => Promise<v
 /** Set on the test file's global object by `aite/jest-environment`, so `aite/jest` knows it is there. */
 export const JEST_ENVIRONMENT_MARK = Symbol.for('aite.jest.environment');
 
-/** The running test's deadline (`{ at, timeoutMs }`), set by `aite/jest-environment` while the test's function runs. */
+/** The deadline of the running hook or test function (`{ at, timeoutMs, phase }`), set by `aite/jest-environment` while it runs. */
 export const JEST_TEST_DEADLINE = Symbol.for('aite.jest.testDeadline');

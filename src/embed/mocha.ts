@@ -1,4 +1,5 @@
 import { SessionFixture, type SessionFixtureOptionsInput } from 'aite';
+import { RunnerPhase, timed } from './RunnerPhase.js';
 
 export { SessionFixture, type SessionFixtureOptions, type SessionFixtureOptionsInput, type TestFailure } from 'aite';
 
@@ -13,7 +14,25 @@ interface MochaTest {
   timeout(): number;
 }
 
-type MochaHook = (this: { currentTest?: MochaTest }) => Promise<void> | void;
+type MochaHook = (this: { currentTest?: MochaTest; test?: MochaRunnable }) => Promise<void> | void;
+
+/** What this entry uses of a Mocha hook or test: the function Mocha calls (it reads it when it runs it) and its timeout. */
+interface MochaRunnable {
+  fn?: (...args: never[]) => unknown;
+  timeout(): number;
+  parent?: MochaSuite;
+}
+
+/** What this entry walks of a Mocha suite. */
+interface MochaSuite {
+  parent?: MochaSuite;
+  suites: MochaSuite[];
+  tests: MochaRunnable[];
+  _beforeAll: MochaRunnable[];
+  _afterAll: MochaRunnable[];
+  _beforeEach: MochaRunnable[];
+  _afterEach: MochaRunnable[];
+}
 
 /** Mocha's BDD hooks, which Mocha puts on the global object while it loads a test file. */
 interface MochaGlobals {
@@ -56,12 +75,19 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     throw new Error('aite/mocha: useAite() needs Mocha\'s BDD hooks (before, after, beforeEach, afterEach); run the file with mocha.');
   }
   const fixture = new SessionFixture(options);
+  const phase = new RunnerPhase();
   before(async function () {
+    // Mocha times each hook and each test from its own start: every one this fixture's tests
+    // run through marks its start (in this suite and those inside it, and the each-hooks around).
+    const suite = this.test?.parent;
+    if (suite) timePhases(suite, phase);
+    for (let outer = suite?.parent; outer; outer = outer.parent) {
+      for (const hook of [...outer._beforeEach, ...outer._afterEach]) time(hook, 'hook', phase);
+    }
     await fixture.start();
   });
   beforeEach(async function () {
-    // Mocha's timer starts after the before-each hooks: a deadline from now is a little early.
-    await fixture.testStarted({ timeoutMs: this.currentTest?.timeout() });
+    await fixture.testStarted({ deadline: phase.deadline });
   });
   afterEach(async function () {
     const test = this.currentTest;
@@ -73,4 +99,15 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     await fixture.stop();
   });
   return fixture;
+}
+
+function timePhases(suite: MochaSuite, phase: RunnerPhase): void {
+  for (const hook of [...suite._beforeAll, ...suite._afterAll, ...suite._beforeEach, ...suite._afterEach]) time(hook, 'hook', phase);
+  for (const test of suite.tests) time(test, 'test', phase);
+  for (const inner of suite.suites) timePhases(inner, phase);
+}
+
+/** Makes `runnable` mark its start; its timeout is read at each command (`this.timeout(ms)` inside it changes it). */
+function time(runnable: MochaRunnable, kind: 'test' | 'hook', phase: RunnerPhase): void {
+  if (runnable.fn) runnable.fn = timed(runnable.fn, () => phase.enter(kind, () => runnable.timeout()));
 }

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { getFn, getHooks, setFn } from 'vitest/suite';
 import { SessionFixture, type SessionFixtureOptionsInput } from 'aite';
+import { RunnerPhase, timed } from './RunnerPhase.js';
 
 export { SessionFixture, type SessionFixtureOptions, type SessionFixtureOptionsInput, type TestFailure } from 'aite';
 
@@ -8,6 +10,20 @@ interface NamedTask {
   name: string;
   suite?: NamedTask;
 }
+
+/** What this entry walks of Vitest's tasks (`vitest/suite` types them by its own version). */
+interface TaskNode {
+  type: string;
+  timeout?: number;
+  file?: TaskNode;
+  tasks?: TaskNode[];
+}
+
+type Hook = (...args: never[]) => unknown;
+
+/** Where Vitest keeps a before hook's own timeout (its default: hookTimeout) on the hook it registered. */
+const HOOK_TIMEOUT = Symbol.for('VITEST_CLEANUP_TIMEOUT');
+const HOOK_KINDS = ['beforeAll', 'afterAll', 'beforeEach', 'afterEach'] as const;
 
 /**
  * Launches one aite session for the tests of this file (in `beforeAll`) and closes it in
@@ -37,14 +53,25 @@ interface NamedTask {
 export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
   // Files share this process only with `isolate: false`; otherwise a warm Chrome would outlive its
   // worker. Vitest keeps its config in the worker's state (not a public API, hence the care).
-  const worker = (globalThis as { __vitest_worker__?: { config?: { isolate?: boolean } } }).__vitest_worker__;
+  const worker = (globalThis as { __vitest_worker__?: { config?: { isolate?: boolean; hookTimeout?: number } } }).__vitest_worker__;
   const fixture = new SessionFixture(options, { warm: worker?.config?.isolate === false });
-  beforeAll(async () => {
+  const phase = new RunnerPhase();
+  let timing = false;
+  beforeAll(async function () {
+    // Vitest passes the suite last (after a fixture context since Vitest 4, which refuses a
+    // first parameter that is not an object pattern): read from the arguments, not declared.
+    const suite = [...arguments].reverse().find((arg): arg is TaskNode => Array.isArray((arg as TaskNode | undefined)?.tasks));
+    // Before anything more of the file runs: every hook and test body marks its start.
+    if (suite) timePhases(suite.file ?? suite, phase, worker?.config?.hookTimeout);
+    timing = suite !== undefined;
     await fixture.start();
   });
   beforeEach(async (context) => {
-    // The test's own timeout (its option, else testTimeout): aite's waits end before it.
-    await fixture.testStarted({ timeoutMs: (context.task as { timeout?: number }).timeout });
+    // aite's waits end before the runner's timeout of what runs: a hook's, from its start, or
+    // the test's (its option, else testTimeout), from the start of its body. A Vitest that hid
+    // its suite from the hook: the test's timeout from now (a little early for the body).
+    if (!timing) phase.enter('test', (context.task as { timeout?: number }).timeout);
+    await fixture.testStarted({ deadline: phase.deadline });
   });
   afterEach(async (context) => {
     const result = context.task.result;
@@ -62,4 +89,28 @@ function fullName(task: NamedTask): string {
   const names: string[] = [];
   for (let at: NamedTask | undefined = task; at; at = at.suite) if (at.name) names.unshift(at.name);
   return names.join(' > ');
+}
+
+/**
+ * Wraps every hook and test function of the file's suites (Vitest calls them through its
+ * `vitest/suite` tables, each inside its own timer) so that each marks its start in `phase`
+ * just before that timer starts. An after hook's own timeout cannot be read: hookTimeout is used.
+ */
+function timePhases(suite: TaskNode, phase: RunnerPhase, hookTimeout: number | undefined): void {
+  const hooks = getHooks(suite as never) as unknown as Record<(typeof HOOK_KINDS)[number], Hook[]>;
+  for (const kind of HOOK_KINDS) {
+    const list = hooks[kind];
+    // In place: Vitest may be going through this very list (aite's beforeAll is in it).
+    for (let i = 0; i < list.length; i += 1) {
+      const hook = list[i]!;
+      const own = (hook as { [HOOK_TIMEOUT]?: unknown })[HOOK_TIMEOUT];
+      list[i] = timed(hook, () => phase.enter('hook', typeof own === 'number' ? own : hookTimeout));
+    }
+  }
+  for (const task of suite.tasks ?? []) {
+    if (task.type === 'suite') timePhases(task, phase, hookTimeout);
+    if (task.type !== 'test') continue;
+    const fn = getFn(task as never) as (() => unknown) | undefined;
+    if (fn) setFn(task as never, timed(fn, () => phase.enter('test', task.timeout)) as never);
+  }
 }

@@ -97,3 +97,88 @@ describe("aite's error wins over the runner's test timeout", () => {
     expectAiteWins(await run(['--test', '--test-timeout=10000', join(dir, 'wait.node.mjs')]), 10000);
   }, 120_000);
 });
+
+// A runner times each hook with its hook timeout and the test body with the test timeout, each
+// from its own start. Three suites in one file per runner: a before-each hook that takes longer
+// than the whole test timeout, then a body whose wait never ends (aite's message must win, cut
+// to the test timeout from the body's start); a hook with a long hook timeout whose wait must not
+// be cut to the test timeout; a hook with a short timeout of its own, whose wait is cut to it.
+const SLOW_HOOK_MS = 6000;
+const HOOK_WAIT_MS = 8000;
+const HOOK_SAYS = (hookMs: number): RegExp =>
+  new RegExp(`Expected the page to contain "Never there".*aite cut this wait from 5000 ms to \\d+ ms to fail before the test runner's ${hookMs} ms hook timeout`);
+
+/** Navigates and waits for what never comes in a hook; says how long it waited and whether aite cut it. */
+const HOOK_BODY = `
+    await aite.session.tab.navigate(process.env.PAGE);
+    const started = Date.now();
+    try { await aite.session.verify.text('Never there', { timeoutMs: ${HOOK_WAIT_MS} }); } catch (error) {
+      console.log('HOOK WAITED ' + (Date.now() - started) + ' CUT ' + /aite cut/.test(error.message));
+    }
+`;
+const SHORT_HOOK_BODY = `
+    await aite.session.tab.navigate(process.env.PAGE);
+    await aite.session.verify.text('Never there', { timeoutMs: 5000 });
+`;
+const SLEEP = `await new Promise((done) => setTimeout(done, ${SLOW_HOOK_MS}));`;
+
+function expectPhases(result: { code: number | null; output: string }, shortHookMs: number): void {
+  expect(result.code, result.output).not.toBe(0);
+  expect(result.output).not.toMatch(RUNNER_SAYS);
+  // The body's wait: cut to what its own timer leaves after the navigate, not to the one look a deadline
+  // counted from the hooks' start would leave.
+  const body = AITE_SAYS.exec(result.output);
+  expect(body, result.output).not.toBeNull();
+  const cutTo = /aite cut this wait from 5000 ms to (\d+) ms/.exec(body![0]);
+  expect(Number(cutTo![1])).toBeGreaterThan(1000);
+  // The wait in a hook of a long timeout: all of it, uncut.
+  const hook = /HOOK WAITED (\d+) CUT (true|false)/.exec(result.output);
+  expect(hook, result.output).not.toBeNull();
+  expect(hook![2]).toBe('false');
+  expect(Number(hook![1])).toBeGreaterThanOrEqual(HOOK_WAIT_MS - 100);
+  // The wait in a hook of a short timeout of its own: cut to it, and saying so.
+  expect(result.output).toMatch(HOOK_SAYS(shortHookMs));
+}
+
+describe("[RUN-PHASE-BODY, RUN-PHASE-HOOK] each hook and the test body are timed from their own start", () => {
+  it('Vitest: a slow beforeEach, a wait in a hook of hookTimeout 60000, a hook of its own 3000 ms', async () => {
+    writeFileSync(
+      join(dir, 'vitest.config.mjs'),
+      `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ root: ${JSON.stringify(dir)}, test: { include: ['*.vitest.mjs'], hookTimeout: 60_000 } });\n`,
+    );
+    writeFileSync(
+      join(dir, 'wait.vitest.mjs'),
+      `import { beforeEach, describe, test } from 'vitest';\nimport { useAite } from 'aite/vitest';\nconst WAIT = 5000;\nconst aite = useAite({ allow: [new URL(process.env.PAGE).origin] });\n` +
+        `describe('slow hook', () => {\n  beforeEach(async () => { ${SLEEP} });\n  test('waits', async () => {${BODY}});\n});\n` +
+        `describe('wait in a hook', () => {\n  beforeEach(async () => {${HOOK_BODY}});\n  test('passes', () => {});\n});\n` +
+        `describe('short hook', () => {\n  beforeEach(async () => {${SHORT_HOOK_BODY}}, 3000);\n  test('after it', () => {});\n});\n`,
+    );
+    expectPhases(await run([bin('vitest/vitest.mjs'), 'run', '--config', join(dir, 'vitest.config.mjs')]), 3000);
+  }, 180_000);
+
+  it('Jest: a slow beforeEach, a wait in a hook of 60000 ms, a hook of its own 3000 ms', async () => {
+    writeFileSync(
+      join(dir, 'jest.config.cjs'),
+      `module.exports = { rootDir: ${JSON.stringify(dir)}, testEnvironment: 'aite/jest-environment', testMatch: ['<rootDir>/*.jest.cjs'], testTimeout: 60_000, transform: {} };\n`,
+    );
+    writeFileSync(
+      join(dir, 'wait.jest.cjs'),
+      `const { useAite } = require('aite/jest');\nconst WAIT = 5000;\nconst aite = useAite({ allow: [new URL(process.env.PAGE).origin] });\n` +
+        `describe('slow hook', () => {\n  beforeEach(async () => { ${SLEEP} }, 60_000);\n  test('waits', async () => {${BODY}}, 5000);\n});\n` +
+        `describe('wait in a hook', () => {\n  beforeEach(async () => {${HOOK_BODY}}, 60_000);\n  test('passes', () => {}, 5000);\n});\n` +
+        `describe('short hook', () => {\n  beforeEach(async () => {${SHORT_HOOK_BODY}}, 3000);\n  test('after it', () => {}, 5000);\n});\n`,
+    );
+    expectPhases(await run([bin('jest/bin/jest.js'), '--config', join(dir, 'jest.config.cjs')]), 3000);
+  }, 180_000);
+
+  it('Mocha: a slow beforeEach, a wait in a hook of 60000 ms, a suite of 3000 ms', async () => {
+    writeFileSync(
+      join(dir, 'wait.mocha.mjs'),
+      `import { useAite } from 'aite/mocha';\nconst WAIT = 5000;\ndescribe('suite', function () {\n  this.timeout(60_000);\n  const aite = useAite({ allow: [new URL(process.env.PAGE).origin] });\n` +
+        `  describe('slow hook', function () {\n    beforeEach(async function () { ${SLEEP} });\n    it('waits', async function () {${BODY}}).timeout(5000);\n  });\n` +
+        `  describe('wait in a hook', function () {\n    beforeEach(async function () {${HOOK_BODY}});\n    it('passes', function () {});\n  });\n` +
+        `  describe('short hook', function () {\n    this.timeout(3000);\n    beforeEach(async function () {${SHORT_HOOK_BODY}});\n    it('after it', function () {});\n  });\n});\n`,
+    );
+    expectPhases(await run([bin('mocha/bin/mocha.js'), join(dir, 'wait.mocha.mjs')]), 3000);
+  }, 180_000);
+});

@@ -79,6 +79,43 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     expect((await ctx.session.tab.list()).find((t) => t.id === opener.tab)?.active).toBe(true);
   });
 
+  it('[CT-SELF-EARLY] a step sent right after a popup closed itself, before the runner heard of it, runs in the opener', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const opener = await ctx.session.tab.navigate(ctx.page('popup.html'));
+      await ctx.session.click({ text: 'Open payment' });
+      const pay = await ctx.session.tab.switchTo({ new: true });
+      await ctx.session.click({ text: 'Close tab' });
+      // No waiting for the close: the next step may reach the extension before it saw the tab go.
+      await ctx.session.verify.exists({ text: 'Open payment' });
+      expect(ctx.session.tab.current).toBe(opener.tab);
+      expect((await ctx.session.tab.list()).some((t) => t.id === pay.tab)).toBe(false);
+    }
+    // An action right after the close lands in the opener, once.
+    const opener = await ctx.session.tab.navigate(ctx.page('popup.html'));
+    await ctx.session.click({ text: 'Open payment' });
+    await ctx.session.tab.switchTo({ new: true });
+    await ctx.session.click({ text: 'Close tab' });
+    await ctx.session.click({ text: 'Open payment' });
+    expect(ctx.session.tab.current).toBe(opener.tab);
+    expect(await ctx.session.evaluate('window.__opened')).toBe(2);
+    for (const t of await ctx.session.tab.list()) if (t.id !== ctx.session.tab.current) await ctx.session.tab.close(t.id);
+  });
+
+  it('[SW-UNCOMMITTED] switchTo waits for a popup with no address yet before answering the run\u2019s own tab', async () => {
+    const opener = await ctx.session.tab.navigate(ctx.page('opens-slow.html'));
+    await ctx.session.click({ text: 'Open slow page' });
+    // The opener's address and title match too; the popup has neither until its page answers.
+    const byUrl = await ctx.session.tab.switchTo({ urlContains: '127.0.0.1' }, { timeoutMs: 10_000 });
+    expect(byUrl.tab).not.toBe(opener.tab);
+    expect(byUrl.url).toContain('/status/200');
+    await ctx.session.tab.close();
+    await ctx.session.click({ text: 'Open slow page' });
+    const byTitle = await ctx.session.tab.switchTo({ titleContains: 'Status' }, { timeoutMs: 10_000 });
+    expect(byTitle).toMatchObject({ title: 'Status 200' });
+    expect(byTitle.tab).not.toBe(opener.tab);
+    await ctx.session.tab.close();
+  });
+
   it('[SW-MATCH, SW-AMBIGUOUS] finds a tab by title, and refuses two matching tabs', async () => {
     await ctx.session.tab.navigate(ctx.page('popup.html'));
     await ctx.session.click({ text: 'Open payment' });

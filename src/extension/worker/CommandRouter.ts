@@ -4,7 +4,7 @@ import type { DebuggerTabs } from './DebuggerTabs.js';
 import { evaluateInTab } from './evaluate.js';
 import { LoadWatch, tabSettled } from './LoadWatch.js';
 import { FrameRoute } from './FrameRoute.js';
-import { askActStatus, type PageRequest } from './PageChannel.js';
+import { askActStatus, neverSent, type PageRequest } from './PageChannel.js';
 import type { RunState } from './RunState.js';
 
 type Handler<C extends Command> = (request: RequestOf<C>) => Promise<Record<string, unknown>>;
@@ -179,8 +179,10 @@ export class CommandRouter {
     const current = request.tab ?? this.state.data.runTab;
     const deadline = Date.now() + (request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const match = request.match;
+    // A tab that has not committed its first page yet shows '' or about:blank as its url.
+    const address = (tab: chrome.tabs.Tab): string => (tab.url && tab.url !== 'about:blank' ? tab.url : tab.pendingUrl || tab.url || '');
     const matches = (tab: chrome.tabs.Tab): boolean => {
-      if ('urlContains' in match) return (tab.url ?? tab.pendingUrl ?? '').includes(match.urlContains);
+      if ('urlContains' in match) return address(tab).includes(match.urlContains);
       if ('titleContains' in match) return (tab.title ?? '').includes(match.titleContains);
       return this.state.data.opened.includes(tab.id!) && !this.state.data.taken.includes(tab.id!);
     };
@@ -189,9 +191,13 @@ export class CommandRouter {
       const tabs = all.filter((tab) => tab.id !== undefined && tab.id !== current);
       const candidates = tabs.filter(matches);
       // Switching to the page already in front is no switch: when no other tab matches (not
-      // even one still loading), the run's own tab is the answer, at once.
+      // even one still loading), the run's own tab is the answer, at once. A tab that opened by
+      // itself and is still loading may match once it has its address and title (a popup before
+      // its first commit shows '' or about:blank, and no title): it is waited for, within the
+      // timeout, before the own tab answers.
       const own = all.find((tab) => tab.id === current);
-      if (candidates.length === 0 && own && !('new' in match) && matches(own)) {
+      const pending = tabs.some((tab) => tab.status !== 'complete' && this.state.data.opened.includes(tab.id!));
+      if (candidates.length === 0 && own && !('new' in match) && matches(own) && (!pending || Date.now() >= deadline)) {
         await chrome.tabs.update(own.id!, { active: true });
         if (own.windowId !== undefined) await chrome.windows.update(own.windowId, { focused: true }).catch(() => undefined);
         return { ok: true, tab: own.id!, url: own.url ?? own.pendingUrl ?? '', title: own.title ?? '' };
@@ -261,7 +267,9 @@ export class CommandRouter {
   async #leave(closed: number): Promise<number | null> {
     await this.state.update((data) => {
       data.history = data.history.filter((id) => id !== closed);
-      if (data.runTab === closed) data.runTab = undefined;
+      if (data.runTab !== closed) return;
+      data.runTab = undefined;
+      data.closedRunTabs = [...(data.closedRunTabs ?? []).filter((id) => id !== closed), closed].slice(-20);
     });
     if (this.state.data.runTab !== undefined) return this.state.data.runTab;
     let next: number | null = null;
@@ -301,7 +309,39 @@ export class CommandRouter {
   async #runOnPage(request: PageRequest): Promise<Record<string, unknown>> {
     const tabId = request.tab ?? this.state.data.runTab;
     if (tabId === undefined) throw new CommandFailure('tab-closed', `There is no run tab yet for ${request.cmd}: navigate first.`);
-    return this.#page.run(request, tabId);
+    const started = Date.now();
+    // The runner names the run's tab as it last heard of it: a popup that closed itself may be
+    // gone before the runner has heard. The run has gone back to its opener (tabGone), and the
+    // command goes there, as it would have once the runner knew.
+    let to = this.#wentBackFrom(tabId);
+    let retries = 0;
+    if (to === undefined) {
+      try {
+        return await this.#page.run(request, tabId);
+      } catch (error) {
+        if (!(error instanceof CommandFailure) || error.reason !== 'tab-closed') throw error;
+        // The run leaves the tab now, as its removal event will (or after that event's own
+        // leaving, which may be under way: the two take turns).
+        await this.tabGone(tabId);
+        to = this.#wentBackFrom(tabId);
+        // Sent there once more only if the closed tab never received it (it came after the
+        // close): an act that may have run is not run twice, and a command that was under way
+        // in the tab when it closed (a wait for what the popup would show) is no step of the opener.
+        if (to === undefined || !neverSent(error)) throw error;
+        retries = 1;
+      }
+    }
+    // What is left of the command's own budget, not a fresh one.
+    const timeoutMs = Math.max(1, (request.timeoutMs ?? DEFAULT_TIMEOUT_MS) - (Date.now() - started));
+    const answer = await this.#page.run({ ...request, tab: to, timeoutMs }, to);
+    const total = (typeof answer.retries === 'number' ? answer.retries : 0) + retries;
+    return { ...answer, ...(total > 0 ? { retries: total } : {}), runTab: to };
+  }
+
+  /** The run's tab now, when `tabId` is a run tab that closed and the run went back to another. */
+  #wentBackFrom(tabId: number): number | undefined {
+    const { runTab, closedRunTabs } = this.state.data;
+    return runTab !== undefined && runTab !== tabId && closedRunTabs?.includes(tabId) ? runTab : undefined;
   }
 }
 

@@ -5,6 +5,14 @@ import { tabSettled } from './LoadWatch.js';
 
 export type PageRequest = Extract<Request, { cmd: PageCommand }>;
 
+/** Failures that came before the command was first handed to the page: it cannot have acted. */
+const unsent = new WeakSet<CommandFailure>();
+
+/** Whether `error` ended the command before any page received it (an act in it provably never ran). */
+export function neverSent(error: unknown): boolean {
+  return error instanceof CommandFailure && unsent.has(error);
+}
+
 /**
  * Carries a page command to the content script of one tab. The script is injected on demand
  * in tabs that were open before the extension loaded; a command that only looks at the page is
@@ -23,9 +31,11 @@ export class PageChannel {
     for (;;) {
       const tab = await tabSettled(tabId, deadline, `waiting for the page to load before ${request.cmd}`).catch(
         (error: unknown) => {
-          throw error instanceof CommandFailure && error.reason === 'timeout'
-            ? new CommandFailure('timeout', `The page did not finish loading within ${request.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms, so ${request.cmd} was not sent.`)
-            : error;
+          if (error instanceof CommandFailure && error.reason === 'timeout') {
+            throw new CommandFailure('timeout', `The page did not finish loading within ${request.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms, so ${request.cmd} was not sent.`);
+          }
+          if (error instanceof CommandFailure && error.reason === 'tab-closed' && retries === 0) unsent.add(error);
+          throw error;
         },
       );
       if (!this.allow.allows(tab.url)) throw this.allow.refusal(tab.url, request.cmd);

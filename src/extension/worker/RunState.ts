@@ -18,6 +18,11 @@ export interface RunStateData {
   acts?: number[];
   /** Whether this state goes back to the run's start (false after a reload cleared it mid-run). */
   resumed?: boolean;
+  /**
+   * Run tabs that closed (a popup's window.close()), newest last: a command the runner sent to one
+   * before it heard of the close goes where the run went back to.
+   */
+  closedRunTabs?: number[];
   /** The tabs this extension's chrome.debugger is attached to (a restarted worker lets go of them). */
   debugged?: number[];
 }
@@ -56,6 +61,7 @@ export class RunState {
         data.taken = [];
         data.created = [];
         data.acts = [];
+        data.closedRunTabs = [];
       }
       data.resumed = resumed && data.runId === runId;
       data.runId = runId;

@@ -515,6 +515,11 @@ const okBase = {
   id: z.number().int().positive(),
   ok: z.literal(true),
   retries: z.number().int().positive().optional(),
+  /**
+   * Beyond v1, page commands: the tab the command ran in, when the tab it named was a run tab that
+   * had closed (a popup's window.close()) and the run had gone back to this one.
+   */
+  runTab: z.number().int().optional(),
 };
 
 export const RepairSchema = z.object({

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
 import { PageFinder } from '../launch/PageFinder.js';
-import type { AnswerOf, Command, ExtensionEvent } from '../protocol/index.js';
+import { isPageCommand, type AnswerOf, type Command, type ExtensionEvent } from '../protocol/index.js';
 import type { Send } from './Channel.js';
 import { PipeAllowList } from './PipeAllowList.js';
 import { withTimeout } from './pipe/deadline.js';
@@ -59,6 +59,13 @@ export class RunTab {
       const { tab, closed } = answer as AnswerOf<'closeTab'>;
       this.#current = tab ?? null;
       this.#urls.delete(closed);
+    } else if (isPageCommand(cmd)) {
+      // The run's tab closed before its tab-closed event came: the extension ran the command in
+      // the tab the run went back to, and the next steps (input over the pipe too) go there.
+      const { runTab } = answer as { runTab?: number };
+      if (runTab === undefined || runTab === this.#current) return;
+      if (this.#current !== null) this.#urls.delete(this.#current);
+      this.#current = runTab;
     }
   }
 

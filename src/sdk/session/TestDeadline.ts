@@ -21,6 +21,11 @@ export interface TestDeadline {
   at: number;
   /** The runner's timeout of the test, for the message. */
   timeoutMs: number;
+  /**
+   * What the runner is timing: the test's body (the default) or one of its hooks, whose own
+   * timeout (`hookTimeout`) counts from the hook's start. It names the timeout in the message.
+   */
+  phase?: 'test' | 'hook';
 }
 
 /** Time left for aite's error to reach the runner's reporter, and the failure hook to start. */
@@ -56,7 +61,8 @@ export function cutToDeadline(timeoutMs: number, deadline: TestDeadline | undefi
 /** The error of a cut command, saying why it waited less than asked and what to change. */
 export function explainCut(error: AiteError, cut: { from: number; deadline: TestDeadline }, waitedMs: number): AiteError {
   const base = error.message.split('\nCall log:\n')[0];
-  const note = ` aite cut this wait from ${cut.from} ms to ${waitedMs} ms to fail before the test runner's ${cut.deadline.timeoutMs} ms test timeout; give the test a longer timeout to wait longer.`;
+  const what = cut.deadline.phase === 'hook' ? 'hook' : 'test';
+  const note = ` aite cut this wait from ${cut.from} ms to ${waitedMs} ms to fail before the test runner's ${cut.deadline.timeoutMs} ms ${what} timeout; give the ${what} a longer timeout to wait longer.`;
   const explained = new AiteError(error.reason, `${base}${note}`, {
     detail: error.detail,
     command: error.command,

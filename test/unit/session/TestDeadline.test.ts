@@ -28,6 +28,12 @@ describe('a test runner\'s timeout as a deadline', () => {
     expect(explained).toMatchObject({ reason: 'mismatch', detail: { found: 'y' }, command: 'verify' });
   });
 
+  it('[RUN-PHASE-HOOK] a wait cut in a hook names the hook timeout', () => {
+    const error = new AiteError('mismatch', 'Expected the page to contain "x", but found "y" (waited 2400 ms).', { command: 'verify' });
+    const explained = explainCut(error, { from: 5_000, deadline: { ...deadline, timeoutMs: 3_000, phase: 'hook' } }, 2_400);
+    expect(explained.message).toMatch(/aite cut this wait from 5000 ms to 2400 ms to fail before the test runner's 3000 ms hook timeout; give the hook a longer timeout to wait longer\.$/);
+  });
+
   it('[PIC-LATE] gives a failed step\'s picture until half the margin before the deadline', () => {
     // 5000 ms timeout: a 1000 ms margin, so the picture may last until 500 ms before the deadline.
     expect(pictureTimeLeft(deadline, 5_000)).toBe(4_500);
