@@ -117,6 +117,8 @@ export const REQUIREMENTS = {
   'DL-ACT-LOST': 'an act without an answer fails with connection-lost and is never sent again',
   'DL-ACT-STATUS': 'a lost act\u2019s connection-lost failure says whether its input was dispatched (true, false, or "unknown" only when it cannot be known), asked of the extension after it is back (actStatus, beyond v1)',
   'DL-ONE-AT-A-TIME': 'the bridge does not send request N+1 before it has answer N',
+  'DL-DEADLINE': 'beyond v1: a request\u2019s answer is due within its timeoutMs and a small grace counted from the call; one not answered then fails timeout with detail.answered false, saying the page did not respond (an act: dispatched "unknown", never sent again)',
+  'DL-DEADLINE-QUEUED': 'beyond v1: a request whose deadline passes while it waits behind an unanswered one is never sent; one that waited goes out with what is left of its timeoutMs',
   'DL-SIZE': 'the 8 MB message limit is enforced by both ends',
   'RT-FIELD': 'retries is a whole number >= 1, absent when there were none; an act never carries retries',
   'RT-ADD': 'navigation re-sends and reconnect re-sends add up',
