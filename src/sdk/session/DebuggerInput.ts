@@ -202,7 +202,7 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
    * Sends input through the debugger once, within the step's deadline; what the page got is
    * counted (see {@link InputLedger}), and a failure midway is never a re-send.
    */
-  protected async dispatch(step: StepContext, action: string, input: (devices: Devices) => Promise<void>, timeoutMs = this.timeout(step)): Promise<void> {
+  protected async dispatch(step: StepContext, action: string, input: (devices: Devices) => Promise<void>, timeoutMs = this.inputTimeout(step, action)): Promise<void> {
     const ledger = new InputLedger(debuggerDevices((method, params) => this.#send(step, method, params, timeoutMs)));
     step.inputSent = true;
     try {

@@ -97,7 +97,7 @@ export class PipeInput extends TrustedInput<Page> implements Input {
    * Sends input over the pipe once, within the step's deadline (a dialog or a stuck renderer
    * never holds the run); a pipe that breaks under it is `connection-lost`, never a re-send.
    */
-  protected async dispatch(step: StepContext, action: string, input: (page: Page) => Promise<void>, timeoutMs = this.timeout(step)): Promise<void> {
+  protected async dispatch(step: StepContext, action: string, input: (page: Page) => Promise<void>, timeoutMs = this.inputTimeout(step, action)): Promise<void> {
     const page = await this.runTab.page(step.send);
     const ledger = new InputLedger(page);
     const navigation = NO_NAVIGATION.has(action) ? undefined : new InputNavigation(page);
@@ -143,7 +143,7 @@ export class PipeInput extends TrustedInput<Page> implements Input {
    * step as `navigation`.
    */
   async #afterNavigation(step: StepContext, action: string, navigation: InputNavigation): Promise<void> {
-    const leftMs = this.timeout(step) - step.durationMs();
+    const leftMs = this.timeout(step);
     const end = await navigation.settled(leftMs);
     if (end === 'none') return;
     const url = redactUrl(navigation.url ?? '');
@@ -153,7 +153,7 @@ export class PipeInput extends TrustedInput<Page> implements Input {
       this.runTab.landed(step.navigated, action);
     }
     if (end === 'pending') {
-      step.warn({ code: 'navigation', message: `${action} started a navigation to ${url} that had not committed within the step's ${this.timeout(step)} ms; the step goes on without it (the input was delivered and is not sent again).` });
+      step.warn({ code: 'navigation', message: `${action} started a navigation to ${url} that had not committed within the step's ${step.timeoutMs ?? this.pipe.timeoutMs} ms; the step goes on without it (the input was delivered and is not sent again).` });
     }
   }
 }

@@ -157,8 +157,20 @@ export abstract class TrustedInput<D extends Devices> {
     return found.point ?? (await step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs }));
   }
 
+  /** What is left of the step's time (see StepContext.timeLeft); at least 1 ms: 0 would mean none to puppeteer. */
   protected timeout(step: StepContext): number {
-    return step.timeoutMs ?? this.session.timeoutMs;
+    return Math.max(1, step.timeLeft(step.timeoutMs ?? this.session.timeoutMs).timeoutMs);
+  }
+
+  /** The time the step's input may take; a step whose time is already up sends none. */
+  protected inputTimeout(step: StepContext, action: string): number {
+    const budgetMs = step.timeoutMs ?? this.session.timeoutMs;
+    const { timeoutMs } = step.timeLeft(budgetMs);
+    if (timeoutMs > 0) return timeoutMs;
+    throw new AiteError('timeout', `${action} sent no input: the step's ${budgetMs} ms were used up before it (finding the element and getting it ready took them). Nothing reached the page.`, {
+      command: action,
+      detail: { dispatched: false },
+    });
   }
 
   protected async at(
