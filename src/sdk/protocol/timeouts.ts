@@ -11,3 +11,22 @@ export const NAVIGATE_TIMEOUT_MS = 30_000;
  * @internal
  */
 export const ANSWER_SLACK_MS = 1_000;
+
+/**
+ * `work`, or an Error saying `what` (or the error `what` makes) when it takes longer than `ms`: the
+ * one deadline for a call that has none of its own, at both ends (a CDP call over the pipe, a
+ * chrome API in the worker). The work may still settle later; nothing waits for it.
+ * @internal
+ */
+export async function withTimeout<T>(work: Promise<T>, ms: number, what: string | (() => Error)): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(typeof what === 'string' ? new Error(what) : what()), ms);
+  });
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

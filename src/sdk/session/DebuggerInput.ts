@@ -2,11 +2,11 @@
 // calls through the extension's chrome.debugger instead of a pipe.
 import { CdpKeyboard, CdpMouse } from 'puppeteer-core/internal/cdp/Input.js';
 import { AiteError } from '../errors/AiteError.js';
-import { DEBUGGER_METHODS, type DebuggerMethod, type ExtensionEvent, type Target } from '../protocol/index.js';
+import { DEBUGGER_METHODS, type DebuggerMethod, type ExtensionEvent, type Target, withTimeout } from '../protocol/index.js';
 import { AttachInput } from './AttachInput.js';
 import type { Found, Input, PictureOptions, PointerHow } from './Input.js';
 import { InputLedger, type Devices } from './InputLedger.js';
-import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
+import { inputWithDeadline } from './pipe/deadline.js';
 import { Downloads, type Download, type DownloadSource } from './pipe/Downloads.js';
 import type { DragSurface } from './pipe/drag.js';
 import type { Chord } from './pipe/keys.js';

@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
-import { redactUrl } from '../protocol/index.js';
+import { redactUrl, withTimeout } from '../protocol/index.js';
 import type { VerdictSource } from './HitGuard.js';
 import type { Found, Input, PictureOptions } from './Input.js';
 import { InputLedger } from './InputLedger.js';
-import { inputWithDeadline, pageActivity, withTimeout } from './pipe/deadline.js';
+import { inputWithDeadline, pageActivity } from './pipe/deadline.js';
 import type { Dialogs } from './pipe/Dialogs.js';
 import { Downloads, pipeDownloads, type Download } from './pipe/Downloads.js';
 import { fileInputOf, setInputFiles } from './pipe/Files.js';
@@ -14,7 +14,6 @@ import { capture, SCREENSHOT_TIMEOUT_MS } from './pipe/pictures.js';
 import type { RunTab } from './RunTab.js';
 import type { StepContext } from './StepContext.js';
 import { firstLine, TrustedInput } from './TrustedInput.js';
-
 
 /**
  * Input that starts no navigation of its own, as Playwright's fill, hover and drag assume too: it

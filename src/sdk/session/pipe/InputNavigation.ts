@@ -1,5 +1,5 @@
 import type { CDPSession, Page, Protocol } from 'puppeteer-core';
-import { withTimeout } from './deadline.js';
+import { withTimeout } from '../../protocol/index.js';
 import { mainFrameIdOf, sessionOf } from './sessions.js';
 
 /** How a navigation an input started ended, as far as the input's step waits for it. */

@@ -62,17 +62,3 @@ export async function pageActivity(page: Page, dialogs: Dialogs): Promise<string
     clearTimeout(timer);
   }
 }
-
-/** `work`, or an Error saying `what` (or the error `what` makes) when it takes longer than `ms`. */
-export async function withTimeout<T>(work: Promise<T>, ms: number, what: string | (() => Error)): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(typeof what === 'string' ? new Error(what) : what()), ms);
-  });
-  work.catch(() => undefined);
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
