@@ -166,6 +166,7 @@ export const REQUIREMENTS = {
   'BUSY-CLICK': 'a click whose handler holds the page\u2019s main thread fails within the step\u2019s timeout and a small slack, its outcome unknown (dispatched "unknown"), never sent again and never called not taken',
   'BUSY-VERIFY': 'a verify or wait on a page whose main thread is busy fails timeout within its timeout and a small slack, saying the page did not respond; a check that passes only after its timeout fails',
   'BUSY-STEP-BUDGET': 'a composed step\u2019s requests and input share its one timeout: the input gets what finding the element left, and a step whose time is up sends none',
+  'BUSY-PROBES': 'the calls that had no deadline of their own have one: the worker\u2019s readyState probe of a loading tab, and setting where downloads go when a session starts',
   'BUSY-RUNNER': 'in a test runner, a page whose main thread is busy fails the test with aite\u2019s message before the runner\u2019s test timeout (the bridge\u2019s grace too ends before it)',
   'STEP-DEADLINE': 'trusted input over the pipe has the step\u2019s deadline: a page that does not take it fails the step within its timeout, saying what the page was doing, and it is never sent again',
 
