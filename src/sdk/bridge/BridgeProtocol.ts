@@ -396,7 +396,8 @@ export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEve
     // The time spent waiting for its turn comes off the request's own timeout: its answer is due
     // when it was due, and the extension's own failure must still come before the bridge gives up.
     const asked = (input as { timeoutMs?: number }).timeoutMs;
-    const timeoutMs = asked === undefined ? undefined : Math.min(asked, Math.floor(leftMs - deadline.graceMs));
+    const rest = Math.floor(leftMs - deadline.graceMs);
+    const timeoutMs = asked === undefined || rest > asked - TURN_TOLERANCE_MS ? asked : rest;
     if (timeoutMs !== undefined && timeoutMs < 1) throw notSent(input.cmd, deadline.waitMs, undefined);
     const id = this.#pending.nextId();
     const parsed = parseRequest({ ...input, ...(timeoutMs !== undefined ? { timeoutMs } : {}), id });
@@ -472,6 +473,12 @@ export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEve
     link.send(JSON.stringify({ type: 'ping' }));
   }
 }
+
+/**
+ * A turn that came within this is no wait: the request keeps the timeoutMs its caller gave (the
+ * number its failure names), and its answer is still due within the grace.
+ */
+const TURN_TOLERANCE_MS = 50;
 
 /** When a request's answer is due (performance.now() ms), how long that was from the call, and the grace past its own timeout. */
 interface RequestDeadline {
