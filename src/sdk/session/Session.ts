@@ -691,11 +691,14 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     const defaulted = this.#withDefaults(await this.#inBlankTab(request));
     // The step's own time and a test runner's timeout are deadlines too: the wait ends before
     // them (one look at the page at least), so aite's error wins.
-    const asked = (defaulted as { timeoutMs?: number }).timeoutMs;
+    // A page command that takes no timeout of its own (guard, outline) is bounded so too: the
+    // bridge waits for it no longer than for any other.
+    const given = (defaulted as { timeoutMs?: number }).timeoutMs;
+    const asked = given ?? (isPageCommand(request.cmd) ? this.#parts.timeoutMs : undefined);
     const left = asked === undefined ? undefined : step.timeLeft(asked);
     const timeoutMs = left === undefined ? undefined : Math.max(MIN_WAIT_MS, left.timeoutMs);
-    const cut = left?.cut;
-    const withDefaults = timeoutMs !== asked ? ({ ...defaulted, timeoutMs } as R) : defaulted;
+    const cut = given === undefined ? undefined : left?.cut;
+    const withDefaults = timeoutMs !== given ? ({ ...defaulted, timeoutMs } as R) : defaulted;
     const graceMs = timeoutMs === undefined ? undefined : graceBefore(timeoutMs, ANSWER_SLACK_MS, this.#testDeadline?.());
     // Attach mode's input goes as many small debugger calls (a key is two): like input over the
     // pipe they are not listed one by one.
