@@ -132,7 +132,7 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
       await this.dispatch(step, 'upload', (d) => d.mouse.click(at.x, at.y));
       await step.send({ cmd: 'debugger', op: 'chooser', files, timeoutMs }).catch((error: unknown) => {
         if (error instanceof AiteError && error.reason === 'timeout') {
-          throw new AiteError('timeout', `Clicking the <${descriptor.tag}> opened no file chooser within ${timeoutMs} ms; name the file input or its label instead.`, { command: 'upload', cause: error });
+          throw new AiteError('timeout', `Clicking the <${descriptor.tag}> opened no file chooser within ${this.stepTimeout(step)} ms; name the file input or its label instead.`, { command: 'upload', cause: error });
         }
         throw error;
       });

@@ -52,13 +52,13 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     // The chooser's own wait says what went wrong.
     const opened = await chooser.catch(() => undefined);
     if (!opened) {
-      throw new AiteError('timeout', `Clicking the <${found.descriptor.tag}> opened no file chooser within ${timeoutMs} ms; name the file input or its label instead.`, { command: 'upload' });
+      throw new AiteError('timeout', `Clicking the <${found.descriptor.tag}> opened no file chooser within ${this.stepTimeout(step)} ms; name the file input or its label instead.`, { command: 'upload' });
     }
     if (paths.length > 1 && !opened.isMultiple()) {
       await opened.cancel();
       throw new AiteError('unsupported', `upload: ${paths.length} files for a chooser that takes one.`, { command: 'upload' });
     }
-    await withTimeout(opened.accept([...paths]), timeoutMs, () => new AiteError('timeout', `upload: the file chooser did not take the files within ${timeoutMs} ms.`, { command: 'upload' }));
+    await withTimeout(opened.accept([...paths]), timeoutMs, () => new AiteError('timeout', `upload: the file chooser did not take the files within ${this.stepTimeout(step)} ms.`, { command: 'upload' }));
   }
 
   download(step: StepContext, found: Found, saveAs: string | undefined): Promise<Download> {

@@ -59,7 +59,7 @@ export abstract class TrustedInput<D extends Devices> {
 
   /** Clicks the element and waits for the download the click starts (the wait armed before the click). */
   protected async clickToDownload(step: StepContext, found: Found, saveAs: string | undefined, downloads: Downloads): Promise<Download> {
-    const waiting = await downloads.next({ timeoutMs: this.timeout(step), saveAs, what: `Clicking the <${found.descriptor.tag}>` });
+    const waiting = await downloads.next({ timeoutMs: this.timeout(step), saidMs: this.stepTimeout(step), saveAs, what: `Clicking the <${found.descriptor.tag}>` });
     try {
       await this.pointer(step, found, 'click');
     } catch (error) {
@@ -155,6 +155,11 @@ export abstract class TrustedInput<D extends Devices> {
   /** Where to act on the element: the point `resolve` answered, else a `locate`. */
   protected async point(step: StepContext, found: Found): Promise<Point> {
     return found.point ?? (await step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs }));
+  }
+
+  /** The step's whole time, as a message names it (its waits end when it is up, whatever they were armed with). */
+  protected stepTimeout(step: StepContext): number {
+    return step.timeoutMs ?? this.session.timeoutMs;
   }
 
   /** What is left of the step's time (see StepContext.timeLeft); at least 1 ms: 0 would mean none to puppeteer. */

@@ -62,7 +62,9 @@ export class Downloads {
    * Arms a wait for the next download, before the click that starts it. `done` answers it
    * once complete, saved at `saveAs` when given, or fails within `timeoutMs`.
    */
-  async next(options: { timeoutMs: number; saveAs?: string; what: string }): Promise<{ done: Promise<Download>; cancel: () => void }> {
+  async next(options: { timeoutMs: number; saidMs?: number; saveAs?: string; what: string }): Promise<{ done: Promise<Download>; cancel: () => void }> {
+    // The step's timeout, when the wait gets only what is left of it.
+    const said = options.saidMs ?? options.timeoutMs;
     let began: Begun | undefined;
     let timer: NodeJS.Timeout | undefined;
     let settle: { resolve: (d: Download) => void; reject: (e: unknown) => void } | undefined;
@@ -86,7 +88,7 @@ export class Downloads {
         rej(
           new AiteError(
             'timeout',
-            began ? `The download of ${began.suggestedFilename} did not finish within ${options.timeoutMs} ms.` : `${options.what} started no download within ${options.timeoutMs} ms.`,
+            began ? `The download of ${began.suggestedFilename} did not finish within ${said} ms.` : `${options.what} started no download within ${said} ms.`,
             { command: 'download' },
           ),
         );
