@@ -386,7 +386,9 @@ export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEve
 
   /** When the answer to `input` is due, counted from now: its own timeout and the grace after it. */
   #deadline(input: RequestInput, graceMs = this.#options.answerGraceMs): RequestDeadline {
-    const waitMs = ((input as { timeoutMs?: number }).timeoutMs ?? this.#options.defaultTimeoutMs) + graceMs;
+    const asked = (input as { timeoutMs?: number }).timeoutMs;
+    // A timeout given wrong is the schema's to refuse when the request's turn comes, not a deadline.
+    const waitMs = (Number.isInteger(asked) && asked! > 0 ? asked! : this.#options.defaultTimeoutMs) + graceMs;
     return { at: performance.now() + waitMs, waitMs, graceMs };
   }
 
@@ -398,7 +400,8 @@ export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEve
     const asked = (input as { timeoutMs?: number }).timeoutMs;
     const rest = Math.floor(leftMs - deadline.graceMs);
     const timeoutMs = asked === undefined || rest > asked - TURN_TOLERANCE_MS ? asked : rest;
-    if (timeoutMs !== undefined && timeoutMs < 1) throw notSent(input.cmd, deadline.waitMs, undefined);
+    // (A timeout the caller gave wrong goes as it is: the request's schema says what is wrong with it.)
+    if (timeoutMs !== asked && timeoutMs! < 1) throw notSent(input.cmd, deadline.waitMs, undefined);
     const id = this.#pending.nextId();
     const parsed = parseRequest({ ...input, ...(timeoutMs !== undefined ? { timeoutMs } : {}), id });
     if (!parsed.success) {

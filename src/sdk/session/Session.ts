@@ -696,7 +696,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     const given = (defaulted as { timeoutMs?: number }).timeoutMs;
     const asked = given ?? (isPageCommand(request.cmd) ? this.#parts.timeoutMs : undefined);
     const left = asked === undefined ? undefined : step.timeLeft(asked);
-    const timeoutMs = left === undefined ? undefined : Math.max(MIN_WAIT_MS, left.timeoutMs);
+    const timeoutMs = left === undefined || left.timeoutMs === asked ? asked : Math.max(MIN_WAIT_MS, left.timeoutMs);
     const cut = given === undefined ? undefined : left?.cut;
     const withDefaults = timeoutMs !== given ? ({ ...defaulted, timeoutMs } as R) : defaulted;
     const graceMs = timeoutMs === undefined ? undefined : graceBefore(timeoutMs, ANSWER_SLACK_MS, this.#testDeadline?.());

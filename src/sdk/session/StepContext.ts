@@ -70,8 +70,10 @@ export class StepContext {
    * cut to end before the test's deadline (`cut` says from what). Zero or less: the step's time is up.
    */
   timeLeft(wantedMs: number): { timeoutMs: number; cut?: { from: number; deadline: TestDeadline } } {
+    // A timeout that is no whole positive number goes as it is: the request's schema names what is wrong with it.
+    if (!isTimeout(wantedMs)) return { timeoutMs: wantedMs };
     const { budgetMs } = this.limits;
-    const own = budgetMs === undefined ? wantedMs : Math.min(wantedMs, Math.floor(this.#started + budgetMs - performance.now()));
+    const own = !isTimeout(budgetMs) ? wantedMs : Math.min(wantedMs, Math.floor(this.#started + budgetMs - performance.now()));
     return own <= 0 ? { timeoutMs: own } : cutToDeadline(own, this.limits.testDeadline?.());
   }
 
@@ -101,4 +103,8 @@ export class StepContext {
   durationMs(): number {
     return Math.round(performance.now() - this.#started);
   }
+}
+
+function isTimeout(ms: number | undefined): ms is number {
+  return Number.isInteger(ms) && ms! > 0;
 }

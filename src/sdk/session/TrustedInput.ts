@@ -170,6 +170,9 @@ export abstract class TrustedInput<D extends Devices> {
   /** The time the step's input may take; a step whose time is already up sends none. */
   protected inputTimeout(step: StepContext, action: string): number {
     const budgetMs = step.timeoutMs ?? this.session.timeoutMs;
+    if (!Number.isInteger(budgetMs) || budgetMs <= 0) {
+      throw new AiteError('unsupported', `${action}: timeoutMs must be a whole number of milliseconds more than 0, got ${JSON.stringify(budgetMs)}. Nothing was sent.`, { command: action });
+    }
     const { timeoutMs } = step.timeLeft(budgetMs);
     if (timeoutMs > 0) return timeoutMs;
     throw new AiteError('timeout', `${action} sent no input: the step's ${budgetMs} ms were used up before it (finding the element and getting it ready took them). Nothing reached the page.`, {

@@ -158,6 +158,8 @@ describe('BridgeProtocol deadlines: a page that does not answer holds nothing pa
     expect(sent).toHaveLength(1);
     expect(sent[0]!.timeoutMs).toBeLessThan(1_000);
     expect(sent[0]!.timeoutMs).toBeGreaterThan(400);
+    // A timeout given wrong is refused as such, not taken for a deadline already past.
+    await expect(protocol.request({ cmd: 'verify', kind: 'text', value: 'done', timeoutMs: -5_000 })).rejects.toMatchObject({ reason: 'unsupported', message: expect.stringMatching(/timeoutMs/) });
   });
 });
 
