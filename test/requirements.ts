@@ -121,6 +121,8 @@ export const REQUIREMENTS = {
   'DL-ACT-LOST': 'an act without an answer fails with connection-lost and is never sent again',
   'DL-ACT-STATUS': 'a lost act\u2019s connection-lost failure says whether its input was dispatched (true, false, or "unknown" only when it cannot be known), asked of the extension after it is back (actStatus, beyond v1)',
   'DL-ONE-AT-A-TIME': 'the bridge does not send request N+1 before it has answer N',
+  'DL-DEADLINE': 'beyond v1: a request\u2019s answer is due within its timeoutMs and a small grace counted from the call; one not answered then fails timeout with detail.answered false, saying the page did not respond (an act: dispatched "unknown", never sent again)',
+  'DL-DEADLINE-QUEUED': 'beyond v1: a request whose deadline passes while it waits behind an unanswered one is never sent; one that waited goes out with what is left of its timeoutMs',
   'DL-SIZE': 'the 8 MB message limit is enforced by both ends',
   'RT-FIELD': 'retries is a whole number >= 1, absent when there were none; an act never carries retries',
   'RT-ADD': 'navigation re-sends and reconnect re-sends add up',
@@ -165,6 +167,11 @@ export const REQUIREMENTS = {
   'FILE-DOWNLOAD': 'download clicks the target and waits for the download it starts: { path, suggestedFilename, bytes, url }, saved at saveAs; none within the timeout fails saying so',
   'DRAG-STEPS': 'a drag presses, moves in steps with real intermediate pointer events, and releases',
   'DRAG-HTML5': 'a drag the page makes an HTML5 drag is intercepted and finished as dragenter, dragover and drop (SortableJS: drag(Alpha, Gamma) gives Beta,Gamma,Alpha)',
+  'BUSY-CLICK': 'a click whose handler holds the page\u2019s main thread fails within the step\u2019s timeout and a small slack, its outcome unknown (dispatched "unknown"), never sent again and never called not taken',
+  'BUSY-VERIFY': 'a verify or wait on a page whose main thread is busy fails timeout within its timeout and a small slack, saying the page did not respond; a check that passes only after its timeout fails',
+  'BUSY-STEP-BUDGET': 'a composed step\u2019s requests and input share its one timeout: the input gets what finding the element left, and a step whose time is up sends none',
+  'BUSY-PROBES': 'the calls that had no deadline of their own have one: the worker\u2019s readyState probe of a loading tab, and setting where downloads go when a session starts',
+  'BUSY-RUNNER': 'in a test runner, a page whose main thread is busy fails the test with aite\u2019s message before the runner\u2019s test timeout (the bridge\u2019s grace too ends before it)',
   'STEP-DEADLINE': 'trusted input over the pipe has the step\u2019s deadline: a page that does not take it fails the step within its timeout, saying what the page was doing, and it is never sent again',
 
   // Session steps

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 function run(args: string[]): Promise<{ code: number | null; output: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PAGE: new URL('counter.html', server.url).href, NO_COLOR: '1', FORCE_COLOR: '0', CI: 'true', AITE_RESULTS_DIR: join(dir, 'results') };
+  const env: NodeJS.ProcessEnv = { ...process.env, PAGE: new URL('counter.html', server.url).href, BUSY: new URL('busy.html', server.url).href, NO_COLOR: '1', FORCE_COLOR: '0', CI: 'true', AITE_RESULTS_DIR: join(dir, 'results') };
   for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'NODE_OPTIONS' || key === 'TEST') delete env[key];
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -95,6 +95,36 @@ describe("aite's error wins over the runner's test timeout", () => {
     );
     // `node --test` times the whole file with it, launch and close included.
     expectAiteWins(await run(['--test', '--test-timeout=10000', join(dir, 'wait.node.mjs')]), 10000);
+  }, 120_000);
+
+  it("[BUSY-RUNNER] Vitest: a page whose main thread is busy past the default 5000 ms test timeout fails with aite's message", async () => {
+    writeFileSync(
+      join(dir, 'busy.vitest.config.mjs'),
+      `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ root: ${JSON.stringify(dir)}, test: { include: ['*.busy-vitest.mjs'], hookTimeout: 60_000 } });\n`,
+    );
+    writeFileSync(
+      join(dir, 'page.busy-vitest.mjs'),
+      `import { test } from 'vitest';
+import { useAite } from 'aite/vitest';
+const aite = useAite({ allow: [new URL(process.env.BUSY).origin] });
+test('verify on a busy page', async () => {
+  await aite.session.tab.navigate(process.env.BUSY);
+  await aite.session.evaluate('crunchLater(6000)');
+  await aite.session.verify.text('done');
+});
+test('click on a busy page', async () => {
+  await aite.session.tab.navigate(process.env.BUSY);
+  await aite.session.click('Crunch');
+});
+`,
+    );
+    const result = await run([bin('vitest/vitest.mjs'), 'run', '--config', join(dir, 'busy.vitest.config.mjs')]);
+    expect(result.code, result.output).not.toBe(0);
+    expect(result.output).not.toMatch(RUNNER_SAYS);
+    expect(result.output).toMatch(/verify got no answer within \d+ ms \(its timeout and \d+ ms more\): the page did not respond, most likely because its main thread was busy/);
+    expect(result.output).toMatch(/click was sent, but the page did not confirm it within \d+ ms: the page\u2019s main thread is busy/);
+    expect(result.output).toContain('aite: timeout in verify');
+    expect(result.output).toContain('aite: timeout in click {"text":"Crunch"}');
   }, 120_000);
 });
 

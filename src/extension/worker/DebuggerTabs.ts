@@ -9,6 +9,7 @@ import {
   WATCHED_CDP_METHODS,
   type ExtensionEvent,
   type RequestOf,
+  withTimeout,
 } from '../../sdk/protocol/index.js';
 import { DebuggerDownloads } from './DebuggerDownloads.js';
 import type { AllowList } from './AllowList.js';
@@ -86,7 +87,7 @@ export class DebuggerTabs {
     if (!this.#wanted || !chrome.debugger || this.#attached.has(tabId) || this.#cancelled.has(tabId)) return;
     await this.releaseStale();
     try {
-      await deadline(chrome.debugger.attach({ tabId }, '1.3'), CALL_TIMEOUT_MS, () => new Error('chrome.debugger.attach timed out'));
+      await withTimeout(chrome.debugger.attach({ tabId }, '1.3'), CALL_TIMEOUT_MS, () => new Error('chrome.debugger.attach timed out'));
     } catch {
       return;
     }
@@ -116,7 +117,7 @@ export class DebuggerTabs {
     if (request.op === 'chooser') return { ok: true, result: await this.#chooser(tabId, request.files!, timeoutMs), attached: this.attached };
     // A chooser from before interception began is not this step's.
     if (request.method === 'Page.setInterceptFileChooserDialog') this.#choosers.delete(tabId);
-    const result = await deadline(chrome.debugger.sendCommand({ tabId }, request.method!, request.params ?? {}), timeoutMs, () =>
+    const result = await withTimeout(chrome.debugger.sendCommand({ tabId }, request.method!, request.params ?? {}), timeoutMs, () =>
       new CommandFailure('timeout', `${request.method} got no answer from the page within ${timeoutMs} ms (its main thread may be busy); it is not sent again.`, { method: request.method }),
     ).catch((error: unknown) => {
       if (error instanceof CommandFailure) throw error;
@@ -195,7 +196,7 @@ export class DebuggerTabs {
     if (this.#cancelled.has(tabId)) refuse('the person at the browser cancelled the debugging bar in this tab', 'cancelled');
     const attaching = chrome.debugger.attach({ tabId }, '1.3');
     try {
-      await deadline(attaching, timeoutMs, () => new Error(`chrome.debugger.attach did not answer within ${timeoutMs} ms`));
+      await withTimeout(attaching, timeoutMs, () => new Error(`chrome.debugger.attach did not answer within ${timeoutMs} ms`));
     } catch (error) {
       // An attach that succeeds after its deadline is let go of at once: nobody would use it.
       void attaching.then(() => chrome.debugger.detach({ tabId })).catch(() => undefined);
@@ -217,7 +218,7 @@ export class DebuggerTabs {
    */
   async #watch(tabId: number, timeoutMs: number): Promise<void> {
     const send = (method: string, params: object = {}): Promise<unknown> =>
-      deadline(chrome.debugger.sendCommand({ tabId }, method, params), timeoutMs, () => new Error(`${method} timed out`)).catch(() => undefined);
+      withTimeout(chrome.debugger.sendCommand({ tabId }, method, params), timeoutMs, () => new Error(`${method} timed out`)).catch(() => undefined);
     await Promise.all([send('Page.enable'), send('Network.enable'), send('Runtime.enable'), send('Log.enable')]);
     void this.#firstDocument(tabId, send);
   }
@@ -238,7 +239,7 @@ export class DebuggerTabs {
   /** Sets the files of the file input the element at `xpath` is or labels, in the top document. */
   async #upload(tabId: number, request: RequestOf<'debugger'>, timeoutMs: number): Promise<{ input: boolean }> {
     const send = (method: string, params: object): Promise<Record<string, unknown>> =>
-      deadline(chrome.debugger.sendCommand({ tabId }, method, params) as Promise<Record<string, unknown>>, timeoutMs, () => new CommandFailure('timeout', `${method} got no answer from the page within ${timeoutMs} ms.`)).catch((error: unknown) => {
+      withTimeout(chrome.debugger.sendCommand({ tabId }, method, params) as Promise<Record<string, unknown>>, timeoutMs, () => new CommandFailure('timeout', `${method} got no answer from the page within ${timeoutMs} ms.`)).catch((error: unknown) => {
         throw error instanceof CommandFailure ? error : uploadFailure(messageOf(error));
       });
     const found = (await send('Runtime.evaluate', { expression: `(${FIND_FILE_INPUT})(${JSON.stringify(request.xpath)}, ${JSON.stringify(request.tag)})` })) as {
@@ -281,7 +282,7 @@ export class DebuggerTabs {
     }
     if (files.length > 1 && opened.mode !== 'selectMultiple') throw new CommandFailure('unsupported', `upload: ${files.length} files for a chooser that takes one.`);
     if (opened.backendNodeId === undefined) throw new CommandFailure('unsupported', 'The file chooser did not come from a file input of the page, so aite cannot answer it.');
-    await deadline(chrome.debugger.sendCommand({ tabId }, 'DOM.setFileInputFiles', { backendNodeId: opened.backendNodeId, files }), timeoutMs, () => new CommandFailure('timeout', `DOM.setFileInputFiles got no answer within ${timeoutMs} ms.`)).catch(
+    await withTimeout(chrome.debugger.sendCommand({ tabId }, 'DOM.setFileInputFiles', { backendNodeId: opened.backendNodeId, files }), timeoutMs, () => new CommandFailure('timeout', `DOM.setFileInputFiles got no answer within ${timeoutMs} ms.`)).catch(
       (error: unknown) => {
         throw error instanceof CommandFailure ? error : uploadFailure(messageOf(error));
       },
@@ -307,7 +308,7 @@ export class DebuggerTabs {
       ...(promptText !== undefined ? { promptText } : {}),
       ...(armed ? { armed: armed.id } : {}),
     });
-    await deadline(
+    await withTimeout(
       chrome.debugger.sendCommand({ tabId }, 'Page.handleJavaScriptDialog', { accept: accepted, ...(promptText !== undefined ? { promptText } : {}) }),
       CALL_TIMEOUT_MS,
       () => new Error('handleJavaScriptDialog timed out'),
@@ -337,7 +338,7 @@ interface DialogOpening {
 
 /** Detaches one tab within its deadline; a tab already gone is no error. */
 function detach(tabId: number): Promise<void> {
-  return deadline(chrome.debugger.detach({ tabId }), DETACH_TIMEOUT_MS, () => new Error('detach timed out')).catch(() => undefined);
+  return withTimeout(chrome.debugger.detach({ tabId }), DETACH_TIMEOUT_MS, () => new Error('detach timed out')).catch(() => undefined);
 }
 
 function refuse(why: string, kind: 'permission' | 'cancelled' | 'other-debugger' | 'attach-failed'): never {
@@ -345,15 +346,6 @@ function refuse(why: string, kind: 'permission' | 'cancelled' | 'other-debugger'
 }
 
 /** `work`, or the error `expired` makes when it takes longer than `ms`. */
-function deadline<T>(work: Promise<T>, ms: number, expired: () => Error): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const cap = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(expired()), ms);
-  });
-  work.catch(() => undefined);
-  return Promise.race([work, cap]).finally(() => clearTimeout(timer));
-}
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,4 @@
-import { CommandFailure } from '../../sdk/protocol/index.js';
+import { CommandFailure, withTimeout } from '../../sdk/protocol/index.js';
 import { tabStatus } from './TabStatusCache.js';
 
 /**
@@ -125,18 +125,26 @@ export async function tabSettled(tabId: number, deadline: number, what: string, 
     watch.dispose();
     throw new CommandFailure('tab-closed', `The tab closed while ${what}.`, { tab: tabId });
   }
-  if (tab.status === 'complete' || (await topDocumentLoaded(tabId))) {
+  if (tab.status === 'complete' || (await topDocumentLoaded(tabId, deadline))) {
     watch.dispose();
     return tab;
   }
   return watch.forTab(tabId, deadline, what);
 }
 
-/** Whether the tab's top document has loaded; false when it cannot be asked (then the tab's own load is waited for). */
-async function topDocumentLoaded(tabId: number): Promise<boolean> {
-  const [injected] = await chrome.scripting
+/**
+ * How long the top document is asked whether it has loaded: a page whose main thread is busy
+ * answers nothing, and its tab's own load is waited for instead, within the command's deadline.
+ */
+const READY_STATE_PROBE_MS = 1_000;
+
+/** Whether the tab's top document has loaded; false when it cannot be asked in time (then the tab's own load is waited for). */
+async function topDocumentLoaded(tabId: number, deadline: number): Promise<boolean> {
+  const [injected] = await withTimeout(
     // Runs in the page (executeScript sends its source): the worker itself has no document.
-    .executeScript({ target: { tabId, frameIds: [0] }, func: () => (globalThis as unknown as { document: { readyState: string } }).document.readyState })
-    .catch(() => [undefined]);
+    chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: () => (globalThis as unknown as { document: { readyState: string } }).document.readyState }),
+    Math.max(1, Math.min(READY_STATE_PROBE_MS, deadline - Date.now())),
+    'the page did not say its readyState',
+  ).catch(() => [undefined]);
   return injected?.result === 'complete';
 }

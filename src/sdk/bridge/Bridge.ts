@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { AiteError } from '../errors/AiteError.js';
 import type { TypedEmitterClass } from '../events/TypedEmitter.js';
 import { AITE_EXTENSION_ORIGIN } from '../identity/ExtensionIdentity.js';
-import { DEFAULT_TIMEOUT_MS, PING_INTERVAL_MS, type AnswerOf, type Hello, type RequestInput } from '../protocol/index.js';
+import { ANSWER_SLACK_MS, DEFAULT_TIMEOUT_MS, PING_INTERVAL_MS, type AnswerOf, type Hello, type RequestInput } from '../protocol/index.js';
 import { BridgeEvent, type BridgeEvents } from './BridgeEvents.js';
 import { BridgeProtocol, type PageShortcut } from './BridgeProtocol.js';
 import { BridgeServer } from './BridgeServer.js';
@@ -37,7 +37,12 @@ export interface BridgeOptions {
   pongTimeoutMs?: number;
   /** Default `timeoutMs` of a request that names none. Default 5 000. */
   defaultTimeoutMs?: number;
-  /** Extra time the bridge waits beyond a request's own `timeoutMs` before giving up on it. Default 10 000. */
+  /**
+   * Extra time the bridge waits beyond a request's own `timeoutMs` (counted from the call, a wait
+   * behind an earlier request included) before giving up on it: the extension's own failure
+   * arrives within it. A page that has not answered by then did not respond (its main thread busy).
+   * Default 1 000.
+   */
   answerGraceMs?: number;
   /** Origins allowed to connect. Default: the aite extension's. */
   allowedOrigins?: readonly string[];
@@ -115,7 +120,7 @@ export class Bridge extends (EventEmitter as TypedEmitterClass<BridgeEvents>) {
       pingIntervalMs: options.pingIntervalMs ?? PING_INTERVAL_MS,
       pongTimeoutMs: options.pongTimeoutMs ?? 30_000,
       defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS,
-      answerGraceMs: options.answerGraceMs ?? 10_000,
+      answerGraceMs: options.answerGraceMs ?? ANSWER_SLACK_MS,
       maxPendingSockets: options.maxPendingSockets ?? 16,
       lostActWaitMs: options.lostActWaitMs ?? 15_000,
     });
@@ -148,10 +153,14 @@ export class Bridge extends (EventEmitter as TypedEmitterClass<BridgeEvents>) {
 
   /**
    * Sends one request and resolves with its answer; `ok: false` answers throw {@link AiteError}.
-   * Requests are serialised: this waits for earlier requests to be answered first.
+   * Requests are serialised: this waits for earlier requests to be answered first, within the
+   * request's own deadline: `timeoutMs` (or the default) and `graceMs` (default
+   * {@link BridgeOptions.answerGraceMs}), counted from this call. A request still waiting for its
+   * turn then is never sent; one sent and not answered by then fails `timeout` with
+   * `detail.answered: false` (an `act` also with `detail.dispatched: "unknown"`).
    */
-  request<R extends RequestInput>(input: R): Promise<AnswerOf<R['cmd']>> {
-    return this.#protocol.request(input);
+  request<R extends RequestInput>(input: R, options: { graceMs?: number } = {}): Promise<AnswerOf<R['cmd']>> {
+    return this.#protocol.request(input, options);
   }
 
   /**

@@ -11,6 +11,7 @@ import {
   FailureSchema,
   HelloSchema,
   IDEMPOTENT_COMMANDS,
+  type Command,
   MAX_MESSAGE_BYTES,
   PROTOCOL_VERSION,
   parseRequest,
@@ -71,6 +72,8 @@ export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEve
   /** Lost acts not yet asked about, with why each was lost. */
   readonly #lostActs = new Map<number, string>();
   #link: Transport | undefined;
+  /** The command whose answer the bridge waits for now (the others wait for their turn). */
+  #current: Command | undefined;
   #shortcut: PageShortcut | undefined;
   #hello: Hello | undefined;
   #lastHeard = 0;
@@ -178,9 +181,36 @@ export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEve
     return before;
   }
 
-  /** Sends one request once the earlier ones are answered, and resolves with its answer. */
-  request<R extends RequestInput>(input: R): Promise<AnswerOf<R['cmd']>> {
-    return this.#queue.run(() => this.#send(input)) as Promise<AnswerOf<R['cmd']>>;
+  /**
+   * Sends one request once the earlier ones are answered, and resolves with its answer. Its
+   * deadline counts from this call: a request still waiting for its turn when it passes is never
+   * sent (see {@link Bridge.request}).
+   */
+  request<R extends RequestInput>(input: R, options: { graceMs?: number } = {}): Promise<AnswerOf<R['cmd']>> {
+    const deadline = this.#deadline(input, options.graceMs);
+    return new Promise((resolve, reject) => {
+      let gaveUp = false;
+      let started = false;
+      const timer = setTimeout(() => {
+        if (started) return;
+        gaveUp = true;
+        reject(notSent(input.cmd, deadline.waitMs, this.#current));
+      }, deadline.waitMs);
+      timer.unref?.();
+      void this.#queue.run(async () => {
+        if (gaveUp) return;
+        started = true;
+        clearTimeout(timer);
+        this.#current = input.cmd;
+        try {
+          resolve((await this.#send(input, deadline)) as AnswerOf<R['cmd']>);
+        } catch (error) {
+          reject(error);
+        } finally {
+          this.#current = undefined;
+        }
+      });
+    });
   }
 
   /** Fails every request in flight with `connection-lost`. */
@@ -339,7 +369,8 @@ export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEve
     let note: string;
     try {
       const request = entry.request as Extract<Request, { cmd: 'act' }>;
-      const status = (await this.#send({ cmd: 'actStatus', act: id, tab: request.tab, timeoutMs: this.#options.defaultTimeoutMs })) as AnswerOf<'actStatus'>;
+      const ask = { cmd: 'actStatus' as const, act: id, tab: request.tab, timeoutMs: this.#options.defaultTimeoutMs };
+      const status = (await this.#send(ask, this.#deadline(ask))) as AnswerOf<'actStatus'>;
       dispatched = status.dispatched;
       note =
         dispatched === true
@@ -353,10 +384,26 @@ export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEve
     this.#pending.settle(id, { error: connectionLost(entry, `${why}; ${note}`, dispatched) });
   }
 
-  async #send(input: RequestInput): Promise<Record<string, unknown>> {
+  /** When the answer to `input` is due, counted from now: its own timeout and the grace after it. */
+  #deadline(input: RequestInput, graceMs = this.#options.answerGraceMs): RequestDeadline {
+    const asked = (input as { timeoutMs?: number }).timeoutMs;
+    // A timeout given wrong is the schema's to refuse when the request's turn comes, not a deadline.
+    const waitMs = (Number.isInteger(asked) && asked! > 0 ? asked! : this.#options.defaultTimeoutMs) + graceMs;
+    return { at: performance.now() + waitMs, waitMs, graceMs };
+  }
+
+  async #send(input: RequestInput, deadline: RequestDeadline): Promise<Record<string, unknown>> {
     if (this.#closed) throw new AiteError('connection-lost', 'The bridge is closed.', { command: input.cmd });
+    const leftMs = deadline.at - performance.now();
+    // The time spent waiting for its turn comes off the request's own timeout: its answer is due
+    // when it was due, and the extension's own failure must still come before the bridge gives up.
+    const asked = (input as { timeoutMs?: number }).timeoutMs;
+    const rest = Math.floor(leftMs - deadline.graceMs);
+    const timeoutMs = asked === undefined || rest > asked - TURN_TOLERANCE_MS ? asked : rest;
+    // (A timeout the caller gave wrong goes as it is: the request's schema says what is wrong with it.)
+    if (timeoutMs !== asked && timeoutMs! < 1) throw notSent(input.cmd, deadline.waitMs, undefined);
     const id = this.#pending.nextId();
-    const parsed = parseRequest({ ...input, id });
+    const parsed = parseRequest({ ...input, ...(timeoutMs !== undefined ? { timeoutMs } : {}), id });
     if (!parsed.success) {
       // The same sentences a bad script gets: the field, what was expected and found, a "did you mean".
       const said = issuesFromZod(parsed.error, { file: `${String(input.cmd)} request`, base: [] })
@@ -375,15 +422,10 @@ export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEve
         command: request.cmd,
       });
     }
-    const timeoutMs = (request.timeoutMs ?? this.#options.defaultTimeoutMs) + this.#options.answerGraceMs;
-    const promise = this.#pending.add({ id, cmd: request.cmd, request, resends: 0, attempts: 0, sent: false }, timeoutMs, () =>
-      new AiteError(
-        'timeout',
-        this.#link
-          ? `No answer to ${request.cmd} within ${timeoutMs} ms. Raise timeoutMs if the page is slow.`
-          : `No answer to ${request.cmd} within ${timeoutMs} ms: the extension is not connected.`,
-        { command: request.cmd },
-      ),
+    const promise = this.#pending.add({ id, cmd: request.cmd, request, resends: 0, attempts: 0, sent: false }, Math.max(1, Math.ceil(leftMs)), () =>
+      this.#link
+        ? noAnswer(request.cmd, deadline)
+        : new AiteError('timeout', `No answer to ${request.cmd} within ${deadline.waitMs} ms: the extension is not connected.`, { command: request.cmd }),
     );
     const entry = this.#pending.get(id)!;
     let shortcut: Promise<ShortcutOutcome> | undefined;
@@ -433,6 +475,42 @@ export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEve
     }
     link.send(JSON.stringify({ type: 'ping' }));
   }
+}
+
+/**
+ * A turn that came within this is no wait: the request keeps the timeoutMs its caller gave (the
+ * number its failure names), and its answer is still due within the grace.
+ */
+const TURN_TOLERANCE_MS = 50;
+
+/** When a request's answer is due (performance.now() ms), how long that was from the call, and the grace past its own timeout. */
+interface RequestDeadline {
+  at: number;
+  waitMs: number;
+  graceMs: number;
+}
+
+/**
+ * A request sent whose answer never came: the extension's own deadline would have answered within
+ * the grace, so what it asked did not answer at all. An act may have run: it is never sent again.
+ */
+function noAnswer(cmd: Command, deadline: RequestDeadline): AiteError {
+  const act = cmd === 'act' ? ' Whether its input was dispatched is unknown (the page may run it once it is free); it is not sent again: check the page before repeating it.' : '';
+  return new AiteError(
+    'timeout',
+    `${cmd} got no answer within ${deadline.waitMs} ms (its timeout and ${deadline.graceMs} ms more): the page did not respond, most likely because its main thread was busy (a long-running script, such as a loop in an event handler), or the extension stopped answering.${act} Look for what holds the page; raise timeoutMs only if the page is meant to be busy that long.`,
+    { command: cmd, detail: { answered: false, ...(cmd === 'act' ? { dispatched: 'unknown' } : {}) } },
+  );
+}
+
+/** A request whose deadline passed while an earlier one still waited for its answer: nothing of it went out. */
+function notSent(cmd: Command, waitMs: number, ahead: Command | undefined): AiteError {
+  const behind = ahead ? `the ${ahead} request before it still had no answer` : 'the requests before it took its time';
+  return new AiteError(
+    'timeout',
+    `${cmd} was not sent within its ${waitMs} ms: ${behind} (the page did not respond, most likely because its main thread was busy with a long-running script). Nothing of it reached the page.`,
+    { command: cmd, detail: { answered: false, sent: false } },
+  );
 }
 
 function connectionLost(entry: PendingRequest, why: string, dispatched: ActDispatched = 'unknown'): AiteError {

@@ -2,11 +2,11 @@
 // calls through the extension's chrome.debugger instead of a pipe.
 import { CdpKeyboard, CdpMouse } from 'puppeteer-core/internal/cdp/Input.js';
 import { AiteError } from '../errors/AiteError.js';
-import { DEBUGGER_METHODS, type DebuggerMethod, type ExtensionEvent, type Target } from '../protocol/index.js';
+import { DEBUGGER_METHODS, type DebuggerMethod, type ExtensionEvent, type Target, withTimeout } from '../protocol/index.js';
 import { AttachInput } from './AttachInput.js';
 import type { Found, Input, PictureOptions, PointerHow } from './Input.js';
 import { InputLedger, type Devices } from './InputLedger.js';
-import { inputWithDeadline, withTimeout } from './pipe/deadline.js';
+import { inputWithDeadline } from './pipe/deadline.js';
 import { Downloads, type Download, type DownloadSource } from './pipe/Downloads.js';
 import type { DragSurface } from './pipe/drag.js';
 import type { NavigationSource } from './pipe/InputNavigation.js';
@@ -134,7 +134,7 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
       await this.dispatch(step, 'upload', (d) => d.mouse.click(at.x, at.y));
       await step.send({ cmd: 'debugger', op: 'chooser', files, timeoutMs }).catch((error: unknown) => {
         if (error instanceof AiteError && error.reason === 'timeout') {
-          throw new AiteError('timeout', `Clicking the <${descriptor.tag}> opened no file chooser within ${timeoutMs} ms; name the file input or its label instead.`, { command: 'upload', cause: error });
+          throw new AiteError('timeout', `Clicking the <${descriptor.tag}> opened no file chooser within ${this.stepTimeout(step)} ms; name the file input or its label instead.`, { command: 'upload', cause: error });
         }
         throw error;
       });
@@ -204,7 +204,7 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
    * Sends input through the debugger once, within the step's deadline; what the page got is
    * counted (see {@link InputLedger}), and a failure midway is never a re-send.
    */
-  protected async dispatch(step: StepContext, action: string, input: (devices: Devices) => Promise<void>, timeoutMs = this.timeout(step)): Promise<void> {
+  protected async dispatch(step: StepContext, action: string, input: (devices: Devices) => Promise<void>, timeoutMs = this.inputTimeout(step, action)): Promise<void> {
     const ledger = new InputLedger(debuggerDevices((method, params) => this.#send(step, method, params, timeoutMs)));
     const navigation = await this.watchNavigation(step, action);
     step.inputSent = true;

@@ -6,6 +6,8 @@ import { VERDICT_GRACE_MS, type VerdictWait } from './pipe/GuardVerdicts.js';
 
 /** Typed text goes in chunks this long, the focus checked before each. */
 const TYPE_CHUNK = 16;
+/** How long the bridge waits for the disarm after input the page did not confirm (see HitGuard#once). */
+const DISARM_AFTER_FAILURE_MS = 500;
 /** The events that press: a drag stopped at its press is tried again (the page saw only moves). */
 const PRESSES = new Set(['pointerdown', 'mousedown']);
 
@@ -133,8 +135,9 @@ export class HitGuard {
         await dispatch(at, check);
       } catch (error) {
         // The dispatch's own failure is the one to report, now: a page too busy to take the input
-        // is too busy to answer the disarm too (the guard disarms itself after 30 s anyway).
-        void this.#disarm(descriptor).catch(() => undefined);
+        // is too busy to answer the disarm too (the guard disarms itself after 30 s anyway). The
+        // disarm still goes, to run once the page is free, but holds the next request briefly.
+        void this.#disarm(descriptor, DISARM_AFTER_FAILURE_MS).catch(() => undefined);
         throw error;
       }
       state = (await verdict?.arrived(VERDICT_GRACE_MS)) ?? (await this.#disarm(descriptor));
@@ -156,9 +159,9 @@ export class HitGuard {
   }
 
   /** Disarms; undefined when the document is gone (the input navigated it: it reached the page). */
-  async #disarm(descriptor: Descriptor): Promise<AnswerOf<'guard'> | undefined> {
+  async #disarm(descriptor: Descriptor, timeoutMs?: number): Promise<AnswerOf<'guard'> | undefined> {
     try {
-      const state = await this.send({ cmd: 'guard', op: 'disarm', descriptor });
+      const state = await this.send({ cmd: 'guard', op: 'disarm', descriptor, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
       return state.armed ? state : undefined;
     } catch (error) {
       if (error instanceof AiteError && (error.reason === 'navigation' || error.reason === 'tab-closed' || error.reason === 'not-found')) return undefined;

@@ -1,7 +1,6 @@
 import type { Frame, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
-import { allowedOrigins, isAllowed, originOf } from '../protocol/index.js';
-import { withTimeout } from './pipe/deadline.js';
+import { allowedOrigins, isAllowed, originOf, withTimeout } from '../protocol/index.js';
 
 /** How long asking Chrome where a frame's iframe is may take. */
 const FRAME_TREE_TIMEOUT_MS = 5_000;

@@ -1,9 +1,10 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
+import { withTimeout } from '../protocol/index.js';
 import type { VerdictSource } from './HitGuard.js';
 import type { Found, Input, PictureOptions } from './Input.js';
 import { InputLedger } from './InputLedger.js';
-import { inputWithDeadline, pageActivity, withTimeout } from './pipe/deadline.js';
+import { inputWithDeadline, pageActivity } from './pipe/deadline.js';
 import type { Dialogs } from './pipe/Dialogs.js';
 import { Downloads, pipeDownloads, type Download } from './pipe/Downloads.js';
 import { fileInputOf, setInputFiles } from './pipe/Files.js';
@@ -45,13 +46,13 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     // The chooser's own wait says what went wrong.
     const opened = await chooser.catch(() => undefined);
     if (!opened) {
-      throw new AiteError('timeout', `Clicking the <${found.descriptor.tag}> opened no file chooser within ${timeoutMs} ms; name the file input or its label instead.`, { command: 'upload' });
+      throw new AiteError('timeout', `Clicking the <${found.descriptor.tag}> opened no file chooser within ${this.stepTimeout(step)} ms; name the file input or its label instead.`, { command: 'upload' });
     }
     if (paths.length > 1 && !opened.isMultiple()) {
       await opened.cancel();
       throw new AiteError('unsupported', `upload: ${paths.length} files for a chooser that takes one.`, { command: 'upload' });
     }
-    await withTimeout(opened.accept([...paths]), timeoutMs, () => new AiteError('timeout', `upload: the file chooser did not take the files within ${timeoutMs} ms.`, { command: 'upload' }));
+    await withTimeout(opened.accept([...paths]), timeoutMs, () => new AiteError('timeout', `upload: the file chooser did not take the files within ${this.stepTimeout(step)} ms.`, { command: 'upload' }));
   }
 
   download(step: StepContext, found: Found, saveAs: string | undefined): Promise<Download> {
@@ -89,7 +90,7 @@ export class PipeInput extends TrustedInput<Page> implements Input {
    * Sends input over the pipe once, within the step's deadline (a dialog or a stuck renderer
    * never holds the run); a pipe that breaks under it is `connection-lost`, never a re-send.
    */
-  protected async dispatch(step: StepContext, action: string, input: (page: Page) => Promise<void>, timeoutMs = this.timeout(step)): Promise<void> {
+  protected async dispatch(step: StepContext, action: string, input: (page: Page) => Promise<void>, timeoutMs = this.inputTimeout(step, action)): Promise<void> {
     const page = await this.runTab.page(step.send);
     const ledger = new InputLedger(page);
     const navigation = await this.watchNavigation(step, action);

@@ -1,10 +1,9 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
 import { PageFinder } from '../launch/PageFinder.js';
-import { isPageCommand, type AnswerOf, type Command, type ExtensionEvent } from '../protocol/index.js';
+import { isPageCommand, withTimeout, type AnswerOf, type Command, type ExtensionEvent } from '../protocol/index.js';
 import type { Send } from './Channel.js';
 import { PipeAllowList } from './PipeAllowList.js';
-import { withTimeout } from './pipe/deadline.js';
 
 /** How long a step waits for the page list after naming a tab (a slow list only means the worker carries the next commands). */
 const PREFETCH_MS = 1_000;

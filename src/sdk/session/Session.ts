@@ -7,7 +7,7 @@ import { AiteError } from '../errors/AiteError.js';
 import type { TypedEmitterClass } from '../events/TypedEmitter.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import { allowedOrigins, defaultTimeoutOf, isPageCommand, SCROLL_STEPS_DEFAULT, type AnswerOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type Target } from '../protocol/index.js';
+import { allowedOrigins, ANSWER_SLACK_MS, defaultTimeoutOf, isPageCommand, SCROLL_STEPS_DEFAULT, type AnswerOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type Target } from '../protocol/index.js';
 import { DebuggerInput } from './DebuggerInput.js';
 import type { Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
@@ -27,13 +27,16 @@ import { RunTab } from './RunTab.js';
 import { StepContext } from './StepContext.js';
 import { Tab } from './Tab.js';
 import { toTarget, type ClickOptions, type NetworkEntry, type PageError, type RetryCounts, type ScrollResult, type StepOptions, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
-import { cutToDeadline, explainCut, pictureTimeLeft, type TestDeadline } from './TestDeadline.js';
+import { explainCut, graceBefore, MIN_WAIT_MS, pictureTimeLeft, type TestDeadline } from './TestDeadline.js';
 import { Verify } from './Verify.js';
 import { resetPages, type ResetOptions } from './reset.js';
 import { Dialogs, type DialogPolicy, type DialogRecord } from './pipe/Dialogs.js';
 import type { Download } from './pipe/Downloads.js';
 import { checkFiles } from './pipe/Files.js';
 import { parseChord, parseModifiers } from './pipe/keys.js';
+
+/** The commands that check the page: one that passes only after its timeout fails. */
+const CHECKS: ReadonlySet<Command> = new Set(['verify', 'wait']);
 
 /** Failures a longer wait could have turned into a pass: a cut wait says it was cut. */
 const TIMING_REASONS: ReadonlySet<string> = new Set(['timeout', 'mismatch', 'not-found', 'not-visible', 'not-enabled']);
@@ -393,8 +396,12 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * removes.
    */
   async download(target: TargetInput, options: StepOptions & { saveAs?: string } = {}): Promise<StepResult & Download> {
-    const { value, result } = await this.#step('download', target, options.timeoutMs, async (step) =>
-      this.#input.download(step, await this.#find(step, target, 'click'), options.saveAs),
+    const { value, result } = await this.#step(
+      'download',
+      target,
+      options.timeoutMs,
+      async (step) => this.#input.download(step, await this.#find(step, target, 'click'), options.saveAs),
+      options.timeoutMs ?? this.#parts.timeoutMs,
     );
     return { ...result, ...value };
   }
@@ -579,28 +586,31 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    */
   #composed(name: string, target: TargetInput | undefined, options: StepOptions, body: (step: StepContext) => Promise<void>): Promise<StepResult> {
     const started = performance.now();
-    const deadline = started + (options.timeoutMs ?? this.#parts.timeoutMs);
+    const budgetMs = options.timeoutMs ?? this.#parts.timeoutMs;
+    const deadline = started + budgetMs;
     return this.#step(name, target, options.timeoutMs, async (step) => {
       for (let again = 0; ; again++) {
         try {
           return await body(step);
         } catch (error) {
+          if (!step.inputSent && unanswered(error)) throw noInputSent(name, error as AiteError);
           if (step.inputSent || !isReRendered(error)) throw error;
           if (performance.now() >= deadline) throw again === 0 ? error : reRenderedTooOften(name, error as AiteError, again, performance.now() - started);
           step.log.push(`the element was re-rendered before input was sent (${(error as AiteError).message.split('\n')[0]}); resolving it again`);
           this.#count(step, 'resolve', 1);
         }
       }
-    }).then(({ result }) => result);
+    }, budgetMs).then(({ result }) => result);
   }
 
-  #context(name: string, target: TargetInput | undefined, timeoutMs: number | undefined): StepContext {
+  #context(name: string, target: TargetInput | undefined, timeoutMs: number | undefined, budgetMs?: number): StepContext {
     return new StepContext(
       name,
       target === undefined ? undefined : toTarget(target),
       timeoutMs,
       (step, request) => this.#request(step, request),
       (warning) => this.emit('warning', warning),
+      { ...(budgetMs !== undefined ? { budgetMs } : {}), testDeadline: () => this.#testDeadline?.() },
     );
   }
 
@@ -608,8 +618,14 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * The one step wrapper: every Session call runs through it with a context of its own. It
    * reports the step, and on failure gives the error the step's call log and the picture.
    */
-  async #step<T>(name: string, target: TargetInput | undefined, timeoutMs: number | undefined, body: (step: StepContext) => Promise<T>): Promise<{ value: T; result: StepResult }> {
-    const step = this.#context(name, target, timeoutMs);
+  async #step<T>(
+    name: string,
+    target: TargetInput | undefined,
+    timeoutMs: number | undefined,
+    body: (step: StepContext) => Promise<T>,
+    budgetMs?: number,
+  ): Promise<{ value: T; result: StepResult }> {
+    const step = this.#context(name, target, timeoutMs, budgetMs);
     this.#live.add(step);
     const mark = this.#records.startStep();
     try {
@@ -663,8 +679,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
 
   #picture(step: StepContext, failure: FailureFacts): Promise<Uint8Array | undefined> {
     if (!this.#input.pictures || this.#gone || this.#runTab.current === null) return Promise.resolve(undefined);
-    // Input the page did not take (detail.page says why): it would not draw an outline or paint either.
-    if (typeof failure.detail?.page === 'string') return Promise.resolve(undefined);
+    // A page that did not take input (detail.page says why) or did not answer would not draw an outline or paint either.
+    if (typeof failure.detail?.page === 'string' || failure.detail?.answered === false) return Promise.resolve(undefined);
     return failurePicture(step, this.#input, failure);
   }
 
@@ -674,10 +690,17 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
       throw new AiteError('connection-lost', `${request.cmd} not sent: ${this.#gone}.`, { command: request.cmd });
     }
     const defaulted = this.#withDefaults(await this.#inBlankTab(request));
-    // A test runner's timeout is a deadline too: the wait ends before it, so aite's error wins.
-    const asked = (defaulted as { timeoutMs?: number }).timeoutMs;
-    const { timeoutMs, cut } = asked === undefined ? { timeoutMs: undefined, cut: undefined } : cutToDeadline(asked, this.#testDeadline?.());
-    const withDefaults = cut ? ({ ...defaulted, timeoutMs } as R) : defaulted;
+    // The step's own time and a test runner's timeout are deadlines too: the wait ends before
+    // them (one look at the page at least), so aite's error wins.
+    // A page command that takes no timeout of its own (guard, outline) is bounded so too: the
+    // bridge waits for it no longer than for any other.
+    const given = (defaulted as { timeoutMs?: number }).timeoutMs;
+    const asked = given ?? (isPageCommand(request.cmd) ? this.#parts.timeoutMs : undefined);
+    const left = asked === undefined ? undefined : step.timeLeft(asked);
+    const timeoutMs = left === undefined || left.timeoutMs === asked ? asked : Math.max(MIN_WAIT_MS, left.timeoutMs);
+    const cut = given === undefined ? undefined : left?.cut;
+    const withDefaults = timeoutMs !== given ? ({ ...defaulted, timeoutMs } as R) : defaulted;
+    const graceMs = timeoutMs === undefined ? undefined : graceBefore(timeoutMs, ANSWER_SLACK_MS, this.#testDeadline?.());
     // Attach mode's input goes as many small debugger calls (a key is two): like input over the
     // pipe they are not listed one by one.
     const quiet = request.cmd === 'debugger' && (request as RequestInput<'debugger'>).op === 'send';
@@ -685,8 +708,12 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     const dialogsBefore = this.dialogs.seen.length;
     try {
       await this.#syncDialogs();
-      const answer = await this.bridge.request(withDefaults);
+      const sent = performance.now();
+      const answer = await this.bridge.request(withDefaults, graceMs === undefined ? {} : { graceMs });
       this.#count(step, request.cmd, answer.retries);
+      // As in Playwright: a check that passes only after its timeout fails.
+      const tookMs = performance.now() - sent;
+      if (CHECKS.has(request.cmd) && timeoutMs !== undefined && tookMs > timeoutMs) throw passedLate(request.cmd, timeoutMs, tookMs);
       await this.#runTab.track(request.cmd, answer);
       return answer;
     } catch (error) {
@@ -860,6 +887,32 @@ function reRenderedTooOften(step: string, last: AiteError, times: number, waited
 }
 /** How long a scroll with `until` may take by default: a long list takes many steps. */
 const SCROLL_UNTIL_TIMEOUT_MS = 15_000;
+/** A request the page never answered (the bridge's `detail.answered: false`). */
+function unanswered(error: unknown): boolean {
+  return error instanceof AiteError && error.reason === 'timeout' && error.detail.answered === false;
+}
+
+/** The page did not answer before the step's input: the message says none was sent. */
+function noInputSent(step: string, error: AiteError): AiteError {
+  const base = error.message.split('\nCall log:\n')[0];
+  return new AiteError(error.reason, `${base} ${step} sent no input: nothing reached the page.`, {
+    detail: { ...error.detail, dispatched: false },
+    command: error.command,
+    retries: error.retries,
+    callLog: error.callLog,
+    cause: error,
+  });
+}
+
+/** A check whose answer came after its timeout: it fails, whatever it found. */
+function passedLate(cmd: Command, timeoutMs: number, tookMs: number): AiteError {
+  return new AiteError(
+    'timeout',
+    `${cmd} had no answer within its ${timeoutMs} ms: the page answered only after ${Math.round(tookMs)} ms, most likely because its main thread was busy (a long-running script), and a check that passes only after its timeout fails. Look for what holds the page; raise timeoutMs only if the page is meant to be busy that long.`,
+    { command: cmd, detail: { answered: 'late', answeredAfterMs: Math.round(tookMs) } },
+  );
+}
+
 /** A wheel step when the scroll names no `deltaY`: one notch of a mouse wheel. */
 const WHEEL_DELTA_Y = 100;
 

@@ -3,8 +3,20 @@ import { withoutHandle } from '../protocol/descriptor.js';
 import type { Send } from './Channel.js';
 import { Locator } from './Locator.js';
 import type { DialogRecord } from './pipe/Dialogs.js';
+import { cutToDeadline, type TestDeadline } from './TestDeadline.js';
 import type { StepResult, Warning } from './types.js';
 import { Verify } from './Verify.js';
+
+/** How long a step may take, beyond each request's own `timeoutMs`. */
+export interface StepLimits {
+  /**
+   * The step's whole time (its `timeoutMs`, else the session's) when its requests and its input
+   * share it: each gets what the ones before left. Undefined: each request keeps its own.
+   */
+  budgetMs?: number;
+  /** The test runner's deadline of the current test: every wait ends a margin before it. */
+  testDeadline?: () => TestDeadline | undefined;
+}
 
 /**
  * What one Session call gathers while it runs: its call log, warnings, repairs and re-sends.
@@ -45,11 +57,24 @@ export class StepContext {
     readonly timeoutMs: number | undefined,
     send: (step: StepContext, request: RequestInput) => Promise<unknown>,
     onWarning: (warning: Warning) => void,
+    readonly limits: StepLimits = {},
   ) {
     this.#onWarning = onWarning;
     this.send = ((request: RequestInput) => send(this, request)) as Send;
     this.locator = new Locator(this.send);
     this.verify = new Verify(this.send);
+  }
+
+  /**
+   * What a wait that asks `wantedMs` may take now: no more than the step's budget has left, and
+   * cut to end before the test's deadline (`cut` says from what). Zero or less: the step's time is up.
+   */
+  timeLeft(wantedMs: number): { timeoutMs: number; cut?: { from: number; deadline: TestDeadline } } {
+    // A timeout that is no whole positive number goes as it is: the request's schema names what is wrong with it.
+    if (!isTimeout(wantedMs)) return { timeoutMs: wantedMs };
+    const { budgetMs } = this.limits;
+    const own = !isTimeout(budgetMs) ? wantedMs : Math.min(wantedMs, Math.floor(this.#started + budgetMs - performance.now()));
+    return own <= 0 ? { timeoutMs: own } : cutToDeadline(own, this.limits.testDeadline?.());
   }
 
   warn(warning: Warning): void {
@@ -78,4 +103,8 @@ export class StepContext {
   durationMs(): number {
     return Math.round(performance.now() - this.#started);
   }
+}
+
+function isTimeout(ms: number | undefined): ms is number {
+  return Number.isInteger(ms) && ms! > 0;
 }

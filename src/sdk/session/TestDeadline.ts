@@ -44,7 +44,7 @@ export function pictureTimeLeft(deadline: TestDeadline | undefined, now = Date.n
 }
 
 /** The shortest wait a cut leaves, so a command still gets one look at the page. */
-const MIN_WAIT_MS = 100;
+export const MIN_WAIT_MS = 100;
 
 /**
  * `timeoutMs` cut to end a margin before the deadline, and by how much, or as it was. Once the
@@ -56,6 +56,17 @@ export function cutToDeadline(timeoutMs: number, deadline: TestDeadline | undefi
   // Whole milliseconds: the wire takes integers (and a runner may hand over a fractional time).
   const left = Math.max(MIN_WAIT_MS, Math.floor(deadline.at - now - deadlineMargin(deadline.timeoutMs)));
   return left < timeoutMs ? { timeoutMs: left, cut: { from: timeoutMs, deadline } } : { timeoutMs };
+}
+
+/**
+ * How long past `timeoutMs` the bridge may wait for an answer (`slackMs` when there is room for
+ * it), so that a page that never answers still fails half the margin before the deadline: the
+ * error reaches the runner first. Undefined: no deadline bounds it (none given, or the test is over).
+ */
+export function graceBefore(timeoutMs: number, slackMs: number, deadline: TestDeadline | undefined, now = Date.now()): number | undefined {
+  if (!deadline || now >= deadline.at) return undefined;
+  const room = Math.floor(deadline.at - now - deadlineMargin(deadline.timeoutMs) / 2 - timeoutMs);
+  return room >= slackMs ? undefined : Math.max(0, room);
 }
 
 /** The error of a cut command, saying why it waited less than asked and what to change. */

@@ -70,7 +70,7 @@ export abstract class TrustedInput<D extends Devices> {
 
   /** Clicks the element and waits for the download the click starts (the wait armed before the click). */
   protected async clickToDownload(step: StepContext, found: Found, saveAs: string | undefined, downloads: Downloads): Promise<Download> {
-    const waiting = await downloads.next({ timeoutMs: this.timeout(step), saveAs, what: `Clicking the <${found.descriptor.tag}>` });
+    const waiting = await downloads.next({ timeoutMs: this.timeout(step), saidMs: this.stepTimeout(step), saveAs, what: `Clicking the <${found.descriptor.tag}>` });
     try {
       await this.pointer(step, found, 'click');
     } catch (error) {
@@ -158,8 +158,7 @@ export abstract class TrustedInput<D extends Devices> {
    * step as `navigation`.
    */
   protected async afterNavigation(step: StepContext, action: string, navigation: InputNavigation): Promise<void> {
-    const leftMs = this.timeout(step) - step.durationMs();
-    const end = await navigation.settled(leftMs);
+    const end = await navigation.settled(this.timeout(step));
     if (end === 'none') return;
     const url = redactUrl(navigation.url ?? '');
     step.log.push(`  ${action} started a navigation to ${url}: ${end === 'pending' ? 'not committed yet' : end}`);
@@ -168,7 +167,7 @@ export abstract class TrustedInput<D extends Devices> {
       this.session.landed(step.navigated, action);
     }
     if (end === 'pending') {
-      step.warn({ code: 'navigation', message: `${action} started a navigation to ${url} that had not committed within the step's ${this.timeout(step)} ms; the step goes on without it (the input was delivered and is not sent again).` });
+      step.warn({ code: 'navigation', message: `${action} started a navigation to ${url} that had not committed within the step's ${this.stepTimeout(step)} ms; the step goes on without it (the input was delivered and is not sent again).` });
     }
   }
 
@@ -202,8 +201,28 @@ export abstract class TrustedInput<D extends Devices> {
     return found.point ?? (await step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs }));
   }
 
-  protected timeout(step: StepContext): number {
+  /** The step's whole time, as a message names it (its waits end when it is up, whatever they were armed with). */
+  protected stepTimeout(step: StepContext): number {
     return step.timeoutMs ?? this.session.timeoutMs;
+  }
+
+  /** What is left of the step's time (see StepContext.timeLeft); at least 1 ms: 0 would mean none to puppeteer. */
+  protected timeout(step: StepContext): number {
+    return Math.max(1, step.timeLeft(step.timeoutMs ?? this.session.timeoutMs).timeoutMs);
+  }
+
+  /** The time the step's input may take; a step whose time is already up sends none. */
+  protected inputTimeout(step: StepContext, action: string): number {
+    const budgetMs = step.timeoutMs ?? this.session.timeoutMs;
+    if (!Number.isInteger(budgetMs) || budgetMs <= 0) {
+      throw new AiteError('unsupported', `${action}: timeoutMs must be a whole number of milliseconds more than 0, got ${JSON.stringify(budgetMs)}. Nothing was sent.`, { command: action });
+    }
+    const { timeoutMs } = step.timeLeft(budgetMs);
+    if (timeoutMs > 0) return timeoutMs;
+    throw new AiteError('timeout', `${action} sent no input: the step's ${budgetMs} ms were used up before it (finding the element and getting it ready took them). Nothing reached the page.`, {
+      command: action,
+      detail: { dispatched: false },
+    });
   }
 
   protected async at(

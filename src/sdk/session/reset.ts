@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
-import { withTimeout } from './pipe/deadline.js';
+import { withTimeout } from '../protocol/index.js';
 
 /**
  * Options of {@link Session.reset}.

@@ -117,6 +117,52 @@ describe('BridgeProtocol over an in-memory transport', () => {
   });
 });
 
+describe('BridgeProtocol deadlines: a page that does not answer holds nothing past its deadline', () => {
+  it('[DL-DEADLINE] a request not answered within its timeoutMs and the grace fails timeout, saying the page did not respond; an act may have run', async () => {
+    start({ answerGraceMs: 200 });
+    const link = extension(() => undefined);
+    link.hello();
+    await protocol.waitForExtension(1_000);
+    const started = performance.now();
+    const error = (await protocol.request({ cmd: 'verify', kind: 'text', value: 'done', timeoutMs: 300 }).catch((e: unknown) => e)) as AiteError;
+    const took = performance.now() - started;
+    expect(error).toBeInstanceOf(AiteError);
+    expect(error.reason).toBe('timeout');
+    expect(error.detail).toEqual({ answered: false });
+    expect(error.message).toMatch(/verify got no answer within 500 ms .*the page did not respond, most likely because its main thread was busy/);
+    expect(took).toBeGreaterThanOrEqual(490);
+    expect(took).toBeLessThan(1_500);
+    const act = (await protocol.request({ cmd: 'act', action: 'click', descriptor: { v: 1, tag: 'button', xpath: '/html/body/button' }, timeoutMs: 100 }).catch((e: unknown) => e)) as AiteError;
+    expect(act.detail).toEqual({ answered: false, dispatched: 'unknown' });
+    expect(act.message).toMatch(/dispatched is unknown .*not sent again/);
+    expect(link.received.filter((m) => m.cmd === 'act')).toHaveLength(1);
+  });
+
+  it('[DL-DEADLINE-QUEUED, DL-ONE-AT-A-TIME] a request behind one the page never answers fails by its own deadline and is never sent; one that waited less goes with what is left', async () => {
+    start({ answerGraceMs: 100 });
+    const link = extension((request) => (request.cmd === 'read' ? undefined : { id: request.id, ok: true, found: 'done' }));
+    link.hello();
+    await protocol.waitForExtension(1_000);
+    const stuck = protocol.request({ cmd: 'read', target: { css: '#out' }, timeoutMs: 600 }).catch((e: unknown) => e);
+    const started = performance.now();
+    const behind = (await protocol.request({ cmd: 'verify', kind: 'text', value: 'done', timeoutMs: 200 }).catch((e: unknown) => e)) as AiteError;
+    expect(performance.now() - started).toBeLessThan(600);
+    expect(behind.reason).toBe('timeout');
+    expect(behind.detail).toEqual({ answered: false, sent: false });
+    expect(behind.message).toMatch(/verify was not sent within its 300 ms: the read request before it still had no answer/);
+    // Queued meanwhile with more time: it goes once the read gave up, with what is left of its timeout.
+    const later = protocol.request({ cmd: 'verify', kind: 'text', value: 'done', timeoutMs: 1_000 });
+    await expect(later).resolves.toMatchObject({ found: 'done' });
+    expect(((await stuck) as AiteError).detail).toEqual({ answered: false });
+    const sent = link.received.filter((m) => m.cmd === 'verify');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.timeoutMs).toBeLessThan(1_000);
+    expect(sent[0]!.timeoutMs).toBeGreaterThan(400);
+    // A timeout given wrong is refused as such, not taken for a deadline already past.
+    await expect(protocol.request({ cmd: 'verify', kind: 'text', value: 'done', timeoutMs: -5_000 })).rejects.toMatchObject({ reason: 'unsupported', message: expect.stringMatching(/timeoutMs/) });
+  });
+});
+
 describe('BridgeProtocol with a page shortcut (launch mode: page commands over the pipe)', () => {
   it('[PIPE-PAGE-DIRECT] a request the shortcut carries is answered by it, checked as a socket answer is; the socket sees nothing of it', async () => {
     start();

@@ -73,4 +73,21 @@ describe('Session steps', () => {
     ]);
     expect(records[1]!.target).toEqual({ css: '#n' });
   });
+
+  it('[BUSY-STEP-BUDGET] a composed step\u2019s requests share its one timeout: the act gets what the resolve left; an outline carries a timeout too', async () => {
+    const sent: Array<Record<string, unknown>> = [];
+    const session = await sessionWith((request) => {
+      sent.push(request);
+      if (request.cmd !== 'resolve') return { id: request.id, ok: true };
+      // The page takes 1200 ms of the step's 2000 to answer.
+      setTimeout(() => fake!.ws.send(JSON.stringify({ id: request.id, ok: true, descriptor: descriptorOf('Slow'), matches: 1, repaired: false, via: 'exact' })), 1_200);
+      return undefined;
+    });
+    await session.click('Slow', { timeoutMs: 2_000 });
+    const act = sent.find((request) => request.cmd === 'act')!;
+    expect(act.timeoutMs).toBeGreaterThan(0);
+    expect(act.timeoutMs).toBeLessThanOrEqual(800);
+    await session.locator.outline([]);
+    expect(sent.find((request) => request.cmd === 'outline')!.timeoutMs).toBe(2_000);
+  });
 });

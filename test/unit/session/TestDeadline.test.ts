@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AiteError } from '../../../src/sdk/index.js';
-import { cutToDeadline, deadlineMargin, explainCut, pictureTimeLeft } from '../../../src/sdk/session/TestDeadline.js';
+import { cutToDeadline, deadlineMargin, explainCut, graceBefore, pictureTimeLeft } from '../../../src/sdk/session/TestDeadline.js';
 
 describe('a test runner\'s timeout as a deadline', () => {
   const deadline = { at: 10_000, timeoutMs: 5_000 };
@@ -42,5 +42,15 @@ describe('a test runner\'s timeout as a deadline', () => {
     // No deadline, or the test already over (its hooks): the picture is not bounded.
     expect(pictureTimeLeft(undefined, 5_000)).toBeUndefined();
     expect(pictureTimeLeft(deadline, 10_000)).toBeUndefined();
+  });
+
+  it('[BUSY-RUNNER] the bridge\'s grace after a cut wait ends half the margin before the deadline, so a page that never answers still loses to aite', () => {
+    // Cut at 5000 to 4000 ms: 500 ms of grace leaves half the 1000 ms margin.
+    expect(graceBefore(4_000, 1_000, deadline, 5_000)).toBe(500);
+    // Room for the whole grace: the bridge's own.
+    expect(graceBefore(1_000, 1_000, deadline, 5_000)).toBeUndefined();
+    expect(graceBefore(4_000, 1_000, deadline, 9_600)).toBe(0);
+    expect(graceBefore(4_000, 1_000, undefined, 5_000)).toBeUndefined();
+    expect(graceBefore(4_000, 1_000, deadline, 10_000)).toBeUndefined();
   });
 });

@@ -13,8 +13,8 @@ import {
   pagePathOf,
   type PageCommand,
   type Request,
+  withTimeout,
 } from '../../protocol/index.js';
-import { withTimeout } from './deadline.js';
 import type { GuardVerdicts } from './GuardVerdicts.js';
 import { everySession, mainFrameIdOf, sessionOf } from './sessions.js';
 

@@ -3,6 +3,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Browser, CDPSession } from 'puppeteer-core';
 import { AiteError } from '../../errors/AiteError.js';
+import { withTimeout } from '../../protocol/index.js';
+
+/** How long Chrome may take to open the downloads' CDP session, and to say where downloads go. */
+const DOWNLOADS_SETUP_MS = 5_000;
 
 /**
  * A file the page downloaded.
@@ -58,7 +62,9 @@ export class Downloads {
    * Arms a wait for the next download, before the click that starts it. `done` answers it
    * once complete, saved at `saveAs` when given, or fails within `timeoutMs`.
    */
-  async next(options: { timeoutMs: number; saveAs?: string; what: string }): Promise<{ done: Promise<Download>; cancel: () => void }> {
+  async next(options: { timeoutMs: number; saidMs?: number; saveAs?: string; what: string }): Promise<{ done: Promise<Download>; cancel: () => void }> {
+    // The step's timeout, when the wait gets only what is left of it.
+    const said = options.saidMs ?? options.timeoutMs;
     let began: Begun | undefined;
     let timer: NodeJS.Timeout | undefined;
     let settle: { resolve: (d: Download) => void; reject: (e: unknown) => void } | undefined;
@@ -82,7 +88,7 @@ export class Downloads {
         rej(
           new AiteError(
             'timeout',
-            began ? `The download of ${began.suggestedFilename} did not finish within ${options.timeoutMs} ms.` : `${options.what} started no download within ${options.timeoutMs} ms.`,
+            began ? `The download of ${began.suggestedFilename} did not finish within ${said} ms.` : `${options.what} started no download within ${said} ms.`,
             { command: 'download' },
           ),
         );
@@ -117,14 +123,26 @@ export class Downloads {
  * download goes there from the start, so a plain click that downloads never writes into the
  * person's Downloads folder; without it, from the first `download()` on.
  */
-export function pipeDownloads(browser: Browser, folder?: string): DownloadSource {
+export function pipeDownloads(browser: Browser, folder?: string, setupMs = DOWNLOADS_SETUP_MS): DownloadSource {
   let ready: Promise<{ cdp: CDPSession; dir: string }> | undefined;
+  const late = (what: string) => () => new AiteError('timeout', `Chrome did not ${what} within ${setupMs} ms, so no download can be heard yet; the next download() asks again.`, { command: 'download' });
   const setUp = (): Promise<{ cdp: CDPSession; dir: string }> => {
     ready ??= (async () => {
       const dir = folder ?? (await mkdtemp(join(tmpdir(), 'aite-downloads-')));
       if (folder) await mkdir(folder, { recursive: true });
-      const cdp = await browser.target().createCDPSession();
-      await cdp.send('Browser.setDownloadBehavior', { behavior: 'allowAndName', downloadPath: dir, eventsEnabled: true });
+      const opening = browser.target().createCDPSession();
+      // A session that opens after its deadline is let go of.
+      opening.catch(() => undefined);
+      const cdp = await withTimeout(opening, setupMs, late('open a session for downloads')).catch((error: unknown) => {
+        void opening.then((session) => session.detach()).catch(() => undefined);
+        throw error;
+      });
+      try {
+        await withTimeout(cdp.send('Browser.setDownloadBehavior', { behavior: 'allowAndName', downloadPath: dir, eventsEnabled: true }), setupMs, late('say where downloads go (Browser.setDownloadBehavior)'));
+      } catch (error) {
+        void cdp.detach().catch(() => undefined);
+        throw error;
+      }
       return { cdp, dir };
     })();
     ready.catch(() => (ready = undefined));

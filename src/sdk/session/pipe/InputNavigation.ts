@@ -1,6 +1,5 @@
 import type { Page } from 'puppeteer-core';
-import type { NavigationEvents, NavigationMethod } from '../../protocol/index.js';
-import { withTimeout } from './deadline.js';
+import { withTimeout, type NavigationEvents, type NavigationMethod } from '../../protocol/index.js';
 import { mainFrameIdOf, sessionOf } from './sessions.js';
 
 /** How a navigation an input started ended, as far as the input's step waits for it. */

@@ -1,7 +1,6 @@
 import type { Browser, CDPSession, Target } from 'puppeteer-core';
-import { readFirstDocumentOver, type FirstDocument } from '../../protocol/index.js';
+import { readFirstDocumentOver, type FirstDocument, withTimeout } from '../../protocol/index.js';
 import type { PageEventSource, PageWatch } from '../PageWatch.js';
-import { withTimeout } from './deadline.js';
 import { everySession, targetTypeOf, targetUrlOf } from './sessions.js';
 
 /** How long reading a page's first document from its own navigation timing may take. */

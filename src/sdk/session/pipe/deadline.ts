@@ -3,11 +3,15 @@ import { AiteError } from '../../errors/AiteError.js';
 import type { ActDispatched } from '../../protocol/index.js';
 import type { Dialogs } from './Dialogs.js';
 
+/** How long a page that did not take input is asked what it is doing before it is called busy. */
+export const ACTIVITY_PROBE_MS = 250;
+
 /**
- * Trusted input with a deadline: a renderer that does not take the input (a script that never
+ * Trusted input with a deadline: a renderer that does not confirm the input (a script that never
  * returns, a dialog left open, a navigation that holds the page) fails the step within its
- * timeout, saying what the page was doing (`activity`), instead of holding the run. The input
- * is never sent again: `dispatched` tells how much of it the page got.
+ * timeout and {@link ACTIVITY_PROBE_MS}, saying what the page was doing (`activity`), instead of
+ * holding the run. The input went out, so the page may still run it: its outcome is unknown, and
+ * it is never sent again (`dispatched` tells how much of it the page confirmed).
  */
 export async function inputWithDeadline(
   action: string,
@@ -28,13 +32,19 @@ export async function inputWithDeadline(
   // The input call may still settle later; nothing waits for it.
   work.catch(() => undefined);
   const doing = await context.activity();
-  throw new AiteError('timeout', `${action} was sent but the page did not take it within ${timeoutMs} ms: ${doing}. It is not sent again.`, {
-    command: action,
-    detail: { dispatched: context.dispatched(), page: doing },
-  });
+  const dispatched = context.dispatched();
+  const outcome =
+    dispatched === true
+      ? 'The page confirmed part of it; the rest may still run once the page is free'
+      : 'Its outcome is unknown: the page may still run it once it is free';
+  throw new AiteError(
+    'timeout',
+    `${action} was sent, but the page did not confirm it within ${timeoutMs} ms: ${doing}. ${outcome}. It is not sent again: check the page before repeating it, and look for what holds the page (a long-running script, such as a loop in an event handler).`,
+    { command: action, detail: { dispatched, page: doing } },
+  );
 }
 
-/** What a page that does not answer is doing, in a phrase, found within about half a second. */
+/** What a page that does not answer is doing, in a phrase, found within {@link ACTIVITY_PROBE_MS}. */
 export async function pageActivity(page: Page, dialogs: Dialogs): Promise<string> {
   const open = dialogs.openIn(page);
   if (open) return `a ${open.type} dialog is open ("${open.message}")`;
@@ -44,24 +54,10 @@ export async function pageActivity(page: Page, dialogs: Dialogs): Promise<string
   );
   let timer: NodeJS.Timeout | undefined;
   const busy = new Promise<string>((resolve) => {
-    timer = setTimeout(() => resolve('the page\u2019s main thread is busy: a script has been running without a break (it answered nothing in 500 ms)'), 500);
+    timer = setTimeout(() => resolve(`the page\u2019s main thread is busy: a script has been running without a break (it answered nothing in ${ACTIVITY_PROBE_MS} ms more)`), ACTIVITY_PROBE_MS);
   });
   try {
     return await Promise.race([probe, busy]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** `work`, or an Error saying `what` (or the error `what` makes) when it takes longer than `ms`. */
-export async function withTimeout<T>(work: Promise<T>, ms: number, what: string | (() => Error)): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(typeof what === 'string' ? new Error(what) : what()), ms);
-  });
-  work.catch(() => undefined);
-  try {
-    return await Promise.race([work, expired]);
   } finally {
     clearTimeout(timer);
   }
