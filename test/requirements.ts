@@ -265,7 +265,7 @@ export const REQUIREMENTS = {
   'MCP-RESULT': 'a passed call answers a sentence of what happened with the step\u2019s re-sends, and its repair, dialogs and warnings when there are any',
   'MCP-ERROR': 'a failed call is an MCP tool error (isError) whose text is [reason] and the AiteError message',
   'MCP-TARGET': 'a tool target is a script target, a plain string (its text) or { ref } from the last snapshot',
-  'MCP-REFUSE-CANDIDATES': 'an ambiguous or drifted element is returned to the agent with its candidates, each with a target naming it, and never acted on',
+  'MCP-REFUSE-CANDIDATES': 'an ambiguous or drifted element is returned to the agent with its candidates, each with a target naming it, and never acted on; a drifted exact match is said as refused (why, what changed, no target), and the element most like the remembered one is the candidate, or the answer says nothing resembles it',
   'MCP-IMAGE': 'screenshot answers an image content block (PNG)',
   'MCP-SNAPSHOT': 'snapshot answers the page as an outline of roles, names, states and refs; a ref is a target while its element is on the page (a later snapshot does not end it), and fails at once as not-found after it left',
   'MCP-DIALOG': 'dialog arms the answer of the next native dialog (or click takes it as "dialog"), and the step during which it opened says what it said and how it was answered',

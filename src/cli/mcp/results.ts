@@ -92,10 +92,7 @@ export function failed(error: unknown, retries: number, notice?: string, dialogs
     if ((error.detail as { pageException?: boolean }).pageException) {
       text += "\nThe page's own code threw (not a bug in aite): change the expression, or look at the page first (it may not be in the state the expression expects).";
     }
-    const candidates = candidatesOf(error);
-    if (candidates.length > 0) {
-      text += `\nCandidates (none was acted on; name one to act on it):\n${candidates.map((c, i) => `  ${i + 1}. ${c}`).join('\n')}`;
-    }
+    text += candidateLines(error);
     if (retries > 0) text += `\n${resends(retries)}`;
   } else if (error instanceof InputError) {
     text = `[usage] ${error.message}`;
@@ -124,14 +121,54 @@ interface Described {
   text?: string;
   label?: string;
   xpath?: string;
+  context?: { heading?: string; row?: string };
 }
 
-function candidatesOf(error: AiteError): string[] {
-  const detail = error.detail as { candidate?: Described; score?: number; candidates?: Array<{ descriptor?: Described; score?: number }> };
-  const list: Array<{ d: Described; score?: number }> = [];
-  if (detail.candidate) list.push({ d: detail.candidate, score: detail.score });
-  for (const c of detail.candidates ?? []) if (c.descriptor) list.push({ d: c.descriptor, score: c.score });
-  return list.slice(0, 10).map(({ d, score }) => `${elementWords(d)}${score !== undefined ? ` (score ${score})` : ''}${d.xpath ? `: target ${JSON.stringify({ xpath: d.xpath })}` : ''}`);
+/** A refusal's detail as the page sends it (protocol.md, locator-repair.md §1 and §4). */
+interface RefusalDetail {
+  candidate?: Described;
+  score?: number;
+  runnerUp?: number;
+  changes?: string[];
+  exact?: boolean;
+  better?: Described;
+  betterChanges?: string[];
+  repair?: boolean;
+  candidates?: Array<{ descriptor?: Described; score?: number; changes?: string[] }>;
+}
+
+const changed = (changes: readonly string[] | undefined): string => (changes?.length ? `; changed: ${changes.join('; ')}` : '');
+/** Where an element stands (its row, else its heading): what tells apart twins that say the same. */
+const placeOf = (d: Described): string => {
+  const at = d.context?.row ? ` in the row ${JSON.stringify(d.context.row)}` : d.context?.heading ? ` under ${JSON.stringify(d.context.heading)}` : '';
+  return at.length > 90 ? `${at.slice(0, 90)}…"` : at;
+};
+const targetOf = (d: Described): string => (d.xpath ? `: target ${JSON.stringify({ xpath: d.xpath })}` : '');
+
+/**
+ * The candidates of a refusal, each with what it is: an element a person may have meant (with
+ * the target that names it and what changed against the remembered element), or the element the
+ * refusal refused (with why, and no target: acting on it is what was refused). None was acted on.
+ */
+function candidateLines(error: AiteError): string {
+  const detail = error.detail as RefusalDetail;
+  if (error.reason === 'drifted' && detail.exact && detail.candidate) {
+    // The target's own match, refused: the page now has another element where the target points.
+    const refused = `${elementWords(detail.candidate)}${placeOf(detail.candidate)} (score ${detail.score}; refused: what the target finds now, not the remembered element${changed(detail.changes)})`;
+    if (!detail.better) {
+      return `\nNothing on the page resembles the remembered element; the only element considered was refused (nothing was acted on):\n  - ${refused}`;
+    }
+    const meant = `${elementWords(detail.better)}${placeOf(detail.better)} (score ${detail.runnerUp}; the element most like the remembered one${changed(detail.betterChanges)})${targetOf(detail.better)}`;
+    return `\nCandidates (none was acted on; name the first only if it is the element you mean):\n  1. ${meant}\nRefused (do not act on it):\n  - ${refused}`;
+  }
+  if (error.reason === 'drifted' && detail.candidate) {
+    const closest = `${elementWords(detail.candidate)}${placeOf(detail.candidate)} (score ${detail.score}; the closest to the remembered element, too unlike it to act on${changed(detail.changes)})${targetOf(detail.candidate)}`;
+    return `\nCandidates (none was acted on; name it only if it is the element you mean):\n  1. ${closest}`;
+  }
+  const list = (detail.candidates ?? []).filter((c) => c.descriptor).slice(0, 10);
+  if (list.length === 0) return '';
+  const lines = list.map((c, i) => `  ${i + 1}. ${elementWords(c.descriptor!)}${c.score !== undefined ? ` (score ${c.score}${changed(c.changes)})` : ''}${targetOf(c.descriptor!)}`);
+  return `\nCandidates (none was acted on; name one to act on it):\n${lines.join('\n')}`;
 }
 
 /** An element in a few words: its role (or tag) and what it says, `button "Add to cart"`. */
