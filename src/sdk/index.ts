@@ -12,7 +12,7 @@ export { Locator } from './session/Locator.js';
 export { Verify, type VerifyOptions, type VerifyState, type Within } from './session/Verify.js';
 export { Dialogs, type DialogAnswer, type DialogPolicy, type DialogRecord, type DialogType } from './session/pipe/Dialogs.js';
 export type { Modifier } from './session/pipe/keys.js';
-export type { Download } from './session/pipe/Downloads.js';
+export type { Download, DownloadRecord } from './session/pipe/Downloads.js';
 export type { ClickOptions, NetworkEntry, PageError, RetryCounts, ScrollResult, StepOptions, StepRecord, StepResult, TargetInput, Warning } from './session/types.js';
 export { Bridge, type BridgeOptions } from './bridge/Bridge.js';
 export { BridgeEvent, type BridgeEvents, type Rejection, type RetryInfo } from './bridge/BridgeEvents.js';

@@ -1,4 +1,4 @@
-import { AiteError, describeDialog, type DialogAnswer, type DialogRecord, type NetworkEntry, type PageError, type StepResult } from 'aite';
+import { AiteError, describeDialog, type DialogAnswer, type DialogRecord, type DownloadRecord, type NetworkEntry, type PageError, type StepResult } from 'aite';
 import { InputError } from './flatten.js';
 
 /** What a tool answers: MCP content blocks, and whether it is a tool error. */
@@ -23,6 +23,19 @@ interface Extras {
   armed?: readonly DialogAnswer[];
   /** What went wrong in the page since the last answer said any: its errors, and requests that failed. */
   trouble?: PageTrouble;
+  /** The downloads that started, finished or were canceled since the last answer said them. */
+  downloads?: readonly DownloadRecord[];
+}
+
+/**
+ * A download in one line: an agent cannot see Chrome's download bar, so where the file went (or
+ * that it is still coming) is said, as it is when it ends.
+ */
+export function downloadLine(d: DownloadRecord): string {
+  const what = `${JSON.stringify(d.suggestedFilename || '(no name)')} from ${d.url}`;
+  if (d.state === 'canceled') return `A download was canceled: ${what}.`;
+  if (d.state === 'in-progress') return `A download started: ${what}; it is still in progress (a later answer says where it was saved).`;
+  return `A download finished: ${what}, saved at ${d.path ?? '(Chrome did not say where)'}${d.bytes !== undefined ? ` (${d.bytes} bytes)` : ''}.`;
 }
 
 /** The page's errors and failed requests an answer has not said yet. */
@@ -65,6 +78,7 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array, bod
   }
   if (result?.navigated) lines.push(`The page went to ${result.navigated}.`);
   lines.push(...(extras.dialogs ?? []).map(describeDialog), ...stillArmed(extras.armed));
+  lines.push(...(extras.downloads ?? []).map(downloadLine));
   for (const w of result?.warnings ?? []) lines.push(`Warning (${w.code}): ${w.message}`);
   lines.push(...troubleLines(extras.trouble));
   if (body !== undefined) lines.push(body);
@@ -81,7 +95,7 @@ const ARM_WITH_TOOLS = 'call the dialog tool with {"accept": true} (or give clic
  * included). A refusal that weighed candidates (drifted, ambiguous) lists them, each with a target
  * that names it; none was acted on.
  */
-export function failed(error: unknown, retries: number, notice?: string, dialogs: readonly DialogRecord[] = [], armed: readonly DialogAnswer[] = [], trouble?: PageTrouble): ToolAnswer {
+export function failed(error: unknown, retries: number, notice?: string, dialogs: readonly DialogRecord[] = [], armed: readonly DialogAnswer[] = [], trouble?: PageTrouble, downloads: readonly DownloadRecord[] = []): ToolAnswer {
   let text: string;
   if (error instanceof AiteError) {
     // The SDK's advice on arming a dialog answer names its own call; an agent arms one with a tool.
@@ -99,7 +113,7 @@ export function failed(error: unknown, retries: number, notice?: string, dialogs
   } else {
     text = `[internal] ${error instanceof Error ? error.message : String(error)}`;
   }
-  const lines = [text, ...dialogs.map(describeDialog), ...stillArmed(armed), ...troubleLines(trouble), ...(notice ? [notice] : [])];
+  const lines = [text, ...dialogs.map(describeDialog), ...stillArmed(armed), ...downloads.map(downloadLine), ...troubleLines(trouble), ...(notice ? [notice] : [])];
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
 }
 

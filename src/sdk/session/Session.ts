@@ -31,7 +31,7 @@ import { cutToDeadline, explainCut, pictureTimeLeft, type TestDeadline } from '.
 import { Verify } from './Verify.js';
 import { resetPages, type ResetOptions } from './reset.js';
 import { Dialogs, type DialogPolicy, type DialogRecord } from './pipe/Dialogs.js';
-import type { Download } from './pipe/Downloads.js';
+import type { Download, DownloadRecord } from './pipe/Downloads.js';
 import { checkFiles } from './pipe/Files.js';
 import { parseChord, parseModifiers } from './pipe/keys.js';
 
@@ -177,6 +177,16 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    */
   get network(): readonly NetworkEntry[] {
     return this.#records.network;
+  }
+
+  /**
+   * The downloads the run's pages started, the latest 100, each as far as it has got: also those
+   * no `download()` waited for (a plain click on an export link). Over the pipe with a temp
+   * profile from the start, with a profile you named from the first `download()` on; in attach
+   * mode through the extension's chrome.debugger (empty without it).
+   */
+  get downloads(): readonly DownloadRecord[] {
+    return this.#input.downloads;
   }
   /** Native dialogs (alert, confirm, prompt, beforeunload): arm the next answer, see what was answered. */
   readonly dialogs: Dialogs;

@@ -129,6 +129,18 @@ describe('aite mcp: answers', () => {
     ]);
   });
 
+  it('[MCP-DOWNLOAD] a download is said in one line: started and still coming, saved where and how big, or canceled', () => {
+    const d = { suggestedFilename: 'report.csv', url: 'http://127.0.0.1:4173/report.csv' };
+    expect(passed('Done: click "Export CSV".', { retries: 0, downloads: [{ ...d, state: 'in-progress' }] }).content[0]).toEqual({
+      type: 'text',
+      text: 'Done: click "Export CSV". (no re-sends)\nA download started: "report.csv" from http://127.0.0.1:4173/report.csv; it is still in progress (a later answer says where it was saved).',
+    });
+    expect(passed('Done.', { retries: 0, downloads: [{ ...d, state: 'completed', path: '/tmp/p/aite-downloads/1f2e', bytes: 18 }, { ...d, state: 'canceled' }] }).content[0]).toEqual({
+      type: 'text',
+      text: 'Done. (no re-sends)\nA download finished: "report.csv" from http://127.0.0.1:4173/report.csv, saved at /tmp/p/aite-downloads/1f2e (18 bytes).\nA download was canceled: "report.csv" from http://127.0.0.1:4173/report.csv.',
+    });
+  });
+
   it('[MCP-IMAGE] a picture is an image block beside the sentence', () => {
     const answer = passed('Screenshot.', { retries: 0 }, new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
     expect(answer.content[1]).toEqual({ type: 'image', data: 'iVBORw==', mimeType: 'image/png' });
