@@ -6,7 +6,7 @@ export { Session, SessionEvent, type SessionEvents } from './session/Session.js'
 export type { ResetOptions } from './session/reset.js';
 // Internal, for the types of constructors users never call; underscored as api-extractor asks.
 export type { SessionParts as _SessionParts } from './session/Session.js';
-export type { Send as _Send } from './session/Channel.js';
+export type { Send as _Send, ResultSend as _ResultSend } from './session/Channel.js';
 export { Tab } from './session/Tab.js';
 export { Locator } from './session/Locator.js';
 export { Verify, type VerifyOptions, type VerifyState, type Within } from './session/Verify.js';
@@ -30,6 +30,7 @@ export type { Target } from './protocol/target.js';
 export type { Descriptor, Rect } from './protocol/descriptor.js';
 export type {
   AnswerOf,
+  ResultOf,
   Command,
   ExtensionEvent,
   Hello,

@@ -7,9 +7,9 @@ import { AiteError } from '../errors/AiteError.js';
 import type { TypedEmitterClass } from '../events/TypedEmitter.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import { allowedOrigins, defaultTimeoutOf, isPageCommand, SCROLL_STEPS_DEFAULT, type AnswerOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type Target } from '../protocol/index.js';
+import { allowedOrigins, defaultTimeoutOf, isPageCommand, resultOf, SCROLL_STEPS_DEFAULT, type AnswerOf, type ResultOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type Target } from '../protocol/index.js';
 import { DebuggerInput } from './DebuggerInput.js';
-import type { Send } from './Channel.js';
+import { asResults, type Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
 import { failurePicture, type FailureFacts } from './failurePicture.js';
 import type { GuardMode } from './HitGuard.js';
@@ -258,8 +258,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
           },
         });
     // Each request of tab, locator and verify is a step of its own.
-    const send = (<R extends RequestInput>(request: R) =>
-      this.#step(request.cmd, targetOf(request), undefined, (step) => step.send(request)).then(({ value }) => value)) as Send;
+    const send = asResults((<R extends RequestInput>(request: R) =>
+      this.#step(request.cmd, targetOf(request), undefined, (step) => step.send(request)).then(({ value }) => value)) as Send);
     this.tab = new Tab(send, () => this.#runTab.current);
     this.locator = new Locator(send);
     this.verify = new Verify(send);
@@ -507,10 +507,10 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * shadow roots included, at most `maxLines` lines (default 400). A ref names its element as
    * a target, `{ ref: 'e12' }`, until the page removes it or navigates.
    */
-  async snapshot(options: { maxLines?: number; timeoutMs?: number } = {}): Promise<AnswerOf<'snapshot'>> {
+  async snapshot(options: { maxLines?: number; timeoutMs?: number } = {}): Promise<ResultOf<'snapshot'>> {
     const { value } = await this.#step('snapshot', undefined, options.timeoutMs, (step) => step.send({ cmd: 'snapshot', ...options, firstRef: this.#nextRef }));
     this.#nextRef = Math.max(this.#nextRef, value.nextRef ?? 1);
-    return value;
+    return resultOf<'snapshot'>(value);
   }
 
   /**
