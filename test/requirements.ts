@@ -267,6 +267,7 @@ export const REQUIREMENTS = {
   'MCP-ERROR': 'a failed call is an MCP tool error (isError) whose text is [reason] and the AiteError message',
   'MCP-TARGET': 'a tool target is a script target, a plain string (its text) or { ref } from the last snapshot',
   'SDK-RESULT-NO-ID': 'the results of tab, locator, verify and snapshot calls are the answers without the protocol request id (a wire field that means nothing to a caller)',
+  'MCP-TABS-LOADING': 'a tab still loading is listed by tabs with its address and (loading) where its empty title would be; the SDK\'s TabInfo says loading: true',
   'MCP-DOWNLOAD': 'a tool call that starts a download says so: the file\'s name and address, and where it was saved with its size, or that it is still in progress (then a later answer says where); each state once',
   'MCP-REFUSE-CANDIDATES': 'an ambiguous or drifted element is returned to the agent with its candidates, each with a target naming it, and never acted on; a drifted exact match is said as refused (why, what changed, no target), and the element most like the remembered one is the candidate, or the answer says nothing resembles it',
   'MCP-IMAGE': 'screenshot answers an image content block (PNG)',

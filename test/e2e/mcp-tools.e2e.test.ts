@@ -312,6 +312,20 @@ describe('aite mcp: every tool against real Chromium', () => {
     expect(await ok('tabs')).not.toContain('download');
   });
 
+  it('[MCP-TABS-LOADING] tabs shows a new tab still loading as (loading) with its address, not an empty title', async () => {
+    await ok('navigate', { url: page('popup.html') });
+    const slow = page('slow?ms=3000');
+    // The page's own link, opening a new tab on a page the server answers only after 3 s.
+    await ok('evaluate', { expression: `document.getElementById('link').href = ${JSON.stringify(slow)}` });
+    await ok('click', { target: { css: '#link' } });
+    const listing = await ok('tabs');
+    expect(listing).toMatch(new RegExp(`\\n {2}\\d+ \\(loading\\) ${slow.replace(/[.?]/g, '\\$&')}$`, 'm'));
+    expect(listing).not.toContain('""');
+    // Leaves the run on the page it was on.
+    await ok('switch_tab', { new: true });
+    await ok('close_tab');
+  });
+
   it('[MCP-PAGE-TROUBLE] answers say the errors the page reported and the requests that failed, each once', async () => {
     let said = await ok('navigate', { url: page('console-error.html') });
     said += `\n${await ok('click', { target: 'Trigger error' })}`;

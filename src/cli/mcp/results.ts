@@ -1,4 +1,4 @@
-import { AiteError, describeDialog, type DialogAnswer, type DialogRecord, type DownloadRecord, type NetworkEntry, type PageError, type StepResult } from 'aite';
+import { AiteError, describeDialog, type DialogAnswer, type DialogRecord, type DownloadRecord, type NetworkEntry, type PageError, type StepResult, type TabInfo } from 'aite';
 import { InputError } from './flatten.js';
 
 /** What a tool answers: MCP content blocks, and whether it is a tool error. */
@@ -183,6 +183,15 @@ function candidateLines(error: AiteError): string {
   if (list.length === 0) return '';
   const lines = list.map((c, i) => `  ${i + 1}. ${elementWords(c.descriptor!)}${c.score !== undefined ? ` (score ${c.score}${changed(c.changes)})` : ''}${targetOf(c.descriptor!)}`);
   return `\nCandidates (none was acted on; name one to act on it):\n${lines.join('\n')}`;
+}
+
+/**
+ * One tab of a listing: `*` marks the run's; a tab whose page has not said its title yet shows
+ * `(loading)` (or `(no title)`) where the title goes, never an empty `""`.
+ */
+export function tabLine(tab: TabInfo, current: number | null): string {
+  const title = tab.title ? JSON.stringify(tab.title) : tab.loading ? '(loading)' : '(no title)';
+  return `${tab.id === current ? '*' : ' '} ${tab.id} ${title} ${tab.url || '(no URL yet)'}`;
 }
 
 /** An element in a few words: its role (or tag) and what it says, `button "Add to cart"`. */

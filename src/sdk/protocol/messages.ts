@@ -604,6 +604,8 @@ export const TabInfoSchema = z.object({
   url: z.string(),
   title: z.string(),
   active: z.boolean(),
+  /** Still loading (beyond v1): its title is often empty until the page says one. */
+  loading: z.boolean().optional(),
 });
 /**
  * One open tab, as `tabs` lists it.
