@@ -6,13 +6,13 @@ export { Session, SessionEvent, type SessionEvents } from './session/Session.js'
 export type { ResetOptions } from './session/reset.js';
 // Internal, for the types of constructors users never call; underscored as api-extractor asks.
 export type { SessionParts as _SessionParts } from './session/Session.js';
-export type { Send as _Send } from './session/Channel.js';
+export type { Send as _Send, ResultSend as _ResultSend } from './session/Channel.js';
 export { Tab } from './session/Tab.js';
 export { Locator } from './session/Locator.js';
 export { Verify, type VerifyOptions, type VerifyState, type Within } from './session/Verify.js';
 export { Dialogs, type DialogAnswer, type DialogPolicy, type DialogRecord, type DialogType } from './session/pipe/Dialogs.js';
 export type { Modifier } from './session/pipe/keys.js';
-export type { Download } from './session/pipe/Downloads.js';
+export type { Download, DownloadRecord } from './session/pipe/Downloads.js';
 export type { ClickOptions, NetworkEntry, PageError, RetryCounts, ScrollResult, StepOptions, StepRecord, StepResult, TargetInput, Warning } from './session/types.js';
 export { Bridge, type BridgeOptions } from './bridge/Bridge.js';
 export { BridgeEvent, type BridgeEvents, type Rejection, type RetryInfo } from './bridge/BridgeEvents.js';
@@ -30,6 +30,7 @@ export type { Target } from './protocol/target.js';
 export type { Descriptor, Rect } from './protocol/descriptor.js';
 export type {
   AnswerOf,
+  ResultOf,
   Command,
   ExtensionEvent,
   Hello,

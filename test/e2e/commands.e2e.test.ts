@@ -10,6 +10,22 @@ const ctx = useSession();
 const runPage = (): Promise<Page> => runPageOf(ctx.session);
 const win = <T>(page: Page, key: string): Promise<T> => page.evaluate((k) => (window as unknown as Record<string, T>)[k]!, key);
 
+describe('results of tab, locator and verify', () => {
+  it('[SDK-RESULT-NO-ID] navigate, verify, resolve and snapshot answer results without the protocol id', async () => {
+    const loaded = await ctx.session.tab.navigate(ctx.page('buttons.html'));
+    expect(loaded).toMatchObject({ ok: true, url: ctx.page('buttons.html') });
+    const results: object[] = [
+      loaded,
+      await ctx.session.tab.reload(),
+      await ctx.session.verify.value({ label: 'Email' }, ''),
+      await ctx.session.verify.text('Nowhere on this page', { negate: true }),
+      await ctx.session.locator.resolve({ text: 'Locked' }),
+      await ctx.session.snapshot(),
+    ];
+    for (const result of results) expect(result).not.toHaveProperty('id');
+  });
+});
+
 describe('verify, every kind', () => {
   it('[V-VALUE, V-STATE, V-COUNT, V-NEGATE] value, state, count and negate', async () => {
     await ctx.session.tab.navigate(ctx.page('buttons.html'));

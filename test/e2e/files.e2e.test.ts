@@ -30,6 +30,17 @@ describe('files', () => {
     expect((await readdir(home).catch(() => [])).filter((f) => !inHome.has(f))).toEqual([]);
   });
 
+  it('[FILE-DOWNLOAD-SEEN] a download no download() waited for is in session.downloads: its name, address, and once saved where and how big', async () => {
+    await ctx.session.tab.navigate(ctx.page('files.html'));
+    const before = ctx.session.downloads.length;
+    await ctx.session.click('Export CSV');
+    await expect.poll(() => ctx.session.downloads[before]?.state, { timeout: 5_000 }).toBe('completed');
+    const seen = ctx.session.downloads[before]!;
+    expect(seen).toMatchObject({ suggestedFilename: 'report.csv', url: ctx.page('report.csv') });
+    expect(await readFile(seen.path!, 'utf8')).toBe(await readFile(fileURLToPath(new URL('../fixtures/pages/report.csv', import.meta.url)), 'utf8'));
+    expect(seen.bytes).toBe((await readFile(seen.path!)).length);
+  });
+
   it('[FILE-INPUT] a plain input named by its label gets the file; the page hears input and change', async () => {
     await ctx.session.tab.navigate(ctx.page('files.html'));
     await ctx.session.upload({ label: 'Receipt' }, fixture('receipt.txt'));

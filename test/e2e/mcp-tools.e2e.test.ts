@@ -309,6 +309,38 @@ describe('aite mcp: every tool against real Chromium', () => {
     expect(listed.filter((name) => !called.has(name))).toEqual([]);
   });
 
+  it('[MCP-DOWNLOAD] a click that starts a download says so, with the file\'s name, where it was saved and its size, once', async () => {
+    await ok('navigate', { url: page('files.html') });
+    const click = await ok('click', { target: 'Export CSV' });
+    expect(click).toMatch(/^Done: click "Export CSV"\. \(no re-sends\)/);
+    // A link with `download` starts no navigation to wait for: Chrome may say the download began
+    // after the click's answer, and then the next answer says it.
+    const answers = `${click}\n${await ok('tabs')}`;
+    const finished = [...answers.matchAll(/\nA download finished: "report\.csv" from (\S+), saved at (.+) \((\d+) bytes\)\./g)];
+    expect(finished, answers).toHaveLength(1);
+    const [, url, path, bytes] = finished[0]!;
+    expect(url).toBe(page('report.csv'));
+    const saved = await readFile(path!, 'utf8');
+    expect(saved).toBe(await readFile(fileURLToPath(new URL('../fixtures/pages/report.csv', import.meta.url)), 'utf8'));
+    expect(Number(bytes)).toBe(Buffer.byteLength(saved));
+    // Said once: a later answer does not repeat it.
+    expect(await ok('tabs')).not.toContain('download');
+  });
+
+  it('[MCP-TABS-LOADING] tabs shows a new tab still loading as (loading) with its address, not an empty title', async () => {
+    await ok('navigate', { url: page('popup.html') });
+    const slow = page('slow?ms=3000');
+    // The page's own link, opening a new tab on a page the server answers only after 3 s.
+    await ok('evaluate', { expression: `document.getElementById('link').href = ${JSON.stringify(slow)}` });
+    await ok('click', { target: { css: '#link' } });
+    const listing = await ok('tabs');
+    expect(listing).toMatch(new RegExp(`\\n {2}\\d+ \\(loading\\) ${slow.replace(/[.?]/g, '\\$&')}$`, 'm'));
+    expect(listing).not.toContain('""');
+    // Leaves the run on the page it was on.
+    await ok('switch_tab', { new: true });
+    await ok('close_tab');
+  });
+
   it('[MCP-PAGE-TROUBLE] answers say the errors the page reported and the requests that failed, each once', async () => {
     let said = await ok('navigate', { url: page('console-error.html') });
     said += `\n${await ok('click', { target: 'Trigger error' })}`;

@@ -161,7 +161,7 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
     expect(textOf(await call('read', { target: { css: '#removed' } }))).toContain('"1 removed"');
   });
 
-  it('[MCP-REFUSE-CANDIDATES] [MCP-RESULT] with --lock: rows reordered, the remembered row is refused as drifted with its candidate; renamed, it is repaired and the answer says what changed', async () => {
+  it('[MCP-REFUSE-CANDIDATES] [MCP-RESULT] with --lock: rows reordered, the remembered row is refused as drifted and its candidate is the remembered row, the refused one said as refused; renamed, it is repaired and the answer says what changed', async () => {
     const deleteOfFirstRow = { xpath: '//tr[1]/td[4]/button[2]' };
     await call('navigate', { url: page('agent-rows.html') });
     expect(textOf(await call('click', { target: deleteOfFirstRow }))).toMatch(/^Done: click xpath/);
@@ -170,8 +170,23 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
     await call('navigate', { url: page('agent-rows.html?order=GAT') });
     const drifted = await call('click', { target: deleteOfFirstRow, timeoutMs: 2000 });
     expect(drifted.isError).toBe(true);
-    expect(textOf(drifted)).toMatch(/^\[drifted\] .*Nothing was done/s);
-    expect(textOf(drifted)).toMatch(/Candidates \(none was acted on; name one to act on it\):\n {2}1\. button "Delete" \(score [\d.]+\): target \{"xpath":"[^"]+"\}/);
+    const text = textOf(drifted);
+    expect(text).toMatch(/^\[drifted\] .*Nothing was done\. The element most like the remembered one is "Delete" in the row "Ada Lovelace/s);
+    // The one candidate is Ada's row (where the remembered Delete went), never Grace's that the target finds now.
+    expect(text).toMatch(/Candidates \(none was acted on; name the first only if it is the element you mean\):\n {2}1\. button "Delete" in the row "Ada Lovelace[^\n]*\(score [\d.]+; the element most like the remembered one\): target \{"xpath":"[^"]+"\}\nRefused \(do not act on it\):\n {2}- button "Delete" in the row "Grace Hopper[^\n]*; refused: what the target finds now, not the remembered element; changed: context\.row "Ada Lovelace[^\n]*-> "Grace Hopper/);
+    expect(text).not.toMatch(/Grace Hopper[^\n]*: target \{/);
+    expect(textOf(await call('read', { target: { css: '#deleted' } }))).toContain('"Deleted:"');
+    const meant = JSON.parse(/target (\{"xpath":"[^"]+"\})/.exec(text)![1]!) as { xpath: string };
+    expect(textOf(await call('click', { target: meant }))).toMatch(/^Done: click xpath/);
+    expect(textOf(await call('read', { target: { css: '#deleted' } }))).toContain('"Deleted: A"');
+
+    // Ada's row removed: nothing resembles the remembered Delete, and the refused one is no candidate.
+    await call('navigate', { url: page('agent-rows.html?order=GT') });
+    const gone = textOf(await call('click', { target: deleteOfFirstRow, timeoutMs: 2000 }));
+    expect(gone).toMatch(/^\[drifted\] .*Nothing was done\. Nothing else on the page resembles the remembered element\./s);
+    expect(gone).toMatch(/\nNothing on the page resembles the remembered element; the only element considered was refused \(nothing was acted on\):\n {2}- button "Delete" in the row "Grace Hopper[^\n]*refused: what the target finds now/);
+    expect(gone).not.toContain('Candidates (');
+    expect(gone).not.toMatch(/: target \{/);
     expect(textOf(await call('read', { target: { css: '#deleted' } }))).toContain('"Deleted:"');
 
     await call('navigate', { url: page('agent-rows.html?renamed=A') });

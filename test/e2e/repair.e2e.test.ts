@@ -50,6 +50,7 @@ function rows(order: string, renamed?: string): string {
 PAGES['rows-old.html'] = rows('AGT');
 PAGES['rows-reordered.html'] = rows('GAT');
 PAGES['rows-renamed.html'] = rows('AGT', 'A');
+PAGES['rows-gone.html'] = rows('GT');
 let rowsNow = PAGES['rows-old.html'];
 
 /** A session of its own with a lock file, whose first click (row A's Delete) is recorded and saved. */
@@ -161,6 +162,8 @@ describe('repair in real Chromium, through the extension', () => {
     expect(error.reason).toBe('ambiguous');
     expect(error.detail.repair).toBe(true);
     expect((error.detail.candidates as unknown[]).length).toBeGreaterThanOrEqual(2);
+    // Each says how it differs from the remembered element, so none is taken for it unread.
+    for (const c of error.detail.candidates as Array<{ changes: string[] }>) expect(c.changes).toContain('text "Open" -> "Open it"');
   });
 
   it('[RS-RECORD] with record, the descriptor also remembers its twins and the neighbours beside it', async () => {
@@ -197,6 +200,19 @@ describe('repair in real Chromium, through the extension', () => {
     expect(error.detail.exact).toBe(true);
     expect(error.detail.changed).toContain('context.row');
     expect(error.message).toMatch(/names? another element|not its place/);
+    // The refused match is Grace's Delete; the element offered in its place is Ada's, moved to row 2.
+    expect((error.detail.candidate as Descriptor).context?.row).toMatch(/^Grace Hopper/);
+    expect((error.detail.better as Descriptor).xpath).toBe('/html/body/table/tbody/tr[2]/td[4]/button[2]');
+    expect((error.detail.better as Descriptor).context?.row).toMatch(/^Ada Lovelace/);
+    expect(error.detail.runnerUp).toBeGreaterThanOrEqual(0.85);
+    expect(error.message).toMatch(/Nothing was done\. The element most like the remembered one is "Delete" in the row "Ada Lovelace[^"]*" \(score [\d.]+; changed: [^)]*\); it was not acted on either\./);
+    // Ada's row removed: nothing else resembles the remembered element, and no other element is offered.
+    await session.tab.navigate(`${origin}/rows-gone.html`);
+    const gone = await failure(session.locator.resolve({ xpath: '//tr[1]/td[4]/button[2]' }, { descriptor: old, checkExact: true }));
+    expect(gone.reason).toBe('drifted');
+    expect(gone.detail.better).toBeUndefined();
+    expect(gone.detail.runnerUp).toBe(0);
+    expect(gone.message).toContain('Nothing was done. Nothing else on the page resembles the remembered element.');
     const v1 = await session.locator.resolve({ xpath: '//tr[1]/td[4]/button[2]' }, { descriptor: old });
     expect(v1.via).toBe('exact');
   });

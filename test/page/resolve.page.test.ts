@@ -188,7 +188,9 @@ describe('resolve: failures', () => {
       const f = await t.fail({ cmd: 'resolve', target: { text }, timeoutMs: 200 });
       expect(f.reason).toBe('not-visible');
       expect(f.message).toMatch(why);
-      expect(f.detail).toMatchObject({ target: { text }, hidden: 1 });
+      expect(f.detail).toMatchObject({ target: { text }, matches: 0, hidden: 1 });
+      // The message counts as the detail does: no visible element, one hidden.
+      expect(f.message).toMatch(/ matches 1 hidden element and no visible one: /);
     }
   });
 

@@ -1,4 +1,4 @@
-import { AiteError, describeDialog, type DialogAnswer, type DialogRecord, type NetworkEntry, type PageError, type StepResult } from 'aite';
+import { AiteError, describeDialog, type DialogAnswer, type DialogRecord, type DownloadRecord, type NetworkEntry, type PageError, type StepResult, type TabInfo } from 'aite';
 import { InputError } from './flatten.js';
 
 /** What a tool answers: MCP content blocks, and whether it is a tool error. */
@@ -23,6 +23,19 @@ interface Extras {
   armed?: readonly DialogAnswer[];
   /** What went wrong in the page since the last answer said any: its errors, and requests that failed. */
   trouble?: PageTrouble;
+  /** The downloads that started, finished or were canceled since the last answer said them. */
+  downloads?: readonly DownloadRecord[];
+}
+
+/**
+ * A download in one line: an agent cannot see Chrome's download bar, so where the file went (or
+ * that it is still coming) is said, as it is when it ends.
+ */
+export function downloadLine(d: DownloadRecord): string {
+  const what = `${JSON.stringify(d.suggestedFilename || '(no name)')} from ${d.url}`;
+  if (d.state === 'canceled') return `A download was canceled: ${what}.`;
+  if (d.state === 'in-progress') return `A download started: ${what}; it is still in progress (a later answer says where it was saved).`;
+  return `A download finished: ${what}, saved at ${d.path ?? '(Chrome did not say where)'}${d.bytes !== undefined ? ` (${d.bytes} bytes)` : ''}.`;
 }
 
 /** The page's errors and failed requests an answer has not said yet. */
@@ -65,6 +78,7 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array, bod
   }
   if (result?.navigated) lines.push(`The page went to ${result.navigated}.`);
   lines.push(...(extras.dialogs ?? []).map(describeDialog), ...stillArmed(extras.armed));
+  lines.push(...(extras.downloads ?? []).map(downloadLine));
   for (const w of result?.warnings ?? []) lines.push(`Warning (${w.code}): ${w.message}`);
   lines.push(...troubleLines(extras.trouble));
   if (body !== undefined) lines.push(body);
@@ -81,7 +95,7 @@ const ARM_WITH_TOOLS = 'call the dialog tool with {"accept": true} (or give clic
  * included). A refusal that weighed candidates (drifted, ambiguous) lists them, each with a target
  * that names it; none was acted on.
  */
-export function failed(error: unknown, retries: number, notice?: string, dialogs: readonly DialogRecord[] = [], armed: readonly DialogAnswer[] = [], trouble?: PageTrouble): ToolAnswer {
+export function failed(error: unknown, retries: number, notice?: string, dialogs: readonly DialogRecord[] = [], armed: readonly DialogAnswer[] = [], trouble?: PageTrouble, downloads: readonly DownloadRecord[] = []): ToolAnswer {
   let text: string;
   if (error instanceof AiteError) {
     // The SDK's advice on arming a dialog answer names its own call; an agent arms one with a tool.
@@ -92,17 +106,14 @@ export function failed(error: unknown, retries: number, notice?: string, dialogs
     if ((error.detail as { pageException?: boolean }).pageException) {
       text += "\nThe page's own code threw (not a bug in aite): change the expression, or look at the page first (it may not be in the state the expression expects).";
     }
-    const candidates = candidatesOf(error);
-    if (candidates.length > 0) {
-      text += `\nCandidates (none was acted on; name one to act on it):\n${candidates.map((c, i) => `  ${i + 1}. ${c}`).join('\n')}`;
-    }
+    text += candidateLines(error);
     if (retries > 0) text += `\n${resends(retries)}`;
   } else if (error instanceof InputError) {
     text = `[usage] ${error.message}`;
   } else {
     text = `[internal] ${error instanceof Error ? error.message : String(error)}`;
   }
-  const lines = [text, ...dialogs.map(describeDialog), ...stillArmed(armed), ...troubleLines(trouble), ...(notice ? [notice] : [])];
+  const lines = [text, ...dialogs.map(describeDialog), ...stillArmed(armed), ...downloads.map(downloadLine), ...troubleLines(trouble), ...(notice ? [notice] : [])];
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
 }
 
@@ -124,14 +135,63 @@ interface Described {
   text?: string;
   label?: string;
   xpath?: string;
+  context?: { heading?: string; row?: string };
 }
 
-function candidatesOf(error: AiteError): string[] {
-  const detail = error.detail as { candidate?: Described; score?: number; candidates?: Array<{ descriptor?: Described; score?: number }> };
-  const list: Array<{ d: Described; score?: number }> = [];
-  if (detail.candidate) list.push({ d: detail.candidate, score: detail.score });
-  for (const c of detail.candidates ?? []) if (c.descriptor) list.push({ d: c.descriptor, score: c.score });
-  return list.slice(0, 10).map(({ d, score }) => `${elementWords(d)}${score !== undefined ? ` (score ${score})` : ''}${d.xpath ? `: target ${JSON.stringify({ xpath: d.xpath })}` : ''}`);
+/** A refusal's detail as the page sends it (protocol.md, locator-repair.md §1 and §4). */
+interface RefusalDetail {
+  candidate?: Described;
+  score?: number;
+  runnerUp?: number;
+  changes?: string[];
+  exact?: boolean;
+  better?: Described;
+  betterChanges?: string[];
+  repair?: boolean;
+  candidates?: Array<{ descriptor?: Described; score?: number; changes?: string[] }>;
+}
+
+const changed = (changes: readonly string[] | undefined): string => (changes?.length ? `; changed: ${changes.join('; ')}` : '');
+/** Where an element stands (its row, else its heading): what tells apart twins that say the same. */
+const placeOf = (d: Described): string => {
+  const at = d.context?.row ? ` in the row ${JSON.stringify(d.context.row)}` : d.context?.heading ? ` under ${JSON.stringify(d.context.heading)}` : '';
+  return at.length > 90 ? `${at.slice(0, 90)}…"` : at;
+};
+const targetOf = (d: Described): string => (d.xpath ? `: target ${JSON.stringify({ xpath: d.xpath })}` : '');
+
+/**
+ * The candidates of a refusal, each with what it is: an element a person may have meant (with
+ * the target that names it and what changed against the remembered element), or the element the
+ * refusal refused (with why, and no target: acting on it is what was refused). None was acted on.
+ */
+function candidateLines(error: AiteError): string {
+  const detail = error.detail as RefusalDetail;
+  if (error.reason === 'drifted' && detail.exact && detail.candidate) {
+    // The target's own match, refused: the page now has another element where the target points.
+    const refused = `${elementWords(detail.candidate)}${placeOf(detail.candidate)} (score ${detail.score}; refused: what the target finds now, not the remembered element${changed(detail.changes)})`;
+    if (!detail.better) {
+      return `\nNothing on the page resembles the remembered element; the only element considered was refused (nothing was acted on):\n  - ${refused}`;
+    }
+    const meant = `${elementWords(detail.better)}${placeOf(detail.better)} (score ${detail.runnerUp}; the element most like the remembered one${changed(detail.betterChanges)})${targetOf(detail.better)}`;
+    return `\nCandidates (none was acted on; name the first only if it is the element you mean):\n  1. ${meant}\nRefused (do not act on it):\n  - ${refused}`;
+  }
+  if (error.reason === 'drifted' && detail.candidate) {
+    const closest = `${elementWords(detail.candidate)}${placeOf(detail.candidate)} (score ${detail.score}; the closest to the remembered element, too unlike it to act on${changed(detail.changes)})${targetOf(detail.candidate)}`;
+    return `\nCandidates (none was acted on; name it only if it is the element you mean):\n  1. ${closest}`;
+  }
+  const list = (detail.candidates ?? []).filter((c) => c.descriptor).slice(0, 10);
+  if (list.length === 0) return '';
+  const lines = list.map((c, i) => `  ${i + 1}. ${elementWords(c.descriptor!)}${c.score !== undefined ? ` (score ${c.score}${changed(c.changes)})` : ''}${targetOf(c.descriptor!)}`);
+  return `\nCandidates (none was acted on; name one to act on it):\n${lines.join('\n')}`;
+}
+
+/**
+ * One tab of a listing: `*` marks the run's; a tab whose page has not said its title yet shows
+ * `(loading)` (or `(no title)`) where the title goes, never an empty `""`.
+ */
+export function tabLine(tab: TabInfo, current: number | null): string {
+  const title = tab.title ? JSON.stringify(tab.title) : tab.loading ? '(loading)' : '(no title)';
+  return `${tab.id === current ? '*' : ' '} ${tab.id} ${title} ${tab.url || '(no URL yet)'}`;
 }
 
 /** An element in a few words: its role (or tag) and what it says, `button "Add to cart"`. */

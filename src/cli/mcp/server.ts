@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { _isFailedRequest as isFailedRequest, type DialogAnswer, type DialogRecord, type Session } from 'aite';
+import { _isFailedRequest as isFailedRequest, type DialogAnswer, type DialogRecord, type DownloadRecord, type Session } from 'aite';
 import { LazySession } from './LazySession.js';
 import { failed, passed, type PageTrouble, type ToolAnswer } from './results.js';
 import { tools, type Tool } from './tools.js';
@@ -25,6 +25,10 @@ const INSTRUCTIONS = [
   'A tool error starts with its reason in brackets. not-found/not-visible/not-enabled: look again (snapshot) and name the element differently or wait. ambiguous: name one of the candidates (nth, within, or a listed target). drifted: the page changed and the element is not the one remembered; nothing was done — check the candidates and name the one you mean. mismatch: the check failed, the page shows something else. timeout: it did not happen in time. unsupported: the request cannot be done here (an origin outside the allow list, say); do not retry it as is.',
 ].join('\n');
 
+/** How long an answer waits for a download its call started to be saved. */
+const DOWNLOAD_SETTLE_MS = 2000;
+const DOWNLOAD_POLL_MS = 25;
+
 /**
  * The MCP server over one session: the tools of tools.ts, each call queued after the one before,
  * each answer a sentence with the step's re-sends, repair, dialogs and warnings, or a tool error.
@@ -33,6 +37,8 @@ export function createMcpServer(options: McpServerOptions): { server: McpServer;
   const session = new LazySession(options.start);
   // The dialogs an answer has said: each is said once, by the first answer after it was answered.
   const said = new WeakSet<object>();
+  // The state each download was last said in: said when it starts, and again when it ends.
+  const saidDownload = new WeakMap<DownloadRecord, DownloadRecord['state']>();
   const server = new McpServer({ name: 'aite', version: options.version }, { instructions: INSTRUCTIONS });
   for (const tool of tools(options.allow, options.allowEvaluate)) {
     server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, (args: Record<string, unknown>) => call(tool, args));
@@ -71,16 +77,29 @@ export function createMcpServer(options: McpServerOptions): { server: McpServer;
         const failedRequests = fresh(started.network, (r) => isFailedRequest(r) && !r.url.endsWith('/favicon.ico'));
         return errors.length + failedRequests.length > 0 ? { errors, failedRequests } : undefined;
       };
+      // A download a call started is usually saved within moments: its answer waits that long for
+      // it, so it says where the file went; one still coming is said as such, and again when it ends.
+      const settled = async (): Promise<void> => {
+        const deadline = Date.now() + DOWNLOAD_SETTLE_MS;
+        const coming = (): boolean => (started?.downloads ?? []).some((d) => d.state === 'in-progress' && saidDownload.get(d) === undefined);
+        while (coming() && Date.now() < deadline) await new Promise((r) => setTimeout(r, DOWNLOAD_POLL_MS));
+      };
+      const downloads = (): DownloadRecord[] => {
+        const fresh = (started?.downloads ?? []).filter((d) => saidDownload.get(d) !== d.state);
+        for (const d of fresh) saidDownload.set(d, d.state);
+        return fresh;
+      };
       // The dialog tool's own answer says what it armed; every other answer says what is still waiting.
       const armed = (): DialogAnswer[] => (tool.name === 'dialog' || !started ? [] : started.dialogs.armedAnswers.armed.map(({ id: _id, ...answer }) => answer));
       try {
         const outcome = await tool.run(args, ctx);
         for (const record of outcome.said ?? []) said.add(record);
         const sentence = restarted ? `${restarted}\n${outcome.sentence}` : outcome.sentence;
+        await settled();
         const t = trouble();
-        return passed(sentence, { retries: retries(), dialogs: unsaid(), armed: armed(), ...(outcome.result ? { result: outcome.result } : {}), ...(t ? { trouble: t } : {}) }, outcome.image, outcome.body);
+        return passed(sentence, { retries: retries(), dialogs: unsaid(), armed: armed(), downloads: downloads(), ...(outcome.result ? { result: outcome.result } : {}), ...(t ? { trouble: t } : {}) }, outcome.image, outcome.body);
       } catch (error) {
-        return failed(error, retries(), restarted, unsaid(), armed(), trouble());
+        return failed(error, retries(), restarted, unsaid(), armed(), trouble(), downloads());
       }
     });
   return { server, session };

@@ -1,7 +1,7 @@
 import { _DEFAULT_TIMEOUT_MS as DEFAULT_TIMEOUT_MS, _NAVIGATE_TIMEOUT_MS as NAVIGATE_TIMEOUT_MS, type DialogAnswer as DialogAnswerOf, _describeStep as describeStep, _describeTarget as describeTarget, _runStep as runStep, _stepSchema as stepSchema, AiteError, type ScriptStep, type Session, type StepResult, type TargetInput } from 'aite';
 import { z } from 'zod';
 import { check, flattenUnion } from './flatten.js';
-import { elementWords } from './results.js';
+import { elementWords, tabLine } from './results.js';
 
 /** What a tool's work produced: the sentence, and what the step left beside passing. */
 export interface ToolOutcome {
@@ -208,7 +208,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
       async run(_args, ctx) {
         const session = await ctx.session();
         const list = await session.tab.list();
-        const lines = list.map((tab) => `${tab.id === session.tab.current ? '*' : ' '} ${tab.id} ${JSON.stringify(tab.title ?? '')} ${tab.url ?? ''}`);
+        const lines = list.map((tab) => tabLine(tab, session.tab.current));
         return { sentence: `${list.length} tab${list.length === 1 ? '' : 's'}; * is the run's tab.`, body: lines.join('\n') };
       },
     },

@@ -333,10 +333,12 @@ export function missFailure(target: Target, ev: Evaluation, timeoutMs: number): 
   }
   if (ev.hidden.length > 0) {
     const h = ev.hidden[0]!;
+    // The message says the detail's counts: `matches` counts visible elements, as everywhere.
+    const counts = { matches: n, hidden: ev.hidden.length };
     return new CommandFailure(
       'not-visible',
-      `The target ${formatTarget(target)} matches ${ev.hidden.length} element${ev.hidden.length === 1 ? '' : 's'}, but none is visible: ${formatElement(h, ev.texts.of(h))} is hidden because ${whyHidden(h)} (waited ${timeoutMs} ms). Make it visible first (open its dialog, menu or section), or name a visible element.`,
-      { target, matches: 0, hidden: ev.hidden.length, candidates: ev.hidden.slice(0, 3).map((e) => ({ descriptor: describe(e, { frame: targetFrame(target), texts: ev.texts }) })) },
+      `The target ${formatTarget(target)} matches ${counts.hidden} hidden element${counts.hidden === 1 ? '' : 's'} and ${counts.matches === 0 ? 'no visible one' : counts.matches}: ${formatElement(h, ev.texts.of(h))} is hidden because ${whyHidden(h)} (waited ${timeoutMs} ms). Make it visible first (open its dialog, menu or section), or name a visible element.`,
+      { target, ...counts, candidates: ev.hidden.slice(0, 3).map((e) => ({ descriptor: describe(e, { frame: targetFrame(target), texts: ev.texts }) })) },
     );
   }
   return plainNotFound(target, `waited ${timeoutMs} ms`);

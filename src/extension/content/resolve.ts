@@ -1,7 +1,7 @@
 import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type Descriptor, type RequestOf, type Target, targetFrame, withoutHandle } from '../../sdk/protocol/index.js';
 import { describe } from './dom/describe.js';
 import { enterFrames } from './frames.js';
-import type { TextIndex } from './dom/text.js';
+import { cut, type TextIndex } from './dom/text.js';
 import { formatTarget, q } from './explain.js';
 import { handles } from './Handles.js';
 import { refs } from './refs.js';
@@ -110,28 +110,41 @@ function checkExact(target: Target, old: Descriptor, el: Element): void {
   if (verdict.ok) return;
   const candidate = describe(el, { frame: targetFrame(target) });
   const diff = describeChanges(old, candidate);
-  const score = Math.round(verdict.score * 1000) / 1000;
-  const what = q(candidate.text ?? candidate.name ?? candidate.tag);
+  const round = (x: number): number => Math.round(x * 1000) / 1000;
+  const score = round(verdict.score);
+  const words = (d: Descriptor): string => q(d.text ?? d.name ?? d.tag);
+  // Twins say the same: where each stands tells them apart (its row, else its heading, as checkExact reads it).
+  const placeOf = (d: Descriptor): string => (d.context?.row ? ` in the row ${q(cut(d.context.row, 60))}` : d.context?.heading ? ` under ${q(cut(d.context.heading, 60))}` : '');
+  const what = words(candidate);
+  const better = verdict.better;
   const why =
     verdict.why === 'peer'
       ? `${what}, one of the elements remembered beside the one it named`
       : verdict.why === 'context'
         ? `${what}, which has the remembered element's text but not its place (its row, card or heading differs; ${old.twins} other elements shared that text)`
         : verdict.why === 'better'
-        ? `${what}, which scores ${score.toFixed(2)} against the element remembered for it while ${q(verdict.better!.descriptor.text ?? verdict.better!.descriptor.name ?? verdict.better!.descriptor.tag)} scores ${verdict.better!.score.toFixed(2)}`
+        ? `${what}, which scores ${score.toFixed(2)} against the element remembered for it while ${words(better!.descriptor)} scores ${better!.score.toFixed(2)}`
         : `${what}, which scores ${score.toFixed(2)} against the element remembered for it`;
+  // The refused match is never offered as the answer: the element most like the remembered one
+  // is, with what changed, or the refusal says that nothing else resembles it.
+  const betterChanges = better ? describeChanges(old, better.descriptor) : undefined;
+  const elsewhere = !better
+    ? ' Nothing else on the page resembles the remembered element.'
+    : verdict.why === 'better'
+      ? ''
+      : ` The element most like the remembered one is ${words(better.descriptor)}${placeOf(better.descriptor)} (score ${better.score.toFixed(2)}; changed: ${betterChanges!.changes.join('; ') || 'nothing it remembers'}); it was not acted on either.`;
   throw new CommandFailure(
     'drifted',
-    `${formatTarget(target)} now finds ${why} (changed: ${diff.changes.join('; ') || diff.changed.join(', ') || 'nothing it remembers'}): the target seems to name another element now (a reordered list, a text that became part of another). Nothing was done. Make the target name the element you mean; if the page changed on purpose, remove the target's entry from the lock file.`,
+    `${formatTarget(target)} now finds ${why} (changed: ${diff.changes.join('; ') || diff.changed.join(', ') || 'nothing it remembers'}): the target seems to name another element now (a reordered list, a text that became part of another). Nothing was done.${elsewhere} Make the target name the element you mean; if the page changed on purpose, remove the target's entry from the lock file.`,
     {
       target,
       candidate,
       score,
-      runnerUp: verdict.better ? Math.round(verdict.better.score * 1000) / 1000 : 0,
+      runnerUp: better ? round(better.score) : 0,
       old: withoutHandle(old),
       ...diff,
       exact: true,
-      ...(verdict.better ? { better: verdict.better.descriptor } : {}),
+      ...(better ? { better: better.descriptor, betterChanges: betterChanges!.changes } : {}),
     },
   );
 }

@@ -84,7 +84,8 @@ export class CommandRouter {
       ok: true,
       tabs: tabs
         .filter((tab) => tab.id !== undefined)
-        .map((tab) => ({ id: tab.id!, url: tab.url ?? tab.pendingUrl ?? '', title: tab.title ?? '', active: tab.active })),
+        // A tab that has not committed its first page has an empty `url` and the address in `pendingUrl`.
+        .map((tab) => ({ id: tab.id!, url: tab.url || tab.pendingUrl || '', title: tab.title ?? '', active: tab.active, ...(tab.status === 'loading' ? { loading: true } : {}) })),
     };
   }
 

@@ -617,6 +617,8 @@ export const TabInfoSchema = z.object({
   url: z.string(),
   title: z.string(),
   active: z.boolean(),
+  /** Still loading (beyond v1): its title is often empty until the page says one. */
+  loading: z.boolean().optional(),
 });
 /**
  * One open tab, as `tabs` lists it.
@@ -733,12 +735,32 @@ export const AnswerSchemas = {
  * @example
  * ```ts
  * declare const session: Session;
- * const located: AnswerOf<'locate'> = await session.locator.locate((await session.locator.resolve({ text: 'Send' })).descriptor);
+ * const located: ResultOf<'locate'> = await session.locator.locate((await session.locator.resolve({ text: 'Send' })).descriptor);
  * console.log(located.x, located.y, located.editable);
  * ```
  * @public
  */
 export type AnswerOf<C extends Command> = z.infer<(typeof AnswerSchemas)[C]>;
+
+/**
+ * An answer as a Session call returns it: the protocol's answer without its `id`, which pairs
+ * it with its request on the bridge and means nothing to a caller.
+ *
+ * @example
+ * ```ts
+ * declare const session: Session;
+ * const loaded: ResultOf<'navigate'> = await session.tab.navigate('http://127.0.0.1:4173/');
+ * console.log(loaded.tab, loaded.url);
+ * ```
+ * @public
+ */
+export type ResultOf<C extends Command> = AnswerOf<C> extends infer A ? (A extends unknown ? Omit<A, 'id'> : never) : never;
+
+/** An answer as a result ({@link ResultOf}): the one place a Session call's answer loses its wire `id`. */
+export function resultOf<C extends Command>(answer: AnswerOf<C>): ResultOf<C> {
+  const { id: _id, ...result } = answer as AnswerOf<C> & { id?: number };
+  return result as ResultOf<C>;
+}
 
 export const FailureSchema = z.object({
   id: z.number().int().positive(),

@@ -211,10 +211,18 @@ function expectedFound(detail: Record<string, unknown> | undefined): Html | stri
 function candidateList(detail: Record<string, unknown> | undefined): Html | undefined {
   const raw = detail?.candidates;
   const single = detail?.candidate as Record<string, unknown> | undefined;
-  const list: Array<{ descriptor?: Record<string, unknown>; score?: number }> = Array.isArray(raw) ? (raw as never) : single ? [{ descriptor: single, score: detail?.score as number | undefined }] : [];
+  const better = detail?.better as Record<string, unknown> | undefined;
+  // A drifted exact match is what the target finds now, refused: listed as such, never as a candidate.
+  const refused = detail?.exact === true;
+  const list: Array<{ descriptor?: Record<string, unknown>; score?: number; note?: string }> = Array.isArray(raw)
+    ? (raw as never)
+    : [
+        ...(refused && better ? [{ descriptor: better, score: detail?.runnerUp as number | undefined, note: 'most like the remembered element' }] : []),
+        ...(single ? [{ descriptor: single, score: detail?.score as number | undefined, ...(refused ? { note: 'refused: what the target finds now, not the remembered element' } : {}) }] : []),
+      ];
   if (list.length === 0) return undefined;
   return html`<div class="list candidates"><h4>Candidates (outlined in the screenshot)</h4><ol>${list.slice(0, 10).map(
-    (c) => html`<li>${c.score !== undefined ? html`<span class="score">${c.score.toFixed(2)}</span>` : ''} <code>${describeDescriptor(c.descriptor)}</code></li>`,
+    (c) => html`<li>${c.score !== undefined ? html`<span class="score">${c.score.toFixed(2)}</span>` : ''} <code>${describeDescriptor(c.descriptor)}</code>${c.note ? html` <span class="muted">${c.note}</span>` : ''}</li>`,
   )}</ol></div>`;
 }
 

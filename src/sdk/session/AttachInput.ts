@@ -1,7 +1,7 @@
 import { AiteError } from '../errors/AiteError.js';
 import type { Target } from '../protocol/index.js';
 import type { Found, Input, PointerHow } from './Input.js';
-import type { Download } from './pipe/Downloads.js';
+import type { Download, DownloadRecord } from './pipe/Downloads.js';
 import type { StepContext } from './StepContext.js';
 
 /**
@@ -12,6 +12,8 @@ import type { StepContext } from './StepContext.js';
 export class AttachInput implements Input {
   readonly prepares = false;
   readonly pictures = false;
+  /** Attach mode without chrome.debugger hears no downloads: Chrome keeps them. */
+  readonly downloads: readonly DownloadRecord[] = [];
 
   async pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void> {
     if (how && (how.button !== undefined || how.modifiers.length > 0 || how.clickCount !== undefined || how.position !== undefined)) {

@@ -7,7 +7,7 @@ import { AttachInput } from './AttachInput.js';
 import type { Found, Input, PictureOptions, PointerHow } from './Input.js';
 import { InputLedger, type Devices } from './InputLedger.js';
 import { inputWithDeadline } from './pipe/deadline.js';
-import { Downloads, type Download, type DownloadSource } from './pipe/Downloads.js';
+import { Downloads, type Download, type DownloadRecord, type DownloadSource } from './pipe/Downloads.js';
 import type { DragSurface } from './pipe/drag.js';
 import type { NavigationSource } from './pipe/InputNavigation.js';
 import type { Chord } from './pipe/keys.js';
@@ -151,6 +151,10 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
     const refused = await this.#refusal(step);
     if (refused) throw new AiteError('unsupported', `download needs chrome.debugger in attach mode, and ${refused}; without it attach mode leaves downloads to Chrome.`, { command: 'download' });
     return this.clickToDownload(step, found, saveAs, this.#downloads);
+  }
+
+  get downloads(): readonly DownloadRecord[] {
+    return this.#downloads.seen;
   }
 
   /** Waits for the run tab's network to go quiet, from the requests the extension's debugger relays. */
@@ -302,6 +306,7 @@ function debuggerDevices(send: (method: string, params?: object) => Promise<unkn
 function extensionDownloads(events: (listener: (event: ExtensionEvent) => void) => () => void): DownloadSource {
   return {
     owned: false,
+    fromStart: true,
     noPath: 'the extension cannot tell where Chrome saved it: it has no "downloads" permission (it was staged by an older aite); stage it again and reload it',
     listen: (listener) =>
       Promise.resolve(

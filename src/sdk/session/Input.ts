@@ -1,7 +1,7 @@
 import type { AnswerOf, Descriptor, GuardState, Point, Rect, RequestOf, Target } from '../protocol/index.js';
 import type { GuardMode } from './HitGuard.js';
 import type { KeyInput } from 'puppeteer-core';
-import type { Download } from './pipe/Downloads.js';
+import type { Download, DownloadRecord } from './pipe/Downloads.js';
 import type { Chord } from './pipe/keys.js';
 import type { StepContext } from './StepContext.js';
 
@@ -63,6 +63,8 @@ export interface Input {
   upload(step: StepContext, found: Found, paths: readonly string[]): Promise<void>;
   /** Clicks the element and waits for the download it starts (saved at `saveAs` when given). */
   download(step: StepContext, found: Found, saveAs: string | undefined): Promise<Download>;
+  /** The downloads the run's pages started, as far as each got (none where the strategy hears none). */
+  readonly downloads: readonly DownloadRecord[];
   /** Lets go of what the strategy holds (the download folder) when the session closes. */
   dispose(): Promise<void>;
   /**

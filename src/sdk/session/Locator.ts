@@ -1,5 +1,5 @@
-import type { AnswerOf, Descriptor, OutlineItem, RequestOf } from '../protocol/index.js';
-import type { Send } from './Channel.js';
+import type { ResultOf, Descriptor, OutlineItem, RequestOf } from '../protocol/index.js';
+import type { ResultSend } from './Channel.js';
 import { toTarget, type TargetInput } from './types.js';
 
 /**
@@ -21,7 +21,7 @@ import { toTarget, type TargetInput } from './types.js';
  */
 export class Locator {
   /** @internal */
-  constructor(private readonly send: Send) {}
+  constructor(private readonly send: ResultSend) {}
 
   /**
    * Finds exactly one element; with `descriptor`, repairs a drifted target or refuses. With
@@ -34,17 +34,17 @@ export class Locator {
   resolve(
     target: TargetInput,
     options: { descriptor?: Descriptor; timeoutMs?: number; prepare?: RequestOf<'resolve'>['prepare']; record?: boolean; checkExact?: boolean } = {},
-  ): Promise<AnswerOf<'resolve'>> {
+  ): Promise<ResultOf<'resolve'>> {
     return this.send({ cmd: 'resolve', target: toTarget(target), descriptor: options.descriptor, timeoutMs: options.timeoutMs, prepare: options.prepare, record: options.record, checkExact: options.checkExact });
   }
 
   /** Scrolls the element into view and answers where to click, once it is visible, enabled and on top. */
-  locate(descriptor: Descriptor, options: { timeoutMs?: number } = {}): Promise<AnswerOf<'locate'>> {
+  locate(descriptor: Descriptor, options: { timeoutMs?: number } = {}): Promise<ResultOf<'locate'>> {
     return this.send({ cmd: 'locate', descriptor, timeoutMs: options.timeoutMs });
   }
 
   /** The element's visible text (or a control's value). */
-  read(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<AnswerOf<'read'>> {
+  read(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<ResultOf<'read'>> {
     return this.send({ cmd: 'read', target: toTarget(target), timeoutMs: options.timeoutMs });
   }
 
@@ -53,7 +53,7 @@ export class Locator {
     action: RequestOf<'act'>['action'],
     descriptor: Descriptor,
     options: Pick<RequestOf<'act'>, 'text' | 'key' | 'option' | 'to' | 'timeoutMs'> = {},
-  ): Promise<AnswerOf<'act'>> {
+  ): Promise<ResultOf<'act'>> {
     return this.send({ cmd: 'act', action, descriptor, ...options });
   }
 
@@ -61,17 +61,17 @@ export class Locator {
   wait(
     kind: RequestOf<'wait'>['kind'],
     options: { target?: TargetInput; contains?: string; timeoutMs?: number } = {},
-  ): Promise<AnswerOf<'wait'>> {
+  ): Promise<ResultOf<'wait'>> {
     return this.send({ cmd: 'wait', kind, target: options.target === undefined ? undefined : toTarget(options.target), contains: options.contains, timeoutMs: options.timeoutMs });
   }
 
   /** Draws labelled boxes around elements (for a screenshot). */
-  outline(items: OutlineItem[]): Promise<AnswerOf<'outline'>> {
+  outline(items: OutlineItem[]): Promise<ResultOf<'outline'>> {
     return this.send({ cmd: 'outline', items });
   }
 
   /** Removes the boxes; answers how many were removed and how many remain. */
-  clearOutline(): Promise<AnswerOf<'outline'>> {
+  clearOutline(): Promise<ResultOf<'outline'>> {
     return this.send({ cmd: 'outline', clear: true });
   }
 }

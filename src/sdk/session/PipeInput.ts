@@ -6,7 +6,7 @@ import type { Found, Input, PictureOptions } from './Input.js';
 import { InputLedger } from './InputLedger.js';
 import { inputWithDeadline, pageActivity } from './pipe/deadline.js';
 import type { Dialogs } from './pipe/Dialogs.js';
-import { Downloads, pipeDownloads, type Download } from './pipe/Downloads.js';
+import { Downloads, pipeDownloads, type Download, type DownloadRecord } from './pipe/Downloads.js';
 import { fileInputOf, setInputFiles } from './pipe/Files.js';
 import { pipeNavigationSource, type NavigationSource } from './pipe/InputNavigation.js';
 import { pageDragSurface, type DragSurface } from './pipe/drag.js';
@@ -57,6 +57,10 @@ export class PipeInput extends TrustedInput<Page> implements Input {
 
   download(step: StepContext, found: Found, saveAs: string | undefined): Promise<Download> {
     return this.clickToDownload(step, found, saveAs, this.#downloads);
+  }
+
+  get downloads(): readonly DownloadRecord[] {
+    return this.#downloads.seen;
   }
 
   dispose(): Promise<void> {

@@ -7,9 +7,9 @@ import { AiteError } from '../errors/AiteError.js';
 import type { TypedEmitterClass } from '../events/TypedEmitter.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import { allowedOrigins, ANSWER_SLACK_MS, defaultTimeoutOf, isPageCommand, SCROLL_STEPS_DEFAULT, type AnswerOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type Target } from '../protocol/index.js';
+import { allowedOrigins, ANSWER_SLACK_MS, defaultTimeoutOf, isPageCommand, resultOf, SCROLL_STEPS_DEFAULT, type AnswerOf, type ResultOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type Target } from '../protocol/index.js';
 import { DebuggerInput } from './DebuggerInput.js';
-import type { Send } from './Channel.js';
+import { asResults, type Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
 import { failurePicture, type FailureFacts } from './failurePicture.js';
 import type { GuardMode } from './HitGuard.js';
@@ -31,7 +31,7 @@ import { explainCut, graceBefore, MIN_WAIT_MS, pictureTimeLeft, type TestDeadlin
 import { Verify } from './Verify.js';
 import { resetPages, type ResetOptions } from './reset.js';
 import { Dialogs, type DialogPolicy, type DialogRecord } from './pipe/Dialogs.js';
-import type { Download } from './pipe/Downloads.js';
+import type { Download, DownloadRecord } from './pipe/Downloads.js';
 import { checkFiles } from './pipe/Files.js';
 import { parseChord, parseModifiers } from './pipe/keys.js';
 
@@ -181,6 +181,16 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
   get network(): readonly NetworkEntry[] {
     return this.#records.network;
   }
+
+  /**
+   * The downloads the run's pages started, the latest 100, each as far as it has got: also those
+   * no `download()` waited for (a plain click on an export link). Over the pipe with a temp
+   * profile from the start, with a profile you named from the first `download()` on; in attach
+   * mode through the extension's chrome.debugger (empty without it).
+   */
+  get downloads(): readonly DownloadRecord[] {
+    return this.#input.downloads;
+  }
   /** Native dialogs (alert, confirm, prompt, beforeunload): arm the next answer, see what was answered. */
   readonly dialogs: Dialogs;
 
@@ -252,8 +262,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
           },
         });
     // Each request of tab, locator and verify is a step of its own.
-    const send = (<R extends RequestInput>(request: R) =>
-      this.#step(request.cmd, targetOf(request), undefined, (step) => step.send(request)).then(({ value }) => value)) as Send;
+    const send = asResults((<R extends RequestInput>(request: R) =>
+      this.#step(request.cmd, targetOf(request), undefined, (step) => step.send(request)).then(({ value }) => value)) as Send);
     this.tab = new Tab(send, () => this.#runTab.current);
     this.locator = new Locator(send);
     this.verify = new Verify(send);
@@ -505,10 +515,10 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * shadow roots included, at most `maxLines` lines (default 400). A ref names its element as
    * a target, `{ ref: 'e12' }`, until the page removes it or navigates.
    */
-  async snapshot(options: { maxLines?: number; timeoutMs?: number } = {}): Promise<AnswerOf<'snapshot'>> {
+  async snapshot(options: { maxLines?: number; timeoutMs?: number } = {}): Promise<ResultOf<'snapshot'>> {
     const { value } = await this.#step('snapshot', undefined, options.timeoutMs, (step) => step.send({ cmd: 'snapshot', ...options, firstRef: this.#nextRef }));
     this.#nextRef = Math.max(this.#nextRef, value.nextRef ?? 1);
-    return value;
+    return resultOf<'snapshot'>(value);
   }
 
   /**

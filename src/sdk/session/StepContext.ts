@@ -1,6 +1,6 @@
 import type { AnswerOf, Descriptor, RequestInput, Target } from '../protocol/index.js';
 import { withoutHandle } from '../protocol/descriptor.js';
-import type { Send } from './Channel.js';
+import { asResults, type Send } from './Channel.js';
 import { Locator } from './Locator.js';
 import type { DialogRecord } from './pipe/Dialogs.js';
 import { cutToDeadline, type TestDeadline } from './TestDeadline.js';
@@ -61,8 +61,8 @@ export class StepContext {
   ) {
     this.#onWarning = onWarning;
     this.send = ((request: RequestInput) => send(this, request)) as Send;
-    this.locator = new Locator(this.send);
-    this.verify = new Verify(this.send);
+    this.locator = new Locator(asResults(this.send));
+    this.verify = new Verify(asResults(this.send));
   }
 
   /**

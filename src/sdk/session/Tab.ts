@@ -1,5 +1,5 @@
-import type { AnswerOf, TabInfo, TabMatch } from '../protocol/index.js';
-import type { Send } from './Channel.js';
+import type { ResultOf, TabInfo, TabMatch } from '../protocol/index.js';
+import type { ResultSend } from './Channel.js';
 
 /**
  * The run's tabs. Each method sends one protocol request.
@@ -21,7 +21,7 @@ import type { Send } from './Channel.js';
 export class Tab {
   /** @internal */
   constructor(
-    private readonly send: Send,
+    private readonly send: ResultSend,
     private readonly currentTab: () => number | null,
   ) {}
 
@@ -36,32 +36,32 @@ export class Tab {
   }
 
   /** Loads `url` in the run's tab (a new tab the first time) and waits for it to load. */
-  navigate(url: string, options: { tab?: number; timeoutMs?: number } = {}): Promise<AnswerOf<'navigate'>> {
+  navigate(url: string, options: { tab?: number; timeoutMs?: number } = {}): Promise<ResultOf<'navigate'>> {
     return this.send({ cmd: 'navigate', url, tab: options.tab ?? this.current ?? undefined, timeoutMs: options.timeoutMs });
   }
 
   /** Goes back one page in the run's tab and waits for it to load (a back/forward-cache restore included). */
-  back(options: { timeoutMs?: number } = {}): Promise<AnswerOf<'history'>> {
+  back(options: { timeoutMs?: number } = {}): Promise<ResultOf<'history'>> {
     return this.send({ cmd: 'history', action: 'back', tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
   }
 
   /** Goes forward one page in the run's tab and waits for it to load. */
-  forward(options: { timeoutMs?: number } = {}): Promise<AnswerOf<'history'>> {
+  forward(options: { timeoutMs?: number } = {}): Promise<ResultOf<'history'>> {
     return this.send({ cmd: 'history', action: 'forward', tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
   }
 
   /** Reloads the run's page and waits for it to load. */
-  reload(options: { timeoutMs?: number } = {}): Promise<AnswerOf<'history'>> {
+  reload(options: { timeoutMs?: number } = {}): Promise<ResultOf<'history'>> {
     return this.send({ cmd: 'history', action: 'reload', tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
   }
 
   /** Makes a matching tab (not the current one) the run's tab, once it has loaded. */
-  switchTo(match: TabMatch, options: { timeoutMs?: number } = {}): Promise<AnswerOf<'switchTab'>> {
+  switchTo(match: TabMatch, options: { timeoutMs?: number } = {}): Promise<ResultOf<'switchTab'>> {
     return this.send({ cmd: 'switchTab', match, tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
   }
 
   /** Closes a tab (default: the run's) and goes back to the tab the run switched from. */
-  close(tab?: number): Promise<AnswerOf<'closeTab'>> {
+  close(tab?: number): Promise<ResultOf<'closeTab'>> {
     return this.send({ cmd: 'closeTab', tab: tab ?? this.current ?? undefined });
   }
 }

@@ -1,5 +1,5 @@
-import type { AnswerOf, RequestOf, Target } from '../protocol/index.js';
-import type { Send } from './Channel.js';
+import type { ResultOf, RequestOf, Target } from '../protocol/index.js';
+import type { ResultSend } from './Channel.js';
 import { toTarget, type TargetInput } from './types.js';
 
 /**
@@ -72,50 +72,50 @@ export type VerifyState = RequestOf<'verify'> extends infer R ? (R extends { kin
  */
 export class Verify {
   /** @internal */
-  constructor(private readonly send: Send) {}
+  constructor(private readonly send: ResultSend) {}
 
   /** The target exists (is visible). */
-  exists(target: TargetInput, options: VerifyOptions & { within?: Within } = {}): Promise<AnswerOf<'verify'>> {
+  exists(target: TargetInput, options: VerifyOptions & { within?: Within } = {}): Promise<ResultOf<'verify'>> {
     return this.send({ cmd: 'verify', kind: 'exists', target: toTarget(target), ...options });
   }
 
   /** The page, or a region named by `within`, shows `value`. */
-  text(value: string, options: VerifyOptions & { within?: Within } = {}): Promise<AnswerOf<'verify'>> {
+  text(value: string, options: VerifyOptions & { within?: Within } = {}): Promise<ResultOf<'verify'>> {
     return this.send({ cmd: 'verify', kind: 'text', value, ...options });
   }
 
   /** The target's text contains `value` (case and spacing ignored); with `exact`, is `value` (case kept, spacing folded). */
-  targetText(target: TargetInput, value: string, options: VerifyOptions & { within?: Within; exact?: boolean } = {}): Promise<AnswerOf<'verify'>> {
+  targetText(target: TargetInput, value: string, options: VerifyOptions & { within?: Within; exact?: boolean } = {}): Promise<ResultOf<'verify'>> {
     return this.send({ cmd: 'verify', kind: 'targetText', target: toTarget(target), value, ...options });
   }
 
   /** A form control's value equals `value`. */
-  value(target: TargetInput, value: string, options: VerifyOptions = {}): Promise<AnswerOf<'verify'>> {
+  value(target: TargetInput, value: string, options: VerifyOptions = {}): Promise<ResultOf<'verify'>> {
     return this.send({ cmd: 'verify', kind: 'value', target: toTarget(target), value, ...options });
   }
 
   /** The target is checked, unchecked, enabled, disabled, visible, hidden, focused or editable. */
-  state(target: TargetInput, state: VerifyState, options: VerifyOptions = {}): Promise<AnswerOf<'verify'>> {
+  state(target: TargetInput, state: VerifyState, options: VerifyOptions = {}): Promise<ResultOf<'verify'>> {
     return this.send({ cmd: 'verify', kind: 'state', target: toTarget(target), state, ...options });
   }
 
   /** Exactly `n` visible elements match the target. */
-  count(target: TargetInput, n: number, options: VerifyOptions & { within?: Within } = {}): Promise<AnswerOf<'verify'>> {
+  count(target: TargetInput, n: number, options: VerifyOptions & { within?: Within } = {}): Promise<ResultOf<'verify'>> {
     return this.send({ cmd: 'verify', kind: 'count', target: toTarget(target), value: n, ...options });
   }
 
   /** The tab's url contains `contains`. */
-  url(contains: string, options: VerifyOptions = {}): Promise<AnswerOf<'verify'>> {
+  url(contains: string, options: VerifyOptions = {}): Promise<ResultOf<'verify'>> {
     return this.send({ cmd: 'verify', kind: 'url', value: contains, ...options });
   }
 
   /** The tab's title contains `contains`. */
-  title(contains: string, options: VerifyOptions = {}): Promise<AnswerOf<'verify'>> {
+  title(contains: string, options: VerifyOptions = {}): Promise<ResultOf<'verify'>> {
     return this.send({ cmd: 'verify', kind: 'title', value: contains, ...options });
   }
 
   /** The first number in the target's text is `from + by`. */
-  numberChange(target: TargetInput, change: { from: number; by: number }, options: VerifyOptions = {}): Promise<AnswerOf<'verify'>> {
+  numberChange(target: TargetInput, change: { from: number; by: number }, options: VerifyOptions = {}): Promise<ResultOf<'verify'>> {
     return this.send({ cmd: 'verify', kind: 'numberChange', target: toTarget(target), ...change, ...options });
   }
 }

@@ -44,6 +44,9 @@ export function outlineItems(failure: FailureFacts): OutlineItem[] {
     candidates?: Array<{ descriptor?: Descriptor; score?: number }>;
     candidate?: Descriptor;
     score?: number;
+    exact?: boolean;
+    better?: Descriptor;
+    runnerUp?: number;
     element?: Descriptor;
     coveredBy?: { xpath?: string };
     frame?: unknown;
@@ -51,7 +54,9 @@ export function outlineItems(failure: FailureFacts): OutlineItem[] {
   // The outline is drawn in the top page: xpaths read in an iframe's document would box something else there.
   if (detail.frame !== undefined) return [];
   const items: OutlineItem[] = [];
-  if (detail.candidate?.xpath) items.push({ xpath: detail.candidate.xpath, tone: 'candidate', label: `possible match ${detail.score ?? ''}`.trim() });
+  // A drifted exact match is the element the target finds now, refused: never labelled a match.
+  if (detail.better?.xpath) items.push({ xpath: detail.better.xpath, tone: 'candidate', label: `most like the remembered ${detail.runnerUp ?? ''}`.trim() });
+  if (detail.candidate?.xpath) items.push({ xpath: detail.candidate.xpath, tone: 'candidate', label: detail.exact ? `refused ${detail.score ?? ''}`.trim() : `possible match ${detail.score ?? ''}`.trim() });
   for (const [i, c] of (Array.isArray(detail.candidates) ? detail.candidates : []).entries()) {
     if (c.descriptor?.xpath) items.push({ xpath: c.descriptor.xpath, tone: 'candidate', label: `match ${i + 1}${c.score ? ` (${c.score})` : ''}` });
   }

@@ -129,6 +129,18 @@ describe('aite mcp: answers', () => {
     ]);
   });
 
+  it('[MCP-DOWNLOAD] a download is said in one line: started and still coming, saved where and how big, or canceled', () => {
+    const d = { suggestedFilename: 'report.csv', url: 'http://127.0.0.1:4173/report.csv' };
+    expect(passed('Done: click "Export CSV".', { retries: 0, downloads: [{ ...d, state: 'in-progress' }] }).content[0]).toEqual({
+      type: 'text',
+      text: 'Done: click "Export CSV". (no re-sends)\nA download started: "report.csv" from http://127.0.0.1:4173/report.csv; it is still in progress (a later answer says where it was saved).',
+    });
+    expect(passed('Done.', { retries: 0, downloads: [{ ...d, state: 'completed', path: '/tmp/p/aite-downloads/1f2e', bytes: 18 }, { ...d, state: 'canceled' }] }).content[0]).toEqual({
+      type: 'text',
+      text: 'Done. (no re-sends)\nA download finished: "report.csv" from http://127.0.0.1:4173/report.csv, saved at /tmp/p/aite-downloads/1f2e (18 bytes).\nA download was canceled: "report.csv" from http://127.0.0.1:4173/report.csv.',
+    });
+  });
+
   it('[MCP-IMAGE] a picture is an image block beside the sentence', () => {
     const answer = passed('Screenshot.', { retries: 0 }, new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
     expect(answer.content[1]).toEqual({ type: 'image', data: 'iVBORw==', mimeType: 'image/png' });
@@ -152,9 +164,9 @@ describe('aite mcp: answers', () => {
         },
       ],
     });
-    expect(failed(new AiteError('drifted', 'Nothing was done.', { detail: { candidate: { tag: 'a', text: 'Open it', xpath: '/a' }, score: 0.62 } }), 1).content[0]).toEqual({
+    expect(failed(new AiteError('drifted', 'Nothing was done.', { detail: { candidate: { tag: 'a', text: 'Open it', xpath: '/a' }, score: 0.62, changes: ['text "Open" -> "Open it"'] } }), 1).content[0]).toEqual({
       type: 'text',
-      text: '[drifted] Nothing was done.\nCandidates (none was acted on; name one to act on it):\n  1. a "Open it" (score 0.62): target {"xpath":"/a"}\n(re-sent 1 time; an action is never sent twice)',
+      text: '[drifted] Nothing was done.\nCandidates (none was acted on; name it only if it is the element you mean):\n  1. a "Open it" (score 0.62; the closest to the remembered element, too unlike it to act on; changed: text "Open" -> "Open it"): target {"xpath":"/a"}\n(re-sent 1 time; an action is never sent twice)',
     });
     expect(failed(new InputError('verify was not run: value: expected number.'), 0).content[0]).toEqual({ type: 'text', text: '[usage] verify was not run: value: expected number.' });
     // A dialog answered while a failing step ran is said too, before a notice.
@@ -162,6 +174,30 @@ describe('aite mcp: answers', () => {
     expect(failed(new AiteError('mismatch', 'It shows "Bob".'), 0, 'Chrome had exited.', [prompt]).content[0]).toEqual({
       type: 'text',
       text: '[mismatch] It shows "Bob".\nA prompt dialog opened: "Name?"; it was accepted with "Ana".\nChrome had exited.',
+    });
+  });
+
+  it('[MCP-REFUSE-CANDIDATES] a drifted exact match is said as refused, without a target; the element most like the remembered one is the candidate, or none is', () => {
+    const refused = { tag: 'button', text: 'Add to cart', context: { heading: 'Rice Cooker' }, xpath: '/html/body/div[4]/button' };
+    const meant = { tag: 'button', text: 'Add to cart', context: { heading: 'Steel Bottle' }, xpath: '/html/body/div[9]/button' };
+    const detail = { exact: true, candidate: refused, score: 0.78, changes: ['context.heading "Steel Bottle" -> "Rice Cooker"'] };
+    expect(failed(new AiteError('drifted', 'Nothing was done.', { detail: { ...detail, better: meant, runnerUp: 1, betterChanges: [] } }), 0).content[0]).toEqual({
+      type: 'text',
+      text: [
+        '[drifted] Nothing was done.',
+        'Candidates (none was acted on; name the first only if it is the element you mean):',
+        '  1. button "Add to cart" under "Steel Bottle" (score 1; the element most like the remembered one): target {"xpath":"/html/body/div[9]/button"}',
+        'Refused (do not act on it):',
+        '  - button "Add to cart" under "Rice Cooker" (score 0.78; refused: what the target finds now, not the remembered element; changed: context.heading "Steel Bottle" -> "Rice Cooker")',
+      ].join('\n'),
+    });
+    expect(failed(new AiteError('drifted', 'Nothing was done.', { detail }), 0).content[0]).toEqual({
+      type: 'text',
+      text: [
+        '[drifted] Nothing was done.',
+        'Nothing on the page resembles the remembered element; the only element considered was refused (nothing was acted on):',
+        '  - button "Add to cart" under "Rice Cooker" (score 0.78; refused: what the target finds now, not the remembered element; changed: context.heading "Steel Bottle" -> "Rice Cooker")',
+      ].join('\n'),
     });
   });
 

@@ -398,7 +398,12 @@ export const EXACT_SURE = 0.95;
 /** Another element that scores this much more than the exact match is the better match. */
 export const EXACT_MARGIN = 0.05;
 
-/** Why an exact match is not taken (locator-repair.md §1). */
+/**
+ * Why an exact match is not taken (locator-repair.md §1). A refusal's `better` is the page's
+ * other candidate most like the remembered element: the one that out-scored the match (`why:
+ * 'better'`), else the best scoring at least {@link DRIFTED_AT}, as a repair would propose it. It
+ * is what a person may have meant; the refused match never is.
+ */
 export type ExactVerdict<E = unknown> =
   | { ok: true; score: number }
   | { ok: false; score: number; why: 'peer' | 'low' | 'context' | 'better'; better?: Scored<E> };
@@ -431,34 +436,44 @@ function containsOther(text: string | undefined, inner: string | undefined): boo
  * (`twinPlaces`), and its row (else heading, else the text around it) must still be the
  * remembered one's (similarity at least {@link DRIFTED_AT}). Without recorded peers, a match
  * whose text only contains the remembered text must score at least {@link ACT_AT}. `ranked`
- * gives the page's ranked candidates, asked only when needed.
+ * gives the page's ranked candidates, asked only when needed: to decide, or to say in a refusal
+ * which other element is most like the remembered one ({@link ExactVerdict}).
  */
 export function checkExactMatch<E>(old: Descriptor, exact: ExactMatch<E>, ranked: () => Scored<E>[], opts: RepairOptions = {}): ExactVerdict<E> {
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
   const d = exact.descriptor;
   const sims = fieldSims(old, d, W.tagFamily);
   const score = combine(sims, plain(W));
-  if (isPeer(old, exact.key)) return { ok: false, score, why: 'peer' };
+  // The page's candidates are read once, and only when needed: to decide, or to propose another.
+  let all: Scored<E>[] | undefined;
+  const page = (): { mine: Scored<E> | undefined; other: Scored<E> | undefined } => {
+    all ??= ranked();
+    const mine = all.find((r) => r.ref === exact.ref || nested(r.descriptor, d));
+    return { mine, other: all.find((r) => r !== mine && !nested(r.descriptor, d)) };
+  };
+  const refuse = (why: 'peer' | 'low' | 'context'): ExactVerdict<E> => {
+    const { other } = page();
+    return { ok: false, score, why, ...(other && other.score >= DRIFTED_AT ? { better: other } : {}) };
+  };
+  if (isPeer(old, exact.key)) return refuse('peer');
   // In a remembered twin's place stands that twin (its row or card), not the remembered element.
-  if (inTwinPlace(old, d.tag, exact.place)) return { ok: false, score, why: 'context' };
-  if (score < DRIFTED_AT) return { ok: false, score, why: 'low' };
+  if (inTwinPlace(old, d.tag, exact.place)) return refuse('context');
+  if (score < DRIFTED_AT) return refuse('low');
   // Without recorded peers nothing says which neighbour took the remembered text: a match whose
   // text only contains the remembered one ("Recent orders" for a removed "Orders") is a repair in
   // disguise, and must score as a repair must to be acted on.
-  if (!old.peers?.length && score < ACT_AT && containsOther(d.text, old.text)) return { ok: false, score, why: 'low' };
+  if (!old.peers?.length && score < ACT_AT && containsOther(d.text, old.text)) return refuse('low');
   // Twins on the page now say the same as remembered ones: its text does not tell it apart, its
   // context must (a descriptor recorded without `record` knows no twins; the page does).
   const twins = !!old.twins || !!exact.twins;
   if (score >= EXACT_SURE && !twins) return { ok: true, score };
-  const all = ranked();
-  const mine = all.find((r) => r.ref === exact.ref || nested(r.descriptor, d));
+  const { mine, other } = page();
   if (twins) {
     // Read with the words' rarity among the candidates, as repair reads it: rows share most words.
     const ctx = twinContext(old);
     const sim = ctx ? ((mine?.sims ?? sims).find(([f]) => f === ctx)?.[1] ?? 0) : 1;
-    if (sim < DRIFTED_AT) return { ok: false, score, why: 'context' };
+    if (sim < DRIFTED_AT) return refuse('context');
   }
-  const other = all.find((r) => r !== mine && !nested(r.descriptor, d));
   const base = mine?.score ?? score;
   if (other && other.score - base > EXACT_MARGIN) return { ok: false, score: base, why: 'better', better: other };
   return { ok: true, score };
@@ -490,7 +505,7 @@ export function verdict<E>(old: Descriptor, ranked: readonly Scored<E>[], note?:
     const close = ranked.filter((r) => best.score - r.score <= GAP).slice(0, MAX_AMBIGUOUS);
     return {
       kind: 'ambiguous',
-      candidates: close.map((c) => ({ descriptor: c.descriptor, score: round(c.score) })),
+      candidates: close.map((c) => ({ descriptor: c.descriptor, score: round(c.score), changes: describeChanges(old, c.descriptor).changes })),
       old: oldClean,
       elements: close.map((c) => c.ref),
     };

@@ -18,7 +18,8 @@ export interface RepairStats {
  * - `found`: ok answer, `repaired: true`, with `via` and the `repair` object. The element is
  *   returned (not a descriptor) so resolve describes it and gives it a handle like any match.
  * - `drifted`: failure `drifted`, a candidate between 0.60 and 0.85 that is never acted on.
- * - `ambiguous`: failure `ambiguous` with `repair: true` (two candidates within 0.15).
+ * - `ambiguous`: failure `ambiguous` with `repair: true` (two candidates within 0.15), each with
+ *   what changed against the remembered element (`changes`).
  * - `not-found`: the plain not-found plus `repairTried: true`, `bestScore` and `note`
  *   (when the page had more than 2000 candidate elements).
  * `elements` (the proposed element, or the ones that could not be told apart, best first) and
@@ -35,6 +36,6 @@ export type RepairOutcome<E = Element> = (
       changed: string[];
       changes: string[];
     }
-  | { kind: 'ambiguous'; candidates: { descriptor: Descriptor; score: number }[]; old: Descriptor }
+  | { kind: 'ambiguous'; candidates: { descriptor: Descriptor; score: number; changes: string[] }[]; old: Descriptor }
   | { kind: 'not-found'; bestScore: number; note?: string }
 ) & { elements?: E[]; stats?: RepairStats };

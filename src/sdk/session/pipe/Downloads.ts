@@ -32,6 +32,38 @@ export interface Download {
   url: string;
 }
 
+/**
+ * A download a page of the run started, as far as it has got: also one no `download()` waited
+ * for (a plain click on an export link). The object is updated in place as it finishes.
+ *
+ * @example
+ * ```ts
+ * import type { DownloadRecord, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * await session.click('Export CSV');
+ * const last: DownloadRecord | undefined = session.downloads.at(-1);
+ * console.log(last?.suggestedFilename, last?.state, last?.path, last?.bytes);
+ * ```
+ * @public
+ */
+export interface DownloadRecord {
+  /** The name the page or server gave it. */
+  suggestedFilename: string;
+  /** The address it came from. */
+  url: string;
+  /** Still coming, saved, or canceled. */
+  state: 'in-progress' | 'completed' | 'canceled';
+  /**
+   * Where the file is once completed: over the pipe, in a folder of the session's that `close()`
+   * removes (named by Chrome's id for it, not by `suggestedFilename`); in attach mode, where the
+   * person's Chrome saved it. Undefined while in progress, or when Chrome did not say.
+   */
+  path?: string;
+  /** Its size once completed. */
+  bytes?: number;
+}
+
 /** What a download source tells: one began, and how it ended (`path`: where the file is now). */
 export type DownloadEvent =
   | { guid: string; state: 'began'; url: string; suggestedFilename: string }
@@ -47,6 +79,8 @@ export interface DownloadSource {
   listen(listener: (event: DownloadEvent) => void): Promise<() => void>;
   /** Whether a finished file is the session's own (moved to `saveAs`) or the person's (copied, left where Chrome saved it). */
   readonly owned: boolean;
+  /** Whether it hears downloads from the start (else only from the first `download()` on). */
+  readonly fromStart: boolean;
   /** Why a completed download has no `path`. */
   readonly noPath: string;
   dispose(): Promise<void>;
@@ -54,9 +88,50 @@ export interface DownloadSource {
 
 type Begun = Extract<DownloadEvent, { state: 'began' }>;
 
-/** `next()` waits for the download the step's click starts, from its source. */
+/** At most this many downloads are kept in {@link Downloads.seen}, the latest. */
+const KEPT = 100;
+
+/**
+ * `next()` waits for the download the step's click starts, from its source; `seen` keeps every
+ * download the source hears, waited for or not, so none goes unsaid.
+ */
 export class Downloads {
-  constructor(private readonly source: DownloadSource) {}
+  /** The downloads heard, oldest first, the latest {@link KEPT}. */
+  readonly seen: DownloadRecord[] = [];
+  #watching: Promise<() => void> | undefined;
+
+  constructor(private readonly source: DownloadSource) {
+    if (source.fromStart) this.#watch();
+  }
+
+  /** Keeps every download the source hears in `seen` (once; a source not set up yet is set up by `next()`). */
+  #watch(): void {
+    if (this.#watching) return;
+    const byGuid = new Map<string, DownloadRecord>();
+    this.#watching = this.source.listen((event) => {
+      if (event.state === 'began') {
+        const record: DownloadRecord = { suggestedFilename: event.suggestedFilename, url: event.url, state: 'in-progress' };
+        byGuid.set(event.guid, record);
+        this.seen.push(record);
+        if (this.seen.length > KEPT) this.seen.splice(0, this.seen.length - KEPT);
+        return;
+      }
+      const record = byGuid.get(event.guid);
+      if (!record) return;
+      byGuid.delete(event.guid);
+      if (event.state === 'canceled') {
+        record.state = 'canceled';
+        return;
+      }
+      // Completed once its size is known: a reader never sees a completed record without it.
+      if (event.path === undefined) record.state = 'completed';
+      else void stat(event.path).then(
+        ({ size }) => Object.assign(record, { state: 'completed', path: event.path, bytes: size }),
+        () => Object.assign(record, { state: 'completed', path: event.path }),
+      );
+    });
+    this.#watching.catch(() => (this.#watching = undefined));
+  }
 
   /**
    * Arms a wait for the next download, before the click that starts it. `done` answers it
@@ -65,6 +140,7 @@ export class Downloads {
   async next(options: { timeoutMs: number; saidMs?: number; saveAs?: string; what: string }): Promise<{ done: Promise<Download>; cancel: () => void }> {
     // The step's timeout, when the wait gets only what is left of it.
     const said = options.saidMs ?? options.timeoutMs;
+    this.#watch();
     let began: Begun | undefined;
     let timer: NodeJS.Timeout | undefined;
     let settle: { resolve: (d: Download) => void; reject: (e: unknown) => void } | undefined;
@@ -99,7 +175,10 @@ export class Downloads {
   }
 
   /** Removes the session's download folder, if it has one (files saved elsewhere stay). */
-  dispose(): Promise<void> {
+  async dispose(): Promise<void> {
+    const watching = this.#watching;
+    this.#watching = undefined;
+    (await watching?.catch(() => undefined))?.();
     return this.source.dispose();
   }
 
@@ -153,6 +232,7 @@ export function pipeDownloads(browser: Browser, folder?: string, setupMs = DOWNL
   if (folder) setUp().catch(() => undefined);
   return {
     owned: true,
+    fromStart: folder !== undefined,
     noPath: 'Chrome did not say where it saved it',
     async listen(listener) {
       const { cdp, dir } = await setUp();
