@@ -29,6 +29,7 @@ export const REQUIREMENTS = {
   'RS-HEADING': 'a descriptor\u2019s heading is the nearest rendered, non-empty heading (h1-h6, role heading) before the element in its tree\u2019s document order, not one that holds it, then before its shadow host; near the element or hundreds of elements away',
   'RS-RECORD': 'beyond v1: resolve with `record` adds twins and peers to the descriptor (what the lock file keeps for repair)',
   'RS-ONE-MODEL': 'beyond v1: one page model: the descriptor recorded for an element and the one repair scores for it on the unchanged page are identical, field by field',
+  'RS-NOT-TEXT': 'beyond v1: a descriptor\u2019s texts (text, name, label, near, row, heading) are page text as targets match it: never the content of a script, style, template or noscript element',
   // Icons in the page model (issue 18)
   'RS-ICON': 'beyond v1: a descriptor names the icons an element shows (`icon`: icon-font class or ligature word); a ligature word is left out of its text and content name unless it is all the element says',
   'RS-PICTURE': 'beyond v1: an element that says nothing (no word in its text, name, aria-label or title) and shows exactly one image is known by its picture (`icon`: the file name stem without directories, query, extension, resolution suffix and content hashes, or an SVG sprite symbol); a data: URL names none',
@@ -320,6 +321,9 @@ export const REQUIREMENTS = {
   'TXT-KEPT': 'a document\u2019s match text is kept from one look to the next and brought up to date with the text, attribute and child-list changes heard in the page and in the shadow roots it was read through; a shadow root attached since, or a slot the page assigns by hand, makes the next look read the page again',
   'TXT-VISIBLE-HOSTS': 'the page\u2019s visible text (a verify of text) reads through every shadow root in it: one attached since the last look with no DOM change, one attached inside such a root, one added or removed with its host, a custom element\u2019s',
   'TXT-PATCHED': 'kept text brought up to date from the changes heard is, after any sequence of changes, the text a fresh read gives for every element (spans, matches and shadow trees included)',
+
+  // What a run leaves behind
+  'RUN-WEBSERVER-STOP': 'the config\u2019s webServer, with every process it started (its process group), is stopped when aite run is interrupted (SIGINT, SIGTERM, SIGHUP) as when it ends: SIGTERM, then SIGKILL, before the process exits',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createConnection, createServer } from 'node:net';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { launch } from '../../src/sdk/index.js';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
 
@@ -76,8 +77,8 @@ function processesWith(needle: string): number[] {
   return found;
 }
 
-function writeScript(dir: string): string {
-  writeFileSync(join(dir, 'aite.config.json'), JSON.stringify({ allow: [server.origin], baseUrl: server.url }));
+function writeScript(dir: string, webServer?: { command: string; url: string }): string {
+  writeFileSync(join(dir, 'aite.config.json'), JSON.stringify({ allow: [server.origin], baseUrl: server.url, ...(webServer ? { webServer } : {}) }));
   writeFileSync(
     join(dir, 'wait.aite.json'),
     JSON.stringify({
@@ -86,6 +87,61 @@ function writeScript(dir: string): string {
     }),
   );
   return 'wait.aite.json';
+}
+
+/**
+ * A config's `webServer` as apps have one: a server that starts a process of its own (a watcher,
+ * a worker) that does not stop when asked (SIGTERM); both pids are written to `pids.json` once it
+ * listens.
+ */
+async function writeWebServer(dir: string): Promise<{ command: string; url: string; port: number; pids: () => number[] }> {
+  const port = await freePort();
+  const file = join(dir, 'web-server.cjs');
+  writeFileSync(
+    file,
+    `const { spawn } = require('node:child_process');
+     const worker = spawn(process.execPath, ['-e', 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+     require('node:http').createServer((q, r) => r.end('ok')).listen(${port}, '127.0.0.1', () =>
+       require('node:fs').writeFileSync(${JSON.stringify(join(dir, 'pids.json'))}, JSON.stringify([process.pid, worker.pid])));`,
+  );
+  return {
+    command: `${JSON.stringify(process.execPath)} ${JSON.stringify(file)}`,
+    url: `http://127.0.0.1:${port}/`,
+    port,
+    pids: () => JSON.parse(readFileSync(join(dir, 'pids.json'), 'utf8')) as number[],
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer().once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+}
+
+/** Whether something accepts connections on the port (within a second). */
+function listening(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = createConnection({ port, host: '127.0.0.1', timeout: 1_000 });
+    const end = (answer: boolean) => () => {
+      socket.destroy();
+      done(answer);
+    };
+    socket.once('connect', end(true)).once('error', end(false)).once('timeout', end(false));
+  });
+}
+
+/** Whether the process lives (a zombie waiting to be reaped does not). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 /** An SDK script that opens a session and waits for ever. */
@@ -106,20 +162,27 @@ describe('row 47: a signal mid-run leaves nothing behind', () => {
     ['SIGTERM', 143],
     ['SIGHUP', 129],
   ] as const) {
-    it(`row 47: ${signal} to \`aite run\`'s process group: Chrome, the temp profile, bridge.json and Chromium's temp dir are gone; exit ${code}`, async () => {
+    it(`[RUN-WEBSERVER-STOP] row 47: ${signal} to \`aite run\`'s process group: Chrome, the temp profile, bridge.json and Chromium's temp dir are gone, so is the config's webServer with its children (its port free); exit ${code}`, async () => {
       const dir = join(scratch, `cli-${signal}`);
       mkdirSync(dir);
-      const script = writeScript(dir);
+      const web = await writeWebServer(dir);
+      const script = writeScript(dir, { command: web.command, url: web.url });
       const child = start([cli, 'run', join(dir, script), '--config', join(dir, 'aite.config.json')]);
       // Mid-run: Chrome is up with its profile under the child's TMPDIR.
       await until(() => processesWith(child.tmp).length > 0 && readdirSync(child.tmp).some((f) => f.startsWith('org.chromium.')), 'Chrome started', child);
       await new Promise((r) => setTimeout(r, 1_000));
-      // As a terminal's Ctrl-C does: the whole group.
+      const pids = web.pids();
+      // Whatever the outcome, nothing of it outlives the test.
+      onTestFinished(() => pids.filter(alive).forEach((pid) => process.kill(pid, 'SIGKILL')));
+      expect(pids.every(alive)).toBe(true);
+      // As a terminal's Ctrl-C does: the whole group (the webServer leads a group of its own).
       process.kill(-child.proc.pid!, signal);
       const ended = await child.ended;
       expect(ended.code, child.output()).toBe(code);
       expect(readdirSync(child.tmp)).toEqual([]);
       expect(processesWith(child.tmp)).toEqual([]);
+      expect(pids.filter(alive), child.output()).toEqual([]);
+      expect(await listening(web.port)).toBe(false);
     }, 60_000);
 
     it(`row 47: ${signal} to an SDK script: the same, exit ${code}`, async () => {

@@ -30,7 +30,7 @@ async function pairsOf(path: string, inFrame = false): Promise<Pair[]> {
 }
 
 describe('[RS-ONE-MODEL] one page model for resolve, record and repair', () => {
-  for (const [path, inFrame] of [['targets.html', false], ['locate.html', false], ['act.html', false], ['verify.html', false], ['todos.html', false], ['icons.html', false], ['targets.html', true]] as const) {
+  for (const [path, inFrame] of [['targets.html', false], ['locate.html', false], ['act.html', false], ['verify.html', false], ['todos.html', false], ['icons.html', false], ['scripts.html', false], ['targets.html', true]] as const) {
     it(`every element of ${path}${inFrame ? ' (its iframe)' : ''}: recorded and live descriptors are identical, field by field`, async () => {
       const all = await pairsOf(path, inFrame);
       expect(all.length).toBeGreaterThan(inFrame ? 1 : 10);
@@ -99,6 +99,19 @@ describe('[RS-ONE-MODEL] one page model for resolve, record and repair', () => {
     // A hidden label alone is all a toggler says.
     const toggler = all.find((p) => p.recorded.tag === 'button' && p.recorded.classes?.includes('toggler'))!;
     expect(toggler.recorded.text).toBe('Toggle navigation');
+  });
+
+  it('[RS-NOT-TEXT] no text of a descriptor, recorded or live, holds what a script, style, template or noscript element contains', async () => {
+    const all = await pairsOf('scripts.html');
+    const save = all.find((p) => p.recorded.text === 'Save settings')!;
+    // The card's text, without the inline script next to the button (its API key reached lock files).
+    expect(save.recorded.near).toBe('Settings Save settings');
+    expect(all.find((p) => p.recorded.tag === 'input')!.recorded.label).toBe('Email');
+    expect(all.length).toBeGreaterThan(4);
+    for (const p of all) {
+      expect(JSON.stringify(p.recorded), p.xpath).not.toMatch(/SECRET/);
+      expect(JSON.stringify(p.live), p.xpath).not.toMatch(/SECRET/);
+    }
   });
 });
 

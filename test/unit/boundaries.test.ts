@@ -23,7 +23,7 @@ const DEPS: Record<string, readonly string[]> = {
   'src/sdk/lock': ['src/sdk/protocol', 'src/sdk/errors', 'node:*', 'zod'],
   'src/sdk/launch': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/identity', 'node:*', 'puppeteer-core', 'zod'],
   'src/sdk/session': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/bridge', 'src/sdk/launch', 'src/sdk/identity', 'src/sdk/lock', 'src/sdk/events', 'node:*', 'puppeteer-core', 'zod'],
-  'src/sdk/config': ['src/sdk/protocol', 'src/sdk/errors', 'node:*', 'zod'],
+  'src/sdk/config': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/launch', 'node:*', 'zod'],
   'src/sdk/report': ['src/sdk/errors', 'node:*', 'zod'],
   'src/sdk/script': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/config', 'src/sdk/launch', 'src/sdk/lock', 'src/sdk/report', 'src/sdk/session', 'node:*', 'yaml', 'zod'],
   'src/sdk/testing': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/session', 'node:*'],

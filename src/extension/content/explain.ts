@@ -1,5 +1,5 @@
 import type { Target } from '../../sdk/protocol/index.js';
-import { cut, fold } from './dom/text.js';
+import { cut, fold, pageText } from './dom/text.js';
 
 // Sentences for failure messages: what was asked and what was found, in a person's words.
 
@@ -28,7 +28,7 @@ export function formatElement(el: Element, text?: string): string {
   if (el.id) head += `#${el.id}`;
   const classes = Array.from(el.classList).slice(0, 2);
   if (classes.length > 0) head += `.${classes.join('.')}`;
-  const t = cut(fold(text ?? el.textContent ?? ''), 40);
+  const t = cut(text !== undefined ? fold(text) : pageText(el), 40);
   return t ? `<${head}> ${q(t)}` : `<${head}>`;
 }
 

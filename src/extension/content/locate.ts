@@ -3,7 +3,7 @@ import { sameRect, topViewportRect } from './dom/geometry.js';
 import { windowOf } from './dom/nodes.js';
 import { composedContains, deepElementFromPoint } from './dom/query.js';
 import { checkState, disabledBy, isEditable } from './dom/state.js';
-import { cut, fold } from './dom/text.js';
+import { cut, pageText } from './dom/text.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
 import { xpathOf } from './dom/xpath.js';
 import { formatElement } from './explain.js';
@@ -142,7 +142,7 @@ function labelOf(hit: Element): Element | null {
 }
 
 function textOf(el: Element): { text?: string } {
-  const t = cut(fold(el.textContent ?? ''), 80);
+  const t = cut(pageText(el), 80);
   return t ? { text: t } : {};
 }
 

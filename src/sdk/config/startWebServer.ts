@@ -1,7 +1,16 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
+import { onProcessEnd } from '../launch/ProcessCleanup.js';
+import { signalGroup, stopGroup } from '../launch/processGroup.js';
 import { UsageError } from '../errors/UsageError.js';
 import type { AiteConfig } from './schema.js';
+
+/** How long a stopped server may take to close (SIGTERM) before it is killed (SIGKILL). */
+const STOP_GRACE_MS = 3_000;
+/** The same when the run is interrupted: within ProcessCleanup's deadline for all cleanups. */
+const SIGNAL_GRACE_MS = 1_500;
+/** How long a killed server's processes may take to go. */
+const STOP_KILL_MS = 1_000;
 
 /**
  * The app a run started (or found running), and how to stop it.
@@ -51,14 +60,25 @@ export async function startWebServer(options: NonNullable<AiteConfig['webServer'
   });
 
   const close = async (): Promise<void> => {
-    if (exited !== undefined) return;
-    signal(child.pid, 'SIGTERM');
-    const stopped = await Promise.race([exit.then(() => true), delay(3000).then(() => false)]);
-    if (!stopped) {
-      signal(child.pid, 'SIGKILL');
-      await exit;
+    unregister();
+    if (child.pid === undefined) return;
+    if (process.platform === 'win32') {
+      if (exited === undefined) child.kill();
+      return;
     }
+    await stopGroup(child.pid, STOP_GRACE_MS, STOP_KILL_MS);
   };
+  // A run interrupted (Ctrl-C, SIGTERM, SIGHUP) or ended without close() stops the server too.
+  // On a signal its cleanup must end within ProcessCleanup's own deadline; on exit nothing can
+  // be awaited, so the group is killed at once rather than asked.
+  const unregister = onProcessEnd((end) => {
+    if (child.pid === undefined || process.platform === 'win32') {
+      child.kill();
+      return;
+    }
+    if (end === 'exit') signalGroup(child.pid, 'SIGKILL');
+    else return stopGroup(child.pid, SIGNAL_GRACE_MS, STOP_KILL_MS).then(() => undefined);
+  });
 
   const deadline = Date.now() + options.timeoutMs;
   while (Date.now() < deadline) {
@@ -81,14 +101,5 @@ async function answers(url: string): Promise<boolean> {
     return response.status < 500;
   } catch {
     return false;
-  }
-}
-
-function signal(pid: number | undefined, name: NodeJS.Signals): void {
-  if (!pid) return;
-  try {
-    process.kill(process.platform === 'win32' ? pid : -pid, name);
-  } catch {
-    // already gone
   }
 }

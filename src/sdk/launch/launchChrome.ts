@@ -2,6 +2,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
 import { profileOwner } from './ChromeSingleton.js';
 import { enableDeveloperMode } from './developerMode.js';
+import { killGroup } from './processGroup.js';
 import { AITE_EXTENSION_ID } from '../identity/ExtensionIdentity.js';
 
 /**
@@ -126,45 +127,6 @@ async function closeQuietly(browser: Browser | undefined): Promise<void> {
   const pid = browser.process()?.pid;
   await Promise.race([browser.close(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]).catch(() => undefined);
   if (pid) killGroup(pid);
-}
-
-/** Kills Chrome and its helpers (puppeteer starts Chrome as the leader of its own process group). */
-export function killGroup(pid: number): void {
-  signalGroup(pid, 'SIGKILL');
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
-/**
- * Ends what is left of Chrome's process group and resolves once none of it lives, or after
- * `deadlineMs` (false then). The browser process can be gone while its helpers are not: after a
- * crash or a kill of the browser process alone nobody kills them, and they take seconds to notice
- * (more under load). Meanwhile the network service writes the HTTP cache index into the profile,
- * so a profile removed before they are gone comes back.
- */
-export async function endGroup(pid: number, deadlineMs: number): Promise<boolean> {
-  const end = Date.now() + deadlineMs;
-  // Only the group (-pid): the leader itself was reaped, and its pid may be another process's now.
-  // A group's id is not reused while any member lives, so -pid still names Chrome's helpers.
-  signalGroup(pid, 'SIGKILL');
-  while (signalGroup(pid, 0)) {
-    if (Date.now() >= end) return false;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return true;
-}
-
-/** Sends `signal` to the process group `pid` leads; whether any process of it was there. */
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Whether Chrome loaded the staged extension from the command line (false when it cannot say). */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { attach, findChrome, stageExtension, type AttachOptions, type Session } from '../../../src/sdk/index.js';
 import { singletonTempDir } from '../../../src/sdk/launch/ChromeSingleton.js';
-import { endGroup } from '../../../src/sdk/launch/launchChrome.js';
+import { endGroup } from '../../../src/sdk/launch/processGroup.js';
 import { startFixtureServer, type FixtureServer } from '../../support/FixtureServer.js';
 import { profileDirOf } from './processes.js';
 

@@ -1,5 +1,5 @@
 import { isSvgElement } from './nodes.js';
-import { fold, TextIndex } from './text.js';
+import { fold, pageText, TextIndex } from './text.js';
 
 // Implicit roles of input types (html-aam). A text-like input with a `list` is a combobox.
 const INPUT_ROLES: Record<string, string> = {
@@ -137,7 +137,7 @@ function labelTextWithout(label: Element, control: Element): string {
   let target: Node = clone;
   for (const i of path) target = target.childNodes[i]!;
   target.parentNode?.removeChild(target);
-  return fold(clone.textContent ?? '');
+  return pageText(clone);
 }
 
 function nativeName(el: Element, texts: TextIndex): string {

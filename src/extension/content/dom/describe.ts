@@ -117,12 +117,12 @@ export function describe(
     if (value !== undefined && value !== null && value !== '') d[key] = value as Descriptor[K];
   };
   set('role', roleOf(el));
-  const icons = iconsOf(el);
+  const icons = iconsOf(el, texts);
   const words = icons?.ligatures ?? [];
   const name = accessibleName(el, texts);
   // A name read from the content holds the ligature words too; an `aria-label` or a label is kept as written.
   set('name', cut(words.length > 0 && name === texts.of(el) ? withoutWords(name, words) : name, TEXT_MAX));
-  set('text', cut(withoutWords(elementText(el), [...words, ...unseenTexts(el)]), TEXT_MAX));
+  set('text', cut(withoutWords(elementText(el), [...words, ...unseenTexts(el, texts)]), TEXT_MAX));
   const ariaLabel = fold(el.getAttribute('aria-label') ?? '');
   const title = fold(el.getAttribute('title') ?? '');
   // An element that says nothing is known by the one picture it shows (a store badge, a logo).
@@ -144,7 +144,7 @@ export function describe(
   };
   const ctx = Object.fromEntries(Object.entries(context).filter(([, v]) => v)) as Descriptor['context'];
   if (ctx && Object.keys(ctx).length > 0) d.context = ctx;
-  set('near', nearText(el, d.text ?? ''));
+  set('near', nearText(el, d.text ?? '', texts));
   set('title', title);
   set('path', pathOf(el));
   d.rect = pageRect(el);
@@ -180,14 +180,14 @@ const ICON_ELEMENTS = 'i, span, em';
  * ligature words, which are not text a person reads. Undefined when it shows none or more than
  * three. An icon-only link ("Twitter" drawn, nothing written) is known by it.
  */
-function iconsOf(el: Element): { names: string[]; ligatures: string[] } | undefined {
+function iconsOf(el: Element, texts: TextIndex): { names: string[]; ligatures: string[] } | undefined {
   const names: string[] = [];
   const ligatures: string[] = [];
   const one = (x: Element): boolean => {
     let name: string | undefined;
     for (const c of x.classList) {
       if (LIGATURE_ICON.test(c)) {
-        const word = fold(x.textContent ?? '');
+        const word = texts.of(x);
         if (word) ligatures.push(word);
         name = word.toLowerCase();
         break;
@@ -212,11 +212,11 @@ const UNSEEN = '.sr-only, .visually-hidden, .screen-reader-text, .visuallyhidden
  * its descendants with a screen-reader-only class whose box is clipped to a pixel or less
  * (Bootstrap's "Home <span class="sr-only">(current)</span>" reads "Home"). They stay in its name.
  */
-function unseenTexts(el: Element): string[] {
+function unseenTexts(el: Element, texts: TextIndex): string[] {
   const out: string[] = [];
   for (const x of el.querySelectorAll(UNSEEN)) {
     const r = x.getBoundingClientRect();
-    const t = fold(x.textContent ?? '');
+    const t = texts.of(x);
     if (t && r.width <= 1 && r.height <= 1) out.push(t);
   }
   return out;
@@ -256,12 +256,13 @@ const NEAR_CHILDREN_MAX = 40;
 /**
  * Text of the closest ancestor (at most 4 levels up, none with more than 40 children) that
  * says more than the element itself: the card, row or group it sits in (Similo's neighbour text).
+ * Page text as targets match it: never the source of a script or style sitting in the card.
  */
-function nearText(el: Element, own: string): string | undefined {
+function nearText(el: Element, own: string, texts: TextIndex): string | undefined {
   let n = composedParent(el);
   for (let depth = 0; n && depth < NEAR_LEVELS && n !== el.ownerDocument.body; depth++, n = composedParent(n)) {
     if (n.childElementCount > NEAR_CHILDREN_MAX) break;
-    const t = fold(n.textContent ?? '');
+    const t = texts.of(n);
     if (t.length > own.length + 1) return cut(t, TEXT_MAX);
   }
   return undefined;

@@ -566,6 +566,14 @@ function lowerSameLength(s: string): string {
   return out;
 }
 
+/**
+ * An element's page text read without an index, as {@link TextIndex.of} reads it (never the
+ * content of a script, style or template): for a message, or an element outside the document.
+ */
+export function pageText(el: Element): string {
+  return fold(rawText(el));
+}
+
 function rawText(el: Element): string {
   const tag = el.localName;
   let out = '';

@@ -1,0 +1,57 @@
+// The processes aite starts (Chrome, the config's web server) each lead a process group of their
+// own, so what they start in turn is stopped with them: these are the ways a group is ended.
+
+/** Kills a process and its group at once (puppeteer starts Chrome as the leader of its own group). */
+export function killGroup(pid: number): void {
+  signalGroup(pid, 'SIGKILL');
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Ends what is left of Chrome's process group and resolves once none of it lives, or after
+ * `deadlineMs` (false then). The browser process can be gone while its helpers are not: after a
+ * crash or a kill of the browser process alone nobody kills them, and they take seconds to notice
+ * (more under load). Meanwhile the network service writes the HTTP cache index into the profile,
+ * so a profile removed before they are gone comes back.
+ */
+export async function endGroup(pid: number, deadlineMs: number): Promise<boolean> {
+  // Only the group (-pid): the leader itself was reaped, and its pid may be another process's now.
+  // A group's id is not reused while any member lives, so -pid still names Chrome's helpers.
+  signalGroup(pid, 'SIGKILL');
+  return groupGone(pid, deadlineMs);
+}
+
+/**
+ * Asks a process group to stop (SIGTERM, so a server can close its connections), kills what is
+ * left of it after `graceMs` (SIGKILL), and resolves once none of it lives, or `killMs` after the
+ * kill (false then). The leader's own exit is not enough: a shell's or npm's children outlive it.
+ */
+export async function stopGroup(pid: number, graceMs: number, killMs: number): Promise<boolean> {
+  if (!signalGroup(pid, 'SIGTERM')) return true;
+  if (await groupGone(pid, graceMs)) return true;
+  signalGroup(pid, 'SIGKILL');
+  return groupGone(pid, killMs);
+}
+
+/** Sends `signal` to the process group `pid` leads; whether any process of it was there. */
+export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function groupGone(pid: number, deadlineMs: number): Promise<boolean> {
+  const end = Date.now() + deadlineMs;
+  while (signalGroup(pid, 0)) {
+    if (Date.now() >= end) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return true;
+}
