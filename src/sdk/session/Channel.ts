@@ -9,7 +9,7 @@ export type Send = <R extends RequestInput>(request: R) => Promise<AnswerOf<R['c
 
 /**
  * One request, its answer as a Tab, Locator or Verify call returns it: without the wire `id`
- * ({@link resultOf}, applied where a Session's own calls end).
+ * (`resultOf`, applied where a Session's own calls end).
  * @internal
  */
 export type ResultSend = <R extends RequestInput>(request: R) => Promise<ResultOf<R['cmd']>>;
