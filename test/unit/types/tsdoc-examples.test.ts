@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { embedRunners, embedVitest } from '../../../tsup.config.js';
 
 // Every export of the public entries ('aite' and its runner subpaths) carries TSDoc with a
 // summary, a release tag and (unless it is @internal) at least one `@example` code block; every example is compiled
@@ -14,11 +15,8 @@ const out = join(root, 'node_modules/.cache/aite-tsdoc-examples');
 /** Each public entry, by the specifier a user imports it with. */
 const ENTRIES: Record<string, string> = {
   aite: 'src/sdk/index.ts',
-  ...Object.fromEntries(
-    readdirSync(join(root, 'src/embed'))
-      .filter((name) => /\.ts$/.test(name) && !/^jestFailures/.test(name))
-      .map((name) => [`aite/${name.replace(/\.ts$/, '')}`, `src/embed/${name}`]),
-  ),
+  // The runner subpaths as the build makes them (a module they share is no entry of its own).
+  ...Object.fromEntries(Object.entries({ ...embedRunners.entry, ...embedVitest.entry }).map(([name, file]) => [`aite/${name}`, file])),
 };
 
 const RELEASE_TAGS = ['public', 'beta', 'alpha', 'internal'];
