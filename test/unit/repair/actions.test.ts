@@ -48,6 +48,7 @@ describe('[RS-ANOTHER-ACTION] what an action element\u2019s name says it does', 
     expect(anotherAction(button('Send Message'), button('Submit'))).toBeUndefined();
     expect(anotherAction(button('SUBSCRIBE'), button('NOTIFY ME!'))).toBeUndefined();
     expect(anotherAction(button('Delete'), button('Remove'))).toBeUndefined();
+    expect(anotherAction(button('Clear completed'), button('Remove completed'))).toBeUndefined();
     expect(anotherAction(button('Add to cart'), button('Add to bag'))).toBeUndefined();
     expect(anotherAction(button('Sign Up!'), button('Choose plan'))).toBeUndefined();
     // A heading's text is what it is, not what it does.

@@ -15,8 +15,8 @@ export const ACTIONS: readonly { action: string; says: readonly string[]; undoes
   { action: 'save', says: ['save', 'store', 'apply'] },
   { action: 'send', says: ['send', 'submit'] },
   { action: 'reset', says: ['reset'], undoes: true },
-  { action: 'delete', says: ['delete', 'remove', 'erase', 'wipe', 'purge', 'destroy', 'trash'], undoes: true },
-  { action: 'clear', says: ['clear', 'empty'], undoes: true },
+  // Taking things away, whatever the word: "Clear completed" became "Remove completed".
+  { action: 'delete', says: ['delete', 'remove', 'erase', 'wipe', 'purge', 'destroy', 'trash', 'clear', 'empty'], undoes: true },
   { action: 'cancel', says: ['cancel', 'discard', 'abort'], undoes: true },
   { action: 'undo', says: ['undo', 'revert'], undoes: true },
   { action: 'revoke', says: ['revoke'], undoes: true },
