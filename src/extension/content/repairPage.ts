@@ -24,6 +24,7 @@ import {
   verdict,
 } from './repair/index.js';
 import type { RepairOutcome } from './repair/types.js';
+import { anotherAction } from './repair/actions.js';
 
 export type { RepairOutcome } from './repair/types.js';
 
@@ -133,15 +134,17 @@ export function rememberedMatch(old: Descriptor, doc: Document, cache: DescribeC
 const msSince = (t0: number): number => Math.round((performance.now() - t0) * 1000) / 1000;
 
 /**
- * Step 1 (§1): the element a remembered field still names, when it scores at least the floor and
- * has the role the target names, if it names one.
+ * Step 1 (§1): the element a remembered field still names, when it scores at least the floor,
+ * has the role the target names, if it names one, and its name says no other action (§3).
  */
 export function repairByField(old: Descriptor, doc: Document, cache: DescribeCache, role?: string): RepairOutcome | undefined {
   const t0 = performance.now();
   const hit = rememberedMatch(old, doc, cache);
   if (!hit) return undefined;
   const found = describe(hit, { cache });
-  if (role && found.role !== role) return undefined;
+  // A remembered id on a button that now says another action is another button (§3): the score
+  // holds it under the act threshold and says why.
+  if ((role && found.role !== role) || anotherAction(old, found)) return undefined;
   const s = rememberedScore(old, found);
   return s >= REMEMBERED_FLOOR ? { ...foundByField(old, hit, found, s), stats: { candidates: 0, lookedAt: 0, scored: 1, ms: msSince(t0) } } : undefined;
 }

@@ -116,6 +116,8 @@ function checkExact(target: Target, old: Descriptor, el: Element): void {
   const why =
     verdict.why === 'peer'
       ? `${what}, one of the elements remembered beside the one it named`
+      : verdict.why === 'action'
+        ? `${what}: ${anotherActionReason(verdict.action!)}`
       : verdict.why === 'context'
         ? `${what}, which has the remembered element's text but not its place (its row, card or heading differs; ${old.twins} other elements shared that text)`
         : verdict.why === 'better'
@@ -133,6 +135,7 @@ function checkExact(target: Target, old: Descriptor, el: Element): void {
       ...diff,
       exact: true,
       ...(verdict.better ? { better: verdict.better.descriptor } : {}),
+      ...(verdict.action ? { action: { now: verdict.action.now, was: verdict.action.was } } : {}),
     },
   );
 }

@@ -419,7 +419,7 @@ export const EXACT_MARGIN = 0.05;
 /** Why an exact match is not taken (locator-repair.md §1). */
 export type ExactVerdict<E = unknown> =
   | { ok: true; score: number }
-  | { ok: false; score: number; why: 'peer' | 'low' | 'context' | 'better'; better?: Scored<E> };
+  | { ok: false; score: number; why: 'peer' | 'low' | 'context' | 'better' | 'action'; better?: Scored<E>; action?: AnotherAction };
 
 /** The exact match as the page hands it over: its descriptor, key and place (dom/describe.ts). */
 export interface ExactMatch<E = unknown> {
@@ -460,6 +460,9 @@ export function checkExactMatch<E>(old: Descriptor, exact: ExactMatch<E>, ranked
   // In a remembered twin's place stands that twin (its row or card), not the remembered element.
   if (inTwinPlace(old, d.tag, exact.place)) return { ok: false, score, why: 'context' };
   if (score < DRIFTED_AT) return { ok: false, score, why: 'low' };
+  // A name that now says another action names another button, whatever else it kept (§3).
+  const action = anotherAction(old, d);
+  if (action) return { ok: false, score, why: 'action', action };
   // Without recorded peers nothing says which neighbour took the remembered text: a match whose
   // text only contains the remembered one ("Recent orders" for a removed "Orders") is a repair in
   // disguise, and must score as a repair must to be acted on.
