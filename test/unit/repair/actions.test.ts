@@ -45,6 +45,8 @@ describe('[RS-ANOTHER-ACTION] what an action element\u2019s name says it does', 
     // Renames within one action, and names that say no listed action, stay repairable.
     expect(anotherAction(button('Sign in'), button('Log in'))).toBeUndefined();
     expect(anotherAction(button('Submit'), button('Send'))).toBeUndefined();
+    expect(anotherAction(button('Sign up!'), button('Submit'))).toBeUndefined();
+    expect(anotherAction(button('Submit'), button('Reset'))?.now).toBe('Reset');
     expect(anotherAction(button('Send Message'), button('Submit'))).toBeUndefined();
     expect(anotherAction(button('SUBSCRIBE'), button('NOTIFY ME!'))).toBeUndefined();
     expect(anotherAction(button('Delete'), button('Remove'))).toBeUndefined();

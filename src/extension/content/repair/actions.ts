@@ -13,7 +13,9 @@ import { words } from './text.js';
  */
 export const ACTIONS: readonly { action: string; says: readonly string[]; undoes?: true }[] = [
   { action: 'save', says: ['save', 'store', 'apply'] },
-  { action: 'send', says: ['send', 'submit'] },
+  // "Submit" is not listed: it names no action of its own, only that the form is sent, whatever
+  // the form does ("Sign up!" and "Send Message" both became "Submit").
+  { action: 'send', says: ['send'] },
   { action: 'reset', says: ['reset'], undoes: true },
   // Taking things away, whatever the word: "Clear completed" became "Remove completed".
   { action: 'delete', says: ['delete', 'remove', 'erase', 'wipe', 'purge', 'destroy', 'trash', 'clear', 'empty'], undoes: true },
