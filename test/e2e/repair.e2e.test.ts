@@ -35,6 +35,8 @@ const settings = (button: string, says: string): string =>
 // A sign-in form whose button is renamed within its action, under a heading that kept the old name.
 const signIn = (button: string): string =>
   `<main><h1>Sign in</h1><form onsubmit="event.preventDefault(); msg.textContent='Welcome'"><label for="u">Username</label> <input id="u"> <button type="submit">${button}</button></form><p id="msg"></p></main>`;
+PAGES['save-id.html'] = settings('Save settings', 'SAVED').replace('<button ', '<button id="apply" ');
+PAGES['reset-id.html'] = settings('Reset settings', 'WIPED').replace('<button ', '<button id="apply" ');
 PAGES['signin-old.html'] = signIn('Sign in');
 PAGES['signin-new.html'] = signIn('Log in');
 
@@ -189,6 +191,20 @@ describe('repair in real Chromium, through the extension', () => {
     expect(error.detail.candidate).toMatchObject({ tag: 'button', name: 'Log in' });
     expect(error.detail.action).toBeUndefined();
     expect(error.message).not.toMatch(/equally close|different action/);
+  });
+
+  it('[RS-ANOTHER-ACTION] [RS-CHECK-EXACT] a remembered id, or an exact css target, on a button that now resets is not taken', async () => {
+    const old = await remembered('save-id.html', { text: 'Save settings' });
+    await session.tab.navigate(`${origin}/reset-id.html`);
+    // The id still names one button; its name says it resets: the score holds it, with the words.
+    const byField = await failure(session.locator.resolve({ text: 'Save settings' }, { descriptor: old }));
+    expect(byField.reason).toBe('drifted');
+    expect(byField.detail.action).toEqual({ now: 'Reset', was: 'Save' });
+    const exact = await failure(session.locator.resolve({ css: '#apply' }, { descriptor: old, checkExact: true }));
+    expect(exact.reason).toBe('drifted');
+    expect(exact.detail.exact).toBe(true);
+    expect(exact.detail.action).toEqual({ now: 'Reset', was: 'Save' });
+    expect(exact.message).toContain('a different action than "Save"');
   });
 
   it('[RS-ANOTHER-ACTION] a saved button replaced in its place by one that resets: refused as drifted with the words, never clicked', async () => {
