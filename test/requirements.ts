@@ -40,6 +40,9 @@ export const REQUIREMENTS = {
   // Twins told apart by their order (issue 18)
   'RS-TWIN-ORDER': 'beyond v1: a descriptor recorded with `record` remembers its place among its twins (`twinIndex`); repair takes the best of candidates that are twins of each other, and nothing else tells apart, only when it stands at that place',
   'RS-REPAIR-NOT-FOUND': 'nothing close enough answers not-found with repairTried, bestScore, and a note above 2000 elements',
+  'RS-ANOTHER-ACTION': 'beyond v1: repair never acts on a candidate for a remembered button, link or menu item whose name says another action than the remembered name (one vocabulary: a destructive action it did not name, or any other action when it named one; "Save settings" -> "Reset settings"); it answers drifted with detail.action and a message naming the words; renames of one action ("Sign in" -> "Log in") stay repairable',
+  'RS-REPAIR-ROLE': 'beyond v1: a target that names a role is repaired only to elements of that role: an element of another role is neither a candidate nor a rival',
+  'RS-REPAIR-AMBIGUOUS-SCORES': 'an ambiguous repair says each close candidate\u2019s score and that they are within the 0.15 gap of the best, the numbers its detail carries; never "equally close" for different scores',
   'LOC-ANSWER': 'locate answers x, y, rect, tag, editable (kind, checked for checkboxes and radios) in viewport pixels',
   'LOC-CHECKS': 'locate scrolls into view and requires the element visible and enabled',
   'LOC-COVERED': 'locate answers not-visible with coveredBy when the middle of the element hits another element',

@@ -119,7 +119,7 @@ export interface Run {
   /** The exact match scored below the drifted threshold: refused as `drifted` (`checkExact`). */
   refusedExact?: boolean;
   /** Why checkExact refused it. */
-  exactWhy?: 'peer' | 'low' | 'context' | 'better';
+  exactWhy?: 'peer' | 'low' | 'context' | 'better' | 'action';
   ok?: boolean;
   via?: string;
   /** Release pairs: the answer of the score alone (the remembered-field step off), by xpath; undefined when it refused. */
@@ -139,10 +139,13 @@ export interface Run {
 
 export type Mode = 'ours' | 'similo';
 
-/** Repair as `resolve` runs it (remembered fields, then the score), or the score alone (`scoreOnly`). */
-function repairAs(mode: Mode, old: Descriptor, scoreOnly: boolean): RepairOutcome | undefined {
+/**
+ * Repair as `resolve` runs it (remembered fields, then the score; only elements of the role the
+ * target names, if it names one), or the score alone (`scoreOnly`).
+ */
+function repairAs(mode: Mode, old: Descriptor, scoreOnly: boolean, role?: string): RepairOutcome | undefined {
   if (mode === 'similo') return scoreOnly ? similoByScore(old, document) : similoRepair(old, document);
-  return scoreOnly ? repairByScore(old, document, new DescribeCache()) : repair(old);
+  return scoreOnly ? repairByScore(old, document, new DescribeCache(), role) : repair(old, { role });
 }
 
 /** One `resolve` with a descriptor, as the content script answers it. */
@@ -155,9 +158,10 @@ export function resolveWithRepair(t: Target, old: Descriptor, mode: Mode = 'ours
     return { exact: 'found', exactXpath: xp(exact.element), exactScore: verdict.score, ...(!verdict.ok ? { refusedExact: true, exactWhy: verdict.why } : {}) };
   }
   if (exact.status !== 'not-found' && !forceRepair) return { exact: exact.status };
-  const out = repairAs(mode, old, scoreOnly);
+  const role = t.role?.toLowerCase();
+  const out = repairAs(mode, old, scoreOnly, role);
   if (!out) return { exact: exact.status, ok: false, reason: 'internal' };
-  const alone = forceRepair && !scoreOnly ? repairAs(mode, old, true) : undefined;
+  const alone = forceRepair && !scoreOnly ? repairAs(mode, old, true, role) : undefined;
   const base = {
     exact: exact.status,
     ms: out.stats?.ms,

@@ -29,6 +29,17 @@ const PAGES: Record<string, string> = {
   'big-new.html': `<section>${Array.from({ length: 2200 }, (_, i) => `<p>Line ${i}</p>`).join('')}</section><main><h2>Payment</h2><a href="/x">Help</a></main>`,
 };
 
+// A settings page whose "Save settings" is replaced in place by a button that does another thing.
+const settings = (button: string, says: string): string =>
+  `<main><h1>Settings</h1><label>Theme <select><option>Light</option></select></label><button type="button" onclick="o.textContent='${says}'">${button}</button><p id="o">-</p></main>`;
+// A sign-in form whose button is renamed within its action, under a heading that kept the old name.
+const signIn = (button: string): string =>
+  `<main><h1>Sign in</h1><form onsubmit="event.preventDefault(); msg.textContent='Welcome'"><label for="u">Username</label> <input id="u"> <button type="submit">${button}</button></form><p id="msg"></p></main>`;
+PAGES['save-id.html'] = settings('Save settings', 'SAVED').replace('<button ', '<button id="apply" ');
+PAGES['reset-id.html'] = settings('Reset settings', 'WIPED').replace('<button ', '<button id="apply" ');
+PAGES['signin-old.html'] = signIn('Sign in');
+PAGES['signin-new.html'] = signIn('Log in');
+
 // One table before and after its rows were reordered; the page counts the clicks of each Delete.
 function rows(order: string, renamed?: string): string {
   const people: Record<string, [string, string, string]> = {
@@ -52,6 +63,7 @@ PAGES['rows-reordered.html'] = rows('GAT');
 PAGES['rows-renamed.html'] = rows('AGT', 'A');
 PAGES['rows-gone.html'] = rows('GT');
 let rowsNow = PAGES['rows-old.html'];
+let settingsNow = settings('Save settings', 'SAVED');
 
 /** A session of its own with a lock file, whose first click (row A's Delete) is recorded and saved. */
 async function withRecordedRow(run: (own: Session, lockFile: string) => Promise<void>): Promise<void> {
@@ -76,7 +88,7 @@ let origin: string;
 let session: Session;
 
 beforeAll(async () => {
-  server = await servePages((path) => (path === 'rows.html' ? rowsNow : PAGES[path]));
+  server = await servePages((path) => (path === 'rows.html' ? rowsNow : path === 'settings.html' ? settingsNow : PAGES[path]));
   origin = server.origin;
   session = await launch({ allow: [origin], timeoutMs: 3000 });
 });
@@ -155,15 +167,77 @@ describe('repair in real Chromium, through the extension', () => {
     expect(String(gone.detail.note)).toMatch(/2000/);
   });
 
-  it('[RS-REPAIR-AMBIGUOUS] two equally close candidates are refused as ambiguous, never guessed', async () => {
+  it('[RS-REPAIR-AMBIGUOUS] [RS-REPAIR-AMBIGUOUS-SCORES] two equally close candidates are refused as ambiguous, never guessed, and the message says their scores', async () => {
     const old = await remembered('twins-old.html', { text: 'Open' });
     await session.tab.navigate(`${origin}/twins-new.html`);
     const error = await failure(session.locator.resolve({ text: 'Open', exact: true }, { descriptor: old }));
     expect(error.reason).toBe('ambiguous');
     expect(error.detail.repair).toBe(true);
-    expect((error.detail.candidates as unknown[]).length).toBeGreaterThanOrEqual(2);
+    const candidates = error.detail.candidates as { score: number }[];
+    expect(candidates.length).toBeGreaterThanOrEqual(2);
     // Each says how it differs from the remembered element, so none is taken for it unread.
     for (const c of error.detail.candidates as Array<{ changes: string[] }>) expect(c.changes).toContain('text "Open" -> "Open it"');
+    // The message says the numbers its detail carries, and why they were too close to choose.
+    for (const c of candidates) expect(error.message).toContain(c.score.toFixed(2));
+    expect(error.message).toMatch(/more than 0\.15/);
+    const same = candidates.every((c) => c.score === candidates[0]!.score);
+    expect(error.message).toMatch(same ? /score the same/ : /within 0\.15 of the best/);
+    expect(error.message).not.toMatch(/equally close/);
+  });
+
+  it('[RS-REPAIR-ROLE] [RS-REPAIR-AMBIGUOUS-SCORES] a role target renamed within its action: the heading that kept the old name is no rival', async () => {
+    const old = await remembered('signin-old.html', { role: 'button', name: 'Sign in' });
+    await session.tab.navigate(`${origin}/signin-new.html`);
+    const error = await failure(session.locator.resolve({ role: 'button', name: 'Sign in' }, { descriptor: old }));
+    // "Log in" keeps too little of "Sign in" to be acted on, but it alone is proposed.
+    expect(error.reason).toBe('drifted');
+    expect(error.detail.candidate).toMatchObject({ tag: 'button', name: 'Log in' });
+    expect(error.detail.action).toBeUndefined();
+    expect(error.message).not.toMatch(/equally close|different action/);
+  });
+
+  it('[RS-ANOTHER-ACTION] [RS-CHECK-EXACT] a remembered id, or an exact css target, on a button that now resets is not taken', async () => {
+    const old = await remembered('save-id.html', { text: 'Save settings' });
+    await session.tab.navigate(`${origin}/reset-id.html`);
+    // The id still names one button; its name says it resets: the score holds it, with the words.
+    const byField = await failure(session.locator.resolve({ text: 'Save settings' }, { descriptor: old }));
+    expect(byField.reason).toBe('drifted');
+    expect(byField.detail.action).toEqual({ now: 'Reset', was: 'Save' });
+    const exact = await failure(session.locator.resolve({ css: '#apply' }, { descriptor: old, checkExact: true }));
+    expect(exact.reason).toBe('drifted');
+    expect(exact.detail.exact).toBe(true);
+    expect(exact.detail.action).toEqual({ now: 'Reset', was: 'Save' });
+    expect(exact.message).toContain('a different action than "Save"');
+  });
+
+  it('[RS-ANOTHER-ACTION] a saved button replaced in its place by one that resets: refused as drifted with the words, never clicked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aite-lock-'));
+    const own = await launch({ allow: [origin], timeoutMs: 3000, lockFile: join(dir, 'aite.lock.json') });
+    try {
+      settingsNow = settings('Save settings', 'SAVED');
+      await own.tab.navigate(`${origin}/settings.html`);
+      await own.click('Save settings');
+      expect((await own.locator.read({ css: '#o' })).text).toBe('SAVED');
+      await own.lock!.save();
+      settingsNow = settings('Reset settings', 'WIPED');
+      await own.tab.navigate(`${origin}/settings.html`);
+      const error = await failure(own.click('Save settings'));
+      expect(error.reason).toBe('drifted');
+      expect(error.detail.candidate).toMatchObject({ tag: 'button', name: 'Reset settings' });
+      expect(error.detail.action).toEqual({ now: 'Reset', was: 'Save' });
+      expect(error.message).toContain('its name now says "Reset", a different action than "Save"');
+      expect((await own.locator.read({ css: '#o' })).text).toBe('-');
+      // Renamed within its action, the same button is repaired and clicked.
+      settingsNow = settings('Store settings', 'SAVED');
+      await own.tab.navigate(`${origin}/settings.html`);
+      const step = await own.click('Save settings');
+      expect(step.repaired).toBe(true);
+      expect((await own.locator.read({ css: '#o' })).text).toBe('SAVED');
+    } finally {
+      await own.close();
+      settingsNow = settings('Save settings', 'SAVED');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('[RS-RECORD] with record, the descriptor also remembers its twins and the neighbours beside it', async () => {

@@ -24,6 +24,7 @@ import {
   verdict,
 } from './repair/index.js';
 import type { RepairOutcome } from './repair/types.js';
+import { anotherAction } from './repair/actions.js';
 
 export type { RepairOutcome } from './repair/types.js';
 
@@ -132,36 +133,43 @@ export function rememberedMatch(old: Descriptor, doc: Document, cache: DescribeC
 
 const msSince = (t0: number): number => Math.round((performance.now() - t0) * 1000) / 1000;
 
-/** Step 1 (§1): the element a remembered field still names, when it scores at least the floor. */
-export function repairByField(old: Descriptor, doc: Document, cache: DescribeCache): RepairOutcome | undefined {
+/**
+ * Step 1 (§1): the element a remembered field still names, when it scores at least the floor,
+ * has the role the target names, if it names one, and its name says no other action (§3).
+ */
+export function repairByField(old: Descriptor, doc: Document, cache: DescribeCache, role?: string): RepairOutcome | undefined {
   const t0 = performance.now();
   const hit = rememberedMatch(old, doc, cache);
   if (!hit) return undefined;
   const found = describe(hit, { cache });
+  // A remembered id on a button that now says another action is another button (§3): the score
+  // holds it under the act threshold and says why.
+  if ((role && found.role !== role) || anotherAction(old, found)) return undefined;
   const s = rememberedScore(old, found);
   return s >= REMEMBERED_FLOOR ? { ...foundByField(old, hit, found, s), stats: { candidates: 0, lookedAt: 0, scored: 1, ms: msSince(t0) } } : undefined;
 }
 
 /** Step 2 (§2–§4): the page's candidates, scored and answered. */
-export function repairByScore(old: Descriptor, doc: Document, cache: DescribeCache): RepairOutcome {
+export function repairByScore(old: Descriptor, doc: Document, cache: DescribeCache, role?: string): RepairOutcome {
   const t0 = performance.now();
   const { candidates, total, lookedAt, placedTwins } = pageCandidates(old, doc, cache);
-  const ranked = rankCandidates(old, candidates, { placedTwins });
+  const ranked = rankCandidates(old, candidates, { placedTwins, role });
   const note = total > MAX_LOOKED_AT ? `the page has ${total} candidate elements; repair looked at ${lookedAt} of them` : undefined;
   return { ...verdict(old, ranked, note), stats: { candidates: total, lookedAt, scored: ranked.length, ms: msSince(t0) } };
 }
 
 /**
  * Repairs a target whose exact match is gone, from the descriptor the lock file remembers: the
- * remembered fields, then the score. Returns undefined only when there is no document to look in
+ * remembered fields, then the score; `role` is the role the target names, if any (only elements
+ * of that role are candidates). Returns undefined only when there is no document to look in
  * (resolve then keeps waiting).
  */
-export function repair(old: Descriptor, opts: { doc?: Document } = {}): RepairOutcome | undefined {
+export function repair(old: Descriptor, opts: { doc?: Document; role?: string | undefined } = {}): RepairOutcome | undefined {
   const t0 = performance.now();
   const doc = opts.doc ?? (typeof document === 'undefined' ? undefined : document);
   if (!doc?.body) return undefined;
   const cache = new DescribeCache();
-  const out = repairByField(old, doc, cache) ?? repairByScore(old, doc, cache);
+  const out = repairByField(old, doc, cache, opts.role) ?? repairByScore(old, doc, cache, opts.role);
   return { ...out, stats: { ...out.stats!, ms: msSince(t0) } };
 }
 

@@ -9,6 +9,8 @@ import { armOn } from './guard.js';
 import { prepare, refuseFileInput } from './locate.js';
 import { checkExactMatch, repair, type RepairOutcome } from './repairPage.js';
 import { describeChanges } from './repair/changes.js';
+import { anotherActionReason } from './repair/actions.js';
+import { GAP } from './repair/index.js';
 import { ambiguousFailure, evaluate, missFailure, pickStep, plainNotFound, type Evaluation, type Resolution } from './Resolver.js';
 import { activity, documentSettled, done, pending, settle } from './settle.js';
 
@@ -54,7 +56,7 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
     if (s.done || !repairable(ev)) return s;
     if (!documentSettled(REPAIR_QUIET_MS)) return pending(ev, Math.max(1, REPAIR_QUIET_MS - activity.quietMs() + 1));
     repairTried = true;
-    const outcome = repair(descriptor!, { doc: documentOf(target) });
+    const outcome = repair(descriptor!, { doc: documentOf(target), role: target.role?.toLowerCase() });
     return outcome ? done({ kind: 'repair', outcome }) : s;
   }, timeoutMs);
 
@@ -62,7 +64,7 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
   if (step.done) outcome = step.value;
   else {
     const last = step.last;
-    const late = repairable(last) ? repair(descriptor!, { doc: documentOf(target) }) : undefined;
+    const late = repairable(last) ? repair(descriptor!, { doc: documentOf(target), role: target.role?.toLowerCase() }) : undefined;
     if (!late) throw missFailure(target, last, timeoutMs);
     outcome = { kind: 'repair', outcome: late };
   }
@@ -120,6 +122,8 @@ function checkExact(target: Target, old: Descriptor, el: Element): void {
   const why =
     verdict.why === 'peer'
       ? `${what}, one of the elements remembered beside the one it named`
+      : verdict.why === 'action'
+        ? `${what}: ${anotherActionReason(verdict.action!)}`
       : verdict.why === 'context'
         ? `${what}, which has the remembered element's text but not its place (its row, card or heading differs; ${old.twins} other elements shared that text)`
         : verdict.why === 'better'
@@ -145,26 +149,38 @@ function checkExact(target: Target, old: Descriptor, el: Element): void {
       ...diff,
       exact: true,
       ...(better ? { better: better.descriptor, betterChanges: betterChanges!.changes } : {}),
+      ...(verdict.action ? { action: { now: verdict.action.now, was: verdict.action.was } } : {}),
     },
   );
+}
+
+/**
+ * Why repair chose none of its closest candidates, from the scores the failure's detail carries:
+ * each one's score, and that they are within the gap of the best (locator-repair.md §4).
+ */
+function ambiguousRepairMessage(target: Target, candidates: readonly { descriptor: Descriptor; score: number }[]): string {
+  const scores = candidates.map((c) => `${q(c.descriptor.text ?? c.descriptor.name ?? c.descriptor.tag)} (${c.descriptor.tag}) ${c.score.toFixed(2)}`);
+  const best = candidates[0]!.score;
+  const spread = best - candidates[candidates.length - 1]!.score;
+  const close = spread === 0 ? `${candidates.length} elements score the same against the remembered one` : `${candidates.length} elements are within ${GAP.toFixed(2)} of the best score against the remembered one`;
+  return `Nothing matches ${formatTarget(target)} any more, and ${close} (${scores.join(', ')}): a repair needs its best ahead of every other by more than ${GAP.toFixed(2)}, so none is chosen. Update the target.`;
 }
 
 function repairAnswer(id: number, target: Target, old: Descriptor, o: RepairOutcome, record: boolean | undefined): { answer: AnswerOf<'resolve'>; element: Element } {
   switch (o.kind) {
     case 'found':
       return { answer: { id, ok: true, descriptor: described(o.element, target, record), matches: 1, repaired: true, via: o.via, repair: o.repair }, element: o.element };
-    case 'drifted':
+    case 'drifted': {
+      // Another action is refused whatever the score: the words say why, the score would not.
+      const why = o.action ? `, but ${anotherActionReason(o.action)}: it is never acted on in its place` : ', too little to act on';
       throw new CommandFailure(
         'drifted',
-        `Nothing matches ${formatTarget(target)} any more; the closest element, ${q(o.candidate.text ?? o.candidate.name ?? o.candidate.tag)}, scores ${o.score.toFixed(2)} against the remembered one (changed: ${o.changes.join('; ') || o.changed.join(', ')}), too little to act on. Check it and update the target or the lock file.`,
-        { target, candidate: o.candidate, score: o.score, runnerUp: o.runnerUp, old: o.old, changed: o.changed, changes: o.changes },
+        `Nothing matches ${formatTarget(target)} any more; the closest element, ${q(o.candidate.text ?? o.candidate.name ?? o.candidate.tag)}, scores ${o.score.toFixed(2)} against the remembered one (changed: ${o.changes.join('; ') || o.changed.join(', ')})${why}. Check it and update the target or the lock file.`,
+        { target, candidate: o.candidate, score: o.score, runnerUp: o.runnerUp, old: o.old, changed: o.changed, changes: o.changes, ...(o.action ? { action: { now: o.action.now, was: o.action.was } } : {}) },
       );
+    }
     case 'ambiguous':
-      throw new CommandFailure(
-        'ambiguous',
-        `Nothing matches ${formatTarget(target)} any more, and ${o.candidates.length} elements are equally close to the remembered one; none is chosen. Update the target.`,
-        { target, repair: true, candidates: o.candidates, old: o.old },
-      );
+      throw new CommandFailure('ambiguous', ambiguousRepairMessage(target, o.candidates), { target, repair: true, candidates: o.candidates, old: o.old });
     case 'not-found': {
       const base = plainNotFound(target, 'the page had settled');
       const note = o.note ? ` ${o.note}` : '';

@@ -6,6 +6,7 @@ import { type Descriptor, withoutHandle } from '../../../sdk/protocol/index.js';
 import { describeChanges } from './changes.js';
 import { type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, keptIdentifier, knownByIconOnly, namePlace, ownContext, rarity, slotSim, weightsFor } from './score.js';
 import { inTwinPlace, isPeer, tagFamily } from './candidates.js';
+import { type AnotherAction, anotherAction } from './actions.js';
 import { fold } from '../dom/text.js';
 import type { RepairOutcome } from './types.js';
 import { WEIGHTS } from './weights.js';
@@ -47,6 +48,8 @@ export interface Scored<E = unknown> extends Candidate<E> {
   sims: FieldSim[];
   /** What it shares of the remembered element's identity (score.ts `identityOf`). */
   identity?: number;
+  /** Its name says another action than the remembered one's (actions.ts): never acted on. */
+  action?: AnotherAction | undefined;
 }
 
 export interface RepairOptions {
@@ -57,6 +60,12 @@ export interface RepairOptions {
    * when a renamed group is read ({@link byRenamedGroup}): its members that stayed where they stood.
    */
   placedTwins?: (() => readonly PlacedTwin[]) | undefined;
+  /**
+   * The role the target names (`{ role: 'button', name: 'Sign in' }`), when it names one: an
+   * element of another role is not what the target asks for, so it is neither a candidate nor a
+   * rival (the page's `<h1>Sign in</h1>` for a renamed button).
+   */
+  role?: string | undefined;
 }
 
 /** An element left out as a twin in its remembered place: its descriptor and its place in the order of its kind. */
@@ -209,10 +218,15 @@ function nameOnlyUnrecorded(old: Descriptor, sims: readonly FieldSim[], name: nu
   return !sims.some(([f, s, p]) => p === 1 && s >= KEPT_BELOW && (f === 'classes' || f === 'icon'));
 }
 
-/** The score once calibrated to mean the same on every page (§3): place only; renamed and moved; placed like its twins; an icon elsewhere; a name only. */
-function absolute(old: Descriptor, score: number, identity: number, sims: readonly FieldSim[]): number {
+/**
+ * The score once calibrated to mean the same on every page (§3): place only; another action;
+ * renamed and moved; placed like its twins; an icon elsewhere; a name only.
+ */
+function absolute(old: Descriptor, score: number, identity: number, sims: readonly FieldSim[], action: AnotherAction | undefined): number {
   const s = score * placeFactor(identity);
-  if (placedLikeItsTwins(old, sims) || iconOnlyElsewhere(old, sims)) return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
+  // A button whose name now says another action ("Save settings" → "Reset settings") is another
+  // button, however much else it kept: proposed with the words that differ, never acted on.
+  if (action || placedLikeItsTwins(old, sims) || iconOnlyElsewhere(old, sims)) return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
   const { name, place } = namePlace(sims);
   if (nameOnlyUnrecorded(old, sims, name, place)) return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
   if (name === undefined || place === undefined || name >= KEPT_BELOW || place >= KEPT_BELOW) return s;
@@ -231,7 +245,7 @@ const asScored = (d: Described): Descriptor => (d.sharedId && d.descriptor.id ? 
  * The score of each described candidate against the remembered descriptor, in their order: the
  * part of repair that needs no page (the benchmark's replay calls it with a dump's descriptors).
  */
-export function scoreDescribed(old: Descriptor, described: readonly Described[], opts: RepairOptions = {}): { score: number; sims: FieldSim[]; identity: number }[] {
+export function scoreDescribed(old: Descriptor, described: readonly Described[], opts: RepairOptions = {}): { score: number; sims: FieldSim[]; identity: number; action: AnotherAction | undefined }[] {
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
   const own = described.map(asScored);
   const rare = rarity(own);
@@ -240,7 +254,8 @@ export function scoreDescribed(old: Descriptor, described: readonly Described[],
   return described.map((_, i) => {
     const sims = allSims[i]!;
     const identity = identityOf(old, own[i]!, W);
-    return { score: absolute(old, combine(sims, W, contrast), identity, sims), sims, identity };
+    const action = anotherAction(old, own[i]!);
+    return { score: absolute(old, combine(sims, W, contrast), identity, sims, action), sims, identity, action };
   });
 }
 
@@ -253,7 +268,7 @@ export function scoreDescribed(old: Descriptor, described: readonly Described[],
  * could only be proposed, and a second look must not make a proposal an act. Returns the
  * candidates sorted again.
  */
-export function contrastClose<T extends { score: number; sims: FieldSim[]; identity?: number }>(old: Descriptor, ranked: readonly T[], weights: Weights = WEIGHTS): T[] {
+export function contrastClose<T extends { score: number; sims: FieldSim[]; identity?: number; action?: AnotherAction | undefined }>(old: Descriptor, ranked: readonly T[], weights: Weights = WEIGHTS): T[] {
   const best = ranked[0];
   if (!best || best.score < ACT_AT) return [...ranked];
   const close = ranked.filter((r) => best.score - r.score <= GAP);
@@ -261,7 +276,7 @@ export function contrastClose<T extends { score: number; sims: FieldSim[]; ident
   const W = weightsFor(old, weights);
   const contrast = contrastOf(close.map((r) => r.sims), W, { ...W.contrast, top: close.length });
   const again = new Set<T>(close);
-  return ranked.map((r) => (again.has(r) ? { ...r, score: absolute(old, combine(r.sims, W, contrast), r.identity ?? 1, r.sims) } : r)).sort((a, b) => b.score - a.score);
+  return ranked.map((r) => (again.has(r) ? { ...r, score: absolute(old, combine(r.sims, W, contrast), r.identity ?? 1, r.sims, r.action) } : r)).sort((a, b) => b.score - a.score);
 }
 
 /**
@@ -351,6 +366,8 @@ export function byRenamedGroup<T extends Candidate & Scored>(old: Descriptor, ra
   const at = group.filter((r, i) => r.score === best.score && orders[i] === want);
   if (at.length !== 1) return [...ranked];
   const chosen = at[0]!;
+  // A group whose new label says another action was not renamed: it does something else now.
+  if (chosen.action) return [...ranked];
   const ctx = twinContext(old);
   if (ctx && group.some((r) => simOf(r.sims, ctx) > simOf(chosen.sims, ctx))) return [...ranked];
   const rest = ranked.filter((r) => !group.includes(r));
@@ -364,7 +381,8 @@ export function byRenamedGroup<T extends Candidate & Scored>(old: Descriptor, ra
  * over them, wrappers merged, the second look at close candidates, and twins told apart by their
  * order (§2, §3).
  */
-export function rankCandidates<T extends Candidate>(old: Descriptor, cands: readonly T[], opts: RepairOptions = {}): (T & Scored)[] {
+export function rankCandidates<T extends Candidate>(old: Descriptor, all: readonly T[], opts: RepairOptions = {}): (T & Scored)[] {
+  const cands = opts.role ? all.filter((c) => c.descriptor.role === opts.role) : all;
   const scored = scoreDescribed(old, cands, opts);
   const ranked = cands.map((c, i) => ({ ...c, ...scored[i]! })).sort((a, b) => b.score - a.score);
   return byRenamedGroup(old, byTwinOrder(old, contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights)), opts);
@@ -406,7 +424,7 @@ export const EXACT_MARGIN = 0.05;
  */
 export type ExactVerdict<E = unknown> =
   | { ok: true; score: number }
-  | { ok: false; score: number; why: 'peer' | 'low' | 'context' | 'better'; better?: Scored<E> };
+  | { ok: false; score: number; why: 'peer' | 'low' | 'context' | 'better' | 'action'; better?: Scored<E>; action?: AnotherAction };
 
 /** The exact match as the page hands it over: its descriptor, key and place (dom/describe.ts). */
 export interface ExactMatch<E = unknown> {
@@ -451,7 +469,7 @@ export function checkExactMatch<E>(old: Descriptor, exact: ExactMatch<E>, ranked
     const mine = all.find((r) => r.ref === exact.ref || nested(r.descriptor, d));
     return { mine, other: all.find((r) => r !== mine && !nested(r.descriptor, d)) };
   };
-  const refuse = (why: 'peer' | 'low' | 'context'): ExactVerdict<E> => {
+  const refuse = (why: 'peer' | 'low' | 'context' | 'action'): ExactVerdict<E> & { ok: false } => {
     const { other } = page();
     return { ok: false, score, why, ...(other && other.score >= DRIFTED_AT ? { better: other } : {}) };
   };
@@ -459,6 +477,9 @@ export function checkExactMatch<E>(old: Descriptor, exact: ExactMatch<E>, ranked
   // In a remembered twin's place stands that twin (its row or card), not the remembered element.
   if (inTwinPlace(old, d.tag, exact.place)) return refuse('context');
   if (score < DRIFTED_AT) return refuse('low');
+  // A name that now says another action names another button, whatever else it kept (§3).
+  const action = anotherAction(old, d);
+  if (action) return { ...refuse('action'), action };
   // Without recorded peers nothing says which neighbour took the remembered text: a match whose
   // text only contains the remembered one ("Recent orders" for a removed "Orders") is a repair in
   // disguise, and must score as a repair must to be acted on.
@@ -512,7 +533,7 @@ export function verdict<E>(old: Descriptor, ranked: readonly Scored<E>[], note?:
   }
   const diff = describeChanges(old, best.descriptor);
   if (kind === 'drifted') {
-    return { kind: 'drifted', candidate: best.descriptor, score: bestScore, runnerUp, old: oldClean, ...diff, elements: [best.ref] };
+    return { kind: 'drifted', candidate: best.descriptor, score: bestScore, runnerUp, old: oldClean, ...diff, ...(best.action ? { action: best.action } : {}), elements: [best.ref] };
   }
   return { kind: 'found', via: 'repair', element: best.ref, repair: { score: bestScore, runnerUp, old: oldClean, ...diff }, elements: [best.ref] };
 }

@@ -1,4 +1,5 @@
 import type { Descriptor, Repair } from '../../../sdk/protocol/index.js';
+import type { AnotherAction } from './actions.js';
 
 /** What repair measured, for the benchmark and the report (never on the wire by itself). */
 export interface RepairStats {
@@ -17,7 +18,8 @@ export interface RepairStats {
  * (protocol-v1 "resolve may carry descriptor"):
  * - `found`: ok answer, `repaired: true`, with `via` and the `repair` object. The element is
  *   returned (not a descriptor) so resolve describes it and gives it a handle like any match.
- * - `drifted`: failure `drifted`, a candidate between 0.60 and 0.85 that is never acted on.
+ * - `drifted`: failure `drifted`, a candidate between 0.60 and 0.85 that is never acted on;
+ *   `action` when its name says another action than the remembered one's (actions.ts).
  * - `ambiguous`: failure `ambiguous` with `repair: true` (two candidates within 0.15), each with
  *   what changed against the remembered element (`changes`).
  * - `not-found`: the plain not-found plus `repairTried: true`, `bestScore` and `note`
@@ -35,6 +37,7 @@ export type RepairOutcome<E = Element> = (
       old: Descriptor;
       changed: string[];
       changes: string[];
+      action?: AnotherAction;
     }
   | { kind: 'ambiguous'; candidates: { descriptor: Descriptor; score: number; changes: string[] }[]; old: Descriptor }
   | { kind: 'not-found'; bestScore: number; note?: string }

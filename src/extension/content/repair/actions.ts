@@ -1,0 +1,114 @@
+// What an action element's name says it does (locator-repair.md §3, "another action"): the one
+// vocabulary of action words repair reads, over descriptors only (no DOM).
+import type { Descriptor } from '../../../sdk/protocol/descriptor.js';
+import { tagFamily } from './candidates.js';
+import { words } from './text.js';
+
+/**
+ * The actions a name can say, each with the words (or two-word phrases) that say it. Words of one
+ * action are renames of one another ("Sign in" → "Log in", "Submit" → "Send", "Delete" →
+ * "Remove"); words of two actions are two things a button can do. `undoes` marks what takes
+ * something away (data, a setting, a subscription, a session): repair never hands a click meant
+ * for anything else to such an element.
+ */
+export const ACTIONS: readonly { action: string; says: readonly string[]; undoes?: true }[] = [
+  { action: 'save', says: ['save', 'store', 'apply'] },
+  // "Submit" is not listed: it names no action of its own, only that the form is sent, whatever
+  // the form does ("Sign up!" and "Send Message" both became "Submit").
+  { action: 'send', says: ['send'] },
+  { action: 'reset', says: ['reset'], undoes: true },
+  // Taking things away, whatever the word: "Clear completed" became "Remove completed".
+  { action: 'delete', says: ['delete', 'remove', 'erase', 'wipe', 'purge', 'destroy', 'trash', 'clear', 'empty'], undoes: true },
+  { action: 'cancel', says: ['cancel', 'discard', 'abort'], undoes: true },
+  { action: 'undo', says: ['undo', 'revert'], undoes: true },
+  { action: 'revoke', says: ['revoke'], undoes: true },
+  { action: 'archive', says: ['archive'], undoes: true },
+  { action: 'sign out', says: ['sign out', 'log out', 'logout', 'signout', 'sign off', 'log off'], undoes: true },
+  { action: 'sign in', says: ['sign in', 'log in', 'login', 'signin'] },
+  { action: 'sign up', says: ['sign up', 'signup', 'register'] },
+  { action: 'unsubscribe', says: ['unsubscribe'], undoes: true },
+  { action: 'subscribe', says: ['subscribe'] },
+  { action: 'disable', says: ['disable', 'deactivate'], undoes: true },
+  { action: 'enable', says: ['enable', 'activate'] },
+  { action: 'add', says: ['add'] },
+  { action: 'accept', says: ['accept', 'approve', 'agree', 'allow'] },
+  { action: 'decline', says: ['decline', 'reject', 'deny', 'refuse'] },
+  { action: 'open', says: ['open'] },
+  { action: 'close', says: ['close'] },
+  { action: 'show', says: ['show'] },
+  { action: 'hide', says: ['hide'] },
+  { action: 'start', says: ['start'] },
+  { action: 'stop', says: ['stop'] },
+  { action: 'buy', says: ['buy', 'purchase'] },
+];
+
+const BY_WORDS = new Map<string, { action: string; undoes: boolean }>();
+for (const a of ACTIONS) for (const w of a.says) BY_WORDS.set(w, { action: a.action, undoes: a.undoes === true });
+
+/** One action a name says, and the words that say it as written there ("Reset", "Log out"). */
+export interface Said {
+  action: string;
+  undoes: boolean;
+  words: string;
+}
+
+/** The actions a name says, in its order (a two-word phrase before its first word alone). */
+export function actionsSaid(name: string | undefined): Said[] {
+  if (!name) return [];
+  const ws = words(name);
+  // The words as written, for the message: the same runs of letters and digits, case kept.
+  const raw = name.match(/[\p{L}\p{N}]+/gu) ?? [];
+  const out: Said[] = [];
+  for (let i = 0; i < ws.length; i++) {
+    const two = i + 1 < ws.length ? BY_WORDS.get(`${ws[i]} ${ws[i + 1]}`) : undefined;
+    const hit = two ?? BY_WORDS.get(ws[i]!);
+    if (!hit) continue;
+    out.push({ ...hit, words: two ? `${raw[i]} ${raw[i + 1]}` : raw[i]! });
+    if (two) i++;
+  }
+  return out;
+}
+
+const ACTION_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'switch']);
+
+/** Whether a person operates the element to make something happen: a button, link, menu item… */
+export function isActionElement(d: Descriptor): boolean {
+  return tagFamily(d.tag) === 'action' || ACTION_ROLES.has(d.role ?? '');
+}
+
+/** What a descriptor's name says: its accessible name, else its text. */
+const nameOf = (d: Descriptor): string | undefined => d.name ?? d.text ?? d.ariaLabel;
+
+/** The candidate's name says another action than the remembered one's: what it says, and what was said. */
+export interface AnotherAction {
+  /** The words of the candidate's name that say the other action ("Reset"). */
+  now: string;
+  /** The words of the remembered name that said its action ("Save"), or its whole name when it said none. */
+  was: string;
+  /** Whether the remembered name said an action of its own (else the candidate's undoes something it never named). */
+  wasAction: boolean;
+}
+
+/**
+ * Whether a candidate's name says another action than the remembered action element's name said
+ * (locator-repair.md §3): it says an action the remembered name did not, and that action undoes
+ * something, or the remembered name said an action of its own, which this is not ("Save settings"
+ * → "Reset settings", "Add" → "Remove"). A rename within one action ("Sign in" → "Log in") and a
+ * name that says no listed action ("SUBSCRIBE" → "NOTIFY ME!") are not concerned. Undefined when
+ * it says no other action.
+ */
+export function anotherAction(old: Descriptor, cand: Descriptor): AnotherAction | undefined {
+  if (!isActionElement(old)) return undefined;
+  const was = actionsSaid(nameOf(old));
+  const had = new Set(was.map((s) => s.action));
+  const gained = actionsSaid(nameOf(cand)).find((s) => !had.has(s.action) && (s.undoes || had.size > 0));
+  if (!gained) return undefined;
+  return { now: gained.words, was: was.length ? was.map((s) => s.words).join(', ') : (nameOf(old) ?? old.tag), wasAction: was.length > 0 };
+}
+
+/** The reason a candidate saying another action was not acted on, as the failure says it. */
+export function anotherActionReason(a: AnotherAction): string {
+  return a.wasAction
+    ? `its name now says "${a.now}", a different action than "${a.was}"`
+    : `its name now says "${a.now}", an action the remembered "${a.was}" did not name`;
+}
