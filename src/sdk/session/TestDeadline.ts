@@ -58,15 +58,24 @@ export function cutToDeadline(timeoutMs: number, deadline: TestDeadline | undefi
   return left < timeoutMs ? { timeoutMs: left, cut: { from: timeoutMs, deadline } } : { timeoutMs };
 }
 
+/** What a request sent within the margin still gets to be answered, and what it leaves the error before the deadline. */
+const ANSWER_FLOOR_MS = 250;
+const LAST_MS = 50;
+
 /**
  * How long past `timeoutMs` the bridge may wait for an answer (`slackMs` when there is room for
  * it), so that a page that never answers still fails half the margin before the deadline: the
- * error reaches the runner first. Undefined: no deadline bounds it (none given, or the test is over).
+ * error reaches the runner first. A request sent inside the margin (one look, late in the test)
+ * still gets {@link ANSWER_FLOOR_MS} while that ends before the deadline: a page that answers
+ * in time is not said not to have answered. Undefined: no deadline bounds it (none given, or the
+ * test is over).
  */
 export function graceBefore(timeoutMs: number, slackMs: number, deadline: TestDeadline | undefined, now = Date.now()): number | undefined {
   if (!deadline || now >= deadline.at) return undefined;
   const room = Math.floor(deadline.at - now - deadlineMargin(deadline.timeoutMs) / 2 - timeoutMs);
-  return room >= slackMs ? undefined : Math.max(0, room);
+  if (room >= slackMs) return undefined;
+  const floor = Math.min(ANSWER_FLOOR_MS, Math.floor(deadline.at - now - timeoutMs - LAST_MS));
+  return Math.max(0, room, floor);
 }
 
 /** The error of a cut command, saying why it waited less than asked and what to change. */

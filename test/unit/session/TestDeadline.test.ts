@@ -50,6 +50,9 @@ describe('a test runner\'s timeout as a deadline', () => {
     // Room for the whole grace: the bridge's own.
     expect(graceBefore(1_000, 1_000, deadline, 5_000)).toBeUndefined();
     expect(graceBefore(4_000, 1_000, deadline, 9_600)).toBe(0);
+    // One look inside the margin still gets time to be answered, ending before the deadline.
+    expect(graceBefore(100, 1_000, deadline, 9_600)).toBe(250);
+    expect(graceBefore(100, 1_000, deadline, 9_800)).toBe(50);
     expect(graceBefore(4_000, 1_000, undefined, 5_000)).toBeUndefined();
     expect(graceBefore(4_000, 1_000, deadline, 10_000)).toBeUndefined();
   });
