@@ -1,10 +1,32 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkEntry, PageError } from '../../src/sdk/index.js';
 import { failure } from './support/failure.js';
 import { readFirstDocument } from '../../src/sdk/session/pipe/PipePages.js';
 import { useSession } from './support/harness.js';
 
-const ctx = useSession();
+// A server as most are: no icon link in its page, and /favicon.ico answered 404 (late, so it
+// comes while the next step runs). The fixture server answers 204 to keep it out of the way.
+let bare: Server;
+let bareOrigin = '';
+beforeAll(async () => {
+  bare = createServer((req, res) => {
+    if (req.url === '/') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>Bare</title><p id="state">loading</p><script>setTimeout(() => fetch("/missing.json"), 300)</script>');
+    } else if (req.url === '/favicon.ico') {
+      setTimeout(() => res.writeHead(404).end('no icon'), 600);
+    } else {
+      res.writeHead(404).end('not here');
+    }
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  bareOrigin = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => bare.close(() => resolve())));
+
+const ctx = useSession({ extraAllow: () => [bareOrigin] });
 const seen: PageError[] = [];
 const requests: NetworkEntry[] = [];
 
@@ -51,6 +73,15 @@ describe('page errors and the network log, over the pipe', () => {
       })(),
     );
     expect((again.detail.failedRequests as NetworkEntry[]).map((r) => `${r.method} ${r.status} ${r.url}`)).toContain(`GET 500 ${ctx.page('status/500?ms=200')}`);
+  });
+
+  it('[NET-FAVICON] a step after a navigation lists the page\u2019s failed fetch, not Chrome\u2019s own /favicon.ico 404 (which session.network still logs)', async () => {
+    await ctx.session.tab.navigate(`${bareOrigin}/`);
+    const error = await failure(ctx.session.verify.targetText({ css: '#state' }, 'ready', { timeoutMs: 2_000 }));
+    const favicon = ctx.session.network.find((r) => r.url === `${bareOrigin}/favicon.ico`);
+    expect(favicon).toMatchObject({ status: 404, type: 'other' });
+    const failed = ((error.detail.failedRequests ?? []) as NetworkEntry[]).map((r) => `${r.status} ${r.url}`);
+    expect(failed).toEqual([`404 ${bareOrigin}/missing.json`]);
   });
 
   it('[PERR-CAP] a page that throws 60 errors per load and reloads itself twice keeps at most 100 per step, and says so', async () => {

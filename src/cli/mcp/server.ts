@@ -74,7 +74,7 @@ export function createMcpServer(options: McpServerOptions): { server: McpServer;
         // Chrome's "Failed to load resource" lines are the failed requests below, said once there.
         const errors = fresh(started.consoleErrors, (e) => e.kind !== 'console-warning' && e.kind !== 'resource');
         // The tab's icon is Chrome's request, not the page's: a site without one is not in trouble.
-        const failedRequests = fresh(started.network, (r) => isFailedRequest(r) && !r.url.endsWith('/favicon.ico'));
+        const failedRequests = fresh(started.network, (r) => isFailedRequest(r));
         return errors.length + failedRequests.length > 0 ? { errors, failedRequests } : undefined;
       };
       // A download a call started is usually saved within moments: its answer waits that long for

@@ -15,11 +15,23 @@ function droppedLine(dropped: number): string {
 }
 
 /**
- * A failed request: no answer, or an HTTP error status.
+ * A failed request of the page's: no answer, or an HTTP error status. Chrome's own fetch of
+ * `/favicon.ico` (resource type `other`) is the browser's, not the page's: most servers answer
+ * it 404, and a step, a report or an agent told so would blame the step after every navigation.
+ * It stays in `session.network`.
  * @internal
  */
 export function isFailedRequest(entry: NetworkEntry): boolean {
-  return entry.failed !== undefined || (entry.status ?? 0) >= 400;
+  return (entry.failed !== undefined || (entry.status ?? 0) >= 400) && !isBrowserFavicon(entry);
+}
+
+function isBrowserFavicon(entry: NetworkEntry): boolean {
+  if (entry.type !== 'other') return false;
+  try {
+    return new URL(entry.url).pathname === '/favicon.ico';
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -24,6 +24,16 @@ describe('the run\u2019s requests and page errors', () => {
     expect(isFailedRequest({ url: 'x', method: 'GET', status: 302, type: 'document' })).toBe(false);
   });
 
+  it('[NET-FAVICON] Chrome\u2019s own /favicon.ico fetch answered 404 is no failed request of the page; the page\u2019s own fetch of it, or another icon, is', () => {
+    const records = new RunRecords();
+    const mark = records.startStep();
+    records.addRequest({ url: 'http://a/favicon.ico', method: 'GET', status: 404, type: 'other' });
+    records.addRequest({ url: 'http://a/favicon.ico', method: 'GET', status: 404, type: 'fetch' });
+    records.addRequest({ url: 'http://a/img/favicon.ico', method: 'GET', status: 404, type: 'other' });
+    expect(records.network).toHaveLength(3);
+    expect(records.failedSince(mark).map((r) => `${r.type} ${r.url}`)).toEqual(['fetch http://a/favicon.ico', 'other http://a/img/favicon.ico']);
+  });
+
   it('[PERR-CAP] keeps at most 100 page errors per step, with one line saying how many more were left out; the next step starts again', () => {
     const records = new RunRecords();
     records.startStep();
