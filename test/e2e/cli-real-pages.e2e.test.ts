@@ -22,10 +22,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = new Capture();
   const stderr = new Capture();
-  const code = await runCli(args, { stdout, stderr, env: { NO_COLOR: '1' }, cwd: dir });
+  const code = await runCli(args, { stdout, stderr, env: { NO_COLOR: '1', ...env }, cwd: dir });
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 
@@ -78,6 +78,26 @@ describe('aite run with the real-page steps', () => {
     const result = await run(['run', 'click-back.aite.json']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
   }, 120_000);
+
+  it('[SCRIPT-ENV] ${NOTE} is filled with the environment\u2019s value; the terminal, report.json, report.html and junit say ${NOTE}, never the value', async () => {
+    const secret = 'correct horse battery staple';
+    await writeFile(
+      join(dir, 'env.aite.yaml'),
+      ['name: env values', 'steps:', '  - navigate: mouse-keys.html', '  - fill: { label: Note }', '    text: ${NOTE}', '  - verify: { kind: value, target: { label: Note }, value: "${NOTE}" }', '  - verify: { kind: value, target: { label: Note }, value: "not ${NOTE}" }', '    timeoutMs: 500', ''].join('\n'),
+    );
+    const result = await run(['run', 'env.aite.yaml', '--report', 'env-report', '--reporter', 'list,junit'], { NOTE: secret });
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    const report = JSON.parse(await readFile(join(dir, 'env-report', 'report.json'), 'utf8')) as RunReport;
+    expect(report.scripts[0]!.steps.map((s) => s.status)).toEqual(['passed', 'passed', 'passed', 'failed']);
+    expect(report.scripts[0]!.steps[1]!.title).toBe('fill "${NOTE}" into label "Note"');
+    expect(report.scripts[0]!.steps[3]!.message).toContain('${NOTE}');
+    for (const text of [result.stdout, result.stderr, JSON.stringify(report), await readFile(join(dir, 'env-report', 'index.html'), 'utf8'), await readFile(join(dir, 'env-report', 'junit.xml'), 'utf8')]) {
+      expect(text).not.toContain(secret);
+    }
+    const unset = await run(['run', 'env.aite.yaml']);
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toMatch(/env\.aite\.yaml:5:\d+, step 2 \(fill\), field "text": \$\{NOTE\} is not set in the environment/);
+  }, 60_000);
 
   it('[MK-BAD-KEY] a key name that does not exist is a script error (exit 2) before Chrome starts', async () => {
     await writeFile(join(dir, 'bad-key.aite.json'), JSON.stringify({ steps: [{ navigate: 'mouse-keys.html' }, { press: 'Control+Foo' }] }));

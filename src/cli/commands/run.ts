@@ -90,6 +90,7 @@ export async function runCommand(patterns: string[], flags: RunFlags, io: Io, se
       version: seams.version,
       launch: seams.launch,
       fetch: seams.fetch,
+      env: io.env,
     });
   } finally {
     process.off('SIGINT', stop);

@@ -27,7 +27,7 @@ export async function executeStep(
   session: (() => Session) | undefined,
   options: { baseUrl?: string; defaultTimeoutMs: number; fetch?: typeof fetch; scriptDir?: string; cwd?: string },
 ): Promise<StepOutcome> {
-  const step = planned.step;
+  const step = planned.run;
   const timeoutMs = step.timeoutMs;
   const opts = { timeoutMs };
   if ('http' in step) {

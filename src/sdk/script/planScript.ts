@@ -4,6 +4,7 @@ import type { LoadedScript } from './parseScript.js';
 import { actionOf, type ScriptStep } from './schema.js';
 import { didYouMean } from '../errors/suggest.js';
 import { UsageError, type UsageIssue } from '../errors/UsageError.js';
+import { expandEnv, type ScriptEnv, type UsedVariable } from './scriptEnv.js';
 
 /**
  * How a script will run: its profiles and what each launches with, every step's profile and
@@ -32,8 +33,12 @@ export interface PlannedStep {
   section: 'pre' | 'steps';
   /** 1-based within its section. */
   number: number;
-  /** The step as written. */
+  /** The step as written: what its title and the report say. */
   step: ScriptStep;
+  /** The step as run: its `${NAME}` values read from the environment. */
+  run: ScriptStep;
+  /** The environment's values the step used, hidden again in what the run reports of it. */
+  used: readonly UsedVariable[];
   /** The profile it runs in. */
   profile: string;
   /** Needs a browser (everything but an `http` check). */
@@ -49,12 +54,20 @@ export interface PlannedStep {
  * `baseUrl`, an allow list exists, Chrome is there. Throws {@link UsageError} naming the step.
  * @internal
  */
-export function planScript(loaded: LoadedScript, config: AiteConfig, options: { checkChrome?: boolean } = {}): ScriptPlan {
+export function planScript(loaded: LoadedScript, config: AiteConfig, options: { checkChrome?: boolean; env?: ScriptEnv } = {}): ScriptPlan {
   const { script, file } = loaded;
+  const env = options.env ?? process.env;
   const issues: UsageIssue[] = [];
   const known = Object.keys(config.profiles);
+  const unset = (name: string): string =>
+    `\${${name}} is not set in the environment. Set it for the run (${name}=... aite run ...), or write $\${${name}} for the text "\${${name}}" itself.`;
+  const scriptBase = script.baseUrl !== undefined ? expandEnv(script.baseUrl, env) : undefined;
+  for (const { name } of scriptBase?.missing ?? []) {
+    const at = loaded.locate(['baseUrl']);
+    issues.push({ file, line: at?.line, column: at?.column, field: 'baseUrl', message: unset(name) });
+  }
   // A flag beats the script, as everywhere else; the script beats the config file.
-  const baseUrl = config.baseUrlOverride ?? script.baseUrl ?? config.baseUrl;
+  const baseUrl = config.baseUrlOverride ?? scriptBase?.value ?? config.baseUrl;
   const defaultProfile = script.profile ?? 'default';
   const where = (section: 'pre' | 'steps', index: number, field?: string): Pick<UsageIssue, 'file' | 'line' | 'column' | 'step' | 'field'> => {
     const at = loaded.locate(field ? [section, index, field] : [section, index]);
@@ -66,7 +79,9 @@ export function planScript(loaded: LoadedScript, config: AiteConfig, options: { 
     issues.push({ file, line: at?.line, column: at?.column, field: 'profile', message: unknownProfile(defaultProfile, known, config) });
   }
 
-  if (baseUrl !== undefined && !isAbsoluteUrl(baseUrl)) {
+  // A baseUrl waiting on an unset variable was said once, above.
+  const baseUnset = (scriptBase?.missing.length ?? 0) > 0 && config.baseUrlOverride === undefined;
+  if (baseUrl !== undefined && !baseUnset && !isAbsoluteUrl(baseUrl)) {
     const at = script.baseUrl !== undefined ? loaded.locate(['baseUrl']) : undefined;
     issues.push({ file: script.baseUrl !== undefined ? file : config.file, line: at?.line, field: 'baseUrl', message: `baseUrl must be an absolute URL such as "http://127.0.0.1:4173/", got ${JSON.stringify(baseUrl)}.` });
   }
@@ -78,19 +93,27 @@ export function planScript(loaded: LoadedScript, config: AiteConfig, options: { 
       if (step.profile !== undefined && !known.includes(step.profile)) {
         issues.push({ ...where(section, index, 'profile'), message: unknownProfile(step.profile, known, config) });
       }
+      const expanded = expandEnv(step, env);
+      for (const { name, path } of expanded.missing) {
+        const at = loaded.locate([section, index, ...path]);
+        issues.push({ ...where(section, index, path.join('.')), line: at?.line, column: at?.column, message: unset(name) });
+      }
+      const run = expanded.value;
       const planned: PlannedStep = {
         section,
         number: index + 1,
         step,
+        run,
+        used: expanded.used,
         profile,
         browser: !('http' in step),
         line: loaded.locate([section, index])?.line,
       };
-      const raw = 'navigate' in step ? step.navigate : 'http' in step ? step.http.url : undefined;
+      const raw = 'navigate' in run ? run.navigate : 'http' in run ? run.http.url : undefined;
       if (raw !== undefined) {
         if (isAbsoluteUrl(raw)) planned.url = new URL(raw).href;
         else if (baseUrl !== undefined && isAbsoluteUrl(baseUrl)) planned.url = new URL(raw, baseUrl).href;
-        else {
+        else if (!baseUnset && expanded.missing.length === 0) {
           issues.push({
             ...where(section, index, 'navigate' in step ? 'navigate' : 'http.url'),
             message: `${JSON.stringify(raw)} is not an absolute URL. Write it in full ("http://127.0.0.1:4173/"), or set "baseUrl" in the script or aite.config.json (or pass --base-url).`,

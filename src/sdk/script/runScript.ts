@@ -15,6 +15,7 @@ import { ConfinedPathError, writeConfined } from '../report/confined.js';
 import type { Attachment, ScriptReport, ScriptRun, StepRepair, StepReport } from '../report/model.js';
 import { describeStep } from './describeStep.js';
 import { executeStep } from './executeStep.js';
+import { hideValues, hideValuesDeep, type ScriptEnv } from './scriptEnv.js';
 import { loadScript, type LoadedScript } from './parseScript.js';
 import { planScript, type PlannedStep, type ScriptPlan } from './planScript.js';
 import { ProfileSessions } from './ProfileSessions.js';
@@ -74,6 +75,8 @@ export interface RunScriptOptions {
   fetch?: typeof fetch;
   /** Sessions shared with the other scripts of a suite: taken (reset) and handed back, not launched and closed. */
   pool?: SessionPool;
+  /** Where `${NAME}` values come from; default `process.env`. */
+  env?: ScriptEnv;
 }
 
 /**
@@ -88,7 +91,7 @@ export async function runScript(script: string | LoadedScript, options: RunScrip
   const cwd = options.cwd ?? process.cwd();
   const config = options.config ?? resolveConfig({}, cwd);
   const loaded = typeof script === 'string' ? await loadScript(script, { cwd }) : script;
-  const plan = planScript(loaded, config, { checkChrome: options.launch === undefined });
+  const plan = planScript(loaded, config, { checkChrome: options.launch === undefined, env: options.env });
   if (config.lockFile) await LockFile.check(config.lockFile);
   return new ScriptRunner(plan, config, options, cwd).run();
 }
@@ -256,7 +259,8 @@ class ScriptRunner {
           ? caught
           : new AiteError('internal', caught instanceof Error ? caught.message : String(caught), { cause: caught });
       report.status = 'failed';
-      const message = error.message.split('\nCall log:\n')[0]!;
+      // What the environment gave the step is said as its ${NAME} again.
+      const message = hideValues(error.message.split('\nCall log:\n')[0]!, planned.used);
       if (planned.section === 'pre' && !launchFailed) {
         report.reason = 'pre-state';
         report.cause = error.reason;
@@ -265,8 +269,8 @@ class ScriptRunner {
         report.reason = error.reason;
         report.message = message;
       }
-      if (Object.keys(error.detail).length > 0) report.detail = jsonSafe(error.detail) as Record<string, unknown>;
-      if (error.callLog.length > 0) report.callLog = [...error.callLog];
+      if (Object.keys(error.detail).length > 0) report.detail = hideValuesDeep(jsonSafe(error.detail), planned.used) as Record<string, unknown>;
+      if (error.callLog.length > 0) report.callLog = error.callLog.map((line) => hideValues(line, planned.used));
       if (error.retries && report.retries === 0) {
         report.retries = error.retries;
         if (error.command) report.retried = { [error.command]: error.retries };
@@ -331,7 +335,7 @@ class ScriptRunner {
   }
 
   async #saveScreenshot(report: StepReport, planned: PlannedStep, png: Uint8Array, suffix?: string): Promise<void> {
-    const step = planned.step;
+    const step = planned.run;
     const named = 'screenshot' in step && typeof step.screenshot === 'string' ? step.screenshot : typeof (step as { screenshot?: { name?: string } }).screenshot === 'object' ? (step as { screenshot: { name?: string } }).screenshot.name : undefined;
     const base = `${this.#slug}-${planned.section === 'pre' ? 'pre' : 'step'}-${planned.number}${named ? `-${slugify(named.replace(/\.png$/i, ''))}` : ''}${suffix ? `-${suffix}` : ''}`;
     const file = `screenshots/${base}.png`;
@@ -349,7 +353,7 @@ class ScriptRunner {
 
 /** The step's description, with a relative URL shown in full. */
 function titleOf(planned: PlannedStep): string {
-  if (!planned.step.name && 'navigate' in planned.step && planned.url) return `navigate ${planned.url}`;
+  if (!planned.step.name && 'navigate' in planned.step && planned.url) return hideValues(`navigate ${planned.url}`, planned.used);
   return describeStep(planned.step);
 }
 

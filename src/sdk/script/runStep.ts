@@ -9,7 +9,8 @@ import { STEP_SCHEMAS, type ScriptStep, type StepAction } from './schema.js';
  * @internal
  */
 export function runStep(session: Session, step: ScriptStep, options: { timeoutMs?: number } = {}): Promise<StepOutcome> {
-  const planned = { section: 'steps', number: 1, step, profile: session.profile, browser: true, ...('navigate' in step ? { url: step.navigate } : {}) } as const;
+  // A tool's step is run as given: `${NAME}` is a script file's, not an agent's.
+  const planned = { section: 'steps', number: 1, step, run: step, used: [], profile: session.profile, browser: true, ...('navigate' in step ? { url: step.navigate } : {}) } as const;
   return executeStep(planned, () => session, { defaultTimeoutMs: options.timeoutMs ?? 5_000 });
 }
 

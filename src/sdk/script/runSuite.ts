@@ -45,6 +45,8 @@ export interface RunSuiteOptions {
   launch?: (options: LaunchOptions) => Promise<Session>;
   /** Used by `http` steps; default the global fetch. */
   fetch?: typeof fetch;
+  /** Where a script's `${NAME}` values come from; default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -93,7 +95,7 @@ export async function runSuite(files: readonly string[], options: RunSuiteOption
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const all = await findScripts(files, cwd);
   const scripts = shard ? selectShard(all, shard) : all;
-  const loaded = await checkAll(scripts, config, cwd, options.launch === undefined);
+  const loaded = await checkAll(scripts, config, cwd, { checkChrome: options.launch === undefined, env: options.env });
   options.listener?.suiteStart?.({ scripts, total: all.length, ...(shard ? { shard } : {}) });
 
   let server: WebServer | undefined;
@@ -109,7 +111,7 @@ export async function runSuite(files: readonly string[], options: RunSuiteOption
       options.listener?.webServerStarted?.({ command: config.webServer.command, url: server.url, reused: server.reused });
     }
     for (const script of loaded) {
-      const run = await runScript(script, { config, updateLock: options.updateLock, listener: options.listener, cwd, launch: options.launch, fetch: options.fetch, pool });
+      const run = await runScript(script, { config, updateLock: options.updateLock, listener: options.listener, cwd, launch: options.launch, fetch: options.fetch, pool, env: options.env });
       reports.push(run.report);
       attachments.push(...run.attachments);
     }
@@ -127,7 +129,7 @@ export async function runSuite(files: readonly string[], options: RunSuiteOption
 }
 
 /** Loads and plans every script, so every mistake a user can make is found before any Chrome starts. */
-async function checkAll(files: string[], config: AiteConfig, cwd: string, checkChrome: boolean): Promise<LoadedScript[]> {
+async function checkAll(files: string[], config: AiteConfig, cwd: string, plan: Parameters<typeof planScript>[2]): Promise<LoadedScript[]> {
   const loaded: LoadedScript[] = [];
   const issues: UsageIssue[] = [];
   let code: UsageError['code'] | undefined;
@@ -139,7 +141,7 @@ async function checkAll(files: string[], config: AiteConfig, cwd: string, checkC
   for (const file of files) await loadScript(file, { cwd }).then((script) => void loaded.push(script), collect);
   for (const script of loaded) {
     try {
-      planScript(script, config, { checkChrome });
+      planScript(script, config, plan);
     } catch (error) {
       collect(error);
     }

@@ -223,6 +223,56 @@ describe('runScript', () => {
     expect(fake.launched).toHaveLength(0);
   });
 
+  it('[SCRIPT-ENV] ${NAME} takes its value from the environment at run time; titles, messages, call logs and details say ${NAME} again, never the value', async () => {
+    const env = { APP_USER: 'ana@example.test', APP_PASSWORD: 'hunter2-secret', LANDING: '/welcome' };
+    const fake = fakeLauncher(() => ({
+      'verify.text': (value) => Promise.reject(stepFailure('mismatch', `Text "${String(value)}" is not on the page.`, { expected: value })),
+    }));
+    const run = await runScript(
+      script({
+        steps: [
+          { navigate: '${LANDING}?from=$${LANDING}' },
+          { fill: { label: 'Email' }, text: '${APP_USER}' },
+          { fill: { label: 'Password' }, text: '${APP_PASSWORD}' },
+          { verify: { kind: 'text', value: 'Signed in as ${APP_USER}' } },
+        ],
+      }),
+      { config: config(), launch: fake.launch, env },
+    );
+    expect(fake.calls.map((c) => [c.method, c.args[0], c.args[1]])).toEqual([
+      ['navigate', 'http://127.0.0.1:4173/welcome?from=${LANDING}', expect.anything()],
+      ['fill', { label: 'Email' }, 'ana@example.test'],
+      ['fill', { label: 'Password' }, 'hunter2-secret'],
+      ['verify.text', 'Signed in as ana@example.test', expect.anything()],
+      ['close', undefined, undefined],
+    ]);
+    const steps = run.report.steps;
+    expect(steps.map((s) => s.title)).toEqual([
+      'navigate http://127.0.0.1:4173${LANDING}?from=${LANDING}',
+      'fill "${APP_USER}" into label "Email"',
+      'fill "${APP_PASSWORD}" into label "Password"',
+      'verify text "Signed in as ${APP_USER}"',
+    ]);
+    expect(steps[3]).toMatchObject({ status: 'failed', message: 'Text "Signed in as ${APP_USER}" is not on the page.', detail: { expected: 'Signed in as ${APP_USER}' } });
+    expect(JSON.stringify(run.report)).not.toMatch(/hunter2|ana@example/);
+  });
+
+  it('[SCRIPT-ENV] a ${NAME} the environment lacks is refused before Chrome starts, at its line, saying how to set it or write it as text', async () => {
+    const fake = fakeLauncher();
+    const error = (await runScript(script({ baseUrl: '${APP_URL}', steps: [{ navigate: '/' }, { fill: 'Password', text: '${APP_PASSWORD}' }] }), {
+      config: resolveConfig({ allow: ['http://127.0.0.1:4173'] }, '/tmp/proj'),
+      launch: fake.launch,
+      env: {},
+    }).catch((e: unknown) => e)) as UsageError;
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.issues.map((i) => i.message)).toEqual([
+      '${APP_URL} is not set in the environment. Set it for the run (APP_URL=... aite run ...), or write $${APP_URL} for the text "${APP_URL}" itself.',
+      '${APP_PASSWORD} is not set in the environment. Set it for the run (APP_PASSWORD=... aite run ...), or write $${APP_PASSWORD} for the text "${APP_PASSWORD}" itself.',
+    ]);
+    expect(error.issues[1]).toMatchObject({ field: 'text', line: 9, step: { section: 'steps', number: 2 } });
+    expect(fake.launched).toHaveLength(0);
+  });
+
   it('says what to install when there is no Chrome', async () => {
     const cfg = config();
     cfg.chrome = '/nowhere/chrome';
