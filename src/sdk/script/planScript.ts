@@ -22,6 +22,8 @@ export interface ScriptPlan {
   baseUrl?: string;
   /** Default timeout of each step. */
   timeoutMs?: number;
+  /** The environment's values the script's `${NAME}`s read: hidden again in all the run reports. */
+  used: readonly UsedVariable[];
 }
 
 /**
@@ -37,8 +39,6 @@ export interface PlannedStep {
   step: ScriptStep;
   /** The step as run: its `${NAME}` values read from the environment. */
   run: ScriptStep;
-  /** The environment's values the step used, hidden again in what the run reports of it. */
-  used: readonly UsedVariable[];
   /** The profile it runs in. */
   profile: string;
   /** Needs a browser (everything but an `http` check). */
@@ -62,6 +62,7 @@ export function planScript(loaded: LoadedScript, config: AiteConfig, options: { 
   const unset = (name: string): string =>
     `\${${name}} is not set in the environment. Set it for the run (${name}=... aite run ...), or write $\${${name}} for the text "\${${name}}" itself.`;
   const scriptBase = script.baseUrl !== undefined ? expandEnv(script.baseUrl, env) : undefined;
+  const used = new Map((scriptBase?.used ?? []).map((v) => [v.name, v.value]));
   for (const { name } of scriptBase?.missing ?? []) {
     const at = loaded.locate(['baseUrl']);
     issues.push({ file, line: at?.line, column: at?.column, field: 'baseUrl', message: unset(name) });
@@ -94,6 +95,7 @@ export function planScript(loaded: LoadedScript, config: AiteConfig, options: { 
         issues.push({ ...where(section, index, 'profile'), message: unknownProfile(step.profile, known, config) });
       }
       const expanded = expandEnv(step, env);
+      for (const v of expanded.used) used.set(v.name, v.value);
       for (const { name, path } of expanded.missing) {
         const at = loaded.locate([section, index, ...path]);
         issues.push({ ...where(section, index, path.join('.')), line: at?.line, column: at?.column, message: unset(name) });
@@ -104,7 +106,6 @@ export function planScript(loaded: LoadedScript, config: AiteConfig, options: { 
         number: index + 1,
         step,
         run,
-        used: expanded.used,
         profile,
         browser: !('http' in step),
         line: loaded.locate([section, index])?.line,
@@ -163,7 +164,7 @@ export function planScript(loaded: LoadedScript, config: AiteConfig, options: { 
       }
     }
   }
-  return { loaded, profiles, steps, baseUrl, timeoutMs: script.timeoutMs ?? config.timeoutMs };
+  return { loaded, profiles, steps, baseUrl, timeoutMs: script.timeoutMs ?? config.timeoutMs, used: [...used].map(([name, value]) => ({ name, value })) };
 }
 
 function unknownProfile(name: string, known: string[], config: AiteConfig): string {

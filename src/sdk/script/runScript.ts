@@ -15,7 +15,7 @@ import { ConfinedPathError, writeConfined } from '../report/confined.js';
 import type { Attachment, ScriptReport, ScriptRun, StepRepair, StepReport } from '../report/model.js';
 import { describeStep } from './describeStep.js';
 import { executeStep } from './executeStep.js';
-import { hideValues, hideValuesDeep, type ScriptEnv } from './scriptEnv.js';
+import { hideValues, hideValuesDeep, type ScriptEnv, type UsedVariable } from './scriptEnv.js';
 import { loadScript, type LoadedScript } from './parseScript.js';
 import { planScript, type PlannedStep, type ScriptPlan } from './planScript.js';
 import { ProfileSessions } from './ProfileSessions.js';
@@ -163,11 +163,15 @@ class ScriptRunner {
     try {
       for (const planned of steps) {
         if (status !== 'passed') {
-          reports.push(this.#skipped(planned, performance.now() - started));
+          reports.push(hideInStep(this.#skipped(planned, performance.now() - started), this.#plan.used));
           listener?.stepEnd?.(reports.at(-1)!, { file: this.#file });
           continue;
         }
-        const { report, launchFailed } = await this.#runStep(planned, performance.now() - started);
+        const ran = await this.#runStep(planned, performance.now() - started);
+        const { launchFailed } = ran;
+        // What the environment gave the script is said as its ${NAME} again, wherever it shows:
+        // the step's own values, and the page echoing them (a user name in a descriptor's near text).
+        const report = hideInStep(ran.report, this.#plan.used);
         reports.push(report);
         listener?.stepEnd?.(report, { file: this.#file });
         if (report.status === 'failed') {
@@ -259,8 +263,7 @@ class ScriptRunner {
           ? caught
           : new AiteError('internal', caught instanceof Error ? caught.message : String(caught), { cause: caught });
       report.status = 'failed';
-      // What the environment gave the step is said as its ${NAME} again.
-      const message = hideValues(error.message.split('\nCall log:\n')[0]!, planned.used);
+      const message = error.message.split('\nCall log:\n')[0]!;
       if (planned.section === 'pre' && !launchFailed) {
         report.reason = 'pre-state';
         report.cause = error.reason;
@@ -269,8 +272,8 @@ class ScriptRunner {
         report.reason = error.reason;
         report.message = message;
       }
-      if (Object.keys(error.detail).length > 0) report.detail = hideValuesDeep(jsonSafe(error.detail), planned.used) as Record<string, unknown>;
-      if (error.callLog.length > 0) report.callLog = error.callLog.map((line) => hideValues(line, planned.used));
+      if (Object.keys(error.detail).length > 0) report.detail = jsonSafe(error.detail) as Record<string, unknown>;
+      if (error.callLog.length > 0) report.callLog = [...error.callLog];
       if (error.retries && report.retries === 0) {
         report.retries = error.retries;
         if (error.command) report.retried = { [error.command]: error.retries };
@@ -290,7 +293,7 @@ class ScriptRunner {
       section: planned.section,
       number: planned.number,
       action: actionOf(planned.step),
-      title: titleOf(planned),
+      title: hideValues(titleOf(planned), this.#plan.used),
       profile: planned.profile,
     });
   }
@@ -351,9 +354,26 @@ class ScriptRunner {
   }
 }
 
+/**
+ * `report` with the values of `used` said as `${NAME}` in every string; a page error's text is
+ * read when the report is written (see RunRecords), so it is hidden when read.
+ */
+function hideInStep(report: StepReport, used: readonly UsedVariable[]): StepReport {
+  if (used.length === 0) return report;
+  const { consoleErrors, ...rest } = report;
+  const hidden = hideValuesDeep(rest, used) as Omit<StepReport, 'consoleErrors'>;
+  return {
+    ...hidden,
+    consoleErrors: consoleErrors.map((e) => {
+      const { text: _text, ...fields } = e;
+      return Object.defineProperty(hideValuesDeep(fields, used), 'text', { get: () => hideValues(e.text, used), enumerable: true }) as typeof e;
+    }),
+  };
+}
+
 /** The step's description, with a relative URL shown in full. */
 function titleOf(planned: PlannedStep): string {
-  if (!planned.step.name && 'navigate' in planned.step && planned.url) return hideValues(`navigate ${planned.url}`, planned.used);
+  if (!planned.step.name && 'navigate' in planned.step && planned.url) return `navigate ${planned.url}`;
   return describeStep(planned.step);
 }
 

@@ -10,7 +10,7 @@ import { STEP_SCHEMAS, type ScriptStep, type StepAction } from './schema.js';
  */
 export function runStep(session: Session, step: ScriptStep, options: { timeoutMs?: number } = {}): Promise<StepOutcome> {
   // A tool's step is run as given: `${NAME}` is a script file's, not an agent's.
-  const planned = { section: 'steps', number: 1, step, run: step, used: [], profile: session.profile, browser: true, ...('navigate' in step ? { url: step.navigate } : {}) } as const;
+  const planned = { section: 'steps', number: 1, step, run: step, profile: session.profile, browser: true, ...('navigate' in step ? { url: step.navigate } : {}) } as const;
   return executeStep(planned, () => session, { defaultTimeoutMs: options.timeoutMs ?? 5_000 });
 }
 

@@ -223,7 +223,7 @@ describe('runScript', () => {
     expect(fake.launched).toHaveLength(0);
   });
 
-  it('[SCRIPT-ENV] ${NAME} takes its value from the environment at run time; titles, messages, call logs and details say ${NAME} again, never the value', async () => {
+  it('[SCRIPT-ENV] ${NAME} takes its value from the environment at run time; titles, messages, call logs and details say ${NAME} again, never the value, even where the page echoes it', async () => {
     const env = { APP_USER: 'ana@example.test', APP_PASSWORD: 'hunter2-secret', LANDING: '/welcome' };
     const fake = fakeLauncher(() => ({
       'verify.text': (value) => Promise.reject(stepFailure('mismatch', `Text "${String(value)}" is not on the page.`, { expected: value })),
@@ -239,6 +239,11 @@ describe('runScript', () => {
       }),
       { config: config(), launch: fake.launch, env },
     );
+    // Another step on the same page, whose refusal quotes the page's text around the element.
+    const echo = fakeLauncher(() => ({ click: () => Promise.reject(stepFailure('drifted', 'The button "Menu" is now elsewhere.', { candidate: { near: 'Signed in as ana@example.test' } })) }));
+    const echoed = await runScript(script({ steps: [{ fill: 'Email', text: '${APP_USER}' }, { click: 'Menu' }, { navigate: '${LANDING}' }] }), { config: config(), launch: echo.launch, env });
+    expect(echoed.report.steps[1]).toMatchObject({ status: 'failed', detail: { candidate: { near: 'Signed in as ${APP_USER}' } } });
+    expect(echoed.report.steps[2]).toMatchObject({ status: 'skipped', title: 'navigate http://127.0.0.1:4173${LANDING}' });
     expect(fake.calls.map((c) => [c.method, c.args[0], c.args[1]])).toEqual([
       ['navigate', 'http://127.0.0.1:4173/welcome?from=${LANDING}', expect.anything()],
       ['fill', { label: 'Email' }, 'ana@example.test'],
