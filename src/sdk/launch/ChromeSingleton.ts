@@ -1,4 +1,4 @@
-import { readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
@@ -17,10 +17,26 @@ export function profileOwner(userDataDir: string): number | undefined {
   const pid = Number(match[2]);
   try {
     process.kill(pid, 0);
-    return pid;
+    return exited(pid) ? undefined : pid;
   } catch (error) {
     // EPERM: alive, but another user's.
     return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+  }
+}
+
+/**
+ * A process that has exited but is not yet reaped (a zombie: a script that died took its Chrome
+ * down, and nobody has waited for it yet) still answers `kill(pid, 0)`; it holds no profile, and
+ * Chrome takes its lock as stale. Linux says so in /proc; elsewhere it is taken as alive.
+ */
+function exited(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) S ...": the state follows the last ')', as comm may hold spaces and parentheses.
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }
 
