@@ -88,6 +88,18 @@ describe('a cross-site frame inside a same-origin frame', () => {
     expect(after).toEqual({ A: 0, S: 0 });
   });
 
+  it('[FR-NESTED-SAME-XSITE] below the fold of both the page and the same-origin frame: both are scrolled to it, and the click lands in it', async () => {
+    const page = await open(
+      `${nest(ctx.server.origin, 'A', { name: 'same', url: `${nest(ctx.server.origin, 'S', { name: 'x', url: nest(second(), 'X') })}&below=500` })}&below=1500`,
+      'X',
+    );
+    await ctx.session.click({ role: 'button', name: 'Press X', frame: PATH });
+    await ctx.session.verify.targetText({ css: '#pressed', frame: PATH }, '1');
+    expect(await clicks(page, ['A', 'S', 'X'])).toEqual({ A: 0, S: 0, X: 1 });
+    // Both documents were scrolled: the point could not be reached otherwise.
+    expect(await page.evaluate(() => [window.scrollY > 0, (document.getElementById('same') as HTMLIFrameElement).contentWindow!.scrollY > 0])).toEqual([true, true]);
+  });
+
   it('[FR-NESTED-SNAPSHOT] the snapshot reads it under its iframe line, and its refs act there', async () => {
     const page = await open(url(), 'X');
     await ctx.session.verify.exists({ text: 'Frame X', frame: PATH });
