@@ -281,6 +281,20 @@ describe('attach mode with chrome.debugger', () => {
     await session.verify.targetText({ css: '#count' }, '0');
   });
 
+  it('[ATT-TRUSTED] [FR-NESTED-SAME-XSITE] a cross-site frame inside a same-origin one: the trusted click and typing land in it, not in the frames around it', async () => {
+    const nest = (origin: string, params: Record<string, string>): string => `${origin}/nest.html?${new URLSearchParams(params)}`;
+    const x = nest(server.origin.replace('127.0.0.1', 'localhost'), { name: 'X' });
+    await session.tab.navigate(nest(server.origin, { name: 'A', childName: 'same', child: nest(server.origin, { name: 'S', childName: 'x', child: x }) }));
+    const path = ['same', 'x'];
+    await session.verify.exists({ text: 'Frame X', frame: path });
+    await session.click({ role: 'button', name: 'Press X', frame: path });
+    await session.type({ label: 'Note X', frame: path }, 'trusted');
+    await session.verify.targetText({ css: '#pressed', frame: path }, '1');
+    await session.verify.value({ label: 'Note X', frame: path }, 'trusted');
+    await session.verify.targetText({ css: '#pressed', frame: 'same' }, '0');
+    await session.verify.targetText({ css: '#pressed' }, '0');
+  });
+
   it('[ATT-UPLOAD] uploads into a labelled input, a hidden multiple input behind its label, and through an intercepted chooser; [] clears', async () => {
     await session.tab.navigate(new URL('files.html', server.url).href);
     await session.upload({ label: 'Receipt' }, fixture('receipt.txt'));

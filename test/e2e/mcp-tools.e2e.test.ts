@@ -265,6 +265,20 @@ describe('aite mcp: every tool against real Chromium', () => {
     expect(await inPage('window.__topClicks')).toBe(0);
   });
 
+  it('[MCP-SNAPSHOT] [FR-NESTED-SNAPSHOT] a cross-site frame inside a same-origin one is in the snapshot; its ref clicks there and nowhere else', async () => {
+    const nest = (origin: string, params: Record<string, string>): string => `${origin}/nest.html?${new URLSearchParams(params)}`;
+    const x = nest(server.origin.replace('127.0.0.1', 'localhost'), { name: 'X' });
+    await ok('navigate', { url: nest(server.origin, { name: 'A', childName: 'same', child: nest(server.origin, { name: 'S', childName: 'x', child: x }) }) });
+    await ok('verify', { kind: 'exists', target: { text: 'Frame X', frame: ['same', 'x'] } });
+    const snap = await ok('snapshot');
+    expect(snap).toMatch(/^ {2}- iframe "Holds x" \[ref=e\d+\]\n {4}- heading "Frame X" \[level=2\] \[ref=e\d+\]$/m);
+    const ref = /^ {4}- button "Press X" \[ref=(e\d+)\]$/m.exec(snap)![1]!;
+    expect(await ok('click', { target: { ref } })).toContain('"Press X"');
+    await ok('verify', { kind: 'text', value: 'Pressed: 1', within: { css: 'body', frame: ['same', 'x'] } });
+    // Neither the top page nor the same-origin frame around it got a click.
+    expect(await inPage('[window.__clicks, document.getElementById("same").contentWindow.__clicks]')).toEqual([0, 0]);
+  });
+
   it('[MCP-ERROR] a disabled button is refused as not-enabled, how long it waited in whole ms, and it is not clicked', async () => {
     await ok('navigate', { url: page('buttons.html') });
     const locked = await call('click', { target: 'Locked', timeoutMs: 500 });

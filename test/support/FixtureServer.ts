@@ -15,9 +15,9 @@ import { fileURLToPath } from 'node:url';
 
 /** A running fixture server. */
 export interface FixtureServer {
-  /** `http://127.0.0.1:<port>/` */
+  /** `http://<host>:<port>/` (host 127.0.0.1 unless told) */
   url: string;
-  /** `http://127.0.0.1:<port>`: what an allow list names. */
+  /** `http://<host>:<port>`: what an allow list names. */
   origin: string;
   port: number;
   /** Stops listening, drops open connections and cancels pending slow answers. */
@@ -27,6 +27,12 @@ export interface FixtureServer {
 export interface FixtureServerOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
+  /**
+   * The loopback address to listen on (default 127.0.0.1). Another one (127.0.0.2) is another
+   * site to the browser, with its own process for its frames: a third site next to 127.0.0.1
+   * and localhost.
+   */
+  host?: string;
   /**
    * The repository's root, when this file is bundled elsewhere (the bench): the pages and
    * node_modules are found from it rather than from this file's own place.
@@ -72,7 +78,7 @@ export async function startFixtureServer(opts: FixtureServerOptions = {}): Promi
 
   await new Promise<void>((resolveListen, rejectListen) => {
     server.once('error', rejectListen);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
       server.off('error', rejectListen);
       resolveListen();
     });
@@ -80,7 +86,7 @@ export async function startFixtureServer(opts: FixtureServerOptions = {}): Promi
 
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('fixture server: no TCP address');
-  const origin = `http://127.0.0.1:${address.port}`;
+  const origin = `http://${opts.host ?? '127.0.0.1'}:${address.port}`;
   return {
     url: `${origin}/`,
     origin,

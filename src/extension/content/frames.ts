@@ -21,6 +21,11 @@ export interface FrameHop {
   /** How many segments of the path lead to that frame (the rest are looked for inside it). */
   consumed: number;
   /**
+   * How many frame boundaries lie between this document and that frame (see {@link levelsTo}):
+   * 1 when the iframe is in this document, more when it is inside same-origin iframes here.
+   */
+  levels: number;
+  /**
    * The frame keys that lead from this document to that frame, when the command's path does
    * not say them: a ref this document knows lies in a cross-site frame (see refs.ts).
    */
@@ -57,11 +62,35 @@ export function probe(iframe: Element): string {
   return nonce;
 }
 
-/** The nonce of a frame probe this document's parent posted, if `event` is one. */
+/**
+ * How many frame boundaries lie between this content script's document and the iframe's own
+ * document: 1 for an iframe in this document, one more for each same-origin iframe it is inside
+ * here. The probe is posted from this document's window, so the frame's script hears it from
+ * that ancestor (see {@link probeOf}), and the worker believes its report only from a frame
+ * that many levels below the frame that asked: the one rule for where a probed frame lies.
+ */
+export function levelsTo(iframe: Element): number {
+  let levels = 1;
+  for (let win: Window = windowOf(iframe); win !== window && win.parent !== win; win = win.parent) levels++;
+  return levels;
+}
+
+/**
+ * The nonce of a frame probe one of this document's ancestors posted, if `event` is one: its
+ * parent's, or (for an iframe inside same-origin iframes there) a window further up.
+ */
 export function probeOf(event: MessageEvent): string | undefined {
-  if (event.source === null || event.source !== window.parent || window.parent === window) return undefined;
+  if (event.source === null || window.parent === window || !isAncestor(event.source)) return undefined;
   const nonce = (event.data as Record<string, unknown> | null)?.[FRAME_PROBE_KEY];
   return typeof nonce === 'string' && /^[0-9a-f]{32}$/.test(nonce) ? nonce : undefined;
+}
+
+function isAncestor(source: MessageEventSource): boolean {
+  for (let win: Window = window; win.parent !== win; ) {
+    win = win.parent;
+    if (source === win) return true;
+  }
+  return false;
 }
 
 function randomNonce(): string {
@@ -89,12 +118,12 @@ export function enterFrames(frame: string | readonly string[] | undefined, doc: 
 }
 
 /** The hop into a cross-site iframe (named `key` here): the worker sends the command on to its document. */
-export function frameHop(iframe: Element, key: string, hop: Omit<FrameHop, 'probe'>): CommandFailure {
+export function frameHop(iframe: Element, key: string, hop: Omit<FrameHop, 'probe' | 'levels'>): CommandFailure {
   const src = (iframe as HTMLIFrameElement).src;
   return new CommandFailure('unsupported', `The iframe ${q(key)} is another site's document (${src}).`, {
     frame: key,
     src,
-    frameHop: { probe: probe(iframe), ...hop } satisfies FrameHop,
+    frameHop: { probe: probe(iframe), levels: levelsTo(iframe), ...hop } satisfies FrameHop,
   });
 }
 
@@ -161,10 +190,13 @@ function pointNow(query: FramePointQuery): FramePointAnswer {
     };
   }
   let at = place(iframe, query);
-  const win = windowOf(iframe);
+  // The point is in this document's viewport, also for an iframe inside same-origin iframes here.
+  const win = window;
   if (outside(at, win)) {
-    // Bring the point into this viewport the way a person scrolls to it.
-    win.scrollBy({ left: outsideBy(at.x, win.innerWidth), top: outsideBy(at.y, win.innerHeight), behavior: 'instant' });
+    // Bring the point into this viewport the way a person scrolls to it (through the same-origin
+    // iframes around the iframe, when it is inside some).
+    if (windowOf(iframe) === win) win.scrollBy({ left: outsideBy(at.x, win.innerWidth), top: outsideBy(at.y, win.innerHeight), behavior: 'instant' });
+    else iframe.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
     at = place(iframe, query);
   }
   if (outside(at, win)) {

@@ -5,7 +5,7 @@ import { deepActiveElement, sameOriginDocument } from './dom/query.js';
 import { checkState, isEnabled } from './dom/state.js';
 import { cut, fold, TextIndex } from './dom/text.js';
 import { isRendered } from './dom/visibility.js';
-import { probe } from './frames.js';
+import { levelsTo, probe } from './frames.js';
 import { OVERLAY_ATTR } from './outline.js';
 import { refs } from './refs.js';
 
@@ -133,14 +133,13 @@ function visitFrame(frame: Element, at: Place, out: Outline): void {
   const name = cut(fold(frame.getAttribute('title') ?? frame.getAttribute('name') ?? frame.id ?? ''), NAME_MAX);
   const doc = sameOriginDocument(frame);
   const ref = refs.refOf(frame, frameKey(at.frames ?? []));
-  // A cross-site iframe inside a same-origin one is not read: the frame probe is only believed
-  // from the iframe's own parent window (frames.ts), which is not this script's there.
-  const nested = !doc && (at.frames ?? []).length > 0;
-  if (!out.add(at.depth, `iframe${name ? ` ${JSON.stringify(name)}` : ''} [ref=${ref}]${nested ? ' (another origin: not read)' : ''}`)) return;
+  if (!out.add(at.depth, `iframe${name ? ` ${JSON.stringify(name)}` : ''} [ref=${ref}]`)) return;
   out.refCount++;
   const path = [...(at.frames ?? []), iframeKey(frame)];
   if (!doc) {
-    if (!nested) out.frames.push({ line: out.lineCount - 1, probe: probe(frame), path, src: (frame as HTMLIFrameElement).src ?? '' });
+    // Also one inside same-origin iframes here: `levels` says how far below this document it lies.
+    const levels = levelsTo(frame);
+    out.frames.push({ line: out.lineCount - 1, probe: probe(frame), path, src: (frame as HTMLIFrameElement).src ?? '', ...(levels > 1 ? { levels } : {}) });
     return;
   }
   if (doc.body) visitChildren(doc.body, { depth: at.depth + 1, nameIsText: false, frames: path }, out);

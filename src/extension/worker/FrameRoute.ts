@@ -27,6 +27,8 @@ const FRAME_READ_MS = 2_000;
 interface FrameHop {
   probe: string;
   consumed: number;
+  /** Frame boundaries between the answering document and the frame (more than 1: inside same-origin iframes there). */
+  levels?: number;
   /** The frame keys to the frame, when the path does not say them (a ref's frame). */
   path?: string[];
 }
@@ -99,7 +101,7 @@ export class FrameRoute {
 
   async #descend(request: PageRequest, tabId: number, path: string[], deadline: number): Promise<{ answer: Record<string, unknown>; retries: number }> {
     const hops: Hop[] = [];
-    const injected = new Set<number>();
+    const injected = new Set<string>();
     let frameId = 0;
     let rest = path;
     /** The frame keys of the frames entered so far. */
@@ -125,7 +127,7 @@ export class FrameRoute {
       }
       // A hop by the path consumes its segments; one for a ref names the frame keys itself.
       const reached = [...at, ...(hop.path ?? rest.slice(0, hop.consumed))];
-      const found = await this.#enter(tabId, frameId, hop.probe, src, reached, deadline, injected);
+      const found = await this.#enter(tabId, frameId, { probe: hop.probe, levels: hop.levels ?? 1 }, src, reached, deadline, injected);
       if (!found) continue;
       hops.push({ parent: frameId, child: found.frameId, probe: hop.probe, documentId: found.documentId, path: reached });
       frameId = found.frameId;
@@ -137,22 +139,32 @@ export class FrameRoute {
   /**
    * The frame a hop leads into, once its own content script has answered the probe; undefined
    * when none answered yet (the caller asks its parent again, for a new probe, after a pause).
-   * Refused when the frame's origin is not in the allow list.
+   * The report is believed only from a frame `levels` below the frame that asked (its child, or
+   * for an iframe inside same-origin iframes there, that many levels down: see content/frames.ts
+   * `levelsTo`). Refused when the frame's origin is not in the allow list.
    */
-  async #enter(tabId: number, parent: number, probe: string, src: unknown, reached: string[], deadline: number, injected: Set<number>): Promise<ProbedFrame | undefined> {
+  async #enter(
+    tabId: number,
+    parent: number,
+    asked: { probe: string; levels: number },
+    src: unknown,
+    reached: string[],
+    deadline: number,
+    injected: Set<string>,
+  ): Promise<ProbedFrame | undefined> {
     if (typeof src === 'string' && /^https?:/.test(src) && !this.allow.allows(src)) throw this.#notAllowed(reached, src);
-    const found = await this.#probes.wait(probe, tabId, Math.min(deadline, Date.now() + PROBE_WAIT_MS));
-    const frame = found ? await chrome.webNavigation.getFrame({ tabId, frameId: found.frameId }).catch(() => null) : null;
-    if (found && frame && frame.parentFrameId === parent) {
+    const found = await this.#probes.wait(asked.probe, tabId, Math.min(deadline, Date.now() + PROBE_WAIT_MS));
+    const children = framesBelow((await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? [], parent, asked.levels);
+    const frame = found ? children.find((f) => f.frameId === found.frameId) : undefined;
+    if (found && frame) {
       if (!this.allow.allows(frame.url)) throw this.#notAllowed(reached, frame.url);
       return found;
     }
     // No content script in the frame answered (not injected yet, or still loading): inject it
-    // into the frame's children once, and ask again until the deadline.
-    const children = ((await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? []).filter((f) => f.parentFrameId === parent);
+    // into the frames at that level once, and ask again until the deadline.
     const outside = children.filter((c) => /^https?:/.test(c.url) && !this.allow.allows(c.url));
-    if (!injected.has(parent)) {
-      injected.add(parent);
+    if (!injected.has(`${parent}/${asked.levels}`)) {
+      injected.add(`${parent}/${asked.levels}`);
       const inside = children.filter((c) => this.allow.allows(c.url));
       await Promise.all(inside.map((c) => chrome.scripting.executeScript({ target: { tabId, frameIds: [c.frameId] }, files: ['content.js'] }).catch(() => undefined)));
     }
@@ -190,7 +202,7 @@ export class FrameRoute {
     firstRef: number | undefined,
     deadline: number,
   ): Promise<{ answer: Record<string, unknown>; lines: string[]; refs: number; truncated: boolean; nextRef: number | undefined; retries: number }> {
-    const injected = new Set<number>();
+    const injected = new Set<string>();
     // One wait for all of this document's frames: one that never answers costs it once.
     const framesUntil = Math.min(deadline, Date.now() + FRAME_READ_MS);
     let retries = 0;
@@ -225,7 +237,7 @@ export class FrameRoute {
         }
         let child: ProbedFrame | undefined;
         try {
-          child = await this.#enter(tabId, frameId, f.probe, f.src, reached, framesUntil, injected);
+          child = await this.#enter(tabId, frameId, { probe: f.probe, levels: f.levels ?? 1 }, f.src, reached, framesUntil, injected);
         } catch (error) {
           if (!(error instanceof CommandFailure)) throw error;
           notes.set(f.line, error.detail?.allow ? ` (another origin, ${originOf(String(error.detail.url))}: not in the allow list, not read; add it to \`allow\` to read it)` : ' (another origin: its page did not answer in time, not read)');
@@ -375,6 +387,17 @@ function restoreFrame(answer: Record<string, unknown>, at: string[], rest: strin
     if (frame !== undefined) out.detail = { ...(out.detail as object | undefined), frame };
   }
   return out;
+}
+
+/** The frames `levels` below `parent` in the tab's frame tree (1: its children). */
+function framesBelow<F extends { frameId: number; parentFrameId: number }>(all: readonly F[], parent: number, levels: number): F[] {
+  let at = new Set([parent]);
+  let found: F[] = [];
+  for (let i = 0; i < levels; i++) {
+    found = all.filter((f) => at.has(f.parentFrameId) && f.frameId !== f.parentFrameId);
+    at = new Set(found.map((f) => f.frameId));
+  }
+  return found;
 }
 
 function withRetries(answer: Record<string, unknown>, retries: number): Record<string, unknown> {

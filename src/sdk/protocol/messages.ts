@@ -678,10 +678,20 @@ export const SnapshotAnswerSchema = z.object({
    * without them): the cross-site iframes the document could not read. `line` is the index of
    * the iframe's line in `text`, `probe` the nonce the document probed the iframe with (its own
    * content script reports it, naming the frame), `path` the frame keys from the document to it,
-   * `src` its address as the document sees it.
+   * `src` its address as the document sees it, `levels` how many frame boundaries lie between
+   * the document and the frame (absent: 1, an iframe of the document itself; more for one inside
+   * same-origin iframes there: the worker believes the probe's report only from that far below).
    */
   frames: z
-    .array(z.object({ line: z.number().int().nonnegative(), probe: z.string(), path: z.array(z.string()), src: z.string() }))
+    .array(
+      z.object({
+        line: z.number().int().nonnegative(),
+        probe: z.string(),
+        path: z.array(z.string()),
+        src: z.string(),
+        levels: z.number().int().min(1).max(9).optional(),
+      }),
+    )
     .optional(),
 });
 
