@@ -99,6 +99,20 @@ describe('aite run with the real-page steps', () => {
     expect(unset.stderr).toMatch(/env\.aite\.yaml:5:\d+, step 2 \(fill\), field "text": \$\{NOTE\} is not set in the environment/);
   }, 60_000);
 
+  it('[DLG-ARMED-UNUSED] a dialog step whose next step opened no dialog: that step warns that the answer stays armed; the dialog that opens later gets it', async () => {
+    await writeFile(
+      join(dir, 'armed.aite.json'),
+      JSON.stringify({ steps: [{ navigate: 'dialogs.html' }, { dialog: { accept: true } }, { click: 'Guard unsaved changes' }, { click: 'Confirm' }] }),
+    );
+    const result = await run(['run', 'armed.aite.json', '--report', 'armed-report']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const steps = (JSON.parse(await readFile(join(dir, 'armed-report', 'report.json'), 'utf8')) as RunReport).scripts[0]!.steps;
+    expect(steps[2]!.warnings).toEqual([expect.objectContaining({ code: 'dialog', message: expect.stringMatching(/^The dialog answer armed by step 2 was not used: no dialog opened during this step\. It stays armed/) })]);
+    expect(result.stdout).toMatch(/3 click "Guard unsaved changes" .* · 1 warning/);
+    expect(steps[3]!.warnings).toEqual([]);
+    expect(steps[3]!.dialogs).toEqual([expect.objectContaining({ type: 'confirm', accepted: true, by: 'armed' })]);
+  }, 60_000);
+
   it('[MK-BAD-KEY] a key name that does not exist is a script error (exit 2) before Chrome starts', async () => {
     await writeFile(join(dir, 'bad-key.aite.json'), JSON.stringify({ steps: [{ navigate: 'mouse-keys.html' }, { press: 'Control+Foo' }] }));
     const started = performance.now();

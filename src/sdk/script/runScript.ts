@@ -106,6 +106,8 @@ class ScriptRunner {
   readonly #attachments: Attachment[] = [];
   #current: StepReport | undefined;
   #launchMs: number | undefined;
+  /** The `dialog` step whose answer the next step of its profile should use. */
+  #armedBy: PlannedStep | undefined;
   /** Events that came between steps go to the next one. */
   #pending: Pick<StepReport, 'warnings' | 'consoleErrors' | 'tabEvents' | 'dialogs' | 'failedRequests'> = { warnings: [], consoleErrors: [], tabEvents: [] };
 
@@ -249,6 +251,7 @@ class ScriptRunner {
         });
         if (outcome.result) this.#adoptResult(report, outcome.result);
         if (outcome.png) await this.#saveScreenshot(report, planned, outcome.png);
+        this.#checkArmed(planned, report);
       } finally {
         report.retries = this.#sessions.retries() - retriesBefore;
         const retried = Object.entries(this.#sessions.retriesByCommand())
@@ -285,6 +288,27 @@ class ScriptRunner {
       this.#current = undefined;
     }
     return { report, launchFailed };
+  }
+
+  /**
+   * A `dialog` step arms an answer for the dialog of the step after it. When that step opened
+   * none, the step says so: the answer stays armed (as `dialogs.next()` does) and would answer
+   * whatever dialog opens next, such as a confirm of another delete after a redesign removed this one.
+   */
+  #checkArmed(planned: PlannedStep, report: StepReport): void {
+    if ('dialog' in planned.run) {
+      this.#armedBy = planned;
+      return;
+    }
+    const by = this.#armedBy;
+    if (!by || by.profile !== planned.profile) return;
+    this.#armedBy = undefined;
+    const left = this.#sessions.get(planned.profile).dialogs.armedAnswers.armed.length;
+    if (left === 0) return;
+    report.warnings.push({
+      code: 'dialog',
+      message: `The dialog answer armed by step ${by.number} was not used: no dialog opened during this step. It stays armed and will answer the next dialog that opens; if the page no longer asks here, remove the dialog step.`,
+    });
   }
 
   #stepStart(planned: PlannedStep): void {
