@@ -47,8 +47,14 @@ describe('mouse and keys', () => {
     await ctx.session.verify.targetText({ label: 'Log' }, 'framed at 7,5');
   });
 
-  it('[MK-CHORD, MK-FOCUS] Control+A in a field focused without clicking it selects its text; Backspace then clears it', async () => {
+  it('[MK-CHORD, MK-FOCUS] Control+A in a field focused without clicking it selects its text (key "a", as a keyboard sends it); Backspace then clears it', async () => {
+    await ctx.session.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { keysSeen: string[] }).keysSeen = seen;
+      document.addEventListener('keydown', (e) => seen.push(`${e.ctrlKey ? 'ctrl ' : ''}${e.shiftKey ? 'shift ' : ''}${e.key}/${e.code}`), true);
+    });
     await ctx.session.press('Control+A', { label: 'Note' });
+    expect(await ctx.session.evaluate(() => (window as unknown as { keysSeen: string[] }).keysSeen)).toEqual(['ctrl Control/ControlLeft', 'ctrl a/KeyA']);
     await ctx.session.press('Backspace');
     await ctx.session.verify.value({ label: 'Note' }, '');
     await ctx.session.verify.targetText({ label: 'Note clicks' }, '0');

@@ -48,7 +48,10 @@ export function parseChord(spec: string, command = 'press'): Chord {
   const problem = chordProblem(spec);
   if (problem) throw new AiteError('unsupported', `${command}: ${problem}.`, { command, detail: { key: spec } });
   const { modifiers, key } = split(spec)!;
-  return { modifiers: modifiers.map((m) => platformModifier(m as Modifier)), key: key as KeyInput };
+  // A letter held with Control, Alt or Meta reaches the page as a keyboard sends it: lower case
+  // unless Shift is held (a person's Ctrl+A is key "a"; a handler testing e.key === 'a' sees it).
+  const letter = /^[A-Z]$/.test(key) && modifiers.length > 0 && !modifiers.includes('Shift') ? key.toLowerCase() : key;
+  return { modifiers: modifiers.map((m) => platformModifier(m as Modifier)), key: letter as KeyInput };
 }
 
 /** Presses a chord over the pipe: modifiers down in order, the key, modifiers up in reverse. */
