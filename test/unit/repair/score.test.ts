@@ -280,15 +280,28 @@ describe('[RS-CHECK-EXACT] checkExact without recorded twins', () => {
   });
 });
 
-describe('[RS-CHECK-EXACT] checkExact without recorded peers', () => {
+describe('[RS-CHECK-EXACT] checkExact: a text that became part of a longer one', () => {
   const orders: Descriptor = { v: 1, tag: 'h2', role: 'heading', text: 'Orders', name: 'Orders', context: { region: 'Dashboard' }, xpath: '/html/body/main/h2[1]', path: 'html/body/main/h2' };
   const recent: Descriptor = { ...orders, text: 'Recent orders', name: 'Recent orders', xpath: '/html/body/main/h2[2]' };
   const none = () => [];
   it('a match whose text only contains the remembered one is refused unless it scores as a repair must', () => {
     expect(checkExactMatch(orders, { ref: 1, descriptor: recent, key: 'recent orders', place: '' }, none)).toMatchObject({ ok: false, why: 'low' });
-    // With recorded peers the neighbour is known by its key; this rule is not needed there.
-    const recorded = { ...orders, peers: ['sales'] };
-    expect(checkExactMatch(recorded, { ref: 1, descriptor: recent, key: 'recent orders', place: '' }, none)).not.toMatchObject({ why: 'low' });
+  });
+
+  it('with recorded peers too: they are the neighbours of then, and a "Save draft" added since is not the "Save" renamed "Apply"', () => {
+    const modal = { context: { heading: 'Settings', region: 'Settings' }, path: 'html/body/div/div/button', page: { width: 1280, height: 713 } };
+    const save: Descriptor = {
+      v: 1, tag: 'button', role: 'button', type: 'submit', text: 'Save', name: 'Save', ...modal,
+      near: 'Settings Theme Light Dark Email alerts SMS alerts Save Cancel', xpath: '/html/body/div[3]/div/button[1]',
+      rect: { x: 490, y: 178, width: 46, height: 21 }, peers: ['sms alerts', 'cancel', 'email alerts', 'light'],
+    };
+    const near = 'Settings Theme Light Dark Email alerts SMS alerts Apply Cancel Save draft';
+    const draft: Descriptor = { ...save, peers: undefined, text: 'Save draft', name: 'Save draft', near, xpath: '/html/body/div[2]/div/button[3]', rect: { x: 605, y: 178, width: 77, height: 21 } };
+    const apply: Descriptor = { ...save, peers: undefined, text: 'Apply', name: 'Apply', near, xpath: '/html/body/div[2]/div/button[1]', rect: { x: 490, y: 178, width: 49, height: 21 } };
+    const ranked = () => rankCandidates(save, [draft, apply].map((descriptor) => ({ ref: descriptor, descriptor })));
+    expect(checkExactMatch(save, { ref: draft, descriptor: draft, key: 'save draft', place: '' }, ranked)).toMatchObject({ ok: false, why: 'low' });
+    // The same element, its text unchanged, is still taken.
+    expect(checkExactMatch(save, { ref: save, descriptor: { ...save, peers: undefined }, key: 'save', place: '' }, ranked).ok).toBe(true);
   });
 });
 

@@ -452,8 +452,8 @@ function containsOther(text: string | undefined, inner: string | undefined): boo
  * list was reordered, a text that became part of another element's). When the remembered element
  * had twins (or the match has twins on the page now), its context told it apart: the match may not stand in a remembered twin's place
  * (`twinPlaces`), and its row (else heading, else the text around it) must still be the
- * remembered one's (similarity at least {@link DRIFTED_AT}). Without recorded peers, a match
- * whose text only contains the remembered text must score at least {@link ACT_AT}. `ranked`
+ * remembered one's (similarity at least {@link DRIFTED_AT}). A match whose text only contains
+ * the remembered text must score at least {@link ACT_AT}. `ranked`
  * gives the page's ranked candidates, asked only when needed: to decide, or to say in a refusal
  * which other element is most like the remembered one ({@link ExactVerdict}).
  */
@@ -480,10 +480,11 @@ export function checkExactMatch<E>(old: Descriptor, exact: ExactMatch<E>, ranked
   // A name that now says another action names another button, whatever else it kept (§3).
   const action = anotherAction(old, d);
   if (action) return { ...refuse('action'), action };
-  // Without recorded peers nothing says which neighbour took the remembered text: a match whose
-  // text only contains the remembered one ("Recent orders" for a removed "Orders") is a repair in
-  // disguise, and must score as a repair must to be acted on.
-  if (!old.peers?.length && score < ACT_AT && containsOther(d.text, old.text)) return refuse('low');
+  // A match whose text only contains the remembered one ("Recent orders" for a removed "Orders",
+  // a new "Save draft" beside "Save" renamed "Apply") is a repair in disguise, and must score as a
+  // repair must to be acted on. Recorded peers do not settle it: they know the neighbours of then,
+  // not an element added since.
+  if (score < ACT_AT && containsOther(d.text, old.text)) return refuse('low');
   // Twins on the page now say the same as remembered ones: its text does not tell it apart, its
   // context must (a descriptor recorded without `record` knows no twins; the page does).
   const twins = !!old.twins || !!exact.twins;
