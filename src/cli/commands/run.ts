@@ -86,7 +86,7 @@ export async function runCommand(patterns: string[], flags: RunFlags, io: Io, se
   const end = new Promise<void>((resolve) => (ended = resolve));
   const offInterrupt = onInterrupt((signal) => {
     progress?.stop();
-    if (!json) writeLines(io.stderr, c.yellow(`\n${signal}: stopping the run and writing its report (again to quit at once)`));
+    if (!json) writeLines(io.stderr, c.yellow(`\n${signal}: stopping the run and writing its report (a second one quits at once)`));
     stopping.abort(signal);
     return end;
   });
