@@ -397,14 +397,20 @@ class ScriptRunner {
 
 /** What a stopped run's steps and scripts say: `interrupted by SIGINT`. */
 function interruptedText(signal: AbortSignal): string {
-  const reason: unknown = signal.reason;
-  const why = typeof reason === 'string' ? reason : reason instanceof Error && reason.name !== 'AbortError' ? reason.message : undefined;
+  const why = reasonOf(signal);
   return why ? `interrupted by ${why}` : 'interrupted';
 }
 
 /** What the run was stopped by, as the report's `interrupted` names it. */
 export function interruptionOf(signal: AbortSignal): string {
-  return interruptedText(signal).replace(/^interrupted( by )?/, '') || 'abort';
+  return reasonOf(signal) ?? 'abort';
+}
+
+/** An abort's reason in words: a string (a signal's name) as it is, an `Error`'s message; none for a bare `abort()`. */
+function reasonOf(signal: AbortSignal): string | undefined {
+  const reason: unknown = signal.reason;
+  if (typeof reason === 'string') return reason;
+  return reason instanceof Error && reason.name !== 'AbortError' ? reason.message : undefined;
 }
 
 /** Thrown by {@link untilAborted}: the work was left running, its outcome no longer wanted. */
