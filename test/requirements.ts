@@ -335,6 +335,7 @@ export const REQUIREMENTS = {
 
   // What a run leaves behind
   'RUN-WEBSERVER-STOP': 'the config\u2019s webServer, with every process it started (its process group), is stopped when aite run is interrupted (SIGINT, SIGTERM, SIGHUP) as when it ends: SIGTERM, then SIGKILL, before the process exits',
+  'CLI-INTERRUPT': 'aite run stopped by SIGINT, SIGTERM or SIGHUP does not lose the run: the step running is reported interrupted, the steps and scripts after it skipped (not run), report.json, index.html and junit.xml are still written (within a deadline), the summary names the signal, every Chrome is closed, and the exit code is the shell\u2019s for the signal (130, 143, 129); a second signal exits at once',
 } as const;
 
 export type RequirementId = keyof typeof REQUIREMENTS;

@@ -67,7 +67,7 @@ export class ProgressReporter implements RunListener {
   stepEnd(step: StepReport): void {
     this.#clearLive();
     const c = this.#c;
-    const icon = step.status === 'passed' ? c.green('✓') : step.status === 'failed' ? c.red('✗') : c.dim('-');
+    const icon = step.status === 'passed' ? c.green('✓') : step.status === 'failed' ? c.red('✗') : step.status === 'interrupted' ? c.yellow('■') : c.dim('-');
     const facts: string[] = [];
     if (step.status !== 'skipped') facts.push(formatMs(step.durationMs));
     if (step.retries > 0) facts.push(c.yellow(retriesText(step)));
@@ -76,7 +76,8 @@ export class ProgressReporter implements RunListener {
     if (step.warnings.length) facts.push(c.yellow(`${step.warnings.length} warning${step.warnings.length === 1 ? '' : 's'}`));
     if (step.consoleErrors.length) facts.push(c.red(`${step.consoleErrors.length} console error${step.consoleErrors.length === 1 ? '' : 's'}`));
     if (step.status === 'failed') facts.push(c.red(step.reason ?? 'failed'));
-    if (step.status === 'skipped') facts.push('skipped');
+    if (step.status === 'skipped') facts.push(step.message ?? 'skipped');
+    if (step.status === 'interrupted') facts.push(c.yellow(step.message ?? 'interrupted'));
     const label = step.status === 'skipped' ? c.dim(this.#label(step)) : this.#label(step);
     const lines = [`  ${icon} ${label}  ${c.dim(facts.join(' · '))}`];
     if (step.status === 'failed') {

@@ -44,7 +44,7 @@ export async function runCli(argv: string[], given: Io = processIo(), seams: Cli
     .addHelpText(
       'after',
       `
-Exit codes: 0 all passed · 1 a step failed · 2 usage, config or script error · 3 a pre-state check was not met
+Exit codes: 0 all passed · 1 a step failed · 2 usage, config or script error · 3 a pre-state check was not met · 130/143/129 stopped by SIGINT/SIGTERM/SIGHUP (the report is still written)
 
 Examples:
   aite run send.aite.json --report out/report      run a script, write report.json and index.html

@@ -20,6 +20,7 @@ export type { EventMap, TypedEmitter } from './events/TypedEmitter.js';
 export { AiteError, type AiteErrorJson } from './errors/AiteError.js';
 export { LockFile, type LockProposal } from './lock/LockFile.js';
 export { findChrome } from './launch/findChrome.js';
+export { onInterrupt, type InterruptHandler } from './launch/ProcessCleanup.js';
 // What the bench needs of launch, from the package rather than a copy (issue 19).
 export { CHROME_ARGS as _CHROME_ARGS } from './launch/launchChrome.js';
 export { LAUNCH_PHASES_CHANNEL as _LAUNCH_PHASES_CHANNEL } from './session/launch.js';

@@ -1,6 +1,6 @@
 import { relative, resolve } from 'node:path';
-import { exitCodeOf, loadConfig, reportSafe, runSuite, UsageError, writeReport, type LaunchOptions, type RunListener, type RunReport, type Session } from 'aite';
-import { colorsFor, writeLines, type Io } from '../Io.js';
+import { exitCodeOf, loadConfig, onInterrupt, reportSafe, runSuite, UsageError, writeReport, type LaunchOptions, type RunListener, type RunReport, type Session } from 'aite';
+import { colorsFor, writeLines, type Colors, type Io } from '../Io.js';
 import { formatMs, ProgressReporter } from '../ProgressReporter.js';
 
 export interface RunFlags {
@@ -20,6 +20,9 @@ export interface RunFlags {
 }
 
 export const REPORTERS = ['list', 'json', 'junit'] as const;
+
+/** The most writing the report of an interrupted run may take: a hung disk must not hold the exit. */
+const INTERRUPTED_WRITE_MS = 5_000;
 
 /** Test seams: how sessions start. */
 export interface RunSeams {
@@ -76,35 +79,63 @@ export async function runCommand(patterns: string[], flags: RunFlags, io: Io, se
       if (!json) writeLines(io.stdout, c.dim(reused ? `using the app already answering at ${url}` : `started \`${command}\` (${url} answers)`));
     },
   };
-  const stop = (): void => progress?.stop();
-  process.once('SIGINT', stop);
-  let run: Awaited<ReturnType<typeof runSuite>>;
-  try {
-    run = await runSuite(patterns, {
-      config,
-      updateLock: flags.updateLock,
-      shard: flags.shard,
-      webServer: flags.webServer,
-      listener: fanOut(header, progress),
-      cwd: io.cwd,
-      version: seams.version,
-      launch: seams.launch,
-      fetch: seams.fetch,
-      env: io.env,
-    });
-  } finally {
-    process.off('SIGINT', stop);
+  // Ctrl-C (or SIGTERM, SIGHUP) stops the run, not the process: the step running is reported
+  // interrupted, the report is still written, and the process then exits with the signal's code.
+  const stopping = new AbortController();
+  let ended!: () => void;
+  const end = new Promise<void>((resolve) => (ended = resolve));
+  const offInterrupt = onInterrupt((signal) => {
     progress?.stop();
-  }
+    if (!json) writeLines(io.stderr, c.yellow(`\n${signal}: stopping the run and writing its report (a second one quits at once)`));
+    stopping.abort(signal);
+    return end;
+  });
+  try {
+    let run: Awaited<ReturnType<typeof runSuite>>;
+    try {
+      run = await runSuite(patterns, {
+        config,
+        updateLock: flags.updateLock,
+        shard: flags.shard,
+        webServer: flags.webServer,
+        listener: fanOut(header, progress),
+        cwd: io.cwd,
+        version: seams.version,
+        launch: seams.launch,
+        fetch: seams.fetch,
+        signal: stopping.signal,
+        env: io.env,
+      });
+    } finally {
+      progress?.stop();
+    }
 
-  const { report, attachments } = run;
-  const written = reportDir ? await writeReport(reportDir, report, attachments, { junit: junit || config.report?.junit }) : undefined;
-  if (json) {
-    io.stdout.write(`${JSON.stringify(reportSafe(report), null, 2)}\n`);
-  } else {
-    printSummary(report, io, seams, written ? relative(io.cwd, written.html) || written.html : undefined, written?.junit ? relative(io.cwd, written.junit) : undefined);
+    const { report, attachments } = run;
+    const writing = reportDir ? writeReport(reportDir, report, attachments, { junit: junit || config.report?.junit }) : undefined;
+    const written = report.interrupted === undefined ? await writing : await within(writing, INTERRUPTED_WRITE_MS);
+    if (json) {
+      io.stdout.write(`${JSON.stringify(reportSafe(report), null, 2)}\n`);
+    } else {
+      printSummary(report, io, seams, written ? relative(io.cwd, written.html) || written.html : undefined, written?.junit ? relative(io.cwd, written.junit) : undefined);
+      if (writing && !written) writeLines(io.stderr, c.red(`The report was not written to ${relative(io.cwd, reportDir!) || reportDir} within ${INTERRUPTED_WRITE_MS / 1000} s; the run ends without it.`));
+    }
+    return exitCodeOf(report);
+  } finally {
+    offInterrupt();
+    ended();
   }
-  return exitCodeOf(report);
+}
+
+/** What `work` answers, or undefined once `ms` have passed. */
+async function within<T>(work: Promise<T> | undefined, ms: number): Promise<T | undefined> {
+  if (!work) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const EVENTS = ['suiteStart', 'webServerStarted', 'scriptStart', 'launchStart', 'launched', 'stepStart', 'stepEnd', 'scriptEnd'] as const satisfies ReadonlyArray<keyof RunListener>;
@@ -126,13 +157,16 @@ function printSummary(report: RunReport, io: Io, seams: RunSeams, html: string |
     t.failed ? c.red(`${t.failed} failed`) : undefined,
     t.preState ? c.yellow(`${t.preState} pre-state not met`) : undefined,
     t.errors ? c.red(`${t.errors} could not run`) : undefined,
+    t.interrupted ? c.yellow(`${t.interrupted} interrupted`) : undefined,
+    t.skipped ? c.dim(`${t.skipped} not run`) : undefined,
   ].filter(Boolean);
-  const icon = report.status === 'passed' ? c.green('✓') : report.status === 'pre-state' ? c.yellow('!') : c.red('✗');
+  const icon = report.status === 'passed' ? c.green('✓') : report.status === 'pre-state' || report.status === 'interrupted' ? c.yellow('!') : c.red('✗');
+  if (report.interrupted !== undefined) parts.unshift(c.yellow(`interrupted by ${report.interrupted}`));
   lines.push(
     `${icon} ${parts.join(c.dim(' · '))}${c.dim(` · ${t.steps} ${t.steps === 1 ? 'step' : 'steps'} · ${t.retries} ${t.retries === 1 ? 'retry' : 'retries'}${t.repairs ? ` · ${t.repairs} repaired` : ''} · ${formatMs(report.durationMs)}`)}`,
   );
   for (const script of report.scripts.filter((s) => s.status !== 'passed')) {
-    const label = script.status === 'pre-state' ? c.yellow('pre-state not met') : c.red(script.status === 'error' ? 'could not run' : 'failed');
+    const label = SCRIPT_LABEL[script.status](c);
     lines.push(`  ${label} ${script.file}: ${script.error?.message.split('\n')[0] ?? ''}`);
   }
   if (report.status === 'pre-state') {
@@ -152,6 +186,15 @@ function printSummary(report: RunReport, io: Io, seams: RunSeams, html: string |
   if (html) lines.push(`${c.dim('report:')} ${html}${junit ? c.dim(` · junit: ${junit}`) : ''}`);
   writeLines(io.stdout, ...lines);
 }
+
+const SCRIPT_LABEL: Record<RunReport['status'], (c: Colors) => string> = {
+  passed: (c) => c.green('passed'),
+  failed: (c) => c.red('failed'),
+  error: (c) => c.red('could not run'),
+  'pre-state': (c) => c.yellow('pre-state not met'),
+  interrupted: (c) => c.yellow('interrupted'),
+  skipped: (c) => c.dim('not run'),
+};
 
 function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;

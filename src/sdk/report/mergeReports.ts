@@ -68,6 +68,8 @@ export async function mergeReports(dirs: readonly string[], options: { cwd?: str
       startedAt,
       durationMs: Number.isFinite(end) ? Math.max(0, end - Date.parse(startedAt)) : reports.reduce((n, r) => n + r.durationMs, 0),
       mergedFrom: dirs.map((d) => relative(cwd, d) || d),
+      // One shard stopped leaves the whole run unfinished.
+      ...(reports.some((r) => r.interrupted !== undefined) ? { interrupted: reports.find((r) => r.interrupted !== undefined)!.interrupted! } : {}),
     },
   );
   return { report: merged, attachments };

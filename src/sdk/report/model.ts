@@ -62,7 +62,8 @@ const StepDialogSchema = z.object({
   profile: z.string(),
 });
 
-export const STEP_STATUSES = ['passed', 'failed', 'skipped'] as const;
+/** `skipped`: not run (an earlier step failed, or the run was interrupted); `interrupted`: running when the run was stopped. */
+export const STEP_STATUSES = ['passed', 'failed', 'skipped', 'interrupted'] as const;
 
 const StepReportSchema = z.object({
   /** `pre` or `steps`. */
@@ -103,13 +104,16 @@ const StepReportSchema = z.object({
   line: z.number().int().positive().optional(),
 });
 
-export const SCRIPT_STATUSES = ['passed', 'failed', 'pre-state', 'error'] as const;
+export const SCRIPT_STATUSES = ['passed', 'failed', 'pre-state', 'error', 'interrupted', 'skipped'] as const;
 
 const ScriptReportSchema = z.object({
   /** The script file, relative to the working directory of the run. */
   file: z.string(),
   name: z.string(),
-  /** passed; failed (a step failed); pre-state (a pre step failed); error (could not run). */
+  /**
+   * passed; failed (a step failed); pre-state (a pre step failed); error (could not run);
+   * interrupted (running when the run was stopped); skipped (not begun when the run was stopped).
+   */
   status: z.enum(SCRIPT_STATUSES),
   /** The failure in one sentence, when not passed. */
   error: z.object({ reason: z.string().optional(), message: z.string() }).optional(),
@@ -132,7 +136,10 @@ export const RunReportSchema = z.object({
   tool: z.object({ name: z.literal('aite'), version: z.string() }),
   startedAt: z.string(),
   durationMs: z.number().nonnegative(),
+  /** A script's status, or `interrupted` when the run was stopped before its end. */
   status: z.enum(SCRIPT_STATUSES),
+  /** What stopped the run before its end: the signal (`SIGINT`, `SIGTERM`, `SIGHUP`) or the abort's reason. */
+  interrupted: z.string().optional(),
   shard: z.object({ index: z.number().int().positive(), total: z.number().int().positive() }).optional(),
   /** Reports joined by merge-reports, by their folder. */
   mergedFrom: z.array(z.string()).optional(),
@@ -142,6 +149,10 @@ export const RunReportSchema = z.object({
     failed: z.number().int(),
     preState: z.number().int(),
     errors: z.number().int(),
+    /** Scripts running when the run was stopped (absent in reports of runs that ended before this was counted). */
+    interrupted: z.number().int().optional(),
+    /** Scripts not begun when the run was stopped. */
+    skipped: z.number().int().optional(),
     steps: z.number().int(),
     retries: z.number().int(),
     repairs: z.number().int(),
@@ -198,7 +209,7 @@ export type RunReport = z.infer<typeof RunReportSchema>;
  * ```ts
  * import { runSuite, type ScriptStatus } from 'aite';
  *
- * const exitCode: Record<ScriptStatus, number> = { passed: 0, failed: 1, error: 1, 'pre-state': 3 };
+ * const exitCode: Record<ScriptStatus, number> = { passed: 0, failed: 1, error: 1, 'pre-state': 3, interrupted: 1, skipped: 1 };
  * const { report } = await runSuite(['send.aite.json']);
  * process.exitCode = exitCode[report.status];
  * ```
@@ -250,10 +261,14 @@ export interface ScriptRun {
   attachments: Attachment[];
 }
 
-/** The run's status from its scripts': an error beats a failure beats an unmet pre-state. */
+/**
+ * The run's status from its scripts': an interruption (a script running or not begun when the run
+ * was stopped) beats an error beats a failure beats an unmet pre-state.
+ */
 export function overallStatus(scripts: readonly ScriptReport[]): ScriptStatus {
   const statuses = new Set(scripts.map((s) => s.status));
-  for (const status of ['error', 'failed', 'pre-state'] as const) if (statuses.has(status)) return status;
+  if (statuses.has('skipped')) return 'interrupted';
+  for (const status of ['interrupted', 'error', 'failed', 'pre-state'] as const) if (statuses.has(status)) return status;
   return 'passed';
 }
 
@@ -263,7 +278,7 @@ export function overallStatus(scripts: readonly ScriptReport[]): ScriptStatus {
  */
 export function createRunReport(
   scripts: ScriptReport[],
-  meta: { version: string; startedAt: string; durationMs: number; shard?: { index: number; total: number }; mergedFrom?: string[] },
+  meta: { version: string; startedAt: string; durationMs: number; interrupted?: string; shard?: { index: number; total: number }; mergedFrom?: string[] },
 ): RunReport {
   const count = (status: ScriptStatus): number => scripts.filter((s) => s.status === status).length;
   return {
@@ -271,7 +286,9 @@ export function createRunReport(
     tool: { name: 'aite', version: meta.version },
     startedAt: meta.startedAt,
     durationMs: meta.durationMs,
-    status: overallStatus(scripts),
+    // A run stopped between two scripts (or before the first) is interrupted all the same.
+    status: meta.interrupted !== undefined ? 'interrupted' : overallStatus(scripts),
+    ...(meta.interrupted !== undefined ? { interrupted: meta.interrupted } : {}),
     ...(meta.shard ? { shard: meta.shard } : {}),
     ...(meta.mergedFrom ? { mergedFrom: meta.mergedFrom } : {}),
     totals: {
@@ -280,6 +297,8 @@ export function createRunReport(
       failed: count('failed'),
       preState: count('pre-state'),
       errors: count('error'),
+      interrupted: count('interrupted'),
+      skipped: count('skipped'),
       steps: scripts.reduce((n, s) => n + s.steps.length, 0),
       retries: scripts.reduce((n, s) => n + s.retries, 0),
       repairs: scripts.reduce((n, s) => n + s.steps.filter((step) => step.repair).length, 0),
@@ -289,8 +308,10 @@ export function createRunReport(
 }
 
 /**
- * The exit code of a run: 0 all passed, 1 a step failed (or a script could not run), 3 a
- * pre-state check was not met (and nothing else failed). Usage mistakes (2) never reach a report.
+ * The exit code of a run: 0 all passed, 1 a step failed (or a script could not run, or the run
+ * was interrupted), 3 a pre-state check was not met (and nothing else failed). Usage mistakes (2)
+ * never reach a report. (`aite run` stopped by a signal exits with the shell's code for it, 130
+ * for SIGINT, whatever its report says.)
  *
  * @example
  * ```ts
@@ -304,7 +325,7 @@ export function createRunReport(
  */
 export function exitCodeOf(report: Pick<RunReport, 'scripts'>): 0 | 1 | 3 {
   const statuses = new Set(report.scripts.map((s) => s.status));
-  if (statuses.has('failed') || statuses.has('error')) return 1;
+  if (['failed', 'error', 'interrupted', 'skipped'].some((status) => statuses.has(status as ScriptStatus))) return 1;
   if (statuses.has('pre-state')) return 3;
   return 0;
 }

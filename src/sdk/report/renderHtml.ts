@@ -7,9 +7,11 @@ const STATUS_LABEL: Record<RunReport['status'], string> = {
   failed: 'Failed',
   'pre-state': 'Pre-state not met',
   error: 'Could not run',
+  interrupted: 'Interrupted',
+  skipped: 'Not run',
 };
 
-const STEP_ICON: Record<StepReport['status'], string> = { passed: '✓', failed: '✗', skipped: '–' };
+const STEP_ICON: Record<StepReport['status'], string> = { passed: '✓', failed: '✗', skipped: '–', interrupted: '■' };
 
 /**
  * The report as one self-contained HTML page (styles inline, screenshots as data URLs), readable
@@ -59,6 +61,8 @@ function summary(report: RunReport): Html {
       ${t.failed ? stat(t.failed, 'failed', 'bad') : ''}
       ${t.preState ? stat(t.preState, 'pre-state not met', 'pre') : ''}
       ${t.errors ? stat(t.errors, 'could not run', 'bad') : ''}
+      ${t.interrupted ? stat(t.interrupted, 'interrupted', 'pre') : ''}
+      ${t.skipped ? stat(t.skipped, 'not run') : ''}
       ${stat(t.steps, 'steps')}
       ${stat(t.retries, t.retries === 1 ? 'retry' : 'retries', t.retries > 0 ? 'warn' : '')}
       ${stat(t.repairs, t.repairs === 1 ? 'repair' : 'repairs', t.repairs > 0 ? 'warn' : '')}
@@ -70,6 +74,13 @@ function summary(report: RunReport): Html {
 function verdictLine(report: RunReport, failed: StepReport[]): Html | string {
   if (report.status === 'passed') {
     return `Every step of ${report.totals.scripts === 1 ? 'the script' : `all ${report.totals.scripts} scripts`} passed.`;
+  }
+  if (report.status === 'interrupted') {
+    const index = report.scripts.findIndex((s) => s.status === 'interrupted');
+    const step = report.scripts[index]?.steps.find((s) => s.status === 'interrupted');
+    const by = `Interrupted by ${report.interrupted ?? 'a stop'}`;
+    if (!step) return `${by}; the scripts not begun did not run.`;
+    return html`${by} at <a href="#${stepId(index, step)}">${report.scripts[index]!.name} · ${step.section === 'pre' ? 'Pre step' : 'Step'} ${step.number}: ${step.title}</a>; what came after did not run.`;
   }
   const first = report.scripts.find((s) => s.status !== 'passed');
   const step = failed[0];
@@ -126,7 +137,7 @@ function stepItem(step: StepReport, scriptIndex: number, total: number, multi: b
       ${step.dialogs?.length ? html`<span class="dialog-chip">${step.dialogs.length} ${step.dialogs.length === 1 ? 'dialog' : 'dialogs'}</span>` : ''}
       ${step.consoleErrors.length ? html`<span class="console-chip">${step.consoleErrors.length} page ${step.consoleErrors.length === 1 ? 'error' : 'errors'}</span>` : ''}
       ${step.failedRequests?.length ? html`<span class="console-chip">${step.failedRequests.length} failed ${step.failedRequests.length === 1 ? 'request' : 'requests'}</span>` : ''}
-      ${step.status === 'failed' ? html`<span class="reason">${step.reason}</span>` : ''}
+      ${step.status === 'failed' ? html`<span class="reason">${step.reason}</span>` : step.status === 'interrupted' ? html`<span class="reason">interrupted</span>` : ''}
       <span class="dur">${step.status === 'skipped' ? 'skipped' : formatDuration(step.durationMs)}</span>
       <span class="bar" aria-hidden="true"><span style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%"></span></span>`;
   const id = stepId(scriptIndex, step);

@@ -4,20 +4,21 @@ import type { RunReport, StepReport } from './model.js';
 /**
  * The report as JUnit XML: a testsuite per script, a testcase per step. A failed step is a
  * `<failure>` with its reason as `type`; an unmet pre-state (and a script that could not run)
- * is an `<error>`, so CI tells it apart from an app failure; skipped steps are `<skipped/>`.
+ * is an `<error>`, so CI tells it apart from an app failure, and so is the step running when the
+ * run was interrupted; steps not run are `<skipped/>`.
  * @internal
  */
 export function renderJunit(report: RunReport): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const failures = count(report, (s) => s.status === 'failed' && s.reason !== 'pre-state');
-  const errors = count(report, (s) => s.status === 'failed' && s.reason === 'pre-state');
+  const errors = count(report, (s) => (s.status === 'failed' && s.reason === 'pre-state') || s.status === 'interrupted');
   lines.push(
     `<testsuites name="aite" tests="${report.totals.steps}" failures="${failures}" errors="${errors}" time="${seconds(report.durationMs)}" timestamp="${attr(report.startedAt)}">`,
   );
   for (const script of report.scripts) {
     const steps = script.steps;
     const f = steps.filter((s) => s.status === 'failed' && s.reason !== 'pre-state' && script.status !== 'error').length;
-    const e = steps.filter((s) => s.status === 'failed' && (s.reason === 'pre-state' || script.status === 'error')).length;
+    const e = steps.filter((s) => (s.status === 'failed' && (s.reason === 'pre-state' || script.status === 'error')) || s.status === 'interrupted').length;
     const skipped = steps.filter((s) => s.status === 'skipped').length;
     lines.push(
       `  <testsuite name="${attr(script.name)}" file="${attr(script.file)}" tests="${steps.length}" failures="${f}" errors="${e}" skipped="${skipped}" time="${seconds(script.durationMs)}" timestamp="${attr(script.startedAt)}">`,
@@ -44,7 +45,8 @@ function testcase(step: StepReport, suite: string, file: string, scriptError: bo
   if (step.screenshot) extra.push(`[[ATTACHMENT|${step.screenshot}]]`);
   if (step.status === 'passed' && extra.length === 0) return [`${open}/>`];
   out.push(`${open}>`);
-  if (step.status === 'skipped') out.push('      <skipped message="an earlier step failed"/>');
+  if (step.status === 'skipped') out.push(`      <skipped message="${attr(step.message ?? 'an earlier step failed')}"/>`);
+  if (step.status === 'interrupted') out.push(`      <error type="interrupted" message="${attr(step.message ?? 'interrupted')}"/>`);
   if (step.status === 'failed') {
     const tag = step.reason === 'pre-state' || scriptError ? 'error' : 'failure';
     const body = [step.message ?? '', ...(step.callLog ?? [])].join('\n');

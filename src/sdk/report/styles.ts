@@ -25,7 +25,7 @@ a { color: inherit; }
 
 .top { background: var(--card); border-bottom: 1px solid var(--line); border-top: 6px solid var(--good); padding: 20px 0 24px; margin-bottom: 24px; }
 .top.status-failed, .top.status-error { border-top-color: var(--bad); }
-.top.status-pre-state { border-top-color: var(--pre); }
+.top.status-pre-state, .top.status-interrupted { border-top-color: var(--pre); }
 .brand { font-weight: 700; letter-spacing: .02em; color: var(--muted); font-size: 13px; text-transform: uppercase; }
 .brand span { font-weight: 500; }
 .verdict { font-size: 30px; margin: 6px 0 2px; display: flex; align-items: center; gap: 10px; }
@@ -55,7 +55,8 @@ a { color: inherit; }
 .script-error { margin: 12px 20px; color: var(--bad); }
 .badge { display: inline-block; border-radius: 999px; padding: 1px 10px; font-size: 12px; font-weight: 600; background: var(--good-bg); color: var(--good); }
 .badge-failed, .badge-error { background: var(--bad-bg); color: var(--bad); }
-.badge-pre-state { background: var(--pre-bg); color: var(--pre); }
+.badge-pre-state, .badge-interrupted { background: var(--pre-bg); color: var(--pre); }
+.badge-skipped { background: transparent; color: var(--muted); border: 1px solid var(--line); }
 .profile { display: inline-block; border: 1px solid var(--line); border-radius: 6px; padding: 0 6px; font-size: 12px; margin-left: 2px; color: var(--muted); }
 
 .timeline { list-style: none; margin: 0; padding: 6px 0; }
@@ -65,6 +66,8 @@ a { color: inherit; }
 .step.has-retries:not(.step-failed) { border-left-color: var(--warn); }
 .step.has-repair:not(.step-failed) { border-left-color: var(--repair); }
 .step-skipped { color: var(--muted); }
+.step-interrupted { border-left-color: var(--pre); }
+.step-interrupted .icon { color: var(--pre); }
 .row { display: flex; align-items: center; gap: 8px; padding: 8px 18px; list-style: none; cursor: default; }
 .row .icon { flex: 0 0 22px; } .num { flex: 0 0 44px; } .title { flex: 1 1 auto; min-width: 0; }
 .dur { flex: 0 0 70px; } .bar { flex: 0 0 120px; }

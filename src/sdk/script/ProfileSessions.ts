@@ -26,6 +26,8 @@ export class ProfileSessions {
   readonly #pool: SessionPool | undefined;
   #started: Promise<void> | undefined;
   #reused = false;
+  /** The script was stopped: a session that comes after is closed at once. */
+  #abandoned = false;
 
   /** With a `pool`, sessions come from it (reset) and go back to it instead of closing. */
   constructor(launch: (options: LaunchOptions) => Promise<Session>, sink: SessionSink, pool?: SessionPool) {
@@ -95,13 +97,26 @@ export class ProfileSessions {
   }
 
   /** Closes every session (hands it back to the pool); answers the errors of those that did not close cleanly. */
-  async closeAll(): Promise<Error[]> {
+  closeAll(): Promise<Error[]> {
+    return this.#closeEach(({ session, options }) => (this.#pool ? this.#pool.release(session, options) : session.close()));
+  }
+
+  /**
+   * Closes every session for good (none goes back to a pool: a request of the stopped step may
+   * still wait in it), and any a launch still under way answers later; answers the close errors.
+   */
+  abandon(): Promise<Error[]> {
+    this.#abandoned = true;
+    return this.#closeEach(({ session }) => session.close());
+  }
+
+  async #closeEach(close: (entry: { session: Session; options: LaunchOptions }) => Promise<void>): Promise<Error[]> {
     const sessions = [...this.#sessions.entries()];
     this.#sessions.clear();
     const results = await Promise.allSettled(
-      sessions.map(([, { session, options, detach }]) => {
-        detach();
-        return this.#pool ? this.#pool.release(session, options) : session.close();
+      sessions.map(([, entry]) => {
+        entry.detach();
+        return close(entry);
       }),
     );
     return results.flatMap((r, i) =>
@@ -110,6 +125,10 @@ export class ProfileSessions {
   }
 
   #adopt(name: string, session: Session, options: LaunchOptions): void {
+    if (this.#abandoned) {
+      void session.close().catch(() => undefined);
+      return;
+    }
     const onEvent = (event: ExtensionEvent): void => this.#sink.event(name, event);
     const onWarning = (warning: Warning): void => this.#sink.warning(name, warning);
     const onDialog = (dialog: DialogRecord): void => this.#sink.dialog(name, dialog);

@@ -50,7 +50,7 @@ export interface RunListener {
   launched?(info: { file: string; profiles: string[]; durationMs: number; error?: string; reused?: boolean }): void;
   /** A step begins. */
   stepStart?(info: { file: string; section: 'pre' | 'steps'; number: number; action: string; title: string; profile: string }): void;
-  /** A step ended: passed, failed or skipped. */
+  /** A step ended: passed, failed, skipped or interrupted. */
   stepEnd?(step: StepReport, info: { file: string }): void;
   /** A script ended; its report is complete. */
   scriptEnd?(report: ScriptReport): void;
@@ -77,6 +77,8 @@ export interface RunScriptOptions {
   pool?: SessionPool;
   /** Where `${NAME}` values come from; default `process.env`. */
   env?: ScriptEnv;
+  /** Stops the script: the step running is reported `interrupted` (its request abandoned), the rest `skipped`. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -94,6 +96,18 @@ export async function runScript(script: string | LoadedScript, options: RunScrip
   const plan = planScript(loaded, config, { checkChrome: options.launch === undefined, env: options.env });
   if (config.lockFile) await LockFile.check(config.lockFile);
   return new ScriptRunner(plan, config, options, cwd).run();
+}
+
+/**
+ * The report of a script the run was stopped before (`options.signal` aborted): every step
+ * `skipped`, nothing started.
+ * @internal
+ */
+export function notRunScript(script: LoadedScript, options: RunScriptOptions & { signal: AbortSignal }): ScriptReport {
+  const cwd = options.cwd ?? process.cwd();
+  const config = options.config ?? resolveConfig({}, cwd);
+  const plan = planScript(script, config, { checkChrome: false });
+  return new ScriptRunner(plan, config, options, cwd).notRun(options.signal);
 }
 
 class ScriptRunner {
@@ -162,10 +176,15 @@ class ScriptRunner {
     let status: ScriptReport['status'] = 'passed';
     let error: ScriptReport['error'];
     const warnings: Warning[] = [];
+    const signal = this.#options.signal;
     try {
       for (const planned of steps) {
+        if (status === 'passed' && signal?.aborted) {
+          status = 'interrupted';
+          error = { message: `${interruptedText(signal)} before ${planned.section === 'pre' ? 'pre step' : 'step'} ${planned.number} (${hideValues(titleOf(planned), this.#plan.used)})` };
+        }
         if (status !== 'passed') {
-          reports.push(hideInStep(this.#skipped(planned, performance.now() - started), this.#plan.used));
+          reports.push(hideInStep(this.#skipped(planned, performance.now() - started, status === 'interrupted' ? `not run: ${interruptedText(signal!)}` : undefined), this.#plan.used));
           listener?.stepEnd?.(reports.at(-1)!, { file: this.#file });
           continue;
         }
@@ -176,13 +195,16 @@ class ScriptRunner {
         const report = hideInStep(ran.report, this.#plan.used);
         reports.push(report);
         listener?.stepEnd?.(report, { file: this.#file });
-        if (report.status === 'failed') {
+        if (report.status === 'interrupted') {
+          status = 'interrupted';
+          error = { message: `${interruptedText(signal!)} during ${planned.section === 'pre' ? 'pre step' : 'step'} ${planned.number} (${report.title})` };
+        } else if (report.status === 'failed') {
           status = launchFailed ? 'error' : planned.section === 'pre' ? 'pre-state' : 'failed';
           error = { reason: report.reason, message: `${planned.section === 'pre' ? 'pre step' : 'step'} ${planned.number} (${report.title}): ${report.message ?? 'failed'}` };
         }
       }
     } finally {
-      const closeErrors = await this.#sessions.closeAll();
+      const closeErrors = status === 'interrupted' ? await this.#sessions.abandon() : await this.#sessions.closeAll();
       for (const e of closeErrors) warnings.push({ code: 'close', message: e.message });
     }
     const report: ScriptReport = {
@@ -227,7 +249,7 @@ class ScriptRunner {
         try {
           // The lock file's folder may not exist yet (a fresh checkout, an ignored out/ folder).
           if (this.#config.lockFile) await mkdir(dirname(this.#config.lockFile), { recursive: true });
-          await this.#sessions.start(this.#plan.profiles.map((p) => ({ name: p.name, options: this.#launchOptions(p) })));
+          await untilAborted(this.#sessions.start(this.#plan.profiles.map((p) => ({ name: p.name, options: this.#launchOptions(p) }))), this.#options.signal);
         } catch (error) {
           this.#options.listener?.launched?.({ file: this.#file, profiles, durationMs: Math.round(performance.now() - t0), error: String(error) });
           throw error;
@@ -243,12 +265,15 @@ class ScriptRunner {
       const retriesBefore = this.#sessions.retries();
       const byCommandBefore = this.#sessions.retriesByCommand();
       try {
-        const outcome = await executeStep(planned, planned.browser ? () => this.#sessions.get(planned.profile) : undefined, {
-          defaultTimeoutMs: this.#plan.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-          scriptDir: dirname(this.#plan.loaded.path),
-          cwd: this.#options.cwd ?? process.cwd(),
-          fetch: this.#options.fetch,
-        });
+        const outcome = await untilAborted(
+          executeStep(planned, planned.browser ? () => this.#sessions.get(planned.profile) : undefined, {
+            defaultTimeoutMs: this.#plan.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+            scriptDir: dirname(this.#plan.loaded.path),
+            cwd: this.#options.cwd ?? process.cwd(),
+            fetch: this.#options.fetch,
+          }),
+          this.#options.signal,
+        );
         if (outcome.result) this.#adoptResult(report, outcome.result);
         if (outcome.png) await this.#saveScreenshot(report, planned, outcome.png);
         this.#checkArmed(planned, report);
@@ -261,6 +286,12 @@ class ScriptRunner {
       }
     } catch (caught) {
       if (launchFailed) this.#stepStart(planned);
+      if (caught instanceof Interrupted) {
+        // Not a failure of the app: the step was stopped, and nothing of it is sent again.
+        report.status = 'interrupted';
+        report.message = interruptedText(this.#options.signal!);
+        return { report, launchFailed: false };
+      }
       const error =
         caught instanceof AiteError
           ? caught
@@ -334,8 +365,25 @@ class ScriptRunner {
     };
   }
 
-  #skipped(planned: PlannedStep, startMs: number): StepReport {
-    return { ...this.#base(planned, startMs), status: 'skipped', retries: 0, warnings: [], consoleErrors: [], tabEvents: [], durationMs: 0 };
+  #skipped(planned: PlannedStep, startMs: number, message?: string): StepReport {
+    return { ...this.#base(planned, startMs), status: 'skipped', ...(message ? { message } : {}), retries: 0, warnings: [], consoleErrors: [], tabEvents: [], durationMs: 0 };
+  }
+
+  /** The report of a script the run was stopped before: every step not run. */
+  notRun(signal: AbortSignal): ScriptReport {
+    const { loaded, steps } = this.#plan;
+    const message = `not run: ${interruptedText(signal)}`;
+    return {
+      file: this.#file,
+      name: loaded.script.name ?? basename(loaded.file),
+      status: 'skipped',
+      error: { message: `${interruptedText(signal)} before this script began` },
+      profiles: this.#plan.profiles.map((p) => p.name),
+      startedAt: new Date().toISOString(),
+      durationMs: 0,
+      retries: 0,
+      steps: steps.map((planned) => this.#skipped(planned, 0, message)),
+    };
   }
 
   #launchOptions(profile: ScriptPlan['profiles'][number]): LaunchOptions {
@@ -393,6 +441,47 @@ function hideInStep(report: StepReport, used: readonly UsedVariable[]): StepRepo
       return Object.defineProperty(hideValuesDeep(fields, used), 'text', { get: () => hideValues(e.text, used), enumerable: true }) as typeof e;
     }),
   };
+}
+
+/** What a stopped run's steps and scripts say: `interrupted by SIGINT`. */
+function interruptedText(signal: AbortSignal): string {
+  const why = reasonOf(signal);
+  return why ? `interrupted by ${why}` : 'interrupted';
+}
+
+/** What the run was stopped by, as the report's `interrupted` names it. */
+export function interruptionOf(signal: AbortSignal): string {
+  return reasonOf(signal) ?? 'abort';
+}
+
+/** An abort's reason in words: a string (a signal's name) as it is, an `Error`'s message; none for a bare `abort()`. */
+function reasonOf(signal: AbortSignal): string | undefined {
+  const reason: unknown = signal.reason;
+  if (typeof reason === 'string') return reason;
+  return reason instanceof Error && reason.name !== 'AbortError' ? reason.message : undefined;
+}
+
+/** Thrown by {@link untilAborted}: the work was left running, its outcome no longer wanted. */
+class Interrupted extends Error {}
+
+/**
+ * `work`, or {@link Interrupted} as soon as `signal` aborts. The work is abandoned, not undone:
+ * closing its session ends what it still waits for, and its late failure is nobody's.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  work.catch(() => undefined);
+  if (signal.aborted) return Promise.reject(new Interrupted());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new Interrupted());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** Whether `error` is {@link untilAborted}'s. */
+export function isInterrupted(error: unknown): boolean {
+  return error instanceof Interrupted;
 }
 
 /** The step's description, with a relative URL shown in full. */

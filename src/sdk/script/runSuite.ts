@@ -10,7 +10,7 @@ import { findScripts } from './findScripts.js';
 import { loadScript, type LoadedScript } from './parseScript.js';
 import { LockFile } from '../lock/LockFile.js';
 import { planScript } from './planScript.js';
-import { runScript, type RunListener } from './runScript.js';
+import { interruptionOf, notRunScript, runScript, untilAborted, isInterrupted, type RunListener } from './runScript.js';
 import { SessionPool } from '../session/SessionPool.js';
 import { parseShard, selectShard } from './shard.js';
 
@@ -47,6 +47,14 @@ export interface RunSuiteOptions {
   fetch?: typeof fetch;
   /** Where a script's `${NAME}` values come from; default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Stops the run when it aborts (`aite run` aborts it on Ctrl-C, with the signal's name as the
+   * reason): the step running is reported `interrupted` and its request abandoned (never sent
+   * again), the steps and scripts after it `skipped`, every Chrome is closed, and the report is
+   * answered as usual, its `status` `interrupted` and its `interrupted` the abort's reason (a
+   * string reason as it is, an `Error`'s message).
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -105,13 +113,25 @@ export async function runSuite(files: readonly string[], options: RunSuiteOption
   const attachments: Attachment[] = [];
   // One Chrome per profile for the whole suite: each next script gets it reset, not relaunched.
   const pool = new SessionPool({ lingerMs: Infinity, ...(options.launch ? { launch: options.launch } : {}) });
+  const signal = options.signal;
   try {
-    if (config.webServer && options.webServer !== false) {
-      server = await startWebServer(config.webServer);
-      options.listener?.webServerStarted?.({ command: config.webServer.command, url: server.url, reused: server.reused });
+    if (config.webServer && options.webServer !== false && !signal?.aborted) {
+      const starting = startWebServer(config.webServer);
+      try {
+        server = await untilAborted(starting, signal);
+        options.listener?.webServerStarted?.({ command: config.webServer.command, url: server.url, reused: server.reused });
+      } catch (error) {
+        if (!isInterrupted(error)) throw error;
+        // Stopped while it starts: the server is stopped once it answers (or fails).
+        void starting.then((late) => late.close(), () => undefined);
+      }
     }
     for (const script of loaded) {
-      const run = await runScript(script, { config, updateLock: options.updateLock, listener: options.listener, cwd, launch: options.launch, fetch: options.fetch, pool, env: options.env });
+      if (signal?.aborted) {
+        reports.push(notRunScript(script, { config, cwd, signal }));
+        continue;
+      }
+      const run = await runScript(script, { config, updateLock: options.updateLock, listener: options.listener, cwd, launch: options.launch, fetch: options.fetch, pool, signal, env: options.env });
       reports.push(run.report);
       attachments.push(...run.attachments);
     }
@@ -123,6 +143,7 @@ export async function runSuite(files: readonly string[], options: RunSuiteOption
     version: options.version ?? packageVersion(),
     startedAt,
     durationMs: Math.round(performance.now() - started),
+    ...(signal?.aborted ? { interrupted: interruptionOf(signal) } : {}),
     ...(shard ? { shard } : {}),
   });
   return { report, attachments };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRunReport } from '../../../src/sdk/report/model.js';
 import { renderHtml } from '../../../src/sdk/report/renderHtml.js';
 import { escapeHtml, html } from '../../../src/sdk/report/Html.js';
-import { failingRun, scriptReport } from './sampleReport.js';
+import { failingRun, interruptedRun, scriptReport } from './sampleReport.js';
 
 describe('renderHtml', () => {
   it('escapes every interpolated string', () => {
@@ -36,5 +36,13 @@ describe('renderHtml', () => {
     const page = renderHtml(createRunReport([scriptReport()], { version: '0.1.0', startedAt: new Date(0).toISOString(), durationMs: 10 }));
     expect(page).toContain('Every step of the script passed.');
     expect(page).not.toContain('proposed');
+  });
+
+  it('[CLI-INTERRUPT] says the run was interrupted, by what and where, and which scripts did not run', () => {
+    const page = renderHtml(interruptedRun());
+    expect(page).toContain('<title>aite report — Interrupted</title>');
+    expect(page).toMatch(/Interrupted by SIGINT at <a href="#[^"]+">send one mallbuck · Step 2: wait for &quot;Done&quot;<\/a>/);
+    expect(page).toContain('<span class="badge badge-skipped">Not run</span> after');
+    expect(page).toContain('<span class="reason">interrupted</span>');
   });
 });

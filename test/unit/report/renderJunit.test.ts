@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRunReport } from '../../../src/sdk/report/model.js';
 import { renderJunit } from '../../../src/sdk/report/renderJunit.js';
-import { failingRun, scriptReport, step } from './sampleReport.js';
+import { failingRun, interruptedRun, scriptReport, step } from './sampleReport.js';
 
 describe('renderJunit', () => {
   it('writes a testsuite per script and a testcase per step, with failures and skips', () => {
@@ -22,5 +22,12 @@ describe('renderJunit', () => {
     const xml = renderJunit(report);
     expect(xml).toContain('failures="0" errors="1"');
     expect(xml).toContain('<error type="pre-state" message="Pre-state not met: x">');
+  });
+
+  it('[CLI-INTERRUPT] makes the interrupted step an error and the steps not run skipped, saying why', () => {
+    const xml = renderJunit(interruptedRun());
+    expect(xml).toContain('<testsuites name="aite" tests="4" failures="0" errors="1"');
+    expect(xml).toContain('<error type="interrupted" message="interrupted by SIGINT"/>');
+    expect(xml.match(/<skipped message="not run: interrupted by SIGINT"\/>/g)).toHaveLength(2);
   });
 });

@@ -70,3 +70,22 @@ export function failingRun(): RunReport {
     { version: '0.1.0', startedAt: '2026-01-01T10:00:00.000Z', durationMs: 1200 },
   );
 }
+
+/** A run stopped by SIGINT during step 2 of its first script; its second script not begun. */
+export function interruptedRun(): RunReport {
+  return createRunReport(
+    [
+      scriptReport({
+        status: 'interrupted',
+        error: { message: 'interrupted by SIGINT during step 2 (wait for "Done")' },
+        steps: [
+          step({ number: 1 }),
+          step({ number: 2, action: 'wait', title: 'wait for "Done"', status: 'interrupted', message: 'interrupted by SIGINT' }),
+          step({ number: 3, status: 'skipped', message: 'not run: interrupted by SIGINT', durationMs: 0 }),
+        ],
+      }),
+      scriptReport({ file: 'after.aite.json', name: 'after', status: 'skipped', durationMs: 0, steps: [step({ status: 'skipped', message: 'not run: interrupted by SIGINT', durationMs: 0 })] }),
+    ],
+    { version: '0', startedAt: new Date(0).toISOString(), durationMs: 1, interrupted: 'SIGINT' },
+  );
+}

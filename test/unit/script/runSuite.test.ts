@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveConfig, runSuite, UsageError, type RunListener } from 'aite';
+import { exitCodeOf, resolveConfig, runSuite, UsageError, type RunListener } from 'aite';
 import { fakeLauncher } from './fakeSession.js';
 
 let dir: string;
@@ -42,5 +42,32 @@ describe('runSuite', () => {
     expect(fake.launched).toEqual([]);
     await expect(runSuite(['scripts'], { config: config(), cwd: dir, updateLock: true, launch: fake.launch })).rejects.toThrow(/--update-lock .* none is set/);
     await expect(runSuite(['scripts'], { config: config(), cwd: dir, shard: '3/2', launch: fake.launch })).rejects.toThrow(UsageError);
+  });
+
+  it('[CLI-INTERRUPT] aborted mid-step: that step interrupted (its call abandoned, the session closed), the steps and scripts after it skipped, the run interrupted by the reason', async () => {
+    const stop = new AbortController();
+    // The click of script a never answers; the run is stopped while it waits.
+    const fake = fakeLauncher(() => ({ click: () => (stop.abort('SIGINT'), new Promise(() => undefined)) }));
+    const { report } = await runSuite(['scripts'], { config: config(), cwd: dir, launch: fake.launch, signal: stop.signal });
+    expect(report).toMatchObject({ status: 'interrupted', interrupted: 'SIGINT', totals: { scripts: 3, passed: 0, interrupted: 1, skipped: 2, steps: 6 } });
+    expect(report.scripts.map((s) => [s.status, s.steps.map((step) => step.status)])).toEqual([
+      ['interrupted', ['passed', 'interrupted']],
+      ['skipped', ['skipped', 'skipped']],
+      ['skipped', ['skipped', 'skipped']],
+    ]);
+    expect(report.scripts[0]!.steps[1]).toMatchObject({ message: 'interrupted by SIGINT' });
+    expect(report.scripts[0]!.steps[1]!.reason).toBeUndefined();
+    expect(report.scripts[1]!.steps[0]).toMatchObject({ message: 'not run: interrupted by SIGINT' });
+    // Each call once (nothing re-sent), and the Chrome closed.
+    expect(fake.calls.map((c) => c.method)).toEqual(['navigate', 'click', 'close']);
+    expect(exitCodeOf(report)).toBe(1);
+  });
+
+  it('[CLI-INTERRUPT] aborted before it began: every script skipped, no Chrome started, the run interrupted', async () => {
+    const fake = fakeLauncher();
+    const { report } = await runSuite(['scripts'], { config: config(), cwd: dir, launch: fake.launch, signal: AbortSignal.abort('SIGTERM') });
+    expect(report).toMatchObject({ status: 'interrupted', interrupted: 'SIGTERM' });
+    expect(report.scripts.map((s) => s.status)).toEqual(['skipped', 'skipped', 'skipped']);
+    expect(fake.launched).toEqual([]);
   });
 });
