@@ -7,9 +7,9 @@ type Hook = () => Promise<void> | void;
 
 /** Jest's hooks, which Jest puts on the global object of every test file. */
 interface JestGlobals {
-  beforeAll?: (hook: Hook) => void;
-  afterAll?: (hook: Hook) => void;
-  beforeEach?: (hook: Hook) => void;
+  beforeAll?: (hook: Hook, timeoutMs?: number) => void;
+  afterAll?: (hook: Hook, timeoutMs?: number) => void;
+  beforeEach?: (hook: Hook, timeoutMs?: number) => void;
   [JEST_FAILURE_HANDLERS]?: Set<JestFailureHandler>;
   [JEST_ENVIRONMENT_MARK]?: true;
   [JEST_TEST_DEADLINE]?: TestDeadline;
@@ -44,6 +44,8 @@ let warned = false;
  * @public
  */
 export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
+  // aite's hooks are timed with their own timeout (a cold Chrome may start slower than Jest's
+  // 5000 ms); the tests keep theirs.
   const jest = globalThis as JestGlobals;
   const { beforeAll, afterAll, beforeEach } = jest;
   if (!beforeAll || !afterAll || !beforeEach) {
@@ -61,15 +63,15 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     }
     (jest[JEST_FAILURE_HANDLERS] ??= new Set()).add(onFailure);
     await fixture.start();
-  });
+  }, SessionFixture.hookTimeoutMs);
   beforeEach(async () => {
     // aite/jest-environment puts the deadline of the running hook or test function there, each
     // timed from its own start (Jest tells only it).
     await fixture.testStarted({ deadline: () => jest[JEST_TEST_DEADLINE] });
-  });
+  }, SessionFixture.hookTimeoutMs);
   afterAll(async () => {
     jest[JEST_FAILURE_HANDLERS]?.delete(onFailure);
     await fixture.stop();
-  });
+  }, SessionFixture.hookTimeoutMs);
   return fixture;
 }

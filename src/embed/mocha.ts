@@ -14,7 +14,16 @@ interface MochaTest {
   timeout(): number;
 }
 
-type MochaHook = (this: { currentTest?: MochaTest; test?: MochaRunnable }) => Promise<void> | void;
+/** What this entry uses of the context Mocha runs a hook in. */
+interface MochaHookContext {
+  currentTest?: MochaTest;
+  test?: MochaRunnable;
+  /** The running hook's timeout in ms (0: none); with `ms`, sets it and restarts its timer. */
+  timeout(): number;
+  timeout(ms: number): unknown;
+}
+
+type MochaHook = (this: MochaHookContext) => Promise<void> | void;
 
 /** What this entry uses of a Mocha hook or test: the function Mocha calls (it reads it when it runs it) and its timeout. */
 interface MochaRunnable {
@@ -77,6 +86,7 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
   const fixture = new SessionFixture(options);
   const phase = new RunnerPhase();
   before(async function () {
+    ownTimeout(this);
     // Mocha times each hook and each test from its own start: every one this fixture's tests
     // run through marks its start (in this suite and those inside it, and the each-hooks around).
     const suite = this.test?.parent;
@@ -87,18 +97,30 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     await fixture.start();
   });
   beforeEach(async function () {
+    ownTimeout(this);
     await fixture.testStarted({ deadline: phase.deadline });
   });
   afterEach(async function () {
+    ownTimeout(this);
     const test = this.currentTest;
     if (test?.state !== 'failed') return;
     // Mocha prints failures after the run: what is appended to the error now shows there.
     await fixture.testFailed(test.err, test.fullTitle(), test.file);
   });
   after(async function () {
+    ownTimeout(this);
     await fixture.stop();
   });
   return fixture;
+}
+
+/**
+ * Gives aite's running hook the time a cold Chrome may take (over Mocha's 2000 ms default); a
+ * longer timeout or none (0) is kept, and the tests keep theirs.
+ */
+function ownTimeout(hook: MochaHookContext): void {
+  const timeoutMs = hook.timeout();
+  if (timeoutMs > 0 && timeoutMs < SessionFixture.hookTimeoutMs) hook.timeout(SessionFixture.hookTimeoutMs);
 }
 
 function timePhases(suite: MochaSuite, phase: RunnerPhase): void {

@@ -43,9 +43,12 @@ const FILE_CLOSE_MS = 2_000;
 export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
   // node:test runs every test file in a process of its own: a warm Chrome would only delay its exit.
   const fixture = new SessionFixture(options, { warm: false });
+  // aite's hooks are timed with their own timeout (--test-timeout would time them too, and a cold
+  // Chrome may start slower); the tests keep theirs.
+  const own = { timeout: SessionFixture.hookTimeoutMs };
   before(async () => {
     await fixture.start();
-  });
+  }, own);
   beforeEach(async () => {
     // node:test has no test timeout unless --test-timeout gives one (its per-test `timeout`
     // option is not readable from a hook: give such a test's waits a shorter timeoutMs).
@@ -54,7 +57,7 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     // The file's timer also covers closing Chrome after its last test: leave time for that too.
     const at = timeoutMs === undefined ? undefined : Math.min(Date.now() + timeoutMs, performance.timeOrigin + timeoutMs - FILE_CLOSE_MS);
     await fixture.testStarted(at === undefined ? {} : { deadline: () => ({ at, timeoutMs: timeoutMs! }) });
-  });
+  }, own);
   afterEach(async (context: unknown) => {
     const test = context as FinishedTest;
     if (test.passed !== false) return;
@@ -63,10 +66,10 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     const original = wrapper?.cause ?? wrapper;
     // node --test runs each file in a process of its own: the file is this process's script.
     await fixture.testFailed(original, test.fullName ?? test.name, test.filePath ?? process.argv[1]);
-  });
+  }, own);
   after(async () => {
     await fixture.stop();
-  });
+  }, own);
   return fixture;
 }
 

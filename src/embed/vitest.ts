@@ -56,6 +56,9 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
   const worker = (globalThis as { __vitest_worker__?: { config?: { isolate?: boolean; hookTimeout?: number } } }).__vitest_worker__;
   const fixture = new SessionFixture(options, { warm: worker?.config?.isolate === false });
   const phase = new RunnerPhase();
+  // aite's hooks are timed with their own timeout (a cold Chrome may start slower than
+  // hookTimeout's 10000 ms), never shorter than hookTimeout; the tests keep theirs.
+  const hookMs = Math.max(worker?.config?.hookTimeout ?? 0, SessionFixture.hookTimeoutMs);
   let timing = false;
   beforeAll(async function () {
     // Vitest passes the suite last (after a fixture context since Vitest 4, which refuses a
@@ -65,23 +68,23 @@ export function useAite(options: SessionFixtureOptionsInput): SessionFixture {
     if (suite) timePhases(suite.file ?? suite, phase, worker?.config?.hookTimeout);
     timing = suite !== undefined;
     await fixture.start();
-  });
+  }, hookMs);
   beforeEach(async (context) => {
     // aite's waits end before the runner's timeout of what runs: a hook's, from its start, or
     // the test's (its option, else testTimeout), from the start of its body. A Vitest that hid
     // its suite from the hook: the test's timeout from now (a little early for the body).
     if (!timing) phase.enter('test', (context.task as { timeout?: number }).timeout);
     await fixture.testStarted({ deadline: phase.deadline });
-  });
+  }, hookMs);
   afterEach(async (context) => {
     const result = context.task.result;
     if (result?.state !== 'fail') return;
     // Vitest hands over a serialised copy of the error: its message is what the reporter prints.
     await fixture.testFailed(result.errors?.[0], fullName(context.task), context.task.file?.filepath);
-  });
+  }, hookMs);
   afterAll(async () => {
     await fixture.stop();
-  });
+  }, hookMs);
   return fixture;
 }
 

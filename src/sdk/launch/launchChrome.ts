@@ -38,6 +38,14 @@ export interface ChromeLaunchOptions {
 export const LAUNCH_DEADLINE_MS = 30_000;
 
 /**
+ * How long a test runner's hook gives aite to start a session, and to reset or close it: the
+ * launch deadline, the cleanup of a Chrome that missed it, and a loaded machine's slowness. Longer
+ * than every deadline of launch() under its default options, so that a launch that fails or hangs
+ * is reported by aite's error, not by the runner's "hook timed out".
+ */
+export const LAUNCH_BUDGET_MS = 2 * LAUNCH_DEADLINE_MS;
+
+/**
  * Starts Chrome over `--remote-debugging-pipe` (no port anywhere) with the staged extension.
  * `--load-extension` loads it while Chrome starts, so its worker starts alongside the pipe's
  * handshake; branded Chrome 137+ ignores that flag, so when Chrome does not list the extension

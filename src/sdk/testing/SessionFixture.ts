@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { AiteError } from '../errors/AiteError.js';
+import { UsageError } from '../errors/UsageError.js';
+import { LAUNCH_BUDGET_MS } from '../launch/launchChrome.js';
 import { REASONS } from '../protocol/reasons.js';
 import type { launch } from '../session/launch.js';
 import type { LaunchOptions } from '../session/options.js';
@@ -117,6 +119,24 @@ export interface TestFailure {
  * @public
  */
 export class SessionFixture {
+  /**
+   * The timeout the runner entries give each hook of theirs (launch, reset, failure, close), with
+   * the runner's own per-hook setting, over the runner's default hook timeout: a cold Chrome on a
+   * loaded machine may take longer than that to start. Longer than every deadline of
+   * {@link launch} under its default options, so a launch that fails says why in aite's words.
+   *
+   * @example
+   * ```ts
+   * import { SessionFixture } from 'aite';
+   *
+   * declare function beforeAll(hook: () => Promise<unknown>, timeoutMs: number): void;
+   *
+   * const fixture = new SessionFixture({ allow: ['http://127.0.0.1:4173'] });
+   * beforeAll(() => fixture.start(), SessionFixture.hookTimeoutMs);
+   * ```
+   */
+  static readonly hookTimeoutMs: number = LAUNCH_BUDGET_MS;
+
   readonly #options: SessionFixtureOptionsInput;
   readonly #defaults: Partial<SessionFixtureOptions>;
   #session: Session | undefined;
@@ -157,7 +177,10 @@ export class SessionFixture {
     return this.#session !== undefined;
   }
 
-  /** Launches the session, once; later calls answer the same session. */
+  /**
+   * Launches the session, once; later calls answer the same session. A launch that fails throws
+   * an error whose message starts "aite did not start: ", then why and what to do.
+   */
   start(): Promise<Session> {
     this.#starting ??= (async () => {
       const given = typeof this.#options === 'function' ? await this.#options() : this.#options;
@@ -167,7 +190,9 @@ export class SessionFixture {
       this.#warm = warm ?? true;
       this.#launchOptions = launchOptions;
       // A Chrome the last test file of this process handed back is reset instead of relaunched.
-      const session = await warmPool().acquire(launchOptions);
+      const session = await warmPool().acquire(launchOptions).catch((error: unknown) => {
+        throw notStarted(error);
+      });
       this.#used = false;
       session.on('step', (record) => {
         if (!record.ok && record.screenshot) this.#failedStepShot = record.screenshot;
@@ -259,6 +284,17 @@ export class SessionFixture {
 }
 
 /** What the failure picture outlines: the reason and detail an AiteError (or a runner's copy of one) carries. */
+/** The error of a launch that failed, saying first that aite did not start; its why and what to do kept. */
+function notStarted(error: unknown): Error {
+  const prefix = 'aite did not start: ';
+  if (error instanceof UsageError) return new UsageError(error.code, prefix + error.message, { cause: error });
+  if (error instanceof AiteError) {
+    const why = error.message.split('\nCall log:\n')[0] ?? error.message;
+    return new AiteError(error.reason, prefix + why, { detail: error.detail, callLog: error.callLog, cause: error });
+  }
+  return new AiteError('internal', `${prefix}${error instanceof Error ? error.message : String(error)}. Run \`aite doctor\` for details.`, { cause: error });
+}
+
 function pictured(error: unknown): { reason?: string; detail?: Record<string, unknown> } {
   const { detail } = (error ?? {}) as { detail?: unknown };
   return { reason: reasonOf(error), ...(detail && typeof detail === 'object' ? { detail: detail as Record<string, unknown> } : {}) };
