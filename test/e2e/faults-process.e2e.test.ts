@@ -130,7 +130,8 @@ describe('the browser and the runner going away', () => {
     ['gets SIGINT', 'process.kill(process.pid, "SIGINT"); await new Promise(() => {})'],
     ['gets SIGTERM', 'process.kill(process.pid, "SIGTERM"); await new Promise(() => {})'],
   ] as const) {
-    it(`row 19: the runner ${how}: bridge.json is deleted and Chrome is gone`, async () => {
+    // A child runner and its Chrome that mostly wait on each other: two at a time (the e2e project's maxConcurrency).
+    it.concurrent(`row 19: the runner ${how}: bridge.json is deleted and Chrome is gone`, async ({ expect }) => {
       const script = `
         import { launch } from ${JSON.stringify(new URL('../../dist/sdk/index.js', import.meta.url).href)};
         const session = await launch({ allow: ['http://127.0.0.1:9'] });

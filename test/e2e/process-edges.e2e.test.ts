@@ -3,7 +3,7 @@ import { createConnection, createServer } from 'node:net';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, type ExpectStatic } from 'vitest';
 import { launch } from '../../src/sdk/index.js';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
 
@@ -152,24 +152,26 @@ const waitingScript = (): string => `
   await new Promise(() => {});
 `;
 
-async function until(condition: () => boolean, what: string, child: Child): Promise<void> {
-  await expect.poll(condition, { timeout: 30_000, message: `${what}\n${child.output()}` }).toBe(true);
+async function until(condition: () => boolean, what: string, child: Child, check: ExpectStatic = expect): Promise<void> {
+  await check.poll(condition, { timeout: 30_000, message: `${what}\n${child.output()}` }).toBe(true);
 }
 
-describe('row 47: a signal mid-run leaves nothing behind', () => {
+// Each test is a child process with its own Chrome and TMPDIR that mostly waits: two at a time (the
+// e2e project's maxConcurrency).
+describe.concurrent('row 47: a signal mid-run leaves nothing behind', () => {
   for (const [signal, code] of [
     ['SIGINT', 130],
     ['SIGTERM', 143],
     ['SIGHUP', 129],
   ] as const) {
-    it(`[RUN-WEBSERVER-STOP] row 47: ${signal} to \`aite run\`'s process group: Chrome, the temp profile, bridge.json and Chromium's temp dir are gone, so is the config's webServer with its children (its port free); exit ${code}`, async () => {
+    it(`[RUN-WEBSERVER-STOP] row 47: ${signal} to \`aite run\`'s process group: Chrome, the temp profile, bridge.json and Chromium's temp dir are gone, so is the config's webServer with its children (its port free); exit ${code}`, async ({ expect, onTestFinished }) => {
       const dir = join(scratch, `cli-${signal}`);
       mkdirSync(dir);
       const web = await writeWebServer(dir);
       const script = writeScript(dir, { command: web.command, url: web.url });
       const child = start([cli, 'run', join(dir, script), '--config', join(dir, 'aite.config.json')]);
       // Mid-run: Chrome is up with its profile under the child's TMPDIR.
-      await until(() => processesWith(child.tmp).length > 0 && readdirSync(child.tmp).some((f) => f.startsWith('org.chromium.')), 'Chrome started', child);
+      await until(() => processesWith(child.tmp).length > 0 && readdirSync(child.tmp).some((f) => f.startsWith('org.chromium.')), 'Chrome started', child, expect);
       await new Promise((r) => setTimeout(r, 1_000));
       const pids = web.pids();
       // Whatever the outcome, nothing of it outlives the test.
@@ -185,9 +187,9 @@ describe('row 47: a signal mid-run leaves nothing behind', () => {
       expect(await listening(web.port)).toBe(false);
     }, 60_000);
 
-    it(`row 47: ${signal} to an SDK script: the same, exit ${code}`, async () => {
+    it(`row 47: ${signal} to an SDK script: the same, exit ${code}`, async ({ expect }) => {
       const child = start(['--input-type=module', '-e', waitingScript()]);
-      await until(() => child.output().includes('up'), 'the session started', child);
+      await until(() => child.output().includes('up'), 'the session started', child, expect);
       expect(readdirSync(child.tmp).some((f) => f.startsWith('aite-profile-'))).toBe(true);
       process.kill(-child.proc.pid!, signal);
       const ended = await child.ended;
