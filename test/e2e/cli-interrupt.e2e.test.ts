@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/sdk/index.js';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
+import { processesWith, startJob, type Job } from './support/processes.js';
 
 // `aite run` stopped as a user stops it (Ctrl-C to its process group, or SIGTERM from CI): the
 // run is not lost. The built CLI runs in a child process with a TMPDIR of its own, so "no Chrome
@@ -22,19 +22,12 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-interface Child {
-  proc: ChildProcess;
-  dir: string;
-  tmp: string;
-  output: () => string;
-  ended: Promise<{ code: number | null; at: number }>;
-}
+type Child = Job & { dir: string };
 
 /** `aite run` on a script whose second step waits a minute, and a second script after it. */
 function startRun(name: string): Child {
   const dir = join(scratch, name);
-  const tmp = join(dir, 'tmp');
-  mkdirSync(tmp, { recursive: true });
+  mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'aite.config.json'), JSON.stringify({ allow: [server.origin], baseUrl: server.url }));
   writeFileSync(
     join(dir, 'a-wait.aite.json'),
@@ -48,36 +41,7 @@ function startRun(name: string): Child {
     }),
   );
   writeFileSync(join(dir, 'b-after.aite.json'), JSON.stringify({ name: 'after', steps: [{ navigate: '/counter.html' }, { click: { text: 'Add' } }] }));
-  const clean = { ...process.env };
-  for (const key of Object.keys(clean)) if (key.startsWith('VITEST') || key === 'NODE_OPTIONS') delete clean[key];
-  // The leader of its own process group, as a shell starts a job.
-  const proc = spawn(process.execPath, [cli, 'run', 'a-wait.aite.json', 'b-after.aite.json', '--report', 'out', '--reporter', 'list,junit'], {
-    cwd: dir,
-    env: { ...clean, TMPDIR: tmp, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const ended = new Promise<{ code: number | null; at: number }>((done) => proc.on('close', (code) => done({ code, at: Date.now() })));
-  return { proc, dir, tmp, output: () => out, ended };
-}
-
-/** Live processes whose command line names `needle` (a Chrome of the run left running). */
-function processesWith(needle: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (cmdline.includes(needle) && stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z') found.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
+  return { ...startJob(dir, [cli, 'run', 'a-wait.aite.json', 'b-after.aite.json', '--report', 'out', '--reporter', 'list,junit']), dir };
 }
 
 describe('aite run stopped by a signal', () => {

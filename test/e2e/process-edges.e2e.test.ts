@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection, createServer } from 'node:net';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, type ExpectStatic } from 'vitest';
 import { launch } from '../../src/sdk/index.js';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
+import { alive, processesWith, startJob, type Job } from './support/processes.js';
 
 // How the runner ends when a user stops it or Chrome cannot start (FAULTS rows 47 and 48, issue
 // 22's bad `chrome`): each child process gets a TMPDIR of its own, so "nothing left behind" is a
@@ -25,56 +25,10 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-interface Child {
-  proc: ChildProcess;
-  tmp: string;
-  output: () => string;
-  /** Resolves with how it ended, and when its last output came. */
-  ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number; lastOutputAt: number }>;
-}
-
 let count = 0;
 /** Starts `node args` as the leader of its own process group, as a shell starts a job. */
-function start(args: string[], env: NodeJS.ProcessEnv = {}): Child {
-  const dir = join(scratch, `run-${++count}`);
-  const tmp = join(dir, 'tmp');
-  mkdirSync(tmp, { recursive: true });
-  const clean = { ...process.env };
-  for (const key of Object.keys(clean)) if (key.startsWith('VITEST') || key === 'NODE_OPTIONS') delete clean[key];
-  const proc = spawn(process.execPath, args, {
-    cwd: dir,
-    env: { ...clean, TMPDIR: tmp, NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let out = '';
-  let lastOutputAt = Date.now();
-  const onData = (d: Buffer): void => {
-    out += d.toString();
-    lastOutputAt = Date.now();
-  };
-  proc.stdout!.on('data', onData);
-  proc.stderr!.on('data', onData);
-  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number; lastOutputAt: number }>((done) =>
-    proc.on('close', (code, signal) => done({ code, signal, at: Date.now(), lastOutputAt })),
-  );
-  return { proc, tmp, output: () => out, ended };
-}
-
-/** Processes whose command line names `needle` (a Chrome left running). */
-function processesWith(needle: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (cmdline.includes(needle) && stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z') found.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
+function start(args: string[], env: NodeJS.ProcessEnv = {}): Job {
+  return startJob(join(scratch, `run-${++count}`), args, env);
 }
 
 function writeScript(dir: string, webServer?: { command: string; url: string }): string {
@@ -134,15 +88,6 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-/** Whether the process lives (a zombie waiting to be reaped does not). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /** An SDK script that opens a session and waits for ever. */
 const waitingScript = (): string => `
@@ -152,7 +97,7 @@ const waitingScript = (): string => `
   await new Promise(() => {});
 `;
 
-async function until(condition: () => boolean, what: string, child: Child, check: ExpectStatic = expect): Promise<void> {
+async function until(condition: () => boolean, what: string, child: Job, check: ExpectStatic = expect): Promise<void> {
   await check.poll(condition, { timeout: 30_000, message: `${what}\n${child.output()}` }).toBe(true);
 }
 

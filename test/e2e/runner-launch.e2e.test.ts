@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { findChrome } from '../../src/sdk/index.js';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
+import { runChild } from './support/processes.js';
 
 // The runner entries launch Chrome in a before-all hook. A cold Chrome on a loaded machine can
 // start slower than the runner's default hook timeout; the entries give their hooks a timeout of
@@ -29,16 +29,7 @@ afterAll(async () => {
 });
 
 function run(args: string[], chrome: string): Promise<{ code: number | null; output: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PAGE: new URL('counter.html', server.url).href, AITE_CHROME: chrome, NO_COLOR: '1', FORCE_COLOR: '0', CI: 'true', AITE_RESULTS_DIR: join(dir, 'results') };
-  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'NODE_OPTIONS' || key === 'TEST') delete env[key];
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, output }));
-  });
+  return runChild(dir, args, { PAGE: new URL('counter.html', server.url).href, AITE_CHROME: chrome, AITE_RESULTS_DIR: join(dir, 'results') });
 }
 
 /** A Chrome that takes `seconds` longer to start: a script that waits, then becomes Chrome (same process, same pipes). */

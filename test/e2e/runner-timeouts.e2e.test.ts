@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
+import { runChild } from './support/processes.js';
 
 // Issue 20 item 5: a test whose wait is exactly as long as its runner's test timeout fails with
 // aite's message ("Expected the page to contain ..."), not the runner's "timed out". Each runner
@@ -24,16 +24,7 @@ afterAll(async () => {
 });
 
 function run(args: string[]): Promise<{ code: number | null; output: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PAGE: new URL('counter.html', server.url).href, BUSY: new URL('busy.html', server.url).href, NO_COLOR: '1', FORCE_COLOR: '0', CI: 'true', AITE_RESULTS_DIR: join(dir, 'results') };
-  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'NODE_OPTIONS' || key === 'TEST') delete env[key];
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, output }));
-  });
+  return runChild(dir, args, { PAGE: new URL('counter.html', server.url).href, BUSY: new URL('busy.html', server.url).href, AITE_RESULTS_DIR: join(dir, 'results') });
 }
 
 const AITE_SAYS = /Expected the page to contain "Never there", but found "[^"]*Increment[^"]*" \(waited \d+ ms\)\. aite cut this wait from (\d+) ms to \d+ ms to fail before the test runner's (\d+) ms test timeout/;
