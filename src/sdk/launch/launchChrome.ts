@@ -4,6 +4,7 @@ import { profileOwner } from './ChromeSingleton.js';
 import { enableDeveloperMode } from './developerMode.js';
 import { killGroup } from './processGroup.js';
 import { AITE_EXTENSION_ID } from '../identity/ExtensionIdentity.js';
+import { LAUNCH_DEADLINE_MS } from '../protocol/timeouts.js';
 
 /**
  * Flags every aite Chrome gets: a closed network must not slow or spam the start. The bench gives its rivals the same.
@@ -34,16 +35,6 @@ export interface ChromeLaunchOptions {
   signal?: AbortSignal;
 }
 
-/** The longest a Chrome may take to answer on its pipe: the issue of a hang, not of a slow start. */
-export const LAUNCH_DEADLINE_MS = 30_000;
-
-/**
- * How long a test runner's hook gives aite to start a session, and to reset or close it: the
- * launch deadline, the cleanup of a Chrome that missed it, and a loaded machine's slowness. Longer
- * than every deadline of launch() under its default options, so that a launch that fails or hangs
- * is reported by aite's error, not by the runner's "hook timed out".
- */
-export const LAUNCH_BUDGET_MS = 2 * LAUNCH_DEADLINE_MS;
 
 /**
  * Starts Chrome over `--remote-debugging-pipe` (no port anywhere) with the staged extension.

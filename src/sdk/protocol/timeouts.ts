@@ -12,6 +12,18 @@ export const NAVIGATE_TIMEOUT_MS = 30_000;
  */
 export const ANSWER_SLACK_MS = 1_000;
 
+/** The longest a Chrome may take to answer on its pipe: the issue of a hang, not of a slow start. @internal */
+export const LAUNCH_DEADLINE_MS = 30_000;
+
+/**
+ * How long a test runner's hook gives aite to start a session, and to reset or close it: the
+ * launch deadline, the cleanup of a Chrome that missed it, and a loaded machine's slowness. Longer
+ * than every deadline of launch() under its default options, so that a launch that fails or hangs
+ * is reported by aite's error, not by the runner's "hook timed out".
+ * @internal
+ */
+export const LAUNCH_BUDGET_MS = 2 * LAUNCH_DEADLINE_MS;
+
 /**
  * `work`, or an Error saying `what` (or the error `what` makes) when it takes longer than `ms`: the
  * one deadline for a call that has none of its own, at both ends (a CDP call over the pipe, a
