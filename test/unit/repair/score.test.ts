@@ -288,7 +288,7 @@ describe('[RS-CHECK-EXACT] checkExact: a text that became part of a longer one',
     expect(checkExactMatch(orders, { ref: 1, descriptor: recent, key: 'recent orders', place: '' }, none)).toMatchObject({ ok: false, why: 'low' });
   });
 
-  it('with recorded peers too: they are the neighbours of then, and a "Save draft" added since is not the "Save" renamed "Apply"', () => {
+  it('with recorded peers, a match that also left the remembered place: a "Save draft" added since is not the "Save" renamed "Apply"', () => {
     const modal = { context: { heading: 'Settings', region: 'Settings' }, path: 'html/body/div/div/button', page: { width: 1280, height: 713 } };
     const save: Descriptor = {
       v: 1, tag: 'button', role: 'button', type: 'submit', text: 'Save', name: 'Save', ...modal,
@@ -300,8 +300,10 @@ describe('[RS-CHECK-EXACT] checkExact: a text that became part of a longer one',
     const apply: Descriptor = { ...save, peers: undefined, text: 'Apply', name: 'Apply', near, xpath: '/html/body/div[2]/div/button[1]', rect: { x: 490, y: 178, width: 49, height: 21 } };
     const ranked = () => rankCandidates(save, [draft, apply].map((descriptor) => ({ ref: descriptor, descriptor })));
     expect(checkExactMatch(save, { ref: draft, descriptor: draft, key: 'save draft', place: '' }, ranked)).toMatchObject({ ok: false, why: 'low' });
-    // The same element, its text unchanged, is still taken.
+    // The same element, its text unchanged, is still taken; so is one that grew its text where it stood.
     expect(checkExactMatch(save, { ref: save, descriptor: { ...save, peers: undefined }, key: 'save', place: '' }, ranked).ok).toBe(true);
+    const grownInPlace: Descriptor = { ...save, peers: undefined, text: 'Save all', name: 'Save all', near };
+    expect(checkExactMatch(save, { ref: grownInPlace, descriptor: grownInPlace, key: 'save all', place: '' }, () => rankCandidates(save, [grownInPlace, draft].map((descriptor) => ({ ref: descriptor, descriptor })))).ok).toBe(true);
   });
 });
 

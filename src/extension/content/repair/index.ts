@@ -436,6 +436,15 @@ export interface ExactMatch<E = unknown> {
   twins?: number;
 }
 
+/** How close a match's position must be to the remembered one's (the `pos` similarity) to be in its place. */
+const PLACE_KEPT = 0.9;
+
+/** The `pos` similarity of a candidate's fields; 0 when either side has no position. */
+function placeOf(sims: readonly FieldSim[]): number {
+  const pos = sims.find(([f]) => f === 'pos');
+  return pos && pos[2] === 1 ? pos[1] : 0;
+}
+
 /** A text that holds another, longer than it (case and spacing ignored). */
 function containsOther(text: string | undefined, inner: string | undefined): boolean {
   const t = fold(text).toLowerCase();
@@ -482,9 +491,9 @@ export function checkExactMatch<E>(old: Descriptor, exact: ExactMatch<E>, ranked
   if (action) return { ...refuse('action'), action };
   // A match whose text only contains the remembered one ("Recent orders" for a removed "Orders",
   // a new "Save draft" beside "Save" renamed "Apply") is a repair in disguise, and must score as a
-  // repair must to be acted on. Recorded peers do not settle it: they know the neighbours of then,
-  // not an element added since.
-  if (score < ACT_AT && containsOther(d.text, old.text)) return refuse('low');
+  // repair must to be acted on. Recorded peers know which neighbour took the text, but not an
+  // element added since: with them, one that kept the remembered place is still taken.
+  if (score < ACT_AT && containsOther(d.text, old.text) && (!old.peers?.length || placeOf(sims) < PLACE_KEPT)) return refuse('low');
   // Twins on the page now say the same as remembered ones: its text does not tell it apart, its
   // context must (a descriptor recorded without `record` knows no twins; the page does).
   const twins = !!old.twins || !!exact.twins;
