@@ -1,9 +1,10 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { findChrome } from '../../src/sdk/index.js';
-import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
+import type { FixtureServer } from '../support/FixtureServer.js';
 import { runChild } from './support/processes.js';
+import { repoRoot, useRunnerFolder } from './support/runnerFolder.js';
 
 // The runner entries launch Chrome in a before-all hook. A cold Chrome on a loaded machine can
 // start slower than the runner's default hook timeout; the entries give their hooks a timeout of
@@ -13,19 +14,14 @@ import { runChild } from './support/processes.js';
 // resolves to this package. The slow start is a real one: Chrome is started through a script
 // that waits before it runs Chrome (as a cold disk or a busy machine would make it wait), named
 // by AITE_CHROME, the seam every user has.
-const root = resolve(__dirname, '../..');
+const root = repoRoot;
 const bin = (path: string): string => resolve(root, 'node_modules', path);
 
 let server: FixtureServer;
 let dir: string;
-beforeAll(async () => {
-  server = await startFixtureServer();
-  mkdirSync(join(root, 'temp'), { recursive: true });
-  dir = mkdtempSync(join(root, 'temp', 'runner-launch-'));
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
+useRunnerFolder('runner-launch-', (s, d) => {
+  server = s;
+  dir = d;
 });
 
 function run(args: string[], chrome: string): Promise<{ code: number | null; output: string }> {

@@ -1,26 +1,22 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
+import { describe, expect, it } from 'vitest';
+import type { FixtureServer } from '../support/FixtureServer.js';
 import { runChild } from './support/processes.js';
+import { repoRoot, useRunnerFolder } from './support/runnerFolder.js';
 
 // Issue 20 item 5: a test whose wait is exactly as long as its runner's test timeout fails with
 // aite's message ("Expected the page to contain ..."), not the runner's "timed out". Each runner
 // runs as a child process on the built package (`npm run build` first), from a folder inside the
 // repository (temp/, ignored by git) so that `aite` resolves to this package.
-const root = resolve(__dirname, '../..');
+const root = repoRoot;
 const bin = (path: string): string => resolve(root, 'node_modules', path);
 
 let server: FixtureServer;
 let dir: string;
-beforeAll(async () => {
-  server = await startFixtureServer();
-  mkdirSync(join(root, 'temp'), { recursive: true });
-  dir = mkdtempSync(join(root, 'temp', 'runner-timeouts-'));
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
+useRunnerFolder('runner-timeouts-', (s, d) => {
+  server = s;
+  dir = d;
 });
 
 function run(args: string[]): Promise<{ code: number | null; output: string }> {
