@@ -22,9 +22,12 @@ describe('who holds a profile', () => {
   });
 
   it('[PROFILE-IN-USE] a Chrome that exited but is not yet reaped (a zombie) holds nothing', async () => {
-    // A shell's background child that exits while the shell (now `sleep`) never waits for it.
-    parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // A shell's background child that outlives the shell's exec into `sleep`, which never waits
+    // for it: killed only then, it stays a zombie (killed earlier, the shell could reap it).
+    parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
     const pid = Number(await new Promise<string>((resolve) => parent!.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()))));
+    await expect.poll(() => readFileSync(`/proc/${parent!.pid}/cmdline`, 'utf8'), { timeout: 5_000 }).toBe('sleep\u000030\u0000');
+    process.kill(pid, 'SIGKILL');
     await expect.poll(() => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0], { timeout: 5_000 }).toBe('Z');
     expect(() => process.kill(pid, 0)).not.toThrow();
     expect(profileOwner(await lockedBy(pid))).toBeUndefined();
