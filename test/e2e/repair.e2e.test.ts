@@ -63,6 +63,16 @@ PAGES['rows-reordered.html'] = rows('GAT');
 PAGES['rows-renamed.html'] = rows('AGT', 'A');
 PAGES['rows-gone.html'] = rows('GT');
 let rowsNow = PAGES['rows-old.html'];
+// A people table and its alert settings; the release swaps the Name and Email columns and moves
+// the boxes' ids to each other's labels.
+const people = (swapped: boolean): string => {
+  const cells = (name: string, mail: string): string => (swapped ? `<td>${mail}</td><td>${name}</td>` : `<td>${name}</td><td>${mail}</td>`);
+  const rowsOf = [['Alice', 'alice@ex.test'], ['Bob', 'bob@ex.test'], ['Carol', 'carol@ex.test']].map(([n, m]) => `<tr>${cells(n!, m!)}</tr>`).join('');
+  const [email, sms] = swapped ? ['c-sms', 'c-email'] : ['c-email', 'c-sms'];
+  return `<main><h1>People</h1><table><thead><tr>${swapped ? '<th>Email</th><th>Name</th>' : '<th>Name</th><th>Email</th>'}</tr></thead><tbody>${rowsOf}</tbody></table>
+    <fieldset><legend>Alerts</legend><label><input type="checkbox" id="${email}"> Email alerts</label><label><input type="checkbox" id="${sms}" checked> SMS alerts</label></fieldset></main>`;
+};
+let peopleNow = people(false);
 let settingsNow = settings('Save settings', 'SAVED');
 
 /** A session of its own with a lock file, whose first click (row A's Delete) is recorded and saved. */
@@ -88,7 +98,7 @@ let origin: string;
 let session: Session;
 
 beforeAll(async () => {
-  server = await servePages((path) => (path === 'rows.html' ? rowsNow : path === 'settings.html' ? settingsNow : PAGES[path]));
+  server = await servePages((path) => (path === 'rows.html' ? rowsNow : path === 'settings.html' ? settingsNow : path === 'people.html' ? peopleNow : PAGES[path]));
   origin = server.origin;
   session = await launch({ allow: [origin], timeoutMs: 3000 });
 });
@@ -304,6 +314,41 @@ describe('repair in real Chromium, through the extension', () => {
       expect(error.detail.exact).toBe(true);
       expect((await own.locator.read({ css: '#deleted' })).text).toBe('Deleted:');
     });
+  });
+
+  it('[RS-CHECK-EXACT] a check of one element is held to the lock file as an act is: a cell whose column moved, a box whose label went to its neighbour fail as drifted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aite-lock-'));
+    const lockFile = join(dir, 'aite.lock.json');
+    const own = await launch({ allow: [origin], timeoutMs: 3000, lockFile });
+    const cell = { css: 'tbody tr:nth-child(2) td:nth-child(1)' };
+    try {
+      peopleNow = people(false);
+      await own.tab.navigate(`${origin}/people.html`);
+      await own.verify.targetText(cell, 'Bob');
+      await own.verify.state({ css: '#c-email' }, 'unchecked');
+      await own.lock!.save();
+      // The checks alone remembered their elements, with the neighbours repair and the check need.
+      const entries = Object.values(JSON.parse(readFileSync(lockFile, 'utf8')).entries as Record<string, { target: Target; descriptor: Descriptor }>);
+      expect(entries.map((e) => e.target)).toEqual(expect.arrayContaining([cell, { css: '#c-email' }]));
+      expect(entries.find((e) => e.target.css === cell.css)!.descriptor.peers?.length).toBeGreaterThan(0);
+      peopleNow = people(true);
+      await own.tab.navigate(`${origin}/people.html`);
+      // "Bob" is in "bob@ex.test" (text checks ignore case): only the lock file knows it is another cell.
+      const moved = await failure(own.verify.targetText(cell, 'Bob'));
+      expect(moved.reason).toBe('drifted');
+      expect(moved.detail.exact).toBe(true);
+      expect(moved.message).toContain('now finds "bob@ex.test"');
+      const relabelled = await failure(own.verify.state({ css: '#c-email' }, 'checked', { negate: true }));
+      expect(relabelled.reason).toBe('drifted');
+      expect(relabelled.detail.exact).toBe(true);
+      expect((relabelled.detail.candidate as Descriptor).label).toMatch(/SMS alerts/);
+      // The cell that kept the remembered element's place and text passes as before.
+      await own.verify.targetText({ css: 'tbody tr:nth-child(2) td:nth-child(2)' }, 'Bob');
+    } finally {
+      await own.close();
+      peopleNow = people(false);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('[RS-REPAIR] a target in an iframe is repaired inside that iframe, never from a look-alike outside it', async () => {

@@ -98,7 +98,7 @@ function documentOf(target: Target): Document {
   return f.kind === 'found' ? f.doc : document;
 }
 
-function described(el: Element, target: Target, record: boolean | undefined, texts?: TextIndex): Descriptor {
+export function described(el: Element, target: Target, record: boolean | undefined, texts?: TextIndex): Descriptor {
   const frame = target.ref !== undefined ? refs.frameOf(target.ref) : targetFrame(target);
   return { ...describe(el, { frame, record: record === true, ...(texts ? { texts } : {}) }), handle: handles.handleOf(el) };
 }
@@ -107,7 +107,7 @@ function described(el: Element, target: Target, record: boolean | undefined, tex
  * With a remembered descriptor, an exact match that is no longer the remembered element is
  * refused (locator-repair.md §1): the target now names another element.
  */
-function checkExact(target: Target, old: Descriptor, el: Element): void {
+export function checkExact(target: Target, old: Descriptor, el: Element): void {
   const verdict = checkExactMatch(old, el);
   if (verdict.ok) return;
   const candidate = describe(el, { frame: targetFrame(target) });

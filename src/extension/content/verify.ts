@@ -8,6 +8,7 @@ import { formatTarget, q } from './explain.js';
 import { firstNumber, sameNumber } from './number.js';
 import { ambiguousFailure, blockedEvaluation, evaluate, missFailure, pickStep, scopeOf, type Evaluation, type Within } from './Resolver.js';
 import { done, pending, settle, type Step } from './settle.js';
+import { checkExact, described } from './resolve.js';
 
 type VerifyRequest = RequestOf<'verify'>;
 type ElementState = Extract<VerifyRequest, { kind: 'state' }>['state'];
@@ -31,6 +32,9 @@ interface Unresolved {
 
 type Look = { seen: Seen } | { unresolved: Unresolved; recheckInMs?: number | undefined };
 
+/** Checks the one element a verify looks at against the lock file's memory of it; throws `drifted`. */
+type LockCheck = (el: Element) => void;
+
 /**
  * `verify`: re-checks until the condition holds (or, with `negate`, does not), else
  * `mismatch` with what was expected and what the page showed last.
@@ -47,12 +51,17 @@ type Look = { seen: Seen } | { unresolved: Unresolved; recheckInMs?: number | un
 export async function verify(req: VerifyRequest): Promise<AnswerOf<'verify'>> {
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const negate = req.negate === true;
-  const step = await settle<unknown, Look>((): Step<unknown, Look> => {
-    const look = lookOnce(req);
+  const locked = lockCheckOf(req);
+  const step = await settle<Seen, Look>((): Step<Seen, Look> => {
+    const look = lookOnce(req, locked);
     if ('unresolved' in look) return pending(look, look.recheckInMs);
-    return look.seen.holds !== negate ? done(look.seen.found) : pending(look);
+    return look.seen.holds !== negate ? done(look.seen) : pending(look);
   }, timeoutMs);
-  if (step.done) return { id: req.id, ok: true, found: step.value };
+  if (step.done) {
+    const { found, element } = step.value;
+    const record = 'record' in req && req.record === true && element !== undefined;
+    return { id: req.id, ok: true, found, ...(record ? { descriptor: described(element, withOuter(req.target, 'within' in req ? req.within : undefined), true) } : {}) };
+  }
   const last = step.last;
   if ('unresolved' in last) {
     const { target, ev } = last.unresolved;
@@ -73,7 +82,24 @@ export async function verify(req: VerifyRequest): Promise<AnswerOf<'verify'>> {
   );
 }
 
-function lookOnce(req: VerifyRequest): Look {
+/**
+ * The lock file's check of a verify's one element, as an act's (locator-repair.md §1): a verify
+ * that would pass on another element than the remembered one (a column that moved, a label
+ * that went to the box beside) fails as `drifted`. Each element is checked once per verify.
+ */
+function lockCheckOf(req: VerifyRequest): LockCheck | undefined {
+  if (!('checkExact' in req) || req.checkExact !== true || req.descriptor === undefined) return undefined;
+  const old = req.descriptor;
+  const target = withOuter(req.target, 'within' in req ? req.within : undefined);
+  const passed = new WeakSet<Element>();
+  return (el) => {
+    if (passed.has(el)) return;
+    checkExact(target, old, el);
+    passed.add(el);
+  };
+}
+
+function lookOnce(req: VerifyRequest, locked: LockCheck | undefined): Look {
   switch (req.kind) {
     case 'exists': {
       const ev = evaluate(req.target, { within: req.within });
@@ -88,20 +114,20 @@ function lookOnce(req: VerifyRequest): Look {
       return { seen: { holds: hit !== undefined, found: hit ?? excerptAround(text, req.value, FOUND_TEXT_MAX) } };
     }
     case 'targetText':
-      return withOne(req.target, req.within, (el) => {
+      return withOne(req.target, req.within, locked, (el) => {
         const text = readableText(el);
         if (req.exact) return { holds: fold(text) === fold(req.value), found: cut(fold(text), FOUND_TEXT_MAX) };
         return { holds: findFolded(text, req.value) !== undefined, found: excerptAround(text, req.value, FOUND_TEXT_MAX) };
       });
     case 'value':
-      return withOne(req.target, undefined, (el) => {
+      return withOne(req.target, undefined, locked, (el) => {
         const value = controlValue(el);
         if (value === undefined) return { holds: false, found: null };
         const labels = el.localName === 'select' ? selectedLabels(el as HTMLSelectElement) : [];
         return { holds: value === req.value || labels.includes(req.value), found: value };
       });
     case 'state':
-      return stateLook(req.target, req.state);
+      return stateLook(req.target, req.state, locked);
     case 'count': {
       const target: Target = { ...req.target };
       delete target.nth;
@@ -116,7 +142,7 @@ function lookOnce(req: VerifyRequest): Look {
       return { seen: { holds: matchText(title, req.value, false) !== undefined, found: title } };
     }
     case 'numberChange':
-      return withOne(req.target, undefined, (el) => {
+      return withOne(req.target, undefined, locked, (el) => {
         const text = fold(readableText(el));
         const n = firstNumber(text);
         return { holds: n !== undefined && sameNumber(n, req.from + req.by), found: n ?? cut(text, FOUND_TEXT_MAX) };
@@ -128,22 +154,23 @@ function lookOnce(req: VerifyRequest): Look {
  * Looks at the one element a target names (a hidden one when none is visible, as a read does);
  * an ambiguous target fails the verify at once.
  */
-function withOne(target: Target, within: Within | undefined, see: (el: Element) => Seen): Look {
+function withOne(target: Target, within: Within | undefined, locked: LockCheck | undefined, see: (el: Element) => Seen): Look {
   const ev = evaluate(target, { within });
   const s = pickStep(target, ev, { hidden: true });
   if (!s.done) return { unresolved: { target: withOuter(target, within), ev }, recheckInMs: s.recheckInMs };
   if (s.value.kind === 'ambiguous') throw ambiguousFailure(withOuter(target, within), s.value.ev);
+  locked?.(s.value.element);
   return { seen: { ...see(s.value.element), element: s.value.element } };
 }
 
-function stateLook(target: Target, state: ElementState): Look {
+function stateLook(target: Target, state: ElementState, locked: LockCheck | undefined): Look {
   if (state === 'visible' || state === 'hidden') {
     const ev = evaluate(target);
     if (ev.blocked) return state === 'hidden' ? { seen: { holds: true, found: 'hidden' } } : { unresolved: { target, ev } };
     const shown = ev.visible.length > (target.nth ?? 0);
     return { seen: { holds: shown === (state === 'visible'), found: shown ? 'visible' : 'hidden' } };
   }
-  return withOne(target, undefined, (el) => {
+  return withOne(target, undefined, locked, (el) => {
     switch (state) {
       case 'checked':
       case 'unchecked': {

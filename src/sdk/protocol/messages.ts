@@ -137,6 +137,15 @@ export const ELEMENT_STATES = [
 export const ElementStateSchema = z.enum(ELEMENT_STATES);
 
 const verifyBase = { ...base, cmd: z.literal('verify'), negate: z.boolean().optional() };
+/** The checks that look at one element (the others count, or read the page, its URL or title). */
+export const VERIFY_ONE_KINDS = ['targetText', 'value', 'state', 'numberChange'] as const;
+/**
+ * Beyond v1, compatible with it, on the `VERIFY_ONE_KINDS`: what the lock file remembers of a check's one element, as
+ * `resolve` takes it. With `descriptor` and `checkExact`, the element the target finds is checked
+ * against it as an act's is (`drifted` with `detail.exact: true` when it is another element now);
+ * with `record`, the answer's `descriptor` describes that element for the lock file.
+ */
+const verifyRemembered = { descriptor: DescriptorSchema.optional(), checkExact: z.boolean().optional(), record: z.boolean().optional() };
 
 export const VerifyRequestSchema = z.discriminatedUnion('kind', [
   z.object({ ...verifyBase, kind: z.literal('exists'), target: TargetSchema, within: Within.optional() }),
@@ -145,13 +154,14 @@ export const VerifyRequestSchema = z.discriminatedUnion('kind', [
     ...verifyBase,
     kind: z.literal('targetText'),
     target: TargetSchema,
+    ...verifyRemembered,
     value: z.string(),
     within: Within.optional(),
     /** The whole text is the value (case kept, spacing folded), not only contains it. */
     exact: z.boolean().optional(),
   }),
-  z.object({ ...verifyBase, kind: z.literal('value'), target: TargetSchema, value: z.string() }),
-  z.object({ ...verifyBase, kind: z.literal('state'), target: TargetSchema, state: ElementStateSchema }),
+  z.object({ ...verifyBase, kind: z.literal('value'), target: TargetSchema, value: z.string(), ...verifyRemembered }),
+  z.object({ ...verifyBase, kind: z.literal('state'), target: TargetSchema, state: ElementStateSchema, ...verifyRemembered }),
   z.object({
     ...verifyBase,
     kind: z.literal('count'),
@@ -165,6 +175,7 @@ export const VerifyRequestSchema = z.discriminatedUnion('kind', [
     ...verifyBase,
     kind: z.literal('numberChange'),
     target: TargetSchema,
+    ...verifyRemembered,
     from: z.number(),
     by: z.number(),
   }),
@@ -602,7 +613,12 @@ export const ResolveAnswerSchema = z.object({
 export const LocateAnswerSchema = z.object({ ...okBase, ...PointSchema.shape });
 
 export const ReadAnswerSchema = z.object({ ...okBase, text: z.string() });
-export const VerifyAnswerSchema = z.object({ ...okBase, found: z.unknown().optional() });
+export const VerifyAnswerSchema = z.object({
+  ...okBase,
+  found: z.unknown().optional(),
+  /** Beyond v1: the checked element, when the request asked to `record` it. */
+  descriptor: DescriptorSchema.optional(),
+});
 export const WaitAnswerSchema = z.object({ ...okBase, found: z.unknown().optional() });
 export const ActAnswerSchema = z.object({ ...okBase });
 export const OutlineAnswerSchema = z.object({

@@ -7,7 +7,7 @@ import { AiteError } from '../errors/AiteError.js';
 import type { TypedEmitterClass } from '../events/TypedEmitter.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import { allowedOrigins, ANSWER_SLACK_MS, defaultTimeoutOf, isPageCommand, resultOf, SCROLL_STEPS_DEFAULT, type AnswerOf, type ResultOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type Target } from '../protocol/index.js';
+import { allowedOrigins, ANSWER_SLACK_MS, defaultTimeoutOf, isPageCommand, resultOf, SCROLL_STEPS_DEFAULT, type AnswerOf, type ResultOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type RequestOf, type Descriptor, type Target, VERIFY_ONE_KINDS } from '../protocol/index.js';
 import { DebuggerInput } from './DebuggerInput.js';
 import { asResults, type Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
@@ -263,7 +263,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
         });
     // Each request of tab, locator and verify is a step of its own.
     const send = asResults((<R extends RequestInput>(request: R) =>
-      this.#step(request.cmd, targetOf(request), undefined, (step) => step.send(request)).then(({ value }) => value)) as Send);
+      this.#step(request.cmd, targetOf(request), undefined, (step) => (request.cmd === 'verify' ? this.#verify(step, request as RequestOf<'verify'>) : step.send(request))).then(({ value }) => value)) as Send);
     this.tab = new Tab(send, () => this.#runTab.current);
     this.locator = new Locator(send);
     this.verify = new Verify(send);
@@ -830,13 +830,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    */
   async #find(step: StepContext, input: TargetInput, prepare?: Prepare, guard?: Extract<GuardMode, 'pointer' | 'input'>, verdictOn?: 'click' | 'input'): Promise<Found> {
     const target = toTarget(input);
-    // A snapshot's ref lives as long as its element: nothing to remember it by.
-    const lock = target.ref === undefined ? this.#parts.lock : undefined;
-    const page = this.#runTab.url;
-    const remembered = lock && page ? lock.get(target, page) : undefined;
+    const { lock, page, remembered, record } = this.#lockOf(target);
     // Only pipe input needs a point: plain-event acts make their own checks in the page.
-    // Only a descriptor that goes into the lock file needs the look at the rest of the page.
-    const record = lock !== undefined && page !== undefined && lock.willRecord(target, page);
     const prepares = this.#input.prepares && prepare !== undefined;
     const verdict = prepares && guard && verdictOn && this.#verdicts ? { token: this.#verdicts.token(), on: verdictOn } : undefined;
     // Not Locator.resolve: an armed guard is the step's to disarm, never a public caller's.
@@ -872,6 +867,34 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
       ...(resolved.point ? { point: resolved.point } : {}),
       ...(guard && resolved.guard ? { armed: { mode: guard, state: resolved.guard, ...(verdict ? { verdict: verdict.token } : {}) } } : {}),
     };
+  }
+
+  /**
+   * What the lock file remembers of a target on the run tab's page, and whether an element found
+   * for it now would be written (then only the page's look at the rest of it is asked for).
+   */
+  #lockOf(target: Target): { lock?: LockFile; page?: string; remembered?: Descriptor; record: boolean } {
+    // A snapshot's ref lives as long as its element: nothing to remember it by.
+    const lock = target.ref === undefined ? this.#parts.lock : undefined;
+    const page = this.#runTab.url;
+    if (!lock || page === undefined) return { record: false };
+    return { lock, page, remembered: lock.get(target, page), record: lock.willRecord(target, page) };
+  }
+
+  /**
+   * A check of one element is held to the lock file as an act is: the element it finds must still
+   * be the remembered one (else `drifted`), and a first find is remembered. A check never repairs.
+   */
+  async #verify(step: StepContext, request: RequestOf<'verify'>): Promise<AnswerOf<'verify'>> {
+    if (!isOneElementCheck(request)) return step.send(request);
+    const one = request;
+    // Remembered under the target as a step names it: its region is part of it.
+    const within = 'within' in one && one.within !== undefined && one.target.within === undefined ? one.within : undefined;
+    const target: Target = within === undefined ? one.target : { ...one.target, within };
+    const { lock, page, remembered, record } = this.#lockOf(target);
+    const answer = await step.send({ ...one, ...(remembered ? { descriptor: remembered, checkExact: true } : {}), ...(record ? { record } : {}) });
+    if (lock && page && answer.descriptor && !remembered) lock.recordExact(target, page, answer.descriptor);
+    return answer;
   }
 }
 
@@ -932,6 +955,10 @@ function pointOf(value: unknown): { x: number; y: number } | undefined {
 }
 
 /** The target a request names, for its step's record. */
+function isOneElementCheck(request: RequestOf<'verify'>): request is Extract<RequestOf<'verify'>, { kind: (typeof VERIFY_ONE_KINDS)[number] }> {
+  return (VERIFY_ONE_KINDS as readonly string[]).includes(request.kind);
+}
+
 function targetOf(request: RequestInput): Target | undefined {
   const target = (request as { target?: unknown }).target;
   return target && typeof target === 'object' ? (target as Target) : undefined;
