@@ -12,8 +12,9 @@ export interface PagePortRequest {
   request: unknown;
 }
 
-/** Page -> worker: the answer to request `seq` (an ok answer or a failure; never absent). */
-export interface PagePortAnswer {
-  seq: number;
-  answer: unknown;
-}
+/**
+ * Page -> worker: request `seq` arrived (sent first, before it runs), then its answer (an ok
+ * answer or a failure; never absent). A request whose document went away before it said it
+ * arrived was never received there.
+ */
+export type PagePortAnswer = { seq: number; received: true } | { seq: number; answer: unknown };

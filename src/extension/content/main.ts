@@ -55,6 +55,7 @@ function install(): void {
     if (port.name !== PAGE_PORT_NAME || port.sender?.id !== chrome.runtime.id) return;
     port.onMessage.addListener((message: PagePortRequest) => {
       if (message?.aite !== 1 || typeof message.seq !== 'number') return;
+      port.postMessage({ seq: message.seq, received: true } satisfies PagePortAnswer);
       void handlePageRequest(message.request as PageRequest).then((answer) => {
         try {
           port.postMessage({ seq: message.seq, answer } satisfies PagePortAnswer);

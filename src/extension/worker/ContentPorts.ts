@@ -3,7 +3,17 @@ import { PAGE_PORT_NAME, type PagePortAnswer, type PagePortRequest } from '../Pa
 interface Waiter {
   resolve(answer: unknown): void;
   reject(error: Error): void;
+  /** The page said the request arrived. */
+  received?: true;
 }
+
+/**
+ * A request whose document went away before it said the request arrived (the worker posted it
+ * to a page that had just been replaced, its commit event still on the way here). No document
+ * ran it, so it may go to the new one as a first delivery, as one that found no content script
+ * does, not as a re-send.
+ */
+export class NotDelivered extends Error {}
 
 interface Link {
   port: chrome.runtime.Port;
@@ -52,6 +62,10 @@ export class ContentPorts {
     port.onMessage.addListener((message: PagePortAnswer) => {
       const waiter = link.waiting.get(message?.seq);
       if (!waiter) return;
+      if ('received' in message) {
+        waiter.received = true;
+        return;
+      }
       link.waiting.delete(message.seq);
       waiter.resolve(message.answer);
     });
@@ -81,7 +95,7 @@ export class ContentPorts {
       // already closed
     }
     const error = new Error(why);
-    for (const waiter of link.waiting.values()) waiter.reject(error);
+    for (const waiter of link.waiting.values()) waiter.reject(waiter.received ? error : new NotDelivered(why));
     link.waiting.clear();
   }
 }

@@ -1,6 +1,6 @@
 import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATION_RESEND_COMMANDS, navigatedDuring, type PageCommand, type Request } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
-import { ContentPorts } from './ContentPorts.js';
+import { ContentPorts, NotDelivered } from './ContentPorts.js';
 import { tabSettled } from './LoadWatch.js';
 
 export type PageRequest = Extract<Request, { cmd: PageCommand }>;
@@ -67,7 +67,8 @@ export class PageChannel {
         // A frame's document went away: FrameRoute decides, from the top page again.
         if (frameId !== 0) throw frameChanged(request.cmd, text);
         if (NAVIGATION_RESEND_COMMANDS.has(request.cmd) && Date.now() < deadline) {
-          retries += 1;
+          // One the replaced document never received goes to the new one as its first delivery.
+          if (!(error instanceof NotDelivered)) retries += 1;
           injected = false;
           continue;
         }
