@@ -25,6 +25,8 @@ const PAGES: Record<string, string> = {
     <div class="actions"><button type="button">Save draft</button></div></form>`,
   'twins-old.html': `<h1>Files</h1><ul><li>Alpha <a href="/a" class="open">Open</a></li><li>Beta <a href="/b" class="other">Close</a></li></ul>`,
   'twins-new.html': `<h1>Files</h1><ul><li>Gamma <a href="/c" class="open">Open it</a></li><li>Delta <a href="/c" class="open">Open it</a></li></ul>`,
+  'role-old.html': `<main><h1>Files</h1><p>Report.pdf <button class="del" onclick="o.textContent='deleted'">Delete</button></p><p><button type="button">Upload</button></p><p id="o">-</p></main>`,
+  'role-new.html': `<main><h1>Files</h1><p>Report.pdf <a class="btn" href="#" onclick="o.textContent='deleted'">Delete</a></p><p><button type="button">Upload</button></p><p id="o">-</p><footer><button type="button">Remove files</button></footer></main>`,
   'big-old.html': `<main><h2>Checkout</h2><button class="go">Continue</button></main>`,
   'big-new.html': `<section>${Array.from({ length: 2200 }, (_, i) => `<p>Line ${i}</p>`).join('')}</section><main><h2>Payment</h2><a href="/x">Help</a></main>`,
 };
@@ -349,6 +351,21 @@ describe('repair in real Chromium, through the extension', () => {
       peopleNow = people(false);
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('[RS-REPAIR] a role target whose button became a link is not repaired to it, and the refusal names the link and the closest button', async () => {
+    const old = await remembered('role-old.html', { role: 'button', name: 'Delete' });
+    await session.tab.navigate(`${origin}/role-new.html`);
+    const error = await failure(session.locator.resolve({ role: 'button', name: 'Delete' }, { descriptor: old, timeoutMs: 1000 }));
+    expect(error.reason).toBe('not-found');
+    const other = error.detail.otherRole as { descriptor: Descriptor; score: number; changes: string[] };
+    expect(other.descriptor).toMatchObject({ tag: 'a', role: 'link', text: 'Delete' });
+    expect(other.score).toBeGreaterThanOrEqual(0.6);
+    expect(other.changes.join('; ')).toContain('role "button" -> "link"');
+    expect(error.message).toMatch(/The element most like it, "Delete" \(link\), scores [\d.]+ but has the role "link", not "button"/);
+    expect((error.detail.closest as Descriptor).text).toBe('Remove files');
+    expect(error.message).toMatch(/best score [\d.]+: "Remove files" \(button\), changed: /);
+    expect((await session.locator.read({ css: '#o' })).text).toBe('-');
   });
 
   it('[RS-REPAIR] a target in an iframe is repaired inside that iframe, never from a look-alike outside it', async () => {

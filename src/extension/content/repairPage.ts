@@ -11,6 +11,7 @@ import { isRendered } from './dom/visibility.js';
 import { MAX_LOOKED_AT, MAX_SCORED, type Quick, capPool, inTwinPlace, isPeer, rankQuick } from './repair/candidates.js';
 import {
   type Candidate,
+  DRIFTED_AT,
   type ExactVerdict,
   type PlacedTwin,
   REMEMBERED_FLOOR,
@@ -24,6 +25,7 @@ import {
   verdict,
 } from './repair/index.js';
 import type { RepairOutcome } from './repair/types.js';
+import { describeChanges } from './repair/changes.js';
 import { anotherAction } from './repair/actions.js';
 
 export type { RepairOutcome } from './repair/types.js';
@@ -155,7 +157,19 @@ export function repairByScore(old: Descriptor, doc: Document, cache: DescribeCac
   const { candidates, total, lookedAt, placedTwins } = pageCandidates(old, doc, cache);
   const ranked = rankCandidates(old, candidates, { placedTwins, role });
   const note = total > MAX_LOOKED_AT ? `the page has ${total} candidate elements; repair looked at ${lookedAt} of them` : undefined;
-  return { ...verdict(old, ranked, note), stats: { candidates: total, lookedAt, scored: ranked.length, ms: msSince(t0) } };
+  const out = verdict(old, ranked, note);
+  const stats = { candidates: total, lookedAt, scored: ranked.length, ms: msSince(t0) };
+  if (out.kind !== 'not-found') return { ...out, stats };
+  // Said in the failure, never acted on: what came closest, and for a role target the element
+  // most like the remembered one that now has another role (a button that became a link).
+  const best = ranked[0];
+  const other = role ? rankCandidates(old, candidates, { placedTwins })[0] : undefined;
+  return {
+    ...out,
+    ...(best ? { closest: { descriptor: best.descriptor, changes: describeChanges(old, best.descriptor).changes } } : {}),
+    ...(other && other.descriptor.role !== role && other.score >= DRIFTED_AT ? { otherRole: { descriptor: other.descriptor, score: Math.round(other.score * 1000) / 1000, changes: describeChanges(old, other.descriptor).changes } } : {}),
+    stats,
+  };
 }
 
 /**

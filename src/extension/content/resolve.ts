@@ -184,10 +184,23 @@ function repairAnswer(id: number, target: Target, old: Descriptor, o: RepairOutc
     case 'not-found': {
       const base = plainNotFound(target, 'the page had settled');
       const note = o.note ? ` ${o.note}` : '';
+      const named = (d: Descriptor): string => `${q(d.text ?? d.name ?? d.tag)} (${d.role ?? d.tag})`;
+      const closest = o.closest ? `: ${named(o.closest.descriptor)}, changed: ${o.closest.changes.join('; ') || 'nothing it remembers'}` : '';
+      const other = o.otherRole
+        ? ` The element most like it, ${named(o.otherRole.descriptor)}, scores ${o.otherRole.score.toFixed(2)} but has the role ${q(o.otherRole.descriptor.role ?? o.otherRole.descriptor.tag)}, not ${q(target.role!)} (changed: ${o.otherRole.changes.join('; ') || 'nothing it remembers'}): a role target is never repaired to another role. If the page changed its role on purpose, update the target's role.`
+        : '';
       throw new CommandFailure(
         'not-found',
-        `${base.message} Repair from the remembered element found nothing close enough (best score ${o.bestScore.toFixed(2)}).${note}`,
-        { ...base.detail, repairTried: true, bestScore: o.bestScore, ...(o.note ? { note: o.note } : {}), old },
+        `${base.message} Repair from the remembered element found nothing close enough (best score ${o.bestScore.toFixed(2)}${closest}).${other}${note}`,
+        {
+          ...base.detail,
+          repairTried: true,
+          bestScore: o.bestScore,
+          ...(o.note ? { note: o.note } : {}),
+          old,
+          ...(o.closest ? { closest: o.closest.descriptor } : {}),
+          ...(o.otherRole ? { otherRole: { descriptor: o.otherRole.descriptor, score: o.otherRole.score, changes: o.otherRole.changes } } : {}),
+        },
       );
     }
   }

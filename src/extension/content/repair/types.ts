@@ -40,5 +40,16 @@ export type RepairOutcome<E = Element> = (
       action?: AnotherAction;
     }
   | { kind: 'ambiguous'; candidates: { descriptor: Descriptor; score: number; changes: string[] }[]; old: Descriptor }
-  | { kind: 'not-found'; bestScore: number; note?: string }
+  | {
+      kind: 'not-found';
+      bestScore: number;
+      note?: string;
+      /** The best candidate, too far from the remembered element to propose: named, never acted on. */
+      closest?: { descriptor: Descriptor; changes: string[] };
+      /**
+       * For a role target: the element most like the remembered one among all roles, when it has
+       * another role and scores at least the drifted threshold (a button that became a link).
+       */
+      otherRole?: { descriptor: Descriptor; score: number; changes: string[] };
+    }
 ) & { elements?: E[]; stats?: RepairStats };
