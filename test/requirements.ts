@@ -246,6 +246,7 @@ export const REQUIREMENTS = {
   'PERR-CAP': 'page errors are kept at most 100 per step, across reloads, and a line says how many more were left out',
   'PERR-REPORT': 'page errors and failed requests are listed per step in report.json and the HTML report',
   'DLG-ARMED-UNUSED': 'a script step after a dialog step that opened no dialog warns that the armed answer stays armed for the next dialog',
+  'PROFILE-KEPT': 'a script stopped by a signal on a profile it named ends its Chrome cleanly: the profile keeps what the run wrote (cookies), and a launch right after takes it',
   'PROFILE-IN-USE': 'a profile a live Chrome holds is refused naming its pid; a Chrome that exited and is not yet reaped (a zombie) holds none',
   'SCRIPT-ENV': 'a step script\u2019s ${NAME} is read from the environment at run time (a missing one refused before launch, at its line); the report says ${NAME}, never the value',
   'NET-FAVICON': 'Chrome\u2019s own /favicon.ico fetch is no failed request of the page: a step, the report and aite mcp never list it (session.network logs it)',

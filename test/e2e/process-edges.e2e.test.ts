@@ -173,6 +173,32 @@ describe('row 48: a Chrome that cannot start', () => {
     expect(readdirSync(child.tmp)).toEqual([]);
   }, 60_000);
 
+  it('[PROFILE-KEPT] row 47: a script stopped by SIGINT on a profile it named: its Chrome ends cleanly, the profile keeps its cookies, a launch right after takes it', async () => {
+    const userDataDir = mkdtempSync(join(scratch, 'profile-'));
+    const page = new URL('counter.html', server.url).href;
+    const child = start([
+      '--input-type=module',
+      '-e',
+      `import { launch } from ${JSON.stringify(sdk)};
+       const session = await launch({ allow: [${JSON.stringify(server.origin)}], userDataDir: ${JSON.stringify(userDataDir)} });
+       await session.tab.navigate(${JSON.stringify(page)});
+       await session.evaluate('document.cookie = "kept=yes; max-age=3600"');
+       console.log('cookie set');
+       process.kill(process.pid, 'SIGINT');
+       await new Promise(() => {});`,
+    ]);
+    const ended = await child.ended;
+    expect(ended.code).toBe(130);
+    expect(child.output()).toContain('cookie set');
+    const next = await launch({ allow: [server.origin], userDataDir });
+    try {
+      await next.tab.navigate(page);
+      expect(await next.evaluate('document.cookie')).toContain('kept=yes');
+    } finally {
+      await next.close();
+    }
+  }, 60_000);
+
   it('row 48: a second launch on a profile in use names the Chrome that holds it, and exits within a second', async () => {
     const userDataDir = mkdtempSync(join(scratch, 'profile-'));
     const first = await launch({ allow: [server.origin], userDataDir });

@@ -25,6 +25,20 @@ export function profileOwner(userDataDir: string): number | undefined {
 }
 
 /**
+ * The holder of `userDataDir` once it had `waitMs` to let go: a Chrome the last run left shutting
+ * down (a script that died asks its Chrome to end cleanly, so the profile keeps its cookies)
+ * lets go within a second or two; a Chrome the user runs on it does not.
+ */
+export async function profileOwnerAfter(userDataDir: string, waitMs: number): Promise<number | undefined> {
+  const end = Date.now() + waitMs;
+  for (;;) {
+    const owner = profileOwner(userDataDir);
+    if (owner === undefined || Date.now() >= end) return owner;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
  * A process that has exited but is not yet reaped (a zombie: a script that died took its Chrome
  * down, and nobody has waited for it yet) still answers `kill(pid, 0)`; it holds no profile, and
  * Chrome takes its lock as stale. Linux says so in /proc; elsewhere it is taken as alive.

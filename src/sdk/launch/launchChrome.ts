@@ -1,6 +1,6 @@
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
-import { profileOwner } from './ChromeSingleton.js';
+import { profileOwner, profileOwnerAfter } from './ChromeSingleton.js';
 import { enableDeveloperMode } from './developerMode.js';
 import { killGroup } from './processGroup.js';
 import { AITE_EXTENSION_ID } from '../identity/ExtensionIdentity.js';
@@ -52,7 +52,7 @@ export async function launchChrome(options: ChromeLaunchOptions): Promise<Browse
   // Chrome refuses to run as root without it (puppeteer then only sees "Target closed").
   if (process.getuid?.() === 0 && !args.includes('--no-sandbox')) args.push('--no-sandbox');
   // Chrome would hand the profile to the running one and exit: say so instead of "Target closed".
-  const owner = profileOwner(options.userDataDir);
+  const owner = await profileOwnerAfter(options.userDataDir, PROFILE_RELEASE_MS);
   if (owner !== undefined) throw profileInUse(options.userDataDir, owner);
   // Without it, an extension that reloads mid-run comes back disabled (FAULTS row 41).
   await enableDeveloperMode(options.userDataDir);
@@ -112,6 +112,9 @@ export async function launchChrome(options: ChromeLaunchOptions): Promise<Browse
     clearTimeout(timer);
   }
 }
+
+/** How long a Chrome holding the profile may take to let go (one ending after the last run) before the profile is said to be in use. */
+const PROFILE_RELEASE_MS = 3_000;
 
 function profileInUse(userDataDir: string, pid: number): AiteError {
   return new AiteError(

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 // The processes aite starts (Chrome, the config's web server) each lead a process group of their
 // own, so what they start in turn is stopped with them: these are the ways a group is ended.
 
@@ -54,4 +55,31 @@ async function groupGone(pid: number, deadlineMs: number): Promise<boolean> {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return true;
+}
+
+/**
+ * Asks Chrome (its browser process, `pid`, leads its group) to end as it does when closed, and
+ * kills what is left of its group after `graceMs` — also when this process is gone by then: a
+ * detached watcher does it, so this works from an `exit` handler, where nothing can be awaited.
+ * Resolves when the browser process has exited or `graceMs` passed.
+ */
+export function endGracefully(pid: number, exited: Promise<unknown>, graceMs: number): Promise<void> {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return Promise.resolve();
+  }
+  const watcher = `const [pid, ms] = process.argv.slice(1).map(Number); const end = Date.now() + ms;
+const alive = () => { try { process.kill(-pid, 0); return true; } catch (e) { return e.code === 'EPERM'; } };
+setInterval(() => { if (!alive()) process.exit(0); if (Date.now() >= end) { try { process.kill(-pid, 'SIGKILL'); } catch {} process.exit(0); } }, 100);`;
+  try {
+    spawn(process.execPath, ['-e', watcher, String(pid), String(graceMs)], { detached: true, stdio: 'ignore' }).unref();
+  } catch {
+    // Without a watcher Chrome still ends on its own; only one that hangs would stay.
+  }
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]).then(
+    () => clearTimeout(timer),
+    () => clearTimeout(timer),
+  );
 }

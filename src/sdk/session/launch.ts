@@ -12,7 +12,7 @@ import { ExtensionStage } from '../launch/ExtensionStage.js';
 import { findChrome } from '../launch/findChrome.js';
 import { singletonTempDir } from '../launch/ChromeSingleton.js';
 import { launchChrome } from '../launch/launchChrome.js';
-import { endGroup, killGroup } from '../launch/processGroup.js';
+import { endGracefully, endGroup, killGroup } from '../launch/processGroup.js';
 import { onProcessEnd } from '../launch/ProcessCleanup.js';
 import { LockFile } from '../lock/LockFile.js';
 import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
@@ -21,6 +21,8 @@ import { Session } from './Session.js';
 
 /** How long a Chrome killed while it started may take to exit, before its dirs are removed again. */
 const STARTING_CHROME_EXIT_MS = 500;
+/** How long the Chrome of a profile the user named may take to end cleanly when the process ends without close(). */
+const KEPT_PROFILE_EXIT_MS = 3_000;
 /** How long close() waits for Chrome's helpers to be gone before it removes the temp profile anyway. */
 const CHROME_GROUP_EXIT_MS = 3_000;
 
@@ -72,6 +74,10 @@ export async function launch(options: LaunchOptions): Promise<Session> {
     // Read before Chrome goes: killed, it cannot remove its own temp dir.
     const chromiumDir = singletonTempDir(userDataDir);
     const exited = browserProcess && browserProcess.exitCode === null && browserProcess.signalCode === null ? once(browserProcess, 'exit') : undefined;
+    // A profile the user named is theirs to keep: on a signal its Chrome is asked to end (it writes
+    // its cookies and state as on close), and killed only if it has not within a few seconds. On
+    // exit puppeteer kills it at once whatever this does (its own exit handler), as Playwright does.
+    if (end === 'signal' && browserPid && !tempDir && exited) return endGracefully(browserPid, exited, KEPT_PROFILE_EXIT_MS);
     if (browserPid) killGroup(browserPid);
     // Still starting: puppeteer kills what it spawned (at once), but gives no process to wait for.
     else starting.abort();
