@@ -48,6 +48,7 @@ function rows(order: string, renamed?: string): string {
     A: ['Ada Lovelace', 'ada@example.com', 'Admin'],
     G: ['Grace Hopper', 'grace@example.com', 'Editor'],
     T: ['Alan Turing', 'alan@example.com', 'Viewer'],
+    J: ['Judy Hall', 'judy@example.com', 'Admin'],
   };
   const body = [...order]
     .map((k) => {
@@ -64,6 +65,7 @@ PAGES['rows-old.html'] = rows('AGT');
 PAGES['rows-reordered.html'] = rows('GAT');
 PAGES['rows-renamed.html'] = rows('AGT', 'A');
 PAGES['rows-gone.html'] = rows('GT');
+PAGES['rows-gone-admin.html'] = rows('GJT');
 let rowsNow = PAGES['rows-old.html'];
 // A people table and its alert settings; the release swaps the Name and Email columns and moves
 // the boxes' ids to each other's labels.
@@ -299,6 +301,13 @@ describe('repair in real Chromium, through the extension', () => {
     expect(gone.detail.better).toBeUndefined();
     expect(gone.detail.runnerUp).toBe(0);
     expect(gone.message).toContain('Nothing was done. Nothing else on the page resembles the remembered element.');
+    // Another admin's row now: her Delete is no more Ada's than Grace's is, and is not offered as it.
+    await session.tab.navigate(`${origin}/rows-gone-admin.html`);
+    const moved = await failure(session.locator.resolve({ xpath: '//tr[1]/td[4]/button[2]' }, { descriptor: old, checkExact: true }));
+    expect(moved.reason).toBe('drifted');
+    expect(moved.detail.better).toBeUndefined();
+    expect(moved.message).toMatch(/The remembered row, "Ada Lovelace[^"]*", is not on the page any more/);
+    expect(moved.message).not.toContain('Judy');
     const v1 = await session.locator.resolve({ xpath: '//tr[1]/td[4]/button[2]' }, { descriptor: old });
     expect(v1.via).toBe('exact');
   });

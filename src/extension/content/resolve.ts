@@ -10,7 +10,7 @@ import { prepare, refuseFileInput } from './locate.js';
 import { checkExactMatch, repair, type RepairOutcome } from './repairPage.js';
 import { describeChanges } from './repair/changes.js';
 import { anotherActionReason } from './repair/actions.js';
-import { GAP } from './repair/index.js';
+import { DRIFTED_AT, GAP } from './repair/index.js';
 import { ambiguousFailure, evaluate, missFailure, pickStep, plainNotFound, type Evaluation, type Resolution } from './Resolver.js';
 import { activity, documentSettled, done, pending, settle } from './settle.js';
 
@@ -118,7 +118,11 @@ export function checkExact(target: Target, old: Descriptor, el: Element): void {
   // Twins say the same: where each stands tells them apart (its row, else its heading, as checkExact reads it).
   const placeOf = (d: Descriptor): string => (d.context?.row ? ` in the row ${q(cut(d.context.row, 60))}` : d.context?.heading ? ` under ${q(cut(d.context.heading, 60))}` : '');
   const what = words(candidate);
-  const better = verdict.better;
+  // Twins are told apart by their row: a twin in another row than the remembered one (its row read
+  // with the words' rarity, as checkExact reads it) is no more the remembered element than the
+  // refused match is, and is not offered as it.
+  const rowGone = verdict.why === 'context' && old.context?.row !== undefined && verdict.better !== undefined && (verdict.better.sims.find(([f]) => f === 'row')?.[1] ?? 1) < DRIFTED_AT;
+  const better = rowGone ? undefined : verdict.better;
   const why =
     verdict.why === 'peer'
       ? `${what}, one of the elements remembered beside the one it named`
@@ -132,7 +136,9 @@ export function checkExact(target: Target, old: Descriptor, el: Element): void {
   // The refused match is never offered as the answer: the element most like the remembered one
   // is, with what changed, or the refusal says that nothing else resembles it.
   const betterChanges = better ? describeChanges(old, better.descriptor) : undefined;
-  const elsewhere = !better
+  const elsewhere = rowGone
+    ? ` The remembered row, ${q(cut(old.context!.row!, 60))}, is not on the page any more (moved to another page of the list, filtered out or removed): no element here is the remembered one.`
+    : !better
     ? ' Nothing else on the page resembles the remembered element.'
     : verdict.why === 'better'
       ? ''
