@@ -145,6 +145,9 @@ describe('repair in real Chromium, through the extension', () => {
     expect(error.detail.score).toBeGreaterThanOrEqual(0.6);
     expect(error.detail.score).toBeLessThan(0.85);
     expect((error.detail.changes as string[]).join('\n')).toMatch(/"Send" -> "Post"/);
+    // What to do: --update-lock takes only what a repair acts on; the target that names the candidate.
+    expect(error.message).toContain('--update-lock does not take this one');
+    expect(error.message).toContain('make the target name it ({ role: "button", name: "Post" })');
   });
 
   it('[RS-FIELDS] a surviving test id on a relabelled button: the remembered field alone is not trusted, the whole score decides', async () => {

@@ -10,7 +10,7 @@ import { prepare, refuseFileInput } from './locate.js';
 import { checkExactMatch, repair, type RepairOutcome } from './repairPage.js';
 import { describeChanges } from './repair/changes.js';
 import { anotherActionReason } from './repair/actions.js';
-import { DRIFTED_AT, GAP } from './repair/index.js';
+import { ACT_AT, DRIFTED_AT, GAP } from './repair/index.js';
 import { ambiguousFailure, evaluate, missFailure, pickStep, plainNotFound, type Evaluation, type Resolution } from './Resolver.js';
 import { activity, documentSettled, done, pending, settle } from './settle.js';
 
@@ -178,10 +178,14 @@ function repairAnswer(id: number, target: Target, old: Descriptor, o: RepairOutc
       return { answer: { id, ok: true, descriptor: described(o.element, target, record), matches: 1, repaired: true, via: o.via, repair: o.repair }, element: o.element };
     case 'drifted': {
       // Another action is refused whatever the score: the words say why, the score would not.
-      const why = o.action ? `, but ${anotherActionReason(o.action)}: it is never acted on in its place` : ', too little to act on';
+      const why = o.action
+        ? `, but ${anotherActionReason(o.action)}: it is never acted on in its place`
+        : `, too little to act on (a repair acts from ${ACT_AT.toFixed(2)}, and only what it acts on is proposed for the lock file: --update-lock does not take this one)`;
+      const named = suggestedTarget(o.candidate);
+      const fix = named && !o.action ? ` If it is the element you mean, make the target name it (${named}).` : ' Check it and update the target.';
       throw new CommandFailure(
         'drifted',
-        `Nothing matches ${formatTarget(target)} any more; the closest element, ${q(o.candidate.text ?? o.candidate.name ?? o.candidate.tag)}, scores ${o.score.toFixed(2)} against the remembered one (changed: ${o.changes.join('; ') || o.changed.join(', ')})${why}. Check it and update the target or the lock file.`,
+        `Nothing matches ${formatTarget(target)} any more; the closest element, ${q(o.candidate.text ?? o.candidate.name ?? o.candidate.tag)}, scores ${o.score.toFixed(2)} against the remembered one (changed: ${o.changes.join('; ') || o.changed.join(', ')})${why}.${fix}`,
         { target, candidate: o.candidate, score: o.score, runnerUp: o.runnerUp, old: o.old, changed: o.changed, changes: o.changes, ...(o.action ? { action: { now: o.action.now, was: o.action.was } } : {}) },
       );
     }
@@ -210,4 +214,11 @@ function repairAnswer(id: number, target: Target, old: Descriptor, o: RepairOutc
       );
     }
   }
+}
+
+/** A target that names `d` as a person would write it: its role and name, else its text. */
+function suggestedTarget(d: Descriptor): string | undefined {
+  if (d.role && d.name) return `{ role: ${JSON.stringify(d.role)}, name: ${JSON.stringify(cut(d.name, 60))} }`;
+  if (d.text) return `{ text: ${JSON.stringify(cut(d.text, 60))} }`;
+  return undefined;
 }
