@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { extensionZod } from '../../../build/extensionZodPlugin.js';
 import type { PageAnswer, PageFailureAnswer, PageRequest } from '../../../src/extension/content/PageCommands.js';
 import { serveFolder, type StaticServer } from './server.js';
 
@@ -25,7 +26,7 @@ export const CHROME_ARGS = [
 export type Req = PageRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> & { id?: number } : never) : never;
 export type Answer = PageAnswer | PageFailureAnswer;
 
-/** The page logic bundled for a plain page: `window.__aitePage` exposes PageCommands' exports. */
+/** The page logic bundled for a plain page, with the extension's zod: `window.__aitePage` exposes PageCommands' exports. */
 export async function buildPageBundle(): Promise<string> {
   const out = await build({
     entryPoints: [join(REPO, 'src/extension/content/PageCommands.ts')],
@@ -36,6 +37,7 @@ export async function buildPageBundle(): Promise<string> {
     target: 'chrome120',
     write: false,
     logLevel: 'silent',
+    plugins: [extensionZod],
   });
   return out.outputFiles[0]!.text;
 }
