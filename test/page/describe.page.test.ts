@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extensionZod } from '../../build/extensionZodPlugin.js';
 import type { Pair } from './support/pageModel.js';
 import { PageHarness, REPO } from './support/harness.js';
 
@@ -12,7 +13,7 @@ let model = '';
 
 beforeAll(async () => {
   await h.start();
-  model = (await build({ entryPoints: [join(REPO, 'test/page/support/pageModel.ts')], bundle: true, format: 'iife', globalName: 'aiteModel', write: false, logLevel: 'silent' })).outputFiles[0]!.text;
+  model = (await build({ entryPoints: [join(REPO, 'test/page/support/pageModel.ts')], bundle: true, format: 'iife', globalName: 'aiteModel', write: false, logLevel: 'silent', plugins: [extensionZod] })).outputFiles[0]!.text;
 });
 afterAll(() => h.stop());
 
