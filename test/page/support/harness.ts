@@ -80,8 +80,7 @@ export class PageHarness {
     const page = await this.browser.newPage();
     const t = new TestPage(page, this);
     page.on('pageerror', (e) => t.errors.push(e instanceof Error ? e.message : String(e)));
-    await page.goto(`${this.server.origin}/${path}`, { waitUntil: 'load' });
-    await page.addScriptTag({ content: this.bundle });
+    await t.load(path);
     return t;
   }
 }
@@ -112,6 +111,16 @@ export class TestPage {
     const a = await this.run(req);
     if (a.ok) throw new Error(`expected a failure, got ${JSON.stringify(a)}`);
     return a as PageFailureAnswer;
+  }
+
+  /**
+   * Opens a test page in this same tab, with the page logic loaded: a new document, as fresh as
+   * {@link PageHarness.open}'s, without the cost of a new tab. Its errors start empty.
+   */
+  async load(path: string): Promise<void> {
+    this.errors.length = 0;
+    await this.page.goto(`${this.harness.server.origin}/${path}`, { waitUntil: 'load' });
+    await this.page.addScriptTag({ content: this.harness.bundle });
   }
 
   /** Reloads the page and the page logic (a new document, so a new documentId). */
