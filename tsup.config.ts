@@ -1,13 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
-
-// The extension's `import { z } from 'zod'` (exactly that specifier) resolves to build/extension-zod.ts.
-const extensionZod = {
-  name: 'extension-zod',
-  setup(build: { onResolve(options: { filter: RegExp }, callback: () => { path: string }): void }) {
-    build.onResolve({ filter: /^zod$/ }, () => ({ path: fileURLToPath(new URL('./build/extension-zod.ts', import.meta.url)) }));
-  },
-};
+import { extensionZod } from './build/extensionZodPlugin.js';
 
 // Embedding: one thin entry per test runner (aite/vitest, aite/jest, aite/jest-environment,
 // aite/mocha, aite/node-test), each over the public API: 'aite' stays external so a test file
@@ -96,6 +88,8 @@ export default defineConfig([
     target: 'chrome120',
     platform: 'browser',
     noExternal: [/.*/],
+    // A content script loads in every page: see build/extension-zod.ts.
+    esbuildPlugins: [extensionZod],
   },
   // Their declarations come from tsup.types.config.ts, the build's second step.
   embedRunners,

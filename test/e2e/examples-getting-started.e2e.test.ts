@@ -186,13 +186,17 @@ export async function run(): Promise<void> {
 
 export const fixture: (allow: string[]) => SessionFixture = (allow) => useAite({ allow });
 `;
-  const settings: Record<string, { file: string; compilerOptions: Record<string, unknown>; source?: string }> = {
-    'nodenext, ESM (.mts)': { file: 'esm.mts', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: false } },
-    'nodenext, CommonJS (.cts)': { file: 'cjs.cts', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' } },
-    'nodenext, CommonJS (.cts), aite/vitest': { file: 'cjs-vitest.cts', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' }, source: vitestConsumer },
-    bundler: { file: 'bundler.ts', compilerOptions: { module: 'esnext', moduleResolution: 'bundler' } },
+  // One project, so one compiler run, per setting: its files are the consumers it type-checks.
+  const settings: Record<string, { dir: string; files: Record<string, string>; compilerOptions: Record<string, unknown> }> = {
+    'nodenext, ESM (.mts)': { dir: 'esm', files: { 'esm.mts': consumer }, compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: false } },
+    'nodenext, CommonJS (.cts), aite and aite/vitest': {
+      dir: 'cjs',
+      files: { 'cjs.cts': consumer, 'cjs-vitest.cts': vitestConsumer },
+      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' },
+    },
+    bundler: { dir: 'bundler', files: { 'bundler.ts': consumer }, compilerOptions: { module: 'esnext', moduleResolution: 'bundler' } },
     // TypeScript 6 deprecates node10; projects on it still exist.
-    'node10, CommonJS': { file: 'node10.ts', compilerOptions: { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0' } },
+    'node10, CommonJS': { dir: 'node10', files: { 'node10.ts': consumer }, compilerOptions: { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0' } },
   };
 
   beforeAll(() => {
@@ -201,10 +205,10 @@ export const fixture: (allow: string[]) => SessionFixture = (allow) => useAite({
     execFileSync('npm', ['install', '--no-save', tarball], { cwd: project, encoding: 'utf8', env: cleanEnv(), stdio: 'pipe' });
   }, 600_000);
 
-  it.for<[string, (typeof settings)[string]]>(Object.entries(settings))('%s: tsc --noEmit passes', { timeout: 120_000 }, async ([, { file, compilerOptions, source }], { expect }) => {
-    const dir = join(project, file.replace(/\.\w+$/, ''));
+  it.for<[string, (typeof settings)[string]]>(Object.entries(settings))('%s: tsc --noEmit passes', { timeout: 120_000 }, async ([, { dir: name, files, compilerOptions }], { expect }) => {
+    const dir = join(project, name);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, file), source ?? consumer);
+    for (const [file, source] of Object.entries(files)) writeFileSync(join(dir, file), source);
     const tsconfig = {
       compilerOptions: {
         target: 'es2022',
@@ -216,7 +220,7 @@ export const fixture: (allow: string[]) => SessionFixture = (allow) => useAite({
         types: ['node'],
         ...compilerOptions,
       },
-      files: [file],
+      files: Object.keys(files),
     };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
     const result = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir, encoding: 'utf8', env: cleanEnv() }).then(

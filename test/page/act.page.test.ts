@@ -8,9 +8,10 @@ let t: TestPage;
 beforeAll(async () => {
   await h.start();
 });
+// Each test gets act.html as a new document, in the one tab of the file.
 beforeEach(async () => {
-  await t?.close();
-  t = await h.open('act.html');
+  if (t) await t.load('act.html');
+  else t = await h.open('act.html');
 });
 afterAll(() => h.stop());
 

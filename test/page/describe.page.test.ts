@@ -4,29 +4,34 @@
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extensionZod } from '../../build/extensionZodPlugin.js';
 import type { Pair } from './support/pageModel.js';
-import { PageHarness, REPO } from './support/harness.js';
+import { PageHarness, REPO, type TestPage } from './support/harness.js';
 
 const h = new PageHarness();
 let model = '';
 
 beforeAll(async () => {
   await h.start();
-  model = (await build({ entryPoints: [join(REPO, 'test/page/support/pageModel.ts')], bundle: true, format: 'iife', globalName: 'aiteModel', write: false, logLevel: 'silent' })).outputFiles[0]!.text;
+  model = (await build({ entryPoints: [join(REPO, 'test/page/support/pageModel.ts')], bundle: true, format: 'iife', globalName: 'aiteModel', write: false, logLevel: 'silent', plugins: [extensionZod] })).outputFiles[0]!.text;
 });
 afterAll(() => h.stop());
 
 type ModelGlobal = typeof import('./support/pageModel.js');
 declare const aiteModel: ModelGlobal;
 
+/** The file's one tab: each page is loaded into it as a new document. */
+let tab: TestPage | undefined;
+async function openPage(path: string): Promise<TestPage> {
+  if (tab) await tab.load(path);
+  else tab = await h.open(path);
+  return tab;
+}
+
 async function pairsOf(path: string, inFrame = false): Promise<Pair[]> {
-  const t = await h.open(path);
-  try {
-    await t.page.addScriptTag({ content: model });
-    return await t.page.evaluate((f) => (f ? aiteModel.framePairs() : aiteModel.pairs()), inFrame);
-  } finally {
-    await t.close();
-  }
+  const t = await openPage(path);
+  await t.page.addScriptTag({ content: model });
+  return await t.page.evaluate((f) => (f ? aiteModel.framePairs() : aiteModel.pairs()), inFrame);
 }
 
 describe('[RS-ONE-MODEL] one page model for resolve, record and repair', () => {
@@ -119,76 +124,72 @@ describe('[RS-ONE-MODEL] one page model for resolve, record and repair', () => {
 // tree's list of headings (dom/describe.ts): both must give what the list alone gives.
 describe('[RS-HEADING] a descriptor\u2019s nearest heading', () => {
   it('is the nearest rendered, non-empty heading before the element, near it or far, in a shadow tree or before its host', async () => {
-    const t = await h.open('targets.html');
-    try {
-      const bundle = (
-        await build({
-          stdin: {
-            contents: "export { describe } from './src/extension/content/dom/describe.ts'; export { TextIndex, cut } from './src/extension/content/dom/text.ts'; export { isRendered } from './src/extension/content/dom/visibility.ts';",
-            resolveDir: REPO,
-            loader: 'ts',
-          },
-          bundle: true,
-          format: 'iife',
-          globalName: 'aiteHeading',
-          write: false,
-          logLevel: 'silent',
-        })
-      ).outputFiles[0]!.text;
-      await t.page.evaluate(() => {
-        const rows = (n: number, tag = 'li'): string => Array.from({ length: n }, (_, i) => `<${tag}><span>row ${i}</span></${tag}>`).join('');
-        document.body.innerHTML = `
-          <h1>Top</h1><p>first</p>
-          <section><h2>  </h2><div role="heading">Role heading</div><ul>${rows(80)}</ul></section>
-          <h2 hidden>Hidden heading</h2><ul>${rows(150)}</ul>
-          <h3>Holder <button>inside a heading</button></h3>
-          <div id="host"></div><p>after host</p><div id="bare"></div><ol>${rows(120)}</ol>`;
-        const shadow = document.getElementById('host')!.attachShadow({ mode: 'open' });
-        shadow.innerHTML = `<p>before any shadow heading</p><h4>Shadow heading</h4><ul>${rows(130)}</ul>`;
-        document.getElementById('bare')!.attachShadow({ mode: 'open' }).innerHTML = `<ul>${rows(110)}</ul>`;
-      });
-      await t.page.addScriptTag({ content: bundle });
-      const result = await t.page.evaluate(() => {
-        const g = (globalThis as unknown as { aiteHeading: { describe: (el: Element) => { context?: { heading?: string } }; TextIndex: new () => { of(el: Element): string }; cut: (s: string, n: number) => string; isRendered: (el: Element) => boolean } }).aiteHeading;
-        // The plain rule over every heading of the tree, nearest first.
-        const expected = (el: Element): string | undefined => {
-          for (let node = el; ; ) {
-            const root = node.getRootNode() as Document | ShadowRoot;
-            const hs = [...root.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]')].reverse();
-            for (const hd of hs) {
-              if (hd === node || hd.contains(node) || !(hd.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING) || !g.isRendered(hd)) continue;
-              const text = new g.TextIndex().of(hd);
-              if (text) return g.cut(text, 200);
-            }
-            if (!(root as ShadowRoot).host) return undefined;
-            node = (root as ShadowRoot).host;
+    const t = await openPage('targets.html');
+    const bundle = (
+      await build({
+        stdin: {
+          contents: "export { describe } from './src/extension/content/dom/describe.ts'; export { TextIndex, cut } from './src/extension/content/dom/text.ts'; export { isRendered } from './src/extension/content/dom/visibility.ts';",
+          resolveDir: REPO,
+          loader: 'ts',
+        },
+        bundle: true,
+        format: 'iife',
+        globalName: 'aiteHeading',
+        write: false,
+        logLevel: 'silent',
+      })
+    ).outputFiles[0]!.text;
+    await t.page.evaluate(() => {
+      const rows = (n: number, tag = 'li'): string => Array.from({ length: n }, (_, i) => `<${tag}><span>row ${i}</span></${tag}>`).join('');
+      document.body.innerHTML = `
+        <h1>Top</h1><p>first</p>
+        <section><h2>  </h2><div role="heading">Role heading</div><ul>${rows(80)}</ul></section>
+        <h2 hidden>Hidden heading</h2><ul>${rows(150)}</ul>
+        <h3>Holder <button>inside a heading</button></h3>
+        <div id="host"></div><p>after host</p><div id="bare"></div><ol>${rows(120)}</ol>`;
+      const shadow = document.getElementById('host')!.attachShadow({ mode: 'open' });
+      shadow.innerHTML = `<p>before any shadow heading</p><h4>Shadow heading</h4><ul>${rows(130)}</ul>`;
+      document.getElementById('bare')!.attachShadow({ mode: 'open' }).innerHTML = `<ul>${rows(110)}</ul>`;
+    });
+    await t.page.addScriptTag({ content: bundle });
+    const result = await t.page.evaluate(() => {
+      const g = (globalThis as unknown as { aiteHeading: { describe: (el: Element) => { context?: { heading?: string } }; TextIndex: new () => { of(el: Element): string }; cut: (s: string, n: number) => string; isRendered: (el: Element) => boolean } }).aiteHeading;
+      // The plain rule over every heading of the tree, nearest first.
+      const expected = (el: Element): string | undefined => {
+        for (let node = el; ; ) {
+          const root = node.getRootNode() as Document | ShadowRoot;
+          const hs = [...root.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]')].reverse();
+          for (const hd of hs) {
+            if (hd === node || hd.contains(node) || !(hd.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING) || !g.isRendered(hd)) continue;
+            const text = new g.TextIndex().of(hd);
+            if (text) return g.cut(text, 200);
           }
-        };
-        const all: Element[] = [...document.body.querySelectorAll('*')];
-        for (const id of ['host', 'bare']) all.push(...document.getElementById(id)!.shadowRoot!.querySelectorAll('*'));
-        const wrong = all
-          .map((el) => ({ el: el.outerHTML.slice(0, 40), got: g.describe(el).context?.heading, want: expected(el) }))
-          .filter((r) => r.got !== r.want);
-        const headingOf = (el: Element) => g.describe(el).context?.heading;
-        const last = (sel: string, root: ParentNode = document) => [...root.querySelectorAll(sel)].at(-1)!;
-        return {
-          wrong,
-          count: all.length,
-          near: headingOf(document.querySelector('section li span')!),
-          farAfterHidden: headingOf(last('body > ul li span')),
-          inHeading: headingOf(document.querySelector('h3 button')!),
-          shadowFar: headingOf(last('li span', document.getElementById('host')!.shadowRoot!)),
-          shadowFirst: headingOf(document.getElementById('host')!.shadowRoot!.querySelector('p')!),
-          bareFar: headingOf(last('li span', document.getElementById('bare')!.shadowRoot!)),
-        };
-      });
-      expect(result.count).toBeGreaterThan(1000);
-      expect(result.wrong).toEqual([]);
-      // The cases the rule is about are on the page: near, far past a hidden one, held by one,
-      // inside a shadow tree (far from its heading, and before any, so before its host).
-      expect(result).toMatchObject({ near: 'Role heading', farAfterHidden: 'Role heading', inHeading: 'Role heading', shadowFar: 'Shadow heading', shadowFirst: 'Holder inside a heading', bareFar: 'Holder inside a heading' });
-    } finally {
-      await t.close();
-    }
+          if (!(root as ShadowRoot).host) return undefined;
+          node = (root as ShadowRoot).host;
+        }
+      };
+      const all: Element[] = [...document.body.querySelectorAll('*')];
+      for (const id of ['host', 'bare']) all.push(...document.getElementById(id)!.shadowRoot!.querySelectorAll('*'));
+      const wrong = all
+        .map((el) => ({ el: el.outerHTML.slice(0, 40), got: g.describe(el).context?.heading, want: expected(el) }))
+        .filter((r) => r.got !== r.want);
+      const headingOf = (el: Element) => g.describe(el).context?.heading;
+      const last = (sel: string, root: ParentNode = document) => [...root.querySelectorAll(sel)].at(-1)!;
+      return {
+        wrong,
+        count: all.length,
+        near: headingOf(document.querySelector('section li span')!),
+        farAfterHidden: headingOf(last('body > ul li span')),
+        inHeading: headingOf(document.querySelector('h3 button')!),
+        shadowFar: headingOf(last('li span', document.getElementById('host')!.shadowRoot!)),
+        shadowFirst: headingOf(document.getElementById('host')!.shadowRoot!.querySelector('p')!),
+        bareFar: headingOf(last('li span', document.getElementById('bare')!.shadowRoot!)),
+      };
+    });
+    expect(result.count).toBeGreaterThan(1000);
+    expect(result.wrong).toEqual([]);
+    // The cases the rule is about are on the page: near, far past a hidden one, held by one,
+    // inside a shadow tree (far from its heading, and before any, so before its host).
+    expect(result).toMatchObject({ near: 'Role heading', farAfterHidden: 'Role heading', inHeading: 'Role heading', shadowFar: 'Shadow heading', shadowFirst: 'Holder inside a heading', bareFar: 'Holder inside a heading' });
   });
 });

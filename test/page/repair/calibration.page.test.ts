@@ -3,30 +3,30 @@
 // threshold, with or without what `record` adds (twins, their places, peers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
-import { PageHarness } from '../support/harness.js';
+import { PageHarness, type TestPage } from '../support/harness.js';
 
 const h = new PageHarness();
 beforeAll(() => h.start());
 afterAll(() => h.stop());
 
+/** The file's one tab: each page is loaded into it as a new document. */
+let tab: TestPage | undefined;
+async function openPage(path: string): Promise<TestPage> {
+  if (tab) await tab.load(path);
+  else tab = await h.open(path);
+  return tab;
+}
+
 async function remembered(path: string, target: Record<string, unknown>, record: boolean): Promise<Descriptor> {
-  const t = await h.open(path);
-  try {
-    const a = await t.ok({ cmd: 'resolve', target, timeoutMs: 1000, ...(record ? { record: true } : {}) } as never);
-    return (a as unknown as { descriptor: Descriptor }).descriptor;
-  } finally {
-    await t.close();
-  }
+  const t = await openPage(path);
+  const a = await t.ok({ cmd: 'resolve', target, timeoutMs: 1000, ...(record ? { record: true } : {}) } as never);
+  return (a as unknown as { descriptor: Descriptor }).descriptor;
 }
 
 async function repairedOn(path: string, target: Record<string, unknown>, descriptor: Descriptor): Promise<{ reason: string; detail: Record<string, unknown> }> {
-  const t = await h.open(path);
-  try {
-    const f = await t.fail({ cmd: 'resolve', target, descriptor, timeoutMs: 1500 } as never);
-    return f as unknown as { reason: string; detail: Record<string, unknown> };
-  } finally {
-    await t.close();
-  }
+  const t = await openPage(path);
+  const f = await t.fail({ cmd: 'resolve', target, descriptor, timeoutMs: 1500 } as never);
+  return f as unknown as { reason: string; detail: Record<string, unknown> };
 }
 
 describe('[RS-REPAIR-NOT-FOUND] absolute calibration: a gone target is not-found unless something really resembles it', () => {

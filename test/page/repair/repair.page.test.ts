@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extensionZod } from '../../../build/extensionZodPlugin.js';
 import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
 import type { Target } from '../../../src/sdk/protocol/target.js';
 import type { Run } from '../../../bench/repair/harness.js';
@@ -71,7 +72,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'wallet-new.html'), WALLET.replace(RECEIVE, REQUEST));
   writeFileSync(join(dir, 'wallet-moved.html'), WALLET.replace(RECEIVE, '').replace('</body>', `<footer>${REQUEST}</footer></body>`));
   server = await startServer({ p: dir });
-  script = (await build({ entryPoints: ['bench/repair/harness.ts'], bundle: true, format: 'iife', globalName: 'aiteBench', write: false, logLevel: 'silent' })).outputFiles[0]!.text;
+  script = (await build({ entryPoints: ['bench/repair/harness.ts'], bundle: true, format: 'iife', globalName: 'aiteBench', write: false, logLevel: 'silent', plugins: [extensionZod] })).outputFiles[0]!.text;
   profile = mkdtempSync(join(tmpdir(), 'aite-repair-profile-'));
   browser = await puppeteer.launch({
     executablePath: process.env.AITE_CHROME ?? '/usr/bin/chromium',

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { extensionZod } from '../../../build/extensionZodPlugin.js';
 import { REPO } from './harness.js';
 
 // A minimal extension around the real content-script bundles, for testing main.ts: the test
@@ -26,7 +27,7 @@ window.addEventListener('unhandledrejection', () => document.documentElement.set
 export async function writeTestExtension(dir: string): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const bundle = async (entry: string, out: string): Promise<void> => {
-    await build({ entryPoints: [join(REPO, entry)], outfile: join(dir, out), bundle: true, format: 'iife', platform: 'browser', target: 'chrome120', logLevel: 'silent' });
+    await build({ entryPoints: [join(REPO, entry)], outfile: join(dir, out), bundle: true, format: 'iife', platform: 'browser', target: 'chrome120', logLevel: 'silent', plugins: [extensionZod] });
   };
   await bundle('src/extension/content/main.ts', 'content.js');
   await bundle('src/extension/content/mainWorld.ts', 'page-errors.js');

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { extensionZod } from '../../../build/extensionZodPlugin.js';
 import type { PageAnswer, PageFailureAnswer, PageRequest } from '../../../src/extension/content/PageCommands.js';
 import { serveFolder, type StaticServer } from './server.js';
 
@@ -25,7 +26,7 @@ export const CHROME_ARGS = [
 export type Req = PageRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> & { id?: number } : never) : never;
 export type Answer = PageAnswer | PageFailureAnswer;
 
-/** The page logic bundled for a plain page: `window.__aitePage` exposes PageCommands' exports. */
+/** The page logic bundled for a plain page, with the extension's zod: `window.__aitePage` exposes PageCommands' exports. */
 export async function buildPageBundle(): Promise<string> {
   const out = await build({
     entryPoints: [join(REPO, 'src/extension/content/PageCommands.ts')],
@@ -36,6 +37,7 @@ export async function buildPageBundle(): Promise<string> {
     target: 'chrome120',
     write: false,
     logLevel: 'silent',
+    plugins: [extensionZod],
   });
   return out.outputFiles[0]!.text;
 }
@@ -78,8 +80,7 @@ export class PageHarness {
     const page = await this.browser.newPage();
     const t = new TestPage(page, this);
     page.on('pageerror', (e) => t.errors.push(e instanceof Error ? e.message : String(e)));
-    await page.goto(`${this.server.origin}/${path}`, { waitUntil: 'load' });
-    await page.addScriptTag({ content: this.bundle });
+    await t.load(path);
     return t;
   }
 }
@@ -110,6 +111,16 @@ export class TestPage {
     const a = await this.run(req);
     if (a.ok) throw new Error(`expected a failure, got ${JSON.stringify(a)}`);
     return a as PageFailureAnswer;
+  }
+
+  /**
+   * Opens a test page in this same tab, with the page logic loaded: a new document, as fresh as
+   * {@link PageHarness.open}'s, without the cost of a new tab. Its errors start empty.
+   */
+  async load(path: string): Promise<void> {
+    this.errors.length = 0;
+    await this.page.goto(`${this.harness.server.origin}/${path}`, { waitUntil: 'load' });
+    await this.page.addScriptTag({ content: this.harness.bundle });
   }
 
   /** Reloads the page and the page logic (a new document, so a new documentId). */
