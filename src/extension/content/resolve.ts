@@ -119,6 +119,7 @@ function checkExact(target: Target, old: Descriptor, el: Element): void {
   const placeOf = (d: Descriptor): string => (d.context?.row ? ` in the row ${q(cut(d.context.row, 60))}` : d.context?.heading ? ` under ${q(cut(d.context.heading, 60))}` : '');
   const what = words(candidate);
   const better = verdict.better;
+  const betterChanges = better ? describeChanges(old, better.descriptor) : undefined;
   const why =
     verdict.why === 'peer'
       ? `${what}, one of the elements remembered beside the one it named`
@@ -128,13 +129,14 @@ function checkExact(target: Target, old: Descriptor, el: Element): void {
         ? `${what}, which has the remembered element's text but not its place (its row, card or heading differs; ${old.twins} other elements shared that text)`
         : verdict.why === 'better'
         ? `${what}, which scores ${score.toFixed(2)} against the element remembered for it while ${words(better!.descriptor)} scores ${better!.score.toFixed(2)}`
+        : verdict.why === 'place'
+        ? `${what}, which stands elsewhere, while ${words(better!.descriptor)} stands where the remembered element stood, between the neighbours it had (score ${better!.score.toFixed(2)}; changed: ${betterChanges!.changes.join('; ') || 'nothing it remembers'})`
         : `${what}, which scores ${score.toFixed(2)} against the element remembered for it`;
   // The refused match is never offered as the answer: the element most like the remembered one
   // is, with what changed, or the refusal says that nothing else resembles it.
-  const betterChanges = better ? describeChanges(old, better.descriptor) : undefined;
   const elsewhere = !better
     ? ' Nothing else on the page resembles the remembered element.'
-    : verdict.why === 'better'
+    : verdict.why === 'better' || verdict.why === 'place'
       ? ''
       : ` The element most like the remembered one is ${words(better.descriptor)}${placeOf(better.descriptor)} (score ${better.score.toFixed(2)}; changed: ${betterChanges!.changes.join('; ') || 'nothing it remembers'}); it was not acted on either.`;
   throw new CommandFailure(
