@@ -539,12 +539,14 @@ export function checkExactMatch<E>(old: Descriptor, exact: ExactMatch<E>, ranked
   // repair must to be acted on. Recorded peers know which neighbour took the text, but not an
   // element added since: with them, one that kept the remembered place is still taken.
   if (score < ACT_AT && containsOther(d.text, old.text) && (!old.peers?.length || placeOf(sims) < PLACE_KEPT)) return refuse('low');
-  // A match away from the remembered spot while another element of its tag stands there, between
-  // the remembered neighbours (a pager's "Next" became "›" in its place; a new header button says
-  // "Next"): the place says which one the remembered element is, the text only what they share.
+  // A match that kept less than half of the remembered place while another element of its tag
+  // stands there, between the remembered neighbours (a pager's "Next" became "›" in its place; a
+  // new header button says "Next"): the place says which one the remembered element is, the text
+  // only what they share. One shifted by a look-alike added beside it kept most of its place.
   if (old.peers?.length && placeOf(sims) < PLACE_KEPT) {
     const { mine } = page();
-    const holder = mine && holdsPlace(mine.sims) ? undefined : placeHolder(old, all!, d);
+    const { place } = namePlace(mine?.sims ?? sims);
+    const holder = place !== undefined && place < KEPT_BELOW ? placeHolder(old, all!, d) : undefined;
     if (holder) return { ok: false, score, why: 'place', better: holder };
   }
   // Twins on the page now say the same as remembered ones: its text does not tell it apart, its
