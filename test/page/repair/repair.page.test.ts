@@ -39,7 +39,9 @@ const PAGES: Record<string, string> = {
     <div class="actions"><button id="send-button" class="button primary" data-truth>Send</button><button class="btn">Save draft</button></div></form>`,
   'compose-id.html': `<h1>New message</h1><form aria-label="Compose"><div><button id="send-btn" class="x">Submit message</button><button>Save draft</button></div></form>`,
   'compose-gone.html': `<h1>New message</h1><form aria-label="Compose"><label for="to">To</label><input id="to" name="to">
-    <div class="actions"><button class="btn primary">Schedule</button><button class="btn">Save draft</button></div></form>`,
+    <div class="actions"><button id="send-btn-alt" class="btn primary">Schedule</button><button class="btn">Save draft</button></div></form>`,
+  'compose-decoy.html': `<h1>New message</h1><form aria-label="Compose"><label for="to">To</label><input id="to" name="to">
+    <div class="actions"><button id="send-btn-alt" class="btn primary">Schedule</button><button id="send-btn" class="btn primary" data-truth>Send</button><button class="btn">Save draft</button></div></form>`,
   'twins-old.html': `<ul><li>Alpha <a href="/a">Open</a></li><li>Beta <a href="/b">Open</a></li></ul>`,
   'twins-new.html': `<ul><li>Gamma <a href="/c">Open it</a></li><li>Delta <a href="/d">Open it</a></li></ul>`,
   'checks-old.html': `<h2>Notifications</h2><div><input type="checkbox" id="a"><label for="a">Email notifications</label></div>
@@ -361,7 +363,7 @@ describe('repair in the page', () => {
     expect(run.proposed).toContain(truth);
   });
 
-  it('[RS-CHECK-EXACT] the pager\'s "Next" became "›" in its place and a new "Next" stands in the header: the exact match is refused, naming the pager button', async () => {
+  it('[RS-CHECK-EXACT] the pager\'s "Next" became "›" in its place and a new "Next" stands in the header: the exact match is refused, naming the pager button; one shifted beside a look-alike added before it is taken', async () => {
     const target = { text: 'Next' };
     const { old, truth } = await recordThenOpen('people-next-old.html', target, 'people-next-new.html');
     const run = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor), target as never, old as never);
@@ -370,6 +372,13 @@ describe('repair in the page', () => {
     expect(run.exactXpath).not.toBe(truth);
     expect(run.refusedExact).toBe(true);
     expect(run.exactWhy).toBe('place');
+    // A look-alike added before the remembered element holds its spot; the element, shifted beside
+    // it, kept most of its place and is taken.
+    const shifted = await drift('compose-old.html', 'compose-decoy.html', { text: 'Send' });
+    if (process.env.AITE_DEBUG) console.log(JSON.stringify(shifted.run));
+    expect(shifted.run.exact).toBe('found');
+    expect(shifted.run.exactXpath).toBe(shifted.truth);
+    expect(shifted.run.refusedExact).toBeUndefined();
     // On the old page the same target is taken.
     await open('people-next-old.html');
     const same = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor), target as never, old as never);
