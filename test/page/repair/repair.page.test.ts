@@ -39,7 +39,7 @@ const PAGES: Record<string, string> = {
     <div class="actions"><button id="send-button" class="button primary" data-truth>Send</button><button class="btn">Save draft</button></div></form>`,
   'compose-id.html': `<h1>New message</h1><form aria-label="Compose"><div><button id="send-btn" class="x">Submit message</button><button>Save draft</button></div></form>`,
   'compose-gone.html': `<h1>New message</h1><form aria-label="Compose"><label for="to">To</label><input id="to" name="to">
-    <div class="actions"><button id="send-btn-alt" class="btn primary">Schedule</button><button class="btn">Save draft</button></div></form>`,
+    <div class="actions"><button class="btn primary">Schedule</button><button class="btn">Save draft</button></div></form>`,
   'compose-decoy.html': `<h1>New message</h1><form aria-label="Compose"><label for="to">To</label><input id="to" name="to">
     <div class="actions"><button id="send-btn-alt" class="btn primary">Schedule</button><button id="send-btn" class="btn primary" data-truth>Send</button><button class="btn">Save draft</button></div></form>`,
   'twins-old.html': `<ul><li>Alpha <a href="/a">Open</a></li><li>Beta <a href="/b">Open</a></li></ul>`,
