@@ -119,7 +119,7 @@ export interface Run {
   /** The exact match scored below the drifted threshold: refused as `drifted` (`checkExact`). */
   refusedExact?: boolean;
   /** Why checkExact refused it. */
-  exactWhy?: 'peer' | 'low' | 'context' | 'better' | 'action';
+  exactWhy?: 'peer' | 'low' | 'context' | 'better' | 'action' | 'place';
   ok?: boolean;
   via?: string;
   /** Release pairs: the answer of the score alone (the remembered-field step off), by xpath; undefined when it refused. */

@@ -66,6 +66,21 @@ PAGES['rows-reordered.html'] = rows('GAT');
 PAGES['rows-renamed.html'] = rows('AGT', 'A');
 PAGES['rows-gone.html'] = rows('GT');
 PAGES['rows-gone-admin.html'] = rows('GJT');
+// The tester's small app: a pager, and a settings dialog whose buttons say what they did. A release
+// renamed the dialog's "Save" to "Apply" in its place and added "Save draft" after "Cancel";
+// another turned the pager's "Next" into "›" and put an unrelated "Next" in the header.
+function pager(o: { apply?: boolean; chevron?: boolean }): string {
+  const did = (what: string): string => `onclick="document.getElementById('did').textContent='${what}'"`;
+  const next = o.chevron ? `<button aria-label="Next page" ${did('next page')}>&rsaquo;</button>` : `<button ${did('next page')}>Next</button>`;
+  const actions = o.apply
+    ? `<button ${did('saved')}>Apply</button> <button ${did('cancelled')}>Cancel</button> <button ${did('saved draft')}>Save draft</button>`
+    : `<button ${did('saved')}>Save</button> <button ${did('cancelled')}>Cancel</button>`;
+  const rows = ['Alice', 'Bob', 'Carol'].map((n) => `<tr><td>${n}</td><td><button>Delete</button></td></tr>`).join('');
+  return `<header><span>Signed in</span> <button>Open settings</button>${o.chevron ? ` <button ${did('wrong next')}>Next</button>` : ''}</header>
+    <table>${rows}</table><button>Previous</button> <span>Page 1 of 3</span> ${next}<label for="t">Title</label> <input id="t">
+    <div role="dialog" aria-labelledby="mt"><h2 id="mt">Settings</h2><label><input type="checkbox"> Email alerts</label><br>${actions}</div><p>Did: <output id="did"></output></p>`;
+}
+let pagerNow = pager({});
 let rowsNow = PAGES['rows-old.html'];
 // A people table and its alert settings; the release swaps the Name and Email columns and moves
 // the boxes' ids to each other's labels.
@@ -102,7 +117,7 @@ let origin: string;
 let session: Session;
 
 beforeAll(async () => {
-  server = await servePages((path) => (path === 'rows.html' ? rowsNow : path === 'settings.html' ? settingsNow : path === 'people.html' ? peopleNow : PAGES[path]));
+  server = await servePages((path) => (path === 'rows.html' ? rowsNow : path === 'settings.html' ? settingsNow : path === 'people.html' ? peopleNow : path === 'pager.html' ? pagerNow : PAGES[path]));
   origin = server.origin;
   session = await launch({ allow: [origin], timeoutMs: 3000 });
 });
@@ -361,6 +376,41 @@ describe('repair in real Chromium, through the extension', () => {
     } finally {
       await own.close();
       peopleNow = people(false);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('[RS-CHECK-EXACT] [RS-REPAIR-IN-PLACE] a renamed element in its place is trusted over a new one that shares the old text elsewhere: nothing is clicked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aite-lock-'));
+    const own = await launch({ allow: [origin], timeoutMs: 3000, lockFile: join(dir, 'aite.lock.json') });
+    const did = async (): Promise<string | undefined> => (await own.locator.read({ css: '#did' })).text;
+    try {
+      pagerNow = pager({});
+      await own.tab.navigate(`${origin}/pager.html`);
+      await own.click('Next');
+      expect(await did()).toBe('next page');
+      await own.click({ text: 'Save', exact: true, within: 'Settings' });
+      expect(await did()).toBe('saved');
+      await own.lock!.save();
+      // The pager's "Next" is now "›" where it stood; the header's new "Next" is what the target finds.
+      pagerNow = pager({ chevron: true });
+      await own.tab.navigate(`${origin}/pager.html`);
+      const taken = await failure(own.click('Next'));
+      expect(taken.reason).toBe('drifted');
+      expect(taken.detail.exact).toBe(true);
+      expect((taken.detail.better as Descriptor).ariaLabel).toBe('Next page');
+      expect(taken.message).toContain('"Next", which stands elsewhere, while "›" stands where the remembered element stood');
+      expect(await did()).toBe('');
+      // "Save" is now "Apply" in its place; the new "Save draft" after "Cancel" only holds the old text.
+      pagerNow = pager({ apply: true });
+      await own.tab.navigate(`${origin}/pager.html`);
+      const grown = await failure(own.click({ text: 'Save', exact: true, within: 'Settings' }));
+      expect(grown.reason).toBe('ambiguous');
+      expect((grown.detail.candidates as { descriptor: Descriptor }[]).map((c) => c.descriptor.text).sort()).toEqual(['Apply', 'Save draft']);
+      expect(await did()).toBe('');
+    } finally {
+      await own.close();
+      pagerNow = pager({});
       rmSync(dir, { recursive: true, force: true });
     }
   });

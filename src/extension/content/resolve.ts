@@ -123,6 +123,7 @@ export function checkExact(target: Target, old: Descriptor, el: Element): void {
   // refused match is, and is not offered as it.
   const rowGone = verdict.why === 'context' && old.context?.row !== undefined && verdict.better !== undefined && (verdict.better.sims.find(([f]) => f === 'row')?.[1] ?? 1) < DRIFTED_AT;
   const better = rowGone ? undefined : verdict.better;
+  const betterChanges = better ? describeChanges(old, better.descriptor) : undefined;
   const why =
     verdict.why === 'peer'
       ? `${what}, one of the elements remembered beside the one it named`
@@ -132,15 +133,16 @@ export function checkExact(target: Target, old: Descriptor, el: Element): void {
         ? `${what}, which has the remembered element's text but not its place (its row, card or heading differs; ${old.twins} other elements shared that text)`
         : verdict.why === 'better'
         ? `${what}, which scores ${score.toFixed(2)} against the element remembered for it while ${words(better!.descriptor)} scores ${better!.score.toFixed(2)}`
+        : verdict.why === 'place'
+        ? `${what}, which stands elsewhere, while ${words(better!.descriptor)} stands where the remembered element stood, between the neighbours it had (score ${better!.score.toFixed(2)}; changed: ${betterChanges!.changes.join('; ') || 'nothing it remembers'})`
         : `${what}, which scores ${score.toFixed(2)} against the element remembered for it`;
   // The refused match is never offered as the answer: the element most like the remembered one
   // is, with what changed, or the refusal says that nothing else resembles it.
-  const betterChanges = better ? describeChanges(old, better.descriptor) : undefined;
   const elsewhere = rowGone
     ? ` The remembered row, ${q(cut(old.context!.row!, 60))}, is not on the page any more (moved to another page of the list, filtered out or removed): no element here is the remembered one.`
     : !better
     ? ' Nothing else on the page resembles the remembered element.'
-    : verdict.why === 'better'
+    : verdict.why === 'better' || verdict.why === 'place'
       ? ''
       : ` The element most like the remembered one is ${words(better.descriptor)}${placeOf(better.descriptor)} (score ${better.score.toFixed(2)}; changed: ${betterChanges!.changes.join('; ') || 'nothing it remembers'}); it was not acted on either.`;
   throw new CommandFailure(

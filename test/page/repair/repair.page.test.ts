@@ -14,6 +14,23 @@ import { startServer } from '../../../bench/repair/server.js';
 type BenchGlobal = typeof import('../../../bench/repair/harness.js');
 declare const aiteBench: BenchGlobal;
 
+/** The tester's app of the settings dialog and pager cases, as one release or the next. */
+function people(o: { dialog?: boolean; apply?: boolean; chevron?: boolean }): string {
+  const rows = ['Alice', 'Bob', 'Carol', 'Dave', 'Erin']
+    .map((n, i) => `<tr><td>${n}</td><td>${n.toLowerCase()}@ex.test</td><td>${i % 3 ? 'User' : 'Admin'}</td><td><button class="del">Delete</button></td></tr>`)
+    .join('');
+  const next = o.chevron ? '<button aria-label="Next page" data-truth>&rsaquo;</button>' : '<button>Next</button>';
+  const actions = o.apply
+    ? '<button data-truth>Apply</button> <button>Cancel</button> <button>Save draft</button>'
+    : '<button>Save</button> <button>Cancel</button>';
+  return `<style>.modal{position:fixed;inset:0;background:rgba(0,0,0,.3)}.modal>div{background:#fff;margin:60px auto;width:300px;padding:12px}</style>
+    <header><span>Signed in as qa@ex.test</span> <span tabindex="0">Account</span> <button>Open settings</button>${o.chevron ? ' <button>Next</button>' : ''}</header>
+    <div id="status"></div><table><thead><tr><th>Name</th><th>Email</th><th>Role</th><th></th></tr></thead><tbody>${rows}</tbody></table>
+    <button>Previous</button> <span>Page 1 of 3</span> ${next}<label for="title">Title</label> <input id="title"><br><label for="notes">Notes</label><textarea id="notes"></textarea>
+    ${o.dialog ? `<div class="modal" role="dialog" aria-labelledby="mt"><div><h2 id="mt">Settings</h2><label for="theme">Theme</label> <select id="theme"><option>Light</option><option>Dark</option></select><br>
+    <label><input type="checkbox"> Email alerts</label><label><input type="checkbox"> SMS alerts</label><br>${actions}</div></div>` : ''}`;
+}
+
 const PAGES: Record<string, string> = {
   'compose-old.html': `<h1>New message</h1><form aria-label="Compose"><label for="to">To</label><input id="to" name="to">
     <div class="actions"><button id="send-btn" class="btn primary">Send</button><button class="btn">Save draft</button></div></form>`,
@@ -24,6 +41,8 @@ const PAGES: Record<string, string> = {
   'compose-id.html': `<h1>New message</h1><form aria-label="Compose"><div><button id="send-btn" class="x">Submit message</button><button>Save draft</button></div></form>`,
   'compose-gone.html': `<h1>New message</h1><form aria-label="Compose"><label for="to">To</label><input id="to" name="to">
     <div class="actions"><button class="btn primary">Schedule</button><button class="btn">Save draft</button></div></form>`,
+  'compose-decoy.html': `<h1>New message</h1><form aria-label="Compose"><label for="to">To</label><input id="to" name="to">
+    <div class="actions"><button id="send-btn-alt" class="btn primary">Schedule</button><button id="send-btn" class="btn primary" data-truth>Send</button><button class="btn">Save draft</button></div></form>`,
   'twins-old.html': `<ul><li>Alpha <a href="/a">Open</a></li><li>Beta <a href="/b">Open</a></li></ul>`,
   'twins-new.html': `<ul><li>Gamma <a href="/c">Open it</a></li><li>Delta <a href="/d">Open it</a></li></ul>`,
   'checks-old.html': `<h2>Notifications</h2><div><input type="checkbox" id="a"><label for="a">Email notifications</label></div>
@@ -49,6 +68,13 @@ const PAGES: Record<string, string> = {
     <p>Testimonials and features.</p><section><h2>Ready to get started? Sign up now!</h2><form><input type="email" placeholder="Email Address"><button type="submit" class="btn btn-primary btn-lg">Submit</button></form></section>`,
   'signup-gone.html': `<header><h1>Generate more leads with a landing page for your business</h1><p>Coming soon.</p></header>
     <p>Testimonials and features.</p><section><h2>Ready to get started? Sign up now!</h2><form><input type="email" placeholder="Email Address"><button type="submit" class="btn btn-primary btn-lg">Submit</button></form></section>`,
+  // A small app (header, table, pager, a settings dialog) whose release renamed the dialog's
+  // "Save" to "Apply" in its place and added "Save draft" after "Cancel"; another release turned the
+  // pager's "Next" into "›" (aria-label "Next page") and put an unrelated "Next" in the header.
+  'people-save-old.html': people({ dialog: true }),
+  'people-save-new.html': people({ dialog: true, apply: true }),
+  'people-next-old.html': people({}),
+  'people-next-new.html': people({ chevron: true }),
   'big-old.html': `<main><button class="go">Continue</button></main>`,
   'big-new.html': `<section>${Array.from({ length: 2200 }, (_, i) => `<p>Line ${i}</p>`).join('')}</section><main><button class="go">Proceed</button></main>`,
 };
@@ -324,5 +350,40 @@ describe('repair in the page', () => {
     expect(run.ok).toBe(true);
     expect(run.xpath).toBe(truth);
     expect(run.score! - run.runnerUp!).toBeGreaterThan(0.15);
+  });
+  it('[RS-REPAIR-IN-PLACE] "Save" renamed "Apply" in its place and a new "Save draft" added after "Cancel": repair never acts on "Save draft"', async () => {
+    const target = { text: 'Save' };
+    const { old, truth } = await recordThenOpen('people-save-old.html', target, 'people-save-new.html');
+    expect(old.peers).toContain('cancel');
+    // `{ text: 'Save', exact: true }` finds nothing on the new page: repair runs.
+    const run = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor, 'ours', false, true), target as never, old as never);
+    if (process.env.AITE_DEBUG) console.log(await page.evaluate((d, x) => aiteBench.explain(d as Descriptor, x), old as never, truth as never));
+    // The two are named side by side: the new "Save draft" is not trusted over the one in the place.
+    expect(run.ok).toBe(false);
+    expect(run.reason).toBe('ambiguous');
+    expect(run.proposed).toContain(truth);
+  });
+
+  it('[RS-CHECK-EXACT] the pager\'s "Next" became "›" in its place and a new "Next" stands in the header: the exact match is refused, naming the pager button; one shifted beside a look-alike added before it is taken', async () => {
+    const target = { text: 'Next' };
+    const { old, truth } = await recordThenOpen('people-next-old.html', target, 'people-next-new.html');
+    const run = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor), target as never, old as never);
+    if (process.env.AITE_DEBUG) console.log(JSON.stringify(run), await page.evaluate((d, x) => aiteBench.explain(d as Descriptor, x), old as never, truth as never));
+    expect(run.exact).toBe('found');
+    expect(run.exactXpath).not.toBe(truth);
+    expect(run.refusedExact).toBe(true);
+    expect(run.exactWhy).toBe('place');
+    // A look-alike added before the remembered element holds its spot; the element, shifted beside
+    // it, kept most of its place and is taken.
+    const shifted = await drift('compose-old.html', 'compose-decoy.html', { text: 'Send' });
+    if (process.env.AITE_DEBUG) console.log(JSON.stringify(shifted.run));
+    expect(shifted.run.exact).toBe('found');
+    expect(shifted.run.exactXpath).toBe(shifted.truth);
+    expect(shifted.run.refusedExact).toBeUndefined();
+    // On the old page the same target is taken.
+    await open('people-next-old.html');
+    const same = await page.evaluate((t, d) => aiteBench.resolveWithRepair(t as Target, d as Descriptor), target as never, old as never);
+    expect(same.exact).toBe('found');
+    expect(same.refusedExact).toBeUndefined();
   });
 });

@@ -385,7 +385,30 @@ export function rankCandidates<T extends Candidate>(old: Descriptor, all: readon
   const cands = opts.role ? all.filter((c) => c.descriptor.role === opts.role) : all;
   const scored = scoreDescribed(old, cands, opts);
   const ranked = cands.map((c, i) => ({ ...c, ...scored[i]! })).sort((a, b) => b.score - a.score);
-  return byRenamedGroup(old, byTwinOrder(old, contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights)), opts);
+  return byRememberedPlace(old, byRenamedGroup(old, byTwinOrder(old, contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights)), opts));
+}
+
+/**
+ * A candidate whose text grew from the remembered one ("Save" → "Save draft") and that does not
+ * stand in the remembered place, while another candidate of the remembered tag does
+ * ({@link placeHolder}: "Apply", renamed where "Save" stood, between its neighbours), is no more
+ * the remembered element than that one: its score is held at the holder's, so the two are
+ * `ambiguous` and neither is acted on (locator-repair.md §3). Its grown text is what a new element
+ * beside a renamed one shares with the old name; the place is what the renamed one kept.
+ */
+export function byRememberedPlace<T extends Scored>(old: Descriptor, ranked: readonly T[]): T[] {
+  if (!old.peers?.length || !old.text) return [...ranked];
+  const grown = ranked.filter((r) => containsOther(r.descriptor.text, old.text) && !holdsPlace(r.sims));
+  if (grown.length === 0) return [...ranked];
+  let changed = false;
+  const out = ranked.map((r) => {
+    if (!grown.includes(r)) return r;
+    const holder = placeHolder(old, ranked, r.descriptor);
+    if (!holder || holder.score >= r.score) return r;
+    changed = true;
+    return { ...r, score: holder.score };
+  });
+  return changed ? out.sort((a, b) => b.score - a.score) : out;
 }
 
 /**
@@ -424,7 +447,7 @@ export const EXACT_MARGIN = 0.05;
  */
 export type ExactVerdict<E = unknown> =
   | { ok: true; score: number }
-  | { ok: false; score: number; why: 'peer' | 'low' | 'context' | 'better' | 'action'; better?: Scored<E>; action?: AnotherAction };
+  | { ok: false; score: number; why: 'peer' | 'low' | 'context' | 'better' | 'action' | 'place'; better?: Scored<E>; action?: AnotherAction };
 
 /** The exact match as the page hands it over: its descriptor, key and place (dom/describe.ts). */
 export interface ExactMatch<E = unknown> {
@@ -443,6 +466,28 @@ const PLACE_KEPT = 0.9;
 function placeOf(sims: readonly FieldSim[]): number {
   const pos = sims.find(([f]) => f === 'pos');
   return pos && pos[2] === 1 ? pos[1] : 0;
+}
+
+/** At least this share of a candidate's neighbours are the remembered element's nearest ones (the `slot` similarity). */
+const SLOT_KEPT = 0.5;
+
+/**
+ * Whether a candidate stands where the remembered element stood: at its spot (`pos` at least
+ * {@link PLACE_KEPT}) between the neighbours it had (`slot` at least {@link SLOT_KEPT}; known only
+ * with recorded `peers`).
+ */
+function holdsPlace(sims: readonly FieldSim[]): boolean {
+  return placeOf(sims) >= PLACE_KEPT && simOf(sims, 'slot') >= SLOT_KEPT;
+}
+
+/**
+ * The candidate of the remembered tag that holds the remembered place ({@link holdsPlace}) and is
+ * proposed on its own (at least {@link DRIFTED_AT}), other than the element `d` and not nested in
+ * or around it: the remembered element renamed in its place, when one is.
+ */
+function placeHolder<T extends Scored>(old: Descriptor, ranked: readonly T[], d: Descriptor): T | undefined {
+  if (!old.peers?.length) return undefined;
+  return ranked.find((r) => r.descriptor.tag === old.tag && r.score >= DRIFTED_AT && !nested(r.descriptor, d) && holdsPlace(r.sims));
 }
 
 /** A text that holds another, longer than it (case and spacing ignored). */
@@ -494,6 +539,16 @@ export function checkExactMatch<E>(old: Descriptor, exact: ExactMatch<E>, ranked
   // repair must to be acted on. Recorded peers know which neighbour took the text, but not an
   // element added since: with them, one that kept the remembered place is still taken.
   if (score < ACT_AT && containsOther(d.text, old.text) && (!old.peers?.length || placeOf(sims) < PLACE_KEPT)) return refuse('low');
+  // A match that kept less than half of the remembered place while another element of its tag
+  // stands there, between the remembered neighbours (a pager's "Next" became "›" in its place; a
+  // new header button says "Next"): the place says which one the remembered element is, the text
+  // only what they share. One shifted by a look-alike added beside it kept most of its place.
+  if (old.peers?.length && placeOf(sims) < PLACE_KEPT) {
+    const { mine } = page();
+    const { place } = namePlace(mine?.sims ?? sims);
+    const holder = place !== undefined && place < KEPT_BELOW ? placeHolder(old, all!, d) : undefined;
+    if (holder) return { ok: false, score, why: 'place', better: holder };
+  }
   // Twins on the page now say the same as remembered ones: its text does not tell it apart, its
   // context must (a descriptor recorded without `record` knows no twins; the page does).
   const twins = !!old.twins || !!exact.twins;
