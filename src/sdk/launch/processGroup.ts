@@ -58,24 +58,20 @@ async function groupGone(pid: number, deadlineMs: number): Promise<boolean> {
 }
 
 /**
- * Asks Chrome (its browser process, `pid`, leads its group) to end as it does when closed, and
- * kills what is left of its group after `graceMs` — also when this process is gone by then: a
- * detached watcher does it, so this works from an `exit` handler, where nothing can be awaited.
- * Resolves when the browser process has exited or `graceMs` passed.
+ * Closes Chrome (its browser process, `pid`, leads its group) with `close`, as a session's close
+ * does, and kills what is left of its group after `graceMs` — also when this process is gone by
+ * then (a runner's SIGKILL follows its SIGTERM soon): a detached watcher does it. Resolves when
+ * the browser process has exited or `graceMs` passed.
  */
-export function endGracefully(pid: number, exited: Promise<unknown>, graceMs: number): Promise<void> {
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    return Promise.resolve();
-  }
+export function endGracefully(pid: number, close: () => Promise<void>, exited: Promise<unknown>, graceMs: number): Promise<void> {
+  close().catch(() => undefined);
   const watcher = `const [pid, ms] = process.argv.slice(1).map(Number); const end = Date.now() + ms;
 const alive = () => { try { process.kill(-pid, 0); return true; } catch (e) { return e.code === 'EPERM'; } };
 setInterval(() => { if (!alive()) process.exit(0); if (Date.now() >= end) { try { process.kill(-pid, 'SIGKILL'); } catch {} process.exit(0); } }, 100);`;
   try {
     spawn(process.execPath, ['-e', watcher, String(pid), String(graceMs)], { detached: true, stdio: 'ignore' }).unref();
   } catch {
-    // Without a watcher Chrome still ends on its own; only one that hangs would stay.
+    // Without a watcher Chrome still ends on its own; only one that hangs on close would stay.
   }
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]).then(

@@ -65,6 +65,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
   let stage: ExtensionStage | undefined;
   let browserPid: number | undefined;
   let browserProcess: ChildProcess | undefined;
+  let closeBrowser: (() => Promise<void>) | undefined;
   let cleaned = false;
   const starting = new AbortController();
 
@@ -74,10 +75,11 @@ export async function launch(options: LaunchOptions): Promise<Session> {
     // Read before Chrome goes: killed, it cannot remove its own temp dir.
     const chromiumDir = singletonTempDir(userDataDir);
     const exited = browserProcess && browserProcess.exitCode === null && browserProcess.signalCode === null ? once(browserProcess, 'exit') : undefined;
-    // A profile the user named is theirs to keep: on a signal its Chrome is asked to end (it writes
-    // its cookies and state as on close), and killed only if it has not within a few seconds. On
-    // exit puppeteer kills it at once whatever this does (its own exit handler), as Playwright does.
-    if (end === 'signal' && browserPid && !tempDir && exited) return endGracefully(browserPid, exited, KEPT_PROFILE_EXIT_MS);
+    // A profile the user named is theirs to keep: on a signal its Chrome is closed over the pipe as
+    // close() does (it writes its cookies and state then; it does not on SIGTERM), and killed only
+    // if it has not ended within a few seconds. On exit puppeteer kills it at once whatever this
+    // does (its own exit handler), as Playwright does.
+    if (end === 'signal' && browserPid && !tempDir && exited && closeBrowser) return endGracefully(browserPid, closeBrowser, exited, KEPT_PROFILE_EXIT_MS);
     if (browserPid) killGroup(browserPid);
     // Still starting: puppeteer kills what it spawned (at once), but gives no process to wait for.
     else starting.abort();
@@ -129,6 +131,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
     });
     browserProcess = browser.process() ?? undefined;
     browserPid = browserProcess?.pid;
+    closeBrowser = () => browser.close();
     if (phases.hasSubscribers) phases.publish({ phase: 'chrome', browser });
     try {
       await connected;
