@@ -328,9 +328,11 @@ describe('aite mcp: every tool against real Chromium', () => {
     const click = await ok('click', { target: 'Export CSV' });
     expect(click).toMatch(/^Done: click "Export CSV"\. \(no re-sends\)/);
     // A link with `download` starts no navigation to wait for: Chrome may say the download began
-    // after the click's answer, and then the next answer says it.
-    const answers = `${click}\n${await ok('tabs')}`;
-    const finished = [...answers.matchAll(/\nA download finished: "report\.csv" from (\S+), saved at (.+) \((\d+) bytes\)\./g)];
+    // after the click's answer (later still on a busy machine), and then a later answer says it.
+    let answers = click;
+    const saidDone = /\nA download finished: "report\.csv" from (\S+), saved at (.+) \((\d+) bytes\)\./g;
+    await expect.poll(async () => [...(answers = `${answers}\n${await ok('tabs')}`).matchAll(saidDone)].length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const finished = [...answers.matchAll(saidDone)];
     expect(finished, answers).toHaveLength(1);
     const [, url, path, bytes] = finished[0]!;
     expect(url).toBe(page('report.csv'));
