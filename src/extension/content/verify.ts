@@ -1,4 +1,4 @@
-import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type RequestOf, type Target } from '../../sdk/protocol/index.js';
+import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type RequestOf, type Target, withinTarget } from '../../sdk/protocol/index.js';
 import { deepActiveElement } from './dom/query.js';
 import { xpathOf } from './dom/xpath.js';
 import { checkableOf, checkState, isEditable, isEnabled } from './dom/state.js';
@@ -60,7 +60,7 @@ export async function verify(req: VerifyRequest): Promise<AnswerOf<'verify'>> {
   if (step.done) {
     const { found, element } = step.value;
     const record = 'record' in req && req.record === true && element !== undefined;
-    return { id: req.id, ok: true, found, ...(record ? { descriptor: described(element, withOuter(req.target, 'within' in req ? req.within : undefined), true) } : {}) };
+    return { id: req.id, ok: true, found, ...(record ? { descriptor: described(element, withinTarget(req.target, 'within' in req ? req.within : undefined), true) } : {}) };
   }
   const last = step.last;
   if ('unresolved' in last) {
@@ -90,7 +90,7 @@ export async function verify(req: VerifyRequest): Promise<AnswerOf<'verify'>> {
 function lockCheckOf(req: VerifyRequest): LockCheck | undefined {
   if (!('checkExact' in req) || req.checkExact !== true || req.descriptor === undefined) return undefined;
   const old = req.descriptor;
-  const target = withOuter(req.target, 'within' in req ? req.within : undefined);
+  const target = withinTarget(req.target, 'within' in req ? req.within : undefined);
   const passed = new WeakSet<Element>();
   return (el) => {
     if (passed.has(el)) return;
@@ -103,7 +103,7 @@ function lookOnce(req: VerifyRequest, locked: LockCheck | undefined): Look {
   switch (req.kind) {
     case 'exists': {
       const ev = evaluate(req.target, { within: req.within });
-      if (ev.blocked) return { unresolved: { target: withOuter(req.target, req.within), ev } };
+      if (ev.blocked) return { unresolved: { target: withinTarget(req.target, req.within), ev } };
       const n = ev.visible.length;
       return { seen: { holds: n > (req.target.nth ?? 0), found: n } };
     }
@@ -132,7 +132,7 @@ function lookOnce(req: VerifyRequest, locked: LockCheck | undefined): Look {
       const target: Target = { ...req.target };
       delete target.nth;
       const ev = evaluate(target, { within: req.within });
-      if (ev.blocked) return { unresolved: { target: withOuter(target, req.within), ev } };
+      if (ev.blocked) return { unresolved: { target: withinTarget(target, req.within), ev } };
       return { seen: { holds: ev.visible.length === req.value, found: ev.visible.length } };
     }
     case 'url':
@@ -157,8 +157,8 @@ function lookOnce(req: VerifyRequest, locked: LockCheck | undefined): Look {
 function withOne(target: Target, within: Within | undefined, locked: LockCheck | undefined, see: (el: Element) => Seen): Look {
   const ev = evaluate(target, { within });
   const s = pickStep(target, ev, { hidden: true });
-  if (!s.done) return { unresolved: { target: withOuter(target, within), ev }, recheckInMs: s.recheckInMs };
-  if (s.value.kind === 'ambiguous') throw ambiguousFailure(withOuter(target, within), s.value.ev);
+  if (!s.done) return { unresolved: { target: withinTarget(target, within), ev }, recheckInMs: s.recheckInMs };
+  if (s.value.kind === 'ambiguous') throw ambiguousFailure(withinTarget(target, within), s.value.ev);
   locked?.(s.value.element);
   return { seen: { ...see(s.value.element), element: s.value.element } };
 }
@@ -206,10 +206,6 @@ function regionText(within: Within | undefined): string | Look {
   return scopes.map((s) => visibleText(s)).join(' | ');
 }
 
-// The request's `within` becomes part of the target named in failures (when the target has none).
-function withOuter(target: Target, within: Within | undefined): Target {
-  return within === undefined || target.within !== undefined ? target : { ...target, within };
-}
 
 function expectedOf(req: VerifyRequest): unknown {
   switch (req.kind) {

@@ -132,3 +132,11 @@ const TargetObjectSchema = z
 
 /** The wire form of a {@link Target}. @internal */
 export const TargetSchema: z.ZodType<Target> = TargetObjectSchema as z.ZodType<Target>;
+
+/**
+ * The target a request names with its own `within` (a check's region): the region becomes part
+ * of the target when the target has none. Failures name it so, and the lock file keys it so.
+ */
+export function withinTarget(target: Target, within: string | Target | undefined): Target {
+  return within === undefined || target.within !== undefined ? target : { ...target, within };
+}

@@ -7,7 +7,7 @@ import { AiteError } from '../errors/AiteError.js';
 import type { TypedEmitterClass } from '../events/TypedEmitter.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import { allowedOrigins, ANSWER_SLACK_MS, defaultTimeoutOf, isPageCommand, resultOf, SCROLL_STEPS_DEFAULT, type AnswerOf, type ResultOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type RequestOf, type Descriptor, type Target, VERIFY_ONE_KINDS } from '../protocol/index.js';
+import { allowedOrigins, ANSWER_SLACK_MS, defaultTimeoutOf, isPageCommand, resultOf, SCROLL_STEPS_DEFAULT, type AnswerOf, type ResultOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type RequestOf, type Descriptor, type Target, VERIFY_ONE_KINDS, withinTarget } from '../protocol/index.js';
 import { DebuggerInput } from './DebuggerInput.js';
 import { asResults, type Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
@@ -889,8 +889,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     if (!isOneElementCheck(request)) return step.send(request);
     const one = request;
     // Remembered under the target as a step names it: its region is part of it.
-    const within = 'within' in one && one.within !== undefined && one.target.within === undefined ? one.within : undefined;
-    const target: Target = within === undefined ? one.target : { ...one.target, within };
+    const target = withinTarget(one.target, 'within' in one ? one.within : undefined);
     const { lock, page, remembered, record } = this.#lockOf(target);
     const answer = await step.send({ ...one, ...(remembered ? { descriptor: remembered, checkExact: true } : {}), ...(record ? { record } : {}) });
     if (lock && page && answer.descriptor && !remembered) lock.recordExact(target, page, answer.descriptor);
