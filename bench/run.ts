@@ -2,10 +2,12 @@
 // same pages, same machine, same run. Each tool runs in its own Node process (bench/driver.ts);
 // every scenario is run interleaved, A B C A B C ..., so machine noise hits all three alike.
 //
-//   node bench/out/run.mjs [--quick] [--only launch,primitives,...] [--steps click,read] [--n 12] [--out bench/results.json]
+//   node bench/out/run.mjs [--quick] [--only launch,primitives,...] [--steps click,read] [--n 12] [--out bench/results.json] [--trace f] [--no-jitter]
 //
 // `--steps` keeps only these primitives (click, type, fill, verify, read); `--n` sets how many
-// timed rounds the primitives get (25 by default), for short runs while changing a step.
+// timed rounds the primitives get (25 by default), for short runs while changing a step;
+// `--trace` writes the CDP calls behind each primitive of aite and puppeteer to f (bench/trace.ts);
+// `--no-jitter` drops the random idle before each primitive (JITTER_MS).
 //
 // Run by bench/build-and-run.mjs, which bundles this file and the driver into bench/out/ first.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
@@ -19,6 +21,7 @@ import { startPageServer } from './server.js';
 import { startFixtureServer } from '../test/support/FixtureServer.js';
 import { WIDGET_TASKS } from '../test/widgets/tasks.js';
 import { median, p95 } from './stats.js';
+import { TRACE_ENV } from './trace.js';
 import type { LaunchSettings, ToolName } from './tools/Tool.js';
 
 const ROOT = resolve(process.cwd());
@@ -33,6 +36,20 @@ const ONLY = flag('--only')?.split(',');
 const STEPS = flag('--steps')?.split(',');
 const PRIMITIVE_N = flag('--n') === undefined ? undefined : Number(flag('--n'));
 const RESULTS = resolve(ROOT, flag('--out') ?? 'bench/results.json');
+const TRACE = flag('--trace');
+/**
+ * A step as short as a frame (16.7 ms at 60 Hz) is slow when it meets the frame the page draws
+ * for it and fast when it does not, and a loop of A B C turns keeps the phase between the two
+ * for a whole run: each primitive starts after a random idle of up to a frame, so a run's
+ * median is the step's and not the phase's (docs/performance.md, "The click against the page's
+ * frame"). `--no-jitter` keeps the loop's own phase.
+ */
+const JITTER_MS = argv.includes('--no-jitter') ? 0 : 17;
+if (TRACE) {
+  // The drivers inherit it (bench/trace.ts); the file starts empty.
+  process.env[TRACE_ENV] = resolve(ROOT, TRACE);
+  writeFileSync(process.env[TRACE_ENV], '');
+}
 const TOOLS: ToolName[] = ['aite', 'playwright', 'puppeteer'];
 const q = (n: number): number => (QUICK ? Math.max(2, Math.ceil(n / 4)) : n);
 const wanted = (group: string): boolean => !ONLY || ONLY.includes(group);
@@ -151,6 +168,7 @@ async function interleave(
   for (let round = -warmup; round < n; round++) {
     for (const d of [...active]) {
       try {
+        if (JITTER_MS > 0 && op === 'primitive') await new Promise((r) => setTimeout(r, Math.random() * JITTER_MS));
         const result = await d.call(op, arg(d), timeoutMs);
         if (round >= 0) {
           if (m) (m.samples[d.tool] ??= []).push(pick(result));
