@@ -1,6 +1,9 @@
 import type { Browser, Page } from 'puppeteer-core';
 import type { TabInfo } from '../protocol/index.js';
 
+/** How long a tab's url that no page shows yet is waited for (see {@link PageFinder.find}). */
+export const ARRIVAL_MS = 2_000;
+
 /**
  * Finds the debugging-pipe page that shows an extension tab. The two sides share no id, so the
  * page is found by url, then by title when two share a url; if that is still not enough it
@@ -29,8 +32,14 @@ export class PageFinder {
     if (matches.length === 1) this.#cache.set(tabId, matches[0]!);
   }
 
-  async find(tab: TabInfo): Promise<Page | { refused: string }> {
+  /**
+   * The page that shows `tab`. Chrome tells the extension a tab's new url when it commits, and
+   * puppeteer's page hears it a little later (much later on a loaded machine): a url no page
+   * shows yet is waited for, at most `waitMs` (by default {@link ARRIVAL_MS}).
+   */
+  async find(tab: TabInfo, waitMs = ARRIVAL_MS): Promise<Page | { refused: string }> {
     let matches = await this.#showing(tab.url);
+    if (matches.length === 0) matches = await this.#arriving(tab.url, waitMs);
     if (matches.length > 1) {
       const titled = await Promise.all(matches.map(async (page) => ((await page.title().catch(() => '')) === tab.title ? page : undefined)));
       matches = titled.filter((page): page is Page => page !== undefined);
@@ -45,6 +54,13 @@ export class PageFinder {
           ? `no page in Chrome shows ${tab.url}`
           : `${matches.length} pages show ${tab.url} with the title "${tab.title}", so aite cannot tell which is the run's tab`,
     };
+  }
+
+  /** The page whose target comes to show `url` within `waitMs` (a target hears its url before its page does). */
+  async #arriving(url: string, waitMs: number): Promise<Page[]> {
+    const target = await this.browser.waitForTarget((t) => t.type() === 'page' && t.url() === url, { timeout: waitMs }).catch(() => undefined);
+    const page = await target?.page().catch(() => null);
+    return page && !page.isClosed() ? [page] : [];
   }
 
   /** The open pages that show `url`. */

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PageFinder } from '../../src/sdk/launch/PageFinder.js';
+import { launchChromium, PAGES } from './support/harness.js';
+import { serveFolder, type StaticServer } from './support/server.js';
+
+// The runner finds the pipe's page of an extension tab by the url the extension answered. The
+// extension hears a commit before puppeteer's page does: on a loaded machine (four Chromes on two
+// cores in the bench's 4-worker suite) a step right after a navigate found no page showing it.
+
+let dir = '';
+let browser: Browser;
+let server: StaticServer;
+let page: Page;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'aite-page-finder-'));
+  server = await serveFolder(PAGES);
+  browser = await launchChromium({ userDataDir: join(dir, 'profile') });
+  page = await browser.newPage();
+  await page.goto(`${server.origin}/act.html`, { waitUntil: 'load' });
+});
+
+afterAll(async () => {
+  await browser?.close().catch(() => undefined);
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('PageFinder', () => {
+  it('[SS-PIPE] finds the page of a url its puppeteer page has not heard of yet, once it arrives', async () => {
+    const url = `${server.origin}/locate.html`;
+    const going = page.goto(url, { waitUntil: 'load' });
+    // The extension's answer is ahead of the page: nothing here shows the url yet.
+    expect(page.url()).not.toBe(url);
+    const found = await new PageFinder(browser).find({ id: 7, url, title: '', active: true });
+    await going;
+    expect(found).toBe(page);
+  });
+
+  it('[SS-PIPE] refuses a url no page comes to show, after the wait it is given', async () => {
+    const url = `${server.origin}/nowhere.html`;
+    const started = performance.now();
+    const found = await new PageFinder(browser).find({ id: 7, url, title: '', active: true }, 300);
+    expect(found).toEqual({ refused: `no page in Chrome shows ${url}` });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+  });
+});
