@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser, Page, Target } from 'puppeteer-core';
 import type { TabInfo } from '../protocol/index.js';
 
 /** How long a tab's url that no page shows yet is waited for (see {@link PageFinder.find}). */
@@ -56,11 +56,16 @@ export class PageFinder {
     };
   }
 
-  /** The page whose target comes to show `url` within `waitMs` (a target hears its url before its page does). */
+  /**
+   * The pages whose targets show `url` once one comes to, within `waitMs` (a target hears its
+   * url before its page does); all of them, so that two are told apart as {@link PageFinder.find} does.
+   */
   async #arriving(url: string, waitMs: number): Promise<Page[]> {
-    const target = await this.browser.waitForTarget((t) => t.type() === 'page' && t.url() === url, { timeout: waitMs }).catch(() => undefined);
-    const page = await target?.page().catch(() => null);
-    return page && !page.isClosed() ? [page] : [];
+    const shows = (t: Target): boolean => t.type() === 'page' && t.url() === url;
+    const arrived = await this.browser.waitForTarget(shows, { timeout: waitMs }).catch(() => undefined);
+    if (!arrived) return [];
+    const pages = await Promise.all(this.browser.targets().filter(shows).map((t) => t.page().catch(() => null)));
+    return pages.filter((page): page is Page => page !== null && !page.isClosed());
   }
 
   /** The open pages that show `url`. */
