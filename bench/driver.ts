@@ -8,14 +8,13 @@ import { puppeteerTool } from './tools/puppeteer.js';
 import type { Instance, LaunchSettings, Tool, ToolName } from './tools/Tool.js';
 import { FLOW_STEPS, sendFlow } from './flows.js';
 import { WIDGET_TASKS } from '../test/widgets/tasks.js';
-import { timedStep } from './trace.js';
+import { traced } from './trace.js';
 
 const TOOLS: Record<ToolName, Tool> = { aite, playwright, puppeteer: puppeteerTool };
 const TYPED = 'abcdefghijklmnopqrst'; // 20 characters
 const FILLED = 'fill me: 20 chars ok';
 
 let tool: Tool;
-let toolName: ToolName;
 let settings: LaunchSettings;
 let main: Instance | undefined;
 let crowd: Instance[] = [];
@@ -32,6 +31,9 @@ const timed = async (body: () => Promise<unknown>): Promise<number> => {
   await body();
   return performance.now() - t0;
 };
+
+/** A primitive timed as {@link timed}, its CDP calls traced when the run asks (bench/trace.ts). */
+const timedPrimitive = (kind: string, body: () => Promise<unknown>): Promise<number> => traced(tool.name, kind, () => timed(body));
 
 /** Polls `read` until `ok` (3 s at most), else fails with `what` and the last value. */
 async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<void> {
@@ -51,7 +53,6 @@ function need(): Instance {
 const ops: Record<string, (arg: any) => Promise<unknown>> = {
   async init(arg: { tool: ToolName; settings: LaunchSettings }) {
     tool = TOOLS[arg.tool];
-    toolName = arg.tool;
     settings = arg.settings;
     return {};
   },
@@ -83,30 +84,30 @@ const ops: Record<string, (arg: any) => Promise<unknown>> = {
     switch (arg.kind) {
       case 'click': {
         const before = await page.evaluate<number>('window.__clicks');
-        const ms = await timedStep(toolName, arg.kind, () => page.clickText('Needle'));
+        const ms = await timedPrimitive(arg.kind, () => page.clickText('Needle'));
         const after = await page.evaluate<number>('window.__clicks');
         if (after !== before + 1) throw new Error(`click: the page counted ${after - before} clicks, not 1`);
         return { ms };
       }
       case 'type': {
         await page.evaluate('document.getElementById("note").value = ""');
-        const ms = await timedStep(toolName, arg.kind, () => page.type('Note', TYPED));
+        const ms = await timedPrimitive(arg.kind, () => page.type('Note', TYPED));
         const value = await page.evaluate<string>('document.getElementById("note").value');
         if (value !== TYPED) throw new Error(`type: the field holds "${value}"`);
         return { ms };
       }
       case 'fill': {
         await page.evaluate('document.getElementById("note").value = "something else was here"');
-        const ms = await timedStep(toolName, arg.kind, () => page.fill('Note', FILLED));
+        const ms = await timedPrimitive(arg.kind, () => page.fill('Note', FILLED));
         const value = await page.evaluate<string>('document.getElementById("note").value');
         if (value !== FILLED) throw new Error(`fill: the field holds "${value}"`);
         return { ms };
       }
       case 'verify':
-        return { ms: await timedStep(toolName, arg.kind, () => page.seeText('5 MALLBUCKS')) };
+        return { ms: await timedPrimitive(arg.kind, () => page.seeText('5 MALLBUCKS')) };
       case 'read': {
         let text = '';
-        const ms = await timedStep(toolName, arg.kind, async () => {
+        const ms = await timedPrimitive(arg.kind, async () => {
           text = await page.read('#status');
         });
         if (!text.startsWith('Clicks:')) throw new Error(`read: got "${text}"`);

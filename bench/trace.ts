@@ -30,17 +30,18 @@ if (file) {
 
 const round = (ms: number): number => Math.round(ms * 100) / 100;
 
-/** Times `body`; with a trace asked for, writes its CDP calls under `tool` and `step`. */
-export async function timedStep(tool: string, step: string, body: () => Promise<unknown>): Promise<number> {
-  if (file) calls = [];
+/** Runs `timed` (a step timed by the driver); with a trace asked for, writes its CDP calls under `tool` and `step`. */
+export async function traced(tool: string, step: string, timed: () => Promise<number>): Promise<number> {
+  if (!file) return timed();
+  const list: NonNullable<typeof calls> = [];
+  calls = list;
   started = performance.now();
   let ms = Number.NaN;
   try {
-    await body();
-    ms = performance.now() - started;
+    ms = await timed();
     return ms;
   } finally {
-    if (file && calls) appendFileSync(file, `${JSON.stringify({ tool, step, ms: round(ms), calls: calls.sort((a, b) => a[1] - b[1]) })}\n`);
     calls = undefined;
+    appendFileSync(file, `${JSON.stringify({ tool, step, ms: round(ms), calls: list.sort((a, b) => a[1] - b[1]) })}\n`);
   }
 }

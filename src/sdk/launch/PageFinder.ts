@@ -1,8 +1,8 @@
 import type { Browser, Page, Target } from 'puppeteer-core';
-import type { TabInfo } from '../protocol/index.js';
+import { withTimeout, type TabInfo } from '../protocol/index.js';
 
 /** How long a tab's url that no page shows yet is waited for (see {@link PageFinder.find}). */
-export const ARRIVAL_MS = 2_000;
+const ARRIVAL_MS = 2_000;
 
 /**
  * Finds the debugging-pipe page that shows an extension tab. The two sides share no id, so the
@@ -62,10 +62,12 @@ export class PageFinder {
    */
   async #arriving(url: string, waitMs: number): Promise<Page[]> {
     const shows = (t: Target): boolean => t.type() === 'page' && t.url() === url;
+    const deadline = Date.now() + waitMs;
     const arrived = await this.browser.waitForTarget(shows, { timeout: waitMs }).catch(() => undefined);
     if (!arrived) return [];
-    const pages = await Promise.all(this.browser.targets().filter(shows).map((t) => t.page().catch(() => null)));
-    return pages.filter((page): page is Page => page !== null && !page.isClosed());
+    const pages = this.browser.targets().filter(shows).map((t) => t.page().catch(() => null));
+    const found = await withTimeout(Promise.all(pages), Math.max(0, deadline - Date.now()), 'the page did not attach').catch((): Array<Page | null> => []);
+    return found.filter((page): page is Page => page !== null && !page.isClosed());
   }
 
   /** The open pages that show `url`. */
