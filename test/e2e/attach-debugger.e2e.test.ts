@@ -319,7 +319,7 @@ describe('attach mode with chrome.debugger', () => {
     await session.verify.targetText({ label: 'Log' }, 'contract: a.png (7 bytes)');
   });
 
-  it('[ATT-NAV] a click on a link waits for the page it opens, as over the pipe; a select whose onchange navigates too; the next step talks to the new page', async () => {
+  it('[ATT-NAV] a click on a link waits for the page it opens, as over the pipe; a select whose onchange navigates too, and a click whose handler submits a form; the next step talks to the new page', async () => {
     await session.tab.navigate(new URL('trusted.html', server.url).href);
     const slow = new URL('status/200?ms=500', server.url).href;
     await session.evaluate(`(() => { const a = document.createElement('a'); a.href = ${JSON.stringify(slow)}; a.textContent = 'Slow page'; document.body.append(a); })()`);
@@ -331,6 +331,11 @@ describe('attach mode with chrome.debugger', () => {
     const selected = await session.select({ label: 'Go to' }, 'Slow page');
     expect(selected.navigated).toBe(slow);
     expect(await session.evaluate('location.pathname')).toBe('/status/200');
+    // A form the page's own click handler submits starts its navigation a task later.
+    await session.tab.navigate(new URL('click-nav.html', server.url).href);
+    const scripted = await session.click('Send by script');
+    expect(scripted.navigated).toBe(new URL('status/201?ms=100&by=script', server.url).href);
+    expect(await session.evaluate('location.pathname')).toBe('/status/201');
     // A click that starts none answers at once, without a navigation.
     await session.tab.navigate(new URL('trusted.html', server.url).href);
     const stays = await session.click({ role: 'button', name: 'Go' });
