@@ -67,12 +67,44 @@ async function cases(session: Session, page: Page, tab: number): Promise<Record<
         if ((await navigation.settled(30_000)) !== 'none') throw new Error('click-nav-watch: the click navigated');
       },
     },
+    // The frame a click meets (docs/performance.md, "The frame a click meets"): the same raw
+    // click (move, press and release written at once, then the navigation watch's round trip)
+    // after a call that changes nothing, and after one that adds pointer listeners to the window
+    // as the guard's arming does, which makes an idle page draw a frame at once.
+    'frame-wake': await frameWake(page, needle, async () => {
+      const now = await clicks();
+      if (now !== counted + 1) throw new Error(`the page counted ${now - counted} clicks, not 1`);
+      counted = now;
+    }),
     'click-raw': await clickRaw(session, page, tab, async () => {
       const now = await clicks();
       if (now !== counted + 1) throw new Error(`the page counted ${now - counted} clicks, not 1`);
       counted = now;
     }),
   };
+}
+
+async function frameWake(page: Page, at: { x: number; y: number }, check: () => Promise<void>): Promise<Case> {
+  const cdp = await page.createCDPSession();
+  const events = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click'];
+  const listen = `(() => {
+    const l = () => {};
+    // Off again after the click's task, as the guard disarms.
+    const off = () => setTimeout(() => {
+      for (const t of ${JSON.stringify(events)}) removeEventListener(t, l, { capture: true });
+      removeEventListener('click', off, { capture: true });
+    });
+    for (const t of ${JSON.stringify(events)}) addEventListener(t, l, { capture: true });
+    addEventListener('click', off, { capture: true });
+  })()`;
+  const click = async (expression: string): Promise<void> => {
+    await cdp.send('Runtime.evaluate', { expression });
+    const send = (type: 'mouseMoved' | 'mousePressed' | 'mouseReleased') =>
+      cdp.send('Input.dispatchMouseEvent', { type, x: at.x, y: at.y, button: type === 'mouseMoved' ? 'none' : 'left', clickCount: type === 'mouseMoved' ? 0 : 1 });
+    await Promise.all([send('mouseMoved'), send('mousePressed'), send('mouseReleased')]);
+    await cdp.send('Runtime.evaluate', { expression: '0' });
+  };
+  return { names: ['after a call that changes nothing', 'after a call that adds pointer listeners'], check, a: () => click('0'), b: () => click(listen) };
 }
 
 async function clickRaw(session: Session, page: Page, tab: number, check: () => Promise<void>): Promise<Case> {
