@@ -332,7 +332,7 @@ describe('attach mode with chrome.debugger', () => {
     expect(selected.navigated).toBe(slow);
     expect(await session.evaluate('location.pathname')).toBe('/status/200');
     // A form the page's own click handler submits starts its navigation a task later.
-    await session.tab.navigate(new URL('click-nav.html', server.url).href);
+    await session.tab.navigate(new URL('script-submit.html', server.url).href);
     const scripted = await session.click('Send by script');
     expect(scripted.navigated).toBe(new URL('status/201?ms=100&by=script', server.url).href);
     expect(await session.evaluate('location.pathname')).toBe('/status/201');

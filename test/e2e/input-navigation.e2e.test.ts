@@ -64,12 +64,12 @@ describe('composed input that navigates returns once the new document committed'
 
   it('[INPUT-NAV-COMMIT] a click whose handler submits a form by script (the navigation starts a task later) returns with the new url committed, and back() lands on the page clicked', async () => {
     for (let i = 0; i < 5; i++) {
-      await ctx.session.tab.navigate(ctx.page('click-nav.html'));
+      await ctx.session.tab.navigate(ctx.page('script-submit.html'));
       const result = await ctx.session.click('Send by script');
       expect(result.navigated).toBe(ctx.page('status/201?ms=100&by=script'));
       expect(await shown()).toContain(ctx.page('status/201?ms=100&by=script'));
       const back = await ctx.session.tab.back();
-      expect(back.url).toBe(ctx.page('click-nav.html'));
+      expect(back.url).toBe(ctx.page('script-submit.html'));
     }
   });
 
