@@ -28,6 +28,12 @@ async function cases(session: Session, page: Page, tab: number): Promise<Record<
   const clicks = (): Promise<number> => page.evaluate(() => (window as unknown as { __clicks: number }).__clicks);
   let counted = await clicks();
   const needle = await session.locator.locate((await session.locator.resolve({ text: 'Needle' })).descriptor);
+  /** Throws unless the page counted exactly one click since the last check. */
+  const countedOne = async (): Promise<void> => {
+    const now = await clicks();
+    if (now !== counted + 1) throw new Error(`the page counted ${now - counted} clicks, not 1`);
+    counted = now;
+  };
   return {
     'fill-keys': {
       names: ['sequential (as shipped)', 'pipelined'],
@@ -55,11 +61,7 @@ async function cases(session: Session, page: Page, tab: number): Promise<Record<
     // verdict token included, then puppeteer's mouse at the point it answers).
     'click-nav-watch': {
       names: ['mouse.click', 'mouse.click, its navigation watched (PipeInput)'],
-      check: async () => {
-        const now = await clicks();
-        if (now !== counted + 1) throw new Error(`the page counted ${now - counted} clicks, not 1`);
-        counted = now;
-      },
+      check: countedOne,
       a: () => page.mouse.click(needle.x, needle.y),
       b: async () => {
         const navigation = new InputNavigation(pipeNavigationSource(page));
@@ -71,30 +73,22 @@ async function cases(session: Session, page: Page, tab: number): Promise<Record<
     // click (move, press and release written at once, then the navigation watch's round trip)
     // after a call that changes nothing, and after one that adds pointer listeners to the window
     // as the guard's arming does, which makes an idle page draw a frame at once.
-    'frame-wake': await frameWake(page, needle, async () => {
-      const now = await clicks();
-      if (now !== counted + 1) throw new Error(`the page counted ${now - counted} clicks, not 1`);
-      counted = now;
-    }),
-    'click-raw': await clickRaw(session, page, tab, async () => {
-      const now = await clicks();
-      if (now !== counted + 1) throw new Error(`the page counted ${now - counted} clicks, not 1`);
-      counted = now;
-    }),
+    'frame-wake': await frameWake(page, needle, countedOne),
+    'click-raw': await clickRaw(session, page, tab, countedOne),
   };
 }
 
 async function frameWake(page: Page, at: { x: number; y: number }, check: () => Promise<void>): Promise<Case> {
   const cdp = await page.createCDPSession();
-  const events = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click'];
+  const events = JSON.stringify(['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click']);
   const listen = `(() => {
     const l = () => {};
     // Off again after the click's task, as the guard disarms.
     const off = () => setTimeout(() => {
-      for (const t of ${JSON.stringify(events)}) removeEventListener(t, l, { capture: true });
+      for (const t of ${events}) removeEventListener(t, l, { capture: true });
       removeEventListener('click', off, { capture: true });
     });
-    for (const t of ${JSON.stringify(events)}) addEventListener(t, l, { capture: true });
+    for (const t of ${events}) addEventListener(t, l, { capture: true });
     addEventListener('click', off, { capture: true });
   })()`;
   const click = async (expression: string): Promise<void> => {
