@@ -11,6 +11,7 @@ import {
   type RequestOf,
   withTimeout,
 } from '../../sdk/protocol/index.js';
+import type { CommitFence } from './CommitFence.js';
 import { DebuggerDownloads } from './DebuggerDownloads.js';
 import type { AllowList } from './AllowList.js';
 import type { RunState } from './RunState.js';
@@ -47,6 +48,7 @@ export class DebuggerTabs {
     private readonly state: RunState,
     private readonly allow: AllowList,
     private readonly emit: (event: ExtensionEvent) => void,
+    private readonly fence: Pick<CommitFence, 'debuggerCommitted'>,
   ) {
     if (!chrome.debugger) return;
     this.#downloads = new DebuggerDownloads(emit);
@@ -63,6 +65,8 @@ export class DebuggerTabs {
       if (method === 'Page.fileChooserOpened') this.#choosers.set(source.tabId, [...(this.#choosers.get(source.tabId) ?? []), params as unknown as ChooserOpened]);
       if (method === 'Page.downloadWillBegin' || method === 'Page.downloadProgress') this.#downloads?.onDebuggerEvent(source.tabId, method, (params ?? {}) as Record<string, unknown>);
       if ((NAVIGATION_CDP_METHODS as readonly string[]).includes(method)) {
+        // Before the runner can hear it: its next command must not reach the document left.
+        if (method === 'Page.frameNavigated' && (params as { frame?: { parentId?: string } } | undefined)?.frame?.parentId === undefined) this.fence.debuggerCommitted(source.tabId);
         const navigation = method as (typeof NAVIGATION_CDP_METHODS)[number];
         emit({ type: 'event', kind: 'navigation', tab: source.tabId, method: navigation, params: cutNavigationEvent(navigation, (params ?? {}) as Record<string, unknown>) as unknown as Record<string, unknown> });
       }

@@ -1,4 +1,5 @@
 import { CommandFailure, withTimeout } from '../../sdk/protocol/index.js';
+import { commitFence } from './CommitFence.js';
 import { tabStatus } from './TabStatusCache.js';
 
 /**
@@ -101,8 +102,9 @@ export class LoadWatch {
 
 /**
  * Waits until the top document of a tab that may be loading has loaded (no-op when the tab is
- * complete). With `fresh`, the browser is asked even when the tab events seen say it has loaded:
- * a navigation the runner has just seen commit may not have reached this worker's events yet.
+ * complete). A commit the debugger relayed is first waited for in the browser (see CommitFence).
+ * With `fresh`, the browser is asked even when the tab events seen say it has loaded: a
+ * navigation the runner has just seen commit may not have reached this worker's events yet.
  *
  * A tab's status also reads 'loading' while a frame the page added after its load is loading,
  * and Chrome sends no 'complete' update when that ends (only the first stop after a top-level
@@ -113,7 +115,8 @@ export async function tabSettled(tabId: number, deadline: number, what: string, 
   // Every page command comes through here, and the tab has nearly always finished loading: answer
   // that case from the tab events seen, else with one question to the browser, without adding
   // and removing four event listeners (each a message to the browser).
-  const known = fresh ? undefined : tabStatus.loaded(tabId);
+  const caughtUp = await commitFence.passed(tabId, deadline);
+  const known = fresh || caughtUp ? undefined : tabStatus.loaded(tabId);
   if (known) return known;
   const first = await chrome.tabs.get(tabId).catch(() => undefined);
   tabStatus.remember(first);

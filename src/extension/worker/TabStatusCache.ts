@@ -1,8 +1,8 @@
 /**
  * The load state and address of the tabs page commands went to, kept from Chrome's tab events
  * so that a command to a loaded tab does not first ask the browser about it (one message to
- * the browser process per command). Filled by what `tabs.get` answered, emptied on 'loading'
- * and removal; a worker that restarts starts empty and asks again.
+ * the browser process per command). Filled by what `tabs.get` answered, emptied on 'loading',
+ * a top frame's navigation or commit, and removal; a worker that restarts starts empty and asks again.
  */
 export class TabStatusCache {
   readonly #complete = new Map<number, chrome.tabs.Tab>();
@@ -14,6 +14,12 @@ export class TabStatusCache {
       else if (this.#complete.has(tabId)) this.#complete.set(tabId, tab);
     });
     chrome.tabs.onRemoved.addListener((tabId) => this.#complete.delete(tabId));
+    // The tab's 'loading' update can come after the new document's commit, or not at all.
+    const top = ({ tabId, frameId }: { tabId: number; frameId: number }): void => {
+      if (frameId === 0) this.#complete.delete(tabId);
+    };
+    chrome.webNavigation.onBeforeNavigate.addListener(top);
+    chrome.webNavigation.onCommitted.addListener(top);
   }
 
   /** The tab, if it is known to have finished loading and nothing has started since. */

@@ -2,6 +2,7 @@ import type { ExtensionEvent } from '../../sdk/protocol/index.js';
 import { AllowList } from './AllowList.js';
 import { BridgeConnection } from './BridgeConnection.js';
 import { CommandRouter } from './CommandRouter.js';
+import { commitFence } from './CommitFence.js';
 import { DebuggerTabs } from './DebuggerTabs.js';
 import { RunState } from './RunState.js';
 
@@ -9,7 +10,7 @@ import { RunState } from './RunState.js';
 // must remember lives in RunState (storage.session), and the alarm below reconnects it.
 const state = new RunState();
 const allow = new AllowList(chrome.runtime.getManifest().host_permissions ?? []);
-const debuggerTabs = new DebuggerTabs(state, allow, emit);
+const debuggerTabs = new DebuggerTabs(state, allow, emit, commitFence);
 const router = new CommandRouter(state, allow, debuggerTabs);
 // Nobody else would take down Chrome's bar on tabs an earlier instance of this worker held.
 void debuggerTabs.releaseStale();

@@ -40,11 +40,12 @@ afterEach(() => vi.unstubAllGlobals());
 /** What an attach turns on in a tab: dialogs (Page), the page watch's domains, then its first document is looked for. */
 const WATCH_ON = (tab: number): string[] => ['Page.enable', 'Network.enable', 'Runtime.enable', 'Log.enable', 'Page.getFrameTree'].map((m) => `${m} ${tab}`);
 
-function tabs(runTab = 1, created = [1, 3], debugged: number[] = []): { tabs: DebuggerTabs; events: ExtensionEvent[] } {
+function tabs(runTab = 1, created = [1, 3], debugged: number[] = []): { tabs: DebuggerTabs; events: ExtensionEvent[]; fenced: string[] } {
   const events: ExtensionEvent[] = [];
+  const fenced: string[] = [];
   const data = { runTab, created, taken: [], opened: [], history: [], debugged };
   const state = { data, load: async () => undefined, update: async (change: (d: typeof data) => void) => change(data) } as unknown as RunState;
-  return { tabs: new DebuggerTabs(state, new AllowList(['http://127.0.0.1:4173/*']), (e) => events.push(e)), events };
+  return { tabs: new DebuggerTabs(state, new AllowList(['http://127.0.0.1:4173/*']), (e) => events.push(e), { debuggerCommitted: (tab) => void fenced.push(`tab ${tab} after ${events.length} events`) }), events, fenced };
 }
 
 async function failure(work: Promise<unknown>): Promise<{ reason: string; message: string; detail?: Record<string, unknown> }> {
@@ -84,6 +85,18 @@ describe('DebuggerTabs', () => {
     ]);
     await t.detachAll();
     expect(events.at(-1)).toEqual({ type: 'event', kind: 'page-watch', tab: 1, method: 'detached', params: {} });
+  });
+
+  it('[ATT-NAV] a top document commit the debugger hears is fenced before the runner hears it; a frame\u2019s commit is not', async () => {
+    const { tabs: t, events, fenced } = tabs();
+    await t.handle({ id: 1, cmd: 'debugger', op: 'attach' });
+    const hear = (method: string, params: object): void => {
+      for (const l of eventListeners) l({ tabId: 1 }, method, params);
+    };
+    hear('Page.frameNavigated', { frame: { id: 'child', parentId: 'top', url: 'http://127.0.0.1:4173/inner', loaderId: 'b' } });
+    hear('Page.frameNavigated', { frame: { id: 'top', url: 'http://127.0.0.1:4173/next', loaderId: 'a' } });
+    expect(fenced).toEqual(['tab 1 after 1 events']);
+    expect(events.filter((e) => e.kind === 'navigation')).toHaveLength(2);
   });
 
   it('[ATT-FALLBACK] a person who cancelled the debugging bar is not asked again in that run; a new run may ask', async () => {

@@ -8,7 +8,7 @@ const none = { addListener: () => undefined, removeListener: () => undefined };
 beforeEach(() => {
   vi.stubGlobal('chrome', {
     tabs: { get: async (id: number) => ({ id, url: 'http://127.0.0.1:4173/', status: 'loading' }), onUpdated: none, onRemoved: none },
-    webNavigation: { onErrorOccurred: none, onCompleted: none },
+    webNavigation: { onErrorOccurred: none, onCompleted: none, onCommitted: none, onBeforeNavigate: none },
     // A page whose main thread is busy: the injected function never runs.
     scripting: { executeScript: () => new Promise(() => undefined) },
   });

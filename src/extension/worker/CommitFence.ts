@@ -1,0 +1,98 @@
+/**
+ * How long page commands wait for the browser to catch up with a commit the debugger told: it is
+ * milliseconds when it happens at all; the bound keeps a commit the browser reports otherwise
+ * (or never) from holding every later command.
+ */
+const FENCE_MS = 1_000;
+/** How long a commit the browser told first waits for the debugger's word of it. */
+const MATCH_MS = 2_000;
+
+/**
+ * The debugger hears a top document commit from the page's renderer, and the runner may hear of
+ * it (and send its next command) before the browser itself has made that document the tab's:
+ * until then `chrome.scripting` and the tab's ports still reach the document it left, which is
+ * alive and answers. So each commit the debugger relays is matched with the browser's own
+ * (`webNavigation`, the top frame's commit or error page), and page commands to a tab wait here
+ * while the debugger is ahead.
+ */
+export class CommitFence {
+  /** Per tab: when each debugger commit the browser has not told yet was heard. */
+  readonly #ahead = new Map<number, number[]>();
+  /** Per tab: when each browser commit the debugger has not told yet was heard. */
+  readonly #told = new Map<number, number[]>();
+  readonly #wakers = new Set<() => void>();
+
+  constructor() {
+    chrome.webNavigation.onCommitted.addListener(({ tabId, frameId }) => {
+      if (frameId === 0) this.#browserCommitted(tabId);
+    });
+    // An error page commits too; ERR_ABORTED is a navigation replaced by another, nothing committed.
+    chrome.webNavigation.onErrorOccurred.addListener(({ tabId, frameId, error }) => {
+      if (frameId === 0 && error !== 'net::ERR_ABORTED') this.#browserCommitted(tabId);
+    });
+    chrome.tabs.onRemoved.addListener((tabId) => {
+      this.#ahead.delete(tabId);
+      this.#told.delete(tabId);
+      this.#wake();
+    });
+  }
+
+  /** The debugger heard the tab's top frame commit a new document. */
+  debuggerCommitted(tabId: number): void {
+    const told = fresh(this.#told.get(tabId), MATCH_MS);
+    if (told.length > 0) {
+      told.shift();
+      this.#told.set(tabId, told);
+      return;
+    }
+    this.#ahead.set(tabId, [...(this.#ahead.get(tabId) ?? []), Date.now()]);
+  }
+
+  /** Resolves once the browser has told every commit of the tab the debugger heard (at most {@link FENCE_MS} after each, and by `deadline`); true when it waited. */
+  async passed(tabId: number, deadline: number): Promise<boolean> {
+    let waited = false;
+    for (;;) {
+      const ahead = fresh(this.#ahead.get(tabId), FENCE_MS);
+      if (ahead.length === 0) {
+        this.#ahead.delete(tabId);
+        return waited;
+      }
+      this.#ahead.set(tabId, ahead);
+      const until = Math.min(deadline, ahead[ahead.length - 1]! + FENCE_MS);
+      if (Date.now() >= until) return waited;
+      waited = true;
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          this.#wakers.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, until - Date.now());
+        this.#wakers.add(done);
+      });
+    }
+  }
+
+  #browserCommitted(tabId: number): void {
+    const ahead = fresh(this.#ahead.get(tabId), FENCE_MS);
+    if (ahead.length > 0) {
+      ahead.shift();
+      this.#ahead.set(tabId, ahead);
+      this.#wake();
+      return;
+    }
+    this.#told.set(tabId, [...fresh(this.#told.get(tabId), MATCH_MS), Date.now()]);
+  }
+
+  #wake(): void {
+    for (const waker of [...this.#wakers]) waker();
+  }
+}
+
+/** The times in `times` within the last `ms`. */
+function fresh(times: number[] | undefined, ms: number): number[] {
+  const since = Date.now() - ms;
+  return (times ?? []).filter((t) => t > since);
+}
+
+export const commitFence = new CommitFence();
