@@ -1,5 +1,6 @@
 import { shadowRootOf } from './dom/nodes.js';
 import { sameOriginDocument, walkElements } from './dom/query.js';
+import { Wakeups } from '../Wakeups.js';
 
 /** A check that is not satisfied yet, with what it saw (for the failure at the deadline). */
 export interface Pending<F> {
@@ -29,7 +30,7 @@ class DomActivity {
   #lastMutation = performance.now();
   #lastMove = performance.now();
   #seq = 0;
-  readonly #wakers = new Set<() => void>();
+  readonly #wakeups = new Wakeups();
 
   /** Starts watching (once); counts the start as a change, since earlier ones were not seen. */
   start(): void {
@@ -39,7 +40,7 @@ class DomActivity {
     this.#observer = new MutationObserver(() => {
       this.#lastMutation = performance.now();
       this.#seq++;
-      for (const wake of [...this.#wakers]) wake();
+      this.#wakeups.wake();
     });
     this.watchRoots();
     // What moves boxes without a DOM change: scrolling (a script's too), a resize, an image or
@@ -88,21 +89,9 @@ class DomActivity {
 
   /** Resolves at the next DOM change after `sinceSeq`, or after `maxMs`, whichever is first. */
   nextChange(sinceSeq: number, maxMs: number): Promise<void> {
-    return new Promise((resolve) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const finish = (): void => {
-        if (timer !== undefined) clearTimeout(timer);
-        this.#wakers.delete(finish);
-        resolve();
-      };
-      if (this.#seq !== sinceSeq) {
-        // A change came while the check ran: look again, but let the page finish its task first.
-        timer = setTimeout(finish, 0);
-        return;
-      }
-      timer = setTimeout(finish, Math.max(0, maxMs));
-      this.#wakers.add(finish);
-    });
+    // A change came while the check ran: look again, but let the page finish its task first.
+    if (this.#seq !== sinceSeq) return new Promise((resolve) => setTimeout(resolve, 0));
+    return this.#wakeups.sleep(maxMs);
   }
 }
 

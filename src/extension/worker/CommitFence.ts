@@ -1,3 +1,5 @@
+import { Wakeups } from '../Wakeups.js';
+
 /**
  * How long page commands wait for the browser to catch up with a commit the debugger told: it is
  * milliseconds when it happens at all; the bound keeps a commit the browser reports otherwise
@@ -20,7 +22,7 @@ export class CommitFence {
   readonly #ahead = new Map<number, number[]>();
   /** Per tab: when each browser commit the debugger has not told yet was heard. */
   readonly #told = new Map<number, number[]>();
-  readonly #wakers = new Set<() => void>();
+  readonly #wakeups = new Wakeups();
 
   constructor() {
     chrome.webNavigation.onCommitted.addListener(({ tabId, frameId }) => {
@@ -33,7 +35,7 @@ export class CommitFence {
     chrome.tabs.onRemoved.addListener((tabId) => {
       this.#ahead.delete(tabId);
       this.#told.delete(tabId);
-      this.#wake();
+      this.#wakeups.wake();
     });
   }
 
@@ -61,15 +63,7 @@ export class CommitFence {
       const until = Math.min(deadline, ahead[ahead.length - 1]! + FENCE_MS);
       if (Date.now() >= until) return waited;
       waited = true;
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          clearTimeout(timer);
-          this.#wakers.delete(done);
-          resolve();
-        };
-        const timer = setTimeout(done, until - Date.now());
-        this.#wakers.add(done);
-      });
+      await this.#wakeups.sleep(until - Date.now());
     }
   }
 
@@ -78,15 +72,12 @@ export class CommitFence {
     if (ahead.length > 0) {
       ahead.shift();
       this.#ahead.set(tabId, ahead);
-      this.#wake();
+      this.#wakeups.wake();
       return;
     }
     this.#told.set(tabId, [...fresh(this.#told.get(tabId), MATCH_MS), Date.now()]);
   }
 
-  #wake(): void {
-    for (const waker of [...this.#wakers]) waker();
-  }
 }
 
 /** The times in `times` within the last `ms`. */

@@ -1,4 +1,5 @@
 import { CommandFailure, withTimeout } from '../../sdk/protocol/index.js';
+import { Wakeups } from '../Wakeups.js';
 import { commitFence } from './CommitFence.js';
 import { tabStatus } from './TabStatusCache.js';
 
@@ -12,26 +13,26 @@ export class LoadWatch {
   readonly #topLoaded = new Set<number>();
   readonly #errors = new Map<number, string>();
   readonly #removed = new Set<number>();
-  readonly #wakers = new Set<() => void>();
+  readonly #wakeups = new Wakeups();
   readonly #onUpdated = (tabId: number, change: chrome.tabs.OnUpdatedInfo): void => {
     if (change.status === 'loading') this.#complete.delete(tabId);
     if (change.status === 'complete') this.#complete.add(tabId);
-    this.#wake();
+    this.#wakeups.wake();
   };
   readonly #onError = (details: chrome.webNavigation.WebNavigationFramedErrorCallbackDetails): void => {
     // ERR_ABORTED is a navigation replaced by another one, not a failed load.
     if (details.frameId === 0 && details.error !== 'net::ERR_ABORTED') this.#errors.set(details.tabId, details.error);
-    this.#wake();
+    this.#wakeups.wake();
   };
   readonly #onRemoved = (tabId: number): void => {
     this.#removed.add(tabId);
-    this.#wake();
+    this.#wakeups.wake();
   };
 
   readonly #onCompleted = (details: chrome.webNavigation.WebNavigationFramedCallbackDetails): void => {
     if (details.frameId !== 0) return;
     this.#topLoaded.add(details.tabId);
-    this.#wake();
+    this.#wakeups.wake();
   };
 
   constructor(private readonly topDocument = false) {
@@ -68,7 +69,7 @@ export class LoadWatch {
         }
         const remaining = deadline - Date.now();
         if (remaining <= 0) throw new CommandFailure('timeout', `Timed out while ${what}.`, { tab: tabId });
-        await this.#sleepUntilEvent(remaining);
+        await this.#wakeups.sleep(remaining);
       }
     } finally {
       this.dispose();
@@ -80,23 +81,7 @@ export class LoadWatch {
     chrome.webNavigation.onErrorOccurred.removeListener(this.#onError);
     chrome.tabs.onRemoved.removeListener(this.#onRemoved);
     if (this.topDocument) chrome.webNavigation.onCompleted.removeListener(this.#onCompleted);
-    this.#wake();
-  }
-
-  #sleepUntilEvent(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.#wakers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.#wakers.add(done);
-    });
-  }
-
-  #wake(): void {
-    for (const waker of [...this.#wakers]) waker();
+    this.#wakeups.wake();
   }
 }
 
