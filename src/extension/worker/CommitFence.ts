@@ -41,13 +41,7 @@ export class CommitFence {
 
   /** The debugger heard the tab's top frame commit a new document. */
   debuggerCommitted(tabId: number): void {
-    const told = fresh(this.#told.get(tabId), MATCH_MS);
-    if (told.length > 0) {
-      told.shift();
-      this.#told.set(tabId, told);
-      return;
-    }
-    this.#ahead.set(tabId, [...(this.#ahead.get(tabId) ?? []), Date.now()]);
+    if (!take(this.#told, tabId, MATCH_MS)) add(this.#ahead, tabId, FENCE_MS);
   }
 
   /** Resolves once the browser has told every commit of the tab the debugger heard (at most {@link FENCE_MS} after each, and by `deadline`); true when it waited. */
@@ -68,16 +62,23 @@ export class CommitFence {
   }
 
   #browserCommitted(tabId: number): void {
-    const ahead = fresh(this.#ahead.get(tabId), FENCE_MS);
-    if (ahead.length > 0) {
-      ahead.shift();
-      this.#ahead.set(tabId, ahead);
-      this.#wakeups.wake();
-      return;
-    }
-    this.#told.set(tabId, [...fresh(this.#told.get(tabId), MATCH_MS), Date.now()]);
+    if (take(this.#ahead, tabId, FENCE_MS)) this.#wakeups.wake();
+    else add(this.#told, tabId, MATCH_MS);
   }
+}
 
+/** Takes the oldest of the tab's times within the last `ms`, if there is one (the older ones go too). */
+function take(times: Map<number, number[]>, tabId: number, ms: number): boolean {
+  const left = fresh(times.get(tabId), ms);
+  const took = left.shift() !== undefined;
+  if (left.length > 0) times.set(tabId, left);
+  else times.delete(tabId);
+  return took;
+}
+
+/** Adds now to the tab's times within the last `ms`. */
+function add(times: Map<number, number[]>, tabId: number, ms: number): void {
+  times.set(tabId, [...fresh(times.get(tabId), ms), Date.now()]);
 }
 
 /** The times in `times` within the last `ms`. */
