@@ -157,8 +157,8 @@ async function main(): Promise<void> {
   const existing: Label[] = existsSync(LABELS_FILE) ? (JSON.parse(readFileSync(LABELS_FILE, 'utf8')) as Label[]) : [];
   const labelled = new Set(existing.map((l) => l.pair));
   const pairName = (oldPkg: string, newPkg: string, oldPage: string): string => `${oldPkg} -> ${newPkg} :: ${oldPage}`;
-  const splitOf = (oldPkg: string, pair: string): Pick<Label, 'split' | 'batch'> => {
-    const batch = batchOf(oldPkg);
+  const splitOf = (newPkg: string, pair: string): Pick<Label, 'split' | 'batch'> => {
+    const batch = batchOf(newPkg);
     return batch ? { split: 'test', batch } : { split: hash(pair) % 2 === 0 ? 'train' : 'test' };
   };
   const server = await startServer({ real: rel.dir });
@@ -186,7 +186,7 @@ async function main(): Promise<void> {
     for (const [oldPkg, newPkg, oldPage, newPage] of PAIRS) {
       // Only the newest batch is labelled now: the earlier batches' pairs without labels stay so
       // (their figures were measured and fitted on the labels they have).
-      if (labelled.has(pairName(oldPkg, newPkg, oldPage)) || batchOf(oldPkg) !== NEWEST_BATCH) continue;
+      if (labelled.has(pairName(oldPkg, newPkg, oldPage)) || batchOf(newPkg) !== NEWEST_BATCH) continue;
       const a = await inv(oldPkg, oldPage);
       const b = await inv(newPkg, newPage);
       const count = (items: Item[]): Map<string, number> => {
@@ -217,7 +217,7 @@ async function main(): Promise<void> {
           old: i.xpath,
           new: m.xpath,
           what: `${i.tag} ${JSON.stringify((i.text || i.nameAttr || i.placeholder || i.label).slice(0, 40))}`,
-          ...splitOf(oldPkg, pair),
+          ...splitOf(newPkg, pair),
           how: 'auto',
         });
       }
@@ -244,7 +244,7 @@ async function main(): Promise<void> {
   for (const [oldPkg, newPkg, oldPage, newPage, old, nu, what] of HAND) {
     const pair = pairName(oldPkg, newPkg, oldPage);
     if (labelled.has(pair)) continue;
-    sampled.push({ pair, oldPkg, newPkg, oldPage, newPage, old, new: nu, what, ...splitOf(oldPkg, pair), how: 'hand' });
+    sampled.push({ pair, oldPkg, newPkg, oldPage, newPage, old, new: nu, what, ...splitOf(newPkg, pair), how: 'hand' });
   }
   labels.length = 0;
   labels.push(...existing, ...sampled);
