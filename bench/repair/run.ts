@@ -9,7 +9,7 @@
 //   npm run bench:repair                 all cases, our scorer and the Similo baseline
 //   npm run bench:repair -- --dump f     also write field similarities for bench/repair/fit.ts
 //   npm run bench:repair -- --no-record  targets remembered without `record` (no twins, places or peers)
-//   npm run bench:repair -- --explain s  only the cases whose id contains s; print the leading candidates of each miss
+//   npm run bench:repair -- --explain s  only the cases whose id contains s (or any of a|b); print the leading candidates of each miss
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -144,7 +144,7 @@ async function runAll(page: Page, cases: Case[], script: string, modes: Mode[], 
           c.direct === true,
         );
         out.push({ c, mode, recorded: true, truth, marked: mark?.xpath, run });
-        if (explainIds && mode === 'ours' && ((run.ok !== undefined && !(run.ok && run.xpath === truth)) || (run.exact === 'found' && run.exactXpath !== truth)) && explainIds.split("|").some((s) => c.id.includes(s))) {
+        if (explainIds && mode === 'ours' && ((run.ok !== undefined && !(run.ok && run.xpath === truth)) || (run.exact === 'found' && run.exactXpath !== truth)) && explainIds.split('|').some((s) => c.id.includes(s))) {
           const text = await page.evaluate((o, tx) => aiteBench.explain(o as Descriptor, tx as string | undefined), old as never, truth as never);
           console.log(`\n--- ${c.id}: ${run.ok ? 'ok' : run.reason} ${run.score}/${run.runnerUp}\n${text}`);
         }
@@ -357,7 +357,7 @@ async function main(): Promise<void> {
     const synthetic = syntheticCases(server.base, gen);
     const real: Case[] = releases ? releases.cases(server.base) : [];
     const t0 = Date.now();
-    const all = [...synthetic, ...real].filter((c) => explainIds === undefined || explainIds.split("|").some((s) => c.id.includes(s)));
+    const all = [...synthetic, ...real].filter((c) => explainIds === undefined || explainIds.split('|').some((s) => c.id.includes(s)));
     const results = await runAll(page, all, script, modes, dumpRows);
     const realIds = new Set(real.map((c) => c.id));
     for (const mode of modes) {
