@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
-import { ACTIONS, actionsSaid, anotherAction } from '../../../src/extension/content/repair/actions.js';
-import { ACT_AT, DRIFTED_AT, RENAMED_AND_MOVED_AT_MOST, rankCandidates, verdict } from '../../../src/extension/content/repair/index.js';
+import { ACTIONS, AGAIN, actionsSaid, anotherAction, anotherActionReason, isTextField, saysAgain } from '../../../src/extension/content/repair/actions.js';
+import { ACT_AT, DRIFTED_AT, RENAMED_AND_MOVED_AT_MOST, checkExactMatch, rankCandidates, verdict } from '../../../src/extension/content/repair/index.js';
 
 const button = (name: string, more: Partial<Descriptor> = {}): Descriptor => ({
   v: 1,
@@ -72,6 +72,62 @@ describe('[RS-ANOTHER-ACTION] what an action element\u2019s name says it does', 
     const stored = rankCandidates(save, [button('Store settings'), theme].map((descriptor) => ({ ref: descriptor.xpath, descriptor })));
     expect(stored[0]!.score).toBeGreaterThanOrEqual(ACT_AT);
     expect(verdict(save, stored).kind).toBe('found');
+  });
+});
+
+// A register form's fields as AdminLTE 3.2 and 4.0 describe them (the release pair of the corpus,
+// batch 5): 4.0 dropped "Retype password".
+const field = (name: string, y: number, more: Partial<Descriptor> = {}): Descriptor => ({
+  v: 1,
+  tag: 'input',
+  role: 'textbox',
+  name,
+  placeholder: name,
+  type: name.toLowerCase().includes('password') ? 'password' : 'text',
+  cls: ['form-control'],
+  near: 'I agree to the terms Register',
+  path: 'html/body/div/div/div/form/div/input',
+  xpath: `/html[1]/body[1]/div[1]/div[2]/div[1]/form[1]/div[${Math.round(y / 54)}]/input[1]`,
+  rect: { x: 480, y, width: 296, height: 38 },
+  page: { width: 1280, height: 900 },
+  ...more,
+});
+
+describe('[RS-ANOTHER-FIELD] a field that repeats another field\u2019s value is another field', () => {
+  it('reads the words that say so, in text fields only', () => {
+    expect(saysAgain('Retype password')).toBe('Retype');
+    expect(saysAgain('Password confirmation')).toBe('confirmation');
+    expect(saysAgain('Re-enter your email')).toBe('Re-enter');
+    expect(saysAgain('Password')).toBeUndefined();
+    expect(new Set(AGAIN).size).toBe(AGAIN.length);
+    expect(isTextField(field('Password', 400))).toBe(true);
+    expect(isTextField({ ...field('Remember me', 400), type: 'checkbox', role: 'checkbox' })).toBe(false);
+    expect(isTextField({ ...field('Note', 400), tag: 'textarea', role: 'textbox', type: undefined })).toBe(true);
+  });
+
+  it('a removed "Retype password" is never repaired to "Password", nor "Email" to "Confirm email"; both or neither saying it is no concern of the rule', () => {
+    const retype = field('Retype password', 455);
+    const now = [field('Full name', 313), field('Email', 367), field('Password', 421)];
+    const ranked = rankCandidates(retype, now.map((descriptor) => ({ ref: descriptor.xpath, descriptor })));
+    expect(ranked[0]!.descriptor.name).toBe('Password');
+    expect(ranked[0]!.score).toBeLessThanOrEqual(RENAMED_AND_MOVED_AT_MOST);
+    const v = verdict(retype, ranked);
+    expect(v.kind).not.toBe('found');
+    expect(v.kind === 'drifted' && v.action?.again).toEqual({ words: 'Retype', remembered: true });
+    expect(anotherActionReason(anotherAction(retype, field('Password', 421))!)).toMatch(/"Password" does not say "Retype" as the remembered "Retype password" did/);
+    // The other way round: the field that repeats is not the one it repeats.
+    const email = field('Email', 367);
+    const confirm = anotherAction(email, field('Confirm email', 421));
+    expect(confirm?.again).toEqual({ words: 'Confirm', remembered: false });
+    expect(anotherActionReason(confirm!)).toMatch(/"Confirm email" says "Confirm": it repeats another field/);
+    // An exact target that now finds the field the remembered one repeated (a substring of its
+    // placeholder, say) is refused as another action is.
+    const password = now[2]!;
+    expect(checkExactMatch(retype, { ref: password, descriptor: password, key: 'password', place: '' }, () => [])).toMatchObject({ ok: false, why: 'action' });
+    expect(checkExactMatch(retype, { ref: retype, descriptor: retype, key: 'retype password', place: '' }, () => []).ok).toBe(true);
+    // Both or neither saying it: no concern of this rule.
+    expect(anotherAction(retype, field('Confirm password', 455))).toBeUndefined();
+    expect(anotherAction(field('Password', 421), field('Your password', 421))).toBeUndefined();
   });
 });
 

@@ -419,6 +419,42 @@ describe('[RS-REPAIR-NOT-FOUND] a link or button that kept only its label, recor
   });
 });
 
+describe('[RS-REPAIR-NOT-FOUND] the page\u2019s look and half a destination are not the element\u2019s own, recorded without `record`', () => {
+  // test/fixtures/drift/handed: AdminLTE 3.2 → 4.0's profile page, as repair was handed it for the
+  // profile card's "Settings" tab (a link to "#settings", Bootstrap's `nav-link`); 4.0 made the tab a
+  // button and added a sidebar link "Settings" to "../pages/settings.html", also a `nav-link`.
+  type Handed = { old: Descriptor; candidates: { descriptor: Descriptor; slot?: number; interactive: boolean }[] };
+  const handed = JSON.parse(readFileSync('test/fixtures/drift/handed/adminlte-profile-settings-tab.json', 'utf8')) as Handed & { recorded: Handed };
+  const sidebar = '/html/body/div[2]/aside/div[2]/nav/ul/li[10]/ul/li[2]/a';
+  const tab = '/html/body/div[2]/main/div[2]/div/div/div[2]/div/div[1]/ul/li[3]/button';
+  const rank = (h: Handed) => rankCandidates(h.old, h.candidates.map((c) => ({ ...c, ref: c.descriptor.xpath })));
+
+  it('the sidebar\u2019s "Settings" link kept the name, the classes every link wears and one word of the address: proposed at most', () => {
+    expect(handed.old.peers).toBeUndefined();
+    const ranked = rank(handed);
+    expect(ranked[0]!.ref).toBe(sidebar);
+    expect(ranked[0]!.score).toBe(RENAMED_AND_MOVED_AT_MOST);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).not.toBe('found');
+    expect(ranked.findIndex((r) => r.ref === tab)).toBeGreaterThan(0);
+    // Only the look and the destination exempted it: as before, a look its own, or the same
+    // destination, let it be acted on.
+    const cands = handed.candidates.map((c) => c.descriptor);
+    const alone = (old: Descriptor, list: Descriptor[]) => scoreDescribed(old, list.map((descriptor) => ({ descriptor })))[0]!.score;
+    const link = cands.find((d) => d.xpath === sidebar)!;
+    expect(scoreDescribed(handed.old, cands.map((descriptor) => ({ descriptor })))[0]!.commonLook).toBe(true);
+    expect(alone(handed.old, [link, ...cands.filter((d) => d !== link)])).toBe(RENAMED_AND_MOVED_AT_MOST);
+    const rest = cands.filter((d) => d !== link);
+    expect(alone({ ...handed.old, classes: ['profile-tab'] }, [{ ...link, classes: ['profile-tab'] }, ...rest])).toBeGreaterThanOrEqual(ACT_AT);
+    expect(alone({ ...handed.old, href: link.href }, [link, ...rest])).toBeGreaterThanOrEqual(ACT_AT);
+  });
+
+  it('with the record it was never acted on either', () => {
+    expect(handed.recorded.old.peers?.length).toBeGreaterThan(0);
+    const ranked = rank(handed.recorded);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).not.toBe('found');
+  });
+});
+
 describe('[RS-REPAIR-NOT-FOUND] a candidate placed as the twins stood, for an element that stood in no place', () => {
   // test/fixtures/drift/handed: the remembered descriptor and the 60 candidates of the release pair
   // material-dashboard 2.1.0 → 3.1.0, the sidebar's brand link "Creative Tim" (two twins on the old

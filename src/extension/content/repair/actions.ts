@@ -1,5 +1,6 @@
-// What an action element's name says it does (locator-repair.md §3, "another action"): the one
-// vocabulary of action words repair reads, over descriptors only (no DOM).
+// What an action element's name says it does (locator-repair.md §3, "another action"), and what a
+// text field's name says it holds ("another field"): the vocabularies repair reads, over
+// descriptors only (no DOM).
 import type { Descriptor } from '../../../sdk/protocol/descriptor.js';
 import { tagFamily } from './candidates.js';
 import { words } from './text.js';
@@ -79,14 +80,47 @@ export function isActionElement(d: Descriptor): boolean {
 /** What a descriptor's name says: its accessible name, else its text. */
 const nameOf = (d: Descriptor): string | undefined => d.name ?? d.text ?? d.ariaLabel;
 
+/**
+ * Words that make a text field the second entry of another field's value ("Retype password",
+ * "Password confirmation", "Confirm email"): the field and the one it repeats are two fields,
+ * however alike their names, types and places.
+ */
+export const AGAIN: readonly string[] = ['confirm', 'confirmation', 'retype', 're type', 'repeat', 'reenter', 're enter', 'again', 'verify'];
+const AGAIN_WORDS = new Set(AGAIN);
+
+/** The words of a name that say it repeats another field's value, as written; undefined when none do. */
+export function saysAgain(name: string | undefined): string | undefined {
+  const ws = words(name);
+  const raw = name?.match(/[\p{L}\p{N}]+/gu) ?? [];
+  for (let i = 0; i < ws.length; i++) {
+    if (i + 1 < ws.length && AGAIN_WORDS.has(`${ws[i]} ${ws[i + 1]}`)) return `${raw[i]}-${raw[i + 1]}`;
+    if (AGAIN_WORDS.has(ws[i]!)) return raw[i];
+  }
+  return undefined;
+}
+
+const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color', 'hidden']);
+const TEXT_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
+
+/** Whether a person types the element's value: a text input, a textarea, a text-entry role. */
+export function isTextField(d: Descriptor): boolean {
+  if (TEXT_ROLES.has(d.role ?? '') || d.tag === 'textarea') return true;
+  return d.tag === 'input' && !NOT_TEXT.has(d.type ?? 'text');
+}
+
 /** The candidate's name says another action than the remembered one's: what it says, and what was said. */
 export interface AnotherAction {
-  /** The words of the candidate's name that say the other action ("Reset"). */
+  /** The words of the candidate's name that say the other action ("Reset"); for a field, its whole name. */
   now: string;
   /** The words of the remembered name that said its action ("Save"), or its whole name when it said none. */
   was: string;
   /** Whether the remembered name said an action of its own (else the candidate's undoes something it never named). */
   wasAction: boolean;
+  /**
+   * Text fields (another field, not another action): the words that say one of the two repeats
+   * another field's value ("Retype"), and whether the remembered name said them.
+   */
+  again?: { words: string; remembered: boolean };
 }
 
 /**
@@ -98,7 +132,7 @@ export interface AnotherAction {
  * it says no other action.
  */
 export function anotherAction(old: Descriptor, cand: Descriptor): AnotherAction | undefined {
-  if (!isActionElement(old)) return undefined;
+  if (!isActionElement(old)) return anotherField(old, cand);
   const was = actionsSaid(nameOf(old));
   const had = new Set(was.map((s) => s.action));
   const gained = actionsSaid(nameOf(cand)).find((s) => !had.has(s.action) && (s.undoes || had.size > 0));
@@ -106,8 +140,27 @@ export function anotherAction(old: Descriptor, cand: Descriptor): AnotherAction 
   return { now: gained.words, was: was.length ? was.map((s) => s.words).join(', ') : (nameOf(old) ?? old.tag), wasAction: was.length > 0 };
 }
 
+/**
+ * Whether a text field's name says it repeats another field's value and the remembered field's
+ * did not, or the other way round (locator-repair.md §3, "another field"): "Password" for a removed
+ * "Retype password" is the field that one repeated, never it; "Confirm email" for a removed
+ * "Email" repeats it. Undefined when both or neither say so, or either is no text field.
+ */
+function anotherField(old: Descriptor, cand: Descriptor): AnotherAction | undefined {
+  if (!isTextField(old) || !isTextField(cand)) return undefined;
+  const was = saysAgain(nameOf(old));
+  const now = saysAgain(nameOf(cand));
+  if (!was === !now) return undefined;
+  return { now: nameOf(cand) ?? cand.tag, was: nameOf(old) ?? old.tag, wasAction: false, again: { words: (was ?? now)!, remembered: was !== undefined } };
+}
+
 /** The reason a candidate saying another action was not acted on, as the failure says it. */
 export function anotherActionReason(a: AnotherAction): string {
+  if (a.again) {
+    return a.again.remembered
+      ? `its name "${a.now}" does not say "${a.again.words}" as the remembered "${a.was}" did: it is the field that one repeated, another field`
+      : `its name "${a.now}" says "${a.again.words}": it repeats another field's value, which the remembered "${a.was}" did not`;
+  }
   return a.wasAction
     ? `its name now says "${a.now}", a different action than "${a.was}"`
     : `its name now says "${a.now}", an action the remembered "${a.was}" did not name`;

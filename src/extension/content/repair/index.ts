@@ -204,31 +204,49 @@ function iconOnlyElsewhere(old: Descriptor, sims: readonly FieldSim[]): boolean 
 
 /**
  * A link or button recorded without `record` (no `peers`, no `twins`) whose candidate kept its
- * name and nothing else: less than {@link KEPT_BELOW} of its place, no identifier, not its look
- * (classes, icon). An action's label says what it does, and the same action recurs for each
- * thing it acts on ("Learn More" under each card, "Delete" in each row): its label tells it
- * apart only where it was its own, and without the record nothing says it was. The old page's
- * three cards each had a "Learn More"; the new page's only one, in its header, is none of them.
- * Held under {@link ACT_AT} like a renamed and moved candidate: proposed, never acted on. With
- * `record`, `twins` says whether the label was its own, and the twin weights read it (§3).
+ * name and nothing else: less than {@link KEPT_BELOW} of its place, none of its identifiers (the
+ * same id, test id, name or destination, {@link SAME_TEXT}: "pages/settings.html" shares half its
+ * words with "#settings" and leads elsewhere), not its look (classes, icon; classes that
+ * {@link COMMON_LOOK} or more candidates keep too are the page's look for every link, not its own).
+ * An action's label says what it does, and the same action recurs for each thing it acts on
+ * ("Learn More" under each card, "Delete" in each row, "Settings" in a profile's tabs and in the
+ * sidebar): its label tells it apart only where it was its own, and without the record nothing
+ * says it was. The old page's three cards each had a "Learn More"; the new page's only one, in its
+ * header, is none of them. Held under {@link ACT_AT} like a renamed and moved candidate: proposed,
+ * never acted on. With `record`, `twins` says whether the label was its own, and the twin weights
+ * read it (§3).
  */
-function nameOnlyUnrecorded(old: Descriptor, sims: readonly FieldSim[], name: number | undefined, place: number | undefined): boolean {
+function nameOnlyUnrecorded(old: Descriptor, sims: readonly FieldSim[], name: number | undefined, place: number | undefined, commonLook: boolean): boolean {
   if (old.peers?.length || tagFamily(old.tag) !== 'action' || name === undefined || place === undefined || name < KEPT_BELOW || place >= KEPT_BELOW) return false;
-  if (keptIdentifier(sims, KEPT_BELOW)) return false;
-  return !sims.some(([f, s, p]) => p === 1 && s >= KEPT_BELOW && (f === 'classes' || f === 'icon'));
+  if (keptIdentifier(sims, SAME_TEXT)) return false;
+  return !sims.some(([f, s, p]) => p === 1 && s >= KEPT_BELOW && ((f === 'classes' && !commonLook) || f === 'icon'));
+}
+
+/** This many candidates keeping the remembered classes make them the page's look, not the element's. */
+const COMMON_LOOK = 3;
+
+/** Whether two candidates, neither nested in the other, both kept the remembered name. */
+function nameShared(cands: readonly Descriptor[], allSims: readonly (readonly FieldSim[])[]): boolean {
+  const named = cands.filter((_, i) => (namePlace(allSims[i]!).name ?? 0) >= SAME_TEXT);
+  return named.some((a, i) => named.some((b, j) => j > i && !nested(a, b)));
+}
+
+/** Whether {@link COMMON_LOOK} or more of the candidates keep the remembered element's classes. */
+function isCommonLook(allSims: readonly (readonly FieldSim[])[]): boolean {
+  return allSims.filter((sims) => sims.some(([f, s, p]) => f === 'classes' && p === 1 && s >= KEPT_BELOW)).length >= COMMON_LOOK;
 }
 
 /**
  * The score once calibrated to mean the same on every page (§3): place only; another action;
  * renamed and moved; placed like its twins; an icon elsewhere; a name only.
  */
-function absolute(old: Descriptor, score: number, identity: number, sims: readonly FieldSim[], action: AnotherAction | undefined): number {
+function absolute(old: Descriptor, score: number, identity: number, sims: readonly FieldSim[], action: AnotherAction | undefined, commonLook: boolean): number {
   const s = score * placeFactor(identity);
   // A button whose name now says another action ("Save settings" → "Reset settings") is another
   // button, however much else it kept: proposed with the words that differ, never acted on.
   if (action || placedLikeItsTwins(old, sims) || iconOnlyElsewhere(old, sims)) return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
   const { name, place } = namePlace(sims);
-  if (nameOnlyUnrecorded(old, sims, name, place)) return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
+  if (nameOnlyUnrecorded(old, sims, name, place, commonLook)) return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
   if (name === undefined || place === undefined || name >= KEPT_BELOW || place >= KEPT_BELOW) return s;
   if (old.peers?.length && keptIdentifier(sims, KEPT_BELOW)) return s;
   return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
@@ -245,17 +263,22 @@ const asScored = (d: Described): Descriptor => (d.sharedId && d.descriptor.id ? 
  * The score of each described candidate against the remembered descriptor, in their order: the
  * part of repair that needs no page (the benchmark's replay calls it with a dump's descriptors).
  */
-export function scoreDescribed(old: Descriptor, described: readonly Described[], opts: RepairOptions = {}): { score: number; sims: FieldSim[]; identity: number; action: AnotherAction | undefined }[] {
+export function scoreDescribed(
+  old: Descriptor,
+  described: readonly Described[],
+  opts: RepairOptions = {},
+): { score: number; sims: FieldSim[]; identity: number; action: AnotherAction | undefined; commonLook: boolean }[] {
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
   const own = described.map(asScored);
   const rare = rarity(own);
   const allSims = described.map(({ slot }, i) => fieldSims(old, own[i]!, W.tagFamily, rare, slot));
   const contrast = contrastOf(allSims, W);
+  const commonLook = isCommonLook(allSims) && nameShared(own, allSims);
   return described.map((_, i) => {
     const sims = allSims[i]!;
     const identity = identityOf(old, own[i]!, W);
     const action = anotherAction(old, own[i]!);
-    return { score: absolute(old, combine(sims, W, contrast), identity, sims, action), sims, identity, action };
+    return { score: absolute(old, combine(sims, W, contrast), identity, sims, action, commonLook), sims, identity, action, commonLook };
   });
 }
 
@@ -268,7 +291,7 @@ export function scoreDescribed(old: Descriptor, described: readonly Described[],
  * could only be proposed, and a second look must not make a proposal an act. Returns the
  * candidates sorted again.
  */
-export function contrastClose<T extends { score: number; sims: FieldSim[]; identity?: number; action?: AnotherAction | undefined }>(old: Descriptor, ranked: readonly T[], weights: Weights = WEIGHTS): T[] {
+export function contrastClose<T extends { score: number; sims: FieldSim[]; identity?: number; action?: AnotherAction | undefined; commonLook?: boolean }>(old: Descriptor, ranked: readonly T[], weights: Weights = WEIGHTS): T[] {
   const best = ranked[0];
   if (!best || best.score < ACT_AT) return [...ranked];
   const close = ranked.filter((r) => best.score - r.score <= GAP);
@@ -276,7 +299,7 @@ export function contrastClose<T extends { score: number; sims: FieldSim[]; ident
   const W = weightsFor(old, weights);
   const contrast = contrastOf(close.map((r) => r.sims), W, { ...W.contrast, top: close.length });
   const again = new Set<T>(close);
-  return ranked.map((r) => (again.has(r) ? { ...r, score: absolute(old, combine(r.sims, W, contrast), r.identity ?? 1, r.sims, r.action) } : r)).sort((a, b) => b.score - a.score);
+  return ranked.map((r) => (again.has(r) ? { ...r, score: absolute(old, combine(r.sims, W, contrast), r.identity ?? 1, r.sims, r.action, r.commonLook === true) } : r)).sort((a, b) => b.score - a.score);
 }
 
 /**
