@@ -194,17 +194,20 @@ for (const p of ['index.html', 'examples/landing-page.html', 'examples/profile-p
   PAIRS.push(['material-kit@2.0.2', 'material-kit@2.0.4', p, p]);
 }
 
+/** One-page themes: [package, old release, new release, old page]; the new page is `dist/index.html`. */
+function onePagers(list: readonly (readonly [name: string, a: string, b: string, page: string])[]): void {
+  for (const [name, a, b, page] of list) PAIRS.push([`${name}@${a}`, `${name}@${b}`, page, 'dist/index.html']);
+}
+
 // Batch 4. Five more one-page Start Bootstrap themes across a major (Bootstrap 4 → 5, most
 // rebuilt from scratch) and Modern Business's multi-page site (4.2 → 5: pages merged and renamed).
-for (const [name, a, b, page] of [
+onePagers([
   ['startbootstrap-new-age', '5.0.9', '6.0.7', 'index.html'],
   ['startbootstrap-stylish-portfolio', '5.0.9', '6.0.6', 'index.html'],
   ['startbootstrap-one-page-wonder', '5.1.0', '6.0.6', 'dist/index.html'],
   ['startbootstrap-coming-soon', '5.1.0', '6.0.7', 'dist/index.html'],
   ['startbootstrap-scrolling-nav', '4.3.0', '5.0.6', 'dist/index.html'],
-] as const) {
-  PAIRS.push([`${name}@${a}`, `${name}@${b}`, page, 'dist/index.html']);
-}
+]);
 for (const [a, b] of [
   ['index.html', 'dist/index.html'],
   ['about.html', 'dist/about.html'],
@@ -237,16 +240,14 @@ for (const [a, b] of [
 for (const p of ['index.html', 'about.html', 'products.html', 'store.html']) {
   PAIRS.push(['startbootstrap-business-casual@5.0.7', 'startbootstrap-business-casual@7.0.9', p, `dist/${p}`]);
 }
-for (const [name, a, b, page] of [
+onePagers([
   ['startbootstrap-small-business', '4.3.0', '5.0.6', 'dist/index.html'],
   ['startbootstrap-shop-homepage', '4.3.0', '5.0.6', 'dist/index.html'],
   ['startbootstrap-blog-home', '4.2.1', '5.0.9', 'index.html'],
   ['startbootstrap-heroic-features', '4.3.0', '5.0.6', 'dist/index.html'],
   ['startbootstrap-shop-item', '4.3.0', '5.0.6', 'dist/index.html'],
   ['startbootstrap-business-frontpage', '4.2.2', '5.0.9', 'index.html'],
-] as const) {
-  PAIRS.push([`${name}@${a}`, `${name}@${b}`, page, 'dist/index.html']);
-}
+]);
 
 export interface Label {
   /** `pkg@old -> pkg@new :: page` */
