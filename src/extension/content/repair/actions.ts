@@ -53,21 +53,29 @@ export interface Said {
   words: string;
 }
 
-/** The actions a name says, in its order (a two-word phrase before its first word alone). */
-export function actionsSaid(name: string | undefined): Said[] {
+/**
+ * The words and two-word phrases of a name that `lookup` knows, in its order (a two-word phrase
+ * before its first word alone), each with its words as written: the same runs of letters and
+ * digits, case kept, for the message.
+ */
+function phrasesIn<T>(name: string | undefined, lookup: (key: string) => T | undefined): { hit: T; raw: string[] }[] {
   if (!name) return [];
   const ws = words(name);
-  // The words as written, for the message: the same runs of letters and digits, case kept.
   const raw = name.match(/[\p{L}\p{N}]+/gu) ?? [];
-  const out: Said[] = [];
+  const out: { hit: T; raw: string[] }[] = [];
   for (let i = 0; i < ws.length; i++) {
-    const two = i + 1 < ws.length ? BY_WORDS.get(`${ws[i]} ${ws[i + 1]}`) : undefined;
-    const hit = two ?? BY_WORDS.get(ws[i]!);
-    if (!hit) continue;
-    out.push({ ...hit, words: two ? `${raw[i]} ${raw[i + 1]}` : raw[i]! });
-    if (two) i++;
+    const two = i + 1 < ws.length ? lookup(`${ws[i]} ${ws[i + 1]}`) : undefined;
+    const hit = two ?? lookup(ws[i]!);
+    if (hit === undefined) continue;
+    out.push({ hit, raw: two !== undefined ? [raw[i]!, raw[i + 1]!] : [raw[i]!] });
+    if (two !== undefined) i++;
   }
   return out;
+}
+
+/** The actions a name says, in its order (a two-word phrase before its first word alone). */
+export function actionsSaid(name: string | undefined): Said[] {
+  return phrasesIn(name, (k) => BY_WORDS.get(k)).map(({ hit, raw }) => ({ ...hit, words: raw.join(' ') }));
 }
 
 const ACTION_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'switch']);
@@ -90,22 +98,14 @@ const AGAIN_WORDS = new Set(AGAIN);
 
 /** The words of a name that say it repeats another field's value, as written; undefined when none do. */
 export function saysAgain(name: string | undefined): string | undefined {
-  const ws = words(name);
-  const raw = name?.match(/[\p{L}\p{N}]+/gu) ?? [];
-  for (let i = 0; i < ws.length; i++) {
-    if (i + 1 < ws.length && AGAIN_WORDS.has(`${ws[i]} ${ws[i + 1]}`)) return `${raw[i]}-${raw[i + 1]}`;
-    if (AGAIN_WORDS.has(ws[i]!)) return raw[i];
-  }
-  return undefined;
+  return phrasesIn(name, (k) => (AGAIN_WORDS.has(k) ? true : undefined))[0]?.raw.join('-');
 }
 
-const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color', 'hidden']);
 const TEXT_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
 
-/** Whether a person types the element's value: a text input, a textarea, a text-entry role. */
+/** Whether a person types the element's value: its role (dom/aria.ts, which reads input types) is a text-entry one. */
 export function isTextField(d: Descriptor): boolean {
-  if (TEXT_ROLES.has(d.role ?? '') || d.tag === 'textarea') return true;
-  return d.tag === 'input' && !NOT_TEXT.has(d.type ?? 'text');
+  return TEXT_ROLES.has(d.role ?? '');
 }
 
 /** The candidate's name says another action than the remembered one's: what it says, and what was said. */

@@ -207,7 +207,8 @@ function iconOnlyElsewhere(old: Descriptor, sims: readonly FieldSim[]): boolean 
  * name and nothing else: less than {@link KEPT_BELOW} of its place, none of its identifiers (the
  * same id, test id, name or destination, {@link SAME_TEXT}: "pages/settings.html" shares half its
  * words with "#settings" and leads elsewhere), not its look (classes, icon; classes that
- * {@link COMMON_LOOK} or more candidates keep too are the page's look for every link, not its own).
+ * {@link COMMON_LOOK} or more candidates keep too, while another element kept the name as well,
+ * are the page's look for every link, not its own: `commonLook`).
  * An action's label says what it does, and the same action recurs for each thing it acts on
  * ("Learn More" under each card, "Delete" in each row, "Settings" in a profile's tabs and in the
  * sidebar): its label tells it apart only where it was its own, and without the record nothing
@@ -273,7 +274,8 @@ export function scoreDescribed(
   const rare = rarity(own);
   const allSims = described.map(({ slot }, i) => fieldSims(old, own[i]!, W.tagFamily, rare, slot));
   const contrast = contrastOf(allSims, W);
-  const commonLook = isCommonLook(allSims) && nameShared(own, allSims);
+  // Read only where the name-only rule can use it: a link or button recorded without `record`.
+  const commonLook = !old.peers?.length && tagFamily(old.tag) === 'action' && isCommonLook(allSims) && nameShared(own, allSims);
   return described.map((_, i) => {
     const sims = allSims[i]!;
     const identity = identityOf(old, own[i]!, W);
