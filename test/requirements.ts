@@ -250,6 +250,7 @@ export const REQUIREMENTS = {
   'DLG-ARMED-UNUSED': 'a script step after a dialog step that opened no dialog warns that the armed answer stays armed for the next dialog',
   'PROFILE-KEPT': 'a script stopped by a signal on a profile it named ends its Chrome cleanly: the profile keeps what the run wrote (cookies), and a launch right after takes it',
   'PROFILE-IN-USE': 'a profile a live Chrome holds is refused naming its pid; a Chrome that exited and is not yet reaped (a zombie) holds none',
+  'CLOSE-GROUP-GONE': 'close() removes the temp profile once Chrome\u2019s process group has ended; members that exited and wait to be reaped (zombies) have ended, whoever reaps them and however late',
   'SCRIPT-ENV': 'a step script\u2019s ${NAME} is read from the environment at run time (a missing one refused before launch, at its line); the report says ${NAME}, never the value',
   'NET-FAVICON': 'Chrome\u2019s own /favicon.ico fetch is no failed request of the page: a step, the report and aite mcp never list it (session.network logs it)',
   'NET-FAILED-STEP': 'session.network keeps the run\u2019s requests (url, method, status, type, ms, failed); a failed step lists the failed requests of that step',

@@ -1,6 +1,7 @@
-import { readFileSync, readlinkSync } from 'node:fs';
+import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { hasExited, procState } from './processGroup.js';
 
 /**
  * What Chrome's process singleton leaves in a user data dir: `SingletonLock` links to
@@ -44,14 +45,8 @@ export async function profileOwnerAfter(userDataDir: string, waitMs: number): Pr
  * Chrome takes its lock as stale. Linux says so in /proc; elsewhere it is taken as alive.
  */
 function exited(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // "pid (comm) S ...": the state follows the last ')', as comm may hold spaces and parentheses.
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state === 'Z' || state === 'X';
-  } catch {
-    return false;
-  }
+  const proc = procState(pid);
+  return proc !== undefined && hasExited(proc.state);
 }
 
 /** Chrome's own temp dir for this profile's singleton socket, if its link is there. */

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 // The processes aite starts (Chrome, the config's web server) each lead a process group of their
 // own, so what they start in turn is stopped with them: these are the ways a group is ended.
 
@@ -48,9 +49,55 @@ export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
+/**
+ * Whether a process of the group `pid` leads still runs. A member that has exited but is not yet
+ * reaped (a zombie) still answers `kill(-pid, 0)`, and one whose parent is gone waits for the
+ * machine's first process to reap it: a container's init may take a second or more, and a
+ * container whose first process is a program that never reaps leaves it for ever. A zombie writes
+ * nothing and holds nothing, so where Linux says (/proc) a group of zombies is gone; elsewhere,
+ * or when /proc shows none of the group, `kill` is believed.
+ */
+export function groupLives(pid: number): boolean {
+  if (!signalGroup(pid, 0)) return false;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true;
+  }
+  let seen = false;
+  for (const entry of entries) {
+    const c = entry.charCodeAt(0);
+    if (c < 48 || c > 57) continue;
+    const proc = procState(Number(entry));
+    if (proc?.group !== pid) continue;
+    if (!hasExited(proc.state)) return true;
+    seen = true;
+  }
+  return !seen;
+}
+
+/**
+ * A process's state letter (`R`, `S`, `Z` …) and process group as Linux's /proc tells them;
+ * undefined without /proc or once the process is gone.
+ */
+export function procState(pid: number): { state: string; group: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) S ppid pgrp …": the fields follow the last ')', as comm may hold spaces and parentheses.
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return state && group ? { state, group: Number(group) } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A state of a process that has exited: a zombie not yet reaped (`Z`), or one being reaped (`X`). */
+export const hasExited = (state: string): boolean => state === 'Z' || state === 'X';
+
 async function groupGone(pid: number, deadlineMs: number): Promise<boolean> {
   const end = Date.now() + deadlineMs;
-  while (signalGroup(pid, 0)) {
+  while (groupLives(pid)) {
     if (Date.now() >= end) return false;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
