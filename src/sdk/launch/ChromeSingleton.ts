@@ -1,7 +1,7 @@
 import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { hasExited, procState } from './processGroup.js';
+import { processLives } from './processState.js';
 
 /**
  * What Chrome's process singleton leaves in a user data dir: `SingletonLock` links to
@@ -16,13 +16,8 @@ export function profileOwner(userDataDir: string): number | undefined {
   const match = target ? /^(.*)-(\d+)$/.exec(target) : null;
   if (!match || match[1] !== hostname()) return undefined;
   const pid = Number(match[2]);
-  try {
-    process.kill(pid, 0);
-    return exited(pid) ? undefined : pid;
-  } catch (error) {
-    // EPERM: alive, but another user's.
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
-  }
+  // A zombie (exited, not yet reaped) holds no profile: Chrome takes its lock as stale.
+  return processLives(pid) ? pid : undefined;
 }
 
 /**
@@ -37,16 +32,6 @@ export async function profileOwnerAfter(userDataDir: string, waitMs: number): Pr
     if (owner === undefined || Date.now() >= end) return owner;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-/**
- * A process that has exited but is not yet reaped (a zombie: a script that died took its Chrome
- * down, and nobody has waited for it yet) still answers `kill(pid, 0)`; it holds no profile, and
- * Chrome takes its lock as stale. Linux says so in /proc; elsewhere it is taken as alive.
- */
-function exited(pid: number): boolean {
-  const proc = procState(pid);
-  return proc !== undefined && hasExited(proc.state);
 }
 
 /** Chrome's own temp dir for this profile's singleton socket, if its link is there. */

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { hasExited, procState } from './processState.js';
 // The processes aite starts (Chrome, the config's web server) each lead a process group of their
 // own, so what they start in turn is stopped with them: these are the ways a group is ended.
 
@@ -76,24 +77,6 @@ export function groupLives(pid: number): boolean {
   }
   return !seen;
 }
-
-/**
- * A process's state letter (`R`, `S`, `Z` …) and process group as Linux's /proc tells them;
- * undefined without /proc or once the process is gone.
- */
-export function procState(pid: number): { state: string; group: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // "pid (comm) S ppid pgrp …": the fields follow the last ')', as comm may hold spaces and parentheses.
-    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return state && group ? { state, group: Number(group) } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A state of a process that has exited: a zombie not yet reaped (`Z`), or one being reaped (`X`). */
-export const hasExited = (state: string): boolean => state === 'Z' || state === 'X';
 
 async function groupGone(pid: number, deadlineMs: number): Promise<boolean> {
   const end = Date.now() + deadlineMs;

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { AiteError } from '../errors/AiteError.js';
+import { processLives } from '../launch/processState.js';
 
 /** What a holder writes into the mutex file, so another process can tell whether it is alive. */
 interface Holder {
@@ -106,21 +107,11 @@ async function readHolder(path: string): Promise<{ text: string; holder: Holder 
 
 async function isStale(path: string, seen: { holder: Holder | undefined }, staleMs: number): Promise<boolean> {
   const { holder } = seen;
-  if (holder && holder.host === hostname() && !processAlive(holder.pid)) return true;
+  if (holder && holder.host === hostname() && !processLives(holder.pid)) return true;
   try {
     return Date.now() - (await stat(path)).mtimeMs > staleMs;
   } catch {
     return false;
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, and belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,16 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processLives } from '../../../src/sdk/launch/processState.js';
 
 /** Running, not a zombie waiting for a parent that is gone to reap it. */
-export function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
+export const alive = processLives;
 
 /** The profile folder a Chrome command line names (`--user-data-dir=`), if it names one. */
 export function profileDirOf(args: readonly string[]): string | undefined {

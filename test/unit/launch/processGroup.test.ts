@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { groupLives, procState, signalGroup } from '../../../src/sdk/launch/processGroup.js';
+import { groupLives, signalGroup } from '../../../src/sdk/launch/processGroup.js';
+import { procState, processLives } from '../../../src/sdk/launch/processState.js';
 
 let leader: ChildProcess | undefined;
 afterEach(() => void leader?.kill('SIGKILL'));
@@ -18,10 +19,12 @@ describe('a process group ends', () => {
     await expect.poll(() => procState(pid)?.state, { timeout: 5_000 }).toBe('S');
     expect(procState(pid)?.group).toBe(pid);
     expect(groupLives(pid)).toBe(true);
+    expect(processLives(pid)).toBe(true);
     process.kill(pid, 'SIGKILL');
     untilZombie(pid);
     expect(signalGroup(pid, 0)).toBe(true);
     expect(groupLives(pid)).toBe(false);
+    expect(processLives(pid)).toBe(false);
     // Once reaped it is gone to kill() too.
     await expect.poll(() => signalGroup(pid, 0), { timeout: 5_000 }).toBe(false);
     expect(groupLives(pid)).toBe(false);
