@@ -181,8 +181,7 @@ const SAME_TEXT = 0.95;
  */
 function placedLikeItsTwins(old: Descriptor, sims: readonly FieldSim[]): boolean {
   if (!old.twinPlaces?.length || old.context?.row || old.context?.heading) return false;
-  const text = sims.find(([f]) => f === 'text');
-  if (!text || text[2] !== 1 || text[1] < SAME_TEXT) return false;
+  if (!keptText(sims)) return false;
   return sims.some(([f, , p]) => (f === 'row' || f === 'heading') && p === 3);
 }
 
@@ -403,14 +402,45 @@ export function byRenamedGroup<T extends Candidate & Scored>(old: Descriptor, ra
 
 /**
  * The handed candidates scored against the remembered descriptor, best first: rarity and contrast
- * over them, wrappers merged, the second look at close candidates, and twins told apart by their
- * order (§2, §3).
+ * over them, wrappers merged, the second look at close candidates, twins told apart by their
+ * order, and close candidates told apart by the remembered text (§2, §3).
  */
 export function rankCandidates<T extends Candidate>(old: Descriptor, all: readonly T[], opts: RepairOptions = {}): (T & Scored)[] {
   const cands = opts.role ? all.filter((c) => c.descriptor.role === opts.role) : all;
   const scored = scoreDescribed(old, cands, opts);
   const ranked = cands.map((c, i) => ({ ...c, ...scored[i]! })).sort((a, b) => b.score - a.score);
-  return byRememberedPlace(old, byRenamedGroup(old, byTwinOrder(old, contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights)), opts));
+  return byOwnText(old, byRememberedPlace(old, byRenamedGroup(old, byTwinOrder(old, contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights)), opts)));
+}
+
+/**
+ * The remembered text decides between close candidates (locator-repair.md §3). When the best
+ * scores at least {@link ACT_AT} and kept the remembered text as it was (at least
+ * {@link SAME_TEXT}), and every other candidate within {@link GAP} of it changed its text, those
+ * share its look and place but not what it was called: each is held at {@link GAP} under the best,
+ * so the best is acted on. AdminLTE's tables page has "Striped Full Width Table" beside "Simple
+ * Full Width Table", cards of one look in one grid; the first, unchanged, read 1.00 and the second
+ * 0.89 against it. Not when a rival holds the remembered place ({@link holdsPlace}) and the best
+ * does not: the element may have been renamed where it stood, and the best be another with the
+ * old name (`byRememberedPlace` reads the same). Two candidates that both kept the text, or one
+ * nested in the other, are left to the rules above.
+ */
+export function byOwnText<T extends Scored>(old: Descriptor, ranked: readonly T[]): T[] {
+  const best = ranked[0];
+  if (!best || best.score < ACT_AT || !old.text || !keptText(best.sims)) return [...ranked];
+  const close = ranked.filter((r) => r !== best && best.score - r.score <= GAP);
+  if (close.length === 0 || close.some((r) => keptText(r.sims) || nested(r.descriptor, best.descriptor))) return [...ranked];
+  if (!holdsPlace(best.sims) && close.some((r) => holdsPlace(r.sims))) return [...ranked];
+  const under = best.score - GAP - HELD_UNDER;
+  return ranked.map((r) => (close.includes(r) ? { ...r, score: Math.min(r.score, under) } : r)).sort((a, b) => b.score - a.score);
+}
+
+/** How far under the best's {@link GAP} a rival `byOwnText` holds is put: out of the gap, whatever the rounding. */
+const HELD_UNDER = 0.001;
+
+/** Whether a candidate kept the remembered text as it was ({@link SAME_TEXT}). */
+function keptText(sims: readonly FieldSim[]): boolean {
+  const text = sims.find(([f]) => f === 'text');
+  return text !== undefined && text[2] === 1 && text[1] >= SAME_TEXT;
 }
 
 /**
