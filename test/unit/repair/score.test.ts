@@ -4,7 +4,7 @@ import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
 import { combine, type FieldSim, fieldSims, keptIdentifier, namePlace, rarity, score, slotSim, weightsFor } from '../../../src/extension/content/repair/score.js';
 import { describeChanges } from '../../../src/extension/content/repair/changes.js';
 import { WEIGHTS } from '../../../src/extension/content/repair/weights.js';
-import { ACT_AT, DRIFTED_AT, GAP, KEPT_BELOW, RENAMED_AND_MOVED_AT_MOST, answerKind, byOwnText, byRenamedGroup, checkExactMatch, contrastClose, rankCandidates, scoreDescribed } from '../../../src/extension/content/repair/index.js';
+import { ACT_AT, DRIFTED_AT, GAP, KEPT_BELOW, RENAMED_AND_MOVED_AT_MOST, answerKind, byOwnName, byRenamedGroup, checkExactMatch, contrastClose, rankCandidates, scoreDescribed } from '../../../src/extension/content/repair/index.js';
 
 const send: Descriptor = {
   v: 1,
@@ -694,7 +694,7 @@ describe('[RS-TWIN-ORDER] a twin group renamed together (locator-repair.md §3)'
   });
 });
 
-describe('[RS-REPAIR, RS-REPAIR-AMBIGUOUS] the remembered text tells close candidates apart', () => {
+describe('[RS-REPAIR, RS-REPAIR-AMBIGUOUS] what names the remembered element tells close candidates apart', () => {
   // test/fixtures/drift/handed: AdminLTE 3.0.0 → 3.2.0's tables page, as repair was handed it for
   // the card title "Striped Full Width Table" (unchanged; its card's selector broke), recorded
   // without and with `record`. "Simple Full Width Table" titles the card beside it, in the same look.
@@ -723,22 +723,37 @@ describe('[RS-REPAIR, RS-REPAIR-AMBIGUOUS] the remembered text tells close candi
     expect(kind(ranked)).toBe('found');
   });
 
+  it('a tab beside its twin in a second tab box: the one that kept the remembered destination is acted on, without the record and with it', () => {
+    // gentelella 1.3 → 1.4: "Messages" of the right-floated tab box (`#messages-r`) and of the left one (`#messages`).
+    const tabs = JSON.parse(readFileSync('test/fixtures/drift/handed/gentelella-float-right-tab.json', 'utf8')) as Handed & { recorded: Handed };
+    expect(tabs.old.href).toBe('#messages-r');
+    for (const h of [tabs, tabs.recorded]) {
+      const ranked = rank(h);
+      expect(ranked[0]!.descriptor.href).toBe('#messages-r');
+      expect(kind(ranked)).toBe('found');
+    }
+    // Without the destination the two say the same: still ambiguous.
+    const withoutHref = (d: Descriptor): Descriptor => ({ ...d, href: undefined });
+    const blind = rankCandidates(withoutHref(tabs.old), tabs.candidates.map((c) => ({ ...c, descriptor: withoutHref(c.descriptor), ref: c.descriptor.xpath })));
+    expect(kind(blind)).toBe('ambiguous');
+  });
+
   it('two close candidates that both kept the text, or a best below the act threshold, are left as they were', () => {
     const twin = { ...handed.old, xpath: '/html/body/div/div/section[2]/div/div[3]/div/div/h3', near: 'Striped Full Width Table # Name Email' };
     const both = rankCandidates(handed.old, [handed.old, twin, ...handed.candidates.map((c) => c.descriptor)].map((descriptor) => ({ ref: descriptor.xpath, descriptor })));
     expect(kind(both)).toBe('ambiguous');
     const lowered = rank(handed).map((r) => ({ ...r, score: r.score * 0.8 }));
-    expect(byOwnText(handed.old, lowered)).toEqual(lowered);
+    expect(byOwnName(handed.old, lowered)).toEqual(lowered);
   });
 
   it('a rival standing in the remembered place, where the best does not, keeps the answer ambiguous: the element may have been renamed where it stood', () => {
     const save: Descriptor = { v: 1, tag: 'button', role: 'button', text: 'Save settings', name: 'Save settings', xpath: '/html/body/form/button[1]', peers: ['theme', 'cancel'] };
     const elsewhere = { ref: 'footer', descriptor: { ...save, xpath: '/html/body/footer/button' }, score: 0.9, sims: [['text', 1, 1], ['pos', 0.4, 1], ['slot', 0, 1]] as FieldSim[] };
     const inPlace = { ref: 'form', descriptor: { ...save, text: 'Save all settings', name: 'Save all settings' }, score: 0.8, sims: [['text', 0.51, 1], ['pos', 1, 1], ['slot', 1, 1]] as FieldSim[] };
-    expect(byOwnText(save, [elsewhere, inPlace])).toEqual([elsewhere, inPlace]);
+    expect(byOwnName(save, [elsewhere, inPlace])).toEqual([elsewhere, inPlace]);
     // Out of its place too, the rival is held a gap under the best.
     const moved = { ...inPlace, sims: [['text', 0.51, 1], ['pos', 0.4, 1], ['slot', 0, 1]] as FieldSim[] };
-    const held = byOwnText(save, [elsewhere, moved]);
+    const held = byOwnName(save, [elsewhere, moved]);
     expect(answerKind(held[0]!.score, held[1]!.score)).toBe('found');
     expect(held[0]!.ref).toBe('footer');
   });

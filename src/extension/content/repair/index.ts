@@ -4,7 +4,7 @@
 // benchmark's replay and fitter measure exactly what production answers.
 import { type Descriptor, withoutHandle } from '../../../sdk/protocol/index.js';
 import { describeChanges } from './changes.js';
-import { type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, keptIdentifier, knownByIconOnly, namePlace, ownContext, rarity, slotSim, weightsFor } from './score.js';
+import { type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, IDENTIFIERS, keptIdentifier, knownByIconOnly, namePlace, ownContext, rarity, slotSim, weightsFor } from './score.js';
 import { inTwinPlace, isPeer, tagFamily } from './candidates.js';
 import { type AnotherAction, anotherAction } from './actions.js';
 import { fold } from '../dom/text.js';
@@ -409,32 +409,38 @@ export function rankCandidates<T extends Candidate>(old: Descriptor, all: readon
   const cands = opts.role ? all.filter((c) => c.descriptor.role === opts.role) : all;
   const scored = scoreDescribed(old, cands, opts);
   const ranked = cands.map((c, i) => ({ ...c, ...scored[i]! })).sort((a, b) => b.score - a.score);
-  return byOwnText(old, byRememberedPlace(old, byRenamedGroup(old, byTwinOrder(old, contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights)), opts)));
+  return byOwnName(old, byRememberedPlace(old, byRenamedGroup(old, byTwinOrder(old, contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights)), opts)));
 }
 
 /**
- * The remembered text decides between close candidates (locator-repair.md §3). When the best
- * scores at least {@link ACT_AT} and kept the remembered text as it was (at least
- * {@link SAME_TEXT}), and every other candidate within {@link GAP} of it changed its text, those
- * share its look and place but not what it was called: each is held at {@link GAP} under the best,
- * so the best is acted on. AdminLTE's tables page has "Striped Full Width Table" beside "Simple
- * Full Width Table", cards of one look in one grid; the first, unchanged, read 1.00 and the second
- * 0.89 against it. Not when a rival holds the remembered place ({@link holdsPlace}) and the best
- * does not: the element may have been renamed where it stood, and the best be another with the
- * old name (`byRememberedPlace` reads the same). Two candidates that both kept the text, or one
- * nested in the other, are left to the rules above.
+ * What names the remembered element tells close candidates apart (locator-repair.md §3): its
+ * text, and each identifier (`id`, `testid`, `nameAttr`, `href`) the best kept. When the best
+ * scores at least {@link ACT_AT} and kept them as they were (at least {@link SAME_TEXT}), and
+ * every other candidate within {@link GAP} of it lost one of them, those share its look and place
+ * but not what it was called or where it led: each is held at {@link GAP} under the best, so the
+ * best is acted on. AdminLTE's tables page has "Striped Full Width Table" beside "Simple Full Width
+ * Table", card titles of one look in one grid; the first, unchanged, read 1.00 and the second 0.89
+ * against it. gentelella's two tab boxes both have a "Messages" tab; the right box's leads to
+ * `#messages-r`, the left's to `#messages`. An element without text needs an identifier kept. Not
+ * when a rival holds the remembered place ({@link holdsPlace}) and the best does not: the element
+ * may have been renamed where it stood, and the best be another with the old name
+ * (`byRememberedPlace` reads the same). Two candidates that both kept all of it, or one nested in
+ * the other, are left to the rules above.
  */
-export function byOwnText<T extends Scored>(old: Descriptor, ranked: readonly T[]): T[] {
+export function byOwnName<T extends Scored>(old: Descriptor, ranked: readonly T[]): T[] {
   const best = ranked[0];
-  if (!best || best.score < ACT_AT || !old.text || !keptText(best.sims)) return [...ranked];
+  if (!best || best.score < ACT_AT || (old.text && !keptText(best.sims))) return [...ranked];
+  const ids = best.sims.filter(([f, s, p]) => IDENTIFIERS.includes(f) && p === 1 && s >= SAME_TEXT).map(([f]) => f);
+  if (!old.text && ids.length === 0) return [...ranked];
+  const keptNames = (sims: readonly FieldSim[]): boolean => (!old.text || keptText(sims)) && ids.every((f) => sims.some(([g, s, p]) => g === f && p === 1 && s >= SAME_TEXT));
   const close = ranked.filter((r) => r !== best && best.score - r.score <= GAP);
-  if (close.length === 0 || close.some((r) => keptText(r.sims) || nested(r.descriptor, best.descriptor))) return [...ranked];
+  if (close.length === 0 || close.some((r) => keptNames(r.sims) || nested(r.descriptor, best.descriptor))) return [...ranked];
   if (!holdsPlace(best.sims) && close.some((r) => holdsPlace(r.sims))) return [...ranked];
   const under = best.score - GAP - HELD_UNDER;
   return ranked.map((r) => (close.includes(r) ? { ...r, score: Math.min(r.score, under) } : r)).sort((a, b) => b.score - a.score);
 }
 
-/** How far under the best's {@link GAP} a rival `byOwnText` holds is put: out of the gap, whatever the rounding. */
+/** How far under the best's {@link GAP} a rival `byOwnName` holds is put: out of the gap, whatever the rounding. */
 const HELD_UNDER = 0.001;
 
 /** Whether a candidate kept the remembered text as it was ({@link SAME_TEXT}). */

@@ -358,7 +358,7 @@ export function namePlace(sims: readonly FieldSim[]): { name: number | undefined
 }
 
 /** What names one element rather than a kind of element: its identifiers and where it leads. */
-const IDENTIFIERS: readonly Field[] = ['id', 'testid', 'nameAttr', 'href'];
+export const IDENTIFIERS: readonly Field[] = ['id', 'testid', 'nameAttr', 'href'];
 
 /** Whether the candidate kept one of the remembered element's identifiers (similarity at least `at`). */
 export function keptIdentifier(sims: readonly FieldSim[], at: number): boolean {
