@@ -4,7 +4,7 @@
 // benchmark's replay and fitter measure exactly what production answers.
 import { type Descriptor, withoutHandle } from '../../../sdk/protocol/index.js';
 import { describeChanges } from './changes.js';
-import { type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, IDENTIFIERS, keptIdentifier, knownByIconOnly, namePlace, ownContext, rarity, slotSim, weightsFor } from './score.js';
+import { type Field, type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, IDENTIFIERS, keptIdentifier, knownByIconOnly, namePlace, ownContext, rarity, slotSim, weightsFor } from './score.js';
 import { inTwinPlace, isPeer, tagFamily } from './candidates.js';
 import { type AnotherAction, anotherAction } from './actions.js';
 import { fold } from '../dom/text.js';
@@ -430,9 +430,9 @@ export function rankCandidates<T extends Candidate>(old: Descriptor, all: readon
 export function byOwnName<T extends Scored>(old: Descriptor, ranked: readonly T[]): T[] {
   const best = ranked[0];
   if (!best || best.score < ACT_AT || (old.text && !keptText(best.sims))) return [...ranked];
-  const ids = best.sims.filter(([f, s, p]) => IDENTIFIERS.includes(f) && p === 1 && s >= SAME_TEXT).map(([f]) => f);
+  const ids = IDENTIFIERS.filter((f) => keptField(best.sims, f));
   if (!old.text && ids.length === 0) return [...ranked];
-  const keptNames = (sims: readonly FieldSim[]): boolean => (!old.text || keptText(sims)) && ids.every((f) => sims.some(([g, s, p]) => g === f && p === 1 && s >= SAME_TEXT));
+  const keptNames = (sims: readonly FieldSim[]): boolean => (!old.text || keptText(sims)) && ids.every((f) => keptField(sims, f));
   const close = ranked.filter((r) => r !== best && best.score - r.score <= GAP);
   if (close.length === 0 || close.some((r) => keptNames(r.sims) || nested(r.descriptor, best.descriptor))) return [...ranked];
   if (!holdsPlace(best.sims) && close.some((r) => holdsPlace(r.sims))) return [...ranked];
@@ -443,11 +443,12 @@ export function byOwnName<T extends Scored>(old: Descriptor, ranked: readonly T[
 /** How far under the best's {@link GAP} a rival `byOwnName` holds is put: out of the gap, whatever the rounding. */
 const HELD_UNDER = 0.001;
 
-/** Whether a candidate kept the remembered text as it was ({@link SAME_TEXT}). */
-function keptText(sims: readonly FieldSim[]): boolean {
-  const text = sims.find(([f]) => f === 'text');
-  return text !== undefined && text[2] === 1 && text[1] >= SAME_TEXT;
+/** Whether a candidate kept the remembered field `f` as it was ({@link SAME_TEXT}). */
+function keptField(sims: readonly FieldSim[], f: Field): boolean {
+  return sims.some(([g, s, p]) => g === f && p === 1 && s >= SAME_TEXT);
 }
+
+const keptText = (sims: readonly FieldSim[]): boolean => keptField(sims, 'text');
 
 /**
  * A candidate whose text grew from the remembered one ("Save" → "Save draft") and that does not
