@@ -8,7 +8,8 @@ const root = resolve(__dirname, '../..');
 /**
  * What each folder of src/ may import, besides itself (like Playwright's DEPS.list). A folder's
  * rule is the longest key that contains it. `node:*` is any Node builtin; a package is named as
- * it is installed. The layers, bottom up: protocol; errors, identity and events; bridge, lock and launch;
+ * it is installed. The layers, bottom up: protocol; errors, identity, events and system (what the
+ * operating system says of a process); bridge, lock and launch;
  * session; config, report and script; testing; the index. The extension sees only the protocol,
  * and the CLI and the runner entries only the public index (`aite`).
  */
@@ -19,9 +20,10 @@ const DEPS: Record<string, readonly string[]> = {
   'src/sdk/errors/fileLimits.ts': ['node:*'],
   'src/sdk/identity': ['node:*'],
   'src/sdk/events': [],
+  'src/sdk/system': ['node:*'],
   'src/sdk/bridge': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/identity', 'src/sdk/events', 'node:*', 'ws'],
-  'src/sdk/lock': ['src/sdk/protocol', 'src/sdk/errors', 'node:*', 'zod'],
-  'src/sdk/launch': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/identity', 'node:*', 'puppeteer-core', 'zod'],
+  'src/sdk/lock': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/system', 'node:*', 'zod'],
+  'src/sdk/launch': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/identity', 'src/sdk/system', 'node:*', 'puppeteer-core', 'zod'],
   'src/sdk/session': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/bridge', 'src/sdk/launch', 'src/sdk/identity', 'src/sdk/lock', 'src/sdk/events', 'node:*', 'puppeteer-core', 'zod'],
   'src/sdk/config': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/launch', 'node:*', 'zod'],
   'src/sdk/report': ['src/sdk/errors', 'node:*', 'zod'],

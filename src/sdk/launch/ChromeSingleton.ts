@@ -1,7 +1,7 @@
 import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { processLives } from './processState.js';
+import { processLives } from '../system/processState.js';
 
 /**
  * What Chrome's process singleton leaves in a user data dir: `SingletonLock` links to

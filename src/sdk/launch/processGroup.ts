@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { hasExited, procState } from './processState.js';
+import { hasExited, procState } from '../system/processState.js';
 // The processes aite starts (Chrome, the config's web server) each lead a process group of their
 // own, so what they start in turn is stopped with them: these are the ways a group is ended.
 

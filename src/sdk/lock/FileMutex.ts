@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { AiteError } from '../errors/AiteError.js';
-import { processLives } from '../launch/processState.js';
+import { processLives } from '../system/processState.js';
 
 /** What a holder writes into the mutex file, so another process can tell whether it is alive. */
 interface Holder {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { processLives } from '../../../src/sdk/launch/processState.js';
+import { processLives } from '../../../src/sdk/system/processState.js';
 
 /** Running, not a zombie waiting for a parent that is gone to reap it. */
 export const alive = processLives;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { groupLives, signalGroup } from '../../../src/sdk/launch/processGroup.js';
-import { procState, processLives } from '../../../src/sdk/launch/processState.js';
+import { procState, processLives } from '../../../src/sdk/system/processState.js';
 
 let leader: ChildProcess | undefined;
 afterEach(() => void leader?.kill('SIGKILL'));
