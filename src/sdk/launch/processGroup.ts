@@ -68,8 +68,7 @@ export function groupLives(pid: number): boolean {
   }
   let seen = false;
   for (const entry of entries) {
-    const c = entry.charCodeAt(0);
-    if (c < 48 || c > 57) continue;
+    if (!/^\d+$/.test(entry)) continue;
     const proc = procState(Number(entry));
     if (proc?.group !== pid) continue;
     if (!hasExited(proc.state)) return true;

@@ -403,7 +403,7 @@ export function byRenamedGroup<T extends Candidate & Scored>(old: Descriptor, ra
 /**
  * The handed candidates scored against the remembered descriptor, best first: rarity and contrast
  * over them, wrappers merged, the second look at close candidates, twins told apart by their
- * order, and close candidates told apart by the remembered text (§2, §3).
+ * order, and close candidates told apart by what names the remembered element (§2, §3).
  */
 export function rankCandidates<T extends Candidate>(old: Descriptor, all: readonly T[], opts: RepairOptions = {}): (T & Scored)[] {
   const cands = opts.role ? all.filter((c) => c.descriptor.role === opts.role) : all;
