@@ -4,7 +4,7 @@
 // remembered-field step is taken as the dump recorded it (it depends on the page's DOM). The
 // benchmark itself stays the number of record; this is for trying ideas.
 //   npx esbuild bench/repair/replay.ts --bundle --platform=node --format=esm --outfile=/tmp/replay.mjs
-//   node /tmp/replay.mjs f [--verbose] [--gone] [--explain <id part>] [--weights '{"scale":0.88}']
+//   node /tmp/replay.mjs f [--verbose] [--gone] [--score-alone] [--explain <id part>] [--weights '{"scale":0.88}']
 import { readFileSync } from 'node:fs';
 import type { Descriptor } from '../../src/sdk/protocol/descriptor.js';
 import { answerKind, PLACE_ONLY_BELOW, rankCandidates } from '../../src/extension/content/repair/index.js';
@@ -36,6 +36,8 @@ interface DumpCase {
 /** `identity`: what the right element shares of the remembered one's identity (score.ts `identityOf`), when it was a candidate. */
 type Verdict = { ok: boolean; right?: boolean; reason?: string; score: number; runnerUp: number; truthRank: number; identity?: number };
 
+/** `--score-alone`: the cases the remembered-field step answered are scored too (run.ts's "score alone" line). */
+const scoreAlone = process.argv.includes('--score-alone');
 const explain = process.argv.includes('--explain') ? process.argv[process.argv.indexOf('--explain') + 1]! : '\u0000';
 
 /** `--weights '{"scale":0.88,"contrast":{"top":3}}'`: overrides merged into the current weights. */
@@ -47,7 +49,7 @@ function merged(base: Weights, over: Record<string, unknown>): Weights {
 const BASE = process.argv.includes('--weights') ? merged(WEIGHTS, JSON.parse(process.argv[process.argv.indexOf('--weights') + 1]!) as Record<string, unknown>) : WEIGHTS;
 
 export function judge(c: DumpCase): Verdict {
-  if (c.via === 'descriptor') return { ok: true, right: c.right, score: 1, runnerUp: 0, truthRank: 0 };
+  if (c.via === 'descriptor' && !scoreAlone) return { ok: true, right: c.right, score: 1, runnerUp: 0, truthRank: 0 };
   // The candidates as the page handed them to repair (the slot needs the page: as measured), ranked
   // by the repair's own code, merging and the second look included.
   const ranked = rankCandidates(c.old, c.rows.map((r) => ({ ref: r, descriptor: r.descriptor, slot: r.slot, interactive: r.interactive === true, order: () => r.order, sharedId: r.sharedId })), { weights: BASE, placedTwins: () => (c.placed ?? []).map((p) => ({ descriptor: p.descriptor, order: () => p.order })) }).map((x) => ({ ...x, r: x.ref }));

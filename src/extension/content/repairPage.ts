@@ -14,13 +14,12 @@ import {
   DRIFTED_AT,
   type ExactVerdict,
   type PlacedTwin,
-  REMEMBERED_FLOOR,
   type Scored,
   checkExactMatch as checkExactOf,
   foundByField,
   rankCandidates,
   rememberedFields,
-  rememberedScore,
+  rememberedTaken,
   slotSim,
   verdict,
 } from './repair/index.js';
@@ -147,8 +146,8 @@ export function repairByField(old: Descriptor, doc: Document, cache: DescribeCac
   // A remembered id on a button that now says another action is another button (§3): the score
   // holds it under the act threshold and says why.
   if ((role && found.role !== role) || anotherAction(old, found)) return undefined;
-  const s = rememberedScore(old, found);
-  return s >= REMEMBERED_FLOOR ? { ...foundByField(old, hit, found, s), stats: { candidates: 0, lookedAt: 0, scored: 1, ms: msSince(t0) } } : undefined;
+  const s = rememberedTaken(old, found);
+  return s === undefined ? undefined : { ...foundByField(old, hit, found, s), stats: { candidates: 0, lookedAt: 0, scored: 1, ms: msSince(t0) } };
 }
 
 /** Step 2 (§2–§4): the page's candidates, scored and answered. */

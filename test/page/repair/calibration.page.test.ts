@@ -3,6 +3,7 @@
 // threshold, with or without what `record` adds (twins, their places, peers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
+import { RENAMED_AND_MOVED_AT_MOST } from '../../../src/extension/content/repair/index.js';
 import { PageHarness, type TestPage } from '../support/harness.js';
 
 const h = new PageHarness();
@@ -46,6 +47,31 @@ describe('[RS-REPAIR-NOT-FOUND] absolute calibration: a gone target is not-found
       expect(f.reason).toBe('not-found');
       expect(f.detail.repairTried).toBe(true);
       expect(f.detail.bestScore).toBeLessThan(0.6);
+    });
+  }
+});
+
+describe('[RS-REPAIR-NOT-FOUND] a candidate that kept its name but nothing of its place and no identifier is proposed, never acted on', () => {
+  // The sidebar's search box is gone; a demo navbar far down the content has a search box of the
+  // same type, placeholder and aria-label. Nothing of the sidebar's place is left around it.
+  const target = { css: '.sidebar-search' };
+  for (const record of [true, false]) {
+    it(`a removed sidebar search box, another "Search" box far from it: drifted, the other proposed (${record ? 'with' : 'without'} record)`, async () => {
+      const old = await remembered('search-old.html', target, record);
+      expect(old.ariaLabel).toBe('Search');
+      const f = await repairedOn('search-gone.html', target, old);
+      expect(f.reason).toBe('drifted');
+      const proposed = f.detail as { candidate: Descriptor; score: number };
+      expect(proposed.candidate.xpath).toBe('/html/body/main/div[3]/nav/form/input');
+      expect(proposed.score).toBe(RENAMED_AND_MOVED_AT_MOST);
+    });
+
+    it(`the same search box moved within its sidebar is still acted on (${record ? 'with' : 'without'} record)`, async () => {
+      const old = await remembered('search-old.html', target, record);
+      const t = await openPage('search-moved.html');
+      const a = (await t.ok({ cmd: 'resolve', target, descriptor: old, timeoutMs: 1500 } as never)) as unknown as { repaired: boolean; descriptor: Descriptor };
+      expect(a.repaired).toBe(true);
+      expect(a.descriptor.xpath).toBe('/html/body/aside/input');
     });
   }
 });

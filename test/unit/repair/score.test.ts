@@ -4,7 +4,7 @@ import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
 import { combine, type FieldSim, fieldSims, keptIdentifier, namePlace, rarity, score, slotSim, weightsFor } from '../../../src/extension/content/repair/score.js';
 import { describeChanges } from '../../../src/extension/content/repair/changes.js';
 import { WEIGHTS } from '../../../src/extension/content/repair/weights.js';
-import { ACT_AT, DRIFTED_AT, GAP, KEPT_BELOW, RENAMED_AND_MOVED_AT_MOST, answerKind, byOwnName, byRenamedGroup, checkExactMatch, contrastClose, rankCandidates, scoreDescribed } from '../../../src/extension/content/repair/index.js';
+import { ACT_AT, DRIFTED_AT, GAP, KEPT_BELOW, RENAMED_AND_MOVED_AT_MOST, answerKind, byOwnName, byRenamedGroup, checkExactMatch, contrastClose, nowhereNear, rankCandidates, rememberedTaken, scoreDescribed } from '../../../src/extension/content/repair/index.js';
 
 const send: Descriptor = {
   v: 1,
@@ -758,4 +758,42 @@ describe('[RS-REPAIR, RS-REPAIR-AMBIGUOUS] what names the remembered element tel
     expect(held[0]!.ref).toBe('footer');
   });
 
+});
+
+describe('[RS-REPAIR-NOT-FOUND] a name kept nowhere near the remembered place, with no identifier: proposed, never acted on', () => {
+  const search: Descriptor = {
+    v: 1,
+    tag: 'input',
+    xpath: '/html/body/aside/input',
+    role: 'searchbox',
+    name: 'Search',
+    ariaLabel: 'Search',
+    type: 'search',
+    placeholder: 'Search',
+    classes: ['form-control', 'sidebar-search'],
+    near: 'Alexander Pierce Dashboard Widgets Charts',
+    rect: { x: 8, y: 24, width: 177, height: 21 },
+    page: { width: 1280, height: 916 },
+  };
+  const far: Descriptor = { ...search, xpath: '/html/body/main/div[3]/nav/form/input', classes: ['form-control', 'me-2'], context: { heading: 'Navbar', region: 'General UI Elements' }, near: 'Go', rect: { x: 1032, y: 919, width: 177, height: 21 } };
+  const alone = (old: Descriptor, c: Descriptor) => scoreDescribed(old, [{ descriptor: c }])[0]!.score;
+
+  it('another search box far down the content: held under the act threshold, by the score and by a remembered aria-label', () => {
+    const sims = fieldSims(search, far, WEIGHTS.tagFamily);
+    expect(nowhereNear(sims)).toBe(true);
+    expect(alone(search, far)).toBe(RENAMED_AND_MOVED_AT_MOST);
+    expect(rememberedTaken(search, far)).toBeUndefined();
+  });
+
+  it('a word of its neighbours, a share of its place or an identifier kept: scored and taken as before', () => {
+    for (const [old, c] of [
+      [search, { ...far, near: 'Go Charts' }],
+      [search, { ...far, rect: { ...search.rect!, y: 300 } }],
+      [{ ...search, id: 'q' }, { ...far, id: 'q' }],
+    ] as [Descriptor, Descriptor][]) {
+      expect(nowhereNear(fieldSims(old, c, WEIGHTS.tagFamily))).toBe(false);
+      expect(alone(old, c)).toBeGreaterThanOrEqual(ACT_AT);
+      expect(rememberedTaken(old, c)).toBeGreaterThanOrEqual(ACT_AT);
+    }
+  });
 });

@@ -4,7 +4,7 @@
 // benchmark's replay and fitter measure exactly what production answers.
 import { type Descriptor, withoutHandle } from '../../../sdk/protocol/index.js';
 import { describeChanges } from './changes.js';
-import { type Field, type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, IDENTIFIERS, keptIdentifier, knownByIconOnly, namePlace, ownContext, rarity, slotSim, weightsFor } from './score.js';
+import { type Field, type FieldSim, type Weights, combine, contrastOf, fieldSims, identityOf, IDENTIFIERS, keptIdentifier, knownByIconOnly, namePlace, ownContext, PLACE_FIELDS, rarity, slotSim, weightsFor } from './score.js';
 import { inTwinPlace, isPeer, tagFamily } from './candidates.js';
 import { type AnotherAction, anotherAction } from './actions.js';
 import { fold } from '../dom/text.js';
@@ -222,6 +222,23 @@ function nameOnlyUnrecorded(old: Descriptor, sims: readonly FieldSim[], name: nu
   return !sims.some(([f, s, p]) => p === 1 && s >= KEPT_BELOW && ((f === 'classes' && !commonLook) || f === 'icon'));
 }
 
+/**
+ * A candidate that kept none of the remembered element's identifiers (score.ts `keptIdentifier`:
+ * id, test id, name, destination) and nothing at all of its place: every place field both sides
+ * have (its heading, region, row, neighbours' words, position, remembered neighbours) reads 0.
+ * What it kept then (its tag, role, name, label, placeholder) says what kind of element it is, not
+ * which one: a search box labelled "Search" is on most pages, and a page that dropped the one in
+ * its sidebar may show another in a demo's navbar far from it. An element that moved keeps some
+ * of its place (a word of its neighbours, a share of its position); one that kept nothing of it
+ * is another element of its kind as often as the remembered one. Held under {@link ACT_AT} like a
+ * renamed and moved candidate: proposed (`drifted`), never acted on, whether the score or a
+ * remembered `aria-label` found it ({@link rememberedTaken}).
+ */
+export function nowhereNear(sims: readonly FieldSim[]): boolean {
+  const place = sims.filter(([f, , p]) => p === 1 && PLACE_FIELDS.includes(f));
+  return place.length > 0 && place.every(([, s]) => s === 0) && !keptIdentifier(sims, KEPT_BELOW);
+}
+
 /** This many candidates keeping the remembered classes make them the page's look, not the element's. */
 const COMMON_LOOK = 3;
 
@@ -244,7 +261,7 @@ function absolute(old: Descriptor, score: number, identity: number, sims: readon
   const s = score * placeFactor(identity);
   // A button whose name now says another action ("Save settings" → "Reset settings") is another
   // button, however much else it kept: proposed with the words that differ, never acted on.
-  if (action || placedLikeItsTwins(old, sims) || iconOnlyElsewhere(old, sims)) return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
+  if (action || placedLikeItsTwins(old, sims) || iconOnlyElsewhere(old, sims) || nowhereNear(sims)) return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
   const { name, place } = namePlace(sims);
   if (nameOnlyUnrecorded(old, sims, name, place, commonLook)) return Math.min(s, RENAMED_AND_MOVED_AT_MOST);
   if (name === undefined || place === undefined || name >= KEPT_BELOW || place >= KEPT_BELOW) return s;
@@ -475,11 +492,15 @@ export function byRememberedPlace<T extends Scored>(old: Descriptor, ranked: rea
 
 /**
  * The score of the one element a remembered field (`testid`, `id`, `ariaLabel`, `nameAttr`)
- * still names (§1), on the plain weighted mean; it is taken when at least {@link REMEMBERED_FLOOR}.
+ * still names (§1), on the plain weighted mean, when it is taken: at least {@link REMEMBERED_FLOOR},
+ * and not {@link nowhereNear} (a remembered `aria-label` names a kind of element as often as one
+ * element). Undefined when it is not; the score then decides.
  */
-export function rememberedScore(old: Descriptor, found: Descriptor, opts: RepairOptions = {}): number {
+export function rememberedTaken(old: Descriptor, found: Descriptor, opts: RepairOptions = {}): number | undefined {
   const W = weightsFor(old, opts.weights ?? WEIGHTS);
-  return combine(fieldSims(old, found, W.tagFamily), plain(W));
+  const sims = fieldSims(old, found, W.tagFamily);
+  const score = combine(sims, plain(W));
+  return score >= REMEMBERED_FLOOR && !nowhereNear(sims) ? score : undefined;
 }
 
 /** The remembered fields a remembered-field step looks for, with their attributes, in order (§1). */
