@@ -4,7 +4,7 @@ import type { Descriptor } from '../../../src/sdk/protocol/descriptor.js';
 import { combine, type FieldSim, fieldSims, keptIdentifier, namePlace, rarity, score, slotSim, weightsFor } from '../../../src/extension/content/repair/score.js';
 import { describeChanges } from '../../../src/extension/content/repair/changes.js';
 import { WEIGHTS } from '../../../src/extension/content/repair/weights.js';
-import { ACT_AT, DRIFTED_AT, GAP, KEPT_BELOW, RENAMED_AND_MOVED_AT_MOST, answerKind, byOwnName, byRenamedGroup, checkExactMatch, contrastClose, nowhereNear, rankCandidates, rememberedTaken, scoreDescribed } from '../../../src/extension/content/repair/index.js';
+import { ACT_AT, DRIFTED_AT, GAP, KEPT_BELOW, RENAMED_AND_MOVED_AT_MOST, answerKind, byOwnName, byOwnSpot, byRenamedGroup, checkExactMatch, contrastClose, nowhereNear, rankCandidates, rememberedTaken, scoreDescribed } from '../../../src/extension/content/repair/index.js';
 
 const send: Descriptor = {
   v: 1,
@@ -795,5 +795,35 @@ describe('[RS-REPAIR-NOT-FOUND] a name kept nowhere near the remembered place, w
       expect(alone(old, c)).toBeGreaterThanOrEqual(ACT_AT);
       expect(rememberedTaken(old, c)).toBeGreaterThanOrEqual(ACT_AT);
     }
+  });
+});
+
+describe('[RS-REPAIR-IN-PLACE] close candidates that kept the same name are told apart by where the remembered one stood', () => {
+  // test/fixtures/drift/handed: AdminLTE 3.2 → 4.0's invoice page, recorded with `record`: the page
+  // title "Invoice" (an h1, now an h3 where it stood, among the same words) and the invoice's new
+  // h1 "Invoice" inside the invoice, 0.905 against 0.890 before the rule.
+  type Handed = { truth: string; old: Descriptor; candidates: { descriptor: Descriptor; slot?: number; interactive: boolean }[] };
+  const handed = JSON.parse(readFileSync('test/fixtures/drift/handed/adminlte-invoice-title.json', 'utf8')) as Handed;
+  const rank = (old: Descriptor, cands = handed.candidates) => rankCandidates(old, cands.map((c) => ({ ...c, ref: c.descriptor.xpath })));
+
+  it('the title at its spot among the same words is acted on; the other "Invoice" is held a gap under it', () => {
+    const ranked = rank(handed.old);
+    expect(ranked[0]!.ref).toBe(handed.truth);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).toBe('found');
+    expect(ranked[0]!.score - ranked[1]!.score).toBeGreaterThan(GAP);
+  });
+
+  it('a rival that kept the words around it too, or a best that lost them, leaves the two ambiguous as before', () => {
+    const truth = handed.candidates.find((c) => c.descriptor.xpath === handed.truth)!;
+    const others = handed.candidates.filter((c) => c !== truth);
+    const rival = others.find((c) => c.descriptor.tag === 'h1' && c.descriptor.text === 'Invoice')!;
+    const sameWords = [truth, ...others.map((c) => (c === rival ? { ...c, descriptor: { ...c.descriptor, near: handed.old.near } } : c))];
+    expect(answerKind(rank(handed.old, sameWords)[0]!.score, rank(handed.old, sameWords)[1]?.score)).toBe('ambiguous');
+    const lostWords = [{ ...truth, descriptor: { ...truth.descriptor, near: 'Something else entirely' } }, ...others];
+    const ranked = rank(handed.old, lostWords);
+    expect(answerKind(ranked[0]!.score, ranked[1]?.score)).not.toBe('found');
+    // The rule alone, on a ranking whose best is under the act threshold: nothing changes.
+    const low = rank(handed.old).map((r, i) => (i === 0 ? { ...r, score: 0.84 } : r));
+    expect(byOwnSpot(handed.old, low)).toEqual(low);
   });
 });

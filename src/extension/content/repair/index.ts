@@ -420,13 +420,14 @@ export function byRenamedGroup<T extends Candidate & Scored>(old: Descriptor, ra
 /**
  * The handed candidates scored against the remembered descriptor, best first: rarity and contrast
  * over them, wrappers merged, the second look at close candidates, twins told apart by their
- * order, and close candidates told apart by what names the remembered element (§2, §3).
+ * order, and close candidates told apart by what names the remembered element and where it
+ * stood (§2, §3).
  */
 export function rankCandidates<T extends Candidate>(old: Descriptor, all: readonly T[], opts: RepairOptions = {}): (T & Scored)[] {
   const cands = opts.role ? all.filter((c) => c.descriptor.role === opts.role) : all;
   const scored = scoreDescribed(old, cands, opts);
   const ranked = cands.map((c, i) => ({ ...c, ...scored[i]! })).sort((a, b) => b.score - a.score);
-  return byOwnName(old, byRememberedPlace(old, byRenamedGroup(old, byTwinOrder(old, contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights)), opts)));
+  return byOwnSpot(old, byOwnName(old, byRememberedPlace(old, byRenamedGroup(old, byTwinOrder(old, contrastClose(old, mergeWrappers(ranked, old.tag), opts.weights)), opts))));
 }
 
 /**
@@ -457,7 +458,28 @@ export function byOwnName<T extends Scored>(old: Descriptor, ranked: readonly T[
   return ranked.map((r) => (close.includes(r) ? { ...r, score: Math.min(r.score, under) } : r)).sort((a, b) => b.score - a.score);
 }
 
-/** How far under the best's {@link GAP} a rival `byOwnName` holds is put: out of the gap, whatever the rounding. */
+/**
+ * Where it stood tells close candidates apart that kept the same names (locator-repair.md §3):
+ * when the best scores at least {@link ACT_AT}, kept the remembered text, stands at the
+ * remembered spot (`pos` at least {@link PLACE_KEPT}) and among the same words (`near` kept as it
+ * was, {@link SAME_TEXT}), and no other candidate within {@link GAP} of it does either, those
+ * share what it is called but stand elsewhere: each is held at {@link GAP} under the best, so the
+ * best is acted on. AdminLTE 4's invoice page keeps its title "Invoice" where it stood (an `h1`
+ * become an `h3`) and adds an `h1` "Invoice" inside the invoice; tabler's header and footer both
+ * have a "Source code" link. A rival nested in or around the best, or one that kept the spot or
+ * the words too, is left to the rules above.
+ */
+export function byOwnSpot<T extends Scored>(old: Descriptor, ranked: readonly T[]): T[] {
+  const best = ranked[0];
+  if (!best || best.score < ACT_AT || (old.text && !keptText(best.sims))) return [...ranked];
+  if (placeOf(best.sims) < PLACE_KEPT || !keptField(best.sims, 'near')) return [...ranked];
+  const close = ranked.filter((r) => r !== best && best.score - r.score <= GAP);
+  if (close.length === 0 || close.some((r) => nested(r.descriptor, best.descriptor) || placeOf(r.sims) >= PLACE_KEPT || keptField(r.sims, 'near'))) return [...ranked];
+  const under = best.score - GAP - HELD_UNDER;
+  return ranked.map((r) => (close.includes(r) ? { ...r, score: Math.min(r.score, under) } : r)).sort((a, b) => b.score - a.score);
+}
+
+/** How far under the best's {@link GAP} a rival `byOwnName` or `byOwnSpot` holds is put: out of the gap, whatever the rounding. */
 const HELD_UNDER = 0.001;
 
 /** Whether a candidate kept the remembered field `f` as it was ({@link SAME_TEXT}). */
