@@ -57,9 +57,9 @@ describe('[RS-REPAIR-NOT-FOUND] a candidate that kept its name but nothing of it
   const target = { css: '.sidebar-search' };
   for (const record of [true, false]) {
     it(`a removed sidebar search box, another "Search" box far from it: drifted, the other proposed (${record ? 'with' : 'without'} record)`, async () => {
-      const old = await remembered('search-old.html', target, record);
+      const old = await remembered('search.html', target, record);
       expect(old.ariaLabel).toBe('Search');
-      const f = await repairedOn('search-gone.html', target, old);
+      const f = await repairedOn('search.html?v=gone', target, old);
       expect(f.reason).toBe('drifted');
       const proposed = f.detail as { candidate: Descriptor; score: number };
       expect(proposed.candidate.xpath).toBe('/html/body/main/div[3]/nav/form/input');
@@ -67,8 +67,8 @@ describe('[RS-REPAIR-NOT-FOUND] a candidate that kept its name but nothing of it
     });
 
     it(`the same search box moved within its sidebar is still acted on (${record ? 'with' : 'without'} record)`, async () => {
-      const old = await remembered('search-old.html', target, record);
-      const t = await openPage('search-moved.html');
+      const old = await remembered('search.html', target, record);
+      const t = await openPage('search.html?v=moved');
       const a = (await t.ok({ cmd: 'resolve', target, descriptor: old, timeoutMs: 1500 } as never)) as unknown as { repaired: boolean; descriptor: Descriptor };
       expect(a.repaired).toBe(true);
       expect(a.descriptor.xpath).toBe('/html/body/aside/input');
