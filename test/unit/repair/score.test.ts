@@ -785,11 +785,13 @@ describe('[RS-REPAIR-NOT-FOUND] a name kept nowhere near the remembered place, w
     expect(rememberedTaken(search, far)).toBeUndefined();
   });
 
-  it('a word of its neighbours, a share of its place or an identifier kept: scored and taken as before', () => {
+  it('a word of its neighbours, a share of its place or an identifier kept, or no position to compare: scored and taken as before', () => {
     for (const [old, c] of [
       [search, { ...far, near: 'Go Charts' }],
       [search, { ...far, rect: { ...search.rect!, y: 300 } }],
       [{ ...search, id: 'q' }, { ...far, id: 'q' }],
+      // A descriptor without its position: nothing says how far it went.
+      [{ ...search, rect: undefined }, far],
     ] as [Descriptor, Descriptor][]) {
       expect(nowhereNear(fieldSims(old, c, WEIGHTS.tagFamily))).toBe(false);
       expect(alone(old, c)).toBeGreaterThanOrEqual(ACT_AT);

@@ -225,7 +225,8 @@ function nameOnlyUnrecorded(old: Descriptor, sims: readonly FieldSim[], name: nu
 /**
  * A candidate that kept none of the remembered element's identifiers (score.ts `keptIdentifier`:
  * id, test id, name, destination) and nothing at all of its place: every place field both sides
- * have (its heading, region, row, neighbours' words, position, remembered neighbours) reads 0.
+ * have (its heading, region, row, neighbours' words, position, remembered neighbours) reads 0,
+ * its position among them.
  * What it kept then (its tag, role, name, label, placeholder) says what kind of element it is, not
  * which one: a search box labelled "Search" is on most pages, and a page that dropped the one in
  * its sidebar may show another in a demo's navbar far from it. An element that moved keeps some
@@ -236,7 +237,8 @@ function nameOnlyUnrecorded(old: Descriptor, sims: readonly FieldSim[], name: nu
  */
 export function nowhereNear(sims: readonly FieldSim[]): boolean {
   const place = sims.filter(([f, , p]) => p === 1 && PLACE_FIELDS.includes(f));
-  return place.length > 0 && place.every(([, s]) => s === 0) && !keptIdentifier(sims, KEPT_BELOW);
+  // Without both positions (a descriptor from before `rect`) nothing says how far it went.
+  return place.some(([f]) => f === 'pos') && place.every(([, s]) => s === 0) && !keptIdentifier(sims, KEPT_BELOW);
 }
 
 /** This many candidates keeping the remembered classes make them the page's look, not the element's. */
