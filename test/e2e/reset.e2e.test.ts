@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,14 +14,24 @@ const { storagePage, FRESH, USED } = isolation as {
 };
 
 let page: { origin: string; url: string };
+/** A second origin whose page says whether its session storage holds what it wrote there before. */
+let other: { server: Server; url: string; origin: string };
 beforeAll(async () => {
   page = await storagePage();
+  const server = createServer((_request, response) => {
+    response.setHeader('content-type', 'text/html; charset=utf-8');
+    response.end(`<!doctype html><p id="state">reading</p><script>document.getElementById('state').textContent = 'other: ' + (sessionStorage.getItem('mine') ? 'kept' : 'empty'); sessionStorage.setItem('mine', '1');</script>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  other = { server, origin, url: `${origin}/` };
 });
+afterAll(() => new Promise<void>((resolve) => (other ? other.server.close(() => resolve()) : resolve())));
 
 describe('session.reset() on the temp profile', () => {
   let session: Session;
   beforeAll(async () => {
-    session = await launch({ allow: [page.origin] });
+    session = await launch({ allow: [page.origin, other.origin] });
   });
   afterAll(() => session?.close());
 
@@ -71,6 +82,25 @@ describe('session.reset() on the temp profile', () => {
     );
     expect(back).not.toContain('?second');
     expect(back).not.toContain('?first');
+  });
+
+  it('[ISO-RESET] the tab\u2019s session storage is gone: of an origin it showed before another, and what a page wrote as it left', async () => {
+    await session.tab.navigate(other.url);
+    await session.verify.text('other: empty');
+    await session.tab.navigate(page.url);
+    await session.verify.text('state:');
+    // What the page holds now is written again as it is left (a form saving its draft on pagehide).
+    await session.evaluate(() => {
+      sessionStorage.clear();
+      addEventListener('pagehide', () => sessionStorage.setItem('left', '1'));
+    });
+
+    await session.reset();
+
+    await session.tab.navigate(other.url);
+    await session.verify.text('other: empty');
+    await session.tab.navigate(page.url);
+    await session.verify.text(FRESH);
   });
 
   it('[ISO-RESET] a session that has not navigated yet resets too, and the next navigate works', async () => {
