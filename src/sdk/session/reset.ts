@@ -1,6 +1,6 @@
 import type { Browser, CDPSession, Page, Protocol } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
-import { allowedOrigins, isAllowed, withTimeout } from '../protocol/index.js';
+import { allowedOrigins, isAllowed, originOf, withTimeout } from '../protocol/index.js';
 
 /**
  * Options of {@link Session.reset}.
@@ -70,12 +70,13 @@ export async function resetPages(
   }
   // The tab's session storage outlives `Storage.clearDataForOrigin` in some Chromium builds (150
   // keeps it, 156 clears it with `local_storage`): the allowed origins the tab has shown are
-  // cleared by hand below.
+  // cleared by hand, on the way out (`leave`) and, for one it no longer holds, below.
   const allowed = allowedOrigins(options.origins);
-  const shown = kept ? await originsShown(kept, allowed, deadline).catch(() => allowed) : undefined;
+  const shown = kept ? await originsShown(kept, allowed, deadline).catch(() => allowed) : [];
+  let cleared: string[] = [];
   if (kept) {
     try {
-      await within(kept.goto('about:blank'), deadline('leaving the page for about:blank'));
+      cleared = await leave(kept, allowed, deadline);
     } catch {
       // A page that holds on (a beforeunload that was dismissed, a stuck renderer) is replaced.
       await kept.close({ runBeforeUnload: false }).catch(() => undefined);
@@ -91,11 +92,12 @@ export async function resetPages(
       for (const origin of options.origins) {
         await within(cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: SITE_DATA }), deadline(`clearing the data of ${origin}`));
       }
-      if (reused) for (const origin of shown ?? allowed) await clearSessionStorage(kept, cdp, origin, deadline);
+      const left = reused ? shown.filter((origin) => !cleared.includes(origin)) : [];
+      for (const origin of left) await clearSessionStorage(kept, cdp, origin, deadline);
+      if (left.length) await within(kept.goto('about:blank'), deadline('leaving the page for about:blank'));
       await within(cdp.send('Network.clearBrowserCache'), deadline('clearing the HTTP cache'));
     }
     if (reused) {
-      if (shown?.length) await within(kept.goto('about:blank'), deadline('leaving the page for about:blank'));
       // A reused tab forgets what the last test did in it, as a new tab would know nothing: its
       // history (so neither tab.back() nor the page's own history.go() walks into the last test's
       // pages, nor the back/forward cache brings one back alive) and its window.name.
@@ -118,6 +120,49 @@ async function originsShown(page: Page, allowed: readonly string[], deadline: (w
   } finally {
     await cdp.detach().catch(() => undefined);
   }
+}
+
+/**
+ * Leaves the page for about:blank, clearing on the way the session storage of the `allowed`
+ * origins the tab holds now: its frames' before it leaves, and the page's own after, on the
+ * about:blank the page is made to navigate to itself, which inherits its origin; so what the page
+ * writes as it is left (a draft saved on `pagehide`) goes too. Answers the origins cleared.
+ */
+async function leave(page: Page, allowed: readonly string[], deadline: (what: string) => { what: string; ms: number }): Promise<string[]> {
+  const main = page.mainFrame();
+  const top = originOfPage(main.url());
+  const frames = page.frames().filter((frame) => frame !== main).map((frame) => originOfPage(frame.url()));
+  if (!allowed.includes(top) && !frames.some((origin) => allowed.includes(origin))) {
+    await within(page.goto('about:blank'), deadline('leaving the page for about:blank'));
+    return [];
+  }
+  const cdp = await within(page.createCDPSession(), deadline('opening a CDP session'));
+  try {
+    const cleared: string[] = [];
+    const clear = (origin: string) => within(cdp.send('DOMStorage.clear', { storageId: { securityOrigin: origin, isLocalStorage: false } }), deadline(`clearing the session storage of ${origin}`));
+    // A frame of another process (a cross-site frame) may not be reachable from the page's
+    // session: its origin is then cleared below, as one the tab no longer holds.
+    for (const origin of new Set(frames.filter((o) => allowed.includes(o) && o !== top))) {
+      await clear(origin).then(() => cleared.push(origin), () => undefined);
+    }
+    if (!allowed.includes(top)) {
+      await within(page.goto('about:blank'), deadline('leaving the page for about:blank'));
+      return cleared;
+    }
+    const { ms } = deadline('');
+    const left = page.waitForNavigation({ timeout: ms });
+    await within(cdp.send('Runtime.evaluate', { expression: 'location.href = "about:blank"' }), deadline('leaving the page for about:blank'));
+    await within(left, deadline('leaving the page for about:blank'));
+    await clear(top);
+    return [...cleared, top];
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+}
+
+/** A page's origin, or '' for one that has none (about:blank, a data: URL). */
+function originOfPage(url: string): string {
+  return isAllowed(url, [originOf(url)]) ? originOf(url) : '';
 }
 
 /** Where the tab stands on an origin to clear its session storage: a document of no content. */
