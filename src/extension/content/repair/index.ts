@@ -456,8 +456,7 @@ export function byOwnName<T extends Scored>(old: Descriptor, ranked: readonly T[
   const close = ranked.filter((r) => r !== best && best.score - r.score <= GAP);
   if (close.length === 0 || close.some((r) => keptNames(r.sims) || nested(r.descriptor, best.descriptor))) return [...ranked];
   if (!holdsPlace(best.sims) && close.some((r) => holdsPlace(r.sims))) return [...ranked];
-  const under = best.score - GAP - HELD_UNDER;
-  return ranked.map((r) => (close.includes(r) ? { ...r, score: Math.min(r.score, under) } : r)).sort((a, b) => b.score - a.score);
+  return heldUnder(ranked, best, close);
 }
 
 /**
@@ -477,12 +476,17 @@ export function byOwnSpot<T extends Scored>(old: Descriptor, ranked: readonly T[
   if (placeOf(best.sims) < PLACE_KEPT || !keptField(best.sims, 'near')) return [...ranked];
   const close = ranked.filter((r) => r !== best && best.score - r.score <= GAP);
   if (close.length === 0 || close.some((r) => nested(r.descriptor, best.descriptor) || placeOf(r.sims) >= PLACE_KEPT || keptField(r.sims, 'near'))) return [...ranked];
-  const under = best.score - GAP - HELD_UNDER;
-  return ranked.map((r) => (close.includes(r) ? { ...r, score: Math.min(r.score, under) } : r)).sort((a, b) => b.score - a.score);
+  return heldUnder(ranked, best, close);
 }
 
 /** How far under the best's {@link GAP} a rival `byOwnName` or `byOwnSpot` holds is put: out of the gap, whatever the rounding. */
 const HELD_UNDER = 0.001;
+
+/** The ranking with each of `close` held out of the best's gap, sorted again. */
+function heldUnder<T extends Scored>(ranked: readonly T[], best: T, close: readonly T[]): T[] {
+  const under = best.score - GAP - HELD_UNDER;
+  return ranked.map((r) => (close.includes(r) ? { ...r, score: Math.min(r.score, under) } : r)).sort((a, b) => b.score - a.score);
+}
 
 /** Whether a candidate kept the remembered field `f` as it was ({@link SAME_TEXT}). */
 function keptField(sims: readonly FieldSim[], f: Field): boolean {
