@@ -103,6 +103,21 @@ describe('session.reset() on the temp profile', () => {
     await session.verify.text(FRESH);
   });
 
+  it('[ISO-RESET] a page that asks before it is left (beforeunload, after a click) holds the reset on no prompt: the run tab is kept', async () => {
+    await session.tab.navigate(page.url);
+    await session.evaluate(() => addEventListener('beforeunload', (event) => event.preventDefault()));
+    await session.click({ text: 'state:' }); // the user activation a beforeunload prompt needs
+    const runTab = session.tab.current;
+
+    await session.reset();
+
+    // A prompt would have held the page until the reset's deadline, and the tab been replaced.
+    expect(session.tab.current).toBe(runTab);
+    expect(await session.tab.list()).toEqual([expect.objectContaining({ id: runTab, url: 'about:blank' })]);
+    await session.tab.navigate(page.url);
+    await session.verify.text(FRESH);
+  });
+
   it('[ISO-RESET] a session that has not navigated yet resets too, and the next navigate works', async () => {
     await session.reset();
     await session.reset();

@@ -1,6 +1,6 @@
 import type { Browser, CDPSession, Page, Protocol } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
-import { allowedOrigins, isAllowed, originOf, withTimeout } from '../protocol/index.js';
+import { allowedOrigins, isAllowed, withTimeout } from '../protocol/index.js';
 
 /**
  * Options of {@link Session.reset}.
@@ -40,7 +40,7 @@ export async function resetPages(
   keep: Page | undefined,
   options: { origins: readonly string[]; storage: boolean; timeoutMs: number },
 ): Promise<Page> {
-  const deadline = (what: string) => ({ what, ms: options.timeoutMs });
+  const deadline: Deadline = (what) => ({ what, ms: options.timeoutMs });
   let kept = keep && !keep.isClosed() ? keep : (await within(browser.pages(), deadline('listing the pages'))).find((page) => !page.isClosed());
   // Chrome's own list, not puppeteer's: a tab a click just opened may not be attached yet.
   const browserCdp = await within(browser.target().createCDPSession(), deadline('opening a CDP session'));
@@ -72,11 +72,10 @@ export async function resetPages(
   // keeps it, 156 clears it with `local_storage`): the allowed origins the tab has shown are
   // cleared by hand, on the way out (`leave`) and, for one it no longer holds, below.
   const allowed = allowedOrigins(options.origins);
-  const shown = kept ? await originsShown(kept, allowed, deadline).catch(() => allowed) : [];
-  let cleared: string[] = [];
+  let left: string[] = [];
   if (kept) {
     try {
-      cleared = await leave(kept, allowed, deadline);
+      left = await leave(kept, allowed, deadline);
     } catch {
       // A page that holds on (a beforeunload that was dismissed, a stuck renderer) is replaced.
       await kept.close({ runBeforeUnload: false }).catch(() => undefined);
@@ -92,9 +91,8 @@ export async function resetPages(
       for (const origin of options.origins) {
         await within(cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: SITE_DATA }), deadline(`clearing the data of ${origin}`));
       }
-      const left = reused ? shown.filter((origin) => !cleared.includes(origin)) : [];
-      for (const origin of left) await clearSessionStorage(kept, cdp, origin, deadline);
-      if (left.length) await within(kept.goto('about:blank'), deadline('leaving the page for about:blank'));
+      if (reused) for (const origin of left) await clearSessionStorageAway(kept, cdp, origin, deadline);
+      if (reused && left.length) await within(kept.goto('about:blank'), deadline('leaving the page for about:blank'));
       await within(cdp.send('Network.clearBrowserCache'), deadline('clearing the HTTP cache'));
     }
     if (reused) {
@@ -110,70 +108,75 @@ export async function resetPages(
   return kept;
 }
 
-/** The allowed origins a tab has shown: its history's pages and the frames it holds now. */
-async function originsShown(page: Page, allowed: readonly string[], deadline: (what: string) => { what: string; ms: number }): Promise<string[]> {
+type Deadline = (what: string) => { what: string; ms: number };
+
+/**
+ * Leaves the page for about:blank, clearing on the way the session storage of the `allowed`
+ * origins the tab holds now: its frames' before it leaves, and the page's own after, on the
+ * about:blank the page is made to navigate to itself ({@link LEAVE_FOR_BLANK}), which inherits its
+ * origin; its handlers erased first, nothing it would write as it is left (a draft saved on
+ * `pagehide`) is written. Answers the allowed origins the tab
+ * showed (its history's pages) that are still to clear: all of them when its history cannot be read.
+ */
+async function leave(page: Page, allowed: readonly string[], deadline: Deadline): Promise<string[]> {
+  const main = page.mainFrame();
+  const top = allowedOriginOf(main.url(), allowed);
+  const frames = new Set(page.frames().filter((frame) => frame !== main).map((frame) => allowedOriginOf(frame.url(), allowed)));
   const cdp = await within(page.createCDPSession(), deadline('opening a CDP session'));
   try {
-    const { entries } = await within(cdp.send('Page.getNavigationHistory'), deadline("reading the tab's history"));
-    const urls = [...entries.map((entry) => entry.url), ...page.frames().map((frame) => frame.url())];
-    return allowed.filter((origin) => urls.some((url) => isAllowed(url, [origin])));
+    const history = await within(cdp.send('Page.getNavigationHistory'), deadline("reading the tab's history")).then(
+      ({ entries }) => entries.map((entry) => allowedOriginOf(entry.url, allowed)),
+      () => allowed,
+    );
+    const cleared = new Set<string>();
+    // A frame of another process (a cross-site frame) may not be reachable from the page's
+    // session: its origin is then left to clear away from it.
+    for (const origin of frames) {
+      if (origin && origin !== top) await clearSessionStorage(cdp, origin, deadline).then(() => cleared.add(origin), () => undefined);
+    }
+    if (!top) {
+      await within(page.goto('about:blank'), deadline('leaving the page for about:blank'));
+    } else {
+      const gone = page.waitForNavigation({ timeout: deadline('').ms });
+      gone.catch(() => undefined); // awaited below, unless the evaluate throws first
+      await within(cdp.send('Runtime.evaluate', { expression: LEAVE_FOR_BLANK }), deadline('leaving the page for about:blank'));
+      await within(gone, deadline('leaving the page for about:blank'));
+      await clearSessionStorage(cdp, top, deadline);
+      cleared.add(top);
+    }
+    return allowed.filter((origin) => !cleared.has(origin) && (history.includes(origin) || frames.has(origin)));
   } finally {
     await cdp.detach().catch(() => undefined);
   }
 }
 
 /**
- * Leaves the page for about:blank, clearing on the way the session storage of the `allowed`
- * origins the tab holds now: its frames' before it leaves, and the page's own after, on the
- * about:blank the page is made to navigate to itself, which inherits its origin; so what the page
- * writes as it is left (a draft saved on `pagehide`) goes too. Answers the origins cleared.
+ * The page's own way out to about:blank. A navigation the page starts asks its `beforeunload`
+ * handlers first (puppeteer's `goto` does not), and one the user has touched would hold it on a
+ * prompt: `document.open()` erases the window's and the document's listeners and handlers
+ * (HTML's "erase all event listeners and handlers"), `beforeunload` and `pagehide` among them.
  */
-async function leave(page: Page, allowed: readonly string[], deadline: (what: string) => { what: string; ms: number }): Promise<string[]> {
-  const main = page.mainFrame();
-  const top = originOfPage(main.url());
-  const frames = page.frames().filter((frame) => frame !== main).map((frame) => originOfPage(frame.url()));
-  if (!allowed.includes(top) && !frames.some((origin) => allowed.includes(origin))) {
-    await within(page.goto('about:blank'), deadline('leaving the page for about:blank'));
-    return [];
-  }
-  const cdp = await within(page.createCDPSession(), deadline('opening a CDP session'));
-  try {
-    const cleared: string[] = [];
-    const clear = (origin: string) => within(cdp.send('DOMStorage.clear', { storageId: { securityOrigin: origin, isLocalStorage: false } }), deadline(`clearing the session storage of ${origin}`));
-    // A frame of another process (a cross-site frame) may not be reachable from the page's
-    // session: its origin is then cleared below, as one the tab no longer holds.
-    for (const origin of new Set(frames.filter((o) => allowed.includes(o) && o !== top))) {
-      await clear(origin).then(() => cleared.push(origin), () => undefined);
-    }
-    if (!allowed.includes(top)) {
-      await within(page.goto('about:blank'), deadline('leaving the page for about:blank'));
-      return cleared;
-    }
-    const { ms } = deadline('');
-    const left = page.waitForNavigation({ timeout: ms });
-    await within(cdp.send('Runtime.evaluate', { expression: 'location.href = "about:blank"' }), deadline('leaving the page for about:blank'));
-    await within(left, deadline('leaving the page for about:blank'));
-    await clear(top);
-    return [...cleared, top];
-  } finally {
-    await cdp.detach().catch(() => undefined);
-  }
+const LEAVE_FOR_BLANK = 'try { document.open(); document.close(); } catch {} location.href = "about:blank";';
+
+/** The allowed origin `url` is of, or '' when none is. */
+function allowedOriginOf(url: string, allowed: readonly string[]): string {
+  return allowed.find((origin) => isAllowed(url, [origin])) ?? '';
 }
 
-/** A page's origin, or '' for one that has none (about:blank, a data: URL). */
-function originOfPage(url: string): string {
-  return isAllowed(url, [originOf(url)]) ? originOf(url) : '';
+/** Clears the tab's session storage of `origin`: its session must hold a document of that origin. */
+function clearSessionStorage(cdp: CDPSession, origin: string, deadline: Deadline): Promise<unknown> {
+  return within(cdp.send('DOMStorage.clear', { storageId: { securityOrigin: origin, isLocalStorage: false } }), deadline(`clearing the session storage of ${origin}`));
 }
 
 /** Where the tab stands on an origin to clear its session storage: a document of no content. */
 const BLANK_PATH = '/aite-reset-session-storage';
 
 /**
- * Clears a tab's session storage of one origin. `DOMStorage.clear` needs a document of that
- * origin in the tab; the tab is shown an empty one served by the runner itself (`Fetch`), so no
- * page of the site runs, and nothing leaves the machine.
+ * Clears a tab's session storage of an origin it no longer holds: the tab is shown an empty
+ * document of that origin served by the runner itself (`Fetch`), so no page of the site runs and
+ * nothing leaves the machine.
  */
-async function clearSessionStorage(page: Page, cdp: CDPSession, origin: string, deadline: (what: string) => { what: string; ms: number }): Promise<void> {
+async function clearSessionStorageAway(page: Page, cdp: CDPSession, origin: string, deadline: Deadline): Promise<void> {
   const url = `${origin}${BLANK_PATH}`;
   const answer = (event: Protocol.Fetch.RequestPausedEvent): void => {
     cdp
@@ -184,10 +187,10 @@ async function clearSessionStorage(page: Page, cdp: CDPSession, origin: string, 
   try {
     await within(cdp.send('Fetch.enable', { patterns: [{ urlPattern: `${url}*` }] }), deadline('serving an empty page'));
     await within(page.goto(url), deadline(`showing an empty page of ${origin}`));
-    await within(cdp.send('DOMStorage.clear', { storageId: { securityOrigin: origin, isLocalStorage: false } }), deadline(`clearing the session storage of ${origin}`));
+    await clearSessionStorage(cdp, origin, deadline);
   } finally {
     cdp.off('Fetch.requestPaused', answer);
-    await cdp.send('Fetch.disable').catch(() => undefined);
+    await within(cdp.send('Fetch.disable'), deadline('ending the empty page')).catch(() => undefined);
   }
 }
 
