@@ -40,6 +40,16 @@ describe('re-rendered elements', () => {
     expect(await ctx.session.evaluate(() => [document.body.dataset.renders, document.getElementById('saved')!.textContent])).toEqual(['2', '0']);
   });
 
+  it('[RR-PRESS] [FAULT-34] a button the page takes out and puts back between press and release gets no click: the step fails saying so, and is not clicked again', async () => {
+    await ctx.session.tab.navigate(ctx.page('rerender.html?mode=keep'));
+    const error = await failure(ctx.session.click({ role: 'button', name: 'Save' }));
+    expect(error.reason).toBe('not-visible');
+    expect(error.message).toMatch(/the press and the release reached <button> "Save", but the page took it out and put it back in between .* so the browser sent no click/);
+    expect(error.detail).toMatchObject({ pressed: true, takenOut: '<button> "Save"' });
+    // The same button, put back once, and never clicked: nothing was sent a second time.
+    expect(await ctx.session.evaluate(() => [document.body.dataset.renders, document.getElementById('saved')!.textContent])).toEqual(['2', '0']);
+  });
+
   it('[RR-RESOLVE-AGAIN, RR-COUNTED] [FAULT-34] a button replaced while aite waits for it to stop moving is resolved again, counted, and clicked once', async () => {
     await ctx.session.tab.navigate(ctx.page('rerender.html?mode=once'));
     const before = ctx.session.retries.byCommand.resolve ?? 0;

@@ -24,6 +24,8 @@ const POINTER_EVENTS = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'cli
 const PRESS_EVENTS = ['pointerdown', 'mousedown'];
 /** The end of a drag: the release over the target, or the drop of an HTML5 drag. */
 const RELEASE_EVENTS = ['pointerup', 'mouseup', 'drop'];
+/** The events a press and release on one element end with: the browser sends neither when the element left the page in between. */
+const CLICK_EVENTS = ['click', 'auxclick'];
 // Not keyup: it inserts nothing, and after Enter or Tab (or an app moving on to the next field)
 // it rightly goes where the focus went.
 const KEY_EVENTS = ['keydown', 'keypress', 'beforeinput'] as const;
@@ -55,6 +57,14 @@ interface Armed {
   hovered?: boolean;
   /** The release after the press reached a new copy of the element the page drew in its place. */
   replacedBy?: Seen;
+  /** Watches, from the press on, whether the page takes the element out of its tree. */
+  removals?: MutationObserver;
+  /** The page took the element out after the press (and put it back: the release reached it). */
+  removed?: boolean;
+  /** A release after the press reached the element itself. */
+  releasedOn?: boolean;
+  /** A click (or auxclick) of this dispatch reached the element. */
+  clicked?: boolean;
   /** Report what was seen, and disarm, when this trusted event reaches the window. */
   verdict?: VerdictAsk;
   timer: ReturnType<typeof setTimeout>;
@@ -183,7 +193,12 @@ function arm(element: Element, mode: Mode, to: Element | undefined, verdict: Ver
 /** `pointer` and `input`: the event reaches the element, or follows a press that did. */
 function pointerPasses(current: Armed, type: string, target: Element | null, keyish: boolean): boolean {
   if (reaches(current.element, target) || retargetedHost(current.element, target)) {
-    if (PRESS_EVENTS.includes(type)) current.pressed = true;
+    if (PRESS_EVENTS.includes(type)) {
+      current.pressed = true;
+      current.removals ??= watchRemovals(current);
+    }
+    if (CLICK_EVENTS.includes(type)) current.clicked = true;
+    if (current.pressed === true && RELEASE_EVENTS.includes(type)) current.releasedOn = true;
     if (keyish) current.keyed = true;
     return true;
   }
@@ -196,6 +211,24 @@ function pointerPasses(current: Armed, type: string, target: Element | null, key
     if (copy) current.replacedBy ??= seen(copy);
   }
   return current.pressed === true && !keyish;
+}
+
+/**
+ * From the press on, notes when the page takes the element (or what holds it) out of its tree. A
+ * list that re-renders from nodes it keeps puts the same element back before the release: the
+ * release reaches it, yet the browser sends no click, the element having left the page since the
+ * press. Records are read as they come, so none is lost to the observer's own delivery.
+ */
+function watchRemovals(current: Armed): MutationObserver {
+  const element = current.element;
+  const observer = new MutationObserver((records) => noteRemovals(current, records));
+  const roots = new Set<Node>([element.getRootNode(), element.ownerDocument]);
+  for (const root of roots) observer.observe(root, { childList: true, subtree: true });
+  return observer;
+}
+
+function noteRemovals(current: Armed, records: MutationRecord[]): void {
+  for (const record of records) for (const node of record.removedNodes) if (node === current.element || composedContains(node, current.element)) current.removed = true;
 }
 
 /** The element at or around `target` that looks just like `gone` (the same tag, classes and text). */
@@ -238,6 +271,7 @@ function disarm({ later = false }: { later?: boolean } = {}): void {
   if (!current) return;
   armed = undefined;
   clearTimeout(current.timer);
+  current.removals?.disconnect();
   const remove = (): void => {
     for (const type of eventsOf(current.mode)) current.win.removeEventListener(type, current.listener, { capture: true });
     if (current.mode === 'input') {
@@ -260,9 +294,19 @@ function state(): GuardState {
     pressed: current.pressed === true,
     hovered: current.hovered === true,
     ...(current.replacedBy ? { replacedBy: current.replacedBy } : {}),
+    ...(!current.replacedBy && clickLost(current) ? { takenOut: seen(current.element) } : {}),
     ...(current.intercepted ? { intercepted: current.intercepted } : {}),
     ...(current.focusTakenBy ? { focusTakenBy: current.focusTakenBy } : {}),
   };
+}
+
+/**
+ * The press and the release reached the element, but the page took it out in between and no
+ * click followed: the browser sends none to an element that left the page since its press.
+ */
+function clickLost(current: Armed): boolean {
+  if (current.removals) noteRemovals(current, current.removals.takeRecords());
+  return current.removed === true && current.releasedOn === true && current.clicked !== true && current.element.isConnected;
 }
 
 /**

@@ -594,6 +594,11 @@ export const GuardStateSchema = z.object({
    * release went to the copy, so the click went to neither.
    */
   replacedBy: GuardElementSchema.optional(),
+  /**
+   * The press and the release reached the element, but the page took it out and put it back in
+   * between (a list re-drawn from the nodes it keeps): the browser then sends no click.
+   */
+  takenOut: GuardElementSchema.optional(),
 });
 export type GuardState = z.infer<typeof GuardStateSchema>;
 

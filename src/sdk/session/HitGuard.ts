@@ -147,6 +147,7 @@ export class HitGuard {
     if (!state) return 'ok';
     if (options.presses && state.pressed === false && !state.intercepted) throw this.#missed(action, descriptor);
     if (options.presses && state.replacedBy) throw this.#replaced(action, state.replacedBy.element);
+    if (options.presses && state.takenOut) throw this.#takenOut(action, state.takenOut.element);
     // The focus may move once the input is in (an app moving on to the next field): only input
     // that went elsewhere fails now.
     const problem = this.#problem(state, mode, action, 'done');
@@ -193,6 +194,19 @@ export class HitGuard {
       'not-visible',
       `${action} did not reach its target: the press reached it, but the page drew a new copy of it (${copy}) before the release, so the browser sent the click to neither. The page saw the press, so aite does not send it again; check the page before repeating it.`,
       { command: action, detail: { pressed: true, replacedBy: copy } },
+    );
+  }
+
+  /**
+   * The page took the element out and put it back between the press and the release (a list
+   * re-drawn from the nodes it keeps): both reached it, yet the browser sent no click. The page
+   * saw the press and the release, so it is not sent again.
+   */
+  #takenOut(action: string, element: string): AiteError {
+    return new AiteError(
+      'not-visible',
+      `${action} did not reach its target: the press and the release reached ${element}, but the page took it out and put it back in between (a re-render that keeps its elements), so the browser sent no click. The page saw the press, so aite does not send it again; check the page before repeating it, or wait for what the page re-draws to settle.`,
+      { command: action, detail: { pressed: true, takenOut: element } },
     );
   }
 
