@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, type Session } from '../../src/sdk/index.js';
+import { browserSession } from '../../src/sdk/launch/browserSession.js';
 // @ts-expect-error -- a CommonJS fixture shared with the runner files, without types
 import isolation from './fixtures/isolation/storagePage.cjs';
 
@@ -34,6 +35,17 @@ describe('session.reset() on the temp profile', () => {
     session = await launch({ allow: [page.origin, other.origin] });
   });
   afterAll(() => session?.close());
+
+  it('[ISO-RESET] resets and downloads share the browser\u2019s one CDP session: opened from several places at once, the browser target stays known and the next reset works', async () => {
+    const browser = session.browser!;
+    // Two sessions opened to the browser's target at once, one detached after, made puppeteer
+    // forget that target (launch/browserSession.ts): the next reset failed "Browser target is not found".
+    const [a, b] = await Promise.all([browserSession(browser), browserSession(browser), session.reset()]);
+    expect(a).toBe(b);
+    await session.reset();
+    expect(browser.target().type()).toBe('browser');
+    expect((await a.send('Target.getTargets')).targetInfos.some((info) => info.type === 'page')).toBe(true);
+  });
 
   it('[ISO-RESET] closes the other tabs, leaves the run tab on about:blank, clears the origin\u2019s data, console errors and dialogs, keeps retries', async () => {
     await session.tab.navigate(`${page.url}?log`);

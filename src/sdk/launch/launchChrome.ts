@@ -1,5 +1,6 @@
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
+import { browserSession } from './browserSession.js';
 import { profileOwner, profileOwnerAfter } from './ChromeSingleton.js';
 import { enableDeveloperMode } from './developerMode.js';
 import { killGroup } from './processGroup.js';
@@ -133,13 +134,11 @@ async function closeQuietly(browser: Browser | undefined): Promise<void> {
 
 /** Whether Chrome loaded the staged extension from the command line (false when it cannot say). */
 async function hasExtension(browser: Browser): Promise<boolean> {
-  const cdp = await browser.target().createCDPSession();
+  const cdp = await browserSession(browser);
   try {
     const { extensions } = await cdp.send('Extensions.getExtensions');
     return extensions.some((e) => e.id === AITE_EXTENSION_ID && e.enabled);
   } catch {
     return false;
-  } finally {
-    await cdp.detach().catch(() => undefined);
   }
 }

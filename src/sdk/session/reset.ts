@@ -1,5 +1,6 @@
 import type { Browser, CDPSession, Page, Protocol } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
+import { browserSession } from '../launch/browserSession.js';
 import { allowedOrigins, isAllowed, withTimeout } from '../protocol/index.js';
 
 /**
@@ -43,22 +44,18 @@ export async function resetPages(
   const deadline: Deadline = (what) => ({ what, ms: options.timeoutMs });
   let kept = keep && !keep.isClosed() ? keep : (await within(browser.pages(), deadline('listing the pages'))).find((page) => !page.isClosed());
   // Chrome's own list, not puppeteer's: a tab a click just opened may not be attached yet.
-  const browserCdp = await within(browser.target().createCDPSession(), deadline('opening a CDP session'));
-  try {
-    const { targetInfos } = await within(browserCdp.send('Target.getTargets'), deadline('listing the tabs'));
-    const keptId = kept ? targetIdOf(kept) : undefined;
-    const others = targetInfos.filter((info) => info.type === 'page' && info.targetId !== keptId);
-    await Promise.all(others.map((info) => within(browserCdp.send('Target.closeTarget', { targetId: info.targetId }), deadline('closing a tab')).catch(() => undefined)));
-    // closeTarget answers when the close begins: a page still running could write its origin's
-    // data after it was cleared, so the data waits until those tabs are gone (bounded).
-    const closing = new Set(others.map((info) => info.targetId));
-    for (const until = Date.now() + options.timeoutMs; closing.size > 0 && Date.now() < until; ) {
-      const { targetInfos: left } = await within(browserCdp.send('Target.getTargets'), deadline('listing the tabs'));
-      if (!left.some((info) => closing.has(info.targetId))) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  } finally {
-    await browserCdp.detach().catch(() => undefined);
+  const browserCdp = await within(browserSession(browser), deadline('opening a CDP session'));
+  const { targetInfos } = await within(browserCdp.send('Target.getTargets'), deadline('listing the tabs'));
+  const keptId = kept ? targetIdOf(kept) : undefined;
+  const others = targetInfos.filter((info) => info.type === 'page' && info.targetId !== keptId);
+  await Promise.all(others.map((info) => within(browserCdp.send('Target.closeTarget', { targetId: info.targetId }), deadline('closing a tab')).catch(() => undefined)));
+  // closeTarget answers when the close begins: a page still running could write its origin's
+  // data after it was cleared, so the data waits until those tabs are gone (bounded).
+  const closing = new Set(others.map((info) => info.targetId));
+  for (const until = Date.now() + options.timeoutMs; closing.size > 0 && Date.now() < until; ) {
+    const { targetInfos: left } = await within(browserCdp.send('Target.getTargets'), deadline('listing the tabs'));
+    if (!left.some((info) => closing.has(info.targetId))) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
   if (kept && !options.storage) {
     // Session storage belongs to the tab and cannot be cleared without the rest of the origin's

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Browser, CDPSession } from 'puppeteer-core';
 import { AiteError } from '../../errors/AiteError.js';
+import { browserSession } from '../../launch/browserSession.js';
 import { withTimeout } from '../../protocol/index.js';
 
 /** How long Chrome may take to open the downloads' CDP session, and to say where downloads go. */
@@ -209,19 +210,8 @@ export function pipeDownloads(browser: Browser, folder?: string, setupMs = DOWNL
     ready ??= (async () => {
       const dir = folder ?? (await mkdtemp(join(tmpdir(), 'aite-downloads-')));
       if (folder) await mkdir(folder, { recursive: true });
-      const opening = browser.target().createCDPSession();
-      // A session that opens after its deadline is let go of.
-      opening.catch(() => undefined);
-      const cdp = await withTimeout(opening, setupMs, late('open a session for downloads')).catch((error: unknown) => {
-        void opening.then((session) => session.detach()).catch(() => undefined);
-        throw error;
-      });
-      try {
-        await withTimeout(cdp.send('Browser.setDownloadBehavior', { behavior: 'allowAndName', downloadPath: dir, eventsEnabled: true }), setupMs, late('say where downloads go (Browser.setDownloadBehavior)'));
-      } catch (error) {
-        void cdp.detach().catch(() => undefined);
-        throw error;
-      }
+      const cdp = await withTimeout(browserSession(browser), setupMs, late('open a session for downloads'));
+      await withTimeout(cdp.send('Browser.setDownloadBehavior', { behavior: 'allowAndName', downloadPath: dir, eventsEnabled: true }), setupMs, late('say where downloads go (Browser.setDownloadBehavior)'));
       return { cdp, dir };
     })();
     ready.catch(() => (ready = undefined));
@@ -252,8 +242,8 @@ export function pipeDownloads(browser: Browser, folder?: string, setupMs = DOWNL
       const was = ready;
       ready = undefined;
       if (!was) return;
-      const { cdp, dir } = await was.catch(() => ({ cdp: undefined, dir: undefined }));
-      await cdp?.detach().catch(() => undefined);
+      // The browser's session is shared (launch/browserSession.ts): it ends with the browser.
+      const { dir } = await was.catch(() => ({ dir: undefined }));
       if (dir) await rm(dir, { recursive: true, force: true });
     },
   };

@@ -1,4 +1,5 @@
 import { CDPSessionEvent, type Browser, type CDPSession, type Connection, type Page, type Target } from 'puppeteer-core';
+import { browserSession } from '../../launch/browserSession.js';
 
 /**
  * Calls `watch` for every CDP session of the pipe: the pages' open now, then each session as
@@ -25,9 +26,7 @@ export function everySession(browser: Browser, watch: (session: CDPSession) => v
     stopped = true;
   };
   void (async () => {
-    const root = await browser.target().createCDPSession();
-    const found = root.connection();
-    await root.detach();
+    const found = (await browserSession(browser)).connection();
     if (!stopped && found) stop = listen(found, watch);
   })().catch(() => undefined);
   return () => stop();
