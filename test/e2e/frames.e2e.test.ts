@@ -89,8 +89,11 @@ describe('cross-site iframes', () => {
     const body = { css: '#tinymce', frame: [OUTER, 'note_ifr'] };
     await ctx.session.verify.state({ css: '#tinymce', frame: [OUTER, 'note_ifr'] }, 'editable', { timeoutMs: 10_000 });
     await ctx.session.type(body, 'Embedded');
+    await ctx.session.verify.targetText(body, 'Embedded');
     await ctx.session.click({ role: 'button', name: 'Bullet list', frame: OUTER });
-    expect((await ctx.session.locator.read({ css: 'ul > li', frame: [OUTER, 'note_ifr'] })).text).toBe('Embedded');
+    // The editor wraps the line as it handles the click, which a loaded machine may finish after
+    // the click's answer: a check that waits, as a person looks.
+    await ctx.session.verify.targetText({ css: 'ul > li', frame: [OUTER, 'note_ifr'] }, 'Embedded');
   });
 
   it('[FR-XSITE-REFUSE, FR-XSITE-DRAWN] a covered or transformed cross-site frame is refused with a reason, not clicked blindly; once only shifted by a translate it is clicked at the right place', async () => {

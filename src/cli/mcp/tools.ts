@@ -1,4 +1,4 @@
-import { _DEFAULT_TIMEOUT_MS as DEFAULT_TIMEOUT_MS, _NAVIGATE_TIMEOUT_MS as NAVIGATE_TIMEOUT_MS, type DialogAnswer as DialogAnswerOf, _describeStep as describeStep, _describeTarget as describeTarget, _runStep as runStep, _stepSchema as stepSchema, AiteError, type ScriptStep, type Session, type StepResult, type TargetInput } from 'aite';
+import { _DEFAULT_TIMEOUT_MS as DEFAULT_TIMEOUT_MS, _NAVIGATE_TIMEOUT_MS as NAVIGATE_TIMEOUT_MS, type DialogAnswer as DialogAnswerOf, type NetworkEntry, _describeStep as describeStep, _describeTarget as describeTarget, _runStep as runStep, _stepSchema as stepSchema, AiteError, type ScriptStep, type Session, type StepResult, type TargetInput } from 'aite';
 import { z } from 'zod';
 import { check, flattenUnion } from './flatten.js';
 import { elementWords, tabLine } from './results.js';
@@ -96,8 +96,9 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
       async run(args, ctx) {
         const url = refuseOutside(String(args.url), ctx.allow);
         const session = await ctx.session();
+        const before = session.network.at(-1);
         const answer = await session.tab.navigate(url, opt(args));
-        const status = errorStatus(session, answer.url);
+        const status = await errorStatus(session, answer.url, before);
         return { sentence: `Opened ${await landed(session, answer)}${status?.words ?? ''}.`, ...(status ? { said: [status.entry] } : {}) };
       },
     },
@@ -274,13 +275,39 @@ async function landed(session: Session, answer: { tab: number; url: string }): P
 }
 
 /**
- * A page the server answered with an error status still loads (its error page): the agent is told
- * the status, which the page's title may not say. The latest document request for `url` is the
- * navigation's (requests are listed as they end); none is known in attach mode.
+ * How long navigate waits to hear its document's request over the pipe. The page's commit comes
+ * by the extension and the request's answer by the pipe, each on its own way: on a busy machine
+ * the answer can trail the commit by a little, never by this much (the browser had it first).
  */
-function errorStatus(session: Session, url: string): { words: string; entry: object } | undefined {
-  const doc = session.network.findLast((entry) => entry.type === 'document' && entry.url === url);
+const DOCUMENT_HEARD_MS = 1_000;
+
+/**
+ * A page the server answered with an error status still loads (its error page): the agent is told
+ * the status, which the page's title may not say. The navigation's request is the latest document
+ * request for `url` heard since `before` (the last entry before it began); none is heard in
+ * attach mode, where nothing is waited for.
+ */
+async function errorStatus(session: Session, url: string, before: NetworkEntry | undefined): Promise<{ words: string; entry: object } | undefined> {
+  const isIt = (entry: NetworkEntry): boolean => entry.type === 'document' && entry.url === url;
+  const heard = session.network.slice(before ? session.network.lastIndexOf(before) + 1 : 0);
+  const doc = heard.findLast(isIt) ?? (session.browser ? await nextRequest(session, isIt, DOCUMENT_HEARD_MS) : undefined);
   return doc?.status !== undefined && doc.status >= 400 ? { words: `; the server answered HTTP ${doc.status}`, entry: doc } : undefined;
+}
+
+/** The next request the session hears that `wanted` takes, within `ms`; undefined after. */
+function nextRequest(session: Session, wanted: (entry: NetworkEntry) => boolean, ms: number): Promise<NetworkEntry | undefined> {
+  return new Promise((resolve) => {
+    const done = (entry: NetworkEntry | undefined): void => {
+      clearTimeout(timer);
+      session.off('request', onRequest);
+      resolve(entry);
+    };
+    const onRequest = (entry: NetworkEntry): void => {
+      if (wanted(entry)) done(entry);
+    };
+    const timer = setTimeout(() => done(undefined), ms);
+    session.on('request', onRequest);
+  });
 }
 
 /** A tool over a union of step kinds (verify, wait): one flat object for the host, the union checks it. */
