@@ -1,8 +1,12 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
-/** TCP ports in LISTEN state owned by the given processes and their descendants (Linux /proc). */
-export function listeningPorts(rootPids: number[]): Array<{ address: string; port: number; pid: number }> {
-  const pids = descendants(rootPids);
+/**
+ * TCP ports in LISTEN state owned by the given processes and their descendants (Linux /proc);
+ * `alone` are taken without theirs (the test runner's process, whose other children are other
+ * tests' and may still be on their way out).
+ */
+export function listeningPorts(rootPids: number[], alone: number[] = []): Array<{ address: string; port: number; pid: number }> {
+  const pids = new Set([...descendants(rootPids), ...alone]);
   const inodes = new Map<string, number>();
   for (const pid of pids) {
     let fds: string[] = [];
