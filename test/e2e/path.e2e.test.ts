@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AiteError, launch } from '../../src/sdk/index.js';
@@ -157,9 +157,12 @@ describe('the path end to end, in real Chromium with the real extension', () => 
   it('[T-LOOPBACK] row 5, row 21: no TCP port but the bridge listens in Chrome or the runner (besides the test server)', () => {
     const pid = ctx.session.browser!.process()!.pid!;
     // Chrome and what it started; the runner is this process (the SDK starts nothing else here).
+    // The e2e files share this process: what an earlier file still held as this one began is not this session's.
     const ports = listeningPorts([pid], [process.pid]);
-    const expected = new Set([ctx.session.bridge.port, ctx.server.port]);
-    expect(ports.filter((p) => !expected.has(p.port))).toEqual([]);
+    const expected = new Set([ctx.session.bridge.port, ctx.server.port, ...heldBefore]);
+    // Which process listened is said by its command line (the runner's pid is this process's).
+    const named = ports.filter((p) => !expected.has(p.port)).map((p) => ({ ...p, runner: p.pid === process.pid, command: commandOf(p.pid) }));
+    expect(named).toEqual([]);
     expect(ports.find((p) => p.port === ctx.session.bridge.port)?.address).toBe('127.0.0.1');
   });
 });
@@ -179,3 +182,14 @@ describe('bridge.json and close()', () => {
     expect(() => process.kill(pid, 0)).toThrow();
   });
 });
+
+/** The runner process's listening ports as this file was loaded, before its session began. */
+const heldBefore = listeningPorts([], [process.pid]).map((p) => p.port);
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').slice(0, 300);
+  } catch {
+    return '(ended)';
+  }
+}
