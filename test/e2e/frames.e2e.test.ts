@@ -87,7 +87,10 @@ describe('cross-site iframes', () => {
     const embed = `${ctx.server.origin.replace('127.0.0.1', 'localhost')}/widgets/editor.html`;
     await ctx.session.tab.navigate(ctx.page(`xframe.html?outer=${encodeURIComponent(embed)}`));
     const body = { css: '#tinymce', frame: [OUTER, 'note_ifr'] };
-    await ctx.session.verify.state({ css: '#tinymce', frame: [OUTER, 'note_ifr'] }, 'editable', { timeoutMs: 10_000 });
+    // Editable is not ready: TinyMCE makes its body editable before it loads its content, which
+    // replaces what was typed meanwhile (seen on a loaded machine). Its init callback marks the page.
+    await ctx.session.verify.exists({ css: 'html[data-editor="ready"]', frame: OUTER }, { timeoutMs: 10_000 });
+    await ctx.session.verify.state({ css: '#tinymce', frame: [OUTER, 'note_ifr'] }, 'editable');
     await ctx.session.type(body, 'Embedded');
     await ctx.session.verify.targetText(body, 'Embedded');
     await ctx.session.click({ role: 'button', name: 'Bullet list', frame: OUTER });

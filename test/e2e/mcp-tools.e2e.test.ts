@@ -307,6 +307,11 @@ describe('aite mcp: every tool against real Chromium', () => {
     const redirected = await ok('navigate', { url: page(`redirect?to=${encodeURIComponent('/status/503')}`) });
     expect(redirected).toMatch(/^Opened http:\/\/127\.0\.0\.1:\d+\/status\/503 .*; the server answered HTTP 503\. /);
     expect(await ok('navigate', { url: page('counter.html') })).toMatch(/^Opened http:\/\/127\.0\.0\.1:\d+\/counter\.html \("Counter"\) in tab \d+\. \(no re-sends\)$/);
+    // A request's URL has no fragment: the page is still known by it. A move within the page
+    // (the fragment alone) makes no request, and is not waited for.
+    expect(await ok('navigate', { url: page('status/404#details') })).toMatch(/^Opened http:\/\/127\.0\.0\.1:\d+\/status\/404#details .*; the server answered HTTP 404\. /);
+    expect(await ok('navigate', { url: page('counter.html') })).toMatch(/counter\.html/);
+    expect(await ok('navigate', { url: page('counter.html#top') })).toMatch(/^Opened http:\/\/127\.0\.0\.1:\d+\/counter\.html#top \("Counter"\) in tab \d+\. \(no re-sends\)$/);
   });
 
   it('[MCP-EVERY-TOOL] every tool API.md names is listed, documented in docs/agents.md and driven by an mcp e2e test; nothing else is listed', async () => {

@@ -97,8 +97,10 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
         const url = refuseOutside(String(args.url), ctx.allow);
         const session = await ctx.session();
         const before = session.network.at(-1);
+        // A URL with a fragment may only move within the page the tab shows (no request then).
+        const shown = url.includes('#') ? (await session.tab.list()).find((tab) => tab.id === session.tab.current)?.url : undefined;
         const answer = await session.tab.navigate(url, opt(args));
-        const status = await errorStatus(session, answer.url, before);
+        const status = await errorStatus(session, answer.url, before, shown);
         return { sentence: `Opened ${await landed(session, answer)}${status?.words ?? ''}.`, ...(status ? { said: [status.entry] } : {}) };
       },
     },
@@ -287,10 +289,14 @@ const DOCUMENT_HEARD_MS = 1_000;
  * request for `url` heard since `before` (the last entry before it began); none is heard in
  * attach mode, where nothing is waited for.
  */
-async function errorStatus(session: Session, url: string, before: NetworkEntry | undefined): Promise<{ words: string; entry: object } | undefined> {
-  const isIt = (entry: NetworkEntry): boolean => entry.type === 'document' && entry.url === url;
+async function errorStatus(session: Session, url: string, before: NetworkEntry | undefined, shown: string | undefined): Promise<{ words: string; entry: object } | undefined> {
+  // A request's URL has no fragment. A navigation that only changed the fragment of the page
+  // `shown` stayed in that page and made no request, so none is waited for.
+  const bare = (u: string): string => u.split('#', 1)[0]!;
+  const isIt = (entry: NetworkEntry): boolean => entry.type === 'document' && bare(entry.url) === bare(url);
+  const withinPage = shown !== undefined && url.includes('#') && bare(shown) === bare(url);
   const heard = session.network.slice(before ? session.network.lastIndexOf(before) + 1 : 0);
-  const doc = heard.findLast(isIt) ?? (session.browser ? await nextRequest(session, isIt, DOCUMENT_HEARD_MS) : undefined);
+  const doc = heard.findLast(isIt) ?? (session.browser && !withinPage ? await nextRequest(session, isIt, DOCUMENT_HEARD_MS) : undefined);
   return doc?.status !== undefined && doc.status >= 400 ? { words: `; the server answered HTTP ${doc.status}`, entry: doc } : undefined;
 }
 
