@@ -96,6 +96,15 @@ describe('files', () => {
     expect(await readFile(kept.path, 'utf8')).toBe('id,amount\n1,4\n2,5\n');
   });
 
+  it('[FOLDERS, FILE-DOWNLOAD] a saveAs whose folder the system refuses (under /proc) fails at once naming it, and says where the downloaded file is', async () => {
+    const error = await failure(ctx.session.download('Export CSV', { saveAs: '/proc/aite-none/export.csv' }));
+    expect(error.reason).toBe('unsupported');
+    expect(error.message).toMatch(/"report\.csv" was downloaded but cannot be saved as \/proc\/aite-none\/export\.csv \(cannot make the folder \/proc\/aite-none: ENOENT/);
+    const kept = error.detail.path as string;
+    expect(error.message).toContain(`it is at ${kept} until the session closes`);
+    expect(await readFile(kept, 'utf8')).toBe('id,amount\n1,4\n2,5\n');
+  });
+
   it('[FILE-DOWNLOAD] a click that starts no download fails within the timeout, saying so', async () => {
     await ctx.session.tab.navigate(ctx.page('files.html'));
     const error = await failure(ctx.session.download('Not a download', { timeoutMs: 1500 }));

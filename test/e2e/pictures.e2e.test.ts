@@ -27,6 +27,13 @@ describe('session.screenshot({ target, fullPage, path })', () => {
     expect(Buffer.compare(await readFile(path), Buffer.from(far!))).toBe(0);
   });
 
+  it('[FOLDERS, PIC-ELEMENT] a path whose folder the system refuses (under /proc) fails at once naming it; the error carries the picture', async () => {
+    const error = await failure(ctx.session.screenshot({ target: { css: '#box' }, path: '/proc/aite-none/box.png' }));
+    expect(error.reason).toBe('unsupported');
+    expect(error.message).toMatch(/the picture was taken but cannot be written to \/proc\/aite-none\/box\.png \(cannot make the folder \/proc\/aite-none: ENOENT/);
+    expect(pngSize(error.screenshot!)).toEqual({ width: 200, height: 120 });
+  });
+
   it('[PIC-FULL-PAGE] a full-page picture is as tall as the page; the viewport one is not', async () => {
     const viewport = pngSize((await ctx.session.screenshot())!);
     const full = pngSize((await ctx.session.screenshot({ fullPage: true }))!);

@@ -9,7 +9,7 @@ const root = resolve(__dirname, '../..');
  * What each folder of src/ may import, besides itself (like Playwright's DEPS.list). A folder's
  * rule is the longest key that contains it. `node:*` is any Node builtin; a package is named as
  * it is installed. The layers, bottom up: protocol; errors, identity, events and system (what the
- * operating system says of a process); bridge, lock and launch;
+ * operating system says of a process, and folders made where it may refuse); bridge, lock and launch;
  * session; config, report and script; testing; the index. The extension sees only the protocol,
  * and the CLI and the runner entries only the public index (`aite`).
  */
@@ -24,11 +24,11 @@ const DEPS: Record<string, readonly string[]> = {
   'src/sdk/bridge': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/identity', 'src/sdk/events', 'node:*', 'ws'],
   'src/sdk/lock': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/system', 'node:*', 'zod'],
   'src/sdk/launch': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/identity', 'src/sdk/system', 'node:*', 'puppeteer-core', 'zod'],
-  'src/sdk/session': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/bridge', 'src/sdk/launch', 'src/sdk/identity', 'src/sdk/lock', 'src/sdk/events', 'node:*', 'puppeteer-core', 'zod'],
+  'src/sdk/session': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/bridge', 'src/sdk/launch', 'src/sdk/identity', 'src/sdk/lock', 'src/sdk/events', 'src/sdk/system', 'node:*', 'puppeteer-core', 'zod'],
   'src/sdk/config': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/launch', 'node:*', 'zod'],
-  'src/sdk/report': ['src/sdk/errors', 'node:*', 'zod'],
-  'src/sdk/script': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/config', 'src/sdk/launch', 'src/sdk/lock', 'src/sdk/report', 'src/sdk/session', 'node:*', 'yaml', 'zod'],
-  'src/sdk/testing': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/session', 'node:*'],
+  'src/sdk/report': ['src/sdk/errors', 'src/sdk/system', 'node:*', 'zod'],
+  'src/sdk/script': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/config', 'src/sdk/launch', 'src/sdk/lock', 'src/sdk/report', 'src/sdk/session', 'src/sdk/system', 'node:*', 'yaml', 'zod'],
+  'src/sdk/testing': ['src/sdk/protocol', 'src/sdk/errors', 'src/sdk/session', 'src/sdk/system', 'node:*'],
   'src/sdk/index.ts': ['src/sdk'],
   'src/extension': ['src/sdk/protocol'],
   'src/cli': ['aite', 'package.json', 'node:*', 'commander', 'picocolors'],

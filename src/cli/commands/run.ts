@@ -111,13 +111,24 @@ export async function runCommand(patterns: string[], flags: RunFlags, io: Io, se
     }
 
     const { report, attachments } = run;
-    const writing = reportDir ? writeReport(reportDir, report, attachments, { junit: junit || config.report?.junit }) : undefined;
-    const written = report.interrupted === undefined ? await writing : await within(writing, INTERRUPTED_WRITE_MS);
+    // A report folder that cannot be written loses the files, not the run: the summary still
+    // says how it went, then why there is no report (exit 2, a usage error, when it passed).
+    let notWritten: unknown;
+    const writing = reportDir
+      ? writeReport(reportDir, report, attachments, { junit: junit || config.report?.junit }).catch((error: unknown) => void (notWritten = error))
+      : undefined;
+    const written = (report.interrupted === undefined ? await writing : await within(writing, INTERRUPTED_WRITE_MS)) ?? undefined;
+    const shownDir = reportDir && !relative(io.cwd, reportDir).startsWith('..') ? relative(io.cwd, reportDir) || reportDir : reportDir;
     if (json) {
       io.stdout.write(`${JSON.stringify(reportSafe(report), null, 2)}\n`);
     } else {
       printSummary(report, io, seams, written ? relative(io.cwd, written.html) || written.html : undefined, written?.junit ? relative(io.cwd, written.junit) : undefined);
-      if (writing && !written) writeLines(io.stderr, c.red(`The report was not written to ${relative(io.cwd, reportDir!) || reportDir} within ${INTERRUPTED_WRITE_MS / 1000} s; the run ends without it.`));
+      if (writing && !written && notWritten === undefined) writeLines(io.stderr, c.red(`The report was not written to ${shownDir} within ${INTERRUPTED_WRITE_MS / 1000} s; the run ends without it.`));
+    }
+    if (notWritten !== undefined) {
+      const why = notWritten instanceof Error ? notWritten.message.split('\n').slice(-1)[0] : String(notWritten);
+      writeLines(io.stderr, c.red(`The report was not written to ${shownDir}: ${why} Name a folder you can write with --report (or "report" in aite.config.json).`));
+      return Math.max(exitCodeOf(report), 2);
     }
     return exitCodeOf(report);
   } finally {

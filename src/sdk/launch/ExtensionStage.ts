@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AiteError } from '../errors/AiteError.js';
 import { UsageError } from '../errors/UsageError.js';
 import { BRIDGE_CONFIG_FILE, BridgeConfigSchema, PAGE_ERROR_CHANNEL, type BridgeConfig } from '../protocol/index.js';
 import { AITE_EXTENSION_NAME, EXTENSION_PUBLIC_KEY } from '../identity/ExtensionIdentity.js';
 import { packageRoot, packageVersion } from './packageRoot.js';
+import { makeFolder } from '../system/folders.js';
 
 /** The built files every copy of the extension needs. */
 export const BUNDLES = ['worker.js', 'content.js', 'page-errors.js'] as const;
@@ -65,7 +66,7 @@ export class ExtensionStage {
    * file replacing any of the same name; nothing else in the folder is touched.
    */
   static async writeFiles(dir: string, patterns: string[], buildDir: string): Promise<void> {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await makeFolder(dir, { mode: 0o700 });
     await Promise.all(BUNDLES.map((file) => copyFile(join(buildDir, file), join(dir, file))));
     await stampPageErrorChannel(dir);
     await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest(patterns), null, 2));

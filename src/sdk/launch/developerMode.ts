@@ -1,5 +1,6 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeFolder } from '../system/folders.js';
 
 /**
  * Turns on the profile's extension developer mode before Chrome starts. Chrome loads an unpacked
@@ -22,7 +23,7 @@ export async function enableDeveloperMode(userDataDir: string): Promise<void> {
   const ui = objectAt(extensions, 'ui');
   if (ui.developer_mode === true) return;
   ui.developer_mode = true;
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await makeFolder(dir, { mode: 0o700 });
   await writeFile(file, JSON.stringify(prefs));
 }
 

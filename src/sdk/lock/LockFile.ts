@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, writeFile, rm } from 'node:fs/promises';
+import { rename, writeFile, rm } from 'node:fs/promises';
 import { dirname, join, basename } from 'node:path';
 import { z } from 'zod';
 import { AiteError } from '../errors/AiteError.js';
@@ -7,6 +7,7 @@ import { FileMutex } from './FileMutex.js';
 import { DescriptorSchema, TargetSchema, type Descriptor, type Repair, type Target, withoutHandle } from '../protocol/index.js';
 import { bracketDepth, FILE_LIMITS, readBounded } from '../errors/fileLimits.js';
 import { UsageError } from '../errors/UsageError.js';
+import { makeFolder } from '../system/folders.js';
 
 /** At most this much JSON per entry: a descriptor is a few hundred bytes. */
 const MAX_ENTRY_CHARS = 64 * 1024;
@@ -194,7 +195,7 @@ export class LockFile {
    */
   async save(): Promise<void> {
     if (this.#changes.size === 0) return;
-    await mkdir(dirname(this.path), { recursive: true });
+    await makeFolder(dirname(this.path));
     await FileMutex.hold(`${this.path}.lock`, async () => {
       const merged = new Map(Object.entries(await readEntries(this.path)));
       for (const [key, change] of this.#changes) {

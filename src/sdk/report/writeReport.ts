@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+
 import { resolve } from 'node:path';
 import { UsageError } from '../errors/UsageError.js';
 import { ConfinedPathError, writeConfined } from './confined.js';
@@ -6,6 +6,7 @@ import type { Attachment, RunReport } from './model.js';
 import { reportSafe } from './redact.js';
 import { renderHtml } from './renderHtml.js';
 import { renderJunit } from './renderJunit.js';
+import { makeFolder } from '../system/folders.js';
 
 /**
  * The files a report was written to.
@@ -57,7 +58,9 @@ export async function writeReport(
   attachments: readonly Attachment[] = [],
   options: { junit?: boolean } = {},
 ): Promise<WrittenReport> {
-  await mkdir(dir, { recursive: true });
+  await makeFolder(dir).catch((error: unknown) => {
+    throw new UsageError('invalid', [{ file: resolve(dir), message: `not written: ${error instanceof Error ? error.message : String(error)}.` }], { cause: error });
+  });
   const write = (file: string, bytes: Uint8Array | string): Promise<string> =>
     writeConfined(dir, file, bytes).catch((error: unknown) => {
       if (error instanceof ConfinedPathError) throw new UsageError('invalid', [{ file: resolve(dir), message: `not written: ${error.message}.` }], { cause: error });

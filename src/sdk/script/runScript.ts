@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+
 import { basename, dirname, relative } from 'node:path';
 import type { AiteConfig } from '../config/schema.js';
 import { resolveConfig } from '../config/loadConfig.js';
@@ -21,6 +21,7 @@ import { planScript, type PlannedStep, type ScriptPlan } from './planScript.js';
 import { ProfileSessions } from './ProfileSessions.js';
 import { actionOf } from './schema.js';
 import type { Shard } from './shard.js';
+import { makeFolder } from '../system/folders.js';
 
 /**
  * Hears about a script run as it happens (the CLI's progress lines are one).
@@ -248,7 +249,7 @@ class ScriptRunner {
         this.#options.listener?.launchStart?.({ file: this.#file, profiles });
         try {
           // The lock file's folder may not exist yet (a fresh checkout, an ignored out/ folder).
-          if (this.#config.lockFile) await mkdir(dirname(this.#config.lockFile), { recursive: true });
+          if (this.#config.lockFile) await makeFolder(dirname(this.#config.lockFile));
           await untilAborted(this.#sessions.start(this.#plan.profiles.map((p) => ({ name: p.name, options: this.#launchOptions(p) }))), this.#options.signal);
         } catch (error) {
           this.#options.listener?.launched?.({ file: this.#file, profiles, durationMs: Math.round(performance.now() - t0), error: String(error) });

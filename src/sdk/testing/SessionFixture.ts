@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { AiteError } from '../errors/AiteError.js';
 import { UsageError } from '../errors/UsageError.js';
@@ -11,6 +11,7 @@ import type { Session } from '../session/Session.js';
 import type { RetryCounts } from '../session/types.js';
 import { annotateError } from './annotateError.js';
 import type { TestDeadline } from '../session/TestDeadline.js';
+import { makeFolder } from '../system/folders.js';
 
 /**
  * Options of a {@link SessionFixture}: everything {@link launch} takes, and where failure
@@ -274,7 +275,7 @@ export class SessionFixture {
     if (!png && this.#session) png = await this.#session.failurePicture(pictured(error));
     if (!png) return undefined;
     const dir = resolve(this.#resultsDir ?? process.env.AITE_RESULTS_DIR ?? 'aite-results');
-    await mkdir(dir, { recursive: true });
+    await makeFolder(dir);
     let path = join(dir, `${base}.png`);
     for (let n = 2; this.#written.has(path); n += 1) path = join(dir, `${base}-${n}.png`);
     this.#written.add(path);

@@ -131,6 +131,19 @@ describe('aite (CLI)', () => {
     expect(report.scripts[0]!.steps[0]).toMatchObject({ retries: 1, retried: { verify: 1 } });
   });
 
+  it('[FOLDERS] a report folder the system refuses (under /proc, or under a file) is said after the summary, with exit 2; the run is not lost', async () => {
+    const dir = await project({ 'aite.config.json': CONFIG, 'send.aite.json': SEND, 'plain.txt': 'x' });
+    for (const [report, why] of [
+      ['/proc/aite-none/report', /The report was not written to \/proc\/aite-none\/report: .*cannot make the folder \/proc\/aite-none: ENOENT.* Name a folder you can write with --report/],
+      ['plain.txt/report', /The report was not written to plain\.txt\/report: .*cannot make the folder .*plain\.txt\/report: .*plain\.txt is a file, not a folder\. Name a folder/],
+    ] as const) {
+      const { code, stdout, stderr } = await cli(['run', 'send.aite.json', '--report', report], dir, { launch: fakeLauncher().launch });
+      expect(code).toBe(2);
+      expect(stdout).toMatch(/✓ 1 passed · 3 steps · 0 retries/);
+      expect(stderr).toMatch(why);
+    }
+  });
+
   it('exit 0 when all passed, with a line per step and no colour off a terminal', async () => {
     const dir = await project({ 'aite.config.json': CONFIG, 'send.aite.json': SEND });
     const { code, stdout } = await cli(['run', 'send.aite.json'], dir, { launch: fakeLauncher().launch });

@@ -1,10 +1,11 @@
-import { copyFile, mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Browser, CDPSession } from 'puppeteer-core';
 import { AiteError } from '../../errors/AiteError.js';
 import { browserSession } from '../../launch/browserSession.js';
 import { withTimeout } from '../../protocol/index.js';
+import { makeFolder } from '../../system/folders.js';
 
 /** How long Chrome may take to open the downloads' CDP session, and to say where downloads go. */
 const DOWNLOADS_SETUP_MS = 5_000;
@@ -187,9 +188,18 @@ export class Downloads {
     let path = saved;
     if (saveAs) {
       path = resolve(saveAs);
-      await mkdir(dirname(path), { recursive: true });
-      if (this.source.owned) await rename(saved, path).catch(() => copyFile(saved, path));
-      else await copyFile(saved, path);
+      try {
+        await makeFolder(dirname(path));
+        if (this.source.owned) await rename(saved, path).catch(() => copyFile(saved, path));
+        else await copyFile(saved, path);
+      } catch (error) {
+        // The file is there, where Chrome saved it: say where, so nothing is lost.
+        throw new AiteError('unsupported', `download: "${began.suggestedFilename}" was downloaded but cannot be saved as ${path} (${error instanceof Error ? error.message : String(error)}); it is at ${saved}${this.source.owned ? ' until the session closes' : ''}. Name a file in a folder you can write as saveAs.`, {
+          command: 'download',
+          detail: { path: saved, suggestedFilename: began.suggestedFilename },
+          cause: error,
+        });
+      }
     }
     const { size } = await stat(path);
     return { path, suggestedFilename: began.suggestedFilename, bytes: size, url: began.url };
@@ -209,7 +219,7 @@ export function pipeDownloads(browser: Browser, folder?: string, setupMs = DOWNL
   const setUp = (): Promise<{ cdp: CDPSession; dir: string }> => {
     ready ??= (async () => {
       const dir = folder ?? (await mkdtemp(join(tmpdir(), 'aite-downloads-')));
-      if (folder) await mkdir(folder, { recursive: true });
+      if (folder) await makeFolder(folder);
       const cdp = await withTimeout(browserSession(browser), setupMs, late('open a session for downloads'));
       await withTimeout(cdp.send('Browser.setDownloadBehavior', { behavior: 'allowAndName', downloadPath: dir, eventsEnabled: true }), setupMs, late('say where downloads go (Browser.setDownloadBehavior)'));
       return { cdp, dir };

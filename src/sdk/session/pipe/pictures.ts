@@ -1,7 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Page } from 'puppeteer-core';
+import { AiteError } from '../../errors/AiteError.js';
 import type { Rect } from '../../protocol/index.js';
+import { makeFolder } from '../../system/folders.js';
 
 /**
  * A PNG of a page over the pipe: the viewport, the whole page (`fullPage`), or one box of it
@@ -25,10 +27,23 @@ export function pixelBox(rect: Rect): { x: number; y: number; width: number; hei
   return { x: left, y: top, width: Math.max(1, Math.ceil(x + width) - left), height: Math.max(1, Math.ceil(y + height) - top) };
 }
 
-/** Writes a picture where the caller asked (relative to the working directory), making its folder. */
+/**
+ * Writes a picture where the caller asked (relative to the working directory), making its folder.
+ * A place that cannot be written is an `unsupported` error that carries the picture
+ * (`error.screenshot`): it was taken, and is not lost.
+ */
 export async function writePicture(path: string, png: Uint8Array): Promise<string> {
   const target = resolve(path);
-  await mkdir(dirname(target), { recursive: true });
-  await writeFile(target, png);
+  try {
+    await makeFolder(dirname(target));
+    await writeFile(target, png);
+  } catch (error) {
+    const failure = new AiteError('unsupported', `screenshot: the picture was taken but cannot be written to ${target} (${error instanceof Error ? error.message : String(error)}). Name a file in a folder you can write; the error's \`screenshot\` holds the picture.`, {
+      command: 'screenshot',
+      cause: error,
+    });
+    failure.screenshot = png;
+    throw failure;
+  }
   return target;
 }
