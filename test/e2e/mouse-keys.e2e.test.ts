@@ -47,6 +47,36 @@ describe('mouse and keys', () => {
     await ctx.session.verify.targetText({ label: 'Log' }, 'framed at 7,5');
   });
 
+  it('[STEP-ARGS] a wrong button, modifier, clickCount or a position off the element is refused before anything is sent, naming the field', async () => {
+    await ctx.session.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { pointerSeen: string[] }).pointerSeen = seen;
+      for (const type of ['pointermove', 'pointerdown', 'click']) document.addEventListener(type, (e) => seen.push(e.type), true);
+    });
+    const wrong: [Parameters<typeof ctx.session.click>[1], RegExp][] = [
+      [{ button: 'middle-ish' as 'left' }, /^click: button: must be one of "left", "right", "middle", got the text "middle-ish"\. Nothing was sent\./],
+      [{ modifiers: ['Ctrl' as 'Control'] }, /^click: modifiers\[0\]: must be one of "Alt", "Control", "ControlOrMeta", "Meta", "Shift", got the text "Ctrl"\. Nothing was sent\./],
+      [{ clickCount: 0 }, /^click: clickCount: must be at least 1, got the number 0\. Nothing was sent\./],
+      [{ position: { x: 9999, y: 5 } }, /^click: position \{ x: 9999, y: 5 \} is not on the <button> "Framed", which is \d+ × \d+ px; a position is measured in CSS pixels from the top-left corner of its padding box\. Nothing was sent\./],
+    ];
+    for (const [options, message] of wrong) {
+      const error = await failure(ctx.session.click('Framed', options));
+      expect(error.reason).toBe('unsupported');
+      expect(error.message).toMatch(message);
+    }
+    expect(await ctx.session.evaluate(() => (window as unknown as { pointerSeen: string[] }).pointerSeen)).toEqual([]);
+  });
+
+  it('[STEP-ARGS] type and fill without text are refused before anything is sent', async () => {
+    await ctx.session.fill({ label: 'Note' }, 'kept');
+    const none = await failure(ctx.session.type({ label: 'Note' }, undefined as unknown as string));
+    expect(none.message).toMatch(/^type needs the text to send as a string; it was given nothing\. Nothing was sent\./);
+    const number = await failure(ctx.session.fill({ label: 'Note' }, 5 as unknown as string));
+    expect(number.reason).toBe('unsupported');
+    expect(number.message).toMatch(/^fill needs the text to send as a string; it was given the number 5\./);
+    await ctx.session.verify.value({ label: 'Note' }, 'kept');
+  });
+
   it('[MK-CHORD, MK-FOCUS] Control+A in a field focused without clicking it selects its text (key "a", as a keyboard sends it); Backspace then clears it', async () => {
     await ctx.session.evaluate(() => {
       const seen: string[] = [];

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { AiteError } from './AiteError.js';
 import { UsageError } from './UsageError.js';
 import { issuesFromZod } from './zodIssues.js';
 
@@ -16,4 +17,16 @@ export function parseOptions<T>(schema: z.ZodType<T>, options: unknown, what: st
     'invalid',
     issues.map((issue) => ({ message: `${what}: ${issue.field ? `${issue.field}: ` : ''}${issue.message}` })),
   );
+}
+
+/**
+ * Checks a step's options before it sends anything: an `unsupported` {@link AiteError} that names
+ * each wrong field and what it takes (`click: button: expected one of "left", "right", "middle",
+ * got "middle-ish"`), as a bad key name or target is.
+ */
+export function parseStepOptions<T>(schema: z.ZodType<T>, options: unknown, command: string): T {
+  const parsed = schema.safeParse(options ?? {}, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  const issues = issuesFromZod(parsed.error, { file: command, base: [] });
+  throw new AiteError('unsupported', `${command}: ${issues.map((i) => `${i.field ? `${i.field}: ` : ''}${i.message.replace(/\.$/, '')}`).join('; ')}. Nothing was sent.`, { command });
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TabMatchSchema } from '../protocol/messages.js';
 import { TargetSchema } from '../protocol/target.js';
 import { chordProblem } from '../session/pipe/keys.js';
+import { CLICK_HOW } from '../session/options.js';
 import { ConfinedPathSchema } from '../report/confined.js';
 import { FILE_LIMITS } from '../errors/fileLimits.js';
 
@@ -34,14 +35,6 @@ const Key = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
   .describe('A key or chord: Enter, Tab, ArrowDown, a, Control+A, Shift+Tab, Meta+Enter.');
-
-/** How a click is made (Playwright's names). */
-const clickOptions = {
-  button: z.enum(['left', 'right', 'middle']).optional().describe('Default left.'),
-  modifiers: z.array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'])).optional().describe('Keys held during the click.'),
-  clickCount: z.number().int().min(1).max(3).optional().describe('2 for a double click.'),
-  position: z.strictObject({ x: z.number(), y: z.number() }).optional().describe("Where to click, from the element's top-left corner, in CSS pixels."),
-};
 
 const negate = z.boolean().optional().describe('Pass when the condition does NOT hold.');
 
@@ -97,7 +90,7 @@ const Screenshot = z.union([
 /** The schema of each step kind, by its action key. */
 export const STEP_SCHEMAS = {
   navigate: z.strictObject({ navigate: z.string().min(1).describe('An absolute URL, or a path relative to baseUrl.'), ...common }),
-  click: z.strictObject({ click: TargetInput, ...clickOptions, ...common }),
+  click: z.strictObject({ click: TargetInput, ...CLICK_HOW, ...common }),
   doubleClick: z.strictObject({ doubleClick: TargetInput, ...common }),
   hover: z.strictObject({ hover: TargetInput, ...common }),
   type: z.strictObject({ type: TargetInput, text: z.string().describe('Typed key by key after what is there.'), ...common }),

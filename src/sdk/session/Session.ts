@@ -11,6 +11,9 @@ import { allowedOrigins, ANSWER_SLACK_MS, defaultTimeoutOf, isPageCommand, resul
 import { DebuggerInput } from './DebuggerInput.js';
 import { asResults, type Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
+import { parseStepOptions } from '../errors/parseOptions.js';
+import { describeValue } from '../errors/zodIssues.js';
+import { ClickHowSchema } from './options.js';
 import { failurePicture, type FailureFacts } from './failurePicture.js';
 import type { GuardMode } from './HitGuard.js';
 import type { Found, Input, Prepare } from './Input.js';
@@ -315,6 +318,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    */
   click(target: TargetInput, options: ClickOptions = {}): Promise<StepResult> {
     return this.#composed('click', target, options, async (step) => {
+      parseStepOptions(ClickHowSchema, options, 'click');
       const modifiers = parseModifiers(options.modifiers, 'click');
       const how = { ...(options.button ? { button: options.button } : {}), modifiers, ...(options.clickCount ? { clickCount: options.clickCount } : {}), ...(options.position ? { position: options.position } : {}) };
       // A single left click ends with its click event: the guard can report then (see #find).
@@ -335,7 +339,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
 
   /** Clicks the target to focus it, then types `text` key by key (appends to what is there). */
   type(target: TargetInput, text: string, options: StepOptions = {}): Promise<StepResult> {
-    return this.#composed('type', target, options, async (step) => this.#input.type(step, await this.#find(step, target, 'click', 'input'), text));
+    return this.#composed('type', target, options, async (step) => this.#input.type(step, await this.#find(step, target, 'click', 'input'), textToSend(text, 'type')));
   }
 
   /**
@@ -345,9 +349,10 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    */
   fill(target: TargetInput, text: string, options: StepOptions = {}): Promise<StepResult> {
     // Text ends with its input event (an empty text deletes, which may send none).
-    return this.#composed('fill', target, options, async (step) =>
-      this.#input.fill(step, await this.#find(step, target, 'fill', 'input', text === '' ? undefined : 'input'), text),
-    );
+    return this.#composed('fill', target, options, async (step) => {
+      const value = textToSend(text, 'fill');
+      await this.#input.fill(step, await this.#find(step, target, 'fill', 'input', value === '' ? undefined : 'input'), value);
+    });
   }
 
   /**
@@ -917,6 +922,12 @@ function reRenderedTooOften(step: string, last: AiteError, times: number, waited
     { detail: { ...last.detail, reRendered: times + 1 }, command: last.command ?? step, cause: last },
   );
 }
+/** The text a `type` or `fill` sends, or an `unsupported` error before anything is sent when it is not text. */
+function textToSend(text: unknown, command: string): string {
+  if (typeof text === 'string') return text;
+  throw new AiteError('unsupported', `${command} needs the text to send as a string; it was given ${describeValue(text)}. Nothing was sent.`, { command });
+}
+
 /** How long a scroll with `until` may take by default: a long list takes many steps. */
 const SCROLL_UNTIL_TIMEOUT_MS = 15_000;
 /** A request the page never answered (the bridge's `detail.answered: false`). */

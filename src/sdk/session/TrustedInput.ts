@@ -48,12 +48,15 @@ export abstract class TrustedInput<D extends Devices> {
   /** Where the run's tab's navigations are heard now; undefined when they cannot be. */
   protected abstract navigationSource(step: StepContext): Promise<NavigationSource | undefined>;
 
-  pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void> {
-    return this.at(
+  async pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void> {
+    const point = await this.point(step, found);
+    if (how?.position) checkPosition(how.position, point, found, action);
+    return this.guarded(
       step,
       found,
       action,
       'pointer',
+      point,
       async (d, at, check) => {
         if (action === 'hover') return d.mouse.move(at.x, at.y);
         if (found.descriptor.frame !== undefined && !how?.position) await this.#aim(step, d, at, check);
@@ -275,4 +278,22 @@ export interface GuardedOptions extends GuardOptions {
 /** An error's first line, for a warning or a message. */
 export function firstLine(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0]! : String(error);
+}
+
+/**
+ * A click's `position` must fall on the element: measured from its padding box's top-left corner,
+ * it may reach over the border, not past the element (the guard would stop a press that lands on
+ * another element, and say the page moved it). Checked before anything is sent.
+ */
+function checkPosition(position: { x: number; y: number }, at: Point, found: Found, action: string): void {
+  const { width, height } = at.rect;
+  const left = at.border?.left ?? 0;
+  const top = at.border?.top ?? 0;
+  if (position.x >= -left && position.x <= width - left && position.y >= -top && position.y <= height - top) return;
+  const name = found.descriptor.name ?? found.descriptor.text;
+  throw new AiteError(
+    'unsupported',
+    `${action}: position { x: ${position.x}, y: ${position.y} } is not on the <${found.descriptor.tag}>${name ? ` "${name.slice(0, 40)}"` : ''}, which is ${Math.round(width)} × ${Math.round(height)} px; a position is measured in CSS pixels from the top-left corner of its padding box. Nothing was sent.`,
+    { command: action, detail: { position, rect: at.rect } },
+  );
 }

@@ -15,7 +15,11 @@ export function evaluateRequest(code: string | ((arg: never) => unknown), arg: u
   if (typeof code !== 'function') throw new AiteError('unsupported', `evaluate takes a function or an expression string, not ${typeof code}.`, { command: 'evaluate' });
   let json: string | undefined;
   try {
-    json = arg === undefined ? undefined : JSON.stringify(arg);
+    // JSON.stringify leaves a function or a symbol out without a word: the page would get less than was passed.
+    json = arg === undefined ? undefined : JSON.stringify(arg, (key: string, value: unknown) => {
+      if (typeof value === 'function' || typeof value === 'symbol') throw new TypeError(`${key === '' ? 'it' : `"${key}"`} is a ${typeof value}, which JSON cannot carry`);
+      return value;
+    });
   } catch (error) {
     throw new AiteError('unsupported', `evaluate: the argument cannot be sent as JSON (${error instanceof Error ? error.message : String(error)}); pass plain data.`, {
       command: 'evaluate',

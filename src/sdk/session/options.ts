@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROFILE_NAME_MAX } from '../protocol/index.js';
 import type { DialogPolicy } from './pipe/Dialogs.js';
+import { MODIFIERS } from './pipe/keys.js';
 
 /**
  * What {@link launch} and {@link attach} both take: the run's origins, the profile's name, and
@@ -133,3 +134,17 @@ export const AttachOptionsSchema = z.strictObject({
   debugger: z.boolean().optional(),
   dialogs: z.enum(['dismiss', 'accept']).optional(),
 }) satisfies z.ZodType<AttachOptions, AttachOptions>;
+
+/**
+ * How a click is made beyond a plain left click, as Playwright names it: the one check of
+ * {@link Session.click}'s options (`ClickOptions`) and of a step script's click step.
+ */
+export const CLICK_HOW = {
+  button: z.enum(['left', 'right', 'middle']).optional().describe('Default left.'),
+  modifiers: z.array(z.enum(MODIFIERS)).optional().describe('Keys held during the click.'),
+  clickCount: z.number().int().min(1).max(3).optional().describe('2 for a double click.'),
+  position: z.strictObject({ x: z.number(), y: z.number() }).optional().describe("Where to click, from the element's top-left corner, in CSS pixels."),
+};
+
+/** {@link CLICK_HOW} of a `click()` call, whose options also hold the step's (`timeoutMs`). */
+export const ClickHowSchema = z.object(CLICK_HOW);

@@ -19,7 +19,8 @@ import { closest } from '../../errors/suggest.js';
  */
 export type Modifier = 'Alt' | 'Control' | 'ControlOrMeta' | 'Meta' | 'Shift';
 
-const MODIFIERS: readonly Modifier[] = ['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'];
+/** Every {@link Modifier}, in the order messages list them. */
+export const MODIFIERS = ['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'] as const satisfies readonly Modifier[];
 
 /** A parsed chord: the modifiers held, then the key pressed. */
 export interface Chord {
