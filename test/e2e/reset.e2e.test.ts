@@ -147,6 +147,16 @@ describe('session.reset() on the temp profile', () => {
     await session.tab.navigate(page.url);
     await session.verify.text(FRESH);
   });
+
+  it('[STEP-ARGS] reset({ storage }) that is not true or false is refused, and the page is kept', async () => {
+    await session.tab.navigate(page.url);
+    const error = await session.reset({ storage: 'yes' as unknown as boolean }).then(
+      () => undefined,
+      (e: unknown) => e as { reason: string; message: string },
+    );
+    expect(error).toMatchObject({ reason: 'unsupported', message: 'reset: storage is true or false; it was given the text "yes". Nothing was reset.' });
+    await session.verify.url(page.url);
+  });
 });
 
 describe('session.reset() on a profile the user named', () => {

@@ -5,6 +5,7 @@ import { CloseCode, MAX_MESSAGE_BYTES } from '../protocol/index.js';
 import type { Rejection } from './BridgeEvents.js';
 import type { Transport } from './Transport.js';
 import { UpgradeGuard } from './UpgradeGuard.js';
+import { AiteError } from '../errors/AiteError.js';
 
 /** What the server needs to know of the protocol above it. */
 export interface ServerHandlers {
@@ -42,7 +43,7 @@ export class BridgeServer {
     const http = createServer({ headersTimeout, requestTimeout: headersTimeout, connectionsCheckingInterval: Math.min(1_000, headersTimeout) });
     const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
     await new Promise<void>((resolve, reject) => {
-      http.once('error', reject);
+      http.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, options.port ?? 0)));
       http.listen(options.port ?? 0, '127.0.0.1', () => {
         http.off('error', reject);
         resolve();
@@ -111,4 +112,15 @@ function transportOf(ws: WebSocket): Transport {
 function refuse(socket: Duplex, status: number): void {
   const text = { 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status] ?? 'Bad Request';
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length + 1}\r\n\r\n${text}\n`);
+}
+
+/** Why the bridge could not listen, said so a person can act on it (a port taken, one not allowed). */
+function listenError(error: NodeJS.ErrnoException, port: number): Error {
+  const why =
+    error.code === 'EADDRINUSE'
+      ? `port ${port} of 127.0.0.1 is already in use (another bridge, or another program)`
+      : error.code === 'EACCES'
+        ? `port ${port} of 127.0.0.1 may not be opened by this user`
+        : `listening on 127.0.0.1:${port} failed (${error.message})`;
+  return new AiteError('unsupported', `The bridge cannot start: ${why}. Pass another port, or 0 (the default) for any free one.`, { cause: error, detail: { port, code: error.code } });
 }

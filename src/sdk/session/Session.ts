@@ -554,6 +554,9 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     // The last test's picture is taken before its page goes.
     await this.#latePicture?.png;
     this.#latePicture = undefined;
+    if (options.storage !== undefined && typeof options.storage !== 'boolean') {
+      throw new AiteError('unsupported', `reset: storage is true or false; it was given ${describeValue(options.storage)}. Nothing was reset.`, { command: 'reset' });
+    }
     const storage = options.storage ?? this.#parts.tempProfile ?? false;
     const current = this.#runTab.current;
     if (this.browser) {

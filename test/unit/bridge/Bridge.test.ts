@@ -46,6 +46,17 @@ describe('Bridge edge', () => {
     await other.close();
   });
 
+  it('[STEP-ARGS] a port already taken is an error that names it and says what to pass, not a bare EADDRINUSE', async () => {
+    bridge = await Bridge.start();
+    const error = await Bridge.start({ port: bridge.port }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AiteError);
+    expect((error as AiteError).reason).toBe('unsupported');
+    expect((error as AiteError).message).toBe(`The bridge cannot start: port ${bridge.port} of 127.0.0.1 is already in use (another bridge, or another program). Pass another port, or 0 (the default) for any free one.`);
+  });
+
   it('[T-TOKEN] row 3: closes a socket with a wrong token with 4401, and never puts the token in the rejection', async () => {
     bridge = await Bridge.start();
     const messages: string[] = [];

@@ -3,9 +3,13 @@ import { resolve } from 'node:path';
 import type { ElementHandle, Frame, Page } from 'puppeteer-core';
 import { AiteError } from '../../errors/AiteError.js';
 import { FIND_FILE_INPUT, type Descriptor } from '../../protocol/index.js';
+import { describeValue } from '../../errors/zodIssues.js';
 
 /** The absolute paths of `files`, each checked to be a file, else an error naming the one that is not. */
 export async function checkFiles(files: string | readonly string[], cwd = process.cwd()): Promise<string[]> {
+  if (typeof files !== 'string' && !Array.isArray(files)) {
+    throw new AiteError('unsupported', `upload takes a path or a list of paths ([] clears the input); it was given ${describeValue(files)}. Nothing was sent.`, { command: 'upload' });
+  }
   const list = typeof files === 'string' ? [files] : [...files];
   return Promise.all(
     list.map(async (file) => {
