@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { getFn, getHooks, setFn } from 'vitest/suite';
 import { SessionFixture, type SessionFixtureOptionsInput } from 'aite';
 import { RunnerPhase, timed } from './RunnerPhase.js';
 
@@ -11,7 +12,7 @@ interface NamedTask {
   suite?: NamedTask;
 }
 
-/** What this entry walks of Vitest's tasks (`vitest/suite` types them by its own version). */
+/** What this entry walks of Vitest's tasks (Vitest types them by its own version). */
 interface TaskNode {
   type: string;
   timeout?: number;
@@ -20,6 +21,32 @@ interface TaskNode {
 }
 
 type Hook = (...args: never[]) => unknown;
+
+/** Vitest's tables of a suite's hooks and of a test's function. */
+interface Tables {
+  getFn(task: never): unknown;
+  getHooks(suite: never): unknown;
+  setFn(task: never, fn: never): void;
+}
+
+/**
+ * The tables from the very `@vitest/runner` the running Vitest uses, resolved from Vitest's own
+ * folder (so a strict package layout finds it too). `vitest/suite` re-exports them but warns on
+ * import since Vitest 4.1, in every test file of the user's; its named replacement,
+ * `TestRunner.setTestFn`, is `getFn` in 4.1. `vitest/suite` stays the fallback (Vitest 3.2).
+ */
+async function vitestTables(): Promise<Tables> {
+  try {
+    const runner = createRequire(import.meta.resolve('vitest')).resolve('@vitest/runner');
+    const tables = (await import(pathToFileURL(runner).href)) as Partial<Tables>;
+    if (typeof tables.getFn === 'function' && typeof tables.getHooks === 'function' && typeof tables.setFn === 'function') return tables as Tables;
+  } catch {
+    // Not resolvable from here (an inlined or bundled Vitest): the public path below.
+  }
+  return (await import('vitest/suite')) as unknown as Tables;
+}
+
+const { getFn, getHooks, setFn } = await vitestTables();
 
 /** Where Vitest keeps a before hook's own timeout (its default: hookTimeout) on the hook it registered. */
 const HOOK_TIMEOUT = Symbol.for('VITEST_CLEANUP_TIMEOUT');
@@ -96,7 +123,7 @@ function fullName(task: NamedTask): string {
 
 /**
  * Wraps every hook and test function of the file's suites (Vitest calls them through its
- * `vitest/suite` tables, each inside its own timer) so that each marks its start in `phase`
+ * tables ({@link vitestTables}), each inside its own timer) so that each marks its start in `phase`
  * just before that timer starts. An after hook's own timeout cannot be read: hookTimeout is used.
  */
 function timePhases(suite: TaskNode, phase: RunnerPhase, hookTimeout: number | undefined): void {
