@@ -233,6 +233,7 @@ export const REQUIREMENTS = {
   'EVAL-MAIN-WORLD': 'evaluate runs an expression or a function with an argument in the run page\u2019s main world, only where the allow list allows (checked at dispatch)',
   'EVAL-JSON': 'evaluate takes and answers JSON (promises awaited); a result or argument that is not JSON is refused saying so',
   'EVAL-EXCEPTION': 'a page exception during evaluate (thrown, rejected, a syntax error) is an AiteError carrying the exception',
+  'EVAL-NAVIGATED': 'evaluate whose page navigates away while its code awaits fails navigation at once (not at its timeout), naming where the page went',
   'EVAL-TIMEOUT': 'evaluate that does not finish within its timeout fails timeout',
   'SCROLL-UNTIL': 'scroll with until scrolls a (virtual) list until the target exists, brings it into view and answers its descriptor; it never clicks',
   'SCROLL-DELTA': 'scroll by deltaY (negative: up) scrolls the target\u2019s container, else the one under the middle of the viewport, else the page',

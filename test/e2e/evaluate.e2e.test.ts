@@ -47,4 +47,22 @@ describe('session.evaluate()', () => {
     // The page is still fine.
     expect(await ctx.session.evaluate('document.title')).toBe('Evaluate');
   });
+
+  it('[EVAL-NAVIGATED] code whose page navigates away while it awaits fails navigation at once, naming where the page went; the next evaluate runs in the new page', async () => {
+    const started = Date.now();
+    const lost = await failure(
+      ctx.session.evaluate(
+        (to: string) => {
+          location.href = to;
+          return new Promise(() => undefined);
+        },
+        ctx.page('evaluate.html?next'),
+        { timeoutMs: 4_000 },
+      ),
+    );
+    expect(lost.reason).toBe('navigation');
+    expect(lost.message.split('\n')[0]).toBe(`The page navigated (to ${ctx.page('evaluate.html?next')}) while evaluate ran: its result is lost. The code ran until then.`);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(await ctx.session.evaluate('location.search')).toBe('?next');
+  });
 });

@@ -30,6 +30,23 @@ export async function evaluateInTab(request: RequestOf<'evaluate'>, tabId: numbe
       Math.max(1, deadline - Date.now()),
     );
   });
+  // A document that goes while its code awaits never answers: `executeScript` would wait out the
+  // timeout. Its successor's commit (or the tab's end) says at once that the result is lost.
+  let stopWatching = (): void => undefined;
+  const gone = new Promise<never>((_, reject) => {
+    const committed = ({ tabId: id, frameId, url }: chrome.webNavigation.WebNavigationTransitionCallbackDetails): void => {
+      if (id === tabId && frameId === 0) reject(new Failure('navigation', `The page navigated (to ${url}) while evaluate ran: its result is lost. The code ran until then.`, { url }));
+    };
+    const removed = (id: number): void => {
+      if (id === tabId) reject(new Failure('tab-closed', 'The tab closed during evaluate.', { tab: tabId }));
+    };
+    chrome.webNavigation.onCommitted.addListener(committed);
+    chrome.tabs.onRemoved.addListener(removed);
+    stopWatching = () => {
+      chrome.webNavigation.onCommitted.removeListener(committed);
+      chrome.tabs.onRemoved.removeListener(removed);
+    };
+  });
   let outcome: PageOutcome | undefined;
   try {
     const results = await Promise.race([
@@ -40,6 +57,7 @@ export async function evaluateInTab(request: RequestOf<'evaluate'>, tabId: numbe
         args: [request.source, request.call === true, request.arg ?? 'null'],
       }),
       late,
+      gone,
     ]);
     outcome = results[0]?.result as PageOutcome | undefined;
   } catch (error) {
@@ -49,6 +67,7 @@ export async function evaluateInTab(request: RequestOf<'evaluate'>, tabId: numbe
     throw new Failure('navigation', `evaluate could not run in the page (${why}): it navigated, or shows a page outside the allow list.`, { error: why });
   } finally {
     clearTimeout(timer);
+    stopWatching();
   }
   if (!outcome) throw new Failure('navigation', 'evaluate got no result: the page navigated while it ran.');
   if (!outcome.ok) {
