@@ -274,7 +274,7 @@ export const REQUIREMENTS = {
 
   // Hostile pages and hostile files
   'RPT-CONFINED': 'every path in a report or merged report stays inside its folder: no "..", not absolute, no symbolic link followed (lstat, O_NOFOLLOW)',
-  'STEP-ARGS': 'a composed step\u2019s wrong arguments (a click\u2019s button, modifiers, clickCount, a position off the element; type or fill without text; an evaluate argument JSON cannot carry) are refused unsupported, naming the field, before anything is sent',
+  'STEP-ARGS': 'a composed step\u2019s wrong arguments (a click\u2019s button, modifiers, clickCount; type or fill without text; an evaluate argument JSON cannot carry) are refused unsupported, naming the field, before anything is sent',
   'FOLDERS': 'a folder aite makes where the system refuses it (a screenshot path, a download\u2019s saveAs, a report or lock file under /proc) is an error naming it, never a hang; the picture and the download are kept',
   'FILE-LIMITS': 'scripts, configs and lock files past their size, depth or alias limits (a strict lock-file descriptor schema) are refused as file errors, exit 2, before Chrome starts; long report strings are cut',
   'SEC-REDACT': 'the user and password of a URL are masked in report.json, index.html, junit.xml and the terminal, by one redaction function',

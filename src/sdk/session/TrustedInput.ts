@@ -50,7 +50,7 @@ export abstract class TrustedInput<D extends Devices> {
 
   async pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void> {
     const point = await this.point(step, found);
-    if (how?.position) checkPosition(how.position, point, found, action);
+    const offElement = how?.position && !onElement(how.position, point);
     return this.guarded(
       step,
       found,
@@ -68,7 +68,11 @@ export abstract class TrustedInput<D extends Devices> {
       },
       // A position may aim past the element on purpose: then its press is not the element's.
       { presses: action !== 'hover' && !how?.position },
-    );
+    ).catch((error: unknown) => {
+      // What the guard stopped there was not moved there by the page: the position aimed off the element.
+      if (offElement && error instanceof AiteError && error.detail.coveredBy !== undefined) throw positionMissed(error, how.position!, point, found, action);
+      throw error;
+    });
   }
 
   /** Clicks the element and waits for the download the click starts (the wait armed before the click). */
@@ -280,20 +284,24 @@ export function firstLine(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0]! : String(error);
 }
 
-/**
- * A click's `position` must fall on the element: measured from its padding box's top-left corner,
- * it may reach over the border, not past the element (the guard would stop a press that lands on
- * another element, and say the page moved it). Checked before anything is sent.
- */
-function checkPosition(position: { x: number; y: number }, at: Point, found: Found, action: string): void {
-  const { width, height } = at.rect;
+/** Whether a click's `position` (from the padding box's top-left corner) falls inside the element's border box. */
+function onElement(position: { x: number; y: number }, at: Point): boolean {
   const left = at.border?.left ?? 0;
   const top = at.border?.top ?? 0;
-  if (position.x >= -left && position.x <= width - left && position.y >= -top && position.y <= height - top) return;
+  return position.x >= -left && position.x <= at.rect.width - left && position.y >= -top && position.y <= at.rect.height - top;
+}
+
+/**
+ * The guard's refusal of a click whose `position` aimed off the element (it may, on purpose: at a
+ * part of it drawn outside its box), said as what happened: the point was outside, and another
+ * element was there. Nothing reached the page, as the guard's own error says.
+ */
+function positionMissed(error: AiteError, position: { x: number; y: number }, at: Point, found: Found, action: string): AiteError {
   const name = found.descriptor.name ?? found.descriptor.text;
-  throw new AiteError(
-    'unsupported',
-    `${action}: position { x: ${position.x}, y: ${position.y} } is not on the <${found.descriptor.tag}>${name ? ` "${name.slice(0, 40)}"` : ''}, which is ${Math.round(width)} × ${Math.round(height)} px; a position is measured in CSS pixels from the top-left corner of its padding box. Nothing was sent.`,
-    { command: action, detail: { position, rect: at.rect } },
+  const covered = (error.detail.coveredBy as { element?: string } | undefined)?.element ?? 'another element';
+  return new AiteError(
+    'not-visible',
+    `${action} did not reach its target: position { x: ${position.x}, y: ${position.y} } lies outside the <${found.descriptor.tag}>${name ? ` "${name.slice(0, 40)}"` : ''} (${Math.round(at.rect.width)} × ${Math.round(at.rect.height)} px; a position counts in CSS pixels from the top-left corner of its padding box), and ${covered} is there; aite stopped the event before the page saw it.`,
+    { command: action, detail: { ...error.detail, position }, retries: error.retries, cause: error },
   );
 }
