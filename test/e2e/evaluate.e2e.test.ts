@@ -40,7 +40,8 @@ describe('session.evaluate()', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
     const cyclic = await failure(ctx.session.evaluate('(() => { const a = {}; a.a = a; return a; })()'));
     expect(cyclic.reason).toBe('unsupported');
-    expect(cyclic.message).toMatch(/cannot be sent as JSON/);
+    expect(cyclic.message).toMatch(/^evaluate ran, but its result cannot be sent as JSON \(.*circular.*\); return plain data .*, or nothing \(`void …`\) when the code runs for what it does\./s);
+    expect(cyclic.detail.ran).toBe(true);
     const big = { n: 1n };
     const badArg = await failure(ctx.session.evaluate((x: unknown) => x, big));
     expect(badArg.message).toMatch(/argument cannot be sent as JSON/);

@@ -76,7 +76,8 @@ export async function evaluateInTab(request: RequestOf<'evaluate'>, tabId: numbe
       throw new Failure('unsupported', `evaluate cannot run here: the page's Content-Security-Policy forbids evaluating code (${outcome.message}).`, { exception });
     }
     if (outcome.kind === 'not-json') {
-      throw new Failure('unsupported', `evaluate's result cannot be sent as JSON (${outcome.message}); return plain data (objects, arrays, strings, numbers, booleans, null).`, { exception });
+      // The code ran (a tab it opened is open): only its result is lost, and the message says so.
+      throw new Failure('unsupported', `evaluate ran, but its result cannot be sent as JSON (${outcome.message}); return plain data (objects, arrays, strings, numbers, booleans, null), or nothing (\`void …\`) when the code runs for what it does.`, { exception, ran: true });
     }
     throw new Failure('internal', `The page threw during evaluate: ${outcome.name}: ${outcome.message}`, { exception, pageException: true });
   }
