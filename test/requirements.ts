@@ -237,6 +237,7 @@ export const REQUIREMENTS = {
   'EVAL-TIMEOUT': 'evaluate that does not finish within its timeout fails timeout',
   'SCROLL-UNTIL': 'scroll with until scrolls a (virtual) list until the target exists, brings it into view and answers its descriptor; it never clicks',
   'SCROLL-DELTA': 'scroll by deltaY (negative: up) scrolls the target\u2019s container, else the one under the middle of the viewport, else the page',
+  'SCROLL-SIDEWAYS': 'a container that scrolls only sideways (a board, a carousel) is scrolled across, with until too; a sideways wrapper on a page that scrolls down is not taken for the list',
   'SCROLL-BOUNDED': 'scroll until is bounded: not-found at the end of the list or after maxSteps, timeout at timeoutMs',
   'PIC-ELEMENT': 'screenshot({ target }) pictures one element at its size (outside the viewport too); path also writes it',
   'PIC-FULL-PAGE': 'screenshot({ fullPage }) pictures the whole page',

@@ -72,4 +72,18 @@ describe('session.scroll()', () => {
     await ctx.session.tab.navigate(ctx.page('virtual-list.html'));
     expect(await ctx.session.scroll({ css: '#list' }, { deltaY: 300 })).toMatchObject({ by: 'container', scrolled: 300 });
   });
+  it('[SCROLL-SIDEWAYS] a board that scrolls only sideways is scrolled across until its column 150 exists; a wide table\u2019s sideways wrapper on a page that scrolls down leaves the page to scroll down', async () => {
+    await ctx.session.tab.navigate(ctx.page('board.html'));
+    await ctx.session.verify.exists({ text: 'Column 150', exact: true }, { negate: true, timeoutMs: 500 });
+    const across = await ctx.session.scroll({ css: '#board' }, { until: { text: 'Column 150', exact: true } });
+    expect(across).toMatchObject({ ok: true, by: 'container', descriptor: { text: 'Column 150' } });
+    expect(across.scrolled).toBeGreaterThan(20_000);
+    expect(await ctx.session.evaluate(() => [Math.round(window.scrollY), document.getElementById('board')!.scrollLeft > 20_000])).toEqual([0, true]);
+    await ctx.session.click({ text: 'Column 150', exact: true });
+    await ctx.session.verify.targetText({ css: '#opened' }, 'Column 150');
+    // A cell of the wide table names a box that scrolls sideways; the page is what scrolls down to "Page end".
+    const down = await ctx.session.scroll({ text: 'Cell 1' }, { until: 'Page end' });
+    expect(down).toMatchObject({ ok: true, descriptor: { text: 'Page end' } });
+    expect(await ctx.session.evaluate(() => [window.scrollY > 500, document.querySelector('.wide')!.scrollLeft])).toEqual([true, 0]);
+  });
 });

@@ -14,7 +14,9 @@ const RENDER_WAIT_MS = 400;
 const END_WAIT_MS = 2_000;
 
 /**
- * `scroll`: scrolls a container by `deltaY` pixels (default: most of its height), or, with
+ * `scroll`: scrolls a container by `deltaY` pixels (default: most of its height; a container that
+ * scrolls only sideways, such as a carousel or a board of columns, is scrolled across, by most of
+ * its width), or, with
  * `until`, step by step until the `until` target is there (a virtual list renders only the rows
  * in view), then brings it into view and answers its descriptor. The container is the target's
  * nearest scrollable box (itself included), else the one under the middle of the viewport, else
@@ -29,16 +31,19 @@ export async function scroll(req: RequestOf<'scroll'>): Promise<AnswerOf<'scroll
   const target = req.target ? (await resolveOne(req.target, timeoutMs)).element : undefined;
   const container = target ? scrollableOf(target) : scrollableAtMiddle();
   const box = container ?? document.scrollingElement ?? document.documentElement;
-  const stepPx = (): number => req.deltaY ?? Math.max(40, Math.round(viewportHeight(box) * 0.8));
-  const start = box.scrollTop;
+  // Down, unless the box scrolls only sideways (a carousel, a board of columns): then across.
+  const axis: Axis = !scrollsAlong(box, 'y') && scrollsAlong(box, 'x') ? 'x' : 'y';
+  const stepPx = (): number => req.deltaY ?? Math.max(40, Math.round(viewportLength(box, axis) * 0.8));
+  const position = (): number => (axis === 'y' ? box.scrollTop : box.scrollLeft);
+  const start = position();
   // Nothing there can scroll (no scrollable box, and the page fits): a carousel, a map or a
   // canvas list moves on wheel events itself. The runner sends the wheel input there.
-  const wheelAt = container === undefined && !isScrollable(box) ? middleOf(target) : undefined;
+  const wheelAt = container === undefined && !scrollsAlong(box, 'y') ? middleOf(target) : undefined;
 
   if (!req.until) {
     if (wheelAt) return { id: req.id, ok: true, steps: 0, scrolled: 0, container: formatElement(box, ''), wheelAt };
-    await scrollOnce(box, stepPx());
-    return { id: req.id, ok: true, steps: 1, scrolled: Math.round(box.scrollTop - start), container: formatElement(box, '') };
+    await scrollOnce(box, axis, stepPx());
+    return { id: req.id, ok: true, steps: 1, scrolled: Math.round(position() - start), container: formatElement(box, '') };
   }
 
   const until = req.until;
@@ -53,7 +58,7 @@ export async function scroll(req: RequestOf<'scroll'>): Promise<AnswerOf<'scroll
           id: req.id,
           ok: true,
           steps,
-          scrolled: Math.round(box.scrollTop - start),
+          scrolled: Math.round(position() - start),
           container: formatElement(box, ''),
           descriptor: { ...describe(el, { frame: until.frame }), handle: handles.handleOf(el) },
         };
@@ -65,26 +70,27 @@ export async function scroll(req: RequestOf<'scroll'>): Promise<AnswerOf<'scroll
     if (wheelAt) {
       throw new CommandFailure('not-found', `${formatTarget(until)} is not there, and nothing on the page can scroll to it (no scrollable box; the page fits its viewport): it may move on wheel input, which needs the debugging pipe.`, { target: until, steps, wheelAt });
     }
-    const where = `after ${steps} scroll step(s) of ${formatElement(box, '')} (${Math.round(box.scrollTop - start)} px)`;
+    const where = `after ${steps} scroll step(s) of ${formatElement(box, '')} (${Math.round(position() - start)} px${axis === 'x' ? ' sideways' : ''})`;
     if (steps >= maxSteps) {
       throw new CommandFailure('not-found', `${formatTarget(until)} did not appear ${where}: maxSteps (${maxSteps}) reached. Raise maxSteps or scroll a list that holds it.`, { target: until, steps });
     }
     if (performance.now() >= deadline) {
       throw new CommandFailure('timeout', `${formatTarget(until)} did not appear ${where} within ${timeoutMs} ms.`, { target: until, steps });
     }
-    const moved = await scrollOnce(box, stepPx());
+    const moved = await scrollOnce(box, axis, stepPx());
     if (!moved) {
-      if (await grows(box, until, Math.min(END_WAIT_MS, deadline - performance.now()))) continue;
+      if (await grows(box, axis, until, Math.min(END_WAIT_MS, deadline - performance.now()))) continue;
       throw new CommandFailure('not-found', `${formatTarget(until)} is not in the list: ${where} it reached its end.`, { target: until, steps, end: true });
     }
   }
 }
 
 /** Whether, within `ms`, the list at its end grew (it loaded more) or `until` appeared. */
-async function grows(box: Element, until: RequestOf<'scroll'>['until'] & object, ms: number): Promise<boolean> {
-  const height = box.scrollHeight;
+async function grows(box: Element, axis: Axis, until: RequestOf<'scroll'>['until'] & object, ms: number): Promise<boolean> {
+  const length = (): number => (axis === 'y' ? box.scrollHeight : box.scrollWidth);
+  const before = length();
   const end = performance.now() + ms;
-  const more = (): boolean => box.scrollHeight > height || evaluate(until).visible.length > 0;
+  const more = (): boolean => length() > before || evaluate(until).visible.length > 0;
   while (!more()) {
     if (performance.now() >= end) return false;
     await rendered();
@@ -93,10 +99,11 @@ async function grows(box: Element, until: RequestOf<'scroll'>['until'] & object,
 }
 
 /** Scrolls once and waits for the page to render what came in; false when it could not move. */
-async function scrollOnce(box: Element, delta: number): Promise<boolean> {
-  const before = box.scrollTop;
-  box.scrollBy({ top: delta, behavior: 'instant' });
-  if (box.scrollTop === before) return false;
+async function scrollOnce(box: Element, axis: Axis, delta: number): Promise<boolean> {
+  const position = (): number => (axis === 'y' ? box.scrollTop : box.scrollLeft);
+  const before = position();
+  box.scrollBy(axis === 'y' ? { top: delta, behavior: 'instant' } : { left: delta, behavior: 'instant' });
+  if (position() === before) return false;
   await rendered();
   return true;
 }
@@ -114,9 +121,20 @@ function rendered(): Promise<void> {
   });
 }
 
+/**
+ * The box to scroll for `el`: itself when it scrolls only sideways (a carousel, a board named as
+ * the target), else its nearest ancestor that scrolls down, as before; only when none does (the
+ * page neither), the nearest that scrolls sideways. A wide table's sideways wrapper on a page that
+ * scrolls down is not taken for the list.
+ */
 function scrollableOf(el: Element): Element | undefined {
-  for (let n: Element | null = el; n; n = composedParent(n)) if (isScrollable(n)) return n;
-  return undefined;
+  if (el !== document.scrollingElement && !scrollsAlong(el, 'y') && scrollsAlong(el, 'x')) return el;
+  let across: Element | undefined;
+  for (let n: Element | null = el; n; n = composedParent(n)) {
+    if (scrollsAlong(n, 'y')) return n;
+    if (!across && n !== document.scrollingElement && scrollsAlong(n, 'x')) across = n;
+  }
+  return across;
 }
 
 function scrollableAtMiddle(): Element | undefined {
@@ -124,10 +142,16 @@ function scrollableAtMiddle(): Element | undefined {
   return hit ? scrollableOf(hit) : undefined;
 }
 
-function isScrollable(el: Element): boolean {
-  if (el === document.scrollingElement) return el.scrollHeight > el.clientHeight;
-  const overflow = styleOf(el).overflowY;
-  return (overflow === 'auto' || overflow === 'scroll' || overflow === 'overlay') && el.scrollHeight > el.clientHeight;
+/** Down (`y`) or across (`x`). */
+type Axis = 'x' | 'y';
+
+/** Whether a box can scroll along `axis`: it overflows that way, and (unless it is the page) its style lets it. */
+function scrollsAlong(el: Element, axis: Axis): boolean {
+  const overflows = axis === 'y' ? el.scrollHeight > el.clientHeight : el.scrollWidth > el.clientWidth;
+  if (el === document.scrollingElement) return overflows;
+  const style = styleOf(el);
+  const overflow = axis === 'y' ? style.overflowY : style.overflowX;
+  return (overflow === 'auto' || overflow === 'scroll' || overflow === 'overlay') && overflows;
 }
 
 /** The middle of the element (or of the viewport), in the top viewport's CSS pixels: where a wheel goes. */
@@ -137,6 +161,8 @@ function middleOf(el: Element | undefined): { x: number; y: number } {
   return { x: Math.round(r.x + r.width / 2), y: Math.round(r.y + r.height / 2) };
 }
 
-function viewportHeight(box: Element): number {
-  return box === document.scrollingElement ? innerHeight : box.clientHeight;
+/** How much of the box shows along `axis`: a step is most of it. */
+function viewportLength(box: Element, axis: Axis): number {
+  if (box === document.scrollingElement) return axis === 'y' ? innerHeight : innerWidth;
+  return axis === 'y' ? box.clientHeight : box.clientWidth;
 }

@@ -737,7 +737,7 @@ export const AnswerSchemas = {
   scroll: z.object({
     ...okBase,
     steps: z.number().int().nonnegative(),
-    /** Pixels scrolled down (negative: up). */
+    /** Pixels scrolled down (negative: up); to the right for a container that scrolls only sideways. */
     scrolled: z.number(),
     /** The container scrolled, in words. */
     container: z.string(),

@@ -451,7 +451,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
 
   /**
    * Scrolls the target's scroll container (none named: the one under the middle of the
-   * viewport, else the page) by `deltaY` px, default most of its height. With `until`, scrolls
+   * viewport, else the page) by `deltaY` px, default most of its height (across, by most of its
+   * width, for a container that scrolls only sideways). With `until`, scrolls
    * step by step until that target is there, as a virtual list renders it, brings it into view
    * and answers its descriptor; at most `maxSteps` steps (default 200) within `timeoutMs`
    * (default 15 s with `until`). Never clicks.

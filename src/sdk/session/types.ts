@@ -118,7 +118,7 @@ export interface StepResult {
 export interface ScrollResult extends StepResult {
   /** With `until`: the element that appeared (brought into view). */
   descriptor?: Descriptor;
-  /** Pixels scrolled down (negative: up). */
+  /** Pixels scrolled down (negative: up); to the right for a container that scrolls only sideways. */
   scrolled: number;
   /** Scroll steps taken. */
   steps: number;
