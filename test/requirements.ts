@@ -96,7 +96,7 @@ export const REQUIREMENTS = {
   'SW-AMBIGUOUS': 'two matching tabs answer ambiguous',
   'SW-TIMEOUT': 'no matching tab in time answers timeout with the open tabs\u2019 addresses',
   'CT-BACK': 'closeTab goes back along the tabs the run switched from; tab in the answer is where the run is now, or null',
-  'CT-SELF': 'a run tab that closes by itself goes back as closeTab does; its tab-closed event names the run\u2019s tab now (runTab, beyond v1)',
+  'CT-SELF': 'a run tab that closes by itself goes back as closeTab does; its tab-closed event names the run\u2019s tab now (runTab, beyond v1); a warning (code tab-closed) says where the run went on, in that step or the next; a closeTab warns of nothing',
   'RUN-PHASE-BODY': 'runner entries (Vitest, Jest, Mocha): a test body\u2019s waits end before the test timeout counted from the body\u2019s start, however long the before-each hooks took',
   'RUN-PHASE-HOOK': 'runner entries (Vitest, Jest, Mocha): a hook\u2019s waits end before that hook\u2019s own timeout from its start (the message names the hook timeout), and are not cut to the test timeout',
   'RUN-HOOK-TIME': 'runner entries (Vitest, Jest, Mocha, node:test): the launch, reset, failure and close hooks are timed by a timeout of their own (SessionFixture.hookTimeoutMs), so a Chrome that starts slower than the runner\u2019s default hook timeout passes; the tests keep their timeouts',

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { ExtensionEvent } from '../../src/sdk/index.js';
+import type { ExtensionEvent, Warning } from '../../src/sdk/index.js';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
 
@@ -13,9 +13,12 @@ const deadPort = await new Promise<number>((resolve) => {
 });
 const ctx = useSession({ extraAllow: () => [`http://127.0.0.1:${deadPort}`] });
 const events: ExtensionEvent[] = [];
+const warnings: Warning[] = [];
 
 async function ready(): Promise<void> {
-  if (events.length === 0) ctx.session.on('event', (e) => events.push(e));
+  if (events.length > 0) return;
+  ctx.session.on('event', (e) => events.push(e));
+  ctx.session.on('warning', (w) => warnings.push(w));
 }
 
 describe('tabs, switchTab, closeTab and tab events', () => {
@@ -48,7 +51,11 @@ describe('tabs, switchTab, closeTab and tab events', () => {
 
   it('[CT-BACK, EV-TAB-CLOSED] closeTab goes back to the tab the run switched from', async () => {
     const pay = ctx.session.tab.current!;
+    const warned = warnings.length;
     const closed = await ctx.session.tab.close();
+    // Closed by the run: nothing to warn of.
+    await ctx.session.tab.list();
+    expect(warnings.slice(warned).filter((w) => w.code === 'tab-closed')).toEqual([]);
     expect(closed.closed).toBe(pay);
     expect(ctx.session.tab.current).toBe(closed.tab);
     expect((await ctx.session.tab.list()).find((t) => t.id === closed.tab)?.url).toBe(ctx.page('popup.html'));
@@ -71,11 +78,19 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     const opener = await ctx.session.tab.navigate(ctx.page('popup.html'));
     await ctx.session.click({ text: 'Open payment' });
     const pay = await ctx.session.tab.switchTo({ new: true });
+    const warned = warnings.length;
     await ctx.session.click({ text: 'Close tab' });
     // window.close() finishes after the click; the run moves when the extension sees the tab go.
     await expect.poll(() => ctx.session.tab.current).toBe(opener.tab);
     expect(events.find((e) => e.kind === 'tab-closed' && e.tab === pay.tab)).toMatchObject({ runTab: opener.tab });
     await ctx.session.verify.exists({ text: 'Open payment' });
+    // The report says the run moved, in the click's step or the next one: once.
+    expect(warnings.slice(warned).filter((w) => w.code === 'tab-closed')).toEqual([
+      {
+        code: 'tab-closed',
+        message: `The run's tab ${pay.tab} (${ctx.page('pay.html')}) closed (the page closed itself, or Chrome closed it); the run goes on in tab ${opener.tab} (${ctx.page('popup.html')}), the one it came from.`,
+      },
+    ]);
     expect((await ctx.session.tab.list()).find((t) => t.id === opener.tab)?.active).toBe(true);
   });
 

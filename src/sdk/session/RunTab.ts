@@ -8,6 +8,9 @@ import { PipeAllowList } from './PipeAllowList.js';
 /** How long a step waits for the page list after naming a tab (a slow list only means the worker carries the next commands). */
 const PREFETCH_MS = 1_000;
 
+/** Told which tab closed (and what it showed) and where the run went on (null: no tab; the next navigate opens one). */
+export type RunTabLeft = (gone: { tab: number; url: string | undefined }, now: { tab: number | null; url: string | undefined }) => void;
+
 /**
  * Which tab is the run's, and what each tab shows: kept from the answers of tab commands and the
  * extension's events, and used to find the run's page over the debugging pipe.
@@ -22,9 +25,27 @@ export class RunTab {
    * `allow`: every input, picture and wait through {@link RunTab.page} is checked against it, and
    * where input took the tab ({@link RunTab.landed}), in attach mode too.
    */
-  constructor(browser: Browser | undefined, allow?: readonly string[]) {
+  readonly #left: RunTabLeft | undefined;
+
+  /**
+   * `allow`: every input, picture and wait through {@link RunTab.page} is checked against it, and
+   * where input took the tab ({@link RunTab.landed}), in attach mode too. `left`: told when the
+   * run's tab closed without a closeTab (the page closed itself) and the run went on elsewhere.
+   */
+  constructor(browser: Browser | undefined, allow?: readonly string[], left?: RunTabLeft) {
     this.#pages = browser ? new PageFinder(browser) : undefined;
     this.#allow = allow ? new PipeAllowList(allow) : undefined;
+    this.#left = left;
+  }
+
+  /** The run's tab is now `tab`, because the one it was closed: says so, and forgets the closed one. */
+  #wentOn(tab: number | null): void {
+    const gone = this.#current;
+    if (gone === null || gone === tab) return;
+    const url = this.#urls.get(gone);
+    this.#urls.delete(gone);
+    this.#current = tab;
+    this.#left?.({ tab: gone, url }, { tab, url: this.url });
   }
 
   /** The run's tab id, or null before the first navigate (and after the run's tab closed). */
@@ -62,9 +83,7 @@ export class RunTab {
       // The run's tab closed before its tab-closed event came: the extension ran the command in
       // the tab the run went back to, and the next steps (input over the pipe too) go there.
       const { runTab } = answer as { runTab?: number };
-      if (runTab === undefined || runTab === this.#current) return;
-      if (this.#current !== null) this.#urls.delete(this.#current);
-      this.#current = runTab;
+      if (runTab !== undefined) this.#wentOn(runTab);
     }
   }
 
@@ -94,10 +113,10 @@ export class RunTab {
   onEvent(event: ExtensionEvent): void {
     if (event.kind === 'navigated') this.#urls.set(event.tab, event.url);
     if (event.kind === 'tab-closed') {
-      this.#urls.delete(event.tab);
       // The run goes where the extension took it (as closeTab does); with none, the next
       // navigate opens a new run tab instead of naming one that is gone.
-      if (event.tab === this.#current) this.#current = event.runTab ?? null;
+      if (event.tab === this.#current) this.#wentOn(event.runTab ?? null);
+      this.#urls.delete(event.tab);
     }
   }
 

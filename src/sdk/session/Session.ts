@@ -7,7 +7,7 @@ import { AiteError } from '../errors/AiteError.js';
 import type { TypedEmitterClass } from '../events/TypedEmitter.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import { allowedOrigins, ANSWER_SLACK_MS, defaultTimeoutOf, isPageCommand, resultOf, SCROLL_STEPS_DEFAULT, type AnswerOf, type ResultOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type RequestOf, type Descriptor, type Target, VERIFY_ONE_KINDS, withinTarget } from '../protocol/index.js';
+import { allowedOrigins, ANSWER_SLACK_MS, redactUrl, defaultTimeoutOf, isPageCommand, resultOf, SCROLL_STEPS_DEFAULT, type AnswerOf, type ResultOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type RequestOf, type Descriptor, type Target, VERIFY_ONE_KINDS, withinTarget } from '../protocol/index.js';
 import { DebuggerInput } from './DebuggerInput.js';
 import { asResults, type Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
@@ -206,6 +206,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
   readonly #pages: DebuggerPages | undefined;
   /** The calls running now: a dialog answered meanwhile belongs to each of them. */
   readonly #live = new Set<StepContext>();
+  /** Warnings of what happened between steps (the run's tab closed itself), for the next step to carry. */
+  readonly #carried: Warning[] = [];
   readonly #records = new RunRecords();
   /** Why nothing more can be sent (Chrome exited, the session was closed); undefined while it can. */
   #gone: string | undefined;
@@ -227,7 +229,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     this.bridge = parts.bridge;
     this.browser = parts.browser;
     this.profile = parts.profile;
-    this.#runTab = new RunTab(parts.browser, parts.allow);
+    this.#runTab = new RunTab(parts.browser, parts.allow, (gone, now) => this.#tabLeft(gone, now));
     this.#blankTab = parts.browser !== undefined;
     this.dialogs = new Dialogs(parts.browser, parts.dialogs ?? 'dismiss', {
       pipe: parts.browser !== undefined || parts.debugger === true,
@@ -552,6 +554,16 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    */
   async reset(options: ResetOptions = {}): Promise<void> {
     const step = this.#context('reset', undefined, undefined);
+    // Live while it closes tabs: the run's tab it closes is not one that "closed itself".
+    this.#live.add(step);
+    try {
+      await this.#reset(step, options);
+    } finally {
+      this.#live.delete(step);
+    }
+  }
+
+  async #reset(step: StepContext, options: ResetOptions): Promise<void> {
     // The last test's picture is taken before its page goes.
     await this.#latePicture?.png;
     this.#latePicture = undefined;
@@ -646,6 +658,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
   ): Promise<{ value: T; result: StepResult }> {
     const step = this.#context(name, target, timeoutMs, budgetMs);
     this.#live.add(step);
+    for (const warning of this.#carried.splice(0)) step.warn(warning);
     const mark = this.#records.startStep();
     try {
       const value = await body(step);
@@ -670,6 +683,19 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     } finally {
       this.#live.delete(step);
     }
+  }
+
+  /**
+   * The run's tab closed without a closeTab (the page called window.close(), or Chrome closed it)
+   * and the run went on elsewhere: the steps running now say so, else the next one does, so a
+   * check that then fails on the other page is not a mystery in the report.
+   */
+  #tabLeft(gone: { tab: number; url: string | undefined }, now: { tab: number | null; url: string | undefined }): void {
+    if ([...this.#live].some((step) => step.name === 'closeTab' || step.name === 'reset') || this.#closing) return;
+    const where = now.tab === null ? 'no tab is left to the run: the next navigate opens one' : `the run goes on in tab ${now.tab}${now.url ? ` (${redactUrl(now.url)})` : ''}, the one it came from`;
+    const warning = { code: 'tab-closed', message: `The run's tab ${gone.tab}${gone.url ? ` (${redactUrl(gone.url)})` : ''} closed (the page closed itself, or Chrome closed it); ${where}.` };
+    if (this.#live.size === 0) this.#carried.push(warning);
+    for (const step of this.#live) step.warn(warning);
   }
 
   #onDialog(record: DialogRecord): void {
