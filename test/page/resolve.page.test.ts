@@ -179,6 +179,30 @@ describe('resolve: failures', () => {
     await t.page.evaluate(() => document.getElementById('many')?.remove());
   });
 
+  it('ambiguous matches that read alike are told apart by where they stand: a row, a region, else the heading they are under', async () => {
+    await t.page.evaluate(() => {
+      const box = document.createElement('div');
+      box.id = 'alike';
+      box.innerHTML =
+        '<section aria-label="Basket"><button class="alike">Drop</button></section>' +
+        '<table><tr><td>Pear</td><td><button class="alike">Drop</button></td></tr></table>' +
+        '<button class="alike">Drop</button>';
+      document.body.append(box);
+    });
+    const f = await t.fail({ cmd: 'resolve', target: { css: '.alike' }, timeoutMs: 1000 });
+    expect(f.reason).toBe('ambiguous');
+    expect(f.message).toMatch(/matches 3 visible elements: <button\.alike> "Drop" in "Basket", <button\.alike> "Drop" in row "Pear Drop", <button\.alike> "Drop" under "Other form"\./);
+    // Two alike in one region: where they are tells nothing, so they are listed as they read.
+    await t.page.evaluate(() => {
+      document.querySelector('#alike table')?.remove();
+      document.querySelector('#alike > button')?.remove();
+      document.querySelector('#alike section')?.insertAdjacentHTML('beforeend', '<button class="alike">Drop</button>');
+    });
+    const same = await t.fail({ cmd: 'resolve', target: { css: '.alike' }, timeoutMs: 1000 });
+    expect(same.message).toMatch(/matches 2 visible elements: <button\.alike> "Drop", <button\.alike> "Drop"\. Add/);
+    await t.page.evaluate(() => document.getElementById('alike')?.remove());
+  });
+
   it('not-visible when only hidden elements match: display none, visibility hidden, closed details', async () => {
     for (const [text, why] of [
       ['Secret', /display: none/],

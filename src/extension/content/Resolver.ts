@@ -1,10 +1,10 @@
-import { CommandFailure, flattenFrames, frameKey, targetFrame, type Reason, type Target } from '../../sdk/protocol/index.js';
+import { CommandFailure, flattenFrames, frameKey, targetFrame, type Descriptor, type Reason, type Target } from '../../sdk/protocol/index.js';
 import { describe } from './dom/describe.js';
 import { accessibleName, isAriaHidden, isInteractive, labelledIn, labelsOf, roleOf, UNNAMED_ROLES } from './dom/aria.js';
 import { composedContains, composedParent, queryCssDeep, walkElements } from './dom/query.js';
 import { enterFrames } from './frames.js';
 import { findRegions, rowsAround } from './dom/regions.js';
-import { matchText, TextIndex, type TextMatch } from './dom/text.js';
+import { cut, matchText, TextIndex, type TextMatch } from './dom/text.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
 import { evaluateXPath } from './dom/xpath.js';
 import { formatElement, formatTarget, listOf, q } from './explain.js';
@@ -357,13 +357,31 @@ export function plainNotFound(target: Target, when: string): CommandFailure {
 export function ambiguousFailure(target: Target, ev: Evaluation): CommandFailure {
   const n = ev.visible.length;
   const shown = ev.visible.slice(0, CANDIDATES_MAX);
+  const descriptors = shown.map((e) => describe(e, { frame: targetFrame(target), texts: ev.texts }));
+  const names = shown.map((e) => formatElement(e, ev.texts.of(e)));
+  // Matches that read alike are told apart by where they are (what `within` would name), when
+  // that tells them apart: two alike buttons of one section stay as they read.
+  const wheres = descriptors.map(whereOf);
+  const told = names.map((name, i) => {
+    const alike = names.flatMap((other, j) => (other === name ? [wheres[j]] : []));
+    return alike.length > 1 && new Set(alike).size > 1 ? `${name}${wheres[i]}` : name;
+  });
   return new CommandFailure(
     'ambiguous',
-    `The target ${formatTarget(target)} matches ${n} visible elements: ${listOf(shown.map((e) => formatElement(e, ev.texts.of(e))), 3, n)}. Add \`nth\`, \`within\`, \`exact\` or another key to name one.`,
+    `The target ${formatTarget(target)} matches ${n} visible elements: ${listOf(told, 3, n)}. Add \`nth\`, \`within\`, \`exact\` or another key to name one.`,
     {
       target,
       matches: n,
-      candidates: shown.map((e) => ({ descriptor: { ...describe(e, { frame: targetFrame(target), texts: ev.texts }), handle: handles.handleOf(e) } })),
+      candidates: shown.map((e, i) => ({ descriptor: { ...descriptors[i]!, handle: handles.handleOf(e) } })),
     },
   );
+}
+
+/** Where a match stands, as `within` names it: its row, its region, or the heading it is under. */
+function whereOf(d: Descriptor): string {
+  const { row, region, heading } = d.context ?? {};
+  if (row) return ` in row ${q(cut(row, 40))}`;
+  if (region) return ` in ${q(cut(region, 40))}`;
+  if (heading) return ` under ${q(cut(heading, 40))}`;
+  return ' outside any region';
 }
