@@ -149,7 +149,7 @@ export class CommandRouter {
 
   async #history(request: RequestOf<'history'>): Promise<Record<string, unknown>> {
     const tabId = request.tab ?? this.state.data.runTab;
-    if (tabId === undefined) throw new CommandFailure('tab-closed', `There is no run tab yet to go ${request.action} in: navigate first.`);
+    if (tabId === undefined) throw new CommandFailure('tab-closed', `There is no run tab yet to ${request.action === 'reload' ? 'reload' : `go ${request.action} in`}: navigate first.`);
     const deadline = Date.now() + (request.timeoutMs ?? NAVIGATE_TIMEOUT_MS);
     // A page still loading (a link's step returns once its page commits) would end the watch
     // below with its own load, before the history move had started.
