@@ -34,7 +34,7 @@ export async function scroll(req: RequestOf<'scroll'>): Promise<AnswerOf<'scroll
   // Down, unless the box scrolls only sideways (a carousel, a board of columns): then across.
   const axis: Axis = !scrollsAlong(box, 'y') && scrollsAlong(box, 'x') ? 'x' : 'y';
   const stepPx = (): number => req.deltaY ?? Math.max(40, Math.round(viewportLength(box, axis) * 0.8));
-  const position = (): number => (axis === 'y' ? box.scrollTop : box.scrollLeft);
+  const position = (): number => scrollPosition(box, axis);
   const start = position();
   // Nothing there can scroll (no scrollable box, and the page fits): a carousel, a map or a
   // canvas list moves on wheel events itself. The runner sends the wheel input there.
@@ -100,10 +100,9 @@ async function grows(box: Element, axis: Axis, until: RequestOf<'scroll'>['until
 
 /** Scrolls once and waits for the page to render what came in; false when it could not move. */
 async function scrollOnce(box: Element, axis: Axis, delta: number): Promise<boolean> {
-  const position = (): number => (axis === 'y' ? box.scrollTop : box.scrollLeft);
-  const before = position();
+  const before = scrollPosition(box, axis);
   box.scrollBy(axis === 'y' ? { top: delta, behavior: 'instant' } : { left: delta, behavior: 'instant' });
-  if (position() === before) return false;
+  if (scrollPosition(box, axis) === before) return false;
   await rendered();
   return true;
 }
@@ -159,6 +158,11 @@ function middleOf(el: Element | undefined): { x: number; y: number } {
   if (!el) return { x: Math.round(innerWidth / 2), y: Math.round(innerHeight / 2) };
   const r = topViewportRect(el);
   return { x: Math.round(r.x + r.width / 2), y: Math.round(r.y + r.height / 2) };
+}
+
+/** How far the box is scrolled along `axis`. */
+function scrollPosition(box: Element, axis: Axis): number {
+  return axis === 'y' ? box.scrollTop : box.scrollLeft;
 }
 
 /** How much of the box shows along `axis`: a step is most of it. */

@@ -20,11 +20,6 @@ export class RunTab {
   readonly #urls = new Map<number, string>();
   readonly #pages: PageFinder | undefined;
   readonly #allow: PipeAllowList | undefined;
-
-  /**
-   * `allow`: every input, picture and wait through {@link RunTab.page} is checked against it, and
-   * where input took the tab ({@link RunTab.landed}), in attach mode too.
-   */
   readonly #left: RunTabLeft | undefined;
 
   /**

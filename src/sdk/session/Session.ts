@@ -36,7 +36,7 @@ import { resetPages, type ResetOptions } from './reset.js';
 import { Dialogs, type DialogPolicy, type DialogRecord } from './pipe/Dialogs.js';
 import type { Download, DownloadRecord } from './pipe/Downloads.js';
 import { checkFiles } from './pipe/Files.js';
-import { parseChord, parseModifiers } from './pipe/keys.js';
+import { parseChord, platformModifier } from './pipe/keys.js';
 
 /** The commands that check the page: one that passes only after its timeout fails. */
 const CHECKS: ReadonlySet<Command> = new Set(['verify', 'wait']);
@@ -320,11 +320,10 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    */
   click(target: TargetInput, options: ClickOptions = {}): Promise<StepResult> {
     return this.#composed('click', target, options, async (step) => {
-      parseStepOptions(ClickHowSchema, options, 'click');
-      const modifiers = parseModifiers(options.modifiers, 'click');
-      const how = { ...(options.button ? { button: options.button } : {}), modifiers, ...(options.clickCount ? { clickCount: options.clickCount } : {}), ...(options.position ? { position: options.position } : {}) };
+      const { button, modifiers, clickCount, position } = parseStepOptions(ClickHowSchema, options, 'click');
+      const how = { ...(button ? { button } : {}), modifiers: (modifiers ?? []).map(platformModifier), ...(clickCount ? { clickCount } : {}), ...(position ? { position } : {}) };
       // A single left click ends with its click event: the guard can report then (see #find).
-      const single = (options.button ?? 'left') === 'left' && (options.clickCount ?? 1) === 1;
+      const single = (button ?? 'left') === 'left' && (clickCount ?? 1) === 1;
       await this.#input.pointer(step, await this.#find(step, target, 'click', 'pointer', single ? 'click' : undefined), 'click', how);
     });
   }
@@ -952,6 +951,7 @@ function reRenderedTooOften(step: string, last: AiteError, times: number, waited
     { detail: { ...last.detail, reRendered: times + 1 }, command: last.command ?? step, cause: last },
   );
 }
+
 /** The text a `type` or `fill` sends, or an `unsupported` error before anything is sent when it is not text. */
 function textToSend(text: unknown, command: string): string {
   if (typeof text === 'string') return text;

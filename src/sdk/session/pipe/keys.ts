@@ -76,14 +76,6 @@ export function platformModifier(modifier: Modifier): KeyInput {
   return modifier;
 }
 
-/** Checks a click's modifiers; the keys they send. */
-export function parseModifiers(modifiers: readonly string[] | undefined, command: string): KeyInput[] {
-  return (modifiers ?? []).map((m) => {
-    if (!MODIFIERS.includes(m as Modifier)) throw new AiteError('unsupported', `${command}: "${m}" is not a modifier: use ${MODIFIERS.join(', ')}.`, { command });
-    return platformModifier(m as Modifier);
-  });
-}
-
 // "Shift+Tab" → [Shift] Tab; "+" and "Control++" name the plus key itself.
 function split(spec: string): { modifiers: string[]; key: string } | undefined {
   if (typeof spec !== 'string' || spec.length === 0) return undefined;
