@@ -27,3 +27,27 @@ describe('drags that travel', () => {
     expect(await page.evaluate(() => (window as unknown as { __moves: number }).__moves)).toBeGreaterThanOrEqual(5);
   });
 });
+
+describe('drags whose ends are apart', () => {
+  for (const mode of ['', '&fallback=1']) {
+    const how = mode ? 'pointer-event fallback' : 'HTML5 drag and drop';
+    it(`[DRAG-APART] SortableJS lanes (${how}): a target a window below the source is scrolled to with the drag held, and the card lands there`, async () => {
+      await ctx.session.tab.navigate(ctx.page(`lanes.html?gap=far${mode}`));
+      const page = await runPage(ctx.session);
+      expect(await page.evaluate(() => innerHeight < document.getElementById('done')!.getBoundingClientRect().bottom - document.getElementById('backlog')!.getBoundingClientRect().top)).toBe(true);
+      const step = await ctx.session.drag('Alpha', { css: '#done' });
+      expect(step.retries).toBe(0);
+      await ctx.session.verify.targetText({ label: 'Done order' }, 'Alpha');
+      await ctx.session.verify.count({ role: 'listitem', within: 'Backlog' }, 1);
+    });
+
+    it(`[DRAG-APART] SortableJS lanes (${how}): ends that fit in the window together are not scrolled before the press`, async () => {
+      await ctx.session.tab.navigate(ctx.page(`lanes.html?gap=near${mode}`));
+      const page = await runPage(ctx.session);
+      await page.evaluate(() => scrollTo(0, 40));
+      await ctx.session.drag('Beta', { text: 'Gamma', within: 'Done' });
+      await ctx.session.verify.targetText({ label: 'Done order' }, 'Beta');
+      await ctx.session.verify.targetText({ label: 'Scrolled at the press' }, '40', { exact: true });
+    });
+  }
+});

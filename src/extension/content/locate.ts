@@ -36,6 +36,8 @@ export interface Actionability {
   stable?: boolean;
   /** With `stable`: a page that has been still (see `still`) counts as stable without waiting a frame. */
   trustStill?: boolean;
+  /** `if-needed`: an element of the top document wholly in the window is not scrolled (at the first look; see `inView`). */
+  scroll?: 'center' | 'if-needed';
 }
 
 const POINTER: Actionability = { enabled: true, hitTest: true, stable: true };
@@ -46,16 +48,27 @@ const POINTER: Actionability = { enabled: true, hitTest: true, stable: true };
  * and (with `hitTest`) its centre not covered by another element. Throws what still failed at
  * the deadline.
  */
-export async function waitActionable(el: Element, timeoutMs: number, need: Actionability): Promise<ActionPoint> {
-  const step = await settle<ActionPoint, Problem>(() => checkActionable(el, need), timeoutMs);
-  if (step.done) return step.value;
+export async function waitActionable(el: Element, timeoutMs: number, need: Actionability): Promise<ActionPoint & { scrolled: boolean }> {
+  let looks = 0;
+  let scrolled = false;
+  const step = await settle<ActionPoint, Problem>(() => {
+    // Left where it is only at the first look: an element that was not ready there (covered by a
+    // sticky header, say) is brought to the middle as by default.
+    const center = need.scroll !== 'if-needed' || looks++ > 0 || !inView(el);
+    return checkActionable(el, need, center, () => (scrolled = true));
+  }, timeoutMs);
+  if (step.done) return { ...step.value, scrolled };
   throw new CommandFailure(step.last.reason, `${step.last.message} (waited ${timeoutMs} ms).`, step.last.detail);
 }
 
-async function checkActionable(el: Element, need: Actionability): Promise<Step<ActionPoint, Problem>> {
+async function checkActionable(el: Element, need: Actionability, center: boolean, onScroll: () => void): Promise<Step<ActionPoint, Problem>> {
   assertConnected(el);
   const unscrolled = topViewportRect(el);
-  el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  if (center) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  // Two boxes a frame apart (below): CSS animations advance, and rAF-driven scripts run, once per
+  // frame, so a moving element shows a different box in the next frame's callback.
+  const before = topViewportRect(el);
+  if (!sameRect(unscrolled, before)) onScroll();
   const name = formatElement(el);
   if (!isRendered(el)) {
     return pending({ reason: 'not-visible', message: `${name} is not visible: ${whyHidden(el)}`, detail: { why: whyHidden(el) } });
@@ -63,9 +76,6 @@ async function checkActionable(el: Element, need: Actionability): Promise<Step<A
   const disabled = need.enabled ? disabledBy(el) : undefined;
   if (disabled) return pending({ reason: 'not-enabled', message: `${name} is not enabled: ${disabled}`, detail: { why: disabled } });
 
-  // Two boxes a frame apart: CSS animations advance, and rAF-driven scripts run, once per frame,
-  // so a moving element shows a different box in the next frame's callback.
-  const before = topViewportRect(el);
   const stable = need.stable ?? true;
   // A running CSS or Web animation on the element or around it is compared across two frames
   // (one frame apart, Chromium may show the same animation time twice); with `trustStill`, a
@@ -100,6 +110,13 @@ async function checkActionable(el: Element, need: Actionability): Promise<Step<A
       : `${name} is not hit at its middle (${x}, ${y})`,
     detail: { x, y, rect, ...(coveredBy ? { coveredBy } : {}) },
   });
+}
+
+/** An element of the top document whose whole box lies inside the window. */
+function inView(el: Element): boolean {
+  if (el.ownerDocument !== document || window.top !== window) return false;
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0 && r.right <= window.innerWidth && r.bottom <= window.innerHeight;
 }
 
 /**
@@ -159,7 +176,7 @@ function round(n: number): number {
 /** `locate`: where the runner should click, after the checks a real click needs. */
 export async function locate(req: RequestOf<'locate'>): Promise<AnswerOf<'locate'>> {
   const el = elementFromDescriptor(req.descriptor);
-  return { id: req.id, ok: true, ...(await prepare(el, 'click', req.timeoutMs ?? DEFAULT_TIMEOUT_MS)) };
+  return { id: req.id, ok: true, ...(await prepare(el, 'click', req.timeoutMs ?? DEFAULT_TIMEOUT_MS, { scroll: req.scroll })) };
 }
 
 /**
@@ -191,8 +208,17 @@ export function notFillable(el: Element): CommandFailure {
  * focused with its text selected, so the runner's trusted text input replaces it (what a person
  * does with Ctrl+A before typing; no click, so no click handler runs, as in other tools' fill).
  */
-export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], timeoutMs: number, options: { trustStill?: boolean } = {}): Promise<Point> {
-  const p = await waitActionable(el, timeoutMs, how === 'click' ? { ...POINTER, trustStill: options.trustStill === true } : { enabled: true, hitTest: false, stable: false });
+export async function prepare(
+  el: Element,
+  how: (typeof PREPARE_KINDS)[number],
+  timeoutMs: number,
+  options: { trustStill?: boolean; scroll?: Actionability['scroll'] } = {},
+): Promise<Point> {
+  const p = await waitActionable(
+    el,
+    timeoutMs,
+    how === 'click' ? { ...POINTER, trustStill: options.trustStill === true, scroll: options.scroll } : { enabled: true, hitTest: false, stable: false },
+  );
   const editable = isEditable(el);
   if (how === 'fill') {
     if (!editable) throw notFillable(el);
@@ -201,5 +227,14 @@ export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], 
   if (how === 'focus') focusFor(el);
   const check = checkState(el);
   const border = { left: (el as HTMLElement).clientLeft ?? 0, top: (el as HTMLElement).clientTop ?? 0 };
-  return { x: p.x, y: p.y, rect: p.rect, border, tag: el.localName, editable, ...(check ? { kind: check.kind, checked: check.checked } : {}) };
+  return {
+    x: p.x,
+    y: p.y,
+    rect: p.rect,
+    border,
+    tag: el.localName,
+    editable,
+    ...(check ? { kind: check.kind, checked: check.checked } : {}),
+    ...(p.scrolled ? { scrolled: true } : {}),
+  };
 }

@@ -38,9 +38,13 @@ export class Locator {
     return this.send({ cmd: 'resolve', target: toTarget(target), descriptor: options.descriptor, timeoutMs: options.timeoutMs, prepare: options.prepare, record: options.record, checkExact: options.checkExact });
   }
 
-  /** Scrolls the element into view and answers where to click, once it is visible, enabled and on top. */
-  locate(descriptor: Descriptor, options: { timeoutMs?: number } = {}): Promise<ResultOf<'locate'>> {
-    return this.send({ cmd: 'locate', descriptor, timeoutMs: options.timeoutMs });
+  /**
+   * Scrolls the element into view and answers where to click, once it is visible, enabled and on
+   * top. `scroll: 'if-needed'` leaves an element wholly in the window where it is; the answer's
+   * `scrolled` says whether the page moved.
+   */
+  locate(descriptor: Descriptor, options: { timeoutMs?: number; scroll?: 'center' | 'if-needed' } = {}): Promise<ResultOf<'locate'>> {
+    return this.send({ cmd: 'locate', descriptor, timeoutMs: options.timeoutMs, scroll: options.scroll });
   }
 
   /** The element's visible text (or a control's value). */

@@ -117,11 +117,16 @@ export abstract class TrustedInput<D extends Devices> {
   }
 
   async drag(step: StepContext, from: Found, to: Found): Promise<void> {
-    // Both points first: where a person aims, before the page reacts to the press.
-    const locate = async (): Promise<{ a: Point; b: Point }> => ({
-      a: await step.locator.locate(from.descriptor, { timeoutMs: step.timeoutMs }),
-      b: await step.locator.locate(to.descriptor, { timeoutMs: step.timeoutMs }),
-    });
+    // Both points first, neither end scrolled while it is in the window: where a person aims,
+    // before the page reacts to the press. Where bringing the source into view moved the target
+    // (the two do not fit in the window together), the target is found again once the drag is
+    // held, scrolling the page under it as a person's drag does (Playwright's dragTo the same).
+    const at = (found: Found): Promise<Point> => step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs, scroll: 'if-needed' });
+    const locate = async (): Promise<{ a: Point; b: Point | (() => Promise<Point>) }> => {
+      const b = await at(to);
+      const a = await at(from);
+      return { a, b: a.scrolled ? () => at(to) : b };
+    };
     let points = await locate();
     // The press must reach the source and the release the target (see HitGuard).
     await this.guarded(step, from, 'drag', 'drag', points.a, (d, a) => travel(this.surface(step, d), a, points.b), {

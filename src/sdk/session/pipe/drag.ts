@@ -16,14 +16,21 @@ export interface DragSurface {
   nextFrame(): Promise<void>;
 }
 
+/** Where a drag ends: a point, or how to find it once the drag is held (the page may scroll for it). */
+export type DragEnd = { x: number; y: number } | (() => Promise<{ x: number; y: number }>);
+
+/** How far the first move goes before a drag's end is found: past the few pixels drag code waits for. */
+const START_PX = 8;
+
 /**
  * A drag that travels like a hand: press at `a`, move to `b` in steps with the real
  * intermediate events, release. When the page starts an HTML5 drag (draggable elements,
  * SortableJS and the like), Chrome hands the drag to the runner (`Input.setInterceptDrags`),
  * and the rest of the way is dragenter/dragover events and a drop (`Input.dispatchDragEvent`),
- * as the browser would send them; otherwise the moves stay mouse moves.
+ * as the browser would send them; otherwise the moves stay mouse moves. An end to be found
+ * (`b` a function) is asked for after the press and a first short move, with the drag held.
  */
-export async function travel(surface: DragSurface, a: { x: number; y: number }, b: { x: number; y: number }): Promise<void> {
+export async function travel(surface: DragSurface, a: { x: number; y: number }, b: DragEnd): Promise<void> {
   let data: Protocol.Input.DragData | undefined;
   const off = surface.onDragIntercepted((intercepted) => {
     data ??= intercepted;
@@ -33,9 +40,7 @@ export async function travel(surface: DragSurface, a: { x: number; y: number }, 
     await surface.mouse.move(a.x, a.y);
     await surface.mouse.down();
     let entered = false;
-    for (let i = 1; i <= STEPS; i++) {
-      const x = a.x + ((b.x - a.x) * i) / STEPS;
-      const y = a.y + ((b.y - a.y) * i) / STEPS;
+    const moveTo = async (x: number, y: number): Promise<void> => {
       if (!data) {
         await surface.mouse.move(x, y);
       } else {
@@ -47,7 +52,14 @@ export async function travel(surface: DragSurface, a: { x: number; y: number }, 
       }
       // A hand's moves are frames apart: the page's drag code (timers, animation frames) runs between them.
       await surface.nextFrame();
+    };
+    let from = a;
+    if (typeof b === 'function') {
+      from = { x: a.x, y: a.y + START_PX };
+      await moveTo(from.x, from.y);
+      b = await b();
     }
+    for (let i = 1; i <= STEPS; i++) await moveTo(from.x + ((b.x - from.x) * i) / STEPS, from.y + ((b.y - from.y) * i) / STEPS);
     if (data) {
       // Held over the target a moment, as a person does before letting go.
       await surface.send('Input.dispatchDragEvent', { type: 'dragOver', x: b.x, y: b.y, data });
