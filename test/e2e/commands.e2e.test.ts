@@ -130,7 +130,7 @@ describe('act, every action, as plain events', () => {
 });
 
 describe('composed steps with trusted input', () => {
-  it('[ACT-PIPE] doubleClick, hover, press, check, uncheck, select, drag and fill', async () => {
+  it('[ACT-PIPE] [CHECK-LABEL] doubleClick, hover, press, check, uncheck, select, drag and fill', async () => {
     await ctx.session.tab.navigate(ctx.page('buttons.html'));
     const page = await runPage();
     await ctx.session.doubleClick({ css: '#save' });
@@ -140,6 +140,16 @@ describe('composed steps with trusted input', () => {
     await ctx.session.uncheck({ role: 'checkbox', name: 'Subscribe' });
     await ctx.session.check({ role: 'radio', name: 'Yearly' });
     await ctx.session.verify.state({ role: 'radio', name: 'Monthly' }, 'unchecked');
+    // [CHECK-LABEL] A control named by its label's text (Bootstrap's toggle buttons hide the input): the label is clicked, the control's state checked.
+    const agree = await ctx.session.check('Agree to terms');
+    expect(agree.element?.tag).toBe('label');
+    await ctx.session.verify.state({ label: 'Agree to terms' }, 'checked');
+    await ctx.session.check('Agree to terms');
+    expect(await page.evaluate(() => (document.getElementById('agree') as HTMLInputElement).checked)).toBe(true);
+    await ctx.session.uncheck('Agree to terms');
+    await ctx.session.verify.state({ label: 'Agree to terms' }, 'unchecked');
+    await ctx.session.check('Large');
+    expect(await page.evaluate(() => [(document.getElementById('size-s') as HTMLInputElement).checked, (document.getElementById('size-l') as HTMLInputElement).checked])).toEqual([false, true]);
     await ctx.session.select({ label: 'Colour' }, 'Dark blue');
     await ctx.session.verify.value({ label: 'Colour' }, 'navy');
     // The wrong step for the element says which one fits; a target with a typo says which field.

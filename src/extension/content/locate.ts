@@ -2,7 +2,7 @@ import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type Point, type PRE
 import { sameRect, topViewportRect } from './dom/geometry.js';
 import { windowOf } from './dom/nodes.js';
 import { composedContains, deepElementFromPoint } from './dom/query.js';
-import { checkState, disabledBy, isEditable } from './dom/state.js';
+import { checkableOf, checkState, disabledBy, isEditable } from './dom/state.js';
 import { cut, pageText } from './dom/text.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
 import { xpathOf } from './dom/xpath.js';
@@ -225,7 +225,10 @@ export async function prepare(
     selectContents(el as HTMLElement);
   }
   if (how === 'focus') focusFor(el);
-  const check = checkState(el);
+  // A label names its checkbox as a person reads it (`check('Agree to terms')`): clicking the
+  // label ticks the control, so its state is the label's, as Playwright's check follows it.
+  const box = checkableOf(el);
+  const check = box ? checkState(box) : undefined;
   const border = { left: (el as HTMLElement).clientLeft ?? 0, top: (el as HTMLElement).clientTop ?? 0 };
   return {
     x: p.x,
