@@ -53,6 +53,17 @@ describe('resolve: target kinds', () => {
     expect((await resolved({ name: 'Phone number' })).descriptor.id).toBe('phone');
   });
 
+  it('[TARGET-MARKS] a field\u2019s marks after its words (a required star, a hidden "(required)", a colon) do not make its label a part match', async () => {
+    expect((await resolved({ label: 'Passphrase' })).descriptor.id).toBe('pass');
+    expect((await resolved({ label: 'confirm passphrase' })).descriptor.id).toBe('pass2');
+    expect((await resolved({ label: 'Organisation' })).descriptor.id).toBe('org');
+    expect((await resolved({ label: 'Parent organisation' })).descriptor.id).toBe('org2');
+    expect((await resolved({ role: 'textbox', name: 'Organisation' })).descriptor.id).toBe('org');
+    // exact stays exact; words that only start a label are still a part of it.
+    expect((await t.fail({ cmd: 'resolve', target: { label: 'Passphrase', exact: true }, timeoutMs: 200 })).reason).toBe('not-found');
+    expect((await t.fail({ cmd: 'resolve', target: { label: 'organ' }, timeoutMs: 200 })).reason).toBe('ambiguous');
+  });
+
   it('label: <label for>, wrapping label, aria-label, aria-labelledby', async () => {
     expect((await resolved({ label: 'Email address' })).descriptor.id).toBe('email');
     expect((await resolved({ label: 'full name' })).descriptor.id).toBe('fullname');

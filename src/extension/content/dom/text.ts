@@ -50,7 +50,9 @@ export type TextMatch = 'whole' | 'part';
 /**
  * The matching rule every text-like target key shares (text, name, label, placeholder, region):
  * without `exact`, whole (case-insensitive, whitespace folded) or contained; with `exact`,
- * whole and case-sensitive. Both sides are folded first.
+ * whole and case-sensitive. Both sides are folded first. Without `exact`, a field's marks
+ * after its words (`Password *`, `Email:`, a hidden `(required)`) do not stop a whole match:
+ * a person reads "Password *" as "Password", not as part of "Confirm password *".
  */
 export function matchText(actual: string, wanted: string, exact: boolean): TextMatch | undefined {
   const a = fold(actual);
@@ -59,8 +61,12 @@ export function matchText(actual: string, wanted: string, exact: boolean): TextM
   const al = a.toLowerCase();
   const wl = w.toLowerCase();
   if (al === wl) return 'whole';
-  return al.includes(wl) ? 'part' : undefined;
+  if (!al.includes(wl)) return undefined;
+  return wl.length > 0 && al.length > wl.length && al.startsWith(wl) && FIELD_MARKS.test(al.slice(wl.length)) ? 'whole' : 'part';
 }
+
+/** What may follow a field's words in its label: required and optional marks, a colon. */
+const FIELD_MARKS = /^(?:\s*(?:\*+|:|\((?:required|optional)\)))+\s*$/;
 
 /**
  * Where `wanted` occurs in `actual` under the case-insensitive folded rule, returned with the
@@ -458,7 +464,10 @@ class DocText {
     if (this.text.charCodeAt(start) === 32) start++;
     if (end > start && this.text.charCodeAt(end - 1) === 32) end--;
     if (exact) return end - start === w.length && this.text.startsWith(w, start) ? 'whole' : undefined;
-    if (end - start === wl.length && this.#lowered.startsWith(wl, start)) return 'whole';
+    if (this.#lowered.startsWith(wl, start)) {
+      // The whole of it, or its words and a field's marks after them (see matchText).
+      if (end - start === wl.length || (wl.length > 0 && end - start > wl.length && FIELD_MARKS.test(this.#lowered.slice(start + wl.length, end)))) return 'whole';
+    }
     // The first occurrence at or after the span's start must also end inside it.
     let lo = 0;
     let hi = hits.length;
