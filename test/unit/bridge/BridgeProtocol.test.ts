@@ -161,6 +161,19 @@ describe('BridgeProtocol deadlines: a page that does not answer holds nothing pa
     // A timeout given wrong is refused as such, not taken for a deadline already past.
     await expect(protocol.request({ cmd: 'verify', kind: 'text', value: 'done', timeoutMs: -5_000 })).rejects.toMatchObject({ reason: 'unsupported', message: expect.stringMatching(/timeoutMs/) });
   });
+
+  it('[TARGET-REGEX] a regular expression where a target takes words is refused before sending, saying what aite matches instead', async () => {
+    start();
+    const link = extension((request) => ({ id: request.id, ok: true, text: 'x' }));
+    link.hello();
+    await protocol.waitForExtension(1_000);
+    const refused = protocol.request({ cmd: 'read', target: { role: 'button', name: /finish|submit/i as unknown as string } });
+    await expect(refused).rejects.toMatchObject({ reason: 'unsupported' });
+    expect(((await refused.catch((e: unknown) => e)) as AiteError).message).toMatch(
+      /target\.name: expected a string, got the regular expression \/finish\|submit\/i\. aite matches words, not patterns: the whole text first .*exact: true/,
+    );
+    expect(link.received.filter((m) => m.cmd === 'read')).toHaveLength(0);
+  });
 });
 
 describe('BridgeProtocol with a page shortcut (launch mode: page commands over the pipe)', () => {
