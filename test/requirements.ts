@@ -178,6 +178,7 @@ export const REQUIREMENTS = {
   'CHECK-LABEL': 'check and uncheck on a <label> act on its checkbox or radio (the label is clicked, the control\u2019s state is checked and verified), as Playwright\u2019s check follows a label',
   'TARGET-MARKS': 'without exact, a text, name, label or placeholder that is the wanted words followed only by a field\u2019s marks (*, :, (required), (optional)) is a whole match, so "Password" names the field labelled "Password *" over "Confirm password *"',
   'TARGET-REGEX': 'a regular expression given where a target takes words (Playwright\u2019s name: /…/ habit) is refused unsupported before anything is sent, naming the field and saying how aite matches words',
+  'SELECT-HOW': 'select takes an option by its words, or by { value }, { label } or { index } alone, and a list for a multiple select (the whole new selection; [] clears it); a list for a single select, or an option that is not there, is refused naming the options',
   'DRAG-APART': 'a drag leaves an end that is wholly in the window where it is; a target that does not fit in the window with the source is scrolled to once the drag is held, and the drop lands on it',
   'DRAG-HTML5': 'a drag the page makes an HTML5 drag is intercepted and finished as dragenter, dragover and drop (SortableJS: drag(Alpha, Gamma) gives Beta,Gamma,Alpha)',
   'BUSY-CLICK': 'a click whose handler holds the page\u2019s main thread fails within the step\u2019s timeout and a small slack, its outcome unknown (dispatched "unknown"), never sent again and never called not taken',

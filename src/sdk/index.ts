@@ -30,6 +30,7 @@ export { CloseCode, REASONS, type Reason } from './protocol/reasons.js';
 export type { Target } from './protocol/target.js';
 export type { Descriptor, Rect } from './protocol/descriptor.js';
 export type {
+  SelectOption,
   AnswerOf,
   ResultOf,
   Command,

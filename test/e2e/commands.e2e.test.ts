@@ -94,7 +94,7 @@ describe('wait, every kind', () => {
 });
 
 describe('act, every action, as plain events', () => {
-  it('[ACT-ACTIONS] doubleClick, press, check, uncheck, select by label and by value', async () => {
+  it('[ACT-ACTIONS] [SELECT-HOW] doubleClick, press, check, uncheck, select by label and by value; by index, value or label alone, and lists', async () => {
     await ctx.session.tab.navigate(ctx.page('buttons.html'));
     const page = await runPage();
     const save = await ctx.session.locator.resolve({ css: '#save' });
@@ -109,6 +109,23 @@ describe('act, every action, as plain events', () => {
     await ctx.session.verify.state({ role: 'checkbox', name: 'Subscribe' }, 'unchecked');
     const colour = await ctx.session.locator.resolve({ label: 'Colour' });
     await ctx.session.locator.act('select', colour.descriptor, { option: 'Dark blue' });
+    await ctx.session.verify.value({ label: 'Colour' }, 'navy');
+    // [SELECT-HOW] Playwright's selectOption forms: by index, value or label alone, and a list for a multiple select.
+    await ctx.session.select({ label: 'Colour' }, { index: 2 });
+    await ctx.session.verify.value({ label: 'Colour' }, 'green');
+    await ctx.session.select({ label: 'Colour' }, { value: 'navy' });
+    await ctx.session.verify.value({ label: 'Colour' }, 'navy');
+    const toppings = (): Promise<string[]> => page.evaluate(() => [...(document.getElementById('toppings') as HTMLSelectElement).selectedOptions].map((o) => o.value));
+    await ctx.session.select({ label: 'Toppings' }, ['Cheese', { value: 'olives' }]);
+    expect(await toppings()).toEqual(['Cheese', 'olives']);
+    await ctx.session.select({ label: 'Toppings' }, [{ label: 'Ham' }]);
+    expect(await toppings()).toEqual(['Ham']);
+    await ctx.session.select({ label: 'Toppings' }, []);
+    expect(await toppings()).toEqual([]);
+    const several = await failure(ctx.session.select({ label: 'Colour' }, ['Red', 'Green']));
+    expect(several).toMatchObject({ reason: 'unsupported', message: expect.stringMatching(/takes one option \(it is not `multiple`\); 2 were given/) });
+    const beyond = await failure(ctx.session.select({ label: 'Colour' }, { index: 7 }));
+    expect(beyond).toMatchObject({ reason: 'not-found', message: expect.stringMatching(/no option at index 7 \(it has 3\)\. Its options are: "Red" \(value "red"\), "Dark blue" \(value "navy"\), "Green"/) });
     await ctx.session.verify.value({ label: 'Colour' }, 'navy');
     await ctx.session.locator.act('select', colour.descriptor, { option: 'green' });
     await ctx.session.verify.value({ label: 'Colour' }, 'green');

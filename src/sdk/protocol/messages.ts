@@ -217,6 +217,33 @@ export const ACT_ACTIONS = [
 ] as const;
 export const ActActionSchema = z.enum(ACT_ACTIONS);
 
+/**
+ * An option of a `<select>`, as `select()` names it: its label or value as words (the label
+ * first), or by one field: `{ value }`, `{ label }` or `{ index }` (from 0), as Playwright's
+ * `selectOption` takes them. A list picks several options of a `multiple` select (an empty list
+ * clears it).
+ *
+ * @example
+ * ```ts
+ * declare const session: Session;
+ * await session.select({ label: 'Colour' }, 'Dark blue');
+ * await session.select({ label: 'Time zone' }, { index: 2 });
+ * await session.select({ label: 'Toppings' }, ['Cheese', { value: 'olives' }]);
+ * ```
+ * @public
+ */
+export type SelectOption = string | { value: string } | { label: string } | { index: number };
+
+const SelectOptionSchema = z.union([
+  z.string(),
+  z.strictObject({ value: z.string() }),
+  z.strictObject({ label: z.string() }),
+  z.strictObject({ index: z.number().int().nonnegative() }),
+]);
+
+/** One option, or the list of a multiple select's options (at most 500). @internal */
+export const SelectOptionsSchema = z.union([SelectOptionSchema, z.array(SelectOptionSchema).max(500)]);
+
 export const ActRequestSchema = z
   .object({
     ...base,
@@ -227,8 +254,8 @@ export const ActRequestSchema = z
     text: z.string().optional(),
     /** `press`: a key name such as `Enter`, `Tab`, `ArrowDown`, `a`. */
     key: z.string().min(1).optional(),
-    /** `select`: an option's label or value. */
-    option: z.string().optional(),
+    /** `select`: an option's label or value; beyond v1, one named by `value`, `label` or `index`, or a list of them. */
+    option: SelectOptionsSchema.optional(),
     /** `drag`: where to drop. */
     to: DescriptorSchema.optional(),
   })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TabMatchSchema } from '../protocol/messages.js';
+import { SelectOptionsSchema, TabMatchSchema } from '../protocol/messages.js';
 import { TargetSchema } from '../protocol/target.js';
 import { chordProblem } from '../session/pipe/keys.js';
 import { CLICK_HOW } from '../session/options.js';
@@ -96,7 +96,7 @@ export const STEP_SCHEMAS = {
   type: z.strictObject({ type: TargetInput, text: z.string().describe('Typed key by key after what is there.'), ...common }),
   fill: z.strictObject({ fill: TargetInput, text: z.string().describe('Replaces the value.'), ...common }),
   press: z.strictObject({ press: Key, target: TargetInput.optional().describe('Focused first, without clicking it.'), ...common }),
-  select: z.strictObject({ select: TargetInput, option: z.string().describe("An option's label or value."), ...common }),
+  select: z.strictObject({ select: TargetInput, option: SelectOptionsSchema.describe("An option's label or value; or { \"value\" }, { \"label\" } or { \"index\" }; a list for a multiple select."), ...common }),
   check: z.strictObject({ check: TargetInput, ...common }),
   uncheck: z.strictObject({ uncheck: TargetInput, ...common }),
   drag: z.strictObject({ drag: TargetInput, to: TargetInput, ...common }),

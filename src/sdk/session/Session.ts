@@ -7,7 +7,7 @@ import { AiteError } from '../errors/AiteError.js';
 import type { TypedEmitterClass } from '../events/TypedEmitter.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import { allowedOrigins, ANSWER_SLACK_MS, redactUrl, defaultTimeoutOf, isPageCommand, resultOf, SCROLL_STEPS_DEFAULT, type AnswerOf, type ResultOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type RequestOf, type Descriptor, type Target, VERIFY_ONE_KINDS, withinTarget } from '../protocol/index.js';
+import { allowedOrigins, ANSWER_SLACK_MS, redactUrl, defaultTimeoutOf, isPageCommand, resultOf, SCROLL_STEPS_DEFAULT, type AnswerOf, type ResultOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type RequestOf, type Descriptor, type SelectOption, type Target, VERIFY_ONE_KINDS, withinTarget } from '../protocol/index.js';
 import { DebuggerInput } from './DebuggerInput.js';
 import { asResults, type Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
@@ -378,8 +378,11 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     return this.#toggle('uncheck', target, false, options);
   }
 
-  /** Picks an option of a `<select>` by its label or value. */
-  select(target: TargetInput, option: string, options: StepOptions = {}): Promise<StepResult> {
+  /**
+   * Picks an option of a `<select>` by its label or value, or by `{ value }`, `{ label }` or
+   * `{ index }`; a list picks those of a `multiple` select (and only those; `[]` clears it).
+   */
+  select(target: TargetInput, option: SelectOption | SelectOption[], options: StepOptions = {}): Promise<StepResult> {
     return this.#composed('select', target, options, async (step) => {
       const found = await this.#find(step, target);
       // A native select's popup is not part of the page; choosing through the DOM is what every tool does.
