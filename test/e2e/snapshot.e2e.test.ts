@@ -6,7 +6,7 @@ import { refOf } from './support/refOf.js';
 const ctx = useSession();
 
 describe('session.snapshot()', () => {
-  it('[SNAP-OUTLINE] outlines a form with its roles, names, states and values, an open shadow root and a same-origin iframe', async () => {
+  it('[SNAP-OUTLINE] [SNAP-ICON] outlines a form with its roles, names, states and values, an open shadow root and a same-origin iframe', async () => {
     await ctx.session.tab.navigate(ctx.page('snapshot-form.html'));
     await ctx.session.verify.exists({ label: 'Card number', frame: 'billing' });
     const snap = await ctx.session.snapshot();
@@ -29,6 +29,8 @@ describe('session.snapshot()', () => {
     expect(text).toMatch(/^- iframe "Billing" \[ref=e\d+\]\n {2}- textbox "Card number" \[ref=e\d+\]$/m);
     expect(text).toContain('- text: "Not paid"');
     expect(text).not.toContain('Hidden text');
+    // [SNAP-ICON] Controls that say nothing are told apart by the icon they show.
+    expect(text).toMatch(/^- toolbar "Card tools" \[ref=e\d+\]\n {2}- button \[icon="dash-lg"\] \[ref=e\d+\]\n {2}- button \[icon="x-lg"\] \[ref=e\d+\]$/m);
     expect(snap.refs).toBe(text.match(/\[ref=e\d+\]/g)!.length);
     expect(snap.lines).toBe(text.split('\n').length);
   });

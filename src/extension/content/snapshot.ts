@@ -1,6 +1,8 @@
 import { frameKey, SNAPSHOT_LINES_DEFAULT, SNAPSHOT_LINES_MAX, type AnswerOf, type RequestOf } from '../../sdk/protocol/index.js';
 import { accessibleName, isInteractive, roleOf, UNNAMED_ROLES } from './dom/aria.js';
+import { iconsOf } from './dom/describe.js';
 import { isElement, isFrameElement, shadowRootOf } from './dom/nodes.js';
+import { pictureOf } from './dom/picture.js';
 import { deepActiveElement, sameOriginDocument } from './dom/query.js';
 import { checkState, isEnabled } from './dom/state.js';
 import { cut, fold, TextIndex } from './dom/text.js';
@@ -120,7 +122,10 @@ function visitElement(el: Element, at: Place, out: Outline): void {
   const name = cut(accessibleName(el, out.texts), NAME_MAX);
   const ref = refs.refOf(el, frameKey(at.frames ?? []));
   const value = valueOf(el, role);
-  const line = `${role || el.localName}${name ? ` ${JSON.stringify(name)}` : ''}${statesOf(el, role, out)} [ref=${ref}]${value}`;
+  // A control that says nothing is known by what it shows (an icon-only card tool, a logo link),
+  // as its descriptor's `icon` knows it: the way to tell such refs apart.
+  const icon = name || !isInteractive(el) ? undefined : (iconsOf(el, out.texts)?.names.join(' ') ?? pictureOf(el));
+  const line = `${role || el.localName}${name ? ` ${JSON.stringify(name)}` : ''}${icon ? ` [icon=${JSON.stringify(icon)}]` : ''}${statesOf(el, role, out)} [ref=${ref}]${value}`;
   if (!out.add(at.depth, line)) return;
   out.refCount++;
   // A control's own text (a select's options, a textarea's content) is its value, not more lines.

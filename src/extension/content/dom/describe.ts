@@ -180,7 +180,7 @@ const ICON_ELEMENTS = 'i, span, em';
  * ligature words, which are not text a person reads. Undefined when it shows none or more than
  * three. An icon-only link ("Twitter" drawn, nothing written) is known by it.
  */
-function iconsOf(el: Element, texts: TextIndex): { names: string[]; ligatures: string[] } | undefined {
+export function iconsOf(el: Element, texts: TextIndex): { names: string[]; ligatures: string[] } | undefined {
   const names: string[] = [];
   const ligatures: string[] = [];
   const one = (x: Element): boolean => {
