@@ -99,6 +99,10 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
     const typed = await call('type', { target: { label: 'Email' }, text: 'ada@example.com' });
     expect(textOf(typed)).toBe('Done: type "ada@example.com" into label "Email". (no re-sends)');
     expect((await call('check', { target: { label: 'Weekly digest' } })).isError).toBeFalsy();
+    // [SELECT-HOW] an option by index, as Playwright's selectOption takes one; then by its words.
+    expect(textOf(await call('select', { target: { label: 'Topic' }, option: { index: 1 } }))).toMatch(/^Done: select \{"index":1\} in label "Topic"/);
+    expect(textOf(await call('read', { target: { label: 'Topic' } }))).toMatch(/Technology|tech/);
+    expect((await call('select', { target: { label: 'Topic' }, option: 'News' })).isError).toBeFalsy();
     expect((await call('select', { target: { label: 'Topic' }, option: 'Technology' })).isError).toBeFalsy();
     const snapshot = textOf(await call('snapshot'));
     expect(snapshot).toMatch(/^Snapshot of "Newsletter" http:\/\/127\.0\.0\.1:\d+\/agent\.html: \d+ lines, \d+ refs\. \(no re-sends\)\n/);

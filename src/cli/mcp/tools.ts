@@ -1,4 +1,4 @@
-import { _DEFAULT_TIMEOUT_MS as DEFAULT_TIMEOUT_MS, _NAVIGATE_TIMEOUT_MS as NAVIGATE_TIMEOUT_MS, type DialogAnswer as DialogAnswerOf, type NetworkEntry, _describeStep as describeStep, _describeTarget as describeTarget, _runStep as runStep, _stepSchema as stepSchema, AiteError, type ScriptStep, type Session, type StepResult, type TargetInput } from 'aite';
+import { _DEFAULT_TIMEOUT_MS as DEFAULT_TIMEOUT_MS, _NAVIGATE_TIMEOUT_MS as NAVIGATE_TIMEOUT_MS, type DialogAnswer as DialogAnswerOf, type NetworkEntry, _describeStep as describeStep, _describeTarget as describeTarget, _runStep as runStep, _stepSchema as stepSchema, AiteError, type ScriptStep, type SelectOption, type Session, type StepResult, type TargetInput } from 'aite';
 import { z } from 'zod';
 import { check, flattenUnion } from './flatten.js';
 import { elementWords, tabLine } from './results.js';
@@ -40,6 +40,7 @@ const WaitKinds = stepSchema('wait').shape.wait;
 const TabMatch = stepSchema('switchTab').shape.switchTab;
 const { click: _click, name: _name, profile: _profile, timeoutMs: _timeout, ...clickOptions } = stepSchema('click').shape;
 const Key = stepSchema('press').shape.press;
+const SelectOptions = stepSchema('select').shape.option;
 const DialogAnswer = stepSchema('dialog').shape.dialog;
 const Files = stepSchema('upload').shape.files.describe('Absolute paths of files on the machine Chrome runs on (relative ones: to where the server started); [] clears the input.');
 const Ms = z.number().int().positive().max(120_000).optional();
@@ -149,9 +150,9 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     ),
     stepTool(
       'select',
-      'Pick an option of a <select> by its label or value.',
-      z.strictObject({ target: Target, option: z.string().describe("The option's label or value"), timeoutMs }),
-      (a) => ({ select: t(a), option: String(a.option), ...opt(a) }),
+      'Pick an option of a <select> by its label or value, or by { "index": 2 } (from 0), { "value": … } or { "label": … }; a list picks exactly those options of a multiple select ([] clears it).',
+      z.strictObject({ target: Target, option: SelectOptions, timeoutMs }),
+      (a) => ({ select: t(a), option: a.option as SelectOption | SelectOption[], ...opt(a) }),
     ),
     stepTool(
       'check',
