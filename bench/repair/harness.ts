@@ -29,8 +29,12 @@ function byText(all: Element[], text: string, texts: TextIndex): Element[] {
   return innermost(all.filter((e) => norm(elementText(e, texts)).includes(want)));
 }
 
+/** The corpus's targets name elements by words, never by patterns. */
+type WordTarget = Omit<Target, 'text' | 'name' | 'label' | 'placeholder'> & { text?: string; name?: string; label?: string; placeholder?: string };
+
 /** Every element the target names (visible or not), innermost first. */
-export function exactMatches(t: Target): Element[] {
+export function exactMatches(target: Target): Element[] {
+  const t = target as WordTarget;
   if (t.xpath) {
     const out: Element[] = [];
     const r = document.evaluate(t.xpath, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);

@@ -27,7 +27,7 @@ export { LAUNCH_PHASES_CHANNEL as _LAUNCH_PHASES_CHANNEL } from './session/launc
 export { AITE_EXTENSION_ID } from './identity/ExtensionIdentity.js';
 export { stageExtension, type StageExtensionOptions, type StagedExtension } from './launch/stageExtension.js';
 export { CloseCode, REASONS, type Reason } from './protocol/reasons.js';
-export type { Target } from './protocol/target.js';
+export type { Target, TextPattern } from './protocol/target.js';
 export type { Descriptor, Rect } from './protocol/descriptor.js';
 export type {
   SelectOption,

@@ -147,6 +147,20 @@ describe('act, every action, as plain events', () => {
 });
 
 describe('composed steps with trusted input', () => {
+  it('[TARGET-REGEX] a RegExp names an element as Playwright\u2019s getByRole({ name: /…/ }) does, in steps, checks and regions; a miss shows the pattern', async () => {
+    await ctx.session.tab.navigate(ctx.page('buttons.html'));
+    const page = await runPage();
+    const step = await ctx.session.click({ role: 'button', name: /^save$/i, nth: 0 });
+    expect(step.element).toMatchObject({ tag: 'button', id: 'save' });
+    expect(await win<number>(page, '__clicks')).toBe(1);
+    await ctx.session.verify.exists({ text: /subscri/i });
+    await ctx.session.verify.count({ text: /^(Small|Large)$/ }, 2, { within: { role: 'group', name: /toggles/i } });
+    const miss = await failure(ctx.session.click({ role: 'button', name: /^Nothing here$/ }, { timeoutMs: 300 }));
+    expect(miss).toMatchObject({ reason: 'not-found' });
+    expect(miss.message).toContain('role button named /^Nothing here$/');
+    expect(miss.message).toContain('click {"role":"button","name":{"regex":"^Nothing here$"}}');
+  });
+
   it('[ACT-PIPE] [CHECK-LABEL] doubleClick, hover, press, check, uncheck, select, drag and fill', async () => {
     await ctx.session.tab.navigate(ctx.page('buttons.html'));
     const page = await runPage();

@@ -53,6 +53,20 @@ describe('resolve: target kinds', () => {
     expect((await resolved({ name: 'Phone number' })).descriptor.id).toBe('phone');
   });
 
+  it('[TARGET-REGEX] a pattern ({ regex, flags }) in text, name, label or placeholder: any match counts, tested on the folded text; the text still belongs to its innermost element and its control', async () => {
+    expect((await resolved({ text: { regex: '^sEnD$', flags: 'i' } })).descriptor).toMatchObject({ tag: 'button', id: 'send' });
+    expect((await resolved({ role: 'button', name: { regex: '^Se.d$' } })).descriptor.id).toBe('send');
+    expect((await resolved({ label: { regex: 'e-?mail', flags: 'i' } })).descriptor.id).toBe('email');
+    expect((await resolved({ placeholder: { regex: '^Jane' } })).descriptor.id).toBe('fullname');
+    expect((await resolved({ label: { regex: '^Passphrase \\*$' } })).descriptor.id).toBe('pass');
+    // exact does not narrow a pattern; a pattern that matches two is ambiguous, one that matches none not-found, named as written.
+    expect((await resolved({ label: { regex: 'passphrase', flags: 'i' }, exact: true, nth: 1 })).descriptor.id).toBe('pass2');
+    expect((await t.fail({ cmd: 'resolve', target: { label: { regex: 'passphrase', flags: 'i' } }, timeoutMs: 200 })).reason).toBe('ambiguous');
+    const none = await t.fail({ cmd: 'resolve', target: { role: 'button', name: { regex: '^Zzz', flags: 'i' } }, timeoutMs: 200 });
+    expect(none.reason).toBe('not-found');
+    expect(none.message).toContain('role button named /^Zzz/i');
+  });
+
   it('[TARGET-MARKS] a field\u2019s marks after its words (a required star, a hidden "(required)", a colon) do not make its label a part match', async () => {
     expect((await resolved({ label: 'Passphrase' })).descriptor.id).toBe('pass');
     expect((await resolved({ label: 'confirm passphrase' })).descriptor.id).toBe('pass2');

@@ -156,3 +156,24 @@ describe('frame paths', () => {
     expect(frameKey(['pay', 'card'])).toEqual(['pay', 'card']);
   });
 });
+
+describe('patterns in targets', () => {
+  it('[TARGET-REGEX] a RegExp in text, name, label or placeholder (its region too) goes on the wire and into the lock file as { regex, flags }, g and y dropped', async () => {
+    const { toTarget } = await import('../../src/sdk/session/types.js');
+    const { LockFile } = await import('../../src/sdk/lock/LockFile.js');
+    const target = toTarget({ role: 'button', name: /^sign (in|up)$/giy, within: { text: /Account/ } });
+    expect(target).toEqual({ role: 'button', name: { regex: '^sign (in|up)$', flags: 'i' }, within: { text: { regex: 'Account' } } });
+    expect(TargetSchema.safeParse(target).success).toBe(true);
+    expect(JSON.parse(JSON.stringify(target))).toEqual(target);
+    // Two patterns are two lock entries, never one key for every RegExp.
+    const a = LockFile.key(toTarget({ name: /Save/ }), 'http://127.0.0.1/x');
+    const b = LockFile.key(toTarget({ name: /Send/ }), 'http://127.0.0.1/x');
+    expect(a).not.toBe(b);
+    expect(a).toContain('"regex":"Save"');
+    // Words stay words; a key that takes no pattern refuses one, and so does a source JavaScript cannot read.
+    expect(toTarget({ text: 'Send' })).toEqual({ text: 'Send' });
+    expect(TargetSchema.safeParse({ css: { regex: 'x' } }).success).toBe(false);
+    expect(TargetSchema.safeParse({ text: { regex: '(' } }).success).toBe(false);
+    expect(TargetSchema.safeParse({ text: { regex: 'x', flags: 'q' } }).success).toBe(false);
+  });
+});

@@ -1,4 +1,4 @@
-import { CommandFailure, flattenFrames, frameKey, targetFrame, type Descriptor, type Reason, type Target } from '../../sdk/protocol/index.js';
+import { CommandFailure, flattenFrames, frameKey, targetFrame, toRegExp, type Descriptor, type Reason, type Target, type TextPattern } from '../../sdk/protocol/index.js';
 import { describe } from './dom/describe.js';
 import { accessibleName, isAriaHidden, isInteractive, labelledIn, labelsOf, roleOf, UNNAMED_ROLES } from './dom/aria.js';
 import { composedContains, composedParent, queryCssDeep, walkElements } from './dom/query.js';
@@ -182,6 +182,11 @@ export function scopeOf(w: Within, doc: Document = document, texts: TextIndex = 
   };
 }
 
+/** Words as written, or a pattern compiled once for every element it is tested on. */
+function wanted(w: string | RegExp | TextPattern): string | RegExp {
+  return typeof w === 'string' ? w : toRegExp(w);
+}
+
 /** One predicate for all keys of a target: undefined (no match), 'whole' or 'part'. */
 function compile(t: Target, doc: Document, texts: TextIndex, roots?: readonly ShadowRoot[]): (el: Element) => TextMatch | undefined {
   const exact = t.exact === true;
@@ -206,20 +211,20 @@ function compile(t: Target, doc: Document, texts: TextIndex, roots?: readonly Sh
     plain.push((el) => !UNNAMED_ROLES.has(roleOf(el)) && !isAriaHidden(el));
   }
   if (t.placeholder !== undefined) {
-    const want = t.placeholder;
+    const want = wanted(t.placeholder);
     tiered.push((el) => {
       const p = el.getAttribute('placeholder');
       return p === null ? undefined : matchText(p, want, exact);
     });
   }
   if (t.label !== undefined) {
-    const want = t.label;
+    const want = wanted(t.label);
     // After a walk of the whole document, only the elements that can have a label are asked.
     const labelled = roots ? labelledIn([doc, ...roots], texts) : undefined;
     tiered.push((el) => (labelled && !labelled.has(el) ? undefined : best(labelsOf(el, texts).map((l) => matchText(l, want, exact)))));
   }
   if (t.name !== undefined) {
-    const want = t.name;
+    const want = wanted(t.name);
     // An empty name asks for elements that have none (an icon-only button, say).
     tiered.push((el) => {
       const name = accessibleName(el, texts);
@@ -227,7 +232,7 @@ function compile(t: Target, doc: Document, texts: TextIndex, roots?: readonly Sh
     });
   }
   if (t.text !== undefined) {
-    const want = t.text;
+    const want = wanted(t.text);
     tiered.push((el) => texts.match(el, want, exact));
   }
   return (el) => {

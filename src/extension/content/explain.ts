@@ -1,4 +1,4 @@
-import type { Target } from '../../sdk/protocol/index.js';
+import { shownText, type Target } from '../../sdk/protocol/index.js';
 import { cut, fold, pageText } from './dom/text.js';
 
 // Sentences for failure messages: what was asked and what was found, in a person's words.
@@ -7,10 +7,10 @@ import { cut, fold, pageText } from './dom/text.js';
 export function formatTarget(t: Target): string {
   const parts: string[] = [];
   if (t.role !== undefined) parts.push(`role ${t.role}`);
-  if (t.name !== undefined) parts.push(t.role !== undefined ? `named ${q(t.name)}` : `name ${q(t.name)}`);
-  if (t.text !== undefined) parts.push(`text ${q(t.text)}`);
-  if (t.label !== undefined) parts.push(`label ${q(t.label)}`);
-  if (t.placeholder !== undefined) parts.push(`placeholder ${q(t.placeholder)}`);
+  if (t.name !== undefined) parts.push(t.role !== undefined ? `named ${shownText(t.name)}` : `name ${shownText(t.name)}`);
+  if (t.text !== undefined) parts.push(`text ${shownText(t.text)}`);
+  if (t.label !== undefined) parts.push(`label ${shownText(t.label)}`);
+  if (t.placeholder !== undefined) parts.push(`placeholder ${shownText(t.placeholder)}`);
   if (t.testid !== undefined) parts.push(`testid ${q(t.testid)}`);
   if (t.css !== undefined) parts.push(`css ${q(t.css)}`);
   if (t.xpath !== undefined) parts.push(`xpath ${q(t.xpath)}`);

@@ -79,8 +79,8 @@ function toIssue(issue: RawIssue, path: PropertyKey[], context: IssueContext): U
       if (issue.input === undefined) {
         message = `this field is required (${article(issue.expected ?? 'value')}).`;
       } else if (issue.input instanceof RegExp) {
-        // Playwright's getByRole({ name: /…/ }) habit: say what aite matches instead.
-        message = `expected ${article(issue.expected ?? 'value')}, got the regular expression ${String(issue.input)}. aite matches words, not patterns: the whole text first (case and spacing ignored), else a part of it; give the words, with \`exact: true\` for the whole text only, or \`nth\` or \`within\` to choose among matches.`;
+        // Only the keys that hold words take a pattern (Target's text, name, label, placeholder).
+        message = `expected ${article(issue.expected ?? 'value')}, got the regular expression ${String(issue.input)}: only a target's text, name, label and placeholder take a pattern; this field takes ${article(issue.expected ?? 'value')}.`;
       } else {
         const expected = (issue.expected ?? 'value')
           .split(' or ')

@@ -16,18 +16,22 @@ import { z } from 'zod';
  * @public
  */
 export interface Target {
-  /** Visible text. Without `exact`: whole text first, case and spacing ignored, else a substring. */
-  text?: string;
-  /** With `text` or `name`: only the whole string, case-sensitive. */
+  /**
+   * Visible text. Without `exact`: whole text first, case and spacing ignored, else a substring.
+   * A regular expression (or its JSON form, {@link TextPattern}) is tested against the text,
+   * spacing folded, as Playwright's `getByText(/…/)` does.
+   */
+  text?: string | RegExp | TextPattern;
+  /** With `text` or `name`: only the whole string, case-sensitive. Patterns ignore it. */
   exact?: boolean;
   /** ARIA role, explicit or implicit (`button`, `link`, `textbox`, `checkbox`, ...). */
   role?: string;
-  /** Accessible name (with `role`, or alone). */
-  name?: string;
-  /** The label of a form control (`<label>`, `aria-label`, `aria-labelledby`). */
-  label?: string;
-  /** The `placeholder` attribute of an input. */
-  placeholder?: string;
+  /** Accessible name (with `role`, or alone); words or a pattern, as `text`. */
+  name?: string | RegExp | TextPattern;
+  /** The label of a form control (`<label>`, `aria-label`, `aria-labelledby`); words or a pattern. */
+  label?: string | RegExp | TextPattern;
+  /** The `placeholder` attribute of an input; words or a pattern. */
+  placeholder?: string | RegExp | TextPattern;
   /** The `data-testid` attribute. */
   testid?: string;
   /** A CSS selector (searches open shadow roots). */
@@ -53,6 +57,77 @@ export interface Target {
    * shadow root it is, until the page removes it or the document changes. Not combined with other keys.
    */
   ref?: string;
+}
+
+/**
+ * A regular expression as JSON writes it: what a `RegExp` in a target becomes on the wire, and
+ * how a step script or an agent writes one (`{ "name": { "regex": "^Sign (in|up)$", "flags": "i" } }`).
+ * Flags `g` and `y` are dropped (they make a test depend on the one before).
+ * @public
+ */
+export interface TextPattern {
+  /** The pattern's source, as `new RegExp(regex)` takes it. */
+  regex: string;
+  /** Its flags: `i`, `m`, `s`, `u`, `v`, `d`. */
+  flags?: string;
+}
+
+/** The target keys that take words or a pattern. @internal */
+export const TEXT_KEYS = ['text', 'name', 'label', 'placeholder'] as const;
+
+/** A pattern's flags, without the ones that carry state from one test to the next. @internal */
+export function patternFlags(flags: string | undefined): string {
+  return (flags ?? '').replace(/[gy]/g, '');
+}
+
+/** The `RegExp` a pattern stands for, in any of its forms. @internal */
+export function toRegExp(p: RegExp | TextPattern): RegExp {
+  return p instanceof RegExp ? new RegExp(p.source, patternFlags(p.flags)) : new RegExp(p.regex, patternFlags(p.flags));
+}
+
+/** A wanted text or pattern as messages show it: `"Send"`, `/^Send$/i`. @internal */
+export function shownText(want: string | RegExp | TextPattern): string {
+  if (typeof want === 'string') return JSON.stringify(want);
+  const re = toRegExp(want);
+  return `/${re.source}/${re.flags}`;
+}
+
+/**
+ * A target as it goes on the wire and into the lock file: its `RegExp`s as {@link TextPattern}s,
+ * its region's too. @internal
+ */
+export function wireTarget(target: Target): Target {
+  let out: Target | undefined;
+  for (const key of TEXT_KEYS) {
+    const v = target[key];
+    if (v instanceof RegExp) (out ??= { ...target })[key] = { regex: v.source, ...(patternFlags(v.flags) ? { flags: patternFlags(v.flags) } : {}) };
+  }
+  if (target.within !== undefined && typeof target.within !== 'string') {
+    const w = wireTarget(target.within);
+    if (w !== target.within) (out ??= { ...target }).within = w;
+  }
+  return out ?? target;
+}
+
+const TextPatternSchema = z.strictObject({
+  regex: z
+    .string()
+    .min(1)
+    .max(2000)
+    .refine((source) => compiles(source), { message: 'is not a regular expression JavaScript can read (new RegExp(regex) throws)' }),
+  flags: z
+    .string()
+    .regex(/^[gimsuvyd]*$/, 'takes the flags i, m, s, u, v and d')
+    .optional(),
+});
+
+function compiles(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A `frame` key: one iframe, or the path of nested ones, outermost first. @internal */
@@ -104,12 +179,12 @@ const LOCATING_KEYS = ['text', 'role', 'name', 'label', 'placeholder', 'testid',
 
 const TargetObjectSchema = z
   .strictObject({
-    text: z.string().min(1).optional(),
+    text: z.union([z.string().min(1), TextPatternSchema]).optional(),
     exact: z.boolean().optional(),
     role: z.string().min(1).optional(),
-    name: z.string().optional(),
-    label: z.string().min(1).optional(),
-    placeholder: z.string().min(1).optional(),
+    name: z.union([z.string(), TextPatternSchema]).optional(),
+    label: z.union([z.string().min(1), TextPatternSchema]).optional(),
+    placeholder: z.union([z.string().min(1), TextPatternSchema]).optional(),
     testid: z.string().min(1).optional(),
     css: z.string().min(1).optional(),
     xpath: z.string().min(1).optional(),

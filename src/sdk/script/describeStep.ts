@@ -1,4 +1,4 @@
-import type { Target } from '../protocol/target.js';
+import { shownText, type Target } from '../protocol/target.js';
 import { actionOf, type ScriptStep } from './schema.js';
 
 /**
@@ -8,10 +8,14 @@ import { actionOf, type ScriptStep } from './schema.js';
 export function describeTarget(target: string | Target): string {
   if (typeof target === 'string') return JSON.stringify(target);
   const parts: string[] = [];
-  if (target.role) parts.push(target.name !== undefined ? `${target.role} ${JSON.stringify(target.name)}` : target.role);
-  else if (target.name !== undefined) parts.push(`name ${JSON.stringify(target.name)}`);
-  if (target.text !== undefined) parts.push(parts.length ? `text ${JSON.stringify(target.text)}` : JSON.stringify(target.text));
-  for (const key of ['label', 'placeholder', 'testid', 'css', 'xpath'] as const) {
+  if (target.role) parts.push(target.name !== undefined ? `${target.role} ${shownText(target.name)}` : target.role);
+  else if (target.name !== undefined) parts.push(`name ${shownText(target.name)}`);
+  if (target.text !== undefined) parts.push(parts.length ? `text ${shownText(target.text)}` : shownText(target.text));
+  for (const key of ['label', 'placeholder'] as const) {
+    const want = target[key];
+    if (want !== undefined) parts.push(`${key} ${shownText(want)}`);
+  }
+  for (const key of ['testid', 'css', 'xpath'] as const) {
     if (target[key] !== undefined) parts.push(`${key} ${JSON.stringify(target[key])}`);
   }
   if (target.exact) parts.push('(exact)');

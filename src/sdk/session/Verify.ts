@@ -76,17 +76,17 @@ export class Verify {
 
   /** The target exists (is visible). */
   exists(target: TargetInput, options: VerifyOptions & { within?: Within } = {}): Promise<ResultOf<'verify'>> {
-    return this.send({ cmd: 'verify', kind: 'exists', target: toTarget(target), ...options });
+    return this.send({ cmd: 'verify', kind: 'exists', target: toTarget(target), ...wireWithin(options) });
   }
 
   /** The page, or a region named by `within`, shows `value`. */
   text(value: string, options: VerifyOptions & { within?: Within } = {}): Promise<ResultOf<'verify'>> {
-    return this.send({ cmd: 'verify', kind: 'text', value, ...options });
+    return this.send({ cmd: 'verify', kind: 'text', value, ...wireWithin(options) });
   }
 
   /** The target's text contains `value` (case and spacing ignored); with `exact`, is `value` (case kept, spacing folded). */
   targetText(target: TargetInput, value: string, options: VerifyOptions & { within?: Within; exact?: boolean } = {}): Promise<ResultOf<'verify'>> {
-    return this.send({ cmd: 'verify', kind: 'targetText', target: toTarget(target), value, ...options });
+    return this.send({ cmd: 'verify', kind: 'targetText', target: toTarget(target), value, ...wireWithin(options) });
   }
 
   /** A form control's value equals `value`. */
@@ -101,7 +101,7 @@ export class Verify {
 
   /** Exactly `n` visible elements match the target. */
   count(target: TargetInput, n: number, options: VerifyOptions & { within?: Within } = {}): Promise<ResultOf<'verify'>> {
-    return this.send({ cmd: 'verify', kind: 'count', target: toTarget(target), value: n, ...options });
+    return this.send({ cmd: 'verify', kind: 'count', target: toTarget(target), value: n, ...wireWithin(options) });
   }
 
   /** The tab's url contains `contains`. */
@@ -118,4 +118,9 @@ export class Verify {
   numberChange(target: TargetInput, change: { from: number; by: number }, options: VerifyOptions = {}): Promise<ResultOf<'verify'>> {
     return this.send({ cmd: 'verify', kind: 'numberChange', target: toTarget(target), ...change, ...options });
   }
+}
+
+/** A check's options with its region as it goes on the wire (see {@link toTarget}). */
+function wireWithin<O extends { within?: Within }>(options: O): O {
+  return options.within === undefined || typeof options.within === 'string' ? options : { ...options, within: toTarget(options.within) };
 }

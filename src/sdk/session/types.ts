@@ -1,4 +1,4 @@
-import type { Command, Descriptor, Repair, Target } from '../protocol/index.js';
+import { wireTarget, type Command, type Descriptor, type Repair, type Target } from '../protocol/index.js';
 import type { DialogRecord } from './pipe/Dialogs.js';
 import type { Modifier } from './pipe/keys.js';
 
@@ -19,7 +19,7 @@ export type TargetInput = string | Target;
 
 /** @public */
 export function toTarget(input: TargetInput): Target {
-  return typeof input === 'string' ? { text: input } : input;
+  return typeof input === 'string' ? { text: input } : wireTarget(input);
 }
 
 /**

@@ -162,16 +162,19 @@ describe('BridgeProtocol deadlines: a page that does not answer holds nothing pa
     await expect(protocol.request({ cmd: 'verify', kind: 'text', value: 'done', timeoutMs: -5_000 })).rejects.toMatchObject({ reason: 'unsupported', message: expect.stringMatching(/timeoutMs/) });
   });
 
-  it('[TARGET-REGEX] a regular expression where a target takes words is refused before sending, saying what aite matches instead', async () => {
+  it('[TARGET-REGEX] a regular expression where a target takes no pattern (role, css) is refused before sending, saying which keys take one', async () => {
     start();
     const link = extension((request) => ({ id: request.id, ok: true, text: 'x' }));
     link.hello();
     await protocol.waitForExtension(1_000);
-    const refused = protocol.request({ cmd: 'read', target: { role: 'button', name: /finish|submit/i as unknown as string } });
+    const refused = protocol.request({ cmd: 'read', target: { role: /button|link/ as unknown as string } });
     await expect(refused).rejects.toMatchObject({ reason: 'unsupported' });
     expect(((await refused.catch((e: unknown) => e)) as AiteError).message).toMatch(
-      /target\.name: expected a string, got the regular expression \/finish\|submit\/i\. aite matches words, not patterns: the whole text first .*exact: true/,
+      /target\.role: expected a string, got the regular expression \/button\|link\/: only a target's text, name, label and placeholder take a pattern/,
     );
+    // A pattern's JSON form with a source JavaScript cannot read is refused too, saying so.
+    const unreadable = protocol.request({ cmd: 'read', target: { name: { regex: '(unclosed' } } });
+    expect(((await unreadable.catch((e: unknown) => e)) as AiteError).message).toMatch(/target\.name.*not a regular expression JavaScript can read/);
     expect(link.received.filter((m) => m.cmd === 'read')).toHaveLength(0);
   });
 });

@@ -27,6 +27,15 @@ describe('parseScript', () => {
     expect(json.locate(['steps', 2])).toEqual({ line: 11, column: 5 });
   });
 
+  it('[TARGET-REGEX] takes a pattern as { regex, flags } where a target takes words, and says so when its source cannot be read', async () => {
+    const { describeStep } = await import('../../../src/sdk/script/describeStep.js');
+    const { script } = parseScript('{ "steps": [ { "click": { "role": "button", "name": { "regex": "^Sign (in|up)$", "flags": "i" } } } ] }', 'p.aite.json');
+    expect(script.steps[0]).toEqual({ click: { role: 'button', name: { regex: '^Sign (in|up)$', flags: 'i' } } });
+    expect(describeStep(script.steps[0]!)).toBe('click button /^Sign (in|up)$/i');
+    const bad = failure('{ "steps": [ { "click": { "text": { "regex": "(" } } } ] }');
+    expect(bad.message).toMatch(/not a regular expression JavaScript can read/);
+  });
+
   it('accepts a correct example of every step kind', () => {
     for (const action of STEP_ACTIONS) {
       const { script } = parseScript(`{ "steps": [ ${STEP_EXAMPLES[action]} ] }`, 'x.json');

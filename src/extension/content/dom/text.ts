@@ -54,7 +54,9 @@ export type TextMatch = 'whole' | 'part';
  * after its words (`Password *`, `Email:`, a hidden `(required)`) do not stop a whole match:
  * a person reads "Password *" as "Password", not as part of "Confirm password *".
  */
-export function matchText(actual: string, wanted: string, exact: boolean): TextMatch | undefined {
+export function matchText(actual: string, wanted: string | RegExp, exact: boolean): TextMatch | undefined {
+  // A pattern asked for precisely what it says: any match is whole (Playwright's getByText(/…/)).
+  if (typeof wanted !== 'string') return wanted.test(fold(actual)) ? 'whole' : undefined;
   const a = fold(actual);
   const w = fold(wanted);
   if (exact) return a === w ? 'whole' : undefined;
@@ -180,7 +182,8 @@ export class TextIndex {
   }
 
   /** `matchText(this.of(el), wanted, exact)`, without building the element's string. */
-  match(el: Element, wanted: string, exact: boolean): TextMatch | undefined {
+  match(el: Element, wanted: string | RegExp, exact: boolean): TextMatch | undefined {
+    if (typeof wanted !== 'string') return matchText(this.of(el), wanted, exact);
     const doc = this.#doc(el);
     const span = doc.spans.get(el);
     if (!span) return matchText(this.#slowOf(el), wanted, exact);
