@@ -63,6 +63,14 @@ export interface Target {
  * A regular expression as JSON writes it: what a `RegExp` in a target becomes on the wire, and
  * how a step script or an agent writes one (`{ "name": { "regex": "^Sign (in|up)$", "flags": "i" } }`).
  * Flags `g` and `y` are dropped (they make a test depend on the one before).
+ *
+ * @example
+ * ```ts
+ * declare const session: Session;
+ * const signIn: TextPattern = { regex: '^sign (in|up)$', flags: 'i' };
+ * await session.click({ role: 'button', name: signIn });            // as a step script writes it
+ * await session.click({ role: 'button', name: /^sign (in|up)$/i }); // the same, as a RegExp
+ * ```
  * @public
  */
 export interface TextPattern {
