@@ -691,7 +691,17 @@ export const TabInfoSchema = z.object({
 export type TabInfo = z.infer<typeof TabInfoSchema>;
 
 export const TabsAnswerSchema = z.object({ ...okBase, tabs: z.array(TabInfoSchema) });
-export const NavigateAnswerSchema = z.object({ ...okBase, tab: z.number().int(), url: z.string() });
+export const NavigateAnswerSchema = z.object({
+  ...okBase,
+  tab: z.number().int(),
+  url: z.string(),
+  /**
+   * Beyond v1, the runner's (the extension sends none): the HTTP status of the document the tab
+   * landed on, from the network log (as Playwright's `goto` answers its response). Absent when no
+   * document was fetched (a back/forward-cache restore) or none was seen.
+   */
+  status: z.number().int().optional(),
+});
 export const SwitchTabAnswerSchema = z.object({
   ...okBase,
   tab: z.number().int(),

@@ -56,6 +56,11 @@ export class RunRecords {
     this.#stepErrors = 0;
     this.#stepDropped = 0;
     this.#stepMarker = undefined;
+    return this.startMark();
+  }
+
+  /** Where the records stand now, for asking what came since. */
+  startMark(): { requests: number; errors: number } {
     return { requests: this.#requestSeq, errors: this.#errorSeq };
   }
 
@@ -91,6 +96,21 @@ export class RunRecords {
     return this.network.slice(this.network.length - count).filter(isFailedRequest).slice(-FAILED_LISTED_MAX);
   }
 
+  /**
+   * The HTTP status of the latest document answered for `url` since `mark` (its fragment aside):
+   * what a navigation landed on. Undefined when none was fetched (a back/forward-cache restore)
+   * or none was seen.
+   */
+  documentStatus(mark: { requests: number }, url: string): number | undefined {
+    const count = Math.min(this.#requestSeq - mark.requests, this.network.length);
+    const want = withoutFragment(url);
+    for (let i = this.network.length - 1; i >= this.network.length - count; i--) {
+      const entry = this.network[i]!;
+      if (entry.type === 'document' && entry.status !== undefined && withoutFragment(entry.url) === want) return entry.status;
+    }
+    return undefined;
+  }
+
   /** Page errors since `mark`. */
   errorsSince(mark: { errors: number }): PageError[] {
     const count = Math.min(this.#errorSeq - mark.errors, this.pageErrors.length);
@@ -109,4 +129,9 @@ export class RunRecords {
     if (this.pageErrors.length > PAGE_ERRORS_MAX) this.pageErrors.shift();
     return error;
   }
+}
+
+function withoutFragment(url: string): string {
+  const at = url.indexOf('#');
+  return at < 0 ? url : url.slice(0, at);
 }

@@ -753,6 +753,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     const quiet = request.cmd === 'debugger' && (request as RequestInput<'debugger'>).op === 'send';
     if (!quiet) step.log.push(`${request.cmd} ${summarise(withDefaults)}`);
     const dialogsBefore = this.dialogs.seen.length;
+    const requestsBefore = this.#records.startMark();
     try {
       await this.#syncDialogs();
       const sent = performance.now();
@@ -762,6 +763,10 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
       const tookMs = performance.now() - sent;
       if (CHECKS.has(request.cmd) && timeoutMs !== undefined && tookMs > timeoutMs) throw passedLate(request.cmd, timeoutMs, tookMs);
       await this.#runTab.track(request.cmd, answer);
+      if (request.cmd === 'navigate' || request.cmd === 'history') {
+        const status = this.#records.documentStatus(requestsBefore, (answer as AnswerOf<'navigate'>).url);
+        if (status !== undefined) (answer as AnswerOf<'navigate'>).status = status;
+      }
       return answer;
     } catch (error) {
       if (!(error instanceof AiteError)) throw error;
