@@ -36,15 +36,13 @@ export interface Actionability {
   stable?: boolean;
   /** With `stable`: a page that has been still (see `still`) counts as stable without waiting a frame. */
   trustStill?: boolean;
-  /** `if-needed`: an element of the top document wholly in the window is not scrolled (at the first look; see `inView`). */
-  scroll?: 'center' | 'if-needed';
 }
 
 const POINTER: Actionability = { enabled: true, hitTest: true, stable: true };
 
 /**
- * Waits until an element can take input like a person would give it: scrolled into view
- * (centre, instantly), rendered, enabled, (with `stable`) not moving across an animation frame,
+ * Waits until an element can take input like a person would give it: scrolled into view if it
+ * is not wholly in the window (to the centre, instantly), rendered, enabled, (with `stable`) not moving across an animation frame,
  * and (with `hitTest`) its centre not covered by another element. Throws what still failed at
  * the deadline.
  */
@@ -52,9 +50,11 @@ export async function waitActionable(el: Element, timeoutMs: number, need: Actio
   let looks = 0;
   let scrolled = false;
   const step = await settle<ActionPoint, Problem>(() => {
-    // Left where it is only at the first look: an element that was not ready there (covered by a
-    // sticky header, say) is brought to the middle as by default.
-    const center = need.scroll !== 'if-needed' || looks++ > 0 || !inView(el);
+    // Scrolled only if needed, as Playwright does: an element wholly in the window stays where it
+    // is at the first look (a scroll would close popovers that close on scroll, react-aria's, and
+    // move the other end of a drag). One that was not ready there (covered by a sticky header,
+    // clipped by a scrolling box) is brought to the middle at the next.
+    const center = looks++ > 0 || !inView(el);
     return checkActionable(el, need, center, () => (scrolled = true));
   }, timeoutMs);
   if (step.done) return { ...step.value, scrolled };
@@ -176,7 +176,7 @@ function round(n: number): number {
 /** `locate`: where the runner should click, after the checks a real click needs. */
 export async function locate(req: RequestOf<'locate'>): Promise<AnswerOf<'locate'>> {
   const el = elementFromDescriptor(req.descriptor);
-  return { id: req.id, ok: true, ...(await prepare(el, 'click', req.timeoutMs ?? DEFAULT_TIMEOUT_MS, { scroll: req.scroll })) };
+  return { id: req.id, ok: true, ...(await prepare(el, 'click', req.timeoutMs ?? DEFAULT_TIMEOUT_MS)) };
 }
 
 /**
@@ -208,17 +208,8 @@ export function notFillable(el: Element): CommandFailure {
  * focused with its text selected, so the runner's trusted text input replaces it (what a person
  * does with Ctrl+A before typing; no click, so no click handler runs, as in other tools' fill).
  */
-export async function prepare(
-  el: Element,
-  how: (typeof PREPARE_KINDS)[number],
-  timeoutMs: number,
-  options: { trustStill?: boolean; scroll?: Actionability['scroll'] } = {},
-): Promise<Point> {
-  const p = await waitActionable(
-    el,
-    timeoutMs,
-    how === 'click' ? { ...POINTER, trustStill: options.trustStill === true, scroll: options.scroll } : { enabled: true, hitTest: false, stable: false },
-  );
+export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], timeoutMs: number, options: { trustStill?: boolean } = {}): Promise<Point> {
+  const p = await waitActionable(el, timeoutMs, how === 'click' ? { ...POINTER, trustStill: options.trustStill === true } : { enabled: true, hitTest: false, stable: false });
   const editable = isEditable(el);
   if (how === 'fill') {
     if (!editable) throw notFillable(el);

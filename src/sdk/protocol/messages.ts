@@ -107,12 +107,6 @@ export const LocateRequestSchema = z.object({
   ...base,
   cmd: z.literal('locate'),
   descriptor: DescriptorSchema,
-  /**
-   * Beyond v1, compatible with it: `if-needed` leaves an element that is wholly in the window
-   * where it is (a drag's two ends stay put for each other); by default, and when the element
-   * is covered there, it is scrolled to the window's middle.
-   */
-  scroll: z.enum(['center', 'if-needed']).optional(),
 });
 
 export const ReadRequestSchema = z.object({ ...base, cmd: z.literal('read'), target: TargetSchema });
@@ -602,7 +596,10 @@ export const PointSchema = z.object({
   editable: z.boolean(),
   kind: z.enum(['checkbox', 'radio']).optional(),
   checked: z.boolean().optional(),
-  /** Beyond v1: getting it ready scrolled the page (points answered before are stale). */
+  /**
+   * Beyond v1: getting it ready scrolled the page (points answered before are stale). An element
+   * wholly in the window is not scrolled.
+   */
   scrolled: z.boolean().optional(),
 });
 export type Point = z.infer<typeof PointSchema>;

@@ -39,12 +39,11 @@ export class Locator {
   }
 
   /**
-   * Scrolls the element into view and answers where to click, once it is visible, enabled and on
-   * top. `scroll: 'if-needed'` leaves an element wholly in the window where it is; the answer's
-   * `scrolled` says whether the page moved.
+   * Scrolls the element into view (unless it is wholly in the window) and answers where to click,
+   * once it is visible, enabled and on top; `scrolled` says whether the page moved.
    */
-  locate(descriptor: Descriptor, options: { timeoutMs?: number; scroll?: 'center' | 'if-needed' } = {}): Promise<ResultOf<'locate'>> {
-    return this.send({ cmd: 'locate', descriptor, timeoutMs: options.timeoutMs, scroll: options.scroll });
+  locate(descriptor: Descriptor, options: { timeoutMs?: number } = {}): Promise<ResultOf<'locate'>> {
+    return this.send({ cmd: 'locate', descriptor, timeoutMs: options.timeoutMs });
   }
 
   /** The element's visible text (or a control's value). */

@@ -121,7 +121,7 @@ export abstract class TrustedInput<D extends Devices> {
     // before the page reacts to the press. Where bringing the source into view moved the target
     // (the two do not fit in the window together), the target is found again once the drag is
     // held, scrolling the page under it as a person's drag does (Playwright's dragTo the same).
-    const at = (found: Found): Promise<Point> => step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs, scroll: 'if-needed' });
+    const at = (found: Found): Promise<Point> => step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs });
     const locate = async (): Promise<{ a: Point; b: Point | (() => Promise<Point>) }> => {
       const b = await at(to);
       const a = await at(from);
