@@ -45,7 +45,10 @@ const NODE_MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.ur
 const MAX_SLOW_MS = 30_000;
 
 /** The widget libraries the widget suite drives (devDependencies), served under /lib/. */
-export const WIDGET_PACKAGES = ['tinymce', 'flatpickr', 'tom-select', 'sweetalert2', 'sortablejs', 'dropzone'] as const;
+export const WIDGET_PACKAGES = ['tinymce', 'flatpickr', 'tom-select', 'sweetalert2', 'sortablejs', 'dropzone', 'shoelace'] as const;
+
+/** Where a widget library lies under node_modules, when not under its own name. */
+const PACKAGE_FOLDERS: Partial<Record<(typeof WIDGET_PACKAGES)[number], string>> = { shoelace: '@shoelace-style/shoelace' };
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -146,7 +149,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, pending: Set<No
   const lib = /^\/lib\/([^/]+)(\/.*)$/.exec(url.pathname);
   if (lib) {
     if (!(WIDGET_PACKAGES as readonly string[]).includes(lib[1]!)) return send(res, 404, 'text/plain; charset=utf-8', `no widget library ${lib[1]}`);
-    return serveFile(req, res, lib[2]!, join(dirs.modules, lib[1]!));
+    return serveFile(req, res, lib[2]!, join(dirs.modules, PACKAGE_FOLDERS[lib[1] as (typeof WIDGET_PACKAGES)[number]] ?? lib[1]!));
   }
 
   return serveFile(req, res, url.pathname, dirs.pages);

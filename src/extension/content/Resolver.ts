@@ -1,7 +1,7 @@
 import { CommandFailure, flattenFrames, frameKey, targetFrame, toRegExp, type Descriptor, type Reason, type Target, type TextPattern } from '../../sdk/protocol/index.js';
 import { describe } from './dom/describe.js';
 import { accessibleName, isAriaHidden, isInteractive, labelledIn, labelsOf, roleOf, UNNAMED_ROLES } from './dom/aria.js';
-import { composedContains, composedParent, queryCssDeep, walkElements } from './dom/query.js';
+import { composedContains, composedParent, queryCssDeep, walkElements, walkRendered } from './dom/query.js';
 import { enterFrames } from './frames.js';
 import { findRegions, rowsAround } from './dom/regions.js';
 import { cut, matchText, TextIndex, type TextMatch } from './dom/text.js';
@@ -90,7 +90,7 @@ export function evaluate(target: Target, opts: { within?: Within | undefined; do
   };
   // A walk of the whole document also finds its shadow roots, for a css key to query in.
   let roots: ShadowRoot[] | undefined;
-  if (scopes) for (const s of scopes) walkElements(s, collect);
+  if (scopes) for (const s of scopes) walkRendered(s, collect);
   else {
     const found: ShadowRoot[] = [];
     walkElements(doc, collect, (sr) => found.push(sr));
@@ -233,7 +233,9 @@ function compile(t: Target, doc: Document, texts: TextIndex, roots?: readonly Sh
   }
   if (t.text !== undefined) {
     const want = wanted(t.text);
-    tiered.push((el) => texts.match(el, want, exact));
+    // A slot draws its assigned text in its parent's box and has none of its own: the text
+    // belongs to the element around it.
+    tiered.push((el) => (el.localName === 'slot' ? undefined : texts.match(el, want, exact)));
   }
   return (el) => {
     for (const p of plain) if (!p(el)) return undefined;

@@ -1,6 +1,6 @@
 import { GUARD_VERDICT_BINDING, type AnswerOf, type GuardState, type GuardVerdict, type RequestOf } from '../../sdk/protocol/index.js';
 import { shadowRootOf, windowOf } from './dom/nodes.js';
-import { composedContains, deepActiveElement } from './dom/query.js';
+import { composedContains, deepActiveElement, retargetedHost } from './dom/query.js';
 import { xpathOf } from './dom/xpath.js';
 import { formatElement } from './explain.js';
 import { elementFromDescriptor } from './fromDescriptor.js';
@@ -319,14 +319,6 @@ function targetOf(event: Event, toFocused: boolean): Element | null {
   if (!toFocused || !first || typeof first.localName !== 'string' || first.shadowRoot || !shadowRootOf(first)) return first;
   const active = deepActiveElement(first.ownerDocument);
   return active && composedContains(first, active) ? active : first;
-}
-
-/**
- * A window listener sees an event inside a closed shadow root retargeted to its host: a target
- * that is a host around the element, from another tree than the element's, is the element's.
- */
-function retargetedHost(element: Element, target: Element | null): boolean {
-  return target !== null && target.getRootNode() !== element.getRootNode() && composedContains(target, element);
 }
 
 /** The event reaches the element: it is the element, inside it, or the label of it (a click on a label reaches its control). */

@@ -121,14 +121,22 @@ export function nativeLabels(el: Element, texts: TextIndex = new TextIndex()): s
   const labels = texts.labelsOf(el);
   const out: string[] = [];
   for (const label of labels) {
-    const t = label.contains(el) ? labelTextWithout(label, el) : texts.of(label);
+    const t = label.contains(el) ? labelTextWithout(label, el, texts) : texts.of(label);
     if (t) out.push(t);
   }
   return out;
 }
 
 // A wrapping label's text minus the control (a select's options would otherwise be in it).
-function labelTextWithout(label: Element, control: Element): string {
+function labelTextWithout(label: Element, control: Element, texts: TextIndex): string {
+  // A slot's text is what the host assigned to it, which a detached copy has lost: such a label
+  // (a web component's, `<label><input><slot></slot></label>` in its shadow root) is read as it
+  // renders, the control's own text taken out.
+  if (label.querySelector('slot')) {
+    const own = texts.of(control);
+    const whole = texts.of(label);
+    return own ? fold(whole.replace(own, ' ')) : whole;
+  }
   const clone = label.cloneNode(true) as Element;
   const path: number[] = [];
   for (let n: Node = control; n !== label; n = n.parentNode!) {

@@ -25,6 +25,23 @@ export function walkElements(start: Root | Element, visit: (el: Element) => void
   } else visitChildren(start, visit, onShadowRoot);
 }
 
+/**
+ * {@link walkElements} over what renders inside `start`: also the light-DOM elements its shadow
+ * roots' slots show (a web component's dialog draws its host's buttons in its footer slot), so a
+ * region is what a person sees in it. Elements may be visited twice.
+ */
+export function walkRendered(start: Element, visit: (el: Element) => void): void {
+  walkElements(start, (el) => {
+    visit(el);
+    if (el.localName !== 'slot') return;
+    for (const assigned of (el as HTMLSlotElement).assignedElements({ flatten: true })) {
+      if (composedContains(start, assigned)) continue;
+      visit(assigned);
+      walkRendered(assigned, visit);
+    }
+  });
+}
+
 // Recursive over firstElementChild/nextElementSibling: no arrays, no iterators (this runs over
 // every element of the page for most commands). Recursion depth is the DOM's depth.
 function visitChildren(parent: ParentNode, visit: (el: Element) => void, onShadowRoot: ((root: ShadowRoot) => void) | undefined): void {
@@ -76,6 +93,17 @@ export function composedContains(ancestor: Node, node: Node): boolean {
     if (n === ancestor) return true;
   }
   return false;
+}
+
+/**
+ * A hit or an event target that is a shadow host around the element, from another tree than the
+ * element's: what the element's own input looks like from outside its shadow root. A window
+ * listener sees an event inside a closed root retargeted so; and a point over a host's light-DOM
+ * text slotted into the element (`<sl-button>Save</sl-button>`, the label drawn inside the
+ * shadow root's `<button>`) hits the host, the text's parent.
+ */
+export function retargetedHost(element: Element, target: Element | null): boolean {
+  return target !== null && target.getRootNode() !== element.getRootNode() && composedContains(target, element);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { styleOf } from './nodes.js';
+import { shadowRootOf, styleOf } from './nodes.js';
 
 /**
  * Whether an element is rendered: it has a box (non-zero size), is not `display: none` or
@@ -16,10 +16,20 @@ export function isRendered(el: Element, opts: { box?: boolean } = {}): boolean {
     const select = el.closest('select');
     return select ? isRendered(select, opts) : false;
   }
-  if (!el.checkVisibility({ visibilityProperty: true })) return false;
+  // `display: contents` has no box, which checkVisibility counts as not visible, yet it shows its
+  // children (a web component's wrapper host, Shoelace's popup; a framework's wrapper div): where
+  // no box is asked for (an outline of the page), it is as rendered as they are. A target needs one.
+  if (!el.checkVisibility({ visibilityProperty: true })) return opts.box === false && styleOf(el).display === 'contents' && contentsRendered(el, opts);
   if (opts.box !== false && !hasBox(el)) return false;
   const frame = el.ownerDocument.defaultView?.frameElement;
   return frame ? isRendered(frame, opts) : true;
+}
+
+/** Whether anything a `display: contents` element shows is rendered: its shadow tree's, its slot's or its own children. */
+function contentsRendered(el: Element, opts: { box?: boolean }): boolean {
+  const shown =
+    el.localName === 'slot' ? (el as HTMLSlotElement).assignedElements({ flatten: true }) : Array.from((shadowRootOf(el) ?? el).children);
+  return shown.some((c) => isRendered(c, opts));
 }
 
 function hasBox(el: Element): boolean {
