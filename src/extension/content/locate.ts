@@ -42,9 +42,9 @@ const POINTER: Actionability = { enabled: true, hitTest: true, stable: true };
 
 /**
  * Waits until an element can take input like a person would give it: scrolled into view if it
- * is not wholly in the window (to the centre, instantly), rendered, enabled, (with `stable`) not moving across an animation frame,
- * and (with `hitTest`) its centre not covered by another element. Throws what still failed at
- * the deadline.
+ * is not wholly in the window (to the centre, instantly), rendered, enabled, (with `stable`) not
+ * moving across an animation frame, and (with `hitTest`) its centre not covered by another
+ * element. Throws what still failed at the deadline.
  */
 export async function waitActionable(el: Element, timeoutMs: number, need: Actionability): Promise<ActionPoint & { scrolled: boolean }> {
   let looks = 0;
