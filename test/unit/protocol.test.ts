@@ -175,5 +175,6 @@ describe('patterns in targets', () => {
     expect(TargetSchema.safeParse({ css: { regex: 'x' } }).success).toBe(false);
     expect(TargetSchema.safeParse({ text: { regex: '(' } }).success).toBe(false);
     expect(TargetSchema.safeParse({ text: { regex: 'x', flags: 'q' } }).success).toBe(false);
+    expect(TargetSchema.safeParse({ text: { regex: 'x', flags: 'ii' } }).success).toBe(false);
   });
 });

@@ -108,7 +108,9 @@ export function wireTarget(target: Target): Target {
   let out: Target | undefined;
   for (const key of TEXT_KEYS) {
     const v = target[key];
-    if (v instanceof RegExp) (out ??= { ...target })[key] = { regex: v.source, ...(patternFlags(v.flags) ? { flags: patternFlags(v.flags) } : {}) };
+    if (!(v instanceof RegExp)) continue;
+    const flags = patternFlags(v.flags);
+    (out ??= { ...target })[key] = { regex: v.source, ...(flags ? { flags } : {}) };
   }
   if (target.within !== undefined && typeof target.within !== 'string') {
     const w = wireTarget(target.within);
@@ -117,21 +119,21 @@ export function wireTarget(target: Target): Target {
   return out ?? target;
 }
 
-const TextPatternSchema = z.strictObject({
-  regex: z
-    .string()
-    .min(1)
-    .max(2000)
-    .refine((source) => compiles(source), { message: 'is not a regular expression JavaScript can read (new RegExp(regex) throws)' }),
-  flags: z
-    .string()
-    .regex(/^[gimsuvyd]*$/, 'takes the flags i, m, s, u, v and d')
-    .optional(),
-});
+const TextPatternSchema = z
+  .strictObject({
+    regex: z.string().min(1).max(2000),
+    flags: z
+      .string()
+      .regex(/^[gimsuvyd]*$/, 'takes the flags i, m, s, u, v and d')
+      .optional(),
+  })
+  // The page compiles it as toRegExp does: a source or a set of flags (`ii`, `uv`) it cannot
+  // read is refused here, before anything is sent.
+  .refine((p) => compiles(p), { message: 'is not a regular expression JavaScript can read (new RegExp(regex, flags) throws)', path: ['regex'] });
 
-function compiles(source: string): boolean {
+function compiles(p: TextPattern): boolean {
   try {
-    new RegExp(source);
+    toRegExp(p);
     return true;
   } catch {
     return false;
