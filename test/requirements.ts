@@ -156,7 +156,7 @@ export const REQUIREMENTS = {
   'DLG-STEP': 'a step during which a dialog opened lists it in StepResult.dialogs; the script report lists it on its step',
   'DLG-LOAD': 'a dialog opened while a page loads does not hold the navigate',
   'DLG-VERIFY': 'a dialog that opens while a verify waits is answered, and the verify goes on',
-  'DLG-BEFOREUNLOAD': 'a beforeunload on navigate is answered and recorded; dismissed, the navigate fails within its timeout saying so',
+  'DLG-BEFOREUNLOAD': 'a beforeunload on navigate is answered and recorded; dismissed, the navigate (or back, forward, reload) fails as soon as it is answered, saying so',
   'MK-BUTTON': 'click { button: "right" | "middle" } sends that button (a right click opens the page\u2019s context menu)',
   'MK-SPACE-CHECKBOX': 'press Space (or " ") on a checkbox target focuses it without a caret and ticks or clears it',
   'MK-MODIFIERS': 'click { modifiers } holds those keys during the click',

@@ -15,6 +15,7 @@ export type { Modifier } from './session/pipe/keys.js';
 export type { Download, DownloadRecord } from './session/pipe/Downloads.js';
 export type { ClickOptions, NetworkEntry, PageError, RetryCounts, ScrollResult, StepOptions, StepRecord, StepResult, TargetInput, Warning } from './session/types.js';
 export { Bridge, type BridgeOptions } from './bridge/Bridge.js';
+export type { RequestOptions } from './bridge/BridgeProtocol.js';
 export { BridgeEvent, type BridgeEvents, type Rejection, type RetryInfo } from './bridge/BridgeEvents.js';
 export type { EventMap, TypedEmitter } from './events/TypedEmitter.js';
 export { AiteError, type AiteErrorJson } from './errors/AiteError.js';

@@ -254,6 +254,24 @@ describe('attach mode with chrome.debugger', () => {
     expect(session.dialogs.seen.at(-1)).toMatchObject({ type: 'alert', message: 'Later', accepted: false, by: 'policy', tab: session.tab.current });
   });
 
+  it('[ATT-DIALOG] [DLG-BEFOREUNLOAD] a beforeunload the extension dismissed keeps the page: a navigate away fails at once, saying so', async () => {
+    await session.tab.navigate(new URL('dialogs.html', server.url).href);
+    await session.click('Guard unsaved changes');
+    await session.verify.targetText({ label: 'Out' }, 'guarded');
+    const started = performance.now();
+    const error = await session.tab.navigate(new URL('counter.html', server.url).href, { timeoutMs: 20_000 }).then(
+      () => undefined,
+      (failed: unknown) => failed as { reason: string; detail?: unknown; message: string },
+    );
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(error).toMatchObject({ reason: 'navigation', detail: { cancelled: true } });
+    expect(error!.message).toMatch(/beforeunload dialog was dismissed \(the dialogs policy\)/);
+    expect(session.dialogs.seen.at(-1)).toMatchObject({ type: 'beforeunload', accepted: false, by: 'policy' });
+    session.dialogs.next({ accept: true });
+    await session.tab.navigate(new URL('counter.html', server.url).href);
+    await session.verify.text('Increment');
+  });
+
   // As it opens, not before: Chrome cannot hold a new tab's first page for an extension's
   // debugger, so an alert from the page's very first script may reach the person (docs/sdk.md).
   it('[ATT-DIALOG] [FAULT-43] a new run tab is attached as it opens: an alert soon after its first load is answered before any step', async () => {

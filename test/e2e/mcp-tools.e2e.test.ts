@@ -228,9 +228,9 @@ describe('aite mcp: every tool against real Chromium', () => {
   it('[MCP-DIALOG] [DLG-BEFOREUNLOAD] a navigate a dismissed beforeunload kept from leaving fails saying to arm the dialog tool, not an SDK call', async () => {
     await ok('navigate', { url: page('dialogs.html') });
     await ok('click', { target: 'Guard unsaved changes' });
-    const kept = await call('navigate', { url: page('counter.html'), timeoutMs: 2000 });
+    const kept = await call('navigate', { url: page('counter.html'), timeoutMs: 20_000 });
     expect(kept.isError).toBe(true);
-    expect(textOf(kept)).toMatch(/^\[timeout\] .*beforeunload dialog was dismissed .*; call the dialog tool with \{"accept": true\} \(or give click "dialog": \{"accept": true\}\) before leaving it\./);
+    expect(textOf(kept)).toMatch(/^\[navigation\] Stopped loading .*beforeunload dialog was dismissed .*; call the dialog tool with \{"accept": true\} \(or give click "dialog": \{"accept": true\}\) before leaving it\./);
     expect(textOf(kept)).not.toContain('session.dialogs');
     await ok('dialog', { accept: true });
     expect(await ok('navigate', { url: page('counter.html') })).toMatch(/^Opened http:\/\/127\.0\.0\.1:\d+\/counter\.html /);

@@ -1,4 +1,4 @@
-import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, defaultTimeoutOf, originOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
+import { CancelSchema, CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, defaultTimeoutOf, originOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
 import type { DebuggerTabs } from './DebuggerTabs.js';
 import { evaluateInTab } from './evaluate.js';
@@ -13,6 +13,8 @@ type Handler<C extends Command> = (request: RequestOf<C>) => Promise<Record<stri
 export class CommandRouter {
   readonly #page: FrameRoute;
   readonly #handlers: { [C in Command]: Handler<C> };
+  /** The loads navigate and history wait for, by request id, while they are handled: what a `cancel` ends. */
+  readonly #loads = new Map<number, LoadWatch>();
 
   constructor(
     private readonly state: RunState,
@@ -75,7 +77,22 @@ export class CommandRouter {
       // act. Answering `internal` now would turn a worker stop into a failed step.
       if (error instanceof Error && /^No SW\b/.test(error.message)) return undefined;
       return new CommandFailure('internal', `The extension failed on ${request.cmd}: ${error instanceof Error ? error.message : String(error)}.`).toAnswer(id);
+    } finally {
+      this.#loads.delete(id);
     }
+  }
+
+  /** Ends the load a request waits for, when the runner says it will not come; anything else is ignored. */
+  cancel(raw: unknown): void {
+    const parsed = CancelSchema.safeParse(raw);
+    if (parsed.success) this.#loads.get(parsed.data.id)?.cancel(parsed.data.why);
+  }
+
+  /** A load watch that a `cancel` of request `id` ends. */
+  #cancellableLoad(id: number): LoadWatch {
+    const watch = new LoadWatch();
+    this.#loads.set(id, watch);
+    return watch;
   }
 
   async #tabs(): Promise<Record<string, unknown>> {
@@ -106,7 +123,7 @@ export class CommandRouter {
       });
     }
     const deadline = Date.now() + (request.timeoutMs ?? defaultTimeoutOf('navigate')!);
-    const watch = new LoadWatch();
+    const watch = this.#cancellableLoad(request.id);
     let tabId: number;
     try {
       if (request.tab !== undefined) {
@@ -155,7 +172,7 @@ export class CommandRouter {
     // below with its own load, before the history move had started.
     await tabSettled(tabId, deadline, `waiting for the page to load before going ${request.action}`, true);
     // Watching before going: a page restored from the back/forward cache may be complete at once.
-    const watch = new LoadWatch();
+    const watch = this.#cancellableLoad(request.id);
     try {
       if (request.action === 'reload') await chrome.tabs.reload(tabId);
       else await goInHistory(tabId, request.action === 'back' ? -1 : 1);

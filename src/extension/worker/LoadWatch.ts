@@ -14,6 +14,7 @@ export class LoadWatch {
   readonly #errors = new Map<number, string>();
   readonly #removed = new Set<number>();
   readonly #wakeups = new Wakeups();
+  #cancelled: string | undefined;
   readonly #onUpdated = (tabId: number, change: chrome.tabs.OnUpdatedInfo): void => {
     if (change.status === 'loading') this.#complete.delete(tabId);
     if (change.status === 'complete') this.#complete.add(tabId);
@@ -42,10 +43,23 @@ export class LoadWatch {
     if (topDocument) chrome.webNavigation.onCompleted.addListener(this.#onCompleted);
   }
 
-  /** Resolves with the loaded tab; `load-failed`, `tab-closed` or `timeout` otherwise. */
+  /**
+   * Ends the wait at once: the runner knows the load will not come (see `CancelSchema`).
+   * `why` is the failure's words.
+   */
+  cancel(why: string): void {
+    this.#cancelled = why;
+    this.#wakeups.wake();
+  }
+
+  /**
+   * Resolves with the loaded tab; `load-failed`, `tab-closed` or `timeout` otherwise, and
+   * `navigation` with `detail.cancelled` once {@link LoadWatch.cancel} is called.
+   */
   async forTab(tabId: number, deadline: number, what: string): Promise<chrome.tabs.Tab> {
     try {
       for (;;) {
+        if (this.#cancelled !== undefined) throw new CommandFailure('navigation', `Stopped ${what}: ${this.#cancelled}.`, { tab: tabId, cancelled: true });
         if (this.#removed.has(tabId)) throw new CommandFailure('tab-closed', `The tab closed while ${what}.`, { tab: tabId });
         const error = this.#errors.get(tabId);
         if (error) {

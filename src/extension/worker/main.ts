@@ -17,7 +17,10 @@ void debuggerTabs.releaseStale();
 
 const connection = new BridgeConnection({
   async onMessage(message) {
-    if ((message as { type?: unknown }).type === 'ping') return { type: 'pong' };
+    const type = (message as { type?: unknown }).type;
+    if (type === 'ping') return { type: 'pong' };
+    // Beside the requests, not in their turn: the request it names answers for itself.
+    if (type === 'cancel') return router.cancel(message);
     return router.handle(message);
   },
   async lastRunId() {

@@ -5,7 +5,7 @@ import type { TypedEmitterClass } from '../events/TypedEmitter.js';
 import { AITE_EXTENSION_ORIGIN } from '../identity/ExtensionIdentity.js';
 import { ANSWER_SLACK_MS, DEFAULT_TIMEOUT_MS, PING_INTERVAL_MS, type AnswerOf, type Hello, type RequestInput } from '../protocol/index.js';
 import { BridgeEvent, type BridgeEvents } from './BridgeEvents.js';
-import { BridgeProtocol, type PageShortcut } from './BridgeProtocol.js';
+import { BridgeProtocol, type PageShortcut, type RequestOptions } from './BridgeProtocol.js';
 import { BridgeServer } from './BridgeServer.js';
 
 /**
@@ -159,7 +159,7 @@ export class Bridge extends (EventEmitter as TypedEmitterClass<BridgeEvents>) {
    * turn then is never sent; one sent and not answered by then fails `timeout` with
    * `detail.answered: false` (an `act` also with `detail.dispatched: "unknown"`).
    */
-  request<R extends RequestInput>(input: R, options: { graceMs?: number } = {}): Promise<AnswerOf<R['cmd']>> {
+  request<R extends RequestInput>(input: R, options: RequestOptions = {}): Promise<AnswerOf<R['cmd']>> {
     return this.#protocol.request(input, options);
   }
 

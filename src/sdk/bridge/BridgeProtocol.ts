@@ -17,6 +17,7 @@ import {
   parseRequest,
   type ActDispatched,
   type AnswerOf,
+  type Cancel,
   type Hello,
   type Request,
   type RequestInput,
@@ -53,6 +54,21 @@ export type ShortcutOutcome = { answer: unknown } | { via: 'socket'; resent: boo
  * the debugging pipe). `run` answers undefined when it cannot carry the request now.
  * @internal
  */
+/**
+ * How {@link Bridge.request} sends one request.
+ * @public
+ */
+export interface RequestOptions {
+  /** Extra time the bridge waits for the extension's own answer after the request's timeout (default {@link BridgeOptions.answerGraceMs}). */
+  graceMs?: number;
+  /**
+   * Ends the wait of a `navigate` or `history` request sent and not yet answered: the extension
+   * answers it at once, failed `navigation` with `detail.cancelled`, its words the signal's
+   * reason. Other requests answer as usual.
+   */
+  signal?: AbortSignal;
+}
+
 export interface PageShortcut {
   run(request: Request): Promise<ShortcutOutcome> | undefined;
 }
@@ -186,7 +202,7 @@ export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEve
    * deadline counts from this call: a request still waiting for its turn when it passes is never
    * sent (see {@link Bridge.request}).
    */
-  request<R extends RequestInput>(input: R, options: { graceMs?: number } = {}): Promise<AnswerOf<R['cmd']>> {
+  request<R extends RequestInput>(input: R, options: RequestOptions = {}): Promise<AnswerOf<R['cmd']>> {
     const deadline = this.#deadline(input, options.graceMs);
     return new Promise((resolve, reject) => {
       let gaveUp = false;
@@ -203,7 +219,7 @@ export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEve
         clearTimeout(timer);
         this.#current = input.cmd;
         try {
-          resolve((await this.#send(input, deadline)) as AnswerOf<R['cmd']>);
+          resolve((await this.#send(input, deadline, options.signal)) as AnswerOf<R['cmd']>);
         } catch (error) {
           reject(error);
         } finally {
@@ -392,7 +408,7 @@ export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEve
     return { at: performance.now() + waitMs, waitMs, graceMs };
   }
 
-  async #send(input: RequestInput, deadline: RequestDeadline): Promise<Record<string, unknown>> {
+  async #send(input: RequestInput, deadline: RequestDeadline, signal?: AbortSignal): Promise<Record<string, unknown>> {
     if (this.#closed) throw new AiteError('connection-lost', 'The bridge is closed.', { command: input.cmd });
     const leftMs = deadline.at - performance.now();
     // The time spent waiting for its turn comes off the request's own timeout: its answer is due
@@ -442,7 +458,20 @@ export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEve
           this.#pending.settle(id, { error: new AiteError('internal', `${request.cmd} failed over the debugging pipe: ${error instanceof Error ? error.message : String(error)}.`, { command: request.cmd }) }),
       );
     } else if (this.#link) this.#transmit(entry);
+    if (signal) {
+      const cancel = (): void => this.#cancel(id, String(signal.reason));
+      signal.addEventListener('abort', cancel, { once: true });
+      const done = (): void => signal.removeEventListener('abort', cancel);
+      promise.then(done, done);
+    }
     return promise;
+  }
+
+  /** Tells the extension that request `id`, sent and not answered, will not get what it waits for. */
+  #cancel(id: number, why: string): void {
+    const entry = this.#pending.get(id);
+    if (!entry?.sent || entry.shortcut || !this.#link) return;
+    this.#link.send(JSON.stringify({ type: 'cancel', id, why } satisfies Cancel));
   }
 
   #transmit(entry: PendingRequest): void {

@@ -43,6 +43,20 @@ export const WelcomeSchema = z.object({
 });
 export type Welcome = z.infer<typeof WelcomeSchema>;
 
+/**
+ * The runner's word that the request `id` will not get what it waits for (a navigate whose page
+ * a dismissed beforeunload kept): a wait that honours it ends at once, and the request is
+ * answered as usual, failed with `detail.cancelled`. Sent beside the requests, not in their
+ * turn; a request that is not waiting any more ignores it.
+ */
+export const CancelSchema = z.object({
+  type: z.literal('cancel'),
+  id: z.number().int().positive(),
+  /** Why, in words the failure shows. */
+  why: z.string().max(1000),
+});
+export type Cancel = z.infer<typeof CancelSchema>;
+
 
 // ---------------------------------------------------------------------------------------------
 // Requests (bridge -> extension)

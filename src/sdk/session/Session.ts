@@ -23,6 +23,7 @@ import { PageWatch } from './PageWatch.js';
 import { DebuggerPages } from './DebuggerPages.js';
 import { ContentWorld } from './pipe/ContentWorld.js';
 import { GuardVerdicts } from './pipe/GuardVerdicts.js';
+import { HeldLeaves } from './HeldLeaves.js';
 import { watchPipePages } from './pipe/PipePages.js';
 import { PipeInput } from './PipeInput.js';
 import { RunRecords } from './RunRecords.js';
@@ -206,6 +207,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
   readonly #pages: DebuggerPages | undefined;
   /** The calls running now: a dialog answered meanwhile belongs to each of them. */
   readonly #live = new Set<StepContext>();
+  readonly #held = new HeldLeaves();
   /** Warnings of what happened between steps (the run's tab closed itself), for the next step to carry. */
   readonly #carried: Warning[] = [];
   readonly #records = new RunRecords();
@@ -701,6 +703,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
   }
 
   #onDialog(record: DialogRecord): void {
+    this.#held.answered(record);
     for (const step of this.#live) {
       step.dialogs.push(record);
       step.log.push(`a ${record.type} dialog ("${record.message}") was ${record.accepted ? 'accepted' : 'dismissed'} by ${record.by === 'armed' ? 'dialogs.next()' : 'the dialogs policy'}`);
@@ -757,7 +760,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     try {
       await this.#syncDialogs();
       const sent = performance.now();
-      const answer = await this.bridge.request(withDefaults, graceMs === undefined ? {} : { graceMs });
+      const answer = await this.#held.around(withDefaults, (signal) => this.bridge.request(withDefaults, { ...(graceMs === undefined ? {} : { graceMs }), ...(signal ? { signal } : {}) }));
       this.#count(step, request.cmd, answer.retries);
       // As in Playwright: a check that passes only after its timeout fails.
       const tookMs = performance.now() - sent;
@@ -772,9 +775,10 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
       if (!(error instanceof AiteError)) throw error;
       this.#count(step, request.cmd, error.retries);
       this.#runTab.failed(request.cmd, error);
-      // A timeout a dialog explains (a dismissed beforeunload kept the page) says so.
+      // A timeout a dialog explains, or a load a dismissed beforeunload cancelled, says so.
       // `detail.dialogAdvice`: the words that say how to arm an answer, for a caller to put its own in their place.
-      const why = error.reason === 'timeout' ? this.dialogs.explainSince(dialogsBefore) : undefined;
+      const cancelled = (error.detail as { cancelled?: unknown } | undefined)?.cancelled === true;
+      const why = error.reason === 'timeout' || cancelled ? this.dialogs.explainSince(dialogsBefore) : undefined;
       const explained = why
         ? new AiteError(error.reason, `${error.message.split('\nCall log:\n')[0]} ${why.sentence}`, {
             detail: why.advice ? { ...error.detail, dialogAdvice: why.advice } : error.detail,

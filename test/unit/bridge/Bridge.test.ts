@@ -369,6 +369,32 @@ describe('Bridge edge', () => {
     fake.ws.close();
   });
 
+  it('[DLG-BEFOREUNLOAD] an aborted signal sends a cancel naming the request in flight, beside the queue; one already answered sends none', async () => {
+    bridge = await Bridge.start();
+    const fake = await FakeExtension.connect(bridge, {}, (request) => {
+      if (request.type === 'cancel') return { id: request.id, ok: false, reason: 'navigation', message: `Stopped: ${String(request.why)}.`, detail: { cancelled: true } };
+      return request.cmd === 'navigate' ? undefined : { id: request.id, ok: true, tabs: [] };
+    });
+    const controller = new AbortController();
+    const navigating = bridge.request({ cmd: 'navigate', url: 'http://127.0.0.1:1/', tab: 7, timeoutMs: 20_000 }, { signal: controller.signal });
+    await until(() => fake.received.some((r) => r.cmd === 'navigate'));
+    controller.abort('the page stayed');
+    const error = await navigating.then(
+      () => undefined,
+      (failed: unknown) => failed as AiteError,
+    );
+    expect(error).toMatchObject({ reason: 'navigation', detail: { cancelled: true }, message: 'Stopped: the page stayed.' });
+    const navigateId = fake.received.find((r) => r.cmd === 'navigate')!.id;
+    expect(fake.received.filter((r) => r.type === 'cancel')).toEqual([{ type: 'cancel', id: navigateId, why: 'the page stayed' }]);
+    // Answered first: the abort has nothing to cancel, and says nothing.
+    const late = new AbortController();
+    await bridge.request({ cmd: 'tabs' }, { signal: late.signal });
+    late.abort('too late');
+    await bridge.request({ cmd: 'tabs' });
+    expect(fake.received.filter((r) => r.type === 'cancel')).toHaveLength(1);
+    fake.ws.close();
+  });
+
   it('[KA-PING] keeps a connection that answers pings', async () => {
     bridge = await Bridge.start({ pingIntervalMs: 20, pongTimeoutMs: 100 });
     const fake = await FakeExtension.connect(bridge);
