@@ -56,6 +56,19 @@ export type ShortcutOutcome = { answer: unknown } | { via: 'socket'; resent: boo
  */
 /**
  * How {@link Bridge.request} sends one request.
+ *
+ * @example
+ * ```ts
+ * import type { Bridge, RequestOptions } from 'aite';
+ *
+ * declare const bridge: Bridge;
+ * // Stop waiting for a load you know will not come (the page asked to stay).
+ * const leave = new AbortController();
+ * const options: RequestOptions = { signal: leave.signal };
+ * const loading = bridge.request({ cmd: 'navigate', url: 'https://example.com/next', tab: 7 }, options);
+ * leave.abort('the page stayed');
+ * await loading.catch((error) => console.log(error.detail?.cancelled)); // true
+ * ```
  * @public
  */
 export interface RequestOptions {
