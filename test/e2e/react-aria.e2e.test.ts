@@ -1,37 +1,21 @@
-import { createServer, type Server } from 'node:http';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, type Session } from '../../src/sdk/index.js';
+import { BundledPage } from '../support/BundledPage.js';
 
 // React Aria's ComboBox and Select, bundled from the registry's packages for this file, on a
 // server of its own. One Chrome for the file.
-let server: Server;
+let page: BundledPage;
 let origin: string;
 let session: Session;
 
 beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [new URL('../fixtures/react/combobox.jsx', import.meta.url).pathname],
-    bundle: true,
-    write: false,
-    minify: true,
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
-  });
-  const app = bundle.outputFiles[0]!.contents;
-  const page = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>React Aria</title><link rel="icon" href="data:,"></head><body><div id="root"></div><script src="/app.js"></script></body></html>';
-  server = createServer((req, res) => {
-    if (req.url === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(app);
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  page = await BundledPage.start('react/combobox.jsx', 'React Aria');
+  origin = page.origin;
   session = await launch({ allow: [origin], timeoutMs: 4000 });
 }, 60_000);
 afterAll(async () => {
   await session?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await page?.close();
 });
 
 describe('React Aria (react-aria-components): popovers that close when the page scrolls', () => {

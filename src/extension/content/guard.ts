@@ -254,11 +254,24 @@ function dragPasses(current: Armed, type: string, target: Element | null): boole
   if (!current.pressed) return false;
   if (!RELEASE_EVENTS.includes(type)) return false;
   const to = current.to!;
-  if (onSource || reaches(to, target) || retargetedHost(to, target)) {
+  if (onSource || reaches(to, target) || retargetedHost(to, target) || inListOf(to, target)) {
     current.released = true;
     return true;
   }
   return false;
+}
+
+/**
+ * A release in the drop target's own list: on the element that holds it, or on another item of
+ * it. Sortable lists move their items out of the dragged one's way, so the pointer over a target
+ * item is over the list or a neighbour when it lets go, and the list places the drop by where
+ * the pointer is. Never the page's body: that holds everything.
+ */
+function inListOf(to: Element, target: Element | null): boolean {
+  if (!target || target === document.body || target === document.documentElement) return false;
+  if (composedContains(target, to)) return true;
+  const list = to.parentElement;
+  return list !== null && list !== document.body && composedContains(list, target);
 }
 
 /** The events the guard's main listener judges in a mode: key events only where they are input. */

@@ -17,6 +17,8 @@ const AIM_MS = 2_000;
  * is not watched for one, so it pays no round trip to the page after its acknowledgement.
  */
 const NO_NAVIGATION = new Set(['fill', 'hover', 'scroll', 'drag', 'upload']);
+/** The release events of a drag the hit-target guard may stop; not an HTML5 drag's drop, which ends the drag by itself. */
+const POINTER_RELEASES = new Set(['pointerup', 'mouseup']);
 
 /**
  * Trusted mouse and keyboard input, whatever carries it (the debugging pipe in launch mode, the
@@ -129,10 +131,25 @@ export abstract class TrustedInput<D extends Devices> {
     };
     let points = await locate();
     // The press must reach the source and the release the target (see HitGuard).
-    await this.guarded(step, from, 'drag', 'drag', points.a, (d, a) => travel(this.surface(step, d), a, points.b), {
-      to: to.descriptor,
-      relocate: async () => (points = await locate()).a,
-    });
+    try {
+      await this.guarded(step, from, 'drag', 'drag', points.a, (d, a) => travel(this.surface(step, d), a, points.b), {
+        to: to.descriptor,
+        relocate: async () => (points = await locate()).a,
+      });
+    } catch (error) {
+      if (!(error instanceof AiteError) || !POINTER_RELEASES.has(error.detail.event as string)) throw error;
+      // The page saw the press and the moves and not the release: as far as it knows, the drag
+      // goes on, and every later step meets it. Escape ends a drag in the drag libraries that
+      // take the keyboard (an HTML5 drag ends with its stopped drop).
+      await this.dispatch(step, 'drag', (d) => d.keyboard.press('Escape')).catch(() => undefined);
+      throw new AiteError(error.reason, `${error.message} aite then pressed Escape, which ends a drag the page began in most drag libraries.`, {
+        command: error.command,
+        detail: { ...error.detail, escaped: true },
+        retries: error.retries,
+        callLog: error.callLog,
+        cause: error,
+      });
+    }
   }
 
   async wheel(step: StepContext, at: { x: number; y: number }, deltaY: number): Promise<boolean> {
