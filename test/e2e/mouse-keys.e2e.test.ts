@@ -98,6 +98,24 @@ describe('mouse and keys', () => {
     await ctx.session.verify.targetText({ label: 'Note clicks' }, '0');
   });
 
+  it('[TYPE-FOCUSED] type into a field that has the focus goes where its selection is, without a click: Control+A then type replaces; End then type adds', async () => {
+    await ctx.session.tab.navigate(ctx.page('mouse-keys.html'));
+    await ctx.session.press('Control+A', { label: 'Note' });
+    await ctx.session.type({ label: 'Note' }, 'new');
+    await ctx.session.verify.value({ label: 'Note' }, 'new');
+    await ctx.session.verify.targetText({ label: 'Note clicks' }, '0');
+    await ctx.session.press('Home', { label: 'Note' });
+    await ctx.session.press('End', { label: 'Note' });
+    await ctx.session.type({ label: 'Note' }, ' end');
+    await ctx.session.verify.value({ label: 'Note' }, 'new end');
+    await ctx.session.verify.targetText({ label: 'Note clicks' }, '0');
+    // A field without the focus is clicked first, as a person does.
+    await ctx.session.type({ label: 'First' }, 'one');
+    await ctx.session.verify.value({ label: 'First' }, 'one');
+    await ctx.session.type({ label: 'Note' }, '!');
+    await ctx.session.verify.targetText({ label: 'Note clicks' }, '1');
+  });
+
   it('[MK-CHORD] Shift+Tab moves focus back; Meta+Enter reaches the page with its modifier', async () => {
     await ctx.session.press('Shift+Tab', { label: 'Second' });
     await ctx.session.verify.state({ label: 'First' }, 'focused');

@@ -132,7 +132,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     },
     stepTool(
       'type',
-      'Click a text field and type text into it key by key, after what is already there (use fill to replace the value).',
+      'Type text key by key into a field: clicked first unless it has the focus, the text goes where the caret is (a click in the middle of a long value puts it there; press End first to add at the end, or use fill to replace the value).',
       z.strictObject({ target: Target, text: z.string().describe('The text to type'), timeoutMs }),
       (a) => ({ type: t(a), text: String(a.text), ...opt(a) }),
     ),

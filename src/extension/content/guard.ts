@@ -1,6 +1,6 @@
 import { GUARD_VERDICT_BINDING, type AnswerOf, type GuardState, type GuardVerdict, type RequestOf } from '../../sdk/protocol/index.js';
 import { shadowRootOf, windowOf } from './dom/nodes.js';
-import { composedContains, deepActiveElement, retargetedHost } from './dom/query.js';
+import { composedContains, deepActiveElement, hasFocus, retargetedHost } from './dom/query.js';
 import { xpathOf } from './dom/xpath.js';
 import { formatElement } from './explain.js';
 import { elementFromDescriptor } from './fromDescriptor.js';
@@ -343,11 +343,6 @@ function reaches(element: Element, target: Element | null): boolean {
   // The click a label passes on to its control, when the element is the label.
   const labels = (target as HTMLInputElement).labels;
   return labels ? Array.from(labels).some((l) => l === element || composedContains(element, l)) : false;
-}
-
-function hasFocus(element: Element): boolean {
-  const active = deepActiveElement(element.ownerDocument);
-  return active !== null && (active === element || composedContains(element, active));
 }
 
 function seen(el: Element | null): Seen {

@@ -1,7 +1,7 @@
 import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type Point, type PREPARE_KINDS, type Reason, type Rect, type RequestOf } from '../../sdk/protocol/index.js';
 import { sameRect, topViewportRect } from './dom/geometry.js';
 import { windowOf } from './dom/nodes.js';
-import { composedContains, deepElementFromPoint, retargetedHost } from './dom/query.js';
+import { composedContains, deepElementFromPoint, hasFocus, retargetedHost } from './dom/query.js';
 import { checkableOf, checkState, disabledBy, isEditable } from './dom/state.js';
 import { cut, pageText } from './dom/text.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
@@ -211,6 +211,8 @@ export function notFillable(el: Element): CommandFailure {
 export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], timeoutMs: number, options: { trustStill?: boolean } = {}): Promise<Point> {
   const p = await waitActionable(el, timeoutMs, how === 'click' ? { ...POINTER, trustStill: options.trustStill === true } : { enabled: true, hitTest: false, stable: false });
   const editable = isEditable(el);
+  // Before `fill` and `focus` move it here.
+  const focused = hasFocus(el);
   if (how === 'fill') {
     if (!editable) throw notFillable(el);
     selectContents(el as HTMLElement);
@@ -230,5 +232,6 @@ export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], 
     editable,
     ...(check ? { kind: check.kind, checked: check.checked } : {}),
     ...(p.scrolled ? { scrolled: true } : {}),
+    ...(focused ? { focused: true } : {}),
   };
 }

@@ -615,6 +615,11 @@ export const PointSchema = z.object({
    * wholly in the window is not scrolled.
    */
   scrolled: z.boolean().optional(),
+  /**
+   * Beyond v1: the element has the focus, or holds the element that has it: a `type` goes on
+   * where its caret or selection is, without clicking it.
+   */
+  focused: z.boolean().optional(),
 });
 export type Point = z.infer<typeof PointSchema>;
 

@@ -93,7 +93,7 @@ export const STEP_SCHEMAS = {
   click: z.strictObject({ click: TargetInput, ...CLICK_HOW, ...common }),
   doubleClick: z.strictObject({ doubleClick: TargetInput, ...common }),
   hover: z.strictObject({ hover: TargetInput, ...common }),
-  type: z.strictObject({ type: TargetInput, text: z.string().describe('Typed key by key after what is there.'), ...common }),
+  type: z.strictObject({ type: TargetInput, text: z.string().describe('Typed key by key where the caret is: the field is clicked first unless it has the focus (fill replaces).'), ...common }),
   fill: z.strictObject({ fill: TargetInput, text: z.string().describe('Replaces the value.'), ...common }),
   press: z.strictObject({ press: Key, target: TargetInput.optional().describe('Focused first, without clicking it.'), ...common }),
   select: z.strictObject({ select: TargetInput, option: SelectOptionsSchema.describe("An option's label or value; or { \"value\" }, { \"label\" } or { \"index\" }; a list for a multiple select."), ...common }),

@@ -25,6 +25,7 @@ import { ContentWorld } from './pipe/ContentWorld.js';
 import { GuardVerdicts } from './pipe/GuardVerdicts.js';
 import { HeldLeaves } from './HeldLeaves.js';
 import { watchPipePages } from './pipe/PipePages.js';
+import { emulateFocus } from './pipe/focus.js';
 import { PipeInput } from './PipeInput.js';
 import { RunRecords } from './RunRecords.js';
 import { RunTab } from './RunTab.js';
@@ -282,8 +283,10 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     const browser = parts.browser;
     if (browser) {
       const stop = watchPipePages(browser, watch);
+      const stopFocus = emulateFocus(browser);
       browser.once('disconnected', () => {
         stop();
+        stopFocus();
         watch.dispose();
       });
       // Page commands go straight to the content script over the pipe when they can (ContentWorld).
@@ -340,7 +343,11 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     return this.#composed('hover', target, options, async (step) => this.#input.pointer(step, await this.#find(step, target, 'click', 'pointer'), 'hover'));
   }
 
-  /** Clicks the target to focus it, then types `text` key by key (appends to what is there). */
+  /**
+   * Types `text` key by key into the target. A target without the focus is clicked first (and
+   * a text field's caret put at its end, so the text is added to what is there); one with the
+   * focus is typed into where its caret or selection is, without a click.
+   */
   type(target: TargetInput, text: string, options: StepOptions = {}): Promise<StepResult> {
     return this.#composed('type', target, options, async (step) => this.#input.type(step, await this.#find(step, target, 'click', 'input'), textToSend(text, 'type')));
   }

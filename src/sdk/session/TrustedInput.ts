@@ -91,7 +91,10 @@ export abstract class TrustedInput<D extends Devices> {
 
   type(step: StepContext, found: Found, text: string): Promise<void> {
     return this.at(step, found, 'type', 'input', async (d, at, check) => {
-      await d.mouse.click(at.x, at.y);
+      // A field that has the focus is typed into where its caret or selection is (after
+      // Control+A, over what is selected), as Playwright's pressSequentially does: a click
+      // would move them. Otherwise it is clicked first, as a person does.
+      if (!at.focused) await d.mouse.click(at.x, at.y);
       await HitGuard.typeChecked(text, (chunk) => d.keyboard.type(chunk), check);
     });
   }

@@ -183,6 +183,12 @@ export function findFrame(spec: string, doc: Document = document): FrameLookup {
   return inner ? { kind: 'found', doc: inner, frame } : { kind: 'cross-origin', frame };
 }
 
+/** Whether `element` has the focus, or holds the element that has it. */
+export function hasFocus(element: Element): boolean {
+  const active = deepActiveElement(element.ownerDocument);
+  return active !== null && (active === element || composedContains(element, active));
+}
+
 /** The focused element, looking into shadow roots and same-origin frames. */
 export function deepActiveElement(doc: Document = document): Element | null {
   let active: Element | null = doc.activeElement;
