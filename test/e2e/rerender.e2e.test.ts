@@ -40,6 +40,15 @@ describe('re-rendered elements', () => {
     expect(await ctx.session.evaluate(() => [document.body.dataset.renders, document.getElementById('saved')!.textContent])).toEqual(['2', '0']);
   });
 
+  it('[RR-PRESS] a tag removed on its press (Choices.js from the registry): the next tag moving into its place is no copy of it, and the click is done once', async () => {
+    await ctx.session.tab.navigate(ctx.page('choices.html'));
+    const values = (): Promise<string[]> => ctx.session.evaluate(() => (window as unknown as { colors: { getValue(v: true): string[] } }).colors.getValue(true));
+    await ctx.session.click({ role: 'button', name: 'Remove item: Red' });
+    expect(await values()).toEqual(['green', 'blue']);
+    await ctx.session.click({ role: 'button', name: 'Remove item: Blue' });
+    expect(await values()).toEqual(['green']);
+  });
+
   it('[RR-PRESS] [FAULT-34] a button the page takes out and puts back between press and release gets no click: the step fails saying so, and is not clicked again', async () => {
     await ctx.session.tab.navigate(ctx.page('rerender.html?mode=keep'));
     const error = await failure(ctx.session.click({ role: 'button', name: 'Save' }));

@@ -231,10 +231,15 @@ function noteRemovals(current: Armed, records: MutationRecord[]): void {
   for (const record of records) for (const node of record.removedNodes) if (node === current.element || composedContains(node, current.element)) current.removed = true;
 }
 
-/** The element at or around `target` that looks just like `gone` (the same tag, classes and text). */
+/**
+ * The element at or around `target` that looks just like `gone` (the same tag, classes, text and
+ * aria-label). Not the next item of a list that moved up into its place: Choices.js removes a
+ * tag on the press of its "Remove item: Red" button, and "Remove item: Green" gets the release.
+ */
 function copyOf(gone: Element, target: Element | null): Element | undefined {
   const looks = formatElement(gone);
-  for (let el = target; el; el = el.parentElement) if (el.localName === gone.localName && formatElement(el) === looks) return el;
+  const label = gone.getAttribute('aria-label');
+  for (let el = target; el; el = el.parentElement) if (el.localName === gone.localName && formatElement(el) === looks && el.getAttribute('aria-label') === label) return el;
   return undefined;
 }
 
