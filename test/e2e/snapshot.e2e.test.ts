@@ -6,6 +6,15 @@ import { refOf } from './support/refOf.js';
 const ctx = useSession();
 
 describe('session.snapshot()', () => {
+  it('[NAME-GENERATED] a control named only by its stylesheet\u2019s content (Quill\u2019s pickers, from the registry) is named so: found by role and name, and shown so', async () => {
+    await ctx.session.tab.navigate(ctx.page('quill.html'));
+    await ctx.session.click({ role: 'button', name: 'Normal' });
+    const snap = await ctx.session.snapshot();
+    expect(snap.text).toMatch(/- button "Heading 1"/);
+    await ctx.session.click({ role: 'button', name: 'Heading 1' });
+    expect(await ctx.session.evaluate(() => document.querySelector('.ql-editor')!.innerHTML)).toBe('<h1>Hello</h1>');
+  });
+
   it('[SNAP-OUTLINE] [SNAP-ICON] outlines a form with its roles, names, states and values, an open shadow root and a same-origin iframe', async () => {
     await ctx.session.tab.navigate(ctx.page('snapshot-form.html'));
     await ctx.session.verify.exists({ label: 'Card number', frame: 'billing' });

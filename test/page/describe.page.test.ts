@@ -97,6 +97,13 @@ describe('[RS-ONE-MODEL] one page model for resolve, record and repair', () => {
     expect(by('pair').icon).toBeUndefined();
   });
 
+  it('[NAME-GENERATED] a control with no text is named by what its stylesheet draws before and after it; an icon font\u2019s glyph names nothing', async () => {
+    const all = await pairsOf('icons.html');
+    const by = (cls: string): Pair['recorded'] => all.find((p) => p.recorded.classes?.includes(cls))!.recorded;
+    expect(by('drawn-heading')).toMatchObject({ role: 'button', name: 'Heading "1" big' });
+    expect(by('drawn-glyph').name).toBeUndefined();
+  });
+
   it('[RS-UNSEEN] a screen-reader-only label is not text a person sees, but stays in the name', async () => {
     const all = await pairsOf('icons.html');
     const home = all.find((p) => p.recorded.href === 'home.html')!;

@@ -45,7 +45,7 @@ const NODE_MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.ur
 const MAX_SLOW_MS = 30_000;
 
 /** The widget libraries the widget suite drives (devDependencies), served under /lib/. */
-export const WIDGET_PACKAGES = ['tinymce', 'flatpickr', 'tom-select', 'sweetalert2', 'sortablejs', 'dropzone', 'shoelace', 'choices'] as const;
+export const WIDGET_PACKAGES = ['tinymce', 'flatpickr', 'tom-select', 'sweetalert2', 'sortablejs', 'dropzone', 'shoelace', 'choices', 'quill'] as const;
 
 /** Where a widget library lies under node_modules, when not under its own name. */
 const PACKAGE_FOLDERS: Partial<Record<(typeof WIDGET_PACKAGES)[number], string>> = { shoelace: '@shoelace-style/shoelace', choices: 'choices.js' };
