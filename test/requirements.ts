@@ -188,6 +188,7 @@ export const REQUIREMENTS = {
   'TYPE-FOCUSED': 'type into a target that has the focus goes where its caret or selection is, without a click (Control+A then type replaces, End then type adds); a target without it is clicked first',
   'FOCUS-EMULATED': 'a launched Chrome\'s pages have the focus before any input (document.hasFocus(), focus and blur run), so an editor that keeps its own selection takes a fill\'s selection',
   'NAME-GENERATED': 'an element with no text of its own is named by the text its stylesheet draws before and after it (content: "Heading 1"), icon-font glyphs left out, as Playwright and screen readers name it',
+  'DRAG-POSITION': 'drag presses at sourcePosition and lets go at targetPosition (CSS px from each element\'s padding box corner; default their middles), as Playwright\'s dragTo; a position that is no point is refused before anything is sent',
   'DRAG-HTML5': 'a drag the page makes an HTML5 drag is intercepted and finished as dragenter, dragover and drop (SortableJS: drag(Alpha, Gamma) gives Beta,Gamma,Alpha)',
   'BUSY-CLICK': 'a click whose handler holds the page\u2019s main thread fails within the step\u2019s timeout and a small slack, its outcome unknown (dispatched "unknown"), never sent again and never called not taken',
   'BUSY-VERIFY': 'a verify or wait on a page whose main thread is busy fails timeout within its timeout and a small slack, saying the page did not respond; a check that passes only after its timeout fails',

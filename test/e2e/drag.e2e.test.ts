@@ -50,4 +50,26 @@ describe('drags whose ends are apart', () => {
       await ctx.session.verify.targetText({ label: 'Scrolled at the press' }, '40', { exact: true });
     });
   }
+
+  it('[DRAG-POSITION] sourcePosition and targetPosition press and let go at those points of each element, from its padding box\u2019s corner: a slider goes to its ends', async () => {
+    await ctx.session.tab.navigate(ctx.page('slider.html'));
+    await ctx.session.drag({ role: 'slider', name: 'Volume' }, { testid: 'track' }, { targetPosition: { x: 300, y: 5 } });
+    await ctx.session.verify.targetText({ label: 'Value' }, '100');
+    await ctx.session.drag({ role: 'slider', name: 'Volume' }, { testid: 'track' }, { sourcePosition: { x: 3, y: 10 }, targetPosition: { x: 0, y: 5 } });
+    await ctx.session.verify.targetText({ label: 'Value' }, '0');
+    await ctx.session.verify.targetText({ label: 'Grabbed at' }, '3');
+    await ctx.session.drag({ role: 'slider', name: 'Volume' }, { testid: 'track' }, { targetPosition: { x: 75, y: 5 } });
+    await ctx.session.verify.targetText({ label: 'Value' }, '25');
+  });
+
+  it('[DRAG-POSITION] [STEP-ARGS] a position that is no point is refused before anything is sent, naming the field', async () => {
+    await ctx.session.tab.navigate(ctx.page('slider.html'));
+    const error = await ctx.session.drag({ role: 'slider', name: 'Volume' }, { testid: 'track' }, { targetPosition: { x: 10 } as never }).then(
+      () => undefined,
+      (failed: unknown) => failed as { reason: string; message: string },
+    );
+    expect(error?.reason).toBe('unsupported');
+    expect(error?.message).toMatch(/targetPosition\.y/);
+    await ctx.session.verify.targetText({ label: 'Grabbed at' }, '-');
+  });
 });

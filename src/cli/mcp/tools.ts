@@ -39,6 +39,7 @@ const VerifyKinds = stepSchema('verify').shape.verify;
 const WaitKinds = stepSchema('wait').shape.wait;
 const TabMatch = stepSchema('switchTab').shape.switchTab;
 const { click: _click, name: _name, profile: _profile, timeoutMs: _timeout, ...clickOptions } = stepSchema('click').shape;
+const { drag: _drag, to: _to, name: _dragName, profile: _dragProfile, timeoutMs: _dragTimeout, ...dragOptions } = stepSchema('drag').shape;
 const Key = stepSchema('press').shape.press;
 const SelectOptions = stepSchema('select').shape.option;
 const DialogAnswer = stepSchema('dialog').shape.dialog;
@@ -85,6 +86,12 @@ const evaluateTool: Tool = {
   },
 };
 const opt = (args: Record<string, unknown>): { timeoutMs?: number } => (args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs as number });
+type Position = { x: number; y: number };
+/** A drag tool call's positions, as the drag step takes them. */
+const positions = (args: Record<string, unknown>): { sourcePosition?: Position; targetPosition?: Position } => ({
+  ...(args.sourcePosition ? { sourcePosition: args.sourcePosition as Position } : {}),
+  ...(args.targetPosition ? { targetPosition: args.targetPosition as Position } : {}),
+});
 
 /** The tools, in the order a host lists them. `allow` goes into navigate's description; `evaluate` only with `allowEvaluate`. */
 export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
@@ -163,9 +170,9 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     stepTool('hover', 'Move the mouse over an element (menus and tooltips that open on hover).', z.strictObject({ target: Target, timeoutMs }), (a) => ({ hover: t(a), ...opt(a) })),
     stepTool(
       'drag',
-      'Drag one element onto another with real mouse input.',
-      z.strictObject({ from: Target.describe('The element to drag'), to: Target.describe('Where to drop it'), timeoutMs }),
-      (a) => ({ drag: t(a, 'from'), to: t(a, 'to'), ...opt(a) }),
+      'Drag one element onto another with real mouse input; sourcePosition and targetPosition say where on each (a slider\'s track at a value), default their middles.',
+      z.strictObject({ from: Target.describe('The element to drag'), to: Target.describe('Where to drop it'), ...dragOptions, timeoutMs }),
+      (a) => ({ drag: t(a, 'from'), to: t(a, 'to'), ...positions(a), ...opt(a) }),
     ),
     stepTool(
       'upload',

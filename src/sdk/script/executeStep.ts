@@ -51,7 +51,7 @@ export async function executeStep(
   if ('select' in step) return { result: await s.select(step.select, step.option, opts) };
   if ('check' in step) return { result: await s.check(step.check, opts) };
   if ('uncheck' in step) return { result: await s.uncheck(step.uncheck, opts) };
-  if ('drag' in step) return { result: await s.drag(step.drag, step.to, opts) };
+  if ('drag' in step) return { result: await s.drag(step.drag, step.to, { ...opts, sourcePosition: step.sourcePosition, targetPosition: step.targetPosition }) };
   if ('verify' in step) {
     await verify(s, step.verify, timeoutMs);
     return {};

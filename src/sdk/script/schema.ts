@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SelectOptionsSchema, TabMatchSchema } from '../protocol/messages.js';
 import { TargetSchema } from '../protocol/target.js';
 import { chordProblem } from '../session/pipe/keys.js';
-import { CLICK_HOW } from '../session/options.js';
+import { CLICK_HOW, DRAG_HOW } from '../session/options.js';
 import { ConfinedPathSchema } from '../report/confined.js';
 import { FILE_LIMITS } from '../errors/fileLimits.js';
 
@@ -99,7 +99,7 @@ export const STEP_SCHEMAS = {
   select: z.strictObject({ select: TargetInput, option: SelectOptionsSchema.describe("An option's label or value; or { \"value\" }, { \"label\" } or { \"index\" }; a list for a multiple select."), ...common }),
   check: z.strictObject({ check: TargetInput, ...common }),
   uncheck: z.strictObject({ uncheck: TargetInput, ...common }),
-  drag: z.strictObject({ drag: TargetInput, to: TargetInput, ...common }),
+  drag: z.strictObject({ drag: TargetInput, to: TargetInput, ...DRAG_HOW, ...common }),
   verify: z.strictObject({ verify: VerifyStep, ...common }),
   wait: z.strictObject({ wait: WaitStep, ...common }),
   switchTab: z.strictObject({ switchTab: TabMatchSchema, ...common }),

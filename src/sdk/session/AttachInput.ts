@@ -1,6 +1,6 @@
 import { AiteError } from '../errors/AiteError.js';
 import type { Target } from '../protocol/index.js';
-import type { Found, Input, PointerHow } from './Input.js';
+import type { DragHow, Found, Input, PointerHow } from './Input.js';
 import type { Download, DownloadRecord } from './pipe/Downloads.js';
 import type { StepContext } from './StepContext.js';
 
@@ -43,7 +43,10 @@ export class AttachInput implements Input {
     await step.locator.act(want ? 'check' : 'uncheck', found.descriptor, { timeoutMs: step.timeoutMs });
   }
 
-  async drag(step: StepContext, from: Found, to: Found): Promise<void> {
+  async drag(step: StepContext, from: Found, to: Found, how: DragHow = {}): Promise<void> {
+    if (how.sourcePosition || how.targetPosition) {
+      throw new AiteError('unsupported', 'sourcePosition and targetPosition need trusted input (launch mode, or attach mode with the debugger); these plain drag events go from and to the middles. Drop the positions, or drag to an element at the point you want.', { command: 'drag' });
+    }
     await step.locator.act('drag', from.descriptor, { to: to.descriptor, timeoutMs: step.timeoutMs });
   }
 

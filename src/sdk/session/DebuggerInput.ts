@@ -4,7 +4,7 @@ import { CdpKeyboard, CdpMouse } from 'puppeteer-core/internal/cdp/Input.js';
 import { AiteError } from '../errors/AiteError.js';
 import { DEBUGGER_METHODS, type DebuggerMethod, type ExtensionEvent, type Target, withTimeout } from '../protocol/index.js';
 import { AttachInput } from './AttachInput.js';
-import type { Found, Input, PictureOptions, PointerHow } from './Input.js';
+import type { DragHow, Found, Input, PictureOptions, PointerHow } from './Input.js';
 import { InputLedger, type Devices } from './InputLedger.js';
 import { inputWithDeadline } from './pipe/deadline.js';
 import { Downloads, type Download, type DownloadRecord, type DownloadSource } from './pipe/Downloads.js';
@@ -85,9 +85,9 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
     return super.toggle(step, found, want, check);
   }
 
-  override async drag(step: StepContext, from: Found, to: Found): Promise<void> {
-    if (await this.#plainFor(step, 'drag')) return this.#plain.drag(step, from, to);
-    return super.drag(step, from, to);
+  override async drag(step: StepContext, from: Found, to: Found, how: DragHow = {}): Promise<void> {
+    if (await this.#plainFor(step, 'drag')) return this.#plain.drag(step, from, to, how);
+    return super.drag(step, from, to, how);
   }
 
   override async wheel(step: StepContext, at: { x: number; y: number }, deltaY: number): Promise<boolean> {

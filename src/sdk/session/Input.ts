@@ -75,8 +75,8 @@ export interface Input {
   navigating(step: StepContext, action: string, command: () => Promise<void>): Promise<void>;
   /** Makes a checkbox or radio checked (`want`) or unchecked; `check` names it for the verify after. */
   toggle(step: StepContext, found: Found, want: boolean, check: Target): Promise<void>;
-  /** Drags one element onto another. */
-  drag(step: StepContext, from: Found, to: Found): Promise<void>;
+  /** Drags one element onto another; `how` says where on each (default their middles). */
+  drag(step: StepContext, from: Found, to: Found, how?: DragHow): Promise<void>;
   /**
    * Trusted wheel input of `deltaY` px at `at` (top-viewport CSS px), for a page that moves on
    * wheel events itself; false (with a warning on `step`) where the strategy cannot send it.
@@ -90,4 +90,10 @@ export interface Input {
    * already found is pictured (the extension may be unreachable).
    */
   screenshot(step: StepContext, options?: PictureOptions): Promise<Uint8Array | undefined>;
+}
+
+/** Where a drag presses and lets go: points of each element from its padding box's top-left corner (see `DragOptions`). */
+export interface DragHow {
+  sourcePosition?: { x: number; y: number } | undefined;
+  targetPosition?: { x: number; y: number } | undefined;
 }

@@ -13,7 +13,7 @@ import { asResults, type Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
 import { parseStepOptions } from '../errors/parseOptions.js';
 import { describeValue } from '../errors/zodIssues.js';
-import { ClickHowSchema } from './options.js';
+import { ClickHowSchema, DragHowSchema } from './options.js';
 import { failurePicture, type FailureFacts } from './failurePicture.js';
 import type { GuardMode } from './HitGuard.js';
 import type { Found, Input, Prepare } from './Input.js';
@@ -31,7 +31,7 @@ import { RunRecords } from './RunRecords.js';
 import { RunTab } from './RunTab.js';
 import { StepContext } from './StepContext.js';
 import { Tab } from './Tab.js';
-import { toTarget, type ClickOptions, type NetworkEntry, type PageError, type RetryCounts, type ScrollResult, type StepOptions, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
+import { toTarget, type ClickOptions, type DragOptions, type NetworkEntry, type PageError, type RetryCounts, type ScrollResult, type StepOptions, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
 import { explainCut, graceBefore, MIN_WAIT_MS, pictureTimeLeft, type TestDeadline } from './TestDeadline.js';
 import { Verify } from './Verify.js';
 import { resetPages, type ResetOptions } from './reset.js';
@@ -401,8 +401,11 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
   }
 
   /** Drags `from` onto `to` with real mouse input. */
-  drag(from: TargetInput, to: TargetInput, options: StepOptions = {}): Promise<StepResult> {
-    return this.#composed('drag', from, options, async (step) => this.#input.drag(step, await this.#find(step, from), await this.#find(step, to)));
+  drag(from: TargetInput, to: TargetInput, options: DragOptions = {}): Promise<StepResult> {
+    return this.#composed('drag', from, options, async (step) => {
+      const { sourcePosition, targetPosition } = parseStepOptions(DragHowSchema, options, 'drag');
+      await this.#input.drag(step, await this.#find(step, from), await this.#find(step, to), { sourcePosition, targetPosition });
+    });
   }
 
   /**

@@ -1,7 +1,7 @@
 import { AiteError } from '../errors/AiteError.js';
 import { redactUrl, type Point, type Target } from '../protocol/index.js';
 import { HitGuard, type GuardCheck, type GuardMode, type GuardOptions, type VerdictSource } from './HitGuard.js';
-import type { Found, PointerHow } from './Input.js';
+import type { DragHow, Found, PointerHow } from './Input.js';
 import type { Devices } from './InputLedger.js';
 import type { Download, Downloads } from './pipe/Downloads.js';
 import { travel, type DragSurface } from './pipe/drag.js';
@@ -63,9 +63,7 @@ export abstract class TrustedInput<D extends Devices> {
         if (action === 'hover') return d.mouse.move(at.x, at.y);
         if (found.descriptor.frame !== undefined && !how?.position) await this.#aim(step, d, at, check);
         if (action === 'doubleClick') return d.mouse.click(at.x, at.y, { count: 2 });
-        // A position is measured from the padding box's top-left corner (see ClickOptions).
-        const x = how?.position ? at.rect.x + (at.border?.left ?? 0) + how.position.x : at.x;
-        const y = how?.position ? at.rect.y + (at.border?.top ?? 0) + how.position.y : at.y;
+        const { x, y } = how?.position ? pointAt(at, how.position) : at;
         return holding(d.keyboard, how?.modifiers ?? [], () => d.mouse.click(x, y, { button: how?.button ?? 'left', count: how?.clickCount ?? 1 }));
       },
       // A position may aim past the element on purpose: then its press is not the element's.
@@ -121,16 +119,19 @@ export abstract class TrustedInput<D extends Devices> {
     await this.guarded(step, found, 'press', 'input', await this.point(step, found), (d) => pressChord(d.keyboard, chord), { focused: true });
   }
 
-  async drag(step: StepContext, from: Found, to: Found): Promise<void> {
+  async drag(step: StepContext, from: Found, to: Found, how: DragHow = {}): Promise<void> {
     // Both points first, neither end scrolled while it is in the window: where a person aims,
     // before the page reacts to the press. Where bringing the source into view moved the target
     // (the two do not fit in the window together), the target is found again once the drag is
     // held, scrolling the page under it as a person's drag does (Playwright's dragTo the same).
-    const at = (found: Found): Promise<Point> => step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs });
+    const at = async (found: Found, position: { x: number; y: number } | undefined): Promise<Point> => {
+      const point = await step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs });
+      return position ? { ...point, ...pointAt(point, position) } : point;
+    };
     const locate = async (): Promise<{ a: Point; b: Point | (() => Promise<Point>) }> => {
-      const b = await at(to);
-      const a = await at(from);
-      return { a, b: a.scrolled ? () => at(to) : b };
+      const b = await at(to, how.targetPosition);
+      const a = await at(from, how.sourcePosition);
+      return { a, b: a.scrolled ? () => at(to, how.targetPosition) : b };
     };
     let points = await locate();
     // The press must reach the source and the release the target (see HitGuard).
@@ -307,6 +308,11 @@ export interface GuardedOptions extends GuardOptions {
 /** An error's first line, for a warning or a message. */
 export function firstLine(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0]! : String(error);
+}
+
+/** The page point of `position`, measured from the padding box's top-left corner (see ClickOptions). */
+function pointAt(at: Point, position: { x: number; y: number }): { x: number; y: number } {
+  return { x: at.rect.x + (at.border?.left ?? 0) + position.x, y: at.rect.y + (at.border?.top ?? 0) + position.y };
 }
 
 /** Whether a click's `position` (from the padding box's top-left corner) falls inside the element's border box. */

@@ -139,12 +139,24 @@ export const AttachOptionsSchema = z.strictObject({
  * How a click is made beyond a plain left click, as Playwright names it: the one check of
  * {@link Session.click}'s options (`ClickOptions`) and of a step script's click step.
  */
+/** A point of an element, in CSS pixels from the top-left corner of its padding box. */
+const Position = z.strictObject({ x: z.number(), y: z.number() });
+
 export const CLICK_HOW = {
   button: z.enum(['left', 'right', 'middle']).optional().describe('Default left.'),
   modifiers: z.array(z.enum(MODIFIERS)).optional().describe('Keys held during the click.'),
   clickCount: z.number().int().min(1).max(3).optional().describe('2 for a double click.'),
-  position: z.strictObject({ x: z.number(), y: z.number() }).optional().describe("Where to click, from the element's top-left corner, in CSS pixels."),
+  position: Position.optional().describe("Where to click, from the element's top-left corner, in CSS pixels."),
 };
 
 /** {@link CLICK_HOW} of a `click()` call, whose options also hold the step's (`timeoutMs`). */
 export const ClickHowSchema = z.object(CLICK_HOW);
+
+/** Where a drag presses and lets go, as Playwright's `dragTo` names them: {@link Session.drag}'s options and a step script's drag step. */
+export const DRAG_HOW = {
+  sourcePosition: Position.optional().describe("Where to press, from the dragged element's top-left corner, in CSS pixels; default its middle."),
+  targetPosition: Position.optional().describe("Where to let go, from the target's top-left corner, in CSS pixels; default its middle."),
+};
+
+/** {@link DRAG_HOW} of a `drag()` call. */
+export const DragHowSchema = z.object(DRAG_HOW);

@@ -267,3 +267,26 @@ export interface ClickOptions extends StepOptions {
    */
   position?: { x: number; y: number };
 }
+
+/**
+ * Options of {@link Session.drag}, as Playwright's `dragTo` names them: where the drag presses
+ * the dragged element and where it lets go over the target, each in CSS pixels from the
+ * top-left corner of the element's padding box; default their middles.
+ *
+ * @example
+ * ```ts
+ * import type { DragOptions, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * // A slider's handle to the far end of its track (300 px wide): the value goes to its maximum.
+ * const end: DragOptions = { targetPosition: { x: 299, y: 5 } };
+ * await session.drag({ role: 'slider' }, { css: '.track' }, end);
+ * ```
+ * @public
+ */
+export interface DragOptions extends StepOptions {
+  /** Where to press the dragged element; default its middle. */
+  sourcePosition?: { x: number; y: number };
+  /** Where to let go over the target; default its middle. */
+  targetPosition?: { x: number; y: number };
+}
