@@ -28,6 +28,12 @@ describe('within a row or card named by its text', () => {
     expect((await resolved({ role: 'button', name: 'Delete list', within: 'Groceries' })).text).toBe('Delete list');
   });
 
+  it('[RG-ROW] where what says the text whole is in no row (a hidden <select>\u2019s <option>), the row that says it among more is the one', async () => {
+    const remove = await resolved({ text: '×', within: 'Peru' });
+    expect(remove.xpath).toBe('/html/body/ul[2]/li[1]/span');
+    expect((await resolved({ text: '×', within: 'Chile' })).xpath).toBe('/html/body/ul[2]/li[2]/span');
+  });
+
   it('[RG-CARD] the button of the card that says Red mug (a class ending in card; its parts are not cards)', async () => {
     const d = await resolved({ role: 'button', name: 'Add to cart', within: 'Red mug' });
     expect(d.xpath).toBe('/html/body/div[3]/button');

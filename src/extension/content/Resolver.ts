@@ -28,6 +28,8 @@ export interface Evaluation {
   visible: Element[];
   /** Matches that exist but are not rendered. */
   hidden: Element[];
+  /** The visible part matches that whole matches put aside (text keys), for a `within` to fall back on. */
+  partVisible?: Element[];
   blocked?: Blocked;
   texts: TextIndex;
 }
@@ -123,7 +125,7 @@ export function evaluate(target: Target, opts: { within?: Within | undefined; do
   const [partVis, partHid] = split(part);
   const visible = wholeVis.length > 0 ? wholeVis : partVis;
   const hidden = wholeHid.length > 0 ? wholeHid : partHid;
-  return { visible: textOnly ? promote(visible, texts, order) : visible, hidden, texts };
+  return { visible: textOnly ? promote(visible, texts, order) : visible, hidden, ...(wholeVis.length > 0 && partVis.length > 0 ? { partVisible: partVis } : {}), texts };
 }
 
 function blocked(texts: TextIndex, reason: Reason, message: string, detail?: Record<string, unknown>): Evaluation {
@@ -144,8 +146,12 @@ export function scopeOf(w: Within, doc: Document = document, texts: TextIndex = 
   if (typeof w === 'string') {
     const regions = findRegions(doc, w, texts);
     if (regions.length > 0) return regions;
-    // Else the list item, table or grid row, or card that says it ("the row that says Buy milk").
-    const rows = rowsAround(evaluate({ text: w }, { doc }).visible);
+    // Else the list item, table or grid row, or card that says it ("the row that says Buy milk"):
+    // where what says it whole is in no row (a visually hidden <select>'s <option>), a row that
+    // says it among more (its remove button's "×") is the one.
+    const says = evaluate({ text: w }, { doc });
+    let rows = rowsAround(says.visible);
+    if (rows.length === 0 && says.partVisible) rows = rowsAround(says.partVisible);
     if (rows.length === 1) return rows;
     if (rows.length > 1) {
       return {
