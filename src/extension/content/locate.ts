@@ -1,7 +1,7 @@
 import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type Point, type PREPARE_KINDS, type Reason, type Rect, type RequestOf } from '../../sdk/protocol/index.js';
 import { sameRect, topViewportRect } from './dom/geometry.js';
 import { windowOf } from './dom/nodes.js';
-import { composedContains, deepElementFromPoint, hasFocus, retargetedHost } from './dom/query.js';
+import { composedContains, deepActiveElement, deepElementFromPoint, hasFocus, retargetedHost } from './dom/query.js';
 import { checkableOf, checkState, disabledBy, isEditable } from './dom/state.js';
 import { cut, pageText } from './dom/text.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
@@ -203,6 +203,17 @@ export function notFillable(el: Element): CommandFailure {
 }
 
 /**
+ * Whether keys sent now would reach `el` (or what it holds): its document has the focus, and
+ * its focused element is it, not the body a document with nothing focused answers (an editor's
+ * iframe before anyone clicked in it), unless the body itself is what is edited.
+ */
+function hasKeys(el: Element): boolean {
+  const doc = el.ownerDocument;
+  if (!doc.hasFocus() || !hasFocus(el)) return false;
+  return deepActiveElement(doc) !== doc.body || (doc.body as HTMLElement).isContentEditable;
+}
+
+/**
  * Gets an element ready for what a composed step will do with it (resolve's `prepare`, and
  * `locate`). `click`: the checks a real click needs. `fill`: visible, enabled and editable, then
  * focused with its text selected, so the runner's trusted text input replaces it (what a person
@@ -212,7 +223,7 @@ export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], 
   const p = await waitActionable(el, timeoutMs, how === 'click' ? { ...POINTER, trustStill: options.trustStill === true } : { enabled: true, hitTest: false, stable: false });
   const editable = isEditable(el);
   // Before `fill` and `focus` move it here.
-  const focused = hasFocus(el);
+  const focused = hasKeys(el);
   if (how === 'fill') {
     if (!editable) throw notFillable(el);
     selectContents(el as HTMLElement);
