@@ -6,6 +6,13 @@ import { refOf } from './support/refOf.js';
 const ctx = useSession();
 
 describe('session.snapshot()', () => {
+  it('[SNAP-RANGE] an ARIA slider\u2019s line shows its value (aria-valuetext, else aria-valuenow), and follows it', async () => {
+    await ctx.session.tab.navigate(ctx.page('slider.html'));
+    expect((await ctx.session.snapshot()).text).toMatch(/- slider "Volume" \[ref=e\d+\]: "50"/);
+    await ctx.session.drag({ role: 'slider', name: 'Volume' }, { testid: 'track' }, { targetPosition: { x: 300, y: 5 } });
+    expect((await ctx.session.snapshot()).text).toMatch(/- slider "Volume" \[ref=e\d+\]: "100"/);
+  });
+
   it('[NAME-GENERATED] a control named only by its stylesheet\u2019s content (Quill\u2019s pickers, from the registry) is named so: found by role and name, and shown so', async () => {
     await ctx.session.tab.navigate(ctx.page('quill.html'));
     await ctx.session.click({ role: 'button', name: 'Normal' });

@@ -19,6 +19,8 @@ const SKIP = new Set(['head', 'script', 'style', 'noscript', 'template', 'link',
 // Roles whose name is their content: their text is already on their line.
 const NAMED_BY_CONTENT = new Set(['button', 'link', 'heading', 'option', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'checkbox', 'radio', 'switch', 'treeitem', 'cell', 'gridcell', 'columnheader', 'rowheader']);
 const VALUE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider']);
+/** Roles whose value is a point in a range, which ARIA widgets say with aria-valuetext or aria-valuenow. */
+const RANGE_ROLES = new Set(['slider', 'spinbutton', 'progressbar', 'meter', 'scrollbar']);
 
 /**
  * `snapshot`: the page as a short outline of what a person (or an agent) can see and use, one
@@ -190,6 +192,11 @@ function valueOf(el: Element, role: string): string {
   if (el.localName === 'select') {
     const labels = Array.from((el as HTMLSelectElement).selectedOptions, (o) => fold(o.label || o.text));
     return labels.length > 0 ? `: ${JSON.stringify(cut(labels.join(', '), TEXT_MAX))}` : '';
+  }
+  if (RANGE_ROLES.has(role) && el.localName !== 'input') {
+    // A noUiSlider handle, a progress bar: what a screen reader says, else the number.
+    const said = el.getAttribute('aria-valuetext')?.trim() || el.getAttribute('aria-valuenow')?.trim() || (el.localName === 'progress' || el.localName === 'meter' ? String((el as HTMLProgressElement).value) : '');
+    return said ? `: ${JSON.stringify(cut(fold(said), TEXT_MAX))}` : '';
   }
   if (!VALUE_ROLES.has(role)) return '';
   if (el.localName !== 'input' && el.localName !== 'textarea') return '';
