@@ -249,6 +249,14 @@ describe('resolve: failures', () => {
     expect(f.message).toBe('No element matches role button named "Nope" (waited 150 ms). Check the target against the page, or raise timeoutMs if it appears later.');
   });
 
+  it('[ROLE-NEAR] a not-found by role names an element of a near role that matches the rest (a link for a button, a cell for a gridcell)', async () => {
+    const f = await t.fail({ cmd: 'resolve', target: { role: 'button', name: 'shop' }, timeoutMs: 150 });
+    expect(f).toMatchObject({ reason: 'not-found', detail: { nearRole: 'link' } });
+    expect(f.message).toMatch(/^No element matches role button named "shop" \(waited 150 ms\), but <a> "Shop" has role link and matches the rest: use role "link" if it is the one\.$/);
+    const none = await t.fail({ cmd: 'resolve', target: { role: 'link', name: 'Nope at all' }, timeoutMs: 150 });
+    expect(none.detail).not.toHaveProperty('nearRole');
+  });
+
   it('bad css and xpath are refused at once as unsupported', async () => {
     const css = await t.fail({ cmd: 'resolve', target: { css: 'div[' }, timeoutMs: 3000 });
     expect(css.reason).toBe('unsupported');

@@ -354,7 +354,48 @@ export function missFailure(target: Target, ev: Evaluation, timeoutMs: number): 
       { target, ...counts, candidates: ev.hidden.slice(0, 3).map((e) => ({ descriptor: describe(e, { frame: targetFrame(target), texts: ev.texts }) })) },
     );
   }
+  const near = nearRole(target);
+  if (near) {
+    return new CommandFailure(
+      'not-found',
+      `No element matches ${formatTarget(target)} (waited ${timeoutMs} ms), but ${near.element} has role ${near.role} and matches the rest: use role ${q(near.role)} if it is the one.`,
+      { target, nearRole: near.role },
+    );
+  }
   return plainNotFound(target, `waited ${timeoutMs} ms`);
+}
+
+/** Roles taken for one another (AG Grid's grid is a treegrid; a button drawn as a link is a link). */
+const NEAR_ROLES: readonly (readonly string[])[] = [
+  ['grid', 'treegrid', 'table'],
+  ['gridcell', 'cell', 'columnheader', 'rowheader'],
+  ['row', 'listitem', 'treeitem'],
+  ['button', 'link', 'menuitem', 'tab'],
+  ['option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem'],
+  ['checkbox', 'switch', 'menuitemcheckbox'],
+  ['textbox', 'searchbox', 'combobox', 'spinbutton'],
+  ['listbox', 'menu', 'tree', 'list'],
+  ['dialog', 'alertdialog'],
+];
+
+/**
+ * A visible element with a role near the target's that matches the rest of it, for a not-found
+ * to name: looked for once the target has failed, never on the way.
+ */
+function nearRole(target: Target): { role: string; element: string } | undefined {
+  if (target.role === undefined) return undefined;
+  const near = new Set(NEAR_ROLES.filter((group) => group.includes(target.role!)).flat());
+  near.delete(target.role);
+  try {
+    for (const role of near) {
+      const ev = evaluate({ ...target, role, nth: undefined });
+      const el = ev.visible[0];
+      if (el) return { role, element: formatElement(el, ev.texts.of(el)) };
+    }
+  } catch {
+    // A frame on the way this document cannot enter: no hint, the not-found stands.
+  }
+  return undefined;
 }
 
 /** The not-found of a target that matches nothing at all; `when` says how long was looked. */
