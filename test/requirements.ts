@@ -300,6 +300,7 @@ export const REQUIREMENTS = {
   'SCRIPT-SCREENSHOT-PATH': 'a screenshot step\u2019s path is relative to the working directory and inside it; a symbolic link there is refused, never written through',
   // The rest of a real page, continued: a new tab's first document, wheel input
   'NET-NEW-TAB': 'a new tab\u2019s first document (a link\u2019s target=_blank, window.open) is in session.network: each CDP session is enabled as it attaches, before puppeteer lets the tab run; no tab is left paused',
+  'SCROLL-INSIDE': 'scroll of a target that does not scroll itself scrolls the largest box inside it that scrolls down and fills much of it (a grid\u2019s body under its header) before its ancestors, and any box inside it before wheel input',
   'SCROLL-WHEEL': 'where nothing can scroll (no scrollable box, the page fits), scroll sends trusted wheel input over the target (pipe), and with until one wheel step at a time, bounded by maxSteps and timeoutMs; a scrollable container is still scrolled exactly (by: container | wheel)',
   // Hostile pages, continued: drags and chooser clicks guarded
   'HIT-DRAG': 'a drag\u2019s press reaches only its source and its release (or HTML5 drop) only its target (or the source dragged along); a stopped press is tried once more (counted), a stopped release fails not-visible naming what covered the target, saying nothing was dropped',

@@ -86,4 +86,15 @@ describe('session.scroll()', () => {
     expect(down).toMatchObject({ ok: true, descriptor: { text: 'Page end' } });
     expect(await ctx.session.evaluate(() => [window.scrollY > 500, document.querySelector('.wide')!.scrollLeft])).toEqual([true, 0]);
   });
+  it('[SCROLL-INSIDE] a grid named as the target that does not scroll itself has its body scrolled, the largest box in it that scrolls down, not wheel input', async () => {
+    await ctx.session.tab.navigate(ctx.page('virtual-grid.html'));
+    await ctx.session.verify.exists({ text: 'Model 150', exact: true }, { negate: true, timeoutMs: 500 });
+    // 30 steps of 100 px of wheel would not reach it (4,500 px down); steps of the body's height do.
+    const found = await ctx.session.scroll({ css: '[role=treegrid]' }, { until: { text: 'Model 150', exact: true }, maxSteps: 30 });
+    expect(found).toMatchObject({ ok: true, by: 'container', descriptor: { text: 'Model 150' } });
+    expect(found.scrolled).toBeGreaterThan(4_000);
+    expect(await ctx.session.evaluate(() => [document.getElementById('body')!.scrollTop > 4_000, document.getElementById('notes')!.scrollTop])).toEqual([true, 0]);
+    const back = await ctx.session.scroll({ role: 'treegrid', name: 'Cars' }, { deltaY: -200 });
+    expect(back).toMatchObject({ by: 'container', scrolled: -200 });
+  });
 });

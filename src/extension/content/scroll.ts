@@ -2,7 +2,7 @@ import { CommandFailure, DEFAULT_TIMEOUT_MS, SCROLL_STEPS_DEFAULT, SCROLL_STEPS_
 import { describe } from './dom/describe.js';
 import { topViewportRect } from './dom/geometry.js';
 import { styleOf } from './dom/nodes.js';
-import { composedParent, deepElementFromPoint } from './dom/query.js';
+import { composedParent, deepElementFromPoint, walkElements } from './dom/query.js';
 import { formatElement, formatTarget } from './explain.js';
 import { handles } from './Handles.js';
 import { evaluate, resolveOne } from './Resolver.js';
@@ -19,7 +19,7 @@ const END_WAIT_MS = 2_000;
  * its width), or, with
  * `until`, step by step until the `until` target is there (a virtual list renders only the rows
  * in view), then brings it into view and answers its descriptor. The container is the target's
- * nearest scrollable box (itself included), else the one under the middle of the viewport, else
+ * scroll box ({@link scrollableOf}), else the one under the middle of the viewport, else
  * the page. At the end it waits a moment for the list to load more (an infinite list). Bounded by
  * `maxSteps` and `timeoutMs`; it only scrolls, never clicks. Scrolling
  * back (a negative `deltaY`) looks upward. Where nothing can scroll, it answers `wheelAt`, the
@@ -68,7 +68,7 @@ export async function scroll(req: RequestOf<'scroll'>): Promise<AnswerOf<'scroll
       }
     }
     if (wheelAt) {
-      throw new CommandFailure('not-found', `${formatTarget(until)} is not there, and nothing on the page can scroll to it (no scrollable box; the page fits its viewport): it may move on wheel input, which needs the debugging pipe.`, { target: until, steps, wheelAt });
+      throw new CommandFailure('not-found', `${formatTarget(until)} is not there, and nothing on the page can scroll to it (no scrollable box in or around the target; the page fits its viewport): it may move on wheel input, which needs the debugging pipe.`, { target: until, steps, wheelAt });
     }
     const where = `after ${steps} scroll step(s) of ${formatElement(box, '')} (${Math.round(position() - start)} px${axis === 'x' ? ' sideways' : ''})`;
     if (steps >= maxSteps) {
@@ -121,19 +121,46 @@ function rendered(): Promise<void> {
 }
 
 /**
- * The box to scroll for `el`: itself when it scrolls only sideways (a carousel, a board named as
- * the target), else its nearest ancestor that scrolls down, as before; only when none does (the
- * page neither), the nearest that scrolls sideways. A wide table's sideways wrapper on a page that
- * scrolls down is not taken for the list.
+ * The box to scroll for `el`, the one a person would wheel: itself when it scrolls (only sideways:
+ * a carousel, a board named as the target); else a box inside it that scrolls down and fills
+ * much of it (a grid whose body scrolls under its header: AG Grid's viewport inside the
+ * treegrid), the largest; else its nearest ancestor that scrolls down; only when none does (the
+ * page neither), the nearest that scrolls sideways, else any box inside it that scrolls, the
+ * largest. A wide table's sideways wrapper on a page that scrolls down is not taken for the list.
  */
 function scrollableOf(el: Element): Element | undefined {
-  if (el !== document.scrollingElement && !scrollsAlong(el, 'y') && scrollsAlong(el, 'x')) return el;
+  if (el !== document.scrollingElement && (scrollsAlong(el, 'y') || scrollsAlong(el, 'x'))) return el;
+  const inside = el === document.scrollingElement ? undefined : largestInside(el);
+  if (inside?.axis === 'y' && inside.area >= area(el) * FILLS) return inside.box;
   let across: Element | undefined;
   for (let n: Element | null = el; n; n = composedParent(n)) {
     if (scrollsAlong(n, 'y')) return n;
     if (!across && n !== document.scrollingElement && scrollsAlong(n, 'x')) across = n;
   }
-  return across;
+  return across ?? inside?.box;
+}
+
+// A box inside the target that fills this much of it is the one a wheel over the target moves.
+const FILLS = 0.5;
+
+/** The largest box inside `el` that scrolls, one that scrolls down before one that scrolls only sideways. */
+function largestInside(el: Element): { box: Element; axis: Axis; area: number } | undefined {
+  let best: { box: Element; axis: Axis; area: number } | undefined;
+  walkElements(el, (n) => {
+    // Overflow first: it is cheap beside the style, and most elements do not overflow.
+    if (n.scrollHeight <= n.clientHeight && n.scrollWidth <= n.clientWidth) return;
+    const axis: Axis | undefined = scrollsAlong(n, 'y') ? 'y' : scrollsAlong(n, 'x') ? 'x' : undefined;
+    if (!axis) return;
+    const a = area(n);
+    if (!best || (axis === 'y' && best.axis === 'x') || (axis === best.axis && a > best.area)) best = { box: n, axis, area: a };
+  });
+  return best;
+}
+
+/** The area of an element's box, in CSS px. */
+function area(el: Element): number {
+  const r = el.getBoundingClientRect();
+  return r.width * r.height;
 }
 
 function scrollableAtMiddle(): Element | undefined {

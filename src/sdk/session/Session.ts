@@ -510,7 +510,9 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
       } catch (error) {
         const at = error instanceof AiteError && error.reason === 'not-found' ? pointOf(error.detail.wheelAt) : undefined;
         if (!at) throw error;
-        const what = `${JSON.stringify(request.until)} did not appear after ${steps} wheel step(s) of ${deltaY} px over ${request.target ? 'the target' : 'the middle of the viewport'} (nothing there scrolls; the page moves on wheel input itself)`;
+        // Nothing in or around the target can scroll: the wheel is the page's to act on, and
+        // whether anything moved is not known here.
+        const what = `${JSON.stringify(request.until)} did not appear after ${steps} wheel step(s) of ${deltaY} px over ${request.target ? 'the target' : 'the middle of the viewport'} (no box in or around it can scroll, and the page fits its viewport, so wheel input was sent for the page to act on)`;
         if (steps >= maxSteps) throw new AiteError('not-found', `${what}: maxSteps (${maxSteps}) reached.`, { command: 'scroll', detail: { steps } });
         if (performance.now() >= deadline) throw new AiteError('timeout', `${what} within ${timeoutMs} ms.`, { command: 'scroll', detail: { steps } });
         if (!(await this.#input.wheel(step, at, deltaY))) throw error;
