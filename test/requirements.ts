@@ -301,6 +301,8 @@ export const REQUIREMENTS = {
   // The rest of a real page, continued: a new tab's first document, wheel input
   'NET-NEW-TAB': 'a new tab\u2019s first document (a link\u2019s target=_blank, window.open) is in session.network: each CDP session is enabled as it attaches, before puppeteer lets the tab run; no tab is left paused',
   'SCROLL-INSIDE': 'scroll of a target that does not scroll itself scrolls the largest box inside it that scrolls down and fills much of it (a grid\u2019s body under its header) before its ancestors, and any box inside it before wheel input',
+  'SCROLL-TURN': 'scroll until from partway that reaches the end without the target turns back and searches the other way from where it began (answer turned), bounded by maxSteps both ways and timeoutMs; not there at all is not-found at both ends',
+  'SCROLL-STEP': 'scroll until steps by 90% of what the container shows, and a deltaY longer than what it shows is cut to it with a warning, so a virtual list\u2019s rows are not stepped over',
   'SCROLL-WHEEL': 'where nothing can scroll (no scrollable box, the page fits), scroll sends trusted wheel input over the target (pipe), and with until one wheel step at a time, bounded by maxSteps and timeoutMs; a scrollable container is still scrolled exactly (by: container | wheel)',
   // Hostile pages, continued: drags and chooser clicks guarded
   'HIT-DRAG': 'a drag\u2019s press reaches only its source and its release (or HTML5 drop) only its target (or the source dragged along); a stopped press is tried once more (counted), a stopped release fails not-visible naming what covered the target, saying nothing was dropped',

@@ -97,4 +97,39 @@ describe('session.scroll()', () => {
     const back = await ctx.session.scroll({ role: 'treegrid', name: 'Cars' }, { deltaY: -200 });
     expect(back).toMatchObject({ by: 'container', scrolled: -200 });
   });
+
+  it('[SCROLL-TURN] a search from partway down that reaches the end turns back and finds a row above where it began, within maxSteps both ways', async () => {
+    await ctx.session.tab.navigate(ctx.page('virtual-list.html'));
+    const scrollTo = (top: number) => ctx.session.evaluate((px) => { document.getElementById('list')!.scrollTop = px; }, top);
+    await scrollTo(22_000);
+    await ctx.session.verify.exists({ text: 'Row 740', exact: true });
+    const up = await ctx.session.scroll({ css: '#list' }, { until: { text: 'Row 100', exact: true } });
+    expect(up).toMatchObject({ ok: true, turned: true, descriptor: { text: 'Row 100' } });
+    expect(up.scrolled).toBeLessThan(-15_000);
+    await ctx.session.click({ text: 'Row 100', exact: true });
+    await ctx.session.verify.targetText({ css: '#picked' }, 'Row 100');
+    // Not in the list at all: both ends are reached, and the failure says so.
+    await scrollTo(27_000);
+    const missing = await failure(ctx.session.scroll({ css: '#list' }, { until: { text: 'Row 1001', exact: true } }));
+    expect(missing.reason).toBe('not-found');
+    expect(missing.message).toMatch(/reached both its ends/);
+    expect(missing.detail).toMatchObject({ end: true, turned: true });
+    // maxSteps counts the steps back too: one down to the end, four back up.
+    await scrollTo(29_500);
+    const bounded = await failure(ctx.session.scroll({ css: '#list' }, { until: { text: 'Row 2', exact: true }, maxSteps: 5 }));
+    expect(bounded.reason).toBe('not-found');
+    expect(bounded.message).toMatch(/maxSteps \(5\) reached/);
+    expect(bounded.detail).toMatchObject({ steps: 5, turned: true });
+  });
+
+  it('[SCROLL-STEP] a search steps by 90% of what the list shows, and a deltaY longer than that is cut to it (with a warning), so no row is stepped over', async () => {
+    await ctx.session.tab.navigate(ctx.page('virtual-list.html'));
+    // 29,700 px down in steps of 270 px (90% of 300): 110 steps, not the 124 of 240 px.
+    const last = await ctx.session.scroll({ css: '#list' }, { until: { text: 'Row 1000', exact: true } });
+    expect(last.steps).toBeLessThanOrEqual(111);
+    // Steps of 2,400 px up a 300 px list that renders about 17 rows would show Rows 108\u2013124, then 188\u2013204: never Row 151.
+    const skipped = await ctx.session.scroll({ css: '#list' }, { until: { text: 'Row 151', exact: true }, deltaY: -2_400 });
+    expect(skipped).toMatchObject({ ok: true, descriptor: { text: 'Row 151' } });
+    expect(skipped.warnings.map((w) => w.message).join('\n')).toMatch(/deltaY -2400 is more than .* shows: each step was 300 px/);
+  });
 });

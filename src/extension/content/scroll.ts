@@ -12,6 +12,12 @@ const RENDER_WAIT_MS = 400;
 // An infinite list loads more once its end comes into view (an IntersectionObserver, then a
 // fetch): at the end the list gets this long to grow before it is called its end.
 const END_WAIT_MS = 2_000;
+// One `scroll` by default: most of what the container shows, so a person keeps a few rows of
+// context, as Page Down does.
+const SCROLL_FRACTION = 0.8;
+// A search with `until` checks the rows the list renders, not what a person reads, so it steps
+// further; it keeps a row or so of overlap for a list that rounds the range it renders.
+const SEARCH_FRACTION = 0.9;
 
 /**
  * `scroll`: scrolls a container by `deltaY` pixels (default: most of its height; a container that
@@ -19,11 +25,13 @@ const END_WAIT_MS = 2_000;
  * its width), or, with
  * `until`, step by step until the `until` target is there (a virtual list renders only the rows
  * in view), then brings it into view and answers its descriptor. The container is the target's
- * scroll box ({@link scrollableOf}), else the one under the middle of the viewport, else
- * the page. At the end it waits a moment for the list to load more (an infinite list). Bounded by
- * `maxSteps` and `timeoutMs`; it only scrolls, never clicks. Scrolling
- * back (a negative `deltaY`) looks upward. Where nothing can scroll, it answers `wheelAt`, the
- * point for the runner's wheel input (with `until`, in a `not-found` failure's detail).
+ * scroll box ({@link scrollableOf}), else the one under the middle of the viewport, else the
+ * page. At the end it waits a moment for the list to load more (an infinite list); a search that
+ * began partway down and reached the end turns back and searches from where it began the other
+ * way. Bounded by `maxSteps` (both ways together) and `timeoutMs`; it only scrolls, never clicks.
+ * Scrolling back (a negative `deltaY`) looks upward. Where nothing can scroll, it answers
+ * `wheelAt`, the point for the runner's wheel input (with `until`, in a `not-found` failure's
+ * detail).
  */
 export async function scroll(req: RequestOf<'scroll'>): Promise<AnswerOf<'scroll'>> {
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -33,7 +41,6 @@ export async function scroll(req: RequestOf<'scroll'>): Promise<AnswerOf<'scroll
   const box = container ?? document.scrollingElement ?? document.documentElement;
   // Down, unless the box scrolls only sideways (a carousel, a board of columns): then across.
   const axis: Axis = !scrollsAlong(box, 'y') && scrollsAlong(box, 'x') ? 'x' : 'y';
-  const stepPx = (): number => req.deltaY ?? Math.max(40, Math.round(viewportLength(box, axis) * 0.8));
   const position = (): number => scrollPosition(box, axis);
   const start = position();
   // Nothing there can scroll (no scrollable box, and the page fits): a carousel, a map or a
@@ -42,12 +49,18 @@ export async function scroll(req: RequestOf<'scroll'>): Promise<AnswerOf<'scroll
 
   if (!req.until) {
     if (wheelAt) return { id: req.id, ok: true, steps: 0, scrolled: 0, container: formatElement(box, ''), wheelAt };
-    await scrollOnce(box, axis, stepPx());
+    const step = req.deltaY ?? Math.max(40, Math.round(viewportLength(box, axis) * SCROLL_FRACTION));
+    await scrollOnce(box, axis, step);
     return { id: req.id, ok: true, steps: 1, scrolled: Math.round(position() - start), container: formatElement(box, '') };
   }
 
   const until = req.until;
   const maxSteps = Math.min(req.maxSteps ?? SCROLL_STEPS_DEFAULT, SCROLL_STEPS_MAX);
+  const { step, clamped } = searchStep(box, axis, req.deltaY);
+  // Partway down (or up, searching up) when it began: what it looks for may lie behind it.
+  let turned = false;
+  const behindPx = Math.round(room(box, axis, -Math.sign(step)));
+  const canTurn = behindPx > 1;
   for (let steps = 0; ; steps++) {
     const found = evaluate(until).visible;
     if (found.length > 0) {
@@ -60,6 +73,8 @@ export async function scroll(req: RequestOf<'scroll'>): Promise<AnswerOf<'scroll
           steps,
           scrolled: Math.round(position() - start),
           container: formatElement(box, ''),
+          step: turned ? -step : step,
+          ...(turned ? { turned } : {}),
           descriptor: { ...describe(el, { frame: until.frame }), handle: handles.handleOf(el) },
         };
       }
@@ -70,19 +85,50 @@ export async function scroll(req: RequestOf<'scroll'>): Promise<AnswerOf<'scroll
     if (wheelAt) {
       throw new CommandFailure('not-found', `${formatTarget(until)} is not there, and nothing on the page can scroll to it (no scrollable box in or around the target; the page fits its viewport): it may move on wheel input, which needs the debugging pipe.`, { target: until, steps, wheelAt });
     }
-    const where = `after ${steps} scroll step(s) of ${formatElement(box, '')} (${Math.round(position() - start)} px${axis === 'x' ? ' sideways' : ''})`;
+    const cut = clamped ? `, deltaY ${req.deltaY} cut to what it shows so that no row is stepped over` : '';
+    const where = `after ${steps} scroll step(s) of ${formatElement(box, '')} (${Math.abs(step)} px each${cut}; ${Math.round(position() - start)} px${axis === 'x' ? ' sideways' : ''}${turned ? ' net, having reached its end and turned back past where it began' : ''})`;
+    // A long list's end is out of reach before the search could turn: what it looks for may lie behind where it began.
+    const behind = canTurn && !turned ? ` It began ${behindPx} px from the ${step > 0 ? 'start' : 'end'} and did not reach the end to turn back: if the target lies behind where it began, search the other way (a ${step > 0 ? 'negative' : 'positive'} deltaY).` : '';
     if (steps >= maxSteps) {
-      throw new CommandFailure('not-found', `${formatTarget(until)} did not appear ${where}: maxSteps (${maxSteps}) reached. Raise maxSteps or scroll a list that holds it.`, { target: until, steps });
+      throw new CommandFailure('not-found', `${formatTarget(until)} did not appear ${where}: maxSteps (${maxSteps}) reached. Raise maxSteps or scroll a list that holds it.${behind}`, { target: until, steps, ...(turned ? { turned } : {}) });
     }
     if (performance.now() >= deadline) {
-      throw new CommandFailure('timeout', `${formatTarget(until)} did not appear ${where} within ${timeoutMs} ms.`, { target: until, steps });
+      throw new CommandFailure('timeout', `${formatTarget(until)} did not appear ${where} within ${timeoutMs} ms.${behind}`, { target: until, steps, ...(turned ? { turned } : {}) });
     }
-    const moved = await scrollOnce(box, axis, stepPx());
-    if (!moved) {
-      if (await grows(box, axis, until, Math.min(END_WAIT_MS, deadline - performance.now()))) continue;
-      throw new CommandFailure('not-found', `${formatTarget(until)} is not in the list: ${where} it reached its end.`, { target: until, steps, end: true });
+    if (await scrollOnce(box, axis, turned ? -step : step)) continue;
+    if (await grows(box, axis, until, Math.min(END_WAIT_MS, deadline - performance.now()))) continue;
+    if (!turned && canTurn) {
+      // The end, from partway: search the other way, from one step behind where it began (the
+      // rows from there to the end were seen), as a person who did not find it looks back up.
+      turned = true;
+      box.scrollTo(axis === 'y' ? { top: start, behavior: 'instant' } : { left: start, behavior: 'instant' });
+      if (await scrollOnce(box, axis, -step)) continue;
     }
+    const ends = turned ? 'both its ends (it reached the end it went to, then turned back from where it began)' : 'its end';
+    throw new CommandFailure('not-found', `${formatTarget(until)} is not in the list: ${where} it reached ${ends}.`, { target: until, steps, end: true, ...(turned ? { turned } : {}) });
   }
+}
+
+/**
+ * The step of a search with `until`: `deltaY`, else most of what the container shows. Never more
+ * than it shows: a virtual list renders only the rows in view (and a few more), so a longer step
+ * jumps over rows it never draws, and the search would call a row that is there missing.
+ * `clamped` when `deltaY` was cut.
+ */
+function searchStep(box: Element, axis: Axis, deltaY: number | undefined): { step: number; clamped: boolean } {
+  const shows = viewportLength(box, axis);
+  if (deltaY === undefined) return { step: Math.max(40, Math.round(shows * SEARCH_FRACTION)), clamped: false };
+  if (Math.abs(deltaY) <= shows || shows <= 0) return { step: deltaY, clamped: false };
+  return { step: Math.sign(deltaY) * shows, clamped: true };
+}
+
+/** How far the box can still scroll along `axis` in the `sign` direction (1: down or right). */
+function room(box: Element, axis: Axis, sign: number): number {
+  const at = scrollPosition(box, axis);
+  const max = axis === 'y' ? box.scrollHeight - box.clientHeight : box.scrollWidth - box.clientWidth;
+  // Right-to-left boxes scroll sideways from 0 down to -max.
+  const low = axis === 'x' && at < 0 ? -max : 0;
+  return sign > 0 ? low + max - at : at - low;
 }
 
 /** Whether, within `ms`, the list at its end grew (it loaded more) or `until` appeared. */

@@ -805,6 +805,16 @@ export const AnswerSchemas = {
     /** With `until`: the element that appeared, brought into view. */
     descriptor: DescriptorSchema.optional(),
     /**
+     * Beyond v1, with `until`: the px of each step, signed, as taken (a `deltaY` longer than the
+     * container shows is cut to what it shows), the way it went last.
+     */
+    step: z.number().optional(),
+    /**
+     * Beyond v1, with `until`: the search reached the end of the container it went towards
+     * without finding the target and turned back, searching the other way from where it began.
+     */
+    turned: z.literal(true).optional(),
+    /**
      * Beyond v1: nothing there can scroll (no scrollable box, and the page fits its viewport), so
      * nothing was scrolled; the middle of the target (or the viewport) in top-viewport CSS px, for
      * the runner's wheel input. With `until`, it comes in a `not-found` failure's detail instead.

@@ -484,7 +484,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
       timeoutMs,
     };
     const { value, result } = await this.#step('scroll', options.until ?? target, timeoutMs, (step) => this.#scroll(step, request, timeoutMs ?? this.#parts.timeoutMs));
-    return { ...result, scrolled: value.scrolled, steps: value.steps, by: value.by, ...(value.descriptor ? { descriptor: value.descriptor } : {}) };
+    return { ...result, scrolled: value.scrolled, steps: value.steps, by: value.by, ...(value.turned ? { turned: value.turned } : {}), ...(value.descriptor ? { descriptor: value.descriptor } : {}) };
   }
 
   /**
@@ -506,7 +506,11 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     for (let steps = 0; ; steps++) {
       try {
         const answer = await step.send(request);
-        return steps === 0 ? { ...answer, by: 'container' } : { ...answer, steps, by: 'wheel' };
+        if (steps > 0) return { ...answer, steps, by: 'wheel' };
+        if (request.deltaY !== undefined && answer.step !== undefined && Math.abs(answer.step) < Math.abs(request.deltaY)) {
+          step.warn({ code: 'scroll', message: `deltaY ${request.deltaY} is more than ${answer.container} shows: each step was ${Math.abs(answer.step)} px, so that no row of a virtual list was stepped over.` });
+        }
+        return { ...answer, by: 'container' };
       } catch (error) {
         const at = error instanceof AiteError && error.reason === 'not-found' ? pointOf(error.detail.wheelAt) : undefined;
         if (!at) throw error;

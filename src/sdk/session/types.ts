@@ -120,8 +120,13 @@ export interface ScrollResult extends StepResult {
   descriptor?: Descriptor;
   /** Pixels scrolled down (negative: up); to the right for a container that scrolls only sideways. */
   scrolled: number;
-  /** Scroll steps taken. */
+  /** Scroll steps taken (both ways, when the search {@link ScrollResult.turned | turned}). */
   steps: number;
+  /**
+   * With `until`: the search went to the end of the container without finding it and turned
+   * back, searching the other way from where it began (the container had been scrolled partway).
+   */
+  turned?: true;
   /**
    * How it scrolled: `container`, the target's scroll box (or the page), by exactly `scrolled`
    * px; `wheel`, trusted wheel input over the target where nothing there can scroll (a page
