@@ -470,7 +470,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * viewport, else the page) by `deltaY` px, default most of its height (across, by most of its
    * width, for a container that scrolls only sideways). With `until`, scrolls
    * step by step until that target is there, as a virtual list renders it, brings it into view
-   * and answers its descriptor; at most `maxSteps` steps (default 200) within `timeoutMs`
+   * and answers its descriptor; a search begun partway that reaches the end turns back
+   * (`turned`). At most `maxSteps` steps (default 200, both ways) within `timeoutMs`
    * (default 15 s with `until`). Never clicks.
    */
   async scroll(target?: TargetInput, options: { deltaY?: number; until?: TargetInput; maxSteps?: number; timeoutMs?: number } = {}): Promise<ScrollResult> {
