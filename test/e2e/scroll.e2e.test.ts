@@ -99,23 +99,24 @@ describe('session.scroll()', () => {
   });
 
   it('[SCROLL-TURN] a search from partway down that reaches the end turns back and finds a row above where it began, within maxSteps both ways', async () => {
-    await ctx.session.tab.navigate(ctx.page('virtual-list.html'));
+    // 200 rows of 30 px: 6,000 px, walked end to end.
+    await ctx.session.tab.navigate(ctx.page('virtual-list.html?rows=200'));
     const scrollTo = (top: number) => ctx.session.evaluate((px) => { document.getElementById('list')!.scrollTop = px; }, top);
-    await scrollTo(22_000);
-    await ctx.session.verify.exists({ text: 'Row 740', exact: true });
-    const up = await ctx.session.scroll({ css: '#list' }, { until: { text: 'Row 100', exact: true } });
-    expect(up).toMatchObject({ ok: true, turned: true, descriptor: { text: 'Row 100' } });
-    expect(up.scrolled).toBeLessThan(-15_000);
-    await ctx.session.click({ text: 'Row 100', exact: true });
-    await ctx.session.verify.targetText({ css: '#picked' }, 'Row 100');
+    await scrollTo(4_500);
+    await ctx.session.verify.exists({ text: 'Row 155', exact: true });
+    const up = await ctx.session.scroll({ css: '#list' }, { until: { text: 'Row 50', exact: true } });
+    expect(up).toMatchObject({ ok: true, turned: true, descriptor: { text: 'Row 50' } });
+    expect(up.scrolled).toBeLessThan(-2_500);
+    await ctx.session.click({ text: 'Row 50', exact: true });
+    await ctx.session.verify.targetText({ css: '#picked' }, 'Row 50');
     // Not in the list at all: both ends are reached, and the failure says so.
-    await scrollTo(27_000);
-    const missing = await failure(ctx.session.scroll({ css: '#list' }, { until: { text: 'Row 1001', exact: true } }));
+    await scrollTo(4_500);
+    const missing = await failure(ctx.session.scroll({ css: '#list' }, { until: { text: 'Row 201', exact: true } }));
     expect(missing.reason).toBe('not-found');
     expect(missing.message).toMatch(/reached both its ends/);
     expect(missing.detail).toMatchObject({ end: true, turned: true });
     // maxSteps counts the steps back too: one down to the end, four back up.
-    await scrollTo(29_500);
+    await scrollTo(5_500);
     const bounded = await failure(ctx.session.scroll({ css: '#list' }, { until: { text: 'Row 2', exact: true }, maxSteps: 5 }));
     expect(bounded.reason).toBe('not-found');
     expect(bounded.message).toMatch(/maxSteps \(5\) reached/);
