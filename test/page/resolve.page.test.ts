@@ -249,6 +249,18 @@ describe('resolve: failures', () => {
     expect(f.message).toBe('No element matches role button named "Nope" (waited 150 ms). Check the target against the page, or raise timeoutMs if it appears later.');
   });
 
+  it('[LABEL-CONTROL] a label that names a control and the popup its widget labels too names the control; an aria-hidden native element gives way to the widget\u2019s own; two fields stay ambiguous', async () => {
+    const page = await h.open('labelled.html');
+    const id = async (target: Record<string, unknown>): Promise<string | undefined> => ((await page.ok({ cmd: 'resolve', target, timeoutMs: 500 } as never)) as unknown as Resolved).descriptor.id;
+    expect(await id({ label: 'Country' })).toBe('country');
+    expect(await id({ label: 'Framework' })).toBe('framework-trigger');
+    const twice = await page.fail({ cmd: 'resolve', target: { label: 'Twice' }, timeoutMs: 300 });
+    expect(twice.reason).toBe('ambiguous');
+    // A role says which one was meant.
+    expect(await id({ label: 'Country', role: 'listbox' })).toBe('country-list');
+    await page.close();
+  });
+
   it('[ROLE-NEAR] a not-found by role names an element of a near role that matches the rest (a link for a button, a cell for a gridcell)', async () => {
     const f = await t.fail({ cmd: 'resolve', target: { role: 'button', name: 'shop' }, timeoutMs: 150 });
     expect(f).toMatchObject({ reason: 'not-found', detail: { nearRole: 'link' } });

@@ -123,9 +123,25 @@ export function evaluate(target: Target, opts: { within?: Within | undefined; do
   };
   const [wholeVis, wholeHid] = split(whole);
   const [partVis, partHid] = split(part);
-  const visible = wholeVis.length > 0 ? wholeVis : partVis;
+  const chosen = wholeVis.length > 0 ? wholeVis : partVis;
+  const visible = bare.label !== undefined && bare.role === undefined ? labelledControls(chosen) : chosen;
   const hidden = wholeHid.length > 0 ? wholeHid : partHid;
   return { visible: textOnly ? promote(visible, texts, order) : visible, hidden, ...(wholeVis.length > 0 && partVis.length > 0 ? { partVisible: partVis } : {}), texts };
+}
+
+/** Roles of the popups a widget labels with its field's label (aria-labelledby): its list, menu or grid. */
+const POPUP_ROLES = new Set(['listbox', 'menu', 'tree', 'grid', 'treegrid']);
+
+/**
+ * What a label names, among several elements it labels: the control a person fills in, not the
+ * popup list its widget labels with the same label while it is open (Mantine's and Headless
+ * UI's listbox), nor the native element the widget keeps aria-hidden behind its own (Chakra's
+ * <select>). Only where that leaves one or more: a label of two fields stays ambiguous.
+ */
+function labelledControls(els: Element[]): Element[] {
+  if (els.length < 2) return els;
+  const controls = els.filter((el) => !isAriaHidden(el) && (el.localName === 'select' || !POPUP_ROLES.has(roleOf(el))));
+  return controls.length > 0 ? controls : els;
 }
 
 function blocked(texts: TextIndex, reason: Reason, message: string, detail?: Record<string, unknown>): Evaluation {
