@@ -261,6 +261,15 @@ describe('resolve: failures', () => {
     await page.close();
   });
 
+  it('[CHECK-LABEL] a checkbox whose input is hidden and whose label draws it is reached through its label, which answers its state', async () => {
+    const page = await h.open('labelled.html');
+    const found = (await page.ok({ cmd: 'resolve', target: { label: 'Notifications' }, prepare: 'click', timeoutMs: 500 } as never)) as unknown as Resolved & { point: { kind?: string; checked?: boolean } };
+    expect(found.descriptor).toMatchObject({ tag: 'label', id: 'notify-label' });
+    expect(found.point).toMatchObject({ kind: 'checkbox', checked: false });
+    await page.ok({ cmd: 'verify', kind: 'state', target: { role: 'checkbox', name: 'Notifications' }, state: 'unchecked', timeoutMs: 500 } as never);
+    await page.close();
+  });
+
   it('[ROLE-NEAR] a not-found by role names an element of a near role that matches the rest (a link for a button, a cell for a gridcell)', async () => {
     const f = await t.fail({ cmd: 'resolve', target: { role: 'button', name: 'shop' }, timeoutMs: 150 });
     expect(f).toMatchObject({ reason: 'not-found', detail: { nearRole: 'link' } });

@@ -5,6 +5,7 @@ import { composedContains, composedParent, queryCssDeep, walkElements, walkRende
 import { enterFrames } from './frames.js';
 import { findRegions, rowsAround } from './dom/regions.js';
 import { cut, matchText, TextIndex, type TextMatch } from './dom/text.js';
+import { checkState } from './dom/state.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
 import { evaluateXPath } from './dom/xpath.js';
 import { formatElement, formatTarget, listOf, q } from './explain.js';
@@ -124,9 +125,32 @@ export function evaluate(target: Target, opts: { within?: Within | undefined; do
   const [wholeVis, wholeHid] = split(whole);
   const [partVis, partHid] = split(part);
   const chosen = wholeVis.length > 0 ? wholeVis : partVis;
-  const visible = bare.label !== undefined && bare.role === undefined ? labelledControls(chosen) : chosen;
-  const hidden = wholeHid.length > 0 ? wholeHid : partHid;
+  let visible = bare.label !== undefined && bare.role === undefined ? labelledControls(chosen) : chosen;
+  let hidden = wholeHid.length > 0 ? wholeHid : partHid;
+  if (visible.length === 0 && hidden.length > 0) {
+    const drawn = labelsDrawing(hidden);
+    if (drawn.length > 0) {
+      visible = drawn;
+      hidden = hidden.filter((el) => !drawn.some((label) => (label as HTMLLabelElement).control === el));
+    }
+  }
   return { visible: textOnly ? promote(visible, texts, order) : visible, hidden, ...(wholeVis.length > 0 && partVis.length > 0 ? { partVisible: partVis } : {}), texts };
+}
+
+/**
+ * The labels a person sees and clicks for hidden checkboxes and radios: a switch or a styled box
+ * draws itself in its `<label>` and keeps its input zero-sized, clipped or out of the layout
+ * (Mantine's switch, Bootstrap's toggle buttons). Clicking the label toggles the input, and a
+ * label answers its input's state (see `checkableOf`).
+ */
+function labelsDrawing(hidden: Element[]): Element[] {
+  const out: Element[] = [];
+  for (const el of hidden) {
+    if (el.localName !== 'input' || !checkState(el)) continue;
+    const label = Array.from((el as HTMLInputElement).labels ?? []).find((l) => isRendered(l));
+    if (label && !out.includes(label)) out.push(label);
+  }
+  return out;
 }
 
 /** Roles of the popups a widget labels with its field's label (aria-labelledby): its list, menu or grid. */
