@@ -192,6 +192,7 @@ export const REQUIREMENTS = {
   'SNAP-RANGE': 'a snapshot line of a slider, spin button, progress bar, meter or scrollbar shows its value: aria-valuetext, else aria-valuenow, else the element\'s own',
   'ROLE-NEAR': 'a not-found by role names a visible element of a near role (treegrid for grid, link for button, cell for gridcell) that matches the rest of the target, with detail.nearRole',
   'LABEL-CONTROL': 'a label target that names a control and the popup list, menu or grid its widget labels with the same label (or an aria-hidden native element behind the widget) names the control; a label of two fields stays ambiguous',
+  'WC-SLOTTED': 'light children shown through slots are read and reached where they render: in the page text, inside the element their slot lies in (hit tests, innermost text match), hidden when hidden; a shadow-root label stands for its host checkbox',
   'DRAG-HTML5': 'a drag the page makes an HTML5 drag is intercepted and finished as dragenter, dragover and drop (SortableJS: drag(Alpha, Gamma) gives Beta,Gamma,Alpha)',
   'BUSY-CLICK': 'a click whose handler holds the page\u2019s main thread fails within the step\u2019s timeout and a small slack, its outcome unknown (dispatched "unknown"), never sent again and never called not taken',
   'BUSY-VERIFY': 'a verify or wait on a page whose main thread is busy fails timeout within its timeout and a small slack, saying the page did not respond; a check that passes only after its timeout fails',

@@ -48,4 +48,23 @@ describe('web components (Shoelace)', () => {
     // The closed dialog's content is not shown.
     expect(text).not.toContain('Are you sure?');
   });
+
+  it('[WC-SLOTTED] light children shown through slots are read and reached where they render: page text, the item around a slotted headline, a hidden slotted panel, a host checkbox\u2019s shadow label', async () => {
+    await ctx.session.tab.navigate(ctx.page('slots.html'));
+    await ctx.session.verify.text('Slotted paragraph');
+    // The headline lies over the menuitem it is slotted into: a click on either lands.
+    await ctx.session.click({ role: 'menuitem', name: 'Copy the file' });
+    await ctx.session.verify.targetText({ css: '#last' }, 'item copy', { exact: true });
+    await ctx.session.evaluate(() => {
+      document.getElementById('last')!.textContent = 'none';
+    });
+    await ctx.session.click('Copy the file');
+    await ctx.session.verify.targetText({ css: '#last' }, 'item copy', { exact: true });
+    // A slotted panel the page hides is hidden.
+    await ctx.session.verify.exists({ text: 'Second panel' }, { negate: true });
+    await ctx.session.verify.exists({ text: 'First panel' });
+    // The label in the shadow root stands for the host, which is the checkbox.
+    await ctx.session.check('I agree');
+    await ctx.session.verify.state({ role: 'checkbox', name: 'I agree' }, 'checked');
+  });
 });

@@ -1,7 +1,7 @@
 import { CommandFailure, flattenFrames, frameKey, targetFrame, toRegExp, type Descriptor, type Reason, type Target, type TextPattern } from '../../sdk/protocol/index.js';
 import { describe } from './dom/describe.js';
 import { accessibleName, isAriaHidden, isInteractive, labelledIn, labelsOf, roleOf, UNNAMED_ROLES } from './dom/aria.js';
-import { composedContains, composedParent, queryCssDeep, walkElements, walkRendered } from './dom/query.js';
+import { composedContains, flatParent, queryCssDeep, walkElements, walkRendered } from './dom/query.js';
 import { enterFrames } from './frames.js';
 import { findRegions, rowsAround } from './dom/regions.js';
 import { cut, matchText, TextIndex, type TextMatch } from './dom/text.js';
@@ -305,7 +305,8 @@ function deepest(els: Element[]): Element[] {
   const set = new Set(els);
   const hasInner = new Set<Element>();
   for (const el of els) {
-    for (let p = composedParent(el); p; p = composedParent(p)) if (set.has(p)) hasInner.add(p);
+    // Through slots: a list item's slotted headline is the innermost, not the item around it.
+    for (let p = flatParent(el); p; p = flatParent(p)) if (set.has(p)) hasInner.add(p);
   }
   return els.filter((el) => !hasInner.has(el));
 }
@@ -321,7 +322,7 @@ function promote(els: Element[], texts: TextIndex, order: Map<Element, number>):
     let chosen = el;
     if (!isInteractive(el)) {
       const text = texts.of(el);
-      for (let p = composedParent(el); p && order.has(p) && texts.of(p) === text; p = composedParent(p)) {
+      for (let p = flatParent(el); p && order.has(p) && texts.of(p) === text; p = flatParent(p)) {
         if (isInteractive(p)) {
           chosen = p;
           break;

@@ -1,6 +1,6 @@
 import { GUARD_VERDICT_BINDING, type AnswerOf, type GuardState, type GuardVerdict, type RequestOf } from '../../sdk/protocol/index.js';
 import { shadowRootOf, windowOf } from './dom/nodes.js';
-import { composedContains, deepActiveElement, hasFocus, retargetedHost } from './dom/query.js';
+import { composedContains, deepActiveElement, flatContains, hasFocus, retargetedHost } from './dom/query.js';
 import { xpathOf } from './dom/xpath.js';
 import { formatElement } from './explain.js';
 import { elementFromDescriptor } from './fromDescriptor.js';
@@ -274,9 +274,9 @@ function dragPasses(current: Armed, type: string, target: Element | null): boole
  */
 function inListOf(to: Element, target: Element | null): boolean {
   if (!target || target === document.body || target === document.documentElement) return false;
-  if (composedContains(target, to)) return true;
+  if (flatContains(target, to)) return true;
   const list = to.parentElement;
-  return list !== null && list !== document.body && composedContains(list, target);
+  return list !== null && list !== document.body && flatContains(list, target);
 }
 
 /** The events the guard's main listener judges in a mode: key events only where they are input. */
@@ -342,7 +342,7 @@ function targetOf(event: Event, toFocused: boolean): Element | null {
 /** The event reaches the element: it is the element, inside it, or the label of it (a click on a label reaches its control). */
 function reaches(element: Element, target: Element | null): boolean {
   if (!target) return false;
-  if (target === element || composedContains(element, target)) return true;
+  if (target === element || flatContains(element, target)) return true;
   const label = typeof target.closest === 'function' ? (target.closest('label') as HTMLLabelElement | null) : null;
   if (label?.control === element) return true;
   // The click a label passes on to its control, when the element is the label.

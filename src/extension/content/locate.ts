@@ -1,7 +1,7 @@
 import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type Point, type PREPARE_KINDS, type Reason, type Rect, type RequestOf } from '../../sdk/protocol/index.js';
 import { sameRect, topViewportRect } from './dom/geometry.js';
 import { windowOf } from './dom/nodes.js';
-import { composedContains, deepActiveElement, deepElementFromPoint, hasFocus, retargetedHost } from './dom/query.js';
+import { composedContains, deepActiveElement, deepElementFromPoint, flatContains, hasFocus, retargetedHost } from './dom/query.js';
 import { checkableOf, checkState, disabledBy, isEditable } from './dom/state.js';
 import { cut, pageText } from './dom/text.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
@@ -101,7 +101,7 @@ async function checkActionable(el: Element, need: Actionability, center: boolean
     return pending({ reason: 'not-visible', message: `${name} could not be scrolled into view: its middle (${x}, ${y}) is outside the window`, detail: { x, y, rect } });
   }
   const hit = deepElementFromPoint(x, y);
-  if (hit && (hit === el || composedContains(el, hit) || labelOf(hit) === el || retargetedHost(el, hit))) return done({ x, y, rect, hit });
+  if (hit && (hit === el || flatContains(el, hit) || labelOf(hit) === el || retargetedHost(el, hit))) return done({ x, y, rect, hit });
   const coveredBy = hit ? { tag: hit.localName, ...(hit.id ? { id: hit.id } : {}), ...textOf(hit), xpath: xpathOf(hit) } : undefined;
   return pending({
     reason: 'not-visible',

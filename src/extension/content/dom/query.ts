@@ -96,6 +96,23 @@ export function composedContains(ancestor: Node, node: Node): boolean {
 }
 
 /**
+ * `ancestor.contains(node)` as the page renders: through shadow roots, and through the slot a
+ * light node is assigned to (a Material list item's slotted headline is inside the item, where
+ * a point over it hits). Every ancestor of {@link composedContains} is met on the way too.
+ */
+export function flatContains(ancestor: Node, node: Node): boolean {
+  for (let n: Node | null = node; n; n = (n as Partial<Slottable>).assignedSlot ?? n.parentNode ?? (isShadowRoot(n) ? n.host : null)) {
+    if (n === ancestor) return true;
+  }
+  return false;
+}
+
+/** The element a node renders inside: the slot it is assigned to, else its parent, else its shadow root's host. */
+export function flatParent(node: Node): Element | null {
+  return (node as Partial<Slottable>).assignedSlot ?? composedParent(node);
+}
+
+/**
  * A hit or an event target that is a shadow host around the element, from another tree than the
  * element's: what the element's own input looks like from outside its shadow root. A window
  * listener sees an event inside a closed root retargeted so; and a point over a host's light-DOM

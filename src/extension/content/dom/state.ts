@@ -61,6 +61,10 @@ export function checkableOf(el: Element): Element | undefined {
   if (el.localName === 'label') {
     const control = (el as HTMLLabelElement).control;
     if (control && checkState(control)) return control;
+    // A web component's label in its own shadow root, for the host that is the checkbox
+    // (Fluent's <fluent-checkbox role="checkbox">): clicking the label checks the host.
+    const host = (el.getRootNode() as Partial<ShadowRoot>).host;
+    if (!control && host && checkState(host)) return host;
   }
   return undefined;
 }

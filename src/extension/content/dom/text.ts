@@ -629,7 +629,8 @@ function parentAcrossShadow(n: Node): Node | null {
 
 function walkVisible(el: Element, onPath: Set<Node>): string {
   if (!isRendered(el, { box: false })) return '';
-  if (!onPath.has(el)) return ` ${innerTextOf(el)} `;
+  // innerText reads neither shadow roots nor, in a shadow tree, what its slots show.
+  if (!onPath.has(el) && !showsSlotted(el)) return ` ${innerTextOf(el)} `;
   const kids: Iterable<Node> = (shadowRootOf(el) ?? el).childNodes;
   let out = '';
   for (const n of flatten(kids)) {
@@ -645,6 +646,11 @@ function walkVisible(el: Element, onPath: Set<Node>): string {
     }
   }
   return out;
+}
+
+/** An element of a shadow tree with a slot in it: what it shows comes partly from its host's light nodes. */
+function showsSlotted(el: Element): boolean {
+  return isShadowRoot(el.getRootNode()) && el.querySelector('slot') !== null;
 }
 
 function* flatten(nodes: Iterable<Node>): Generator<Node> {
