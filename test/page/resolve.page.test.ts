@@ -258,6 +258,8 @@ describe('resolve: failures', () => {
     expect(twice.reason).toBe('ambiguous');
     // A role says which one was meant.
     expect(await id({ label: 'Country', role: 'listbox' })).toBe('country-list');
+    // A host that carries its inner input's placeholder gives way to the input.
+    expect(await id({ placeholder: 'City' })).toBe('control');
     await page.close();
   });
 

@@ -5,6 +5,7 @@ import { composedContains, flatParent, queryCssDeep, walkElements, walkRendered 
 import { enterFrames } from './frames.js';
 import { findRegions, rowsAround } from './dom/regions.js';
 import { cut, matchText, TextIndex, type TextMatch } from './dom/text.js';
+import { shadowRootOf } from './dom/nodes.js';
 import { checkState } from './dom/state.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
 import { evaluateXPath } from './dom/xpath.js';
@@ -111,7 +112,7 @@ export function evaluate(target: Target, opts: { within?: Within | undefined; do
   }
   // The text belongs to the innermost element that has it, visible or not: else the body
   // would "contain" the text of a hidden button and match in its place.
-  const kept = textOnly ? deepest([...found.keys()]) : [...found.keys()];
+  const kept = textOnly ? deepest([...found.keys()]) : withoutHostsOfMatches([...found.keys()]);
   const whole: Element[] = [];
   const part: Element[] = [];
   for (const el of kept) (found.get(el) === 'whole' ? whole : part).push(el);
@@ -300,6 +301,16 @@ function best(ms: (TextMatch | undefined)[]): TextMatch | undefined {
 }
 
 /** Drops every match that has another match inside it: the text belongs to the innermost. */
+/**
+ * A web component's host that matches as its own inner control does gives way to it: Material's,
+ * Fluent's and Ionic's text fields carry the placeholder (or the label) on the host and on the
+ * `<input>` in its shadow root, and the input is what is typed into.
+ */
+function withoutHostsOfMatches(els: Element[]): Element[] {
+  if (els.length < 2) return els;
+  return els.filter((el) => !(shadowRootOf(el) && els.some((other) => other !== el && other.getRootNode() !== el.getRootNode() && composedContains(el, other))));
+}
+
 function deepest(els: Element[]): Element[] {
   if (els.length < 2) return els;
   const set = new Set(els);
