@@ -72,4 +72,23 @@ describe('drags whose ends are apart', () => {
     expect(error?.message).toMatch(/targetPosition\.y/);
     await ctx.session.verify.targetText({ label: 'Grabbed at' }, '-');
   });
+
+  it('[FILL-PICKED] fill sets the value of a slider, a date and a colour input, with their input and change events, as Playwright\u2019s fill; a value one does not take is refused, and nothing changes', async () => {
+    await ctx.session.tab.navigate(ctx.page('slider.html'));
+    await ctx.session.fill({ label: 'Level' }, '8');
+    await ctx.session.fill({ label: 'Due' }, '2024-03-05');
+    await ctx.session.fill({ label: 'Tint' }, '#336699');
+    await ctx.session.verify.value({ label: 'Level' }, '8');
+    await ctx.session.verify.value({ label: 'Due' }, '2024-03-05');
+    await ctx.session.verify.value({ label: 'Tint' }, '#336699');
+    await ctx.session.verify.targetText({ label: 'Events' }, 'level:input level:change due:input due:change tint:input tint:change', { exact: true });
+    const error = await ctx.session.fill({ label: 'Due' }, '2024-13-45').then(
+      () => undefined,
+      (failed: unknown) => failed as { reason: string; message: string },
+    );
+    expect(error?.reason).toBe('unsupported');
+    expect(error?.message).toMatch(/does not take "2024-13-45".*A date takes yyyy-mm-dd/);
+    await ctx.session.verify.value({ label: 'Due' }, '2024-03-05');
+    await ctx.session.verify.targetText({ label: 'Events' }, 'level:input level:change due:input due:change tint:input tint:change', { exact: true });
+  });
 });

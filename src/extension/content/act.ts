@@ -1,7 +1,7 @@
 import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type RequestOf } from '../../sdk/protocol/index.js';
 import { topViewportRect } from './dom/geometry.js';
 import { composedContains, deepElementFromPoint } from './dom/query.js';
-import { checkableOf, checkState, isEditable } from './dom/state.js';
+import { checkableOf, checkState, isEditable, takesValue } from './dom/state.js';
 import { formatElement, q } from './explain.js';
 import { elementFromDescriptor } from './fromDescriptor.js';
 import { drag } from './input/drag.js';
@@ -120,7 +120,7 @@ export async function act(req: ActRequest): Promise<AnswerOf<'act'>> {
     case 'fill': {
       await waitActionable(el, timeoutMs, { enabled: true, hitTest: false, stable: false });
       refuseFileInput(el);
-      if (!isEditable(el)) throw notFillable(el);
+      if (!isEditable(el) && !takesValue(el)) throw notFillable(el);
       go();
       fillText(el, req.text ?? '');
       break;

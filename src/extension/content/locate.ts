@@ -2,7 +2,7 @@ import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type Point, type PRE
 import { sameRect, topViewportRect } from './dom/geometry.js';
 import { windowOf } from './dom/nodes.js';
 import { composedContains, deepActiveElement, deepElementFromPoint, flatContains, hasFocus, retargetedHost } from './dom/query.js';
-import { checkableOf, checkState, disabledBy, isEditable } from './dom/state.js';
+import { checkableOf, checkState, disabledBy, isEditable, takesValue } from './dom/state.js';
 import { cut, pageText } from './dom/text.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
 import { xpathOf } from './dom/xpath.js';
@@ -224,7 +224,9 @@ export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], 
   const editable = isEditable(el);
   // Before `fill` and `focus` move it here.
   const focused = hasKeys(el);
-  if (how === 'fill') {
+  // A slider, date or colour input takes no typed text: fill sets its value (act), as Playwright's does.
+  const setsValue = how === 'fill' && takesValue(el);
+  if (how === 'fill' && !setsValue) {
     if (!editable) throw notFillable(el);
     selectContents(el as HTMLElement);
   }
@@ -244,5 +246,6 @@ export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], 
     ...(check ? { kind: check.kind, checked: check.checked } : {}),
     ...(p.scrolled ? { scrolled: true } : {}),
     ...(focused ? { focused: true } : {}),
+    ...(setsValue ? { setsValue: true } : {}),
   };
 }

@@ -620,6 +620,12 @@ export const PointSchema = z.object({
    * where its caret or selection is, without clicking it.
    */
   focused: z.boolean().optional(),
+  /**
+   * Beyond v1: `prepare: "fill"` found an input a person picks a value in (range, color, date,
+   * time, datetime-local, month, week): it takes no typed text, and `fill` sets its value with
+   * an `act` instead.
+   */
+  setsValue: z.boolean().optional(),
 });
 export type Point = z.infer<typeof PointSchema>;
 

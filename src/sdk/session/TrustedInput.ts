@@ -97,7 +97,12 @@ export abstract class TrustedInput<D extends Devices> {
     });
   }
 
-  fill(step: StepContext, found: Found, text: string): Promise<void> {
+  async fill(step: StepContext, found: Found, text: string): Promise<void> {
+    // A slider, date or colour input takes no typed text: its value is set in the page, once.
+    if (found.point?.setsValue) {
+      await step.locator.act('fill', found.descriptor, { text, timeoutMs: step.timeoutMs });
+      return;
+    }
     // resolve focused the field: it must still have the focus when the guard is armed.
     return this.at(
       step,

@@ -25,6 +25,16 @@ export function disabledBy(el: Element): string | undefined {
 
 const NOT_TYPED = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'color', 'range', 'hidden']);
 
+/** Inputs whose value a person picks rather than types (a slider, a date or time picker, a colour well). */
+const PICKED_TYPES = new Set(['range', 'color', 'date', 'time', 'datetime-local', 'month', 'week']);
+
+/** Whether `fill` sets its value in the page, as Playwright's fill does: an enabled, writable input a person picks a value in. */
+export function takesValue(el: Element): boolean {
+  if (el.localName !== 'input' || !isEnabled(el)) return false;
+  const input = el as HTMLInputElement;
+  return PICKED_TYPES.has(input.type) && !input.readOnly;
+}
+
 /** Whether a person could type into it: a text-like input, textarea or contenteditable, enabled and not read-only. */
 export function isEditable(el: Element): boolean {
   if (!isEnabled(el)) return false;

@@ -1,4 +1,6 @@
+import { CommandFailure } from '../../../sdk/protocol/index.js';
 import { windowOf } from '../dom/nodes.js';
+import { takesValue } from '../dom/state.js';
 import { deepActiveElement } from '../dom/query.js';
 import { moveFocus } from './focus.js';
 
@@ -178,6 +180,10 @@ export function focusFor(el: Element): Element {
  */
 export function fillText(el: Element, text: string): void {
   (el as HTMLElement).focus?.();
+  if (takesValue(el)) {
+    setPicked(el as HTMLInputElement, text);
+    return;
+  }
   if (isTextControl(el)) {
     if (el.readOnly || el.disabled) return;
     const before = el.value;
@@ -193,6 +199,35 @@ export function fillText(el: Element, text: string): void {
     el.ownerDocument.execCommand(text ? 'insertText' : 'delete', false, text);
   }
 }
+
+/**
+ * Sets the value of an input a person picks a value in (a slider, a date, a colour), with the
+ * input and change events its picker sends. A value the input does not take (it reads back
+ * otherwise: "2024-13-45" in a date input, "80" past a slider's max) is refused, naming what it
+ * reads, and nothing is sent.
+ */
+function setPicked(input: HTMLInputElement, text: string): void {
+  const before = input.value;
+  setNativeValue(input, text);
+  if (input.value !== text) {
+    const reads = input.value;
+    setNativeValue(input, before);
+    throw new CommandFailure('unsupported', `fill: the <input type="${input.type}"> does not take "${text}": set, it reads "${reads}". ${PICKED_FORMATS[input.type] ?? ''}`.trim(), { type: input.type, value: text, reads });
+  }
+  input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  input.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+/** What each picked input's value looks like, for the refusal of one it does not take. */
+const PICKED_FORMATS: Record<string, string> = {
+  range: 'A slider takes a number between its min and max, on its step.',
+  color: 'A colour takes #rrggbb, in lowercase.',
+  date: 'A date takes yyyy-mm-dd.',
+  time: 'A time takes hh:mm or hh:mm:ss.',
+  'datetime-local': 'It takes yyyy-mm-ddThh:mm.',
+  month: 'A month takes yyyy-mm.',
+  week: 'A week takes yyyy-Www.',
+};
 
 /** Focuses an editable element and selects all its text, as Ctrl+A in it would. */
 export function selectContents(el: HTMLElement): void {
