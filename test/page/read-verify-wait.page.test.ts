@@ -125,7 +125,7 @@ describe('verify', () => {
     expect(f.message).toBe('Expected the value of label "Amount" to be "43", but found "42" (waited 100 ms).');
   });
 
-  it('state: checked/unchecked (native, role, by label), enabled/disabled, visible/hidden, focused, editable', async () => {
+  it('[V-STATE-INVALID] state: checked/unchecked (native, role, by label), enabled/disabled, visible/hidden, focused, editable, valid/invalid', async () => {
     const ok = (target: Record<string, unknown>, state: string, negate?: boolean): Promise<unknown> =>
       t.ok({ cmd: 'verify', kind: 'state', target, state, ...(negate ? { negate } : {}), timeoutMs: 200 } as never).then((a) => a.found);
     expect(await ok({ css: '#agree' }, 'unchecked')).toBe('unchecked');
@@ -141,6 +141,13 @@ describe('verify', () => {
     expect(await ok({ css: '#ro' }, 'editable', true)).toBe('not editable');
     await t.page.focus('#focusme');
     expect(await ok({ placeholder: 'Focus me' }, 'focused')).toBe('focused');
+    // As a snapshot's [invalid]: aria-invalid, or a native field the person changed that fails.
+    expect(await ok({ css: '#wrong' }, 'invalid')).toBe('invalid');
+    expect(await ok({ css: '#mail' }, 'valid')).toBe('valid'); // required and empty, but untouched
+    await t.page.type('#mail', 'not an address');
+    await t.page.focus('#focusme');
+    expect(await ok({ css: '#mail' }, 'invalid')).toBe('invalid');
+    expect(await ok({ label: 'Amount' }, 'invalid', true)).toBe('valid');
     const f = await t.fail({ cmd: 'verify', kind: 'state', target: { css: '#agree' }, state: 'checked', timeoutMs: 100 });
     expect(f).toMatchObject({ reason: 'mismatch', detail: { expected: 'checked', found: 'unchecked' } });
     const notBox = await t.fail({ cmd: 'verify', kind: 'state', target: { css: '#balance' }, state: 'checked', timeoutMs: 100 });

@@ -4,7 +4,7 @@ import { iconsOf } from './dom/describe.js';
 import { isElement, isFrameElement, shadowRootOf } from './dom/nodes.js';
 import { pictureOf } from './dom/picture.js';
 import { deepActiveElement, sameOriginDocument } from './dom/query.js';
-import { checkState, isEnabled } from './dom/state.js';
+import { checkState, isEnabled, isInvalid } from './dom/state.js';
 import { cut, fold, TextIndex } from './dom/text.js';
 import { isRendered } from './dom/visibility.js';
 import { levelsTo, probe } from './frames.js';
@@ -175,7 +175,7 @@ function statesOf(el: Element, role: string, out: Outline): string {
   if (el.getAttribute('aria-selected') === 'true' || (el.localName === 'option' && (el as HTMLOptionElement).selected)) states.push('selected');
   if (el.getAttribute('aria-pressed') === 'true') states.push('pressed');
   if ((el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true') states.push('required');
-  if (el.getAttribute('aria-invalid') === 'true') states.push('invalid');
+  if (isInvalid(el)) states.push('invalid');
   if (out.focused === el) states.push('focused');
   return states.map((s) => ` [${s}]`).join('');
 }

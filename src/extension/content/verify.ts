@@ -1,7 +1,7 @@
 import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type RequestOf, type Target, withinTarget } from '../../sdk/protocol/index.js';
 import { deepActiveElement } from './dom/query.js';
 import { xpathOf } from './dom/xpath.js';
-import { checkableOf, checkState, isEditable, isEnabled } from './dom/state.js';
+import { checkableOf, checkState, isEditable, isEnabled, isInvalid } from './dom/state.js';
 import { cut, excerptAround, findFolded, fold, matchText, visibleText } from './dom/text.js';
 import { controlValue, readableText, selectedLabels } from './dom/value.js';
 import { formatTarget, q } from './explain.js';
@@ -191,6 +191,11 @@ function stateLook(target: Target, state: ElementState, locked: LockCheck | unde
       case 'editable': {
         const editable = isEditable(el);
         return { holds: editable, found: editable ? 'editable' : 'not editable' };
+      }
+      case 'valid':
+      case 'invalid': {
+        const invalid = isInvalid(el);
+        return { holds: invalid === (state === 'invalid'), found: invalid ? 'invalid' : 'valid' };
       }
     }
   });

@@ -147,6 +147,8 @@ export const ELEMENT_STATES = [
   'hidden',
   'focused',
   'editable',
+  'valid',
+  'invalid',
 ] as const;
 export const ElementStateSchema = z.enum(ELEMENT_STATES);
 

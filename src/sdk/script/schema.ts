@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SelectOptionsSchema, TabMatchSchema } from '../protocol/messages.js';
+import { ElementStateSchema, SelectOptionsSchema, TabMatchSchema } from '../protocol/messages.js';
 import { TargetSchema } from '../protocol/target.js';
 import { chordProblem } from '../session/pipe/keys.js';
 import { CLICK_HOW, DRAG_HOW } from '../session/options.js';
@@ -46,7 +46,7 @@ const VerifyStep = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('state'),
     target: TargetInput,
-    state: z.enum(['checked', 'unchecked', 'enabled', 'disabled', 'visible', 'hidden', 'focused', 'editable']),
+    state: ElementStateSchema,
     negate,
   }),
   z.strictObject({ kind: z.literal('count'), target: TargetInput, value: z.number().int().nonnegative(), within: Within.optional(), negate }),

@@ -46,6 +46,21 @@ export function isEditable(el: Element): boolean {
   return (el as HTMLElement).isContentEditable === true && el.getAttribute('aria-readonly') !== 'true';
 }
 
+/**
+ * Whether a person is shown the element as invalid: `aria-invalid="true"` (what form libraries
+ * set once a rule fails), or a native field the person has changed that fails its constraints
+ * (`:user-invalid`; an untouched required field is not yet).
+ */
+export function isInvalid(el: Element): boolean {
+  const aria = el.getAttribute('aria-invalid');
+  if (aria !== null && aria !== 'false') return true;
+  try {
+    return el.matches(':user-invalid');
+  } catch {
+    return false;
+  }
+}
+
 export type CheckKind = 'checkbox' | 'radio';
 
 /** For checkboxes and radios, native or by role: their kind and state. */
