@@ -300,7 +300,6 @@ function best(ms: (TextMatch | undefined)[]): TextMatch | undefined {
   return ms.includes('whole') ? 'whole' : ms.includes('part') ? 'part' : undefined;
 }
 
-/** Drops every match that has another match inside it: the text belongs to the innermost. */
 /**
  * A web component's host that matches as its own inner control does gives way to it: Material's,
  * Fluent's and Ionic's text fields carry the placeholder (or the label) on the host and on the
@@ -311,6 +310,7 @@ function withoutHostsOfMatches(els: Element[]): Element[] {
   return els.filter((el) => !(shadowRootOf(el) && els.some((other) => other !== el && other.getRootNode() !== el.getRootNode() && composedContains(el, other))));
 }
 
+/** Drops every match that has another match inside it: the text belongs to the innermost. */
 function deepest(els: Element[]): Element[] {
   if (els.length < 2) return els;
   const set = new Set(els);

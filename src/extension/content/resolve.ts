@@ -39,8 +39,9 @@ export async function resolve(req: RequestOf<'resolve'>): Promise<AnswerOf<'reso
   const point = await prepare(found.element, req.prepare, Math.max(1, Math.round(deadline - performance.now())), { trustStill: true });
   // Armed last, once nothing can fail any more, so a step that fails here leaves no guard armed.
   // Only in the top document: the runner's later guard ops go there (an element in a frame,
-  // also one whose cross-site frame's own script answers here, is not armed).
-  const guarded = req.guard !== undefined && found.answer.descriptor.frame === undefined && window.top === window && found.element.ownerDocument === document;
+  // also one whose cross-site frame's own script answers here, is not armed). Nor an input whose
+  // value `fill` sets with an act: no trusted input follows for the guard to judge.
+  const guarded = req.guard !== undefined && !point.setsValue && found.answer.descriptor.frame === undefined && window.top === window && found.element.ownerDocument === document;
   return { ...found.answer, point, ...(guarded ? { guard: armOn(found.element, req.guard!, req.verdict) } : {}) };
 }
 

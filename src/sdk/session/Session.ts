@@ -344,9 +344,9 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
   }
 
   /**
-   * Types `text` key by key into the target. A target without the focus is clicked first (and
-   * a text field's caret put at its end, so the text is added to what is there); one with the
-   * focus is typed into where its caret or selection is, without a click.
+   * Types `text` key by key into the target. A target without the focus is clicked first, and
+   * the text goes where that click put the caret; one with the focus is typed into where its
+   * caret or selection is, without a click.
    */
   type(target: TargetInput, text: string, options: StepOptions = {}): Promise<StepResult> {
     return this.#composed('type', target, options, async (step) => this.#input.type(step, await this.#find(step, target, 'click', 'input'), textToSend(text, 'type')));

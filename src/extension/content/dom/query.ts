@@ -101,7 +101,7 @@ export function composedContains(ancestor: Node, node: Node): boolean {
  * a point over it hits). Every ancestor of {@link composedContains} is met on the way too.
  */
 export function flatContains(ancestor: Node, node: Node): boolean {
-  for (let n: Node | null = node; n; n = (n as Partial<Slottable>).assignedSlot ?? n.parentNode ?? (isShadowRoot(n) ? n.host : null)) {
+  for (let n: Node | null = node; n; n = flatParent(n)) {
     if (n === ancestor) return true;
   }
   return false;
