@@ -125,6 +125,18 @@ describe('verify', () => {
     expect(f.message).toBe('Expected the value of label "Amount" to be "43", but found "42" (waited 100 ms).');
   });
 
+  it('[V-VALUE-ARIA] value of a widget drawn with ARIA: a slider by its number or its spoken text, a progress bar, a combobox by its shown text', async () => {
+    expect((await t.ok({ cmd: 'verify', kind: 'value', target: { role: 'slider', name: 'Volume' }, value: '40' })).found).toBe('40');
+    expect((await t.ok({ cmd: 'verify', kind: 'value', target: { role: 'slider', name: 'Volume' }, value: '40 percent' })).found).toBe('40');
+    expect((await t.ok({ cmd: 'verify', kind: 'value', target: { role: 'progressbar' }, value: '75' })).found).toBe('75');
+    expect((await t.ok({ cmd: 'verify', kind: 'value', target: { role: 'combobox', name: 'Fruit' }, value: 'Apple' })).found).toBe('Apple');
+    const f = await t.fail({ cmd: 'verify', kind: 'value', target: { role: 'slider', name: 'Volume' }, value: '41', timeoutMs: 100 });
+    expect(f).toMatchObject({ reason: 'mismatch', detail: { expected: '41', found: '40' } });
+    // An element with no value to compare still says so.
+    const none = await t.fail({ cmd: 'verify', kind: 'value', target: { css: '#balance' }, value: 'x', timeoutMs: 100 });
+    expect(none.message).toContain('not a form control');
+  });
+
   it('[V-STATE-INVALID] state: checked/unchecked (native, role, by label), enabled/disabled, visible/hidden, focused, editable, valid/invalid', async () => {
     const ok = (target: Record<string, unknown>, state: string, negate?: boolean): Promise<unknown> =>
       t.ok({ cmd: 'verify', kind: 'state', target, state, ...(negate ? { negate } : {}), timeoutMs: 200 } as never).then((a) => a.found);

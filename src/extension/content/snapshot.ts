@@ -6,6 +6,7 @@ import { pictureOf } from './dom/picture.js';
 import { deepActiveElement, sameOriginDocument } from './dom/query.js';
 import { checkState, isEnabled, isInvalid } from './dom/state.js';
 import { cut, fold, TextIndex } from './dom/text.js';
+import { rangeValue, selectedLabels } from './dom/value.js';
 import { isRendered } from './dom/visibility.js';
 import { levelsTo, probe } from './frames.js';
 import { OVERLAY_ATTR } from './outline.js';
@@ -19,8 +20,6 @@ const SKIP = new Set(['head', 'script', 'style', 'noscript', 'template', 'link',
 // Roles whose name is their content: their text is already on their line.
 const NAMED_BY_CONTENT = new Set(['button', 'link', 'heading', 'option', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'checkbox', 'radio', 'switch', 'treeitem', 'cell', 'gridcell', 'columnheader', 'rowheader']);
 const VALUE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider']);
-/** Roles whose value is a point in a range, which ARIA widgets say with aria-valuetext or aria-valuenow. */
-const RANGE_ROLES = new Set(['slider', 'spinbutton', 'progressbar', 'meter', 'scrollbar']);
 
 /**
  * `snapshot`: the page as a short outline of what a person (or an agent) can see and use, one
@@ -190,12 +189,13 @@ function headingLevel(el: Element): number | undefined {
 /** A field's current value, after a colon; never a password's. */
 function valueOf(el: Element, role: string): string {
   if (el.localName === 'select') {
-    const labels = Array.from((el as HTMLSelectElement).selectedOptions, (o) => fold(o.label || o.text));
+    const labels = selectedLabels(el as HTMLSelectElement);
     return labels.length > 0 ? `: ${JSON.stringify(cut(labels.join(', '), TEXT_MAX))}` : '';
   }
-  if (RANGE_ROLES.has(role) && el.localName !== 'input') {
+  const range = rangeValue(el, role);
+  if (range !== undefined) {
     // A noUiSlider handle, a progress bar: what a screen reader says, else the number.
-    const said = el.getAttribute('aria-valuetext')?.trim() || el.getAttribute('aria-valuenow')?.trim() || (el.localName === 'progress' || el.localName === 'meter' ? String((el as HTMLProgressElement).value) : '');
+    const said = range.said ?? range.number;
     return said ? `: ${JSON.stringify(cut(fold(said), TEXT_MAX))}` : '';
   }
   if (!VALUE_ROLES.has(role)) return '';

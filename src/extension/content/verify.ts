@@ -3,7 +3,7 @@ import { deepActiveElement } from './dom/query.js';
 import { xpathOf } from './dom/xpath.js';
 import { checkableOf, checkState, isEditable, isEnabled, isInvalid } from './dom/state.js';
 import { cut, excerptAround, findFolded, fold, matchText, visibleText } from './dom/text.js';
-import { controlValue, readableText, selectedLabels } from './dom/value.js';
+import { controlValue, readableText, valueWords } from './dom/value.js';
 import { formatTarget, q } from './explain.js';
 import { firstNumber, sameNumber } from './number.js';
 import { ambiguousFailure, blockedEvaluation, evaluate, missFailure, pickStep, scopeOf, type Evaluation, type Within } from './Resolver.js';
@@ -123,8 +123,7 @@ function lookOnce(req: VerifyRequest, locked: LockCheck | undefined): Look {
       return withOne(req.target, undefined, locked, (el) => {
         const value = controlValue(el);
         if (value === undefined) return { holds: false, found: null };
-        const labels = el.localName === 'select' ? selectedLabels(el as HTMLSelectElement) : [];
-        return { holds: value === req.value || labels.includes(req.value), found: value };
+        return { holds: value === req.value || valueWords(el).includes(req.value), found: value };
       });
     case 'state':
       return stateLook(req.target, req.state, locked);
