@@ -147,3 +147,28 @@ describe('[HIT-TARGET] the clicks of upload and check are guarded too', () => {
     expect(await hijacked(page)).toMatchObject({ published: 'none', attached: 'receipt.txt', optouts: 0, consent: true });
   });
 });
+
+describe('[HIT-THROUGH] an element that takes no pointer events is clicked through to what holds it', () => {
+  it('a select input under pointer-events: none (as Vuetify\'s) opens its list with one click; a pick is read back', async () => {
+    await ctx.session.tab.navigate(ctx.page('click-through.html'));
+    const page = await runPage(ctx.session);
+    const clicked = await ctx.session.click({ label: 'Fruit' }, { timeoutMs: 2_000 });
+    expect(clicked.retries).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { opens: number }).opens)).toBe(1);
+    await ctx.session.click({ role: 'option', name: 'Cherry' });
+    await ctx.session.verify.value({ label: 'Fruit' }, 'Cherry');
+    // A hover and a double click reach the holder the same way.
+    await ctx.session.hover({ label: 'Fruit' });
+    await ctx.session.click({ label: 'Fruit' }, { clickCount: 2 });
+    expect(await page.evaluate(() => (window as unknown as { opens: number }).opens)).toBe(3);
+  });
+
+  it('one covered by an element that does not hold it is still refused, naming the cover, and the cover gets no click', async () => {
+    await ctx.session.tab.navigate(ctx.page('click-through.html'));
+    const page = await runPage(ctx.session);
+    const error = await failure(ctx.session.click({ text: 'Ghost' }, { timeoutMs: 500 }));
+    expect(error.reason).toBe('not-visible');
+    expect(error.message).toContain('covered by <div#cover.cover>');
+    expect(await page.evaluate(() => (window as unknown as { coverClicks: number }).coverClicks)).toBe(0);
+  });
+});

@@ -5,6 +5,7 @@ import { xpathOf } from './dom/xpath.js';
 import { formatElement } from './explain.js';
 import { elementFromDescriptor } from './fromDescriptor.js';
 import { enterFrames } from './frames.js';
+import { pointerReceiver } from './locate.js';
 
 // The runner's trusted input arrives over the debugging pipe at a point or at the focused
 // element; the page decides what is there when it arrives. While the runner dispatches, this
@@ -91,7 +92,8 @@ export async function guard(req: RequestOf<'guard'>): Promise<AnswerOf<'guard'>>
   if (req.op === 'arm') {
     disarm();
     reported = undefined;
-    arm(elementFromDescriptor(req.descriptor!), req.mode!, req.to ? elementFromDescriptor(req.to) : undefined, undefined);
+    // Armed on what the input reaches: the element, or what holds one clicked through.
+    arm(pointerReceiver(elementFromDescriptor(req.descriptor!)), req.mode!, req.to ? elementFromDescriptor(req.to) : undefined, undefined);
   } else if (armed) {
     clearTimeout(armed.timer);
     armed.timer = setTimeout(disarm, ARMED_MS);

@@ -19,6 +19,8 @@ export interface ActionPoint {
   rect: Rect;
   /** The element at the point (the element itself or one inside it). */
   hit: Element;
+  /** The element pointer input reaches in the element's place: itself, or what holds an element that takes no pointer events. */
+  receiver: Element;
 }
 
 interface Problem {
@@ -95,13 +97,14 @@ async function checkActionable(el: Element, need: Actionability, center: boolean
   }
   const x = round(rect.x + rect.width / 2);
   const y = round(rect.y + rect.height / 2);
-  if (!need.hitTest) return done({ x, y, rect, hit: el });
+  if (!need.hitTest) return done({ x, y, rect, hit: el, receiver: el });
 
   if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) {
     return pending({ reason: 'not-visible', message: `${name} could not be scrolled into view: its middle (${x}, ${y}) is outside the window`, detail: { x, y, rect } });
   }
   const hit = deepElementFromPoint(x, y);
-  if (hit && (hit === el || flatContains(el, hit) || labelOf(hit) === el || retargetedHost(el, hit))) return done({ x, y, rect, hit });
+  if (hit && (hit === el || flatContains(el, hit) || labelOf(hit) === el || retargetedHost(el, hit))) return done({ x, y, rect, hit, receiver: el });
+  if (hit && clickedThrough(el, hit)) return done({ x, y, rect, hit, receiver: hit });
   const coveredBy = hit ? { tag: hit.localName, ...(hit.id ? { id: hit.id } : {}), ...textOf(hit), xpath: xpathOf(hit) } : undefined;
   return pending({
     reason: 'not-visible',
@@ -152,6 +155,23 @@ function animated(el: Element): boolean {
   });
 }
 
+/**
+ * An element that takes no pointer events (Vuetify's select input, under `pointer-events: none`)
+ * is clicked through to what holds it, as a person's click there is: Playwright refuses it as
+ * covered by its holder.
+ */
+function clickedThrough(el: Element, hit: Element): boolean {
+  return flatContains(hit, el) && getComputedStyle(el).pointerEvents === 'none';
+}
+
+/** What pointer input aimed at an element's middle reaches in its place (see {@link clickedThrough}): the element, or its holder. */
+export function pointerReceiver(el: Element): Element {
+  if (getComputedStyle(el).pointerEvents !== 'none') return el;
+  const r = topViewportRect(el);
+  const hit = deepElementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  return hit && clickedThrough(el, hit) ? hit : el;
+}
+
 // A click on a control's <label> reaches the control: a custom checkbox is often drawn by its label.
 function labelOf(hit: Element): Element | null {
   const label = hit.closest('label') as HTMLLabelElement | null;
@@ -176,7 +196,7 @@ function round(n: number): number {
 /** `locate`: where the runner should click, after the checks a real click needs. */
 export async function locate(req: RequestOf<'locate'>): Promise<AnswerOf<'locate'>> {
   const el = elementFromDescriptor(req.descriptor);
-  return { id: req.id, ok: true, ...(await prepare(el, 'click', req.timeoutMs ?? DEFAULT_TIMEOUT_MS)) };
+  return { id: req.id, ok: true, ...(await prepare(el, 'click', req.timeoutMs ?? DEFAULT_TIMEOUT_MS)).point };
 }
 
 /**
@@ -218,8 +238,14 @@ function hasKeys(el: Element): boolean {
  * `locate`). `click`: the checks a real click needs. `fill`: visible, enabled and editable, then
  * focused with its text selected, so the runner's trusted text input replaces it (what a person
  * does with Ctrl+A before typing; no click, so no click handler runs, as in other tools' fill).
+ * Answers the point and the element pointer input there reaches (the element, or its holder).
  */
-export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], timeoutMs: number, options: { trustStill?: boolean } = {}): Promise<Point> {
+export async function prepare(
+  el: Element,
+  how: (typeof PREPARE_KINDS)[number],
+  timeoutMs: number,
+  options: { trustStill?: boolean } = {},
+): Promise<{ point: Point; receiver: Element }> {
   const p = await waitActionable(el, timeoutMs, how === 'click' ? { ...POINTER, trustStill: options.trustStill === true } : { enabled: true, hitTest: false, stable: false });
   const editable = isEditable(el);
   // Before `fill` and `focus` move it here.
@@ -236,7 +262,7 @@ export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], 
   const box = checkableOf(el);
   const check = box ? checkState(box) : undefined;
   const border = { left: (el as HTMLElement).clientLeft ?? 0, top: (el as HTMLElement).clientTop ?? 0 };
-  return {
+  const point: Point = {
     x: p.x,
     y: p.y,
     rect: p.rect,
@@ -248,4 +274,5 @@ export async function prepare(el: Element, how: (typeof PREPARE_KINDS)[number], 
     ...(focused ? { focused: true } : {}),
     ...(setsValue ? { setsValue: true } : {}),
   };
+  return { point, receiver: p.receiver };
 }

@@ -36,13 +36,14 @@ export async function resolve(req: RequestOf<'resolve'>): Promise<AnswerOf<'reso
   // One budget for finding and readying the element, as one step of a person's.
   // A fresh step trusts a still page to be still (locate, which a stopped click retries
   // through, always waits a frame). Whole ms: the time left is what a failure says it waited.
-  const point = await prepare(found.element, req.prepare, Math.max(1, Math.round(deadline - performance.now())), { trustStill: true });
+  const { point, receiver } = await prepare(found.element, req.prepare, Math.max(1, Math.round(deadline - performance.now())), { trustStill: true });
   // Armed last, once nothing can fail any more, so a step that fails here leaves no guard armed.
   // Only in the top document: the runner's later guard ops go there (an element in a frame,
   // also one whose cross-site frame's own script answers here, is not armed). Nor an input whose
   // value `fill` sets with an act: no trusted input follows for the guard to judge.
   const guarded = req.guard !== undefined && !point.setsValue && found.answer.descriptor.frame === undefined && window.top === window && found.element.ownerDocument === document;
-  return { ...found.answer, point, ...(guarded ? { guard: armOn(found.element, req.guard!, req.verdict) } : {}) };
+  // The guard watches what the input reaches: the element, or what holds one clicked through.
+  return { ...found.answer, point, ...(guarded ? { guard: armOn(receiver, req.guard!, req.verdict) } : {}) };
 }
 
 async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ answer: AnswerOf<'resolve'>; element: Element }> {
