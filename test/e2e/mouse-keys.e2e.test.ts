@@ -138,6 +138,28 @@ describe('mouse and keys', () => {
     const typo = await failure(ctx.session.press('enter'));
     expect(typo.message).toMatch(/did you mean "Enter"/);
     const modifier = await failure(ctx.session.press('Ctrl+A'));
-    expect(modifier.message).toMatch(/"Ctrl" in "Ctrl\+A" is not a modifier/);
+    expect(modifier.message).toMatch(/"Ctrl" in "Ctrl\+A" is not a modifier \(did you mean "Control"\?\)/);
+    // Other tools' names for keys are answered with aite's.
+    expect((await failure(ctx.session.press('Esc'))).message).toMatch(/did you mean "Escape"/);
+    expect((await failure(ctx.session.press('Return'))).message).toMatch(/did you mean "Enter"/);
+    expect((await failure(ctx.session.press('Control+Del'))).message).toMatch(/did you mean "Delete"/);
+  });
+
+  it('[MK-MAIN-KEYS] / - * + are pressed and typed on the main keys, as a US keyboard (and Playwright) sends them, not the keypad\'s', async () => {
+    await ctx.session.tab.navigate(ctx.page('mouse-keys.html'));
+    await ctx.session.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { keysSeen: string[] }).keysSeen = seen;
+      document.addEventListener('keydown', (e) => e.key !== 'Shift' && e.key !== 'Control' && seen.push(`${e.ctrlKey ? 'ctrl ' : ''}${e.key}/${e.code}/${e.keyCode}`), true);
+    });
+    await ctx.session.press('/');
+    await ctx.session.press('Control+-');
+    await ctx.session.press('Shift+/');
+    expect(await ctx.session.evaluate(() => (window as unknown as { keysSeen: string[] }).keysSeen.splice(0))).toEqual(['//Slash/191', 'ctrl -/Minus/189', '?/Slash/191']);
+    await ctx.session.fill({ label: 'Note' }, '');
+    await ctx.session.type({ label: 'Note' }, '1/2-3*4+5');
+    await ctx.session.verify.value({ label: 'Note' }, '1/2-3*4+5');
+    const typed = await ctx.session.evaluate(() => (window as unknown as { keysSeen: string[] }).keysSeen);
+    expect(typed.filter((k) => /^[/*+-]\//.test(k))).toEqual(['//Slash/191', '-/Minus/189', '*/Digit8/56', '+/Equal/187']);
   });
 });

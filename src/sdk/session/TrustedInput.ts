@@ -6,7 +6,7 @@ import type { Devices } from './InputLedger.js';
 import type { Download, Downloads } from './pipe/Downloads.js';
 import { travel, type DragSurface } from './pipe/drag.js';
 import { InputNavigation, type NavigationSource } from './pipe/InputNavigation.js';
-import { holding, pressChord, type Chord } from './pipe/keys.js';
+import { holding, pressChord, typeText, type Chord } from './pipe/keys.js';
 import type { StepContext } from './StepContext.js';
 
 /** How long a press into a frame waits for a move to reach its element (see TrustedInput#aim). */
@@ -93,7 +93,7 @@ export abstract class TrustedInput<D extends Devices> {
       // Control+A, over what is selected), as Playwright's pressSequentially does: a click
       // would move them. Otherwise it is clicked first, as a person does.
       if (!at.focused) await d.mouse.click(at.x, at.y);
-      await HitGuard.typeChecked(text, (chunk) => d.keyboard.type(chunk), check);
+      await HitGuard.typeChecked(text, (chunk) => typeText(d.keyboard, chunk), check);
     });
   }
 

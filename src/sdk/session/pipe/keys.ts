@@ -30,19 +30,58 @@ export interface Chord {
 
 const SUGGESTABLE_KEYS = Object.keys(_keyDefinitions).filter((k) => (k.length > 1 && !/^(Numpad|Digit|Key|Audio|Launch|Browser|Media)/.test(k) && !/(Left|Right)$/.test(k)) || /^Arrow/.test(k));
 
+/** Names other tools and keyboards give keys, and the KeyboardEvent.key name aite takes. */
+const KEY_ALIASES: Readonly<Record<string, string>> = {
+  esc: 'Escape',
+  return: 'Enter',
+  del: 'Delete',
+  ins: 'Insert',
+  up: 'ArrowUp',
+  down: 'ArrowDown',
+  left: 'ArrowLeft',
+  right: 'ArrowRight',
+  pgup: 'PageUp',
+  pgdn: 'PageDown',
+  pagedn: 'PageDown',
+  spacebar: 'Space',
+  bksp: 'Backspace',
+  cmd: 'Meta',
+  command: 'Meta',
+  win: 'Meta',
+  option: 'Alt',
+  ctrl: 'Control',
+};
+
 /** What is wrong with a key or chord (`Control+A`, `Shift+Tab`, `Enter`, `a`), or undefined when nothing is. */
 export function chordProblem(spec: string): string | undefined {
   const parsed = split(spec);
   if (!parsed) return `"${spec}" is not a key: name one such as Enter, Tab, ArrowDown or a, or a chord such as Control+A`;
   const badModifier = parsed.modifiers.find((m) => !MODIFIERS.includes(m as Modifier));
-  if (badModifier !== undefined) return `"${badModifier}" in "${spec}" is not a modifier: use ${MODIFIERS.join(', ')} before the key`;
+  if (badModifier !== undefined) {
+    const near = KEY_ALIASES[badModifier.toLowerCase()];
+    const meant = near !== undefined && MODIFIERS.includes(near as Modifier) ? ` (did you mean "${near}"?)` : '';
+    return `"${badModifier}" in "${spec}" is not a modifier${meant}: use ${MODIFIERS.join(', ')} before the key`;
+  }
   if (!(parsed.key in _keyDefinitions)) {
-    // A typo of a name ("Entr", "Escpe"), or its case: single characters and left/right twins are noise.
-    const near = closest(parsed.key, SUGGESTABLE_KEYS);
+    // Another tool's name for a key ("Esc", "Return"), a typo of a name ("Entr", "Escpe"), or its
+    // case: single characters and left/right twins are noise.
+    const near = KEY_ALIASES[parsed.key.toLowerCase()] ?? closest(parsed.key, SUGGESTABLE_KEYS);
     return `"${parsed.key}"${parsed.modifiers.length ? ` in "${spec}"` : ''} is not a key name${near ? ` (did you mean "${near}"?)` : ''}: keys are named as KeyboardEvent.key names them (Enter, Tab, Escape, ArrowDown, Backspace, F5, a, A, 1)`;
   }
   return undefined;
 }
+
+/**
+ * The keys a person presses for these characters on a US keyboard. Puppeteer's table sends the
+ * keypad's (`/` as NumpadDivide, key code 111), which a page's shortcut for `/`, `Control+-` or
+ * `?` does not take; Playwright sends these.
+ */
+const MAIN_KEYS: Readonly<Record<string, Chord>> = {
+  '/': { modifiers: [], key: 'Slash' },
+  '-': { modifiers: [], key: 'Minus' },
+  '*': { modifiers: ['Shift'], key: 'Digit8' },
+  '+': { modifiers: ['Shift'], key: 'Equal' },
+};
 
 /** The chord, or an `unsupported` AiteError that says what is wrong with it. */
 export function parseChord(spec: string, command = 'press'): Chord {
@@ -52,7 +91,26 @@ export function parseChord(spec: string, command = 'press'): Chord {
   // A letter held with Control, Alt or Meta reaches the page as a keyboard sends it: lower case
   // unless Shift is held (a person's Ctrl+A is key "a"; a handler testing e.key === 'a' sees it).
   const letter = /^[A-Z]$/.test(key) && modifiers.length > 0 && !modifiers.includes('Shift') ? key.toLowerCase() : key;
-  return { modifiers: modifiers.map((m) => platformModifier(m as Modifier)), key: letter as KeyInput };
+  const held = modifiers.map((m) => platformModifier(m as Modifier));
+  const main = MAIN_KEYS[letter];
+  if (main) return { modifiers: [...held, ...main.modifiers.filter((m) => !held.includes(m))], key: main.key };
+  return { modifiers: held, key: letter as KeyInput };
+}
+
+/** Types `text` key by key, as puppeteer's keyboard does, with the main keys of {@link MAIN_KEYS}. */
+export async function typeText(keyboard: Keyboard, text: string): Promise<void> {
+  let run = '';
+  for (const ch of text) {
+    const main = MAIN_KEYS[ch];
+    if (!main) {
+      run += ch;
+      continue;
+    }
+    if (run) await keyboard.type(run);
+    run = '';
+    await pressChord(keyboard, main);
+  }
+  if (run) await keyboard.type(run);
 }
 
 /** Presses a chord over the pipe: modifiers down in order, the key, modifiers up in reverse. */
