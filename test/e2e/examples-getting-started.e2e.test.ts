@@ -121,7 +121,7 @@ describe('docs/getting-started.md, followed in an empty folder', () => {
 
   it('the package packed from a clean copy ships a built dist/, the docs and the sources its maps name', () => {
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
-    for (const file of ['package/dist/sdk/index.js', 'package/dist/cli/aite.js', 'package/dist/extension/worker.js', 'package/docs/cli.md', 'package/src/sdk/index.ts', 'package/schema/aite-script.schema.json']) {
+    for (const file of ['package/dist/sdk/index.js', 'package/dist/cli/aite.js', 'package/dist/extension/worker.js', 'package/docs/cli.md', 'package/src/sdk/index.ts', 'package/schema/aite-script.schema.json', 'package/etc/aite.api.md', 'package/examples/vitest/wallet.test.mjs', 'package/examples/demo/server.mjs']) {
       expect(listing).toContain(file);
     }
     // A stack trace through the package (Jest and Vitest follow the source maps) names files it has.
