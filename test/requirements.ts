@@ -194,6 +194,7 @@ export const REQUIREMENTS = {
   'LABEL-CONTROL': 'a label target that names a control and the popup list, menu or grid its widget labels with the same label (or an aria-hidden native element behind the widget) names the control; a label of two fields stays ambiguous',
   'WC-SLOTTED': 'light children shown through slots are read and reached where they render: in the page text, inside the element their slot lies in (hit tests, innermost text match), hidden when hidden; a shadow-root label stands for its host checkbox',
   'FILL-PICKED': 'fill sets the value of a range, color, date, time, datetime-local, month or week input with its input and change events, as Playwright\'s fill; a value the input does not take is refused naming what it reads and the format, and nothing changes',
+  'LAUNCH-PERMISSIONS': 'launch({ permissions }) grants clipboard-read, clipboard-write or notifications to every allowed origin for the run; another name is refused before Chrome starts',
   'MK-MAIN-KEYS': 'press and type send / - * + on the main keys (Slash, Minus, Shift+Digit8, Shift+Equal) as a US keyboard and Playwright do, not the keypad\'s',
   'HIT-THROUGH': 'an element that takes no pointer events (pointer-events: none) is clicked, hovered and guarded through the element at its middle that holds it; one covered by anything else is still refused',
   'V-VALUE-ARIA': 'verify.value of a widget drawn with ARIA: a slider, spin button or progress bar by aria-valuenow or its aria-valuetext, a combobox that is no input by the text it shows',

@@ -1,7 +1,7 @@
 // The public API of aite. Everything a user may import is named here; nothing else is public.
 export { launch } from './session/launch.js';
 export { attach } from './session/attach.js';
-export type { AttachOptions, LaunchOptions, SessionOptions } from './session/options.js';
+export type { AttachOptions, BrowserPermission, LaunchOptions, SessionOptions } from './session/options.js';
 export { Session, SessionEvent, type SessionEvents } from './session/Session.js';
 export type { ResetOptions } from './session/reset.js';
 // Internal, for the types of constructors users never call; underscored as api-extractor asks.

@@ -167,6 +167,7 @@ export function resolveConfig(
     timeoutMs: overrides.timeoutMs ?? written.timeoutMs,
     headless: overrides.headless ?? written.headless ?? true,
     ...((overrides.dialogs ?? written.dialogs) ? { dialogs: overrides.dialogs ?? written.dialogs } : {}),
+    ...(written.permissions?.length ? { permissions: written.permissions } : {}),
     report,
     webServer: server && {
       command: server.command,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROFILE_NAME_MAX } from '../protocol/index.js';
+import { BROWSER_PERMISSIONS, type BrowserPermission } from '../session/options.js';
 
 const ProfileSchema = z.strictObject({
   userDataDir: z.string().min(1).optional().describe('Chrome user data dir of this profile (relative to the config file); default a fresh temp dir per run.'),
@@ -34,6 +35,7 @@ export const ConfigSchema = z.strictObject({
     .describe('Where `aite run` writes its report (relative to the config file); --report overrides.'),
   webServer: WebServerSchema.optional().describe('An app to start before the scripts run and stop after.'),
   dialogs: z.enum(['dismiss', 'accept']).optional().describe('A native dialog (alert, confirm, prompt, beforeunload) no `dialog` step armed: "dismiss" (default) or "accept"; --dialogs overrides.'),
+  permissions: z.array(z.enum(BROWSER_PERMISSIONS)).optional().describe('Browser permissions granted to the allowed origins for the run (launch({ permissions })): "clipboard-read" lets a script read what a copy button copied.'),
 });
 
 /**
@@ -116,6 +118,8 @@ export interface AiteConfig {
   webServer?: { command: string; url: string; cwd: string; timeoutMs: number; reuseExisting: boolean };
   /** What a native dialog nobody armed gets (`launch({ dialogs })`); absent: dismiss. */
   dialogs?: 'dismiss' | 'accept';
+  /** Browser permissions granted to the allowed origins (`launch({ permissions })`). */
+  permissions?: BrowserPermission[];
 }
 
 /**

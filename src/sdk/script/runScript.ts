@@ -398,6 +398,7 @@ class ScriptRunner {
       updateLock: this.#options.updateLock ?? false,
       ...(this.#plan.timeoutMs ? { timeoutMs: this.#plan.timeoutMs } : {}),
       ...(this.#config.dialogs ? { dialogs: this.#config.dialogs } : {}),
+      ...(this.#config.permissions ? { permissions: this.#config.permissions } : {}),
     };
   }
 

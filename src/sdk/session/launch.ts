@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Browser } from 'puppeteer-core';
 import { Bridge } from '../bridge/Bridge.js';
 import { AiteError } from '../errors/AiteError.js';
 import { parseOptions } from '../errors/parseOptions.js';
@@ -15,8 +16,8 @@ import { launchChrome } from '../launch/launchChrome.js';
 import { endGracefully, endGroup, killGroup } from '../launch/processGroup.js';
 import { onProcessEnd } from '../launch/ProcessCleanup.js';
 import { LockFile } from '../lock/LockFile.js';
-import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
-import { LaunchOptionsSchema, type LaunchOptions } from './options.js';
+import { allowedOrigins, DEFAULT_TIMEOUT_MS, withTimeout } from '../protocol/index.js';
+import { LaunchOptionsSchema, type BrowserPermission, type LaunchOptions } from './options.js';
 import { Session } from './Session.js';
 
 /** How long a Chrome killed while it started may take to exit, before its dirs are removed again. */
@@ -144,6 +145,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
         `Chrome (${executablePath}) started, but the aite extension did not connect within ${connectTimeoutMs} ms. Run \`aite doctor\` to see why.`,
       );
     }
+    if (opts.permissions?.length) await grantPermissions(browser, opts.allow, opts.permissions, timeoutMs);
     const session = new Session({
       bridge,
       browser,
@@ -161,5 +163,14 @@ export async function launch(options: LaunchOptions): Promise<Session> {
   } catch (error) {
     if (!cleaned) await cleanup();
     throw error;
+  }
+}
+
+/** Grants `permissions` to each allowed origin in the browser's default context (where the run's tabs are). */
+async function grantPermissions(browser: Browser, allow: readonly string[], permissions: readonly BrowserPermission[], timeoutMs: number): Promise<void> {
+  const context = browser.defaultBrowserContext();
+  const granted = permissions.map((name) => ({ permission: { name }, state: 'granted' as const }));
+  for (const origin of allowedOrigins(allow)) {
+    await withTimeout(context.setPermission(origin, ...granted), timeoutMs, `Chrome did not grant ${permissions.join(', ')} to ${origin} within ${timeoutMs} ms.`);
   }
 }

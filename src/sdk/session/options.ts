@@ -70,7 +70,22 @@ export interface LaunchOptions extends SessionOptions {
   keepAlive?: { pingIntervalMs?: number; pongTimeoutMs?: number };
   /** A native dialog (alert, confirm, prompt, beforeunload) nobody armed with `session.dialogs.next()`: `dismiss` (default) or `accept`. */
   dialogs?: DialogPolicy;
+  /**
+   * Browser permissions granted to the allowed origins for the whole run, as Playwright's
+   * `grantPermissions`: `clipboard-read` lets a page (and `evaluate`) read what a copy button
+   * copied; a launched Chrome otherwise denies it.
+   */
+  permissions?: BrowserPermission[];
 }
+
+/**
+ * A browser permission {@link LaunchOptions.permissions} can grant.
+ * @public
+ */
+export type BrowserPermission = (typeof BROWSER_PERMISSIONS)[number];
+
+/** Every {@link BrowserPermission}. */
+export const BROWSER_PERMISSIONS = ['clipboard-read', 'clipboard-write', 'notifications'] as const;
 
 /**
  * Options of {@link attach}.
@@ -125,6 +140,7 @@ export const LaunchOptionsSchema = z.strictObject({
   args: z.array(z.string()).optional(),
   keepAlive: z.strictObject({ pingIntervalMs: positiveMs.optional(), pongTimeoutMs: positiveMs.optional() }).optional(),
   dialogs: z.enum(['dismiss', 'accept']).optional(),
+  permissions: z.array(z.enum(BROWSER_PERMISSIONS)).optional(),
 }) satisfies z.ZodType<LaunchOptions, LaunchOptions>;
 
 export const AttachOptionsSchema = z.strictObject({
