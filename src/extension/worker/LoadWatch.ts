@@ -82,7 +82,7 @@ export class LoadWatch {
           this.#complete.delete(tabId);
         }
         const remaining = deadline - Date.now();
-        if (remaining <= 0) throw new CommandFailure('timeout', `Timed out while ${what}.`, { tab: tabId });
+        if (remaining <= 0) throw await timedOut(tabId, what);
         await this.#wakeups.sleep(remaining);
       }
     } finally {
@@ -97,6 +97,21 @@ export class LoadWatch {
     if (this.topDocument) chrome.webNavigation.onCompleted.removeListener(this.#onCompleted);
     this.#wakeups.wake();
   }
+}
+
+/**
+ * A load that did not end in time, saying what the tab shows then (the page it left, when the new
+ * one never committed) and what to do: a page whose own script hangs never finishes loading, and
+ * only closing its tab frees it.
+ */
+async function timedOut(tabId: number, what: string): Promise<CommandFailure> {
+  const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+  const shows = tab?.url ? ` The tab shows ${tab.url}${tab.status === 'loading' ? ', still loading' : ''}.` : '';
+  return new CommandFailure(
+    'timeout',
+    `Timed out while ${what}.${shows} A slow server or page needs a longer timeoutMs; a page whose script never returns stays stuck: close its tab (tab.close()) and open the page again.`,
+    { tab: tabId, ...(tab?.url ? { url: tab.url } : {}), ...(tab?.status ? { status: tab.status } : {}) },
+  );
 }
 
 /**

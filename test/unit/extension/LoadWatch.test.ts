@@ -21,7 +21,9 @@ describe('tabSettled', () => {
     const { tabSettled } = await import('../../../src/extension/worker/LoadWatch.js');
     const started = Date.now();
     const error = await tabSettled(7, started + 300, 'waiting for the page to load before verify').catch((e: unknown) => e);
-    expect(error).toMatchObject({ reason: 'timeout', message: 'Timed out while waiting for the page to load before verify.' });
+    expect(error).toMatchObject({ reason: 'timeout', detail: { url: 'http://127.0.0.1:4173/', status: 'loading' } });
+    // It says what the tab shows and how to get out of a page that never finishes.
+    expect((error as Error).message).toMatch(/^Timed out while waiting for the page to load before verify\. The tab shows http:\/\/127\.0\.0\.1:4173\/, still loading\. .*close its tab \(tab\.close\(\)\)/);
     expect(Date.now() - started).toBeLessThan(1_500);
   });
 });
