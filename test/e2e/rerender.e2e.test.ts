@@ -95,3 +95,15 @@ describe('re-rendered elements', () => {
     expect(await ctx.session.evaluate(() => document.getElementById('saved')!.textContent)).toBe('0');
   });
 });
+
+describe('[FRESH-CONTENT] pointer input waits until an element has been on the page for a moment', () => {
+  it('a button the page just inserted and wires up as it settles (as htmx does) takes every click', async () => {
+    await ctx.session.tab.navigate(ctx.page('fresh.html'));
+    for (let i = 1; i <= 5; i++) {
+      await ctx.session.click('Load job');
+      await ctx.session.click('Retry job');
+      await ctx.session.verify.text(`Retries: ${i}`, { timeoutMs: 1000 });
+    }
+    expect(await ctx.session.evaluate(() => (window as unknown as { unwired: number }).unwired)).toBe(0);
+  });
+});

@@ -98,6 +98,10 @@ async function checkActionable(el: Element, need: Actionability, center: boolean
   const x = round(rect.x + rect.width / 2);
   const y = round(rect.y + rect.height / 2);
   if (!need.hitTest) return done({ x, y, rect, hit: el, receiver: el });
+  const age = activity.addedMsAgo(el);
+  if (age !== undefined && age < FRESH_MS) {
+    return pending({ reason: 'timeout', message: `${name} was added to the page ${Math.round(age)} ms before, again and again (the page keeps drawing it anew); wait for the page to settle`, detail: { addedMsAgo: Math.round(age) } }, Math.ceil(FRESH_MS - age));
+  }
 
   if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) {
     return pending({ reason: 'not-visible', message: `${name} could not be scrolled into view: its middle (${x}, ${y}) is outside the window`, detail: { x, y, rect } });
@@ -144,6 +148,14 @@ function still(el: Element, unscrolled: Rect, scrolledTo: Rect): boolean {
   if (activity.stillMs() < STILL_MS) return false;
   return !doc.getAnimations().some((a) => a.playState === 'running');
 }
+
+/**
+ * How long an element must have been on the page before pointer input goes to it: a page wires up
+ * what it has just inserted within a frame or two (htmx processes swapped-in content as it
+ * settles, 20 ms later), so a click that came sooner reached an element that did nothing with it.
+ * A person cannot click something that appeared less than this ago either.
+ */
+const FRESH_MS = 50;
 
 /** At most this many more frames are waited for an animation's time to move on. */
 const MORE_FRAMES = 3;

@@ -27,6 +27,8 @@ export const pending = <F>(last: F, recheckInMs?: number): Pending<F> =>
 class DomActivity {
   #observer: MutationObserver | undefined;
   readonly #watched = new WeakSet<Node>();
+  /** When each element seen added to the page since the watch started was added. */
+  readonly #added = new WeakMap<Node, number>();
   #lastMutation = performance.now();
   #lastMove = performance.now();
   #seq = 0;
@@ -37,8 +39,10 @@ class DomActivity {
     if (this.#observer) return;
     this.#lastMutation = performance.now();
     this.#lastMove = this.#lastMutation;
-    this.#observer = new MutationObserver(() => {
-      this.#lastMutation = performance.now();
+    this.#observer = new MutationObserver((records) => {
+      const now = performance.now();
+      this.#lastMutation = now;
+      for (const record of records) for (const node of record.addedNodes) if (node.nodeType === Node.ELEMENT_NODE) this.#added.set(node, now);
       this.#seq++;
       this.#wakeups.wake();
     });
@@ -71,6 +75,18 @@ class DomActivity {
     if (this.#watched.has(root)) return;
     this.#watched.add(root);
     this.#observer!.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+  }
+
+  /**
+   * Milliseconds since the element, or the nearest element holding it (across shadow roots), was
+   * added to the page; undefined when none was added since the watch started.
+   */
+  addedMsAgo(el: Element): number | undefined {
+    for (let node: Node | null = el; node; node = node.parentNode ?? (node as ShadowRoot).host ?? null) {
+      const at = this.#added.get(node);
+      if (at !== undefined) return performance.now() - at;
+    }
+    return undefined;
   }
 
   /** Milliseconds since the last DOM change seen. */
