@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { PROFILE_NAME_MAX } from '../protocol/index.js';
-import { BROWSER_PERMISSIONS, type BrowserPermission } from '../session/options.js';
+import { BROWSER_PERMISSIONS, PROFILE_NAME_MAX } from '../protocol/index.js';
 
 const ProfileSchema = z.strictObject({
   userDataDir: z.string().min(1).optional().describe('Chrome user data dir of this profile (relative to the config file); default a fresh temp dir per run.'),
@@ -119,7 +118,7 @@ export interface AiteConfig {
   /** What a native dialog nobody armed gets (`launch({ dialogs })`); absent: dismiss. */
   dialogs?: 'dismiss' | 'accept';
   /** Browser permissions granted to the allowed origins (`launch({ permissions })`). */
-  permissions?: BrowserPermission[];
+  permissions?: (typeof BROWSER_PERMISSIONS)[number][];
 }
 
 /**

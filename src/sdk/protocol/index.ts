@@ -15,3 +15,4 @@ export * from './pageWatch.js';
 export * from './navigationEvents.js';
 export * from './redactUrl.js';
 export * from './contentWorld.js';
+export * from './permissions.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROFILE_NAME_MAX } from '../protocol/index.js';
+import { BROWSER_PERMISSIONS, PROFILE_NAME_MAX } from '../protocol/index.js';
 import type { DialogPolicy } from './pipe/Dialogs.js';
 import { MODIFIERS } from './pipe/keys.js';
 
@@ -80,12 +80,18 @@ export interface LaunchOptions extends SessionOptions {
 
 /**
  * A browser permission {@link LaunchOptions.permissions} can grant.
+ *
+ * @example
+ * ```ts
+ * import { launch, type BrowserPermission } from 'aite';
+ *
+ * const permissions: BrowserPermission[] = ['clipboard-read', 'clipboard-write'];
+ * const session = await launch({ allow: ['http://127.0.0.1:4173'], permissions });
+ * await session.close();
+ * ```
  * @public
  */
 export type BrowserPermission = (typeof BROWSER_PERMISSIONS)[number];
-
-/** Every {@link BrowserPermission}. */
-export const BROWSER_PERMISSIONS = ['clipboard-read', 'clipboard-write', 'notifications'] as const;
 
 /**
  * Options of {@link attach}.
