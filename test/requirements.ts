@@ -200,6 +200,7 @@ export const REQUIREMENTS = {
   'HIT-THROUGH': 'an element that takes no pointer events (pointer-events: none) is clicked, hovered and guarded through the element at its middle that holds it; one covered by anything else is still refused',
   'V-VALUE-ARIA': 'verify.value of a widget drawn with ARIA: a slider, spin button or progress bar by aria-valuenow or its aria-valuetext, a combobox that is no input by the text it shows',
   'V-STATE-INVALID': 'verify.state valid and invalid: aria-invalid, or a native field the person changed that fails its constraints (:user-invalid), as a snapshot\'s [invalid]; an untouched required field is valid',
+  'V-STATE-ARIA': 'verify.state selected (aria-selected, a selected option), expanded and collapsed (aria-expanded), pressed (aria-pressed), with negate, read by the same code as the snapshot\'s [selected], [expanded], [collapsed], [pressed]',
   'DRAG-HTML5': 'a drag the page makes an HTML5 drag is intercepted and finished as dragenter, dragover and drop (SortableJS: drag(Alpha, Gamma) gives Beta,Gamma,Alpha)',
   'BUSY-CLICK': 'a click whose handler holds the page\u2019s main thread fails within the step\u2019s timeout and a small slack, its outcome unknown (dispatched "unknown"), never sent again and never called not taken',
   'BUSY-VERIFY': 'a verify or wait on a page whose main thread is busy fails timeout within its timeout and a small slack, saying the page did not respond; a check that passes only after its timeout fails',

@@ -166,6 +166,31 @@ describe('verify', () => {
     expect(notBox.detail).toMatchObject({ found: 'not checkable' });
   });
 
+  it('[V-STATE-ARIA] state: selected, expanded, collapsed and pressed, with negate, as the snapshot shows them', async () => {
+    const ok = (target: Record<string, unknown>, state: string, negate?: boolean): Promise<unknown> =>
+      t.ok({ cmd: 'verify', kind: 'state', target, state, ...(negate ? { negate } : {}), timeoutMs: 200 } as never).then((a) => a.found);
+    expect(await ok({ role: 'tab', name: 'Grid view' }, 'selected')).toBe('selected');
+    expect(await ok({ role: 'tab', name: 'List view' }, 'selected', true)).toBe('not selected');
+    expect(await ok({ role: 'option', name: 'Large' }, 'selected')).toBe('selected'); // a native option
+    expect(await ok({ label: 'Shade' }, 'collapsed')).toBe('collapsed');
+    expect(await ok({ label: 'Shade' }, 'expanded', true)).toBe('collapsed');
+    expect(await ok({ label: 'Menu toggle' }, 'expanded')).toBe('expanded');
+    expect(await ok({ role: 'button', name: 'Bold' }, 'pressed')).toBe('pressed');
+    expect(await ok({ role: 'button', name: 'Italic' }, 'pressed', true)).toBe('not pressed');
+    const f = await t.fail({ cmd: 'verify', kind: 'state', target: { role: 'tab', name: 'List view' }, state: 'selected', timeoutMs: 100 });
+    expect(f).toMatchObject({ reason: 'mismatch', detail: { expected: 'selected', found: 'not selected' } });
+    // An element that neither expands nor collapses is neither, and says why.
+    const neither = await t.fail({ cmd: 'verify', kind: 'state', target: { role: 'button', name: 'Bold' }, state: 'collapsed', timeoutMs: 100 });
+    expect(neither.detail).toMatchObject({ found: expect.stringContaining('no aria-expanded') });
+    // The snapshot reads the same states from the same reader.
+    const { text } = (await t.ok({ cmd: 'snapshot' } as never)) as unknown as { text: string };
+    expect(text).toMatch(/tab "Grid view" \[selected\]/);
+    expect(text).toMatch(/combobox "Shade" \[collapsed\]/);
+    expect(text).toMatch(/button "Menu toggle" \[expanded\]/);
+    expect(text).toMatch(/button "Bold" \[pressed\]/);
+    expect(text).not.toMatch(/button "Italic" \[pressed\]/);
+  });
+
   it('state waits for the change', async () => {
     await t.page.evaluate(() => setTimeout(() => ((document.getElementById('agree') as HTMLInputElement).checked = true), 150));
     // A property change is no DOM mutation: the poll sees it.

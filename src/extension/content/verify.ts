@@ -1,7 +1,7 @@
 import { type AnswerOf, CommandFailure, DEFAULT_TIMEOUT_MS, type RequestOf, type Target, withinTarget } from '../../sdk/protocol/index.js';
 import { deepActiveElement } from './dom/query.js';
 import { xpathOf } from './dom/xpath.js';
-import { checkableOf, checkState, isEditable, isEnabled, isInvalid } from './dom/state.js';
+import { checkableOf, checkState, expandedState, isEditable, isEnabled, isInvalid, isPressed, isSelected } from './dom/state.js';
 import { cut, excerptAround, findFolded, fold, matchText, visibleText } from './dom/text.js';
 import { controlValue, readableText, valueWords } from './dom/value.js';
 import { formatTarget, q } from './explain.js';
@@ -195,6 +195,20 @@ function stateLook(target: Target, state: ElementState, locked: LockCheck | unde
       case 'invalid': {
         const invalid = isInvalid(el);
         return { holds: invalid === (state === 'invalid'), found: invalid ? 'invalid' : 'valid' };
+      }
+      case 'selected': {
+        const selected = isSelected(el);
+        return { holds: selected, found: selected ? 'selected' : 'not selected' };
+      }
+      case 'pressed': {
+        const pressed = isPressed(el);
+        return { holds: pressed, found: pressed ? 'pressed' : 'not pressed' };
+      }
+      case 'expanded':
+      case 'collapsed': {
+        const expanded = expandedState(el);
+        if (expanded === undefined) return { holds: false, found: 'neither expanded nor collapsed (it has no aria-expanded)' };
+        return { holds: expanded === (state === 'expanded'), found: expanded ? 'expanded' : 'collapsed' };
       }
     }
   });

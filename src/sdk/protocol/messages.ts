@@ -149,6 +149,10 @@ export const ELEMENT_STATES = [
   'editable',
   'valid',
   'invalid',
+  'selected',
+  'expanded',
+  'collapsed',
+  'pressed',
 ] as const;
 export const ElementStateSchema = z.enum(ELEMENT_STATES);
 

@@ -94,7 +94,7 @@ export class Verify {
     return this.send({ cmd: 'verify', kind: 'value', target: toTarget(target), value, ...options });
   }
 
-  /** The target is checked, unchecked, enabled, disabled, visible, hidden, focused or editable. */
+  /** The target is checked, unchecked, enabled, disabled, visible, hidden, focused, editable, valid, invalid, selected, expanded, collapsed or pressed, as a snapshot shows it. */
   state(target: TargetInput, state: VerifyState, options: VerifyOptions = {}): Promise<ResultOf<'verify'>> {
     return this.send({ cmd: 'verify', kind: 'state', target: toTarget(target), state, ...options });
   }

@@ -61,6 +61,25 @@ export function isInvalid(el: Element): boolean {
   }
 }
 
+/**
+ * Whether the element is shown expanded (`aria-expanded="true"`: an open disclosure, menu button
+ * or combobox) or collapsed (`"false"`); undefined for one that neither expands nor collapses.
+ */
+export function expandedState(el: Element): boolean | undefined {
+  const expanded = el.getAttribute('aria-expanded');
+  return expanded === 'true' ? true : expanded === 'false' ? false : undefined;
+}
+
+/** Whether the element is the selected one of its set: `aria-selected="true"` (a tab, a grid cell), or a selected `<option>`. */
+export function isSelected(el: Element): boolean {
+  return el.getAttribute('aria-selected') === 'true' || (el.localName === 'option' && (el as HTMLOptionElement).selected);
+}
+
+/** Whether a toggle button is pressed (`aria-pressed="true"`). */
+export function isPressed(el: Element): boolean {
+  return el.getAttribute('aria-pressed') === 'true';
+}
+
 export type CheckKind = 'checkbox' | 'radio';
 
 /** For checkboxes and radios, native or by role: their kind and state. */
