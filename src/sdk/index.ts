@@ -13,7 +13,7 @@ export { Verify, type VerifyOptions, type VerifyState, type Within } from './ses
 export { Dialogs, type DialogAnswer, type DialogPolicy, type DialogRecord, type DialogType } from './session/pipe/Dialogs.js';
 export type { Modifier } from './session/pipe/keys.js';
 export type { Download, DownloadRecord } from './session/pipe/Downloads.js';
-export type { ClickOptions, DragOptions, NetworkEntry, PageError, RetryCounts, ScrollResult, StepOptions, StepRecord, StepResult, TargetInput, Warning } from './session/types.js';
+export type { ClickOptions, DoubleClickOptions, DragOptions, HoverOptions, NetworkEntry, PageError, RetryCounts, ScrollResult, StepOptions, StepRecord, StepResult, TargetInput, Warning } from './session/types.js';
 export { Bridge, type BridgeOptions } from './bridge/Bridge.js';
 export type { RequestOptions } from './bridge/BridgeProtocol.js';
 export { BridgeEvent, type BridgeEvents, type Rejection, type RetryInfo } from './bridge/BridgeEvents.js';

@@ -47,6 +47,56 @@ describe('mouse and keys', () => {
     await ctx.session.verify.targetText({ label: 'Log' }, 'framed at 7,5');
   });
 
+  it('[MK-HOVER-POSITION] hover and doubleClick go to their position, with modifiers held and the button given, not to the middle', async () => {
+    await ctx.session.hover({ role: 'img', name: 'Pad' }, { position: { x: 30, y: 40 } });
+    await ctx.session.verify.targetText({ label: 'Log' }, 'pad hover at 30,40', { exact: true });
+    await ctx.session.hover({ role: 'img', name: 'Pad' }, { position: { x: 12, y: 9 }, modifiers: ['Shift'] });
+    await ctx.session.verify.targetText({ label: 'Log' }, 'pad hover at 12,9 shift', { exact: true });
+    await ctx.session.doubleClick({ role: 'img', name: 'Pad' }, { position: { x: 150, y: 20 }, modifiers: ['Alt'] });
+    await ctx.session.verify.targetText({ label: 'Log' }, 'pad dblclick 0 at 150,20 alt', { exact: true });
+  });
+
+  it('[MK-DELAY] click with delay holds the button down that long (a long press), counted in the step\u2019s time; without it the press is short', async () => {
+    await ctx.session.click('Hold to delete');
+    await ctx.session.verify.targetText({ label: 'Log' }, 'released too soon');
+    const held = await ctx.session.click('Hold to delete', { delay: 900 });
+    await ctx.session.verify.targetText({ label: 'Log' }, 'deleted');
+    expect(held.durationMs).toBeGreaterThanOrEqual(900);
+    // Held longer than the step's own time: the hold is added to it, never cut short.
+    await ctx.session.click('Hold to delete', { delay: 1200, timeoutMs: 1000 });
+    await ctx.session.verify.targetText({ label: 'Log' }, 'deleted');
+    const tooLong = await failure(ctx.session.click('Hold to delete', { delay: 60_000 }));
+    expect(tooLong.reason).toBe('unsupported');
+    expect(tooLong.message).toMatch(/^click: delay: must be at most 10000, got the number 60000\. Nothing was sent\./);
+  });
+
+  it('[STEP-OPTIONS-STRICT] an option a step does not take is refused at once, named, with the one meant or what to do instead; nothing is sent', async () => {
+    await ctx.session.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { pointerSeen: string[] }).pointerSeen = seen;
+      for (const type of ['pointermove', 'pointerdown', 'click', 'keydown']) document.addEventListener(type, (e) => seen.push(e.type), true);
+    });
+    const started = performance.now();
+    const cases: [() => Promise<unknown>, RegExp][] = [
+      [() => ctx.session.click({ text: 'Nope' }, { timeout: 300 } as never), /^click: unknown option "timeout"\. aite calls it "timeoutMs" \(milliseconds\)\. Nothing was sent\./],
+      [() => ctx.session.click('Framed', { force: true } as never), /^click: unknown option "force"\. aite has no force: .*Make the element reachable first/],
+      [() => ctx.session.hover('Framed', { timeout: 300 } as never), /^hover: unknown option "timeout"\. aite calls it "timeoutMs"/],
+      [() => ctx.session.hover('Framed', { button: 'right' } as never), /^hover: unknown option "button"\./],
+      [() => ctx.session.press('a', { label: 'Note' }, { delay: 100 } as never), /^press: unknown option "delay"\. Only click takes delay/],
+      [() => ctx.session.type({ label: 'Note' }, 'x', { delay: 50 } as never), /^type: unknown option "delay"\./],
+      [() => ctx.session.doubleClick('Framed', { clickCount: 3 } as never), /^doubleClick: unknown option "clickCount"\./],
+      [() => ctx.session.fill({ label: 'Note' }, 'x', { timeotMs: 5 } as never), /^fill: unknown option "timeotMs"\. Did you mean "timeoutMs"\?/],
+    ];
+    for (const [call, message] of cases) {
+      const error = await failure(call());
+      expect(error.reason).toBe('unsupported');
+      expect(error.message).toMatch(message);
+    }
+    // Refused before any wait: not the 3 s the missing "Nope" would have taken.
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(await ctx.session.evaluate(() => (window as unknown as { pointerSeen: string[] }).pointerSeen)).toEqual([]);
+  });
+
   it('[STEP-ARGS] a wrong button, modifier or clickCount is refused before anything is sent, naming the field', async () => {
     await ctx.session.evaluate(() => {
       const seen: string[] = [];

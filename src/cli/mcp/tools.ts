@@ -1,4 +1,4 @@
-import { _DEFAULT_TIMEOUT_MS as DEFAULT_TIMEOUT_MS, _NAVIGATE_TIMEOUT_MS as NAVIGATE_TIMEOUT_MS, type DialogAnswer as DialogAnswerOf, type NetworkEntry, _describeStep as describeStep, _describeTarget as describeTarget, _runStep as runStep, _stepSchema as stepSchema, AiteError, type ScriptStep, type SelectOption, type Session, type StepResult, type TargetInput } from 'aite';
+import { _DEFAULT_TIMEOUT_MS as DEFAULT_TIMEOUT_MS, _NAVIGATE_TIMEOUT_MS as NAVIGATE_TIMEOUT_MS, type DialogAnswer as DialogAnswerOf, type NetworkEntry, _describeStep as describeStep, _describeTarget as describeTarget, _runStep as runStep, _stepSchema as stepSchema, AiteError, type ScriptStep, type StepOf, type SelectOption, type Session, type StepResult, type TargetInput } from 'aite';
 import { z } from 'zod';
 import { check, flattenUnion } from './flatten.js';
 import { elementWords, tabLine } from './results.js';
@@ -39,6 +39,7 @@ const VerifyKinds = stepSchema('verify').shape.verify;
 const WaitKinds = stepSchema('wait').shape.wait;
 const TabMatch = stepSchema('switchTab').shape.switchTab;
 const { click: _click, name: _name, profile: _profile, timeoutMs: _timeout, ...clickOptions } = stepSchema('click').shape;
+const { hover: _hover, name: _hoverName, profile: _hoverProfile, timeoutMs: _hoverTimeout, ...hoverOptions } = stepSchema('hover').shape;
 const { drag: _drag, to: _to, name: _dragName, profile: _dragProfile, timeoutMs: _dragTimeout, ...dragOptions } = stepSchema('drag').shape;
 const Key = stepSchema('press').shape.press;
 const SelectOptions = stepSchema('select').shape.option;
@@ -126,7 +127,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     {
       name: 'click',
       description:
-        'Click an element with real mouse input, once (button, modifiers, clickCount 2 for a double click). It is found first: a look-alike or drifted element is refused, never clicked. An action is never sent twice, so after a failure look at the page before trying again. With "dialog", the dialog the click opens (confirm, prompt) is answered so; an answer the click did not use is taken back.',
+        'Click an element with real mouse input, once (button, modifiers, clickCount 2 for a double click, position, delay: ms the button is held down for a long press). It is found first: a look-alike or drifted element is refused, never clicked. An action is never sent twice, so after a failure look at the page before trying again. With "dialog", the dialog the click opens (confirm, prompt) is answered so; an answer the click did not use is taken back.',
       input: z.strictObject({ target: Target, ...clickOptions, dialog: DialogAnswer.optional(), timeoutMs }),
       async run(args, ctx) {
         const { target, dialog, timeoutMs: ms, ...how } = args;
@@ -167,7 +168,12 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
       z.strictObject({ target: Target, checked: z.boolean().optional().describe('false unchecks; default true'), timeoutMs }),
       (a) => (a.checked === false ? { uncheck: t(a), ...opt(a) } : { check: t(a), ...opt(a) }),
     ),
-    stepTool('hover', 'Move the mouse over an element (menus and tooltips that open on hover).', z.strictObject({ target: Target, timeoutMs }), (a) => ({ hover: t(a), ...opt(a) })),
+    stepTool(
+      'hover',
+      'Move the mouse over an element (menus and tooltips that open on hover); "position" rests it at a point of the element (a bar of a chart drawn on a canvas), "modifiers" are held meanwhile.',
+      z.strictObject({ target: Target, ...hoverOptions, timeoutMs }),
+      (a) => ({ hover: t(a), ...(a.modifiers ? { modifiers: a.modifiers as StepOf<'hover'>['modifiers'] } : {}), ...(a.position ? { position: a.position as Position } : {}), ...opt(a) }),
+    ),
     stepTool(
       'drag',
       'Drag one element onto another with real mouse input; sourcePosition and targetPosition say where on each (a slider\'s track at a value), default their middles.',

@@ -22,11 +22,15 @@ export function parseOptions<T>(schema: z.ZodType<T>, options: unknown, what: st
 /**
  * Checks a step's options before it sends anything: an `unsupported` {@link AiteError} that names
  * each wrong field and what it takes (`click: button: expected one of "left", "right", "middle",
- * got "middle-ish"`), as a bad key name or target is.
+ * got "middle-ish"`), as a bad key name or target is. An option the schema does not know is
+ * named too, with the one meant, or what to do instead of another tool's (`force`).
  */
 export function parseStepOptions<T>(schema: z.ZodType<T>, options: unknown, command: string): T {
   const parsed = schema.safeParse(options ?? {}, { reportInput: true });
   if (parsed.success) return parsed.data;
-  const issues = issuesFromZod(parsed.error, { file: command, base: [] });
-  throw new AiteError('unsupported', `${command}: ${issues.map((i) => `${i.field ? `${i.field}: ` : ''}${i.message.replace(/\.$/, '')}`).join('; ')}. Nothing was sent.`, { command });
+  const known = 'shape' in schema && schema.shape && typeof schema.shape === 'object' ? Object.keys(schema.shape) : undefined;
+  const issues = issuesFromZod(parsed.error, { file: command, base: [], noun: 'option', ...(known ? { known } : {}) });
+  // An unknown option's sentence names it already.
+  const said = issues.map((i) => `${i.field && !i.message.startsWith('unknown option') ? `${i.field}: ` : ''}${i.message.replace(/\.$/, '')}`);
+  throw new AiteError('unsupported', `${command}: ${said.join('; ')}. Nothing was sent.`, { command });
 }

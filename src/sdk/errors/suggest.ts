@@ -32,3 +32,27 @@ function distance(a: string, b: string): number {
   }
   return d[a.length]![b.length]!;
 }
+
+/**
+ * What to do instead of an option other tools take and aite does not (Playwright's `timeout`,
+ * `force`, ...): a sentence beginning with a space, or undefined for an option no tool is known
+ * to take.
+ */
+export function foreignOption(key: string): string | undefined {
+  switch (key) {
+    case 'timeout':
+      return ' aite calls it "timeoutMs" (milliseconds).';
+    case 'force':
+      return ' aite has no force: it acts only where a person could (the element visible, enabled and not covered), and otherwise says what is in the way. Make the element reachable first (close what covers it, hover the row that shows it, open its section), or call the page\'s own code with evaluate.';
+    case 'delay':
+      return ' Only click takes delay (how long its button is held down: a long press); keys are sent without pauses between them.';
+    case 'noWaitAfter':
+      return ' aite always waits, within the step\'s time, for the navigation its input starts; leave it out.';
+    case 'trial':
+      return ' aite has no trial run: locator.locate() finds the element and checks that it can be acted on, without acting.';
+    case 'strict':
+      return ' aite is always strict: a target that matches several elements fails as ambiguous; leave it out.';
+    default:
+      return undefined;
+  }
+}

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { DataPath, SourceText } from './SourceText.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean, foreignOption } from './suggest.js';
 import type { UsageIssue } from './UsageError.js';
 
 /** Every field name a script or config knows, for "did you mean" on an unknown one. */
@@ -24,6 +24,10 @@ export interface IssueContext {
   step?: UsageIssue['step'];
   /** A correct example, appended once to the first issue. */
   example?: string;
+  /** The names an unknown one is compared with for "did you mean"; default every field a script or config knows. */
+  known?: readonly string[];
+  /** What an unknown key is called: `field` (a file's) by default, `option` (a call's). */
+  noun?: string;
 }
 
 /** Turns zod's issues into sentences that name the field and say what was expected and found. */
@@ -96,8 +100,8 @@ function toIssue(issue: RawIssue, path: PropertyKey[], context: IssueContext): U
       const hints =
         keys.includes('timeoutMs') && typeof inside === 'string'
           ? ` "timeoutMs" belongs to the step, beside "${inside}": { "${inside}": …, "timeoutMs": 1500 }.`
-          : keys.map((k) => didYouMean(k, KNOWN_FIELDS)).join('');
-      message = `unknown field${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}.${hints}`;
+          : keys.map((k) => foreignOption(k) ?? didYouMean(k, context.known ?? KNOWN_FIELDS)).join('');
+      message = `unknown ${context.noun ?? 'field'}${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}.${hints}`;
       return located(
         { message, field: fieldName([...path, keys[0] ?? '']) },
         [...fullPath, keys[0] ?? ''],

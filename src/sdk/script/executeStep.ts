@@ -40,11 +40,14 @@ export async function executeStep(
     return {};
   }
   if ('click' in step) {
-    const { button, modifiers, clickCount, position } = step;
-    return { result: await s.click(step.click, { ...opts, button, modifiers, clickCount, position }) };
+    const { button, modifiers, clickCount, position, delay } = step;
+    return { result: await s.click(step.click, { ...opts, button, modifiers, clickCount, position, delay }) };
   }
-  if ('doubleClick' in step) return { result: await s.doubleClick(step.doubleClick, opts) };
-  if ('hover' in step) return { result: await s.hover(step.hover, opts) };
+  if ('doubleClick' in step) {
+    const { button, modifiers, position } = step;
+    return { result: await s.doubleClick(step.doubleClick, { ...opts, button, modifiers, position }) };
+  }
+  if ('hover' in step) return { result: await s.hover(step.hover, { ...opts, modifiers: step.modifiers, position: step.position }) };
   if ('type' in step) return { result: await s.type(step.type, step.text, opts) };
   if ('fill' in step) return { result: await s.fill(step.fill, step.text, opts) };
   if ('press' in step) return { result: await s.press(step.press, step.target, opts) };

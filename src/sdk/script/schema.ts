@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ElementStateSchema, SelectOptionsSchema, TabMatchSchema } from '../protocol/messages.js';
 import { TargetSchema } from '../protocol/target.js';
 import { chordProblem } from '../session/pipe/keys.js';
-import { CLICK_HOW, DRAG_HOW } from '../session/options.js';
+import { CLICK_HOW, DOUBLE_CLICK_HOW, DRAG_HOW, HOVER_HOW } from '../session/options.js';
 import { ConfinedPathSchema } from '../report/confined.js';
 import { FILE_LIMITS } from '../errors/fileLimits.js';
 
@@ -91,8 +91,8 @@ const Screenshot = z.union([
 export const STEP_SCHEMAS = {
   navigate: z.strictObject({ navigate: z.string().min(1).describe('An absolute URL, or a path relative to baseUrl.'), ...common }),
   click: z.strictObject({ click: TargetInput, ...CLICK_HOW, ...common }),
-  doubleClick: z.strictObject({ doubleClick: TargetInput, ...common }),
-  hover: z.strictObject({ hover: TargetInput, ...common }),
+  doubleClick: z.strictObject({ doubleClick: TargetInput, ...DOUBLE_CLICK_HOW, ...common }),
+  hover: z.strictObject({ hover: TargetInput, ...HOVER_HOW, ...common }),
   type: z.strictObject({ type: TargetInput, text: z.string().describe('Typed key by key where the caret is: the field is clicked first unless it has the focus (fill replaces).'), ...common }),
   fill: z.strictObject({ fill: TargetInput, text: z.string().describe('Replaces the value.'), ...common }),
   press: z.strictObject({ press: Key, target: TargetInput.optional().describe('Focused first, without clicking it.'), ...common }),

@@ -16,8 +16,8 @@ export class AttachInput implements Input {
   readonly downloads: readonly DownloadRecord[] = [];
 
   async pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void> {
-    if (how && (how.button !== undefined || how.modifiers.length > 0 || how.clickCount !== undefined || how.position !== undefined)) {
-      throw new AiteError('unsupported', 'click with button, modifiers, clickCount or position needs the debugging pipe; attach mode sends a plain left click.', { command: action });
+    if (how && (how.button !== undefined || how.modifiers.length > 0 || how.clickCount !== undefined || how.position !== undefined || how.delay !== undefined)) {
+      throw new AiteError('unsupported', `${action} with button, modifiers, clickCount, position or delay needs trusted input (launch mode, or attach mode with the debugger); these plain events go to the middle of the element, with the left button.`, { command: action });
     }
     await step.locator.act(action, found.descriptor, { timeoutMs: step.timeoutMs });
   }

@@ -5,12 +5,17 @@ import type { Download, DownloadRecord } from './pipe/Downloads.js';
 import type { Chord } from './pipe/keys.js';
 import type { StepContext } from './StepContext.js';
 
-/** How a click is made beyond a plain left click (see `ClickOptions`), modifiers as the keys they send. */
+/**
+ * How a click, double click or hover is made beyond a plain one at the middle (see
+ * `ClickOptions`, `DoubleClickOptions`, `HoverOptions`), modifiers as the keys they send.
+ */
 export interface PointerHow {
   button?: 'left' | 'right' | 'middle';
   modifiers: KeyInput[];
   clickCount?: number;
   position?: { x: number; y: number };
+  /** Milliseconds the button is held down between press and release. */
+  delay?: number;
 }
 
 /** The one thing a step has found: the element now, how it was found, and where to act on it. */
@@ -51,7 +56,7 @@ export interface Input {
   readonly prepares: boolean;
   /** Whether the strategy can take pictures at all (a failed step is pictured only then). */
   readonly pictures: boolean;
-  /** A click (made as `how` says), double click or hover on the element. */
+  /** A click, double click or hover on the element, made as `how` says. */
   pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void>;
   /** Focuses the element by a click, then types `text` key by key. */
   type(step: StepContext, found: Found, text: string): Promise<void>;

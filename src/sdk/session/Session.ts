@@ -13,7 +13,8 @@ import { asResults, type Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
 import { parseStepOptions } from '../errors/parseOptions.js';
 import { describeValue } from '../errors/zodIssues.js';
-import { ClickHowSchema, DragHowSchema } from './options.js';
+import { STEP_OPTIONS, type StepHow, type StepName } from './options.js';
+import type { z } from 'zod';
 import { failurePicture, type FailureFacts } from './failurePicture.js';
 import type { GuardMode } from './HitGuard.js';
 import type { Found, Input, Prepare } from './Input.js';
@@ -31,7 +32,7 @@ import { RunRecords } from './RunRecords.js';
 import { RunTab } from './RunTab.js';
 import { StepContext } from './StepContext.js';
 import { Tab } from './Tab.js';
-import { toTarget, type ClickOptions, type DragOptions, type NetworkEntry, type PageError, type RetryCounts, type ScrollResult, type StepOptions, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
+import { toTarget, type ClickOptions, type DoubleClickOptions, type DragOptions, type HoverOptions, type NetworkEntry, type PageError, type RetryCounts, type ScrollResult, type StepOptions, type StepRecord, type StepResult, type TargetInput, type Warning } from './types.js';
 import { explainCut, graceBefore, MIN_WAIT_MS, pictureTimeLeft, type TestDeadline } from './TestDeadline.js';
 import { Verify } from './Verify.js';
 import { resetPages, type ResetOptions } from './reset.js';
@@ -321,26 +322,35 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
 
   /**
    * Clicks the target with real mouse input (plain events in attach mode): a `button`, held
-   * `modifiers`, a `clickCount` and a `position` (see {@link ClickOptions.position}).
+   * `modifiers`, a `clickCount`, a `position` (see {@link ClickOptions.position}) and a `delay`
+   * between press and release (a long press).
    */
   click(target: TargetInput, options: ClickOptions = {}): Promise<StepResult> {
-    return this.#composed('click', target, options, async (step) => {
-      const { button, modifiers, clickCount, position } = parseStepOptions(ClickHowSchema, options, 'click');
-      const how = { ...(button ? { button } : {}), modifiers: (modifiers ?? []).map(platformModifier), ...(clickCount ? { clickCount } : {}), ...(position ? { position } : {}) };
+    return this.#composed('click', target, options, async (step, { button, modifiers, clickCount, position, delay }) => {
+      const how = { ...(button ? { button } : {}), modifiers: (modifiers ?? []).map(platformModifier), ...(clickCount ? { clickCount } : {}), ...(position ? { position } : {}), ...(delay ? { delay } : {}) };
       // A single left click ends with its click event: the guard can report then (see #find).
       const single = (button ?? 'left') === 'left' && (clickCount ?? 1) === 1;
       await this.#input.pointer(step, await this.#find(step, target, 'click', 'pointer', single ? 'click' : undefined), 'click', how);
     });
   }
 
-  /** Double-clicks the target. */
-  doubleClick(target: TargetInput, options: StepOptions = {}): Promise<StepResult> {
-    return this.#composed('doubleClick', target, options, async (step) => this.#input.pointer(step, await this.#find(step, target, 'click', 'pointer'), 'doubleClick'));
+  /** Double-clicks the target: a `button`, held `modifiers` and a `position` as {@link Session.click} takes them. */
+  doubleClick(target: TargetInput, options: DoubleClickOptions = {}): Promise<StepResult> {
+    return this.#composed('doubleClick', target, options, async (step, { button, modifiers, position }) => {
+      const how = { ...(button ? { button } : {}), modifiers: (modifiers ?? []).map(platformModifier), ...(position ? { position } : {}) };
+      await this.#input.pointer(step, await this.#find(step, target, 'click', 'pointer'), 'doubleClick', how);
+    });
   }
 
-  /** Moves the mouse over the target. */
-  hover(target: TargetInput, options: StepOptions = {}): Promise<StepResult> {
-    return this.#composed('hover', target, options, async (step) => this.#input.pointer(step, await this.#find(step, target, 'click', 'pointer'), 'hover'));
+  /**
+   * Moves the mouse over the target: to its middle, or to `position` (a point of a chart drawn
+   * on a canvas), holding `modifiers` meanwhile.
+   */
+  hover(target: TargetInput, options: HoverOptions = {}): Promise<StepResult> {
+    return this.#composed('hover', target, options, async (step, { modifiers, position }) => {
+      const how = { modifiers: (modifiers ?? []).map(platformModifier), ...(position ? { position } : {}) };
+      await this.#input.pointer(step, await this.#find(step, target, 'click', 'pointer'), 'hover', how);
+    });
   }
 
   /**
@@ -402,8 +412,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
 
   /** Drags `from` onto `to` with real mouse input. */
   drag(from: TargetInput, to: TargetInput, options: DragOptions = {}): Promise<StepResult> {
-    return this.#composed('drag', from, options, async (step) => {
-      const { sourcePosition, targetPosition } = parseStepOptions(DragHowSchema, options, 'drag');
+    return this.#composed('drag', from, options, async (step, { sourcePosition, targetPosition }) => {
       await this.#input.drag(step, await this.#find(step, from), await this.#find(step, to), { sourcePosition, targetPosition });
     });
   }
@@ -427,6 +436,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * removes.
    */
   async download(target: TargetInput, options: StepOptions & { saveAs?: string } = {}): Promise<StepResult & Download> {
+    parseStepOptions(STEP_OPTIONS.download, options, 'download');
     const { value, result } = await this.#step(
       'download',
       target,
@@ -636,14 +646,22 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * A composed step. Its element re-rendered (replaced) before any input went out is resolved
    * again, counted as a resolve retry, until the step's timeout; after input, never.
    */
-  #composed(name: string, target: TargetInput | undefined, options: StepOptions, body: (step: StepContext) => Promise<void>): Promise<StepResult> {
+  #composed<N extends StepName>(name: N, target: TargetInput | undefined, options: unknown, body: (step: StepContext, how: StepHow<N>) => Promise<void>): Promise<StepResult> {
+    let how: StepHow<N>;
+    try {
+      // Before anything is sent: an option aite does not take is refused, never ignored.
+      how = parseStepOptions(STEP_OPTIONS[name] as unknown as z.ZodType<StepHow<N>>, options, name);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const timeoutMs = (how as StepOptions).timeoutMs;
     const started = performance.now();
-    const budgetMs = options.timeoutMs ?? this.#parts.timeoutMs;
+    const budgetMs = timeoutMs ?? this.#parts.timeoutMs;
     const deadline = started + budgetMs;
-    return this.#step(name, target, options.timeoutMs, async (step) => {
+    return this.#step(name, target, timeoutMs, async (step) => {
       for (let again = 0; ; again++) {
         try {
-          return await body(step);
+          return await body(step, how);
         } catch (error) {
           if (!step.inputSent && unanswered(error)) throw noInputSent(name, error as AiteError);
           if (step.inputSent || !isReRendered(error)) throw error;

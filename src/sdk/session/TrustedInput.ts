@@ -53,6 +53,7 @@ export abstract class TrustedInput<D extends Devices> {
   async pointer(step: StepContext, found: Found, action: 'click' | 'doubleClick' | 'hover', how?: PointerHow): Promise<void> {
     const point = await this.point(step, found);
     const offElement = how?.position && !onElement(how.position, point);
+    const holdMs = how?.delay ?? 0;
     return this.guarded(
       step,
       found,
@@ -60,14 +61,16 @@ export abstract class TrustedInput<D extends Devices> {
       'pointer',
       point,
       async (d, at, check) => {
-        if (action === 'hover') return d.mouse.move(at.x, at.y);
-        if (found.descriptor.frame !== undefined && !how?.position) await this.#aim(step, d, at, check);
-        if (action === 'doubleClick') return d.mouse.click(at.x, at.y, { count: 2 });
         const { x, y } = how?.position ? pointAt(at, how.position) : at;
-        return holding(d.keyboard, how?.modifiers ?? [], () => d.mouse.click(x, y, { button: how?.button ?? 'left', count: how?.clickCount ?? 1 }));
+        const keys = how?.modifiers ?? [];
+        if (action === 'hover') return holding(d.keyboard, keys, () => d.mouse.move(x, y));
+        if (found.descriptor.frame !== undefined && !how?.position) await this.#aim(step, d, at, check);
+        const count = action === 'doubleClick' ? 2 : (how?.clickCount ?? 1);
+        return holding(d.keyboard, keys, () => d.mouse.click(x, y, { button: how?.button ?? 'left', count, ...(holdMs > 0 ? { delay: holdMs } : {}) }));
       },
       // A position may aim past the element on purpose: then its press is not the element's.
-      { presses: action !== 'hover' && !how?.position },
+      // The guard stays armed through a hold, and the input gets the hold's time on top of the step's.
+      { presses: action !== 'hover' && !how?.position, ...(holdMs > 0 ? { holdMs } : {}) },
     ).catch((error: unknown) => {
       // What the guard stopped there was not moved there by the page: the position aimed off the element.
       if (offElement && error instanceof AiteError && error.detail.coveredBy !== undefined) throw positionMissed(error, how.position!, point, found, action);
@@ -282,7 +285,7 @@ export abstract class TrustedInput<D extends Devices> {
     mode: GuardMode,
     at: Point,
     input: (devices: D, at: Point, check: GuardCheck) => Promise<void>,
-    { relocate, ...options }: GuardedOptions = {},
+    { relocate, holdMs, ...options }: GuardedOptions = {},
   ): Promise<void> {
     const guard = new HitGuard(step.send, () => this.session.countRetry(step), this.session.verdicts);
     try {
@@ -291,7 +294,7 @@ export abstract class TrustedInput<D extends Devices> {
         mode,
         action,
         at,
-        (point, check) => this.dispatch(step, action, (d) => input(d, point, check)),
+        (point, check) => this.dispatch(step, action, (d) => input(d, point, check), holdMs ? this.inputTimeout(step, action) + holdMs : undefined),
         relocate ?? (() => step.locator.locate(found.descriptor, { timeoutMs: step.timeoutMs })),
         // The first try uses the guard the step's resolve armed, when it did.
         { ...options, ...(found.armed ? { armed: found.armed } : {}) },
@@ -308,6 +311,8 @@ export abstract class TrustedInput<D extends Devices> {
 /** How a guarded input goes: {@link GuardOptions}, and how the element is found again for the second try. */
 export interface GuardedOptions extends GuardOptions {
   relocate?: () => Promise<Point>;
+  /** How long the input holds a button down: the input may take that much longer than what is left of the step. */
+  holdMs?: number;
 }
 
 /** An error's first line, for a warning or a message. */

@@ -157,22 +157,43 @@ export const AttachOptionsSchema = z.strictObject({
   dialogs: z.enum(['dismiss', 'accept']).optional(),
 }) satisfies z.ZodType<AttachOptions, AttachOptions>;
 
-/**
- * How a click is made beyond a plain left click, as Playwright names it: the one check of
- * {@link Session.click}'s options (`ClickOptions`) and of a step script's click step.
- */
 /** A point of an element, in CSS pixels from the top-left corner of its padding box. */
 const Position = z.strictObject({ x: z.number(), y: z.number() });
 
+/**
+ * The longest a click may hold its button down (`delay`): a long press is a second or two, and
+ * the hit-target guard, armed through the hold, disarms itself after 30 s unasked.
+ */
+export const CLICK_DELAY_MAX_MS = 10_000;
+
+const button = z.enum(['left', 'right', 'middle']).optional().describe('Default left.');
+const modifiers = z.array(z.enum(MODIFIERS)).optional().describe('Keys held during the input.');
+const position = Position.optional().describe("Where on the element, from its top-left corner, in CSS pixels; default its middle.");
+
+/**
+ * How a click is made beyond a plain left click, as Playwright names it: the one check of
+ * {@link Session.click}'s options (`ClickOptions`), of a step script's click step and of the MCP
+ * click tool.
+ */
 export const CLICK_HOW = {
-  button: z.enum(['left', 'right', 'middle']).optional().describe('Default left.'),
-  modifiers: z.array(z.enum(MODIFIERS)).optional().describe('Keys held during the click.'),
+  button,
+  modifiers,
   clickCount: z.number().int().min(1).max(3).optional().describe('2 for a double click.'),
-  position: Position.optional().describe("Where to click, from the element's top-left corner, in CSS pixels."),
+  position,
+  delay: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(CLICK_DELAY_MAX_MS)
+    .optional()
+    .describe(`Milliseconds to hold the button down between press and release (a long press), at most ${CLICK_DELAY_MAX_MS}; counted in the step's time.`),
 };
 
-/** {@link CLICK_HOW} of a `click()` call, whose options also hold the step's (`timeoutMs`). */
-export const ClickHowSchema = z.object(CLICK_HOW);
+/** How a double click is made: {@link Session.doubleClick}'s options and the doubleClick step's. */
+export const DOUBLE_CLICK_HOW = { button, modifiers, position };
+
+/** Where the pointer rests and what is held meanwhile: {@link Session.hover}'s options and the hover step's. */
+export const HOVER_HOW = { modifiers, position };
 
 /** Where a drag presses and lets go, as Playwright's `dragTo` names them: {@link Session.drag}'s options and a step script's drag step. */
 export const DRAG_HOW = {
@@ -180,5 +201,31 @@ export const DRAG_HOW = {
   targetPosition: Position.optional().describe("Where to let go, from the target's top-left corner, in CSS pixels; default its middle."),
 };
 
-/** {@link DRAG_HOW} of a `drag()` call. */
-export const DragHowSchema = z.object(DRAG_HOW);
+const timeoutMs = positiveMs.max(600_000).optional();
+const plain = z.strictObject({ timeoutMs });
+
+/**
+ * The options of each composed step of a {@link Session}, by its name: the one check a call's
+ * options pass before anything is sent (see parseStepOptions). Strict: an option aite does not
+ * take is refused, naming it, never ignored.
+ */
+export const STEP_OPTIONS = {
+  click: z.strictObject({ timeoutMs, ...CLICK_HOW }),
+  doubleClick: z.strictObject({ timeoutMs, ...DOUBLE_CLICK_HOW }),
+  hover: z.strictObject({ timeoutMs, ...HOVER_HOW }),
+  drag: z.strictObject({ timeoutMs, ...DRAG_HOW }),
+  type: plain,
+  fill: plain,
+  press: plain,
+  check: plain,
+  uncheck: plain,
+  select: plain,
+  upload: plain,
+  download: z.strictObject({ timeoutMs, saveAs: z.string().min(1).optional() }),
+  waitForNetworkIdle: z.strictObject({ timeoutMs, idleMs: z.number().int().nonnegative().max(60_000).optional() }),
+};
+
+/** A composed step of a {@link Session}, by the name its options are checked under. */
+export type StepName = keyof typeof STEP_OPTIONS;
+/** A composed step's options once checked. */
+export type StepHow<N extends StepName> = z.output<(typeof STEP_OPTIONS)[N]>;

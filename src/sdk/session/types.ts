@@ -271,6 +271,55 @@ export interface ClickOptions extends StepOptions {
    * its border, as in Playwright); default its middle.
    */
   position?: { x: number; y: number };
+  /**
+   * Milliseconds to hold the button down between press and release, as Playwright's `delay`: a
+   * long press ("hold to delete"). At most 10 000; default 0. The hit-target guard watches the
+   * whole hold, and the input may take this long on top of what is left of the step's time.
+   */
+  delay?: number;
+}
+
+/**
+ * Options of {@link Session.doubleClick}, as Playwright's `dblclick` names them.
+ *
+ * @example
+ * ```ts
+ * import type { DoubleClickOptions, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * const wordAt: DoubleClickOptions = { position: { x: 40, y: 8 } };
+ * await session.doubleClick({ label: 'Note' }, wordAt);
+ * ```
+ * @public
+ */
+export interface DoubleClickOptions extends StepOptions {
+  /** Default `left`. */
+  button?: 'left' | 'right' | 'middle';
+  /** Keys held during the double click. */
+  modifiers?: Modifier[];
+  /** Where to double-click, as {@link ClickOptions.position}; default the middle. */
+  position?: { x: number; y: number };
+}
+
+/**
+ * Options of {@link Session.hover}, as Playwright's `hover` names them.
+ *
+ * @example
+ * ```ts
+ * import type { HoverOptions, Session } from 'aite';
+ *
+ * declare const session: Session;
+ * // The tooltip of the bar drawn 60 px from the chart's left edge.
+ * const januaryBar: HoverOptions = { position: { x: 60, y: 150 } };
+ * await session.hover({ role: 'img', name: 'Sales chart' }, januaryBar);
+ * ```
+ * @public
+ */
+export interface HoverOptions extends StepOptions {
+  /** Keys held while the pointer moves there. */
+  modifiers?: Modifier[];
+  /** Where to rest the pointer, as {@link ClickOptions.position}; default the middle. */
+  position?: { x: number; y: number };
 }
 
 /**

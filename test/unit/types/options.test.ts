@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
-import { attach, launch, stageExtension, UsageError, type AttachOptions, type LaunchOptions, type SessionOptions } from '../../../src/sdk/index.js';
-import { AttachOptionsSchema, LaunchOptionsSchema } from '../../../src/sdk/session/options.js';
+import { attach, launch, stageExtension, UsageError, type AttachOptions, type ClickOptions, type DoubleClickOptions, type DragOptions, type HoverOptions, type LaunchOptions, type SessionOptions, type StepOptions } from '../../../src/sdk/index.js';
+import { AttachOptionsSchema, LaunchOptionsSchema, STEP_OPTIONS } from '../../../src/sdk/session/options.js';
 
 describe('options', () => {
   it('each schema parses to exactly its documented interface, and both share the session options', () => {
@@ -14,6 +14,14 @@ describe('options', () => {
     expectTypeOf<z.input<typeof AttachOptionsSchema>>().toEqualTypeOf<AttachOptions>();
     expectTypeOf<LaunchOptions>().toExtend<SessionOptions>();
     expectTypeOf<AttachOptions>().toExtend<SessionOptions>();
+  });
+
+  it('each composed step\'s options schema takes exactly its documented interface', () => {
+    expectTypeOf<z.input<typeof STEP_OPTIONS.click>>().toEqualTypeOf<ClickOptions>();
+    expectTypeOf<z.input<typeof STEP_OPTIONS.doubleClick>>().toEqualTypeOf<DoubleClickOptions>();
+    expectTypeOf<z.input<typeof STEP_OPTIONS.hover>>().toEqualTypeOf<HoverOptions>();
+    expectTypeOf<z.input<typeof STEP_OPTIONS.drag>>().toEqualTypeOf<DragOptions>();
+    expectTypeOf<z.input<typeof STEP_OPTIONS.type>>().toEqualTypeOf<StepOptions>();
   });
 
   it('launch and attach refuse the same too-long profile, before anything starts, with the one input error', async () => {
