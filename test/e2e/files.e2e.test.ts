@@ -7,7 +7,9 @@ import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
 
 // Uploads into file inputs and choosers, and downloads (FAULTS row 45). One Chrome for the file.
-const ctx = useSession({ timeoutMs: 3000 });
+// The fixture server as another site too (localhost), for a cross-site frame.
+const ctx = useSession({ timeoutMs: 3000, extraAllow: () => [crossSite(ctx.server.origin)] });
+const crossSite = (origin: string): string => origin.replace('127.0.0.1', 'localhost');
 const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/upload/${name}`, import.meta.url));
 const out = await mkdtemp(join(tmpdir(), 'aite-files-test-'));
 afterAll(() => rm(out, { recursive: true, force: true }));
@@ -110,5 +112,11 @@ describe('files', () => {
     const error = await failure(ctx.session.download('Not a download', { timeoutMs: 1500 }));
     expect(error.reason).toBe('timeout');
     expect(error.message).toMatch(/started no download within 1500 ms/);
+  });
+
+  it('[FILE-CHOOSER-XSITE] a chooser a control opens inside a cross-site (out-of-process) frame is intercepted and answered there', async () => {
+    await ctx.session.tab.navigate(ctx.page(`xframe.html?outer=${encodeURIComponent(`${crossSite(ctx.server.origin)}/files.html`)}`));
+    await ctx.session.upload({ text: 'Choose file', frame: 'outer' }, fixture('b.png'));
+    await ctx.session.verify.targetText({ label: 'Log', frame: 'outer' }, 'chosen: b.png (8 bytes)');
   });
 });

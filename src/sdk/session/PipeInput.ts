@@ -7,7 +7,7 @@ import { InputLedger } from './InputLedger.js';
 import { inputWithDeadline, pageActivity } from './pipe/deadline.js';
 import type { Dialogs } from './pipe/Dialogs.js';
 import { Downloads, pipeDownloads, type Download, type DownloadRecord } from './pipe/Downloads.js';
-import { fileInputOf, setInputFiles } from './pipe/Files.js';
+import { fileInputOf, interceptChooser, setInputFiles, type OpenedChooser } from './pipe/Files.js';
 import { pipeNavigationSource, type NavigationSource } from './pipe/InputNavigation.js';
 import { pageDragSurface, type DragSurface } from './pipe/drag.js';
 import { capture, SCREENSHOT_TIMEOUT_MS } from './pipe/pictures.js';
@@ -38,21 +38,25 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     const page = await this.runTab.page(step.send);
     const input = await fileInputOf(page, found.descriptor);
     if (input) return this.dispatch(step, 'upload', () => setInputFiles(input, paths));
-    // A control that opens a chooser: the click's chooser is intercepted and answered. The click
-    // is guarded like any other: a chooser opened by something else is not this control's.
-    const chooser = page.waitForFileChooser({ timeout: timeoutMs });
-    chooser.catch(() => undefined);
-    await this.at(step, found, 'upload', 'pointer', (p, at) => p.mouse.click(at.x, at.y));
-    // The chooser's own wait says what went wrong.
-    const opened = await chooser.catch(() => undefined);
+    // A control that opens a chooser: the click's chooser is intercepted and answered, in
+    // whichever frame's process it opens. The click is guarded like any other: a chooser opened by
+    // something else is not this control's.
+    const chooser = await interceptChooser(page, timeoutMs);
+    let opened: OpenedChooser | undefined;
+    try {
+      await this.at(step, found, 'upload', 'pointer', (p, at) => p.mouse.click(at.x, at.y));
+      opened = await chooser.opened;
+    } finally {
+      chooser.stop();
+    }
     if (!opened) {
       throw new AiteError('timeout', `Clicking the <${found.descriptor.tag}> opened no file chooser within ${this.stepTimeout(step)} ms; name the file input or its label instead.`, { command: 'upload' });
     }
-    if (paths.length > 1 && !opened.isMultiple()) {
+    if (paths.length > 1 && !opened.multiple) {
       await opened.cancel();
       throw new AiteError('unsupported', `upload: ${paths.length} files for a chooser that takes one.`, { command: 'upload' });
     }
-    await withTimeout(opened.accept([...paths]), timeoutMs, () => new AiteError('timeout', `upload: the file chooser did not take the files within ${this.stepTimeout(step)} ms.`, { command: 'upload' }));
+    await withTimeout(opened.accept(paths), timeoutMs, () => new AiteError('timeout', `upload: the file chooser did not take the files within ${this.stepTimeout(step)} ms.`, { command: 'upload' }));
   }
 
   download(step: StepContext, found: Found, saveAs: string | undefined): Promise<Download> {

@@ -1,9 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ElementHandle, Frame, Page } from 'puppeteer-core';
+import type { CDPSession, ElementHandle, Frame, Page, Protocol } from 'puppeteer-core';
 import { AiteError } from '../../errors/AiteError.js';
 import { FIND_FILE_INPUT, type Descriptor } from '../../protocol/index.js';
 import { describeValue } from '../../errors/zodIssues.js';
+import { frameSessionOf } from './sessions.js';
 
 /** The absolute paths of `files`, each checked to be a file, else an error naming the one that is not. */
 export async function checkFiles(files: string | readonly string[], cwd = process.cwd()): Promise<string[]> {
@@ -83,3 +84,74 @@ export async function setInputFiles(input: ElementHandle, paths: readonly string
   // puppeteer types the input as HTMLInputElement, a DOM type the SDK is built without.
   await (input as unknown as ThisParameterType<ElementHandle['uploadFile']>).uploadFile(...paths);
 }
+
+/** A file chooser a frame of the page opened, intercepted: answered over the session it opened in. */
+export interface OpenedChooser {
+  readonly multiple: boolean;
+  /** Sets the chooser's input's files (`[]` clears it); the page gets its `input` and `change` events. */
+  accept(paths: readonly string[]): Promise<void>;
+  /** Closes the chooser without files, as a person's "cancel" does. */
+  cancel(): Promise<void>;
+}
+
+/**
+ * Intercepts the next file chooser any frame of `page` opens within `timeoutMs`. Chrome hands a
+ * chooser only to the session of the process its frame runs in, so each session of the page (its
+ * own and each cross-site frame's) intercepts, until one opens or the time is up; then none does
+ * (an intercepted chooser nobody answers would hold the page's next one). Answers once every
+ * session intercepts, so a click sent after it is heard; `opened` is undefined when none opened.
+ */
+export async function interceptChooser(page: Page, timeoutMs: number): Promise<{ opened: Promise<OpenedChooser | undefined>; stop: () => void }> {
+  const sessions = new Set(page.frames().flatMap((frame) => frameSessionOf(frame) ?? []));
+  let settle: (chooser: OpenedChooser | undefined) => void = () => undefined;
+  const opened = new Promise<OpenedChooser | undefined>((resolve) => (settle = resolve));
+  const ends: Array<() => void> = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let ended = false;
+  const stop = (chooser?: OpenedChooser): void => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(timer);
+    for (const end of ends) end();
+    settle(chooser);
+  };
+  const enabled = [...sessions].map((session) => {
+    const onOpened = (event: Protocol.Page.FileChooserOpenedEvent): void => stop(chooserIn(session, event));
+    session.on('Page.fileChooserOpened', onOpened);
+    ends.push(() => {
+      session.off('Page.fileChooserOpened', onOpened);
+      void session.send('Page.setInterceptFileChooserDialog', { enabled: false }).catch(() => undefined);
+    });
+    // A frame that went away meanwhile opens no chooser: its refusal is no failure.
+    return session.send('Page.setInterceptFileChooserDialog', { enabled: true }).catch(() => undefined);
+  });
+  timer = setTimeout(() => stop(undefined), timeoutMs);
+  await Promise.race([Promise.all(enabled), opened]);
+  return { opened, stop: () => stop(undefined) };
+}
+
+function chooserIn(session: CDPSession, event: Protocol.Page.FileChooserOpenedEvent): OpenedChooser {
+  const input = (): number => {
+    if (event.backendNodeId === undefined) throw new AiteError('unsupported', 'The file chooser did not come from a file input of the page, so aite cannot answer it.', { command: 'upload' });
+    return event.backendNodeId;
+  };
+  const run = async (functionDeclaration: string): Promise<void> => {
+    const { object } = await session.send('DOM.resolveNode', { backendNodeId: input() });
+    try {
+      await session.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration });
+    } finally {
+      void session.send('Runtime.releaseObject', { objectId: object.objectId! }).catch(() => undefined);
+    }
+  };
+  return {
+    multiple: event.mode === 'selectMultiple',
+    accept: async (paths) => {
+      // Chrome sets no empty list: the input is cleared as a person's "cancel" would, with its events.
+      if (paths.length === 0) return run(CLEAR_INPUT);
+      await session.send('DOM.setFileInputFiles', { backendNodeId: input(), files: [...paths] });
+    },
+    cancel: () => run("function () { this.dispatchEvent(new Event('cancel', { bubbles: true })); }"),
+  };
+}
+
+const CLEAR_INPUT = "function () { this.value = ''; this.dispatchEvent(new Event('input', { bubbles: true })); this.dispatchEvent(new Event('change', { bubbles: true })); }";

@@ -1,4 +1,4 @@
-import { CDPSessionEvent, type Browser, type CDPSession, type Connection, type Page, type Target } from 'puppeteer-core';
+import { CDPSessionEvent, type Browser, type CDPSession, type Connection, type Frame, type Page, type Target } from 'puppeteer-core';
 import { browserSession } from '../../launch/browserSession.js';
 
 /**
@@ -40,6 +40,11 @@ function listen(connection: Connection, watch: (session: CDPSession) => void): (
 /** The session puppeteer drives `target` over (its page's main session). */
 export function sessionOf(target: Target): CDPSession | undefined {
   return (target as unknown as { _session?(): CDPSession | undefined })._session?.();
+}
+
+/** The session puppeteer drives `frame` over: its page's, or a cross-site frame's own. */
+export function frameSessionOf(frame: Frame): CDPSession | undefined {
+  return (frame as unknown as { client?: CDPSession }).client;
 }
 
 /** The type of the target a session is attached to ('page', 'iframe', 'worker', …), once puppeteer knows it. */
