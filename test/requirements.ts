@@ -172,6 +172,7 @@ export const REQUIREMENTS = {
   'FILE-LABEL': 'upload through a label reaches its input, hidden or wrapped',
   'FILE-CHOOSER': 'upload to a control that opens a file chooser intercepts the chooser and answers it; a chooser nobody answers holds nothing',
   'FILE-CHOOSER-XSITE': 'upload to a control inside a cross-site (out-of-process) frame intercepts and answers the chooser that frame opens',
+  'FILE-HIDDEN-INPUT': 'upload takes a hidden file input the target names when no match is visible (a visible match wins, several hidden inputs are ambiguous); a hidden element that is no file input is still refused',
   'FILE-FAILS': 'a control that opens no chooser, a missing file, a removed input: the upload fails clearly within its timeout, and the next step works',
   'FILE-DOWNLOAD': 'download clicks the target and waits for the download it starts: { path, suggestedFilename, bytes, url }, saved at saveAs; none within the timeout fails saying so',
   'FILE-DOWNLOAD-SEEN': 'session.downloads keeps every download the run\'s pages started, also one no download() waited for: its name and address, and once saved its path and size',

@@ -114,6 +114,21 @@ describe('files', () => {
     expect(error.message).toMatch(/started no download within 1500 ms/);
   });
 
+  it('[FILE-HIDDEN-INPUT] a hidden file input named directly (display: none behind a styled button, a drop zone\u2019s zero-size one) gets the files; a visible match wins, two hidden inputs are ambiguous, a hidden element that is no file input is refused', async () => {
+    await ctx.session.tab.navigate(ctx.page('files.html'));
+    await ctx.session.upload({ css: '#avatar' }, fixture('a.png'));
+    await ctx.session.verify.targetText({ label: 'Log' }, 'avatar: a.png (7 bytes)');
+    await ctx.session.upload({ css: '.drop input[type=file]' }, fixture('b.png'));
+    await ctx.session.verify.targetText({ label: 'Log' }, 'dropped: b.png (8 bytes)');
+    await ctx.session.upload({ css: '#avatar, #receipt' }, fixture('receipt.txt'));
+    await ctx.session.verify.targetText({ label: 'Log' }, 'receipt: receipt.txt (11 bytes)');
+    const two = await failure(ctx.session.upload({ css: '#avatar, #photos' }, fixture('a.png'), { timeoutMs: 1000 }));
+    expect(two.reason).toBe('ambiguous');
+    const secret = await failure(ctx.session.upload({ css: '#secret' }, fixture('a.png'), { timeoutMs: 500 }));
+    expect(secret.reason).toBe('not-visible');
+    await ctx.session.verify.targetText({ label: 'Log' }, 'receipt: receipt.txt (11 bytes)');
+  });
+
   it('[FILE-CHOOSER-XSITE] a chooser a control opens inside a cross-site (out-of-process) frame is intercepted and answered there', async () => {
     await ctx.session.tab.navigate(ctx.page(`xframe.html?outer=${encodeURIComponent(`${crossSite(ctx.server.origin)}/files.html`)}`));
     await ctx.session.upload({ text: 'Choose file', frame: 'outer' }, fixture('b.png'));

@@ -345,6 +345,16 @@ function promote(els: Element[], texts: TextIndex, order: Map<Element, number>):
   return [...out].sort((a, b) => order.get(a)! - order.get(b)!);
 }
 
+/**
+ * The evaluation of a step that sets files (see `hiddenFileInput` of the resolve request): when
+ * no match is visible, the hidden file inputs among the matches stand as the visible ones.
+ */
+export function withHiddenFileInputs(ev: Evaluation): Evaluation {
+  if (ev.blocked || ev.visible.length > 0) return ev;
+  const inputs = ev.hidden.filter((el) => el.localName === 'input' && (el as HTMLInputElement).type === 'file');
+  return inputs.length === 0 ? ev : { ...ev, visible: inputs, hidden: ev.hidden.filter((el) => !inputs.includes(el)) };
+}
+
 // -------------------------------------------------------------------------------------------
 // Resolving to one element over time
 // -------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import { checkExactMatch, repair, type RepairOutcome } from './repairPage.js';
 import { describeChanges } from './repair/changes.js';
 import { anotherActionReason } from './repair/actions.js';
 import { ACT_AT, DRIFTED_AT, GAP } from './repair/index.js';
-import { ambiguousFailure, evaluate, missFailure, pickStep, plainNotFound, type Evaluation, type Resolution } from './Resolver.js';
+import { ambiguousFailure, evaluate, missFailure, pickStep, plainNotFound, withHiddenFileInputs, type Evaluation, type Resolution } from './Resolver.js';
 import { activity, documentSettled, done, pending, settle } from './settle.js';
 
 /** Repair only looks at a settled DOM: loaded, and no mutations for this long (REPAIR-NOTES). */
@@ -53,7 +53,7 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
     descriptor !== undefined && !repairTried && !ev.blocked && ev.visible.length === 0 && ev.hidden.length === 0;
 
   const step = await settle<Outcome, Evaluation>(() => {
-    const ev = evaluate(target);
+    const ev = req.hiddenFileInput ? withHiddenFileInputs(evaluate(target)) : evaluate(target);
     const s = pickStep(target, ev);
     if (s.done || !repairable(ev)) return s;
     if (!documentSettled(REPAIR_QUIET_MS)) return pending(ev, Math.max(1, REPAIR_QUIET_MS - activity.quietMs() + 1));

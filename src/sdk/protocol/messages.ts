@@ -85,6 +85,13 @@ export const ResolveRequestSchema = z.object({
   descriptor: DescriptorSchema.optional(),
   prepare: z.enum(PREPARE_KINDS).optional(),
   /**
+   * Beyond v1, compatible with it: the step sets files (upload), which needs no box and takes no
+   * pointer input. When no match is visible, the hidden `<input type=file>` matches stand as
+   * visible ones (a styled button's `display: none` input, a drop zone's zero-size one): one is
+   * taken, several are ambiguous. A visible match still wins; other hidden matches stay refused.
+   */
+  hiddenFileInput: z.boolean().optional(),
+  /**
    * Beyond v1, compatible with it: the runner will remember the answer's element in the lock
    * file, so its descriptor also carries `twins`, `twinPlaces`, `twinIndex` and `peers` (what repair needs from the rest of
    * the page; a look at the page that ordinary steps do not pay for).

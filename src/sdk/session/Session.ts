@@ -418,15 +418,15 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
   }
 
   /**
-   * Puts files into a file input: the input, its label, or a control that opens a file chooser
-   * when clicked (the chooser is intercepted and answered). `[]` clears the input. The page gets
+   * Puts files into a file input: the input (a hidden one too: setting files needs no box), its
+   * label, or a control that opens a file chooser when clicked (the chooser is intercepted and
+   * answered, in whichever frame it opens). `[]` clears the input. The page gets
    * its `input` and `change` events. Relative paths are relative to the working directory.
    */
   upload(target: TargetInput, files: string | string[], options: StepOptions = {}): Promise<StepResult> {
     return this.#composed('upload', target, options, async (step) => {
       const paths = await checkFiles(files);
-      // Hidden inputs are the usual case: no `prepare`, the input strategy decides how to reach it.
-      await this.#input.upload(step, await this.#find(step, target), paths);
+      await this.#input.upload(step, await this.#find(step, target, 'upload'), paths);
     });
   }
 
@@ -909,11 +909,13 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * `verdictOn`: the trusted event that ends that input; over the pipe the guard reports what it
    * saw when that event arrives, one way, and the step needs no disarm round trip.
    */
-  async #find(step: StepContext, input: TargetInput, prepare?: Prepare, guard?: Extract<GuardMode, 'pointer' | 'input'>, verdictOn?: 'click' | 'input'): Promise<Found> {
+  async #find(step: StepContext, input: TargetInput, prepare?: Prepare | 'upload', guard?: Extract<GuardMode, 'pointer' | 'input'>, verdictOn?: 'click' | 'input'): Promise<Found> {
     const target = toTarget(input);
     const { lock, page, remembered, record } = this.#lockOf(target);
-    // Only pipe input needs a point: plain-event acts make their own checks in the page.
-    const prepares = this.#input.prepares && prepare !== undefined;
+    // Only pipe input needs a point: plain-event acts make their own checks in the page. An upload
+    // is readied by the input strategy, which reaches a hidden input too (see `hiddenFileInput`).
+    const upload = prepare === 'upload';
+    const prepares = this.#input.prepares && prepare !== undefined && prepare !== 'upload';
     const verdict = prepares && guard && verdictOn && this.#verdicts ? { token: this.#verdicts.token(), on: verdictOn } : undefined;
     // Not Locator.resolve: an armed guard is the step's to disarm, never a public caller's.
     const resolved = await step.send({
@@ -922,6 +924,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
       descriptor: remembered,
       timeoutMs: step.timeoutMs,
       ...(prepares ? { prepare } : {}),
+      ...(upload ? { hiddenFileInput: true } : {}),
       ...(prepares && guard ? { guard } : {}),
       ...(verdict ? { verdict } : {}),
       ...(record ? { record } : {}),
