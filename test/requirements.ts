@@ -198,6 +198,7 @@ export const REQUIREMENTS = {
   'FILL-PICKED': 'fill sets the value of a range, color, date, time, datetime-local, month or week input with its input and change events, as Playwright\'s fill; a value the input does not take is refused naming what it reads and the format, and nothing changes',
   'LAUNCH-PERMISSIONS': 'launch({ permissions }) grants clipboard-read, clipboard-write or notifications to every allowed origin for the run; another name is refused before Chrome starts',
   'MK-MAIN-KEYS': 'press and type send / - * + on the main keys (Slash, Minus, Shift+Digit8, Shift+Equal) as a US keyboard and Playwright do, not the keypad\'s',
+  'ISO-RESET-POPUP': 'reset() clears every allowed origin\'s session storage from a kept tab another tab opened (a popup begins with a copy of its opener\'s), whatever the popup showed',
   'FRESH-CONTENT': 'pointer input waits until its element (or what holds it) has been on the page for 50 ms: a page wires up what it just inserted as it settles (htmx), and a click sooner is lost',
   'HIT-THROUGH': 'an element that takes no pointer events (pointer-events: none) is clicked, hovered and guarded through the element at its middle that holds it; one covered by anything else is still refused',
   'V-VALUE-ARIA': 'verify.value of a widget drawn with ARIA: a slider, spin button or progress bar by aria-valuenow or its aria-valuetext, a combobox that is no input by the text it shows',

@@ -115,6 +115,20 @@ describe('session.reset() on the temp profile', () => {
     await session.verify.text(FRESH);
   });
 
+  it('[ISO-RESET-POPUP] a test that ends in a popup of another origin leaves none of its opener\u2019s session storage: the popup began with a copy of it', async () => {
+    await session.reset();
+    await session.tab.navigate(other.url);
+    await session.verify.text('other: empty');
+    await session.evaluate((url) => void window.open(url, '_blank'), page.url);
+    await session.tab.switchTo({ new: true });
+    await session.verify.text('state:');
+
+    await session.reset();
+
+    await session.tab.navigate(other.url);
+    await session.verify.text('other: empty');
+  });
+
   it('[ISO-RESET] a page that asks before it is left (beforeunload, after a click) holds the reset on no prompt: the run tab is kept', async () => {
     await session.tab.navigate(page.url);
     await session.evaluate(() => addEventListener('beforeunload', (event) => event.preventDefault()));

@@ -70,9 +70,12 @@ export async function resetPages(
   // cleared by hand, on the way out (`leave`) and, for one it no longer holds, below.
   const allowed = allowedOrigins(options.origins);
   let left: string[] = [];
+  // A tab another opened (a popup) began with a copy of its opener's session storage: every
+  // allowed origin may be in it, whatever the tab itself showed.
+  const popup = targetInfos.some((info) => info.targetId === keptId && info.openerId !== undefined);
   if (kept) {
     try {
-      left = await leave(kept, allowed, deadline);
+      left = await leave(kept, allowed, deadline, popup);
     } catch {
       // A page that holds on (a beforeunload that was dismissed, a stuck renderer) is replaced.
       await kept.close({ runBeforeUnload: false }).catch(() => undefined);
@@ -113,9 +116,10 @@ type Deadline = (what: string) => { what: string; ms: number };
  * about:blank the page is made to navigate to itself ({@link LEAVE_FOR_BLANK}), which inherits its
  * origin; its handlers erased first, nothing it would write as it is left (a draft saved on
  * `pagehide`) is written. Answers the allowed origins the tab
- * showed (its history's pages) that are still to clear: all of them when its history cannot be read.
+ * showed (its history's pages) that are still to clear: all of them when its history cannot be
+ * read, or when the tab is a `popup` (its session storage began as its opener's).
  */
-async function leave(page: Page, allowed: readonly string[], deadline: Deadline): Promise<string[]> {
+async function leave(page: Page, allowed: readonly string[], deadline: Deadline, popup: boolean): Promise<string[]> {
   const main = page.mainFrame();
   const top = allowedOriginOf(main.url(), allowed);
   const frames = new Set(page.frames().filter((frame) => frame !== main).map((frame) => allowedOriginOf(frame.url(), allowed)));
@@ -141,7 +145,7 @@ async function leave(page: Page, allowed: readonly string[], deadline: Deadline)
       await clearSessionStorage(cdp, top, deadline);
       cleared.add(top);
     }
-    return allowed.filter((origin) => !cleared.has(origin) && (history.includes(origin) || frames.has(origin)));
+    return allowed.filter((origin) => !cleared.has(origin) && (popup || history.includes(origin) || frames.has(origin)));
   } finally {
     await cdp.detach().catch(() => undefined);
   }
