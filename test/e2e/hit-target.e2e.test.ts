@@ -50,6 +50,14 @@ describe('[HIT-TARGET] input reaches only the element resolved', () => {
     expect(await counts(await runPage(ctx.session))).toMatchObject({ pin: '' });
   });
 
+  it('[HIT-KEY-STROKE] press Enter in an inline editor that removes its field on Enter passes: the rest of the key stroke follows the focus to the body', async () => {
+    await ctx.session.tab.navigate(ctx.page('inline-edit.html'));
+    const page = await runPage(ctx.session);
+    await ctx.session.fill({ label: 'Edit todo' }, 'Walk the cat');
+    await ctx.session.press('Enter', { label: 'Edit todo' });
+    expect(await page.evaluate(() => [(window as unknown as { __commits: number }).__commits, document.getElementById('view')!.textContent])).toEqual([1, 'Walk the cat']);
+  });
+
   it('on an honest page the same steps act once', async () => {
     await ctx.session.tab.navigate(ctx.page('hijack.html?overlay=0&steal=0'));
     const page = await runPage(ctx.session);

@@ -54,6 +54,8 @@ interface Armed {
   pressed?: boolean;
   /** A key event of this dispatch reached the element: the click it makes (Enter submitting the form) is its own. */
   keyed?: boolean;
+  /** The keydown of the key stroke going on now reached the element. */
+  stroke?: boolean;
   /** A mousemove of this dispatch reached the element (it is never stopped: hover must work). */
   hovered?: boolean;
   /** The release after the press reached a new copy of the element the page drew in its place. */
@@ -202,8 +204,15 @@ function pointerPasses(current: Armed, type: string, target: Element | null, key
     if (CLICK_EVENTS.includes(type)) current.clicked = true;
     if (current.pressed === true && RELEASE_EVENTS.includes(type)) current.releasedOn = true;
     if (keyish) current.keyed = true;
+    if (type === 'keydown') current.stroke = true;
     return true;
   }
+  if (type === 'keydown') current.stroke = false;
+  // The keydown reached the element and the page took the element out in answer (an inline
+  // editor's Enter commits and removes its field): the rest of that key stroke follows the focus,
+  // as a release follows its press. The page handled the key; text it would insert elsewhere is
+  // still seen as `input` and fails the step.
+  if (keyish && current.stroke === true && !current.element.isConnected) return true;
   // The press reached the element: what follows of the same gesture (release, click, a context
   // menu's events) lands where the page's answer to that press put things, which is not input
   // gone elsewhere. Except a re-render between press and release: the release reaches the new
