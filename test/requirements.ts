@@ -322,6 +322,7 @@ export const REQUIREMENTS = {
   'SCROLL-WHEEL': 'where nothing can scroll (no scrollable box, the page fits), scroll sends trusted wheel input over the target (pipe), and with until one wheel step at a time, bounded by maxSteps and timeoutMs; a scrollable container is still scrolled exactly (by: container | wheel)',
   // Hostile pages, continued: drags and chooser clicks guarded
   'HIT-KEY-STROKE': 'once a key stroke\u2019s keydown reached the element and the page took the element out in answer (an inline editor\u2019s Enter), the rest of that stroke goes where the focus went and the step passes; text it would insert into another element still fails the step',
+  'TYPE-LEAVE': 'typed text whose document began to navigate away (a reload, another page) before its last key fails navigation, saying how many characters were sent and that the rest were not, never ok; only the last key (Enter submitting a form) may navigate',
   'HIT-DRAG': 'a drag\u2019s press reaches only its source and its release (or HTML5 drop) only its target (or the source dragged along); a stopped press is tried once more (counted), a stopped release fails not-visible naming what covered the target, saying nothing was dropped',
 
   // Frames, left open in issues 15 and 22 (branch h/frames)

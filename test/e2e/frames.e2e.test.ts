@@ -255,6 +255,15 @@ describe('the hit-target guard inside a cross-site frame', () => {
     expect(await counts(frame)).toMatchObject({ pin: '', message: '' });
   });
 
+  it('[TYPE-LEAVE, FR-XSITE-GUARD] type into a cross-site frame that reloads itself at the third key fails navigation, never ok', async () => {
+    const reload = `${ctx.server.origin.replace('127.0.0.1', 'localhost')}/type-reload.html`;
+    await ctx.session.tab.navigate(ctx.page(`xframe.html?outer=${encodeURIComponent(reload)}`));
+    const error = await failure(ctx.session.type({ label: 'Card number', frame: OUTER }, '4242424242424242'));
+    expect(error.reason).toBe('navigation');
+    expect(error.detail).toMatchObject({ of: 16 });
+    expect((await ctx.session.locator.read({ label: 'Card number', frame: OUTER })).text).toBe('');
+  });
+
   it('[HIT-TARGET, FR-XSITE-GUARD, FAULT-49] row 49: another site\u2019s iframe shown over the button on the first mousemove takes the press where no guard can stop it: the step fails not-visible, never ok', async () => {
     const trap = `${ctx.server.origin.replace('127.0.0.1', 'localhost')}/keylog.html`;
     await ctx.session.tab.navigate(ctx.page(`hijack.html?overlay=frame&trap=${encodeURIComponent(trap)}`));

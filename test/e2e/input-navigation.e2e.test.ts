@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
 
 const ctx = useSession();
@@ -28,6 +29,23 @@ describe('composed input that navigates returns once the new document committed'
     expect(result.warnings).toEqual([]);
     expect(result.durationMs).toBeGreaterThanOrEqual(400);
     await ctx.session.verify.title('Status 200');
+  });
+
+  it('[TYPE-LEAVE] type into a page that reloads at the third key fails navigation, saying how much was sent, never ok', async () => {
+    await ctx.session.tab.navigate(ctx.page('type-reload.html'));
+    const error = await failure(ctx.session.type({ label: 'Card number' }, '4242424242424242'));
+    expect(error.reason).toBe('navigation');
+    expect(error.message).toMatch(/of 16 characters/);
+    expect(error.detail).toMatchObject({ of: 16 });
+    expect(error.detail.typed as number).toBeLessThan(16);
+    await ctx.session.verify.title('Reloaded');
+    expect((await ctx.session.locator.read({ label: 'Card number' })).text).toBe('');
+  });
+
+  it('[TYPE-LEAVE] text ending in Enter that submits the form passes: only the last key may navigate', async () => {
+    await ctx.session.tab.navigate(ctx.page('click-nav.html'));
+    const result = await ctx.session.type({ label: 'Query' }, 'rust\n');
+    expect(result.navigated).toBe(ctx.page('status/202?ms=500&q=rust'));
   });
 
   it('[INPUT-NAV-COMMIT] Enter that submits a form returns with the new url committed', async () => {

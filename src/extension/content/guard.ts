@@ -30,6 +30,10 @@ const CLICK_EVENTS = ['click', 'auxclick'];
 // Not keyup: it inserts nothing, and after Enter or Tab (or an app moving on to the next field)
 // it rightly goes where the focus went.
 const KEY_EVENTS = ['keydown', 'keypress', 'beforeinput'] as const;
+/** Keys held for others: their keydowns are no key strokes of the text. */
+const MODIFIERS = ['Shift', 'Control', 'Alt', 'Meta'];
+/** The document starts to leave (a navigation away), or leaves (it committed, or its frame went). */
+const LEAVE_EVENTS = ['beforeunload', 'pagehide'];
 /** An armed guard the runner stopped asking about (it died, the pipe broke) goes away by itself. */
 const ARMED_MS = 30_000;
 
@@ -56,6 +60,10 @@ interface Armed {
   keyed?: boolean;
   /** The keydown of the key stroke going on now reached the element. */
   stroke?: boolean;
+  /** How many key strokes (keydowns of other keys than modifiers) reached the element. */
+  keys: number;
+  /** The document began to leave, after this many key strokes (see GuardState.leaving). */
+  leaving?: { keys: number };
   /** A mousemove of this dispatch reached the element (it is never stopped: hover must work). */
   hovered?: boolean;
   /** The release after the press reached a new copy of the element the page drew in its place. */
@@ -75,6 +83,7 @@ interface Armed {
   onFocusOut: (event: Event) => void;
   onInput: (event: Event) => void;
   onMove: (event: Event) => void;
+  onLeave: () => void;
 }
 
 let armed: Armed | undefined;
@@ -152,7 +161,7 @@ function arm(element: Element, mode: Mode, to: Element | undefined, verdict: Ver
     const target = targetOf(event, keyish);
     // The click a key makes (Enter in a field clicks its form's submit button, Space a checkbox) has no pointer: detail 0.
     const keyClick = event.type === 'click' && (event as MouseEvent).detail === 0 && current.keyed === true;
-    if (keyClick || (current.mode === 'drag' ? dragPasses(current, event.type, target ?? null) : pointerPasses(current, event.type, target ?? null, keyish))) return;
+    if (keyClick || (current.mode === 'drag' ? dragPasses(current, event.type, target ?? null) : pointerPasses(current, event, target ?? null, keyish))) return;
     event.stopImmediatePropagation();
     if (event.cancelable) event.preventDefault();
     current.intercepted ??= { event: event.type, ...seen(target) };
@@ -184,18 +193,28 @@ function arm(element: Element, mode: Mode, to: Element | undefined, verdict: Ver
     const target = (event.composedPath()[0] as Element | undefined) ?? null;
     if (reaches(current.element, target) || retargetedHost(current.element, target)) current.hovered = true;
   };
+  // Keys sent after the document began to leave go to a page on its way out (or to the next one):
+  // the runner asks before the last key of typed text, and fails the step instead of calling it
+  // typed. beforeunload is heard as a navigation away starts; pagehide when it commits, or the
+  // frame is removed.
+  const onLeave = (): void => {
+    const current = armed;
+    if (current) current.leaving ??= { keys: current.keys };
+  };
   for (const type of eventsOf(mode)) win.addEventListener(type, listener, { capture: true });
   // Where the focus goes and what text arrives is only judged in `input` mode.
   if (mode === 'input') {
     win.addEventListener('focusout', onFocusOut, { capture: true });
     win.addEventListener('input', onInput, { capture: true });
+    for (const type of LEAVE_EVENTS) win.addEventListener(type, onLeave);
   }
   win.addEventListener('mousemove', onMove, { capture: true, passive: true });
-  armed = { element, mode, ...(to ? { to } : {}), ...(verdict ? { verdict } : {}), win, listener, onFocusOut, onInput, onMove, timer: setTimeout(disarm, ARMED_MS) };
+  armed = { element, mode, keys: 0, ...(to ? { to } : {}), ...(verdict ? { verdict } : {}), win, listener, onFocusOut, onInput, onMove, onLeave, timer: setTimeout(disarm, ARMED_MS) };
 }
 
 /** `pointer` and `input`: the event reaches the element, or follows a press that did. */
-function pointerPasses(current: Armed, type: string, target: Element | null, keyish: boolean): boolean {
+function pointerPasses(current: Armed, event: Event, target: Element | null, keyish: boolean): boolean {
+  const type = event.type;
   if (reaches(current.element, target) || retargetedHost(current.element, target)) {
     if (PRESS_EVENTS.includes(type)) {
       current.pressed = true;
@@ -204,7 +223,10 @@ function pointerPasses(current: Armed, type: string, target: Element | null, key
     if (CLICK_EVENTS.includes(type)) current.clicked = true;
     if (current.pressed === true && RELEASE_EVENTS.includes(type)) current.releasedOn = true;
     if (keyish) current.keyed = true;
-    if (type === 'keydown') current.stroke = true;
+    if (type === 'keydown') {
+      current.stroke = true;
+      if (!MODIFIERS.includes((event as KeyboardEvent).key)) current.keys++;
+    }
     return true;
   }
   if (type === 'keydown') current.stroke = false;
@@ -306,6 +328,7 @@ function disarm({ later = false }: { later?: boolean } = {}): void {
     if (current.mode === 'input') {
       current.win.removeEventListener('focusout', current.onFocusOut, { capture: true });
       current.win.removeEventListener('input', current.onInput, { capture: true });
+      for (const type of LEAVE_EVENTS) current.win.removeEventListener(type, current.onLeave);
     }
     current.win.removeEventListener('mousemove', current.onMove, { capture: true });
   };
@@ -326,6 +349,7 @@ function state(): GuardState {
     ...(!current.replacedBy && clickLost(current) ? { takenOut: seen(current.element) } : {}),
     ...(current.intercepted ? { intercepted: current.intercepted } : {}),
     ...(current.focusTakenBy ? { focusTakenBy: current.focusTakenBy } : {}),
+    ...(current.leaving ? { leaving: current.leaving } : {}),
   };
 }
 

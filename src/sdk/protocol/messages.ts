@@ -669,6 +669,12 @@ export const GuardStateSchema = z.object({
    * between (a list re-drawn from the nodes it keeps): the browser then sends no click.
    */
   takenOut: GuardElementSchema.optional(),
+  /**
+   * The document began to leave (a reload, a navigation away, its frame removed) while the guard
+   * was armed, after this many key strokes had reached the element: input sent after that is lost
+   * with the document.
+   */
+  leaving: z.object({ keys: z.number().int().nonnegative() }).optional(),
 });
 export type GuardState = z.infer<typeof GuardStateSchema>;
 

@@ -33,10 +33,18 @@ export interface VerdictSource {
 }
 
 /**
- * Checks, between chunks of input, that nothing was stopped and the focus is still in the
- * element; answers the guard's state (undefined when no guard could be armed).
+ * Checks, between chunks of input, that nothing was stopped, the focus is still in the element
+ * and its document is not leaving; answers the guard's state (undefined when no guard could be
+ * armed). `typed` says how much of a text was sent so far, for the message when the document
+ * left in the middle of it.
  */
-export type GuardCheck = () => Promise<AnswerOf<'guard'> | undefined>;
+export type GuardCheck = (typed?: TypedSoFar) => Promise<AnswerOf<'guard'> | undefined>;
+
+/** How many characters of a typed text went before a check, of how many. */
+export interface TypedSoFar {
+  sent: number;
+  total: number;
+}
 
 /**
  * Input over the pipe lands only on the element a step resolved. Around each dispatch the
@@ -82,11 +90,19 @@ export class HitGuard {
     if (second !== 'ok') throw second;
   }
 
-  /** Types `text` in chunks, checking before each chunk that the focus is still where it was. */
+  /**
+   * Types `text` in chunks, checking before each chunk, and before the last character, that the
+   * focus is still where it was and the document is not leaving: keys sent after a reload began
+   * are lost with the page, and only the last one may start a navigation (Enter submitting).
+   */
   static async typeChecked(text: string, type: (chunk: string) => Promise<void>, check: GuardCheck): Promise<void> {
-    for (let i = 0; i < text.length; i += TYPE_CHUNK) {
-      await check();
-      await type(text.slice(i, i + TYPE_CHUNK));
+    const chars = Array.from(text);
+    const total = chars.length;
+    for (let sent = 0; sent < total; ) {
+      await check({ sent, total });
+      const end = sent < total - 1 ? Math.min(sent + TYPE_CHUNK, total - 1) : total;
+      await type(chars.slice(sent, end).join(''));
+      sent = end;
     }
   }
 
@@ -117,9 +133,21 @@ export class HitGuard {
         throw problem;
       }
     }
-    const check: GuardCheck = async () => {
-      const state = await this.send({ cmd: 'guard', op: 'check', descriptor });
-      if (!state.armed) throw new AiteError('navigation', `${action} stopped: the page changed while aite gave it input, so the rest would go to another document; none of it was sent.`, { command: action });
+    // How much of a typed text had gone at the last check: a dispatch that hangs after it may be
+    // keys sent to a document on its way out.
+    let typing: TypedSoFar | undefined;
+    const check: GuardCheck = async (typed) => {
+      typing = typed;
+      const state = await this.send({ cmd: 'guard', op: 'check', descriptor }).catch((error: unknown) => {
+        // The element's document (or its frame) went away while aite typed into it.
+        if (typed && typed.sent > 0 && error instanceof AiteError && GONE.has(error.reason)) throw this.#left(action, typed, undefined, error);
+        throw error;
+      });
+      if (!state.armed) {
+        if (typed && typed.sent > 0) throw this.#left(action, typed, undefined);
+        throw new AiteError('navigation', `${action} stopped: the page changed while aite gave it input, so the rest would go to another document; none of it was sent.`, { command: action });
+      }
+      if (typed && state.leaving) throw this.#left(action, typed, state.leaving.keys);
       const problem = this.#problem(state, mode, action, 'before-more');
       if (problem) throw problem;
       return state;
@@ -134,6 +162,10 @@ export class HitGuard {
       try {
         await dispatch(at, check);
       } catch (error) {
+        // Keys sent to a frame on its way out are never confirmed: that is the document leaving,
+        // not a busy page.
+        const left = typing && error instanceof AiteError && error.reason === 'timeout' ? await this.#leftMeanwhile(descriptor, action, typing, error) : undefined;
+        if (left) throw left;
         // The dispatch's own failure is the one to report, now: a page too busy to take the input
         // is too busy to answer the disarm too (the guard disarms itself after 30 s anyway). The
         // disarm still goes, to run once the page is free, but holds the next request briefly.
@@ -210,6 +242,37 @@ export class HitGuard {
     );
   }
 
+  /**
+   * The document typed into began to leave (a reload, a navigation away) before the text's last
+   * character: what went after that is lost with it, and the rest is not sent. Never ok, and
+   * never sent again (the page saw the first keys).
+   */
+  #left(action: string, typed: TypedSoFar, keys: number | undefined, cause?: AiteError): AiteError {
+    const when = keys === undefined ? 'while aite typed into it' : `after ${keys} key stroke${keys === 1 ? '' : 's'} had reached the field`;
+    const rest = typed.total - typed.sent;
+    return new AiteError(
+      'navigation',
+      `${action} stopped after sending ${typed.sent} of ${typed.total} characters: the document of the field began to navigate away (it reloaded, or went to another page) ${when}, so what was typed after that is lost with it and the field on the new page does not hold the text; the remaining ${rest} ${rest === 1 ? 'was' : 'were'} not sent. Wait for the page to settle, then type the text again.`,
+      { command: action, detail: { typed: typed.sent, of: typed.total, ...(keys !== undefined ? { reachedBeforeLeaving: keys } : {}) }, ...(cause ? { cause } : {}) },
+    );
+  }
+
+  /**
+   * After typed keys the page never confirmed: whether the field's document left meanwhile (then
+   * that is the step's failure, said as such), asked briefly; undefined when it is still there.
+   */
+  async #leftMeanwhile(descriptor: Descriptor, action: string, typed: TypedSoFar, cause: AiteError): Promise<AiteError | undefined> {
+    const state = await this.send({ cmd: 'guard', op: 'check', descriptor, timeoutMs: DISARM_AFTER_FAILURE_MS }).catch((error: unknown) => (error instanceof AiteError && GONE.has(error.reason) ? ('gone' as const) : undefined));
+    if (!state || (state !== 'gone' && state.armed && !state.leaving)) return undefined;
+    const keys = state !== 'gone' && state.leaving ? state.leaving.keys : undefined;
+    const when = keys === undefined ? '' : ` after ${keys} key stroke${keys === 1 ? '' : 's'} had reached the field`;
+    return new AiteError(
+      'navigation',
+      `${action} stopped: the document of the field began to navigate away (it reloaded, or went to another page)${when} while aite sent ${typed.sent === 0 ? `the ${typed.total} characters` : `the characters after the first ${typed.sent} of ${typed.total}`}; the page never confirmed them (a page on its way out takes no keys), so the text is lost with it and the field on the new page does not hold it; the rest were not sent. Wait for the page to settle, then type the text again.`,
+      { command: action, detail: { typed: typed.sent, of: typed.total, dispatched: true, ...(keys !== undefined ? { reachedBeforeLeaving: keys } : {}) }, cause },
+    );
+  }
+
   #problem(state: GuardState, mode: GuardMode, action: string, phase: 'before-more' | 'done'): AiteError | undefined {
     if (state.intercepted) {
       const { element, xpath, event } = state.intercepted;
@@ -238,6 +301,9 @@ export class HitGuard {
 }
 
 const unguarded: GuardCheck = async () => undefined;
+
+/** What a request into a document answers once that document or its frame is gone. */
+const GONE = new Set(['navigation', 'not-found']);
 
 /** Whether two descriptors lie behind the same frame path (the same document for one guard). */
 function sameFrame(a: Descriptor, b: Descriptor): boolean {
