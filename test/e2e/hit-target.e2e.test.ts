@@ -58,6 +58,14 @@ describe('[HIT-TARGET] input reaches only the element resolved', () => {
     expect(await page.evaluate(() => [(window as unknown as { __commits: number }).__commits, document.getElementById('view')!.textContent])).toEqual([1, 'Walk the cat']);
   });
 
+  it('[HIT-PRESS-SWALLOWED] a page that stops every press at the window\u2019s capture phase is still clicked once, and the step passes', async () => {
+    await ctx.session.tab.navigate(ctx.page('capture-press.html'));
+    const page = await runPage(ctx.session);
+    const step = await ctx.session.click('Order');
+    expect(step.retries).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __orders: number }).__orders)).toBe(1);
+  });
+
   it('on an honest page the same steps act once', async () => {
     await ctx.session.tab.navigate(ctx.page('hijack.html?overlay=0&steal=0'));
     const page = await runPage(ctx.session);

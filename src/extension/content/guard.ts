@@ -220,7 +220,9 @@ function pointerPasses(current: Armed, event: Event, target: Element | null, key
       current.pressed = true;
       current.removals ??= watchRemovals(current);
     }
-    if (CLICK_EVENTS.includes(type)) current.clicked = true;
+    // A click on it means the browser pressed and released on it: a press the guard did not see
+    // was stopped by a listener the page put on the window's capture phase before it.
+    if (CLICK_EVENTS.includes(type)) current.clicked = current.pressed = true;
     if (current.pressed === true && RELEASE_EVENTS.includes(type)) current.releasedOn = true;
     if (keyish) current.keyed = true;
     if (type === 'keydown') {
