@@ -324,6 +324,7 @@ export const REQUIREMENTS = {
   'HIT-KEY-STROKE': 'once a key stroke\u2019s keydown reached the element and the page took the element out in answer (an inline editor\u2019s Enter), the rest of that stroke goes where the focus went and the step passes; text it would insert into another element still fails the step',
   'TYPE-LEAVE': 'typed text whose document began to navigate away (a reload, another page) before its last key fails navigation, saying how many characters were sent and that the rest were not, never ok; only the last key (Enter submitting a form) may navigate',
   'HIT-PRESS-SWALLOWED': 'a click whose press a listener of the page stopped before the guard saw it, but whose click reached the element, passes once: it is not reported as a press sent to another document',
+  'CHECK-LEFT': 'check or uncheck whose click reached the box, which the page then took out (a filtered view), fails saying so and naming the box, never an internal xpath the user did not write; the click is not sent again',
   'HIT-DRAG': 'a drag\u2019s press reaches only its source and its release (or HTML5 drop) only its target (or the source dragged along); a stopped press is tried once more (counted), a stopped release fails not-visible naming what covered the target, saying nothing was dropped',
 
   // Frames, left open in issues 15 and 22 (branch h/frames)

@@ -66,6 +66,16 @@ describe('[HIT-TARGET] input reaches only the element resolved', () => {
     expect(await page.evaluate(() => (window as unknown as { __orders: number }).__orders)).toBe(1);
   });
 
+  it('[CHECK-LEFT] check on an item a filtered view drops once checked fails saying the click reached it and it then left, naming it', async () => {
+    await ctx.session.tab.navigate(ctx.page('active-todos.html'));
+    const page = await runPage(ctx.session);
+    const error = await failure(ctx.session.check({ role: 'checkbox', name: 'Toggle Buy milk' }, { timeoutMs: 1_000 }));
+    expect(error.reason).toBe('not-found');
+    expect(error.message).toMatch(/clicked the <input> "Toggle Buy milk" \(the click reached it\), but the page then took it out/);
+    expect(error.message.split('\n')[0]).not.toMatch(/\/html\/body/);
+    expect(await page.evaluate(() => (window as unknown as { __todos: { done: boolean }[] }).__todos[0]!.done)).toBe(true);
+  });
+
   it('on an honest page the same steps act once', async () => {
     await ctx.session.tab.navigate(ctx.page('hijack.html?overlay=0&steal=0'));
     const page = await runPage(ctx.session);

@@ -217,8 +217,12 @@ export abstract class TrustedInput<D extends Devices> {
     if (at.kind === undefined) {
       throw new AiteError('unsupported', `${step.name} needs a checkbox or radio; the target is a <${at.tag}>.`, { command: step.name });
     }
-    if (at.checked !== want) await this.guarded(step, found, step.name, 'pointer', at, (d, point) => d.mouse.click(point.x, point.y), { presses: true });
-    await step.verify.state(check, want ? 'checked' : 'unchecked', { timeoutMs: step.timeoutMs });
+    const clicked = at.checked !== want;
+    if (clicked) await this.guarded(step, found, step.name, 'pointer', at, (d, point) => d.mouse.click(point.x, point.y), { presses: true });
+    await step.verify.state(check, want ? 'checked' : 'unchecked', { timeoutMs: step.timeoutMs }).catch((error: unknown) => {
+      if (clicked && error instanceof AiteError && error.reason === 'not-found') throw leftAfterClick(step.name, found, want, error);
+      throw error;
+    });
   }
 
   /**
@@ -330,6 +334,21 @@ function onElement(position: { x: number; y: number }, at: Point): boolean {
   const left = at.border?.left ?? 0;
   const top = at.border?.top ?? 0;
   return position.x >= -left && position.x <= at.rect.width - left && position.y >= -top && position.y <= at.rect.height - top;
+}
+
+/**
+ * The click reached the checkbox, and the page then took it out before its state could be read
+ * (a to-do app's "Active" view drops an item once it is checked): said as that, not as an
+ * element that was never found.
+ */
+function leftAfterClick(action: string, found: Found, want: boolean, cause: AiteError): AiteError {
+  const name = found.descriptor.name ?? found.descriptor.label ?? found.descriptor.text;
+  const what = `the <${found.descriptor.tag}>${name ? ` "${name.slice(0, 60)}"` : ''}`;
+  return new AiteError(
+    'not-found',
+    `${action} clicked ${what} (the click reached it), but the page then took it out before it could be seen ${want ? 'checked' : 'unchecked'} (a filtered view, such as a to-do list's "Active", drops an item once it is ${want ? 'checked' : 'unchecked'}). The click is not sent again: verify what the page shows now, or ${action} it in a view that keeps it.`,
+    { command: action, detail: { clicked: true, left: true }, retries: cause.retries, cause },
+  );
 }
 
 /**
