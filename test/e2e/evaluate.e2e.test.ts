@@ -66,4 +66,30 @@ describe('session.evaluate()', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(await ctx.session.evaluate('location.search')).toBe('?next');
   });
+
+  it('[EVAL-PAGE-JSON] a page that put toJSON on Array and String (Prototype.js) or replaced JSON gets real values and arguments back, as JSON writes them', async () => {
+    await ctx.session.tab.navigate(ctx.page('hostile-globals.html?k=prototypejs'));
+    expect(await ctx.session.evaluate(() => ({ items: [1, 2, 3], names: ['a', 'b'] }))).toEqual({ items: [1, 2, 3], names: ['a', 'b'] });
+    expect(await ctx.session.evaluate((arg: { list: number[] }) => (Array.isArray(arg.list) ? arg.list.length : typeof arg.list), { list: [1, 2] })).toBe(2);
+    // What JSON writes: a Date's own toJSON, undefined left out of objects and null in arrays, escapes kept.
+    expect(
+      await ctx.session.evaluate(() => ({ when: new Date(0), gone: undefined, holes: [undefined, NaN, () => 1], text: 'a"b\\c\n\u0001\ud83d\ude00', n: new Number(4), nested: { ok: true } })),
+    ).toEqual({ when: '1970-01-01T00:00:00.000Z', holes: [null, null, null], text: 'a"b\\c\n\u0001\ud83d\ude00', n: 4, nested: { ok: true } });
+    await ctx.session.tab.navigate(ctx.page('hostile-globals.html?k=json'));
+    expect(await ctx.session.evaluate(() => [1 + 1, document.title])).toEqual([2, 'Hostile globals']);
+    expect(await ctx.session.evaluate((a: { n: number }) => a.n * 2, { n: 21 })).toBe(42);
+    const cyclic = await failure(ctx.session.evaluate('(() => { const a = {}; a.a = a; return a; })()'));
+    expect(cyclic.message).toMatch(/cannot be sent as JSON \(Converting circular structure to JSON\)/);
+  });
+
+  it('[EVAL-CSP] a page whose CSP forbids eval refuses evaluate naming the directive, and says what works instead; read and verify still do', async () => {
+    await ctx.session.tab.navigate(ctx.page('csp-eval.html'));
+    const refused = await failure(ctx.session.evaluate(() => document.title));
+    expect(refused.reason).toBe('unsupported');
+    expect(refused.message.split('\n')[0]).toBe(
+      "evaluate cannot run here: the page's Content-Security-Policy (script-src 'self') forbids evaluating code. Read what the page shows with `locator.read` or check it with `verify` (neither evaluates code), or act through the page with click, fill and press.",
+    );
+    expect((await ctx.session.locator.read({ css: '#total' })).text).toBe('Total: 42');
+  });
 });
+

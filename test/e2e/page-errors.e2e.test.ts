@@ -84,6 +84,19 @@ describe('page errors and the network log, over the pipe', () => {
     expect(failed).toEqual([`404 ${bareOrigin}/missing.json`]);
   });
 
+  it('[PERR-HOSTILE] a page that replaced dispatchEvent, CustomEvent or JSON, or deleted the array iterator, still has its errors reported, and never sees one of aite\u2019s', async () => {
+    for (const k of ['dispatch', 'json', 'symbol']) {
+      await ctx.session.tab.navigate(ctx.page(`hostile-globals.html?k=${k}`));
+      const before = ctx.session.consoleErrors.length;
+      await ctx.session.click('Throw');
+      await ctx.session.click('Reject');
+      const fresh = (): string[] => ctx.session.consoleErrors.slice(before).map((e) => `${e.kind}: ${e.text.split('\n')[0]}`);
+      await expect.poll(fresh, { message: k }).toEqual(expect.arrayContaining([expect.stringMatching(/^error: Uncaught Error: boom from handler/), expect.stringMatching(/^rejection: Uncaught \(in promise\) Error: async boom/)]));
+      // The page's own handler saw its error, and nothing of aite's.
+      expect(await ctx.session.evaluate(() => (window as unknown as { caught: string[] }).caught), k).toEqual(['Uncaught Error: boom from handler']);
+    }
+  });
+
   it('[PERR-CAP] a page that throws 60 errors per load and reloads itself twice keeps at most 100 per step, and says so', async () => {
     await ctx.session.evaluate('sessionStorage.clear()');
     const before = ctx.session.consoleErrors.length;

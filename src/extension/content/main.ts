@@ -2,7 +2,7 @@ import { CONTENT_HANDLER_KEY, CONTENT_NOT_LOADED } from '../../sdk/protocol/inde
 import { PAGE_PORT_NAME, type PagePortAnswer, type PagePortRequest } from '../PagePort.js';
 import { actStatus, handlePageRequest, lastActDispatched, type PageRequest } from './PageCommands.js';
 import { framePoint, probedFrame, probeOf, type FramePointQuery } from './frames.js';
-import { PAGE_ERROR_CHANNEL, type RelayedError } from './pageErrorRelay.js';
+import { PAGE_ERROR_CHANNEL, parseRelayedText, type RelayedError } from './pageErrorRelay.js';
 import { refs } from './refs.js';
 
 /**
@@ -115,24 +115,13 @@ function install(): void {
   // which keeps what it saw before this listener was there until it hears `ready`.
   let sent = 0;
   window.addEventListener(PAGE_ERROR_CHANNEL, (e) => {
-    const error = parseRelayed((e as CustomEvent<unknown>).detail);
+    const error = parseRelayedText((e as CustomEvent<unknown>).detail);
     if (!error || sent > CONSOLE_EVENTS_MAX) return;
     sent++;
     sendConsole(sent > CONSOLE_EVENTS_MAX ? { kind: 'error', text: `(more than ${CONSOLE_EVENTS_MAX} page errors; the rest of this page's errors are not reported)` } : error);
   });
   window.addEventListener(`${PAGE_ERROR_CHANNEL}:hello`, () => window.dispatchEvent(new CustomEvent(`${PAGE_ERROR_CHANNEL}:ready`)));
   window.dispatchEvent(new CustomEvent(`${PAGE_ERROR_CHANNEL}:ready`));
-}
-
-function parseRelayed(detail: unknown): RelayedError | undefined {
-  if (typeof detail !== 'string') return undefined;
-  try {
-    const error = JSON.parse(detail) as Partial<RelayedError>;
-    if (typeof error.text !== 'string' || (error.kind !== 'error' && error.kind !== 'rejection' && error.kind !== 'resource')) return undefined;
-    return { kind: error.kind, text: error.text };
-  } catch {
-    return undefined;
-  }
 }
 
 function sendConsole(error: RelayedError): void {

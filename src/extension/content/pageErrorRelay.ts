@@ -24,10 +24,26 @@
  */
 export { PAGE_ERROR_CHANNEL } from '../../sdk/protocol/pageErrorChannel.js';
 
-/** One relayed error, as JSON text in the DOM event's detail. */
+/** One relayed error; it crosses as the text `kind:text` in the DOM event's detail ({@link relayedText}). */
 export interface RelayedError {
   kind: 'error' | 'rejection' | 'resource';
   text: string;
+}
+
+const KINDS: readonly string[] = ['error', 'rejection', 'resource'];
+
+/** The detail a relayed error crosses as: no JSON, which the page may have replaced. */
+export function relayedText(error: RelayedError): string {
+  return `${error.kind}:${error.text}`;
+}
+
+/** The error a relayed detail says; undefined for anything else. */
+export function parseRelayedText(detail: unknown): RelayedError | undefined {
+  if (typeof detail !== 'string') return undefined;
+  const colon = detail.indexOf(':');
+  const kind = detail.slice(0, colon);
+  if (colon < 0 || !KINDS.includes(kind)) return undefined;
+  return { kind: kind as RelayedError['kind'], text: detail.slice(colon + 1) };
 }
 
 /** What the relay keeps while no listener is there. */
@@ -36,44 +52,70 @@ const BUFFER_MAX = 100;
 /**
  * Installs the main-world listeners for `channel`; a second install in the same document does
  * nothing (the first answers its probe, an event only the two know the name of).
+ *
+ * It runs before the page's scripts, and takes then everything it calls later
+ * (`dispatchEvent`, `CustomEvent`, `ErrorEvent`, `Error`): a page that replaces them, or deletes
+ * `Array.prototype[Symbol.iterator]`, neither silences it nor sees it throw. Its listeners never
+ * throw into the page (whose `window.onerror` would report aite's error as the page's).
  */
 export function installPageErrorRelay(channel: string): void {
-  const probe = new CustomEvent(`${channel}:probe`, { cancelable: true });
-  window.dispatchEvent(probe);
-  if (probe.defaultPrevented) return;
-  window.addEventListener(`${channel}:probe`, (e) => e.preventDefault());
+  const apply = Reflect.apply;
+  const dispatchEvent = EventTarget.prototype.dispatchEvent;
+  const addEventListener = EventTarget.prototype.addEventListener;
+  const NativeCustomEvent = CustomEvent;
+  const NativeErrorEvent = ErrorEvent;
+  const NativeError = Error;
+  const stringify = JSON.stringify;
+  const dispatch = (name: string, init?: CustomEventInit<string>): Event => {
+    const event = new NativeCustomEvent(name, init);
+    apply(dispatchEvent, window, [event]);
+    return event;
+  };
+  const listen = (name: string, listener: (e: Event) => void, capture = false): void => {
+    const guarded = (e: Event): void => {
+      try {
+        listener(e);
+      } catch {
+        // Never the page's error: a relay that cannot tell one loses only that one.
+      }
+    };
+    apply(addEventListener, window, [name, guarded, capture]);
+  };
+
+  if (dispatch(`${channel}:probe`, { cancelable: true }).defaultPrevented) return;
+  listen(`${channel}:probe`, (e) => e.preventDefault());
 
   let buffer: string[] | undefined = [];
   let dropped = 0;
   const send = (error: RelayedError): void => {
-    const detail = JSON.stringify({ kind: error.kind, text: error.text.slice(0, 10_000) });
+    const detail = relayedText({ kind: error.kind, text: error.text.slice(0, 10_000) });
     if (!buffer) {
-      window.dispatchEvent(new CustomEvent(channel, { detail }));
+      dispatch(channel, { detail });
       return;
     }
-    if (buffer.length < BUFFER_MAX) buffer.push(detail);
+    if (buffer.length < BUFFER_MAX) buffer[buffer.length] = detail;
     else dropped++;
   };
   // The content script says it listens; everything kept goes to it, and later errors go at once.
-  window.addEventListener(`${channel}:ready`, () => {
+  listen(`${channel}:ready`, () => {
     const kept = buffer ?? [];
     buffer = undefined;
-    for (const detail of kept) window.dispatchEvent(new CustomEvent(channel, { detail }));
+    for (let i = 0; i < kept.length; i++) dispatch(channel, { detail: kept[i] });
     if (dropped > 0) send({ kind: 'error', text: `(${dropped} more page errors before aite listened were not kept)` });
     dropped = 0;
   });
   // A content script that was there first answers this with ready.
-  window.dispatchEvent(new CustomEvent(`${channel}:hello`));
+  dispatch(`${channel}:hello`);
 
   const stackTail = (value: unknown): string => {
     const stack = value && typeof (value as { stack?: unknown }).stack === 'string' ? (value as { stack: string }).stack : '';
-    const lines = stack.split('\n').slice(1); // the first line repeats the message
-    return lines.length > 0 ? `\n${lines.join('\n')}` : '';
+    const newline = stack.indexOf('\n'); // the first line repeats the message
+    return newline >= 0 ? stack.slice(newline) : '';
   };
-  window.addEventListener(
+  listen(
     'error',
     (e: Event) => {
-      if (e instanceof ErrorEvent) {
+      if (e instanceof NativeErrorEvent) {
         const where = e.filename ? ` (${e.filename}:${e.lineno}:${e.colno})` : '';
         send({ kind: 'error', text: `${e.message || 'Uncaught error'}${where}${stackTail(e.error)}` });
         return;
@@ -85,11 +127,11 @@ export function installPageErrorRelay(channel: string): void {
     },
     true,
   );
-  window.addEventListener('unhandledrejection', (e: PromiseRejectionEvent) => {
+  listen('unhandledrejection', (e: Event) => {
     let reason: string;
     try {
-      const r: unknown = e.reason;
-      reason = r instanceof Error ? `${r.name}: ${r.message}${stackTail(r)}` : typeof r === 'string' ? r : (JSON.stringify(r) ?? String(r));
+      const r: unknown = (e as PromiseRejectionEvent).reason;
+      reason = r instanceof NativeError ? `${r.name}: ${r.message}${stackTail(r)}` : typeof r === 'string' ? r : (stringify(r) ?? String(r));
     } catch {
       reason = '(a value that cannot be shown)';
     }

@@ -54,7 +54,8 @@ export async function evaluateInTab(request: RequestOf<'evaluate'>, tabId: numbe
         target: { tabId, frameIds: [0] },
         world: 'MAIN',
         func: runInPage,
-        args: [request.source, request.call === true, request.arg ?? 'null'],
+        // The argument goes as a value: Chrome carries it into the page, which never parses it.
+        args: [request.source, request.call === true, JSON.parse(request.arg ?? 'null') as unknown],
       }),
       late,
       gone,
@@ -73,7 +74,7 @@ export async function evaluateInTab(request: RequestOf<'evaluate'>, tabId: numbe
   if (!outcome.ok) {
     const exception = { name: outcome.name, message: outcome.message, ...(outcome.stack ? { stack: outcome.stack.slice(0, 4_000) } : {}) };
     if (outcome.kind === 'eval-blocked') {
-      throw new Failure('unsupported', `evaluate cannot run here: the page's Content-Security-Policy forbids evaluating code (${outcome.message}).`, { exception });
+      throw new Failure('unsupported', `evaluate cannot run here: ${cspRefusal(outcome.message)}`, { exception });
     }
     if (outcome.kind === 'not-json') {
       // The code ran (a tab it opened is open): only its result is lost, and the message says so.
@@ -89,15 +90,107 @@ export async function evaluateInTab(request: RequestOf<'evaluate'>, tabId: numbe
 }
 
 /**
+ * Why a page's CSP refused evaluate, and what works instead. Chrome's EvalError names the
+ * directive in quotes and ends with a period and a newline: only the directive is kept.
+ */
+export function cspRefusal(message: string): string {
+  const directive = /directive[^:]*:\s*"?([^"\n]*?)"?\.?\s*$/.exec(message)?.[1]?.trim();
+  return (
+    `the page's Content-Security-Policy${directive ? ` (${directive})` : ''} forbids evaluating code. ` +
+    'Read what the page shows with `locator.read` or check it with `verify` (neither evaluates code), or act through the page with click, fill and press.'
+  );
+}
+
+/**
  * Runs in the page's main world: `executeScript` sends its source text, so it uses nothing from
  * outside. Never throws; says what went wrong instead.
+ *
+ * The result is written as JSON by a walker of its own, not the page's `JSON.stringify`: a page
+ * may have replaced that, or put a `toJSON` on a built-in prototype (Prototype.js's
+ * `Array.prototype.toJSON` turns every array into a string). So a `toJSON` found on
+ * `Object`/`Array`/`String`/`Number`/`Boolean.prototype` is ignored (the browser defines none);
+ * one of the value's own class (a `Date`'s, an app's model) is called, as JSON does. Otherwise it
+ * writes what `JSON.stringify` writes, and throws a `TypeError` where it throws (a cycle, a BigInt).
  */
-async function runInPage(source: string, call: boolean, argJson: string): Promise<PageOutcome> {
+async function runInPage(source: string, call: boolean, arg: unknown): Promise<PageOutcome> {
+  const patched = [Object.prototype, Array.prototype, String.prototype, Number.prototype, Boolean.prototype]
+    .map((proto) => (proto as { toJSON?: unknown }).toJSON)
+    .filter((f) => typeof f === 'function');
+  const quote = (text: string): string => {
+    let out = '"';
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) out += '\\"';
+      else if (c === 0x5c) out += '\\\\';
+      else if (c === 0x08) out += '\\b';
+      else if (c === 0x0c) out += '\\f';
+      else if (c === 0x0a) out += '\\n';
+      else if (c === 0x0d) out += '\\r';
+      else if (c === 0x09) out += '\\t';
+      else if (c < 0x20 || (c >= 0xd800 && c <= 0xdfff && !pairedSurrogate(text, i))) out += `\\u${c.toString(16).padStart(4, '0')}`;
+      else out += text[i];
+      if (c >= 0xd800 && c <= 0xdbff && pairedSurrogate(text, i)) out += text[++i];
+    }
+    return `${out}"`;
+  };
+  const pairedSurrogate = (text: string, i: number): boolean => {
+    const c = text.charCodeAt(i);
+    if (c <= 0xdbff) return i + 1 < text.length && text.charCodeAt(i + 1) >= 0xdc00 && text.charCodeAt(i + 1) <= 0xdfff;
+    return i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff;
+  };
+  const open: object[] = [];
+  const write = (key: string, raw: unknown): string | undefined => {
+    let value = raw;
+    if (value !== null && (typeof value === 'object' || typeof value === 'bigint')) {
+      const toJSON = (value as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function' && !patched.includes(toJSON)) value = (toJSON as (k: string) => unknown).call(value, key);
+    }
+    if (value instanceof Number) value = Number(value);
+    else if (value instanceof String) value = String(value);
+    else if (value instanceof Boolean) value = value.valueOf();
+    if (value === null) return 'null';
+    switch (typeof value) {
+      case 'string':
+        return quote(value);
+      case 'number':
+        return Number.isFinite(value) ? String(value) : 'null';
+      case 'boolean':
+        return value ? 'true' : 'false';
+      case 'bigint':
+        throw new TypeError('Do not know how to serialize a BigInt');
+      case 'object':
+        break;
+      default:
+        return undefined; // undefined, a function, a symbol
+    }
+    const obj = value as object;
+    if (open.includes(obj)) throw new TypeError('Converting circular structure to JSON');
+    open.push(obj);
+    let out: string;
+    if (Array.isArray(obj)) {
+      out = '[';
+      for (let i = 0; i < obj.length; i++) out += `${i > 0 ? ',' : ''}${write(String(i), obj[i]) ?? 'null'}`;
+      out += ']';
+    } else {
+      out = '{';
+      const keys = Object.keys(obj);
+      let first = true;
+      for (let i = 0; i < keys.length; i++) {
+        const part = write(keys[i]!, (obj as Record<string, unknown>)[keys[i]!]);
+        if (part === undefined) continue;
+        out += `${first ? '' : ','}${quote(keys[i]!)}:${part}`;
+        first = false;
+      }
+      out += '}';
+    }
+    open.pop();
+    return out;
+  };
   const failed = (kind: 'exception' | 'eval-blocked' | 'not-json', e: unknown): PageOutcome => {
     const err = e instanceof Error ? e : undefined;
     let message: string;
     try {
-      message = err ? err.message : typeof e === 'string' ? e : String(JSON.stringify(e) ?? e);
+      message = err ? err.message : typeof e === 'string' ? e : (write('', e) ?? String(e));
     } catch {
       message = '(a value that cannot be shown)';
     }
@@ -112,12 +205,12 @@ async function runInPage(source: string, call: boolean, argJson: string): Promis
   }
   let value: unknown;
   try {
-    value = call ? await (compiled as (arg: unknown) => unknown)(JSON.parse(argJson)) : await compiled;
+    value = call ? await (compiled as (arg: unknown) => unknown)(arg) : await compiled;
   } catch (e) {
     return failed('exception', e);
   }
   try {
-    return { ok: true, json: JSON.stringify(value) };
+    return { ok: true, json: write('', value) };
   } catch (e) {
     return failed('not-json', e);
   }
