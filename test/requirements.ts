@@ -282,6 +282,8 @@ export const REQUIREMENTS = {
   'PERR-CONSOLE': 'console.error and console.warn are page errors (console-error, console-warning), with the page and the line that logged them',
   'PERR-RESOURCE': 'a resource that fails to load (a 404 script) is a page error (resource)',
   'PERR-HOSTILE': 'uncaught errors and rejections are reported on a page that replaced dispatchEvent, CustomEvent or JSON, or deleted Array.prototype[Symbol.iterator]; aite never throws into the page',
+  'PERR-FRAMES': 'a same-origin or cross-site frame\u2019s console errors, uncaught errors and rejections are page errors, and its requests are in session.network',
+  'PERR-CONSOLE-OBJECT': 'an object or array logged with console.error reads as its preview ({a: 1}, [1, 2]), not its class name',
   'PERR-CAP': 'page errors are kept at most 100 per step, across reloads, and a line says how many more were left out',
   'PERR-REPORT': 'page errors and failed requests are listed per step in report.json and the HTML report',
   'DLG-ARMED-UNUSED': 'a script step after a dialog step that opened no dialog warns that the armed answer stays armed for the next dialog',
@@ -289,7 +291,7 @@ export const REQUIREMENTS = {
   'PROFILE-IN-USE': 'a profile a live Chrome holds is refused naming its pid; a Chrome that exited and is not yet reaped (a zombie) holds none',
   'CLOSE-GROUP-GONE': 'close() removes the temp profile once Chrome\u2019s process group has ended; members that exited and wait to be reaped (zombies) have ended, whoever reaps them and however late',
   'SCRIPT-ENV': 'a step script\u2019s ${NAME} is read from the environment at run time (a missing one refused before launch, at its line); the report says ${NAME}, never the value',
-  'NET-FAVICON': 'Chrome\u2019s own /favicon.ico fetch is no failed request of the page: a step, the report and aite mcp never list it (session.network logs it)',
+  'NET-FAVICON': 'Chrome\u2019s own /favicon.ico fetch is no failed request of the page and no page error: a step, the report and aite mcp never list it (session.network logs it)',
   'NET-FAILED-STEP': 'session.network keeps the run\u2019s requests (url, method, status, type, ms, failed); a failed step lists the failed requests of that step',
   'NET-REDACT': 'the network log keeps no headers, and a URL\u2019s user:password@ is redacted',
 

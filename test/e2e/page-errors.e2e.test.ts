@@ -26,7 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => bare.close(() => resolve())));
 
-const ctx = useSession({ extraAllow: () => [bareOrigin] });
+// localhost: another site than the fixture server's 127.0.0.1, for cross-site (out-of-process) frames.
+const ctx = useSession({ extraAllow: () => [bareOrigin, ctx.server.origin.replace('127.0.0.1', 'localhost')] });
 const seen: PageError[] = [];
 const requests: NetworkEntry[] = [];
 
@@ -80,6 +81,10 @@ describe('page errors and the network log, over the pipe', () => {
     const error = await failure(ctx.session.verify.targetText({ css: '#state' }, 'ready', { timeoutMs: 2_000 }));
     const favicon = ctx.session.network.find((r) => r.url === `${bareOrigin}/favicon.ico`);
     expect(favicon).toMatchObject({ status: 404, type: 'other' });
+    // Nor is it a page error, while the page's own 404 is.
+    await expect.poll(() => ctx.session.consoleErrors.some((e) => e.kind === 'resource' && e.text.includes(`${bareOrigin}/missing.json`))).toBe(true);
+    await ctx.session.evaluate('1');
+    expect(ctx.session.consoleErrors.filter((e) => e.text.includes('favicon.ico'))).toEqual([]);
     const failed = ((error.detail.failedRequests ?? []) as NetworkEntry[]).map((r) => `${r.status} ${r.url}`);
     expect(failed).toEqual([`404 ${bareOrigin}/missing.json`]);
   });
@@ -95,6 +100,28 @@ describe('page errors and the network log, over the pipe', () => {
       // The page's own handler saw its error, and nothing of aite's.
       expect(await ctx.session.evaluate(() => (window as unknown as { caught: string[] }).caught), k).toEqual(['Uncaught Error: boom from handler']);
     }
+  });
+
+  it('[PERR-FRAMES, PERR-CONSOLE-OBJECT] a same-origin and a cross-site frame: their console errors, uncaught errors, rejections and requests are the run\u2019s too; an object logged reads as its preview', async () => {
+    const before = ctx.session.consoleErrors.length;
+    await ctx.session.tab.navigate(ctx.page('frame-errors.html'));
+    const cross = ctx.server.origin.replace('127.0.0.1', 'localhost');
+    const lines = (): string[] => ctx.session.consoleErrors.slice(before).map((e) => `${e.kind}: ${e.text.split('\n')[0]}`);
+    for (const host of ['127.0.0.1', 'localhost']) {
+      await expect
+        .poll(lines, { message: host })
+        .toEqual(
+          expect.arrayContaining([
+            `console-error: frame console ${host} {a: 1, b: 'x'} [1, 2]`,
+            expect.stringMatching(new RegExp(`^error: Uncaught Error: frame uncaught ${host}`)),
+            expect.stringMatching(new RegExp(`^rejection: Uncaught \\(in promise\\) Error: frame rejection ${host}`)),
+          ]),
+        );
+    }
+    await expect.poll(() => ctx.session.network.find((r) => r.url === `${cross}/status/503?from=localhost`)).toMatchObject({ status: 503, method: 'GET' });
+    await expect.poll(() => ctx.session.network.find((r) => r.url === ctx.page('status/503?from=127.0.0.1'))).toMatchObject({ status: 503 });
+    // Each once.
+    expect(lines().filter((l) => l.includes('frame uncaught localhost'))).toHaveLength(1);
   });
 
   it('[PERR-CAP] a page that throws 60 errors per load and reloads itself twice keeps at most 100 per step, and says so', async () => {

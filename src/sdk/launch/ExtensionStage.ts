@@ -128,8 +128,9 @@ function manifest(patterns: string[]): Record<string, unknown> {
     content_scripts: [
       // In frames too: a target in a cross-site iframe is resolved by that frame's own script.
       { matches: patterns, js: ['content.js'], run_at: 'document_idle', all_frames: true },
-      // Page errors are only seen in the page's own world (see pageErrorRelay.ts).
-      { matches: patterns, js: ['page-errors.js'], run_at: 'document_start', world: 'MAIN' },
+      // Page errors are only seen in the page's own world (see pageErrorRelay.ts); a frame's
+      // only in the frame's, so the relay runs in every frame.
+      { matches: patterns, js: ['page-errors.js'], run_at: 'document_start', world: 'MAIN', all_frames: true },
     ],
     action: { default_title: 'aite' },
   };

@@ -7,7 +7,7 @@ import { redactUrl } from './redactUrl.js';
 export interface WatchedEvents {
   'Runtime.consoleAPICalled': {
     type: string;
-    args: Array<{ type: string; value?: unknown; description?: string }>;
+    args: Array<{ type: string; subtype?: string; value?: unknown; description?: string; preview?: ArgPreview }>;
     stackTrace?: { callFrames: Array<{ url: string; lineNumber: number }> };
   };
   'Log.entryAdded': { entry: { level: string; source: string; text: string; url?: string } };
@@ -30,6 +30,12 @@ export interface WatchedEvents {
    * domain is on, for a page whose document was answered before anyone listened.
    */
   firstDocument: FirstDocument;
+}
+
+/** CDP's preview of an object argument: its first properties, each value as short text. */
+export interface ArgPreview {
+  overflow: boolean;
+  properties: Array<{ name: string; type: string; value?: string }>;
 }
 
 export type WatchedMethod = keyof WatchedEvents;
@@ -97,7 +103,9 @@ export function cutWatchedEvent(method: (typeof WATCHED_CDP_METHODS)[number], pa
       args: e.args.slice(0, ARGS_MAX).map((a) => ({
         type: a.type,
         ...(a.value !== undefined && (typeof a.value !== 'object' || a.value === null) ? { value: typeof a.value === 'string' ? cutText(a.value) : a.value } : {}),
+        ...(a.subtype !== undefined ? { subtype: a.subtype } : {}),
         ...(a.description !== undefined ? { description: cutText(a.description) } : {}),
+        ...(a.preview ? { preview: { overflow: a.preview.overflow === true, properties: a.preview.properties.map((q) => ({ name: q.name, type: q.type, ...(q.value !== undefined ? { value: cutText(q.value) } : {}) })) } } : {}),
       })),
       ...(frame ? { stackTrace: { callFrames: [{ url: redactUrl(frame.url), lineNumber: frame.lineNumber }] } } : {}),
     };

@@ -15,9 +15,12 @@ export interface PageWatchSink {
  */
 export interface PageEventSource {
   on<M extends WatchedMethod>(method: M, listener: (params: WatchedEvents[M]) => void): void;
-  /** Whether its events now are a page's: a tab's or a popup's top document (not a worker's). */
+  /**
+   * Whether its events now are a page's: a tab's or a popup's top document, or a cross-site
+   * frame of one (its own session), not a worker's.
+   */
   isPage(): boolean;
-  /** The page's address now. */
+  /** The page's (or the frame's) address now. */
   url(): string;
   /**
    * Turns on what the events need, at once; once the Network domain is on, tells the page's
@@ -56,7 +59,7 @@ export class PageWatch {
 
   /** Watches one page's session from now on. */
   watch(source: PageEventSource): void {
-    // Only a page's events are kept, from a tab's or a popup's top document.
+    // Only a page's events are kept: a tab's or a popup's, its documents and its frames'.
     const isPage = (): boolean => !this.#disposed && source.isPage();
     const pageUrl = (): string => redactUrl(source.url());
     source.on('Runtime.consoleAPICalled', (e) => {
@@ -73,6 +76,7 @@ export class PageWatch {
     source.on('Log.entryAdded', ({ entry }) => {
       if (entry.level !== 'error' || !isPage()) return;
       const resource = entry.source === 'network';
+      if (resource && entry.url && isBrowserFaviconUrl(entry.url)) return;
       this.sink.pageError({
         kind: resource ? 'resource' : 'console-error',
         text: cutText(entry.url ? `${entry.text} (${redactUrl(entry.url)})` : entry.text),
@@ -178,8 +182,32 @@ interface OpenRequest {
   source: PageEventSource;
 }
 
+/**
+ * One console argument as DevTools and Playwright show it: a string as is, an object or array
+ * from CDP's preview (`{a: 1, b: 'x'}`, `[1, 2]`), not as its class name (`Object`).
+ */
 function argText(arg: WatchedEvents['Runtime.consoleAPICalled']['args'][number]): string {
   if (arg.type === 'string') return String(arg.value);
   if (arg.value !== undefined) return JSON.stringify(arg.value);
+  const preview = arg.preview;
+  if (arg.type === 'object' && preview && (arg.subtype === undefined || arg.subtype === 'array')) {
+    const shown = (p: { type: string; value?: string }): string => (p.type === 'string' ? `'${p.value ?? ''}'` : (p.value ?? p.type));
+    const more = preview.overflow ? ', …' : '';
+    if (arg.subtype === 'array') return `[${preview.properties.map(shown).join(', ')}${more}]`;
+    return `{${preview.properties.map((p) => `${p.name}: ${shown(p)}`).join(', ')}${more}}`;
+  }
   return arg.description ?? arg.type;
+}
+
+/**
+ * Chrome's own fetch of the site's icon: its failure is the browser's, not the page's (most
+ * servers answer it 404), so it is never a page error, as it is never a step's failed request.
+ * @internal
+ */
+export function isBrowserFaviconUrl(url: string): boolean {
+  try {
+    return new URL(url).pathname === '/favicon.ico';
+  } catch {
+    return false;
+  }
 }

@@ -1,3 +1,4 @@
+import { isBrowserFaviconUrl } from './PageWatch.js';
 import type { NetworkEntry, PageError } from './types.js';
 
 /** Requests kept over a run, oldest dropped first. */
@@ -26,12 +27,7 @@ export function isFailedRequest(entry: NetworkEntry): boolean {
 }
 
 function isBrowserFavicon(entry: NetworkEntry): boolean {
-  if (entry.type !== 'other') return false;
-  try {
-    return new URL(entry.url).pathname === '/favicon.ico';
-  } catch {
-    return false;
-  }
+  return entry.type === 'other' && isBrowserFaviconUrl(entry.url);
 }
 
 /**

@@ -44,7 +44,7 @@ describe('what attach mode\u2019s debugger sends of a page\u2019s CDP events', (
     expect(cutWatchedEvent('Log.entryAdded', { entry: { level: 'warning', source: 'network', text: 'slow' } })).toBeUndefined();
     const long = cutWatchedEvent('Runtime.consoleAPICalled', { type: 'error', args: [{ type: 'string', value: 'x'.repeat(10_000) }, { type: 'object', objectId: '1', preview: { properties: [] }, description: 'Object' }] }) as WatchedEvents['Runtime.consoleAPICalled'];
     expect(String(long.args[0]!.value).length).toBe(4_000);
-    expect(long.args[1]).toEqual({ type: 'object', description: 'Object' });
+    expect(long.args[1]).toEqual({ type: 'object', description: 'Object', preview: { overflow: false, properties: [] } });
   });
 
   it('[ATT-NETWORK] one watch turns relayed events into entries timed by CDP\u2019s clock, and page errors with where they came from', () => {

@@ -1,7 +1,7 @@
 import type { Browser, CDPSession, Target } from 'puppeteer-core';
 import { readFirstDocumentOver, type FirstDocument, withTimeout } from '../../protocol/index.js';
 import type { PageEventSource, PageWatch } from '../PageWatch.js';
-import { everySession, targetTypeOf, targetUrlOf } from './sessions.js';
+import { everySession, isFrameSession, targetTypeOf, targetUrlOf } from './sessions.js';
 
 /** How long reading a page's first document from its own navigation timing may take. */
 const FIRST_DOCUMENT_MS = 5_000;
@@ -38,8 +38,9 @@ function pipeSource(cdp: CDPSession): PageEventSource {
       else cdp.on(method, listener as (params: unknown) => void);
     },
     // Every session is enabled at once (a new one is not told apart yet: its target comes in the
-    // same turn); only a page's events are kept.
-    isPage: () => targetTypeOf(cdp) === 'page',
+    // same turn); only a page's events are kept, and a cross-site frame's, whose console lines
+    // and requests only its own session hears (a same-site frame's come on its page's).
+    isPage: () => targetTypeOf(cdp) === 'page' || isFrameSession(cdp),
     url: () => targetUrlOf(cdp) ?? '',
     // Sent now, in the turn the session attached: before puppeteer lets the target run. A
     // session without it (a tab's, a service worker's) refuses it, which changes nothing. Not
@@ -52,6 +53,9 @@ function pipeSource(cdp: CDPSession): PageEventSource {
       cdp
         .send('Network.enable')
         .then(async () => {
+          // Puppeteer enables Log on a page's session only: a cross-site frame's failed loads are
+          // heard once it is on (its first enable replays what the frame logged so far).
+          if (isFrameSession(cdp)) await cdp.send('Log.enable');
           if (seen() || targetTypeOf(cdp) !== 'page') return;
           const first = await readFirstDocument(cdp);
           if (first) for (const listener of firstDocument) listener(first);

@@ -56,6 +56,16 @@ export function targetTypeOf(session: CDPSession): string | undefined {
   }
 }
 
+/** Whether a session is a cross-site (out-of-process) frame's: puppeteer types its target `other`. */
+export function isFrameSession(session: CDPSession): boolean {
+  try {
+    const target = (session as unknown as { target?(): { _getTargetInfo?(): { type?: string } } }).target?.();
+    return target?._getTargetInfo?.().type === 'iframe';
+  } catch {
+    return false;
+  }
+}
+
 /** The url of the target a session is attached to, once puppeteer knows it. */
 export function targetUrlOf(session: CDPSession): string | undefined {
   try {
