@@ -39,6 +39,8 @@ export interface PictureOptions {
   cachedOnly?: boolean;
   clip?: Rect;
   fullPage?: boolean;
+  /** Scale a larger picture down to this many pixels on its longer side (launch mode; attach mode pictures at full size). */
+  maxSide?: number;
 }
 
 /** What `resolve` can get an element ready for (see `Locator.resolve`). */

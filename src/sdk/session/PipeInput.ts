@@ -87,7 +87,11 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     try {
       const page = await this.runTab.page(step.send, { cachedOnly: options.cachedOnly });
       // A page that holds its main thread would hold the picture too: it gets a deadline.
-      return await withTimeout(capture(page, options), SCREENSHOT_TIMEOUT_MS, `the page did not paint within ${SCREENSHOT_TIMEOUT_MS} ms`);
+      const { png, scaled } = await withTimeout(capture(page, options), SCREENSHOT_TIMEOUT_MS, `the page did not paint within ${SCREENSHOT_TIMEOUT_MS} ms`);
+      if (scaled) {
+        step.warn({ code: 'screenshot-scaled', message: `The picture was scaled down to ${scaled.to.width}×${scaled.to.height} px to fit maxSide ${options.maxSide} (the page is ${scaled.from.width}×${scaled.from.height} px): picture one element (target) for its detail.` });
+      }
+      return png;
     } catch (error) {
       step.warn({ code: 'screenshot', message: `No screenshot: ${firstLine(error)}` });
       return undefined;

@@ -459,8 +459,13 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * (`target`, resolved first, pictured at its size wherever it is). With `path` it is also
    * written there. Returns undefined, with a warning, when no picture can be taken (attach mode,
    * or the tab cannot be told apart from another); a `target` that names no element throws.
+   * With `maxSide` (launch mode), a picture wider or taller than that many pixels is painted
+   * smaller to fit, its aspect kept, and a `screenshot-scaled` warning says from what size.
    */
-  async screenshot(options: { target?: TargetInput; fullPage?: boolean; path?: string; timeoutMs?: number } = {}): Promise<Uint8Array | undefined> {
+  async screenshot(options: { target?: TargetInput; fullPage?: boolean; path?: string; timeoutMs?: number; maxSide?: number } = {}): Promise<Uint8Array | undefined> {
+    if (options.maxSide !== undefined && !(Number.isInteger(options.maxSide) && options.maxSide > 0)) {
+      throw new AiteError('unsupported', `screenshot: maxSide is the longest side in pixels, a whole number above 0; ${JSON.stringify(options.maxSide)} is not one.`, { command: 'screenshot' });
+    }
     const { value } = await this.#step('screenshot', options.target, options.timeoutMs, async (step) => {
       let clip: Rect | undefined;
       if (options.target !== undefined) {
@@ -468,7 +473,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
         if (!descriptor.rect) throw new AiteError('unsupported', `The element ${JSON.stringify(options.target)} has no box to picture.`, { command: 'screenshot' });
         clip = descriptor.rect;
       }
-      const png = await this.#input.screenshot(step, { ...(clip ? { clip } : {}), ...(options.fullPage ? { fullPage: true } : {}) });
+      const png = await this.#input.screenshot(step, { ...(clip ? { clip } : {}), ...(options.fullPage ? { fullPage: true } : {}), ...(options.maxSide !== undefined ? { maxSide: options.maxSide } : {}) });
       if (png && options.path) await writePicture(options.path, png);
       return png;
     });

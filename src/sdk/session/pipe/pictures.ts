@@ -4,16 +4,50 @@ import type { Page } from 'puppeteer-core';
 import { AiteError } from '../../errors/AiteError.js';
 import type { Rect } from '../../protocol/index.js';
 import { makeFolder } from '../../system/folders.js';
+import { sessionOf } from './sessions.js';
 
 /**
  * A PNG of a page over the pipe: the viewport, the whole page (`fullPage`), or one box of it
  * (`clip`, in page CSS pixels, as a descriptor's `rect`; it may lie outside the viewport). The
- * tab is brought to the front first: a background tab does not paint.
+ * tab is brought to the front first: a background tab does not paint. With `maxSide`, a picture
+ * that would be wider or taller than that many pixels is painted smaller, its aspect kept, and
+ * `scaled` says from what size.
  */
-export async function capture(page: Page, options: { clip?: Rect; fullPage?: boolean }): Promise<Uint8Array> {
+export async function capture(page: Page, options: { clip?: Rect; fullPage?: boolean; maxSide?: number }): Promise<{ png: Uint8Array; scaled?: Scaled }> {
   await page.bringToFront();
-  if (options.clip) return page.screenshot({ type: 'png', clip: pixelBox(options.clip), captureBeyondViewport: true });
-  return page.screenshot({ type: 'png', fullPage: options.fullPage === true });
+  if (options.maxSide !== undefined) {
+    const fit = await fitting(page, options, options.maxSide);
+    if (fit) {
+      const png = await page.screenshot({ type: 'png', clip: { ...fit.box, scale: fit.scale }, captureBeyondViewport: options.clip !== undefined || options.fullPage === true });
+      return { png, scaled: fit.scaled };
+    }
+  }
+  if (options.clip) return { png: await page.screenshot({ type: 'png', clip: pixelBox(options.clip), captureBeyondViewport: true }) };
+  return { png: await page.screenshot({ type: 'png', fullPage: options.fullPage === true }) };
+}
+
+/** A picture painted smaller than the page: its size at full scale and as painted, in pixels. */
+export interface Scaled {
+  from: { width: number; height: number };
+  to: { width: number; height: number };
+}
+
+/** The box and scale that fit a picture into `maxSide`, or undefined when it fits as it is. */
+async function fitting(page: Page, options: { clip?: Rect; fullPage?: boolean }, maxSide: number): Promise<{ box: ReturnType<typeof pixelBox>; scale: number; scaled: Scaled } | undefined> {
+  const session = sessionOf(page.target());
+  if (!session) return undefined;
+  const m = await session.send('Page.getLayoutMetrics');
+  const ratio = m.cssLayoutViewport.clientWidth > 0 ? m.layoutViewport.clientWidth / m.cssLayoutViewport.clientWidth : 1;
+  const v = m.cssVisualViewport;
+  const box = options.clip
+    ? pixelBox(options.clip)
+    : options.fullPage
+      ? { x: 0, y: 0, width: Math.max(1, Math.ceil(m.cssContentSize.width)), height: Math.max(1, Math.ceil(m.cssContentSize.height)) }
+      : pixelBox({ x: v.pageX, y: v.pageY, width: v.clientWidth, height: v.clientHeight });
+  const from = { width: Math.round(box.width * ratio), height: Math.round(box.height * ratio) };
+  const scale = maxSide / Math.max(from.width, from.height);
+  if (scale >= 1) return undefined;
+  return { box, scale, scaled: { from, to: { width: Math.max(1, Math.floor(from.width * scale)), height: Math.max(1, Math.floor(from.height * scale)) } } };
 }
 
 /** How long a picture may take: a page that holds its main thread would hold the picture too. */
