@@ -354,6 +354,13 @@ export const REQUIREMENTS = {
   'MCP-REFUSE-CANDIDATES': 'an ambiguous or drifted element is returned to the agent with its candidates, each with a target naming it, and never acted on; a drifted exact match is said as refused (why, what changed, no target), and the element most like the remembered one is the candidate, or the answer says nothing resembles it',
   'MCP-IMAGE': 'screenshot answers an image content block (PNG)',
   'MCP-SNAPSHOT': 'snapshot answers the page as an outline of roles, names, states and refs; a ref is a target while its element is on the page (a later snapshot does not end it), and fails at once as not-found after it left',
+  'MCP-DIALOG-LIFETIME': 'an answer armed for a tool call (click\u2019s dialog, or the dialog tool\u2019s until the next call that acts on a page) is taken back when that call ends unused, and the answer says so; calls that only look keep it',
+  'MCP-USAGE': 'an argument a tool cannot run with is a [usage] tool error, checked in one place, that says where and what to fix (a missing target with the forms a target takes, a ref like e12, an unknown argument with the arguments the tool takes)',
+  'MCP-ANNOTATIONS': 'every MCP tool carries annotations: read-only for those that only look, destructive for those that act as input does, and the instructions list {"ref"} among target forms',
+  'MCP-HISTORY': 'the back, forward and reload tools move the run\u2019s tab through its history or load it again and say where it landed',
+  'MCP-SCREENSHOT-FIT': 'the screenshot tool scales a picture larger than 2000 px on a side down to fit and says so, with how to see detail; the SDK\u2019s screenshot is unchanged without maxSide',
+  'MCP-REF-OTHER-TAB': 'a ref used in another tab than the one its snapshot was taken in is said to belong to that tab',
+  'MCP-HUNG-PAGE': 'evaluate takes timeoutMs; a timeout in a page that no longer answers says so and how to recover (close_tab, then navigate)',
   'MCP-DIALOG': 'dialog arms the answer of the next native dialog (or click takes it as "dialog"), and the step during which it opened says what it said and how it was answered',
   'MCP-CLOSE': 'closing the connection, SIGINT or SIGTERM closes Chrome and removes the temp profile',
 

@@ -118,9 +118,9 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
   });
 
   it('[MCP-DIALOG] a confirm dialog is answered as armed, and the step that opened it says so', async () => {
-    expect(textOf(await call('dialog', { accept: false }))).toBe('The next dialog will be dismissed. (no re-sends)');
-    // While it waits, every answer says so: the next dialog gets it, whatever opens it.
-    expect(textOf(await call('read', { target: { css: '#status' } }))).toMatch(/\nA dialog answer is still armed: the next dialog will be dismissed\.$/);
+    expect(textOf(await call('dialog', { accept: false }))).toMatch(/^The next dialog will be dismissed\. An armed answer holds through the next call that acts on a page .*\(no re-sends\)$/);
+    // While it waits, every answer says so, and until when.
+    expect(textOf(await call('read', { target: { css: '#status' } }))).toMatch(/\nA dialog answer is still armed: the next dialog will be dismissed, until it is taken back \(see the dialog tool\)\.$/);
     const kept = await call('click', { target: 'Delete draft' });
     expect(textOf(kept)).toBe('Done: click "Delete draft". (no re-sends)\nA confirm dialog opened: "Delete the draft?"; it was dismissed.');
     expect(textOf(await call('read', { target: { css: '#status' } }))).toContain('"Draft kept"');
@@ -128,12 +128,26 @@ describe('aite mcp, driven by the MCP SDK client in real Chromium', () => {
     const deleted = await call('click', { target: { role: 'button', name: 'Delete draft' }, dialog: { accept: true } });
     expect(textOf(deleted)).toBe('Done: click button "Delete draft". (no re-sends)\nA confirm dialog opened: "Delete the draft?"; it was accepted.');
     expect(textOf(await call('read', { target: { css: '#status' } }))).toContain('"Draft deleted"');
-    // A click's answer is that click's: unused when it returns, it is taken back, so a later
-    // unarmed confirm gets the policy's answer, not one the agent gave for another click.
-    expect(textOf(await call('click', { target: 'Subscribe', dialog: { accept: true } }))).toBe('Done: click "Subscribe". (no re-sends)');
-    expect((await call('click', { target: 'Nowhere to be found', dialog: { accept: true }, timeoutMs: 300 })).isError).toBe(true);
-    const later = await call('click', { target: 'Delete draft' });
-    expect(textOf(later)).toBe('Done: click "Delete draft". (no re-sends)\nA confirm dialog opened: "Delete the draft?"; it was dismissed (no answer was armed).');
+  });
+
+  it('[MCP-DIALOG-LIFETIME] an answer armed for a call that opened no dialog is taken back when it ends, said so, and never answers a later confirm', async () => {
+    const unused = 'The dialog answer (accepted) was not used: no dialog opened during this call. It is taken back, so no later dialog gets it; arm one again right before the action that opens the dialog.';
+    // A click's own answer, unused: said, and taken back (also when the click fails).
+    expect(textOf(await call('click', { target: 'Subscribe', dialog: { accept: true } }))).toBe(`Done: click "Subscribe". (no re-sends)\n${unused}`);
+    const failedClick = await call('click', { target: 'Nowhere to be found', dialog: { accept: true }, timeoutMs: 300 });
+    expect(failedClick.isError).toBe(true);
+    expect(textOf(failedClick)).toContain(`\n${unused}`);
+    // The dialog tool's answer lives through calls that only look and the next that acts (a tab it
+    // opens may show its dialog later), and is taken back when another call that acts begins.
+    await call('dialog', { accept: true });
+    expect(textOf(await call('read', { target: { css: '#status' } }))).toContain('\nA dialog answer is still armed');
+    expect(textOf(await call('click', { target: 'Subscribe' }))).toMatch(/^Done: click "Subscribe"\. \(no re-sends\)\nA dialog answer is still armed: the next dialog will be accepted/);
+    // So the destructive confirm a later click opens gets the policy's answer, not the stale one.
+    const later = textOf(await call('click', { target: 'Delete draft' }));
+    expect(later).toContain('\nA confirm dialog opened: "Delete the draft?"; it was dismissed (no answer was armed).');
+    expect(later).toContain('\nThe dialog answer (accepted) was armed before the last call that acted on a page and not used since: it is taken back before this call, so no dialog of this call gets it.');
+    expect(later).not.toContain('still armed');
+    expect(textOf(await call('read', { target: { css: '#status' } }))).toContain('"Draft kept"');
     await call('click', { target: 'Subscribe' });
   });
 

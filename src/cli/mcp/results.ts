@@ -21,6 +21,8 @@ interface Extras {
   dialogs?: readonly DialogRecord[];
   /** The answers the dialog tool armed that no dialog has used yet. */
   armed?: readonly DialogAnswer[];
+  /** The answers taken back unused, by this call's start or its end. */
+  unused?: Unused;
   /** What went wrong in the page since the last answer said any: its errors, and requests that failed. */
   trouble?: PageTrouble;
   /** The downloads that started, finished or were canceled since the last answer said them. */
@@ -77,7 +79,7 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array, bod
     lines.push(`Found by repair (score ${r.score}, next best ${r.runnerUp}): ${r.changes.join('; ') || r.changed.join(', ')}.`);
   }
   if (result?.navigated) lines.push(`The page went to ${result.navigated}.`);
-  lines.push(...(extras.dialogs ?? []).map(describeDialog), ...stillArmed(extras.armed));
+  lines.push(...(extras.dialogs ?? []).map(describeDialog), ...takenBack(extras.unused), ...stillArmed(extras.armed));
   lines.push(...(extras.downloads ?? []).map(downloadLine));
   for (const w of result?.warnings ?? []) lines.push(`Warning (${w.code}): ${w.message}`);
   lines.push(...troubleLines(extras.trouble));
@@ -92,10 +94,12 @@ const ARM_WITH_TOOLS = 'call the dialog tool with {"accept": true} (or give clic
 
 /**
  * A failed tool call as an MCP tool error: `[reason] ` and the AiteError's message (its call log
- * included). A refusal that weighed candidates (drifted, ambiguous) lists them, each with a target
+ * included), then `advice` (what the server learnt about the failure, such as a page that no
+ * longer answers). A refusal that weighed candidates (drifted, ambiguous) lists them, each with a target
  * that names it; none was acted on.
  */
-export function failed(error: unknown, retries: number, notice?: string, dialogs: readonly DialogRecord[] = [], armed: readonly DialogAnswer[] = [], trouble?: PageTrouble, downloads: readonly DownloadRecord[] = []): ToolAnswer {
+export function failed(error: unknown, extras: Omit<Extras, 'result'> & { notice?: string; advice?: string }): ToolAnswer {
+  const retries = extras.retries;
   let text: string;
   if (error instanceof AiteError) {
     // The SDK's advice on arming a dialog answer names its own call; an agent arms one with a tool.
@@ -113,15 +117,48 @@ export function failed(error: unknown, retries: number, notice?: string, dialogs
   } else {
     text = `[internal] ${error instanceof Error ? error.message : String(error)}`;
   }
-  const lines = [text, ...dialogs.map(describeDialog), ...stillArmed(armed), ...downloads.map(downloadLine), ...troubleLines(trouble), ...(notice ? [notice] : [])];
+  const lines = [
+    text,
+    ...(extras.advice ? [extras.advice] : []),
+    ...(extras.dialogs ?? []).map(describeDialog),
+    ...takenBack(extras.unused),
+    ...stillArmed(extras.armed),
+    ...(extras.downloads ?? []).map(downloadLine),
+    ...troubleLines(extras.trouble),
+    ...(extras.notice ? [extras.notice] : []),
+  ];
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
 }
 
-/** Answers armed and still waiting: the next dialog any tab opens gets them, whatever opens it. */
+/**
+ * How long an armed dialog answer lives: until the next call that can open a dialog ends. An answer
+ * armed for an action that then opened none (validation stopped it) must not accept a later,
+ * unrelated confirm ("Empty the cart?") that nobody meant it for.
+ */
+export const ANSWER_LIFETIME =
+  'An armed answer holds through the next call that acts on a page (click, type, press, navigate, back, evaluate, …) and until another such call begins: a dialog that opens before then gets it (a tab that call opened may show its dialog after it ended); one unused by then is taken back, and the answer says so. Calls that only look (snapshot, read, verify, wait, tabs, screenshot) keep it armed.';
+
+const answerWords = (a: DialogAnswer): string => `${a.accept ? 'accepted' : 'dismissed'}${a.promptText !== undefined ? ` with ${JSON.stringify(a.promptText)}` : ''}`;
+
+/** Answers armed and still waiting: the next dialog any tab opens gets them, until the second call that acts begins. */
 function stillArmed(armed: readonly DialogAnswer[] = []): string[] {
   if (armed.length === 0) return [];
-  const how = armed.map((a) => `${a.accept ? 'accepted' : 'dismissed'}${a.promptText !== undefined ? ` with ${JSON.stringify(a.promptText)}` : ''}`);
-  return [`A dialog answer is still armed: the next ${armed.length === 1 ? 'dialog' : `${armed.length} dialogs`} will be ${how.join(', then ')}.`];
+  return [`A dialog answer is still armed: the next ${armed.length === 1 ? 'dialog' : `${armed.length} dialogs`} will be ${armed.map(answerWords).join(', then ')}, until it is taken back (see the dialog tool).`];
+}
+
+/** Answers taken back unused: armed for this call (it opened no dialog), or left from before it. */
+function takenBack(unused: Unused | undefined): string[] {
+  const lines: string[] = [];
+  const what = (list: readonly DialogAnswer[]): string => (list.length === 1 ? `The dialog answer (${answerWords(list[0]!)}) was` : `${list.length} dialog answers (${list.map(answerWords).join(', ')}) were`);
+  if (unused?.before.length) lines.push(`${what(unused.before)} armed before the last call that acted on a page and not used since: it is taken back before this call, so no dialog of this call gets it.`);
+  if (unused?.own.length) lines.push(`${what(unused.own)} not used: no dialog opened during this call. It is taken back, so no later dialog gets it; arm one again right before the action that opens the dialog.`);
+  return lines;
+}
+
+/** Dialog answers a call took back: its own (armed for it), and those left from before it. */
+export interface Unused {
+  own: readonly DialogAnswer[];
+  before: readonly DialogAnswer[];
 }
 
 function resends(n: number): string {

@@ -1,7 +1,8 @@
 import { _DEFAULT_TIMEOUT_MS as DEFAULT_TIMEOUT_MS, _NAVIGATE_TIMEOUT_MS as NAVIGATE_TIMEOUT_MS, type DialogAnswer as DialogAnswerOf, type NetworkEntry, _describeStep as describeStep, _describeTarget as describeTarget, _runStep as runStep, _stepSchema as stepSchema, AiteError, type ScriptStep, type StepOf, type SelectOption, type Session, type StepResult, type TargetInput } from 'aite';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { check, flattenUnion } from './flatten.js';
-import { elementWords, tabLine } from './results.js';
+import { ANSWER_LIFETIME, elementWords, tabLine } from './results.js';
 
 /** What a tool's work produced: the sentence, and what the step left beside passing. */
 export interface ToolOutcome {
@@ -20,6 +21,8 @@ export interface ToolContext {
   session: () => Promise<Session>;
   /** The origins this server may open. */
   allow: readonly string[];
+  /** Arms `answer` for the dialog this call opens: the server takes it back when the call ends. */
+  armForCall(answer: DialogAnswerOf): Promise<void>;
 }
 
 /** One MCP tool: its fixed name, what an agent reads about it, its input, and what it does. */
@@ -27,12 +30,29 @@ export interface Tool {
   name: string;
   description: string;
   input: z.ZodObject;
+  /**
+   * What the tool does to the pages, for hosts (which may ask the user before a destructive
+   * call) and for the server: a call that is not read-only ends the dialog answers armed for it.
+   */
+  annotations: ToolAnnotations;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 
-// The script format's own schemas: a tool's target is exactly a script step's target.
-const Ref = z.strictObject({ ref: z.string().regex(/^e[1-9]\d*$/, 'a ref is what a snapshot gave out: e and a number, such as e12') });
-const Target = z.union([stepSchema('click').shape.click as z.ZodType<TargetInput>, Ref]).describe(
+/**
+ * The longest side of a picture the screenshot tool answers: hosts refuse or shrink larger images
+ * (a long page's full picture is many thousand pixels tall), and one this size is a few hundred KB.
+ */
+const MAX_PICTURE_SIDE = 2_000;
+
+/** Reads the pages and changes nothing: hosts may run it without asking. */
+const READS: ToolAnnotations = { readOnlyHint: true, openWorldHint: true };
+/** Acts on a page as a person's input does: it may buy, send or delete, as the page makes it. */
+const ACTS: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
+/** Moves the tab to a page (or hovers): what the page held unsaved may go, nothing is submitted. */
+const MOVES: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, openWorldHint: true };
+
+// The script format's own schemas: a tool's target is exactly a script step's target (a ref included).
+const Target = (stepSchema('click').shape.click as z.ZodType<TargetInput>).describe(
   'The element: a plain string is its visible text ("Send"); or an object such as {"role":"button","name":"Send"}, {"label":"Amount"}, {"placeholder":"Search"}, {"testid":"pay"}, {"css":"#total"}, optionally with "within" (a region by name, or a target) and "nth" (0-based, when several match), and "frame" for an element inside an iframe (its name, id or css; a list for nested iframes, outermost first; cross-site iframes of allowed origins too); or {"ref":"e12"} from the last snapshot (no frame needed).',
 );
 const VerifyKinds = stepSchema('verify').shape.verify;
@@ -47,14 +67,15 @@ const DialogAnswer = stepSchema('dialog').shape.dialog;
 const Files = stepSchema('upload').shape.files.describe('Absolute paths of files on the machine Chrome runs on (relative ones: to where the server started); [] clears the input.');
 const Ms = z.number().int().positive().max(120_000).optional();
 const timeoutMs = Ms.describe(`How long the step may take, in ms (default the server's --timeout, else ${DEFAULT_TIMEOUT_MS}).`);
-const loadTimeoutMs = Ms.describe(`How long the page may take to load, in ms (default ${NAVIGATE_TIMEOUT_MS}, or the server's --timeout when that is longer).`);
+const loadTimeoutMs = Ms.describe(`How long the page may take to load, in ms (default ${NAVIGATE_TIMEOUT_MS}, or the server's --timeout when that is longer); one that has not loaded by then fails, its answer a few seconds later at most (a picture of the failure, a check that the page still answers).`);
 
 /** A tool that is one script step: the step describes itself ("click \"Send\"") and runs as `aite run` runs it. */
-function stepTool(name: string, description: string, input: z.ZodObject, toStep: (args: Record<string, unknown>) => ScriptStep): Tool {
+function stepTool(name: string, description: string, input: z.ZodObject, toStep: (args: Record<string, unknown>) => ScriptStep, annotations: ToolAnnotations = ACTS): Tool {
   return {
     name,
     description,
     input,
+    annotations,
     async run(args, ctx) {
       const step = toStep(args);
       const { result } = await runStep(await ctx.session(), step);
@@ -79,10 +100,14 @@ const t = (args: Record<string, unknown>, key = 'target'): TargetInput => args[k
 const evaluateTool: Tool = {
   name: 'evaluate',
   description:
-    "Run a JavaScript expression in the run's page (its main world) and answer its JSON value; a promise is awaited. Only on allowed origins. It runs page code: prefer read, verify and snapshot, which cannot change the page.",
-  input: z.strictObject({ expression: z.string().min(1).describe('An expression, e.g. "document.title" or "fetch(\'/api\').then(r => r.status)"') }),
+    "Run a JavaScript expression in the run's page (its main world) and answer its JSON value; a promise is awaited. Only on allowed origins. It runs page code: prefer read, verify and snapshot, which cannot change the page. Code still running at timeoutMs cannot be stopped: a loop that never yields leaves the tab stuck (close_tab, then navigate, opens a fresh one).",
+  input: z.strictObject({
+    expression: z.string().min(1).describe('An expression, e.g. "document.title" or "fetch(\'/api\').then(r => r.status)"'),
+    timeoutMs: Ms.describe(`How long to wait for its value, in ms (default the server's --timeout, else ${DEFAULT_TIMEOUT_MS}).`),
+  }),
+  annotations: ACTS,
   async run(args, ctx) {
-    const value = await (await ctx.session()).evaluate(String(args.expression));
+    const value = await (await ctx.session()).evaluate(String(args.expression), undefined, opt(args));
     return { sentence: `Evaluated: ${JSON.stringify(value) ?? 'undefined'}.` };
   },
 };
@@ -102,6 +127,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
       name: 'navigate',
       description: `Open an absolute http(s) URL in the run's tab (a new tab the first time) and wait until it has loaded. Only these origins may be opened: ${allow.join(', ')}; any other is refused before anything runs. Then call snapshot to see the page.`,
       input: z.strictObject({ url: z.string().min(1).describe('An absolute URL, e.g. "http://127.0.0.1:4173/"'), timeoutMs: loadTimeoutMs }),
+      annotations: { ...MOVES, idempotentHint: true },
       async run(args, ctx) {
         const url = refuseOutside(String(args.url), ctx.allow);
         const session = await ctx.session();
@@ -118,6 +144,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
       description:
         'The page as a short outline: one line per element with its role, name, states and a ref (e12), nested as on the page. A ref is a target ({"ref":"e12"}) while its element is on the page, frames and shadow roots included; a ref whose element is gone fails at once, and a new snapshot is the answer. An iframe\'s page is nested under its iframe line, cross-site ones too when their origin is allowed; one that is not allowed is listed and not read, and its line says so.',
       input: z.strictObject({ maxLines: z.number().int().positive().max(2_000).optional().describe('At most this many lines (default 400)') }),
+      annotations: READS,
       async run(args, ctx) {
         const snap = await (await ctx.session()).snapshot({ maxLines: (args.maxLines as number | undefined) ?? 400 });
         const cut = snap.truncated ? ' (cut short: ask for more with maxLines)' : '';
@@ -127,14 +154,15 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     {
       name: 'click',
       description:
-        'Click an element with real mouse input, once (button, modifiers, clickCount 2 for a double click, position, delay: ms the button is held down for a long press). It is found first: a look-alike or drifted element is refused, never clicked. An action is never sent twice, so after a failure look at the page before trying again. With "dialog", the dialog the click opens (confirm, prompt) is answered so; an answer the click did not use is taken back.',
+        'Click an element with real mouse input, once (button, modifiers, clickCount 2 for a double click, position, delay: ms the button is held down for a long press). It is found first: a look-alike or drifted element is refused, never clicked. An action is never sent twice, so after a failure look at the page before trying again. With "dialog", the dialog the click opens (confirm, prompt) is answered so; an answer the click did not use is taken back, and the answer says so.',
       input: z.strictObject({ target: Target, ...clickOptions, dialog: DialogAnswer.optional(), timeoutMs }),
+      annotations: ACTS,
       async run(args, ctx) {
         const { target, dialog, timeoutMs: ms, ...how } = args;
         const session = await ctx.session();
         const step = { click: target as TargetInput, ...how, ...opt({ timeoutMs: ms }) } as ScriptStep;
-        const click = (): ReturnType<typeof runStep> => runStep(session, step);
-        const { result } = await (dialog === undefined ? click() : session.dialogs.during(dialog as DialogAnswerOf, click));
+        if (dialog !== undefined) await ctx.armForCall(dialog as DialogAnswerOf);
+        const { result } = await runStep(session, step);
         return { sentence: done(step, target, result), ...(result ? { result } : {}) };
       },
     },
@@ -173,6 +201,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
       'Move the mouse over an element (menus and tooltips that open on hover); "position" rests it at a point of the element (a bar of a chart drawn on a canvas), "modifiers" are held meanwhile.',
       z.strictObject({ target: Target, ...hoverOptions, timeoutMs }),
       (a) => ({ hover: t(a), ...(a.modifiers ? { modifiers: a.modifiers as StepOf<'hover'>['modifiers'] } : {}), ...(a.position ? { position: a.position as Position } : {}), ...opt(a) }),
+      MOVES,
     ),
     stepTool(
       'drag',
@@ -189,18 +218,20 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     {
       name: 'dialog',
       description:
-        'Answer the next native dialog (alert, confirm, prompt, beforeunload) in any tab of the run: call it before the action that opens one (or pass "dialog" to click). A dialog nobody armed is dismissed. The step during which it opens says what it said and how it was answered.',
+        `Answer the next native dialog (alert, confirm, prompt, beforeunload) in any tab of the run: call it right before the action that opens one (or pass "dialog" to click). ${ANSWER_LIFETIME} A dialog nobody armed is dismissed. The step during which it opens says what it said and how it was answered.`,
       input: DialogAnswer,
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       async run(args, ctx) {
         const answer = args as { accept: boolean; promptText?: string };
         await runStep(await ctx.session(), { dialog: answer });
-        return { sentence: `The next dialog will be ${answer.accept ? 'accepted' : 'dismissed'}${answer.promptText !== undefined ? ` with ${JSON.stringify(answer.promptText)}` : ''}.` };
+        return { sentence: `The next dialog will be ${answer.accept ? 'accepted' : 'dismissed'}${answer.promptText !== undefined ? ` with ${JSON.stringify(answer.promptText)}` : ''}. ${ANSWER_LIFETIME}` };
       },
     },
     {
       name: 'read',
       description: "Read an element's visible text (a form control's value).",
       input: z.strictObject({ target: Target, timeoutMs }),
+      annotations: READS,
       async run(args, ctx) {
         const { text } = await (await ctx.session()).locator.read(t(args), opt(args));
         return { sentence: `${describeTarget(t(args))} reads: ${JSON.stringify(text)}` };
@@ -211,17 +242,20 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
       'Check the page and fail (a tool error, reason mismatch) when it does not hold within the timeout. kind "text" {value, within?}: the page or a region shows value (within: a region name, or a target such as {"css":"body","frame":"payment"} for the page in an iframe); "exists" {target}; "targetText" {target, value}; "value" {target, value} (a field\'s value); "state" {target, state}; "count" {target, value: n}; "url" {value}; "title" {value}; "numberChange" {target, from, by}. "negate": true passes when it does NOT hold.',
       VerifyKinds,
       (v, a) => ({ verify: v, ...opt(a) }) as ScriptStep,
+      READS,
     ),
     unionTool(
       'wait',
       'Wait for the page: kind "visible" {target} or "gone" {target}, "textChanges" {target}, "url" {contains}, "networkIdle" {idleMs?}. Fails (reason timeout) when it does not happen in time. For the page a click opens, use verify (kind "url" or "title"): a verify is re-checked across the navigation, a wait fails with reason navigation.',
       WaitKinds,
       (w, a) => ({ wait: w, ...opt(a) }) as ScriptStep,
+      READS,
     ),
     {
       name: 'tabs',
       description: "List the open tabs: id, title and URL; the run's tab is marked.",
       input: z.strictObject({}),
+      annotations: { readOnlyHint: true, openWorldHint: false },
       async run(_args, ctx) {
         const session = await ctx.session();
         const list = await session.tab.list();
@@ -233,6 +267,8 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
       name: 'switch_tab',
       description: 'Make another tab the run\'s tab, once it has loaded: {"urlContains": "/pay"}, {"titleContains": "Receipt"}, or {"new": true} for the tab that opened last by itself (a popup).',
       input: flattenUnion(TabMatch).extend({ timeoutMs }),
+      // It changes which tab the next calls drive, and no page.
+      annotations: { readOnlyHint: true, openWorldHint: false },
       async run(args, ctx) {
         const { timeoutMs: ms, ...match } = args;
         const step = { switchTab: check(TabMatch, match, 'switch_tab'), ...opt({ timeoutMs: ms }) } as ScriptStep;
@@ -245,6 +281,7 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
       name: 'close_tab',
       description: "Close the run's tab and go back to the tab it came from. The answer names the run's tab now; when there is none (the closed tab was the first), the next navigate opens one.",
       input: z.strictObject({}),
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
       async run(_args, ctx) {
         const session = await ctx.session();
         const { closed, tab } = await session.tab.close();
@@ -253,35 +290,45 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
         return { sentence: `Closed tab ${closed}; back in ${back?.url ?? 'a tab that has no URL yet'}${back?.title ? ` (${JSON.stringify(back.title)})` : ''} in tab ${tab}.` };
       },
     },
-    {
-      name: 'back',
-      description: "Go back one page in the run's tab, as the browser's Back button does, and wait until that page has loaded. A page outside the allow list is refused.",
-      input: z.strictObject({ timeoutMs }),
-      async run(args, ctx) {
-        const session = await ctx.session();
-        const answer = await session.tab.back(opt(args));
-        return { sentence: `Went back to ${await landed(session, answer)}.` };
-      },
-    },
+    historyTool('back', "Go back one page in the run's tab, as the browser's Back button does, and wait until that page has loaded. A page outside the allow list is refused.", 'Went back to', (session, o) => session.tab.back(o)),
+    historyTool('forward', "Go forward one page in the run's tab (after back), as the browser's Forward button does, and wait until that page has loaded. A page outside the allow list is refused.", 'Went forward to', (session, o) => session.tab.forward(o)),
+    historyTool('reload', "Reload the run's page and wait until it has loaded again (what the page held unsaved is gone; refs of the last snapshot end).", 'Reloaded', (session, o) => session.tab.reload(o)),
     {
       name: 'screenshot',
-      description: "A PNG picture of the run's tab (the visible part), of one element (target), or of the whole page (fullPage), as an image.",
+      description: `A PNG picture of the run's tab (the visible part), of one element (target), or of the whole page (fullPage), as an image. A picture wider or taller than ${MAX_PICTURE_SIDE} px (a long page) is scaled down to fit, and the answer says so: picture one element (target) to see its detail.`,
       input: z.strictObject({ target: Target.optional(), fullPage: z.boolean().optional().describe('The whole page, not only the visible part') }),
+      annotations: READS,
       async run(args, ctx) {
         const session = await ctx.session();
         const warnings: Array<{ code: string; message: string }> = [];
         const onWarning = (w: { code: string; message: string }): void => void warnings.push(w);
         session.on('warning', onWarning);
         try {
-          const png = await session.screenshot({ ...(args.target !== undefined ? { target: t(args) } : {}), ...(args.fullPage ? { fullPage: true } : {}) });
+          const png = await session.screenshot({ ...(args.target !== undefined ? { target: t(args) } : {}), ...(args.fullPage ? { fullPage: true } : {}), maxSide: MAX_PICTURE_SIDE });
           if (!png) throw new AiteError('unsupported', `No screenshot: ${warnings.map((w) => w.message).join(' ') || 'none could be taken'}`);
-          return { sentence: `Screenshot of tab ${session.tab.current} (${png.byteLength} bytes of PNG).`, image: png };
+          const scaled = warnings.find((w) => w.code === 'screenshot-scaled');
+          return { sentence: `Screenshot of tab ${session.tab.current} (${png.byteLength} bytes of PNG).${scaled ? ` ${scaled.message}` : ''}`, image: png };
         } finally {
           session.off('warning', onWarning);
         }
       },
     },
   ];
+}
+
+/** A tool that moves the run's tab through its history and says where it landed. */
+function historyTool(name: string, description: string, verb: string, go: (session: Session, options: { timeoutMs?: number }) => Promise<{ tab: number; url: string }>): Tool {
+  return {
+    name,
+    description,
+    input: z.strictObject({ timeoutMs: loadTimeoutMs }),
+    annotations: MOVES,
+    async run(args, ctx) {
+      const session = await ctx.session();
+      const answer = await go(session, opt(args));
+      return { sentence: `${verb} ${await landed(session, answer)}.` };
+    },
+  };
 }
 
 /** Where a navigation landed, as an agent wants to know it: the URL, the title, the tab. */
@@ -331,11 +378,17 @@ function nextRequest(session: Session, wanted: (entry: NetworkEntry) => boolean,
 }
 
 /** A tool over a union of step kinds (verify, wait): one flat object for the host, the union checks it. */
-function unionTool(name: string, description: string, union: z.ZodType, toStep: (checked: unknown, args: Record<string, unknown>) => ScriptStep): Tool {
-  return stepTool(name, description, flattenUnion(union, 'kind').extend({ timeoutMs }), (args) => {
-    const { timeoutMs: ms, ...rest } = args;
-    return toStep(check(union, rest, name), { timeoutMs: ms });
-  });
+function unionTool(name: string, description: string, union: z.ZodType, toStep: (checked: unknown, args: Record<string, unknown>) => ScriptStep, annotations: ToolAnnotations): Tool {
+  return stepTool(
+    name,
+    description,
+    flattenUnion(union, 'kind').extend({ timeoutMs }),
+    (args) => {
+      const { timeoutMs: ms, ...rest } = args;
+      return toStep(check(union, rest, name), { timeoutMs: ms });
+    },
+    annotations,
+  );
 }
 
 /** The allow list holds before anything runs: no browser is started for a URL it could not open. */

@@ -50,9 +50,31 @@ describe('aite mcp: tool inputs', () => {
     expect(tools(['http://127.0.0.1:4173'], true).map((t) => t.name)).toContain('evaluate');
   });
 
+  it('[MCP-USAGE] an argument error says where and what to fix: a missing target and the forms it takes, a malformed ref, an unknown argument and what the tool takes', () => {
+    const byName = (name: string) => tools(['http://127.0.0.1:4173']).find((t) => t.name === name)!;
+    const says = (name: string, args: unknown): string => {
+      try {
+        check(byName(name).input, args, name);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'passed';
+    };
+    const forms = 'name the element as a visible text ("Send"), or {"role":"button","name":"Send"}, {"label":"Email"}, {"css":"#total"}, or {"ref":"e12"} from the latest snapshot';
+    expect(says('click', {})).toBe(`click was not run: target: missing; ${forms}.`);
+    expect(says('click', { target: 5 })).toBe(`click was not run: target: 5 is not what it takes; ${forms}.`);
+    expect(says('click', { target: { ref: 'x1' } })).toBe('click was not run: target.ref: a ref is what a snapshot gave out: `e` and a number, such as e12.');
+    expect(says('click', { target: { role: 'button', nme: 'Go' } })).toBe(`click was not run: target: unknown argument "nme"; ${forms}.`);
+    expect(says('click', { selector: '#x' })).toMatch(/^click was not run: target: missing; .*; unknown argument "selector" \(it takes target, button, .*timeoutMs\)\.$/);
+    // The union a flat tool input stands for says the same.
+    const wait = stepSchema('wait').shape.wait;
+    expect(() => check(wait, { kind: 'visible' }, 'wait')).toThrow(`wait was not run: target: missing; ${forms}.`);
+    expect(says('click', { target: { ref: 'e12' } })).toBe('passed');
+  });
+
   it('[MCP-ALLOW] navigate to a page that is not http(s) is refused as such before a browser starts, not as an origin to allow', async () => {
     const navigate = tools(['http://127.0.0.1:4173']).find((t) => t.name === 'navigate')!;
-    const ctx = { allow: ['http://127.0.0.1:4173'], session: () => Promise.reject(new Error('no browser may start')) };
+    const ctx = { allow: ['http://127.0.0.1:4173'], session: () => Promise.reject(new Error('no browser may start')), armForCall: () => Promise.reject(new Error('no browser may start')) };
     for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,hi', 'about:blank', 'chrome://version']) {
       const error = await navigate.run({ url }, ctx).then(() => undefined, (e: unknown) => e as AiteError);
       expect(error, url).toBeInstanceOf(AiteError);
@@ -82,8 +104,8 @@ describe('aite mcp: answers', () => {
 
   it('[MCP-DIALOG] [MCP-RESULT] an answer armed and still waiting is said after the dialogs, passed or failed', () => {
     const armed = [{ accept: true, promptText: 'Ana' }, { accept: false }];
-    expect(passed('Done: read.', { retries: 0, armed }).content[0]).toEqual({ type: 'text', text: 'Done: read. (no re-sends)\nA dialog answer is still armed: the next 2 dialogs will be accepted with "Ana", then dismissed.' });
-    expect(failed(new AiteError('timeout', 'Too slow.'), 0, undefined, [], [{ accept: false }]).content[0]).toEqual({ type: 'text', text: '[timeout] Too slow.\nA dialog answer is still armed: the next dialog will be dismissed.' });
+    expect(passed('Done: read.', { retries: 0, armed }).content[0]).toEqual({ type: 'text', text: 'Done: read. (no re-sends)\nA dialog answer is still armed: the next 2 dialogs will be accepted with "Ana", then dismissed, until it is taken back (see the dialog tool).' });
+    expect(failed(new AiteError('timeout', 'Too slow.'), { retries: 0, armed: [{ accept: false }] }).content[0]).toEqual({ type: 'text', text: '[timeout] Too slow.\nA dialog answer is still armed: the next dialog will be dismissed, until it is taken back (see the dialog tool).' });
     expect(passed('Done: read.', { retries: 0, armed: [] }).content[0]).toEqual({ type: 'text', text: 'Done: read. (no re-sends)' });
   });
 
@@ -150,7 +172,7 @@ describe('aite mcp: answers', () => {
     const error = new AiteError('ambiguous', 'The target "Remove" matches 2 visible elements.', {
       detail: { candidates: [{ descriptor: { tag: 'button', role: 'button', name: 'Remove', xpath: '/html/body/button[1]' } }, { descriptor: { tag: 'button', text: 'Remove', xpath: '/html/body/button[2]' } }] },
     });
-    expect(failed(error, 0)).toEqual({
+    expect(failed(error, { retries: 0 })).toEqual({
       isError: true,
       content: [
         {
@@ -164,14 +186,14 @@ describe('aite mcp: answers', () => {
         },
       ],
     });
-    expect(failed(new AiteError('drifted', 'Nothing was done.', { detail: { candidate: { tag: 'a', text: 'Open it', xpath: '/a' }, score: 0.62, changes: ['text "Open" -> "Open it"'] } }), 1).content[0]).toEqual({
+    expect(failed(new AiteError('drifted', 'Nothing was done.', { detail: { candidate: { tag: 'a', text: 'Open it', xpath: '/a' }, score: 0.62, changes: ['text "Open" -> "Open it"'] } }), { retries: 1 }).content[0]).toEqual({
       type: 'text',
       text: '[drifted] Nothing was done.\nCandidates (none was acted on; name it only if it is the element you mean):\n  1. a "Open it" (score 0.62; the closest to the remembered element, too unlike it to act on; changed: text "Open" -> "Open it"): target {"xpath":"/a"}\n(re-sent 1 time; an action is never sent twice)',
     });
-    expect(failed(new InputError('verify was not run: value: expected number.'), 0).content[0]).toEqual({ type: 'text', text: '[usage] verify was not run: value: expected number.' });
+    expect(failed(new InputError('verify was not run: value: expected number.'), { retries: 0 }).content[0]).toEqual({ type: 'text', text: '[usage] verify was not run: value: expected number.' });
     // A dialog answered while a failing step ran is said too, before a notice.
     const prompt = { type: 'prompt', message: 'Name?', accepted: true, promptText: 'Ana', url: 'http://127.0.0.1:4173/', by: 'armed' } as const;
-    expect(failed(new AiteError('mismatch', 'It shows "Bob".'), 0, 'Chrome had exited.', [prompt]).content[0]).toEqual({
+    expect(failed(new AiteError('mismatch', 'It shows "Bob".'), { retries: 0, notice: 'Chrome had exited.', dialogs: [prompt] }).content[0]).toEqual({
       type: 'text',
       text: '[mismatch] It shows "Bob".\nA prompt dialog opened: "Name?"; it was accepted with "Ana".\nChrome had exited.',
     });
@@ -181,7 +203,7 @@ describe('aite mcp: answers', () => {
     const refused = { tag: 'button', text: 'Add to cart', context: { heading: 'Rice Cooker' }, xpath: '/html/body/div[4]/button' };
     const meant = { tag: 'button', text: 'Add to cart', context: { heading: 'Steel Bottle' }, xpath: '/html/body/div[9]/button' };
     const detail = { exact: true, candidate: refused, score: 0.78, changes: ['context.heading "Steel Bottle" -> "Rice Cooker"'] };
-    expect(failed(new AiteError('drifted', 'Nothing was done.', { detail: { ...detail, better: meant, runnerUp: 1, betterChanges: [] } }), 0).content[0]).toEqual({
+    expect(failed(new AiteError('drifted', 'Nothing was done.', { detail: { ...detail, better: meant, runnerUp: 1, betterChanges: [] } }), { retries: 0 }).content[0]).toEqual({
       type: 'text',
       text: [
         '[drifted] Nothing was done.',
@@ -191,7 +213,7 @@ describe('aite mcp: answers', () => {
         '  - button "Add to cart" under "Rice Cooker" (score 0.78; refused: what the target finds now, not the remembered element; changed: context.heading "Steel Bottle" -> "Rice Cooker")',
       ].join('\n'),
     });
-    expect(failed(new AiteError('drifted', 'Nothing was done.', { detail }), 0).content[0]).toEqual({
+    expect(failed(new AiteError('drifted', 'Nothing was done.', { detail }), { retries: 0 }).content[0]).toEqual({
       type: 'text',
       text: [
         '[drifted] Nothing was done.',
@@ -204,7 +226,7 @@ describe('aite mcp: answers', () => {
   it('[MCP-DIALOG] [MCP-ERROR] the SDK\'s advice on arming a dialog answer becomes the dialog tool\'s', () => {
     const advice = 'call session.dialogs.next({ accept: true })';
     const kept = new AiteError('timeout', `navigate did not finish. The page stayed; ${advice} before leaving it.`, { detail: { dialogAdvice: advice } });
-    expect(failed(kept, 0).content[0]).toEqual({
+    expect(failed(kept, { retries: 0 }).content[0]).toEqual({
       type: 'text',
       text: '[timeout] navigate did not finish. The page stayed; call the dialog tool with {"accept": true} (or give click "dialog": {"accept": true}) before leaving it.',
     });
@@ -212,12 +234,12 @@ describe('aite mcp: answers', () => {
 
   it('[MCP-EVALUATE-RUN] [MCP-ERROR] a page exception from evaluate keeps its reason and says it is the page\'s own, not a bug in aite', () => {
     const thrown = new AiteError('internal', 'The page threw during evaluate: TypeError: x is undefined', { detail: { exception: { name: 'TypeError', message: 'x is undefined' }, pageException: true } });
-    expect(failed(thrown, 0).content[0]).toEqual({
+    expect(failed(thrown, { retries: 0 }).content[0]).toEqual({
       type: 'text',
       text: "[internal] The page threw during evaluate: TypeError: x is undefined\nThe page's own code threw (not a bug in aite): change the expression, or look at the page first (it may not be in the state the expression expects).",
     });
     // A real internal error is not told so.
-    expect(failed(new AiteError('internal', 'boom'), 0).content[0]).toEqual({ type: 'text', text: '[internal] boom' });
+    expect(failed(new AiteError('internal', 'boom'), { retries: 0 }).content[0]).toEqual({ type: 'text', text: '[internal] boom' });
   });
 });
 

@@ -134,22 +134,20 @@ export class Dialogs {
   }
 
   /**
-   * Arms `answer` for the dialog `action` opens. An answer still unused when `action` settles
-   * (it opened none, or failed first) is taken back: it was given for that action, and must not
-   * answer a later dialog nobody armed. @internal
+   * Takes back the armed answers no dialog has used (those of `ids`, else all), and answers them,
+   * oldest first: a caller that armed answers for one action (aite mcp's tool call) ends them with
+   * it, so they cannot answer a later dialog nobody meant them for. @internal
    */
-  async during<T>(answer: DialogAnswer, action: () => Promise<T>): Promise<T> {
-    this.next(answer);
-    const id = this.#armedIds;
-    try {
-      return await action();
-    } finally {
-      const index = this.#armed.findIndex((a) => a.id === id);
-      if (index >= 0) {
-        this.#armed.splice(index, 1);
-        this.#changes += 1;
-      }
+  takeBack(ids?: readonly number[]): DialogAnswer[] {
+    const unused: DialogAnswer[] = [];
+    for (let i = this.#armed.length - 1; i >= 0; i--) {
+      const { id, ...answer } = this.#armed[i]!;
+      if (ids && !ids.includes(id)) continue;
+      this.#armed.splice(i, 1);
+      unused.unshift(answer);
     }
+    if (unused.length > 0) this.#changes += 1;
+    return unused;
   }
 
   /**
