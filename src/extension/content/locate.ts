@@ -56,6 +56,9 @@ export async function waitActionable(el: Element, timeoutMs: number, need: Actio
     // is at the first look (a scroll would close popovers that close on scroll, react-aria's, and
     // move the other end of a drag). One that was not ready there (covered by a sticky header,
     // clipped by a scrolling box) is brought to the middle at the next.
+    // Waiting for a fresh element is no look: the look after it must not scroll what is in view.
+    const fresh = need.hitTest ? tooFresh(el) : undefined;
+    if (fresh) return fresh;
     const center = looks++ > 0 || !inView(el);
     return checkActionable(el, need, center, () => (scrolled = true));
   }, timeoutMs);
@@ -98,10 +101,6 @@ async function checkActionable(el: Element, need: Actionability, center: boolean
   const x = round(rect.x + rect.width / 2);
   const y = round(rect.y + rect.height / 2);
   if (!need.hitTest) return done({ x, y, rect, hit: el, receiver: el });
-  const age = activity.addedMsAgo(el);
-  if (age !== undefined && age < FRESH_MS) {
-    return pending({ reason: 'timeout', message: `${name} was added to the page ${Math.round(age)} ms before, again and again (the page keeps drawing it anew); wait for the page to settle`, detail: { addedMsAgo: Math.round(age) } }, Math.ceil(FRESH_MS - age));
-  }
 
   if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) {
     return pending({ reason: 'not-visible', message: `${name} could not be scrolled into view: its middle (${x}, ${y}) is outside the window`, detail: { x, y, rect } });
@@ -156,6 +155,14 @@ function still(el: Element, unscrolled: Rect, scrolledTo: Rect): boolean {
  * A person cannot click something that appeared less than this ago either.
  */
 const FRESH_MS = 50;
+
+/** Pending until {@link FRESH_MS} after the element (or what holds it) was added to the page. */
+function tooFresh(el: Element): Step<ActionPoint, Problem> | undefined {
+  const age = activity.addedMsAgo(el);
+  if (age === undefined || age >= FRESH_MS) return undefined;
+  const message = `${formatElement(el)} was added to the page ${Math.round(age)} ms before, again and again (the page keeps drawing it anew); wait for the page to settle`;
+  return pending({ reason: 'timeout', message, detail: { addedMsAgo: Math.round(age) } }, Math.ceil(FRESH_MS - age));
+}
 
 /** At most this many more frames are waited for an animation's time to move on. */
 const MORE_FRAMES = 3;
