@@ -109,14 +109,18 @@ describe('session.scroll()', () => {
     expect(up.scrolled).toBeLessThan(-2_500);
     await ctx.session.click({ text: 'Row 50', exact: true });
     await ctx.session.verify.targetText({ css: '#picked' }, 'Row 50');
-    // Not in the list at all: both ends are reached, and the failure says so.
+    // Not in the list at all: both ends are reached, and the failure says so. (The list draws its
+    // rows on its scroll event, a frame after scrollTop is set: wait for them, or the rows of the
+    // top still in the page would be found.)
     await scrollTo(4_500);
+    await ctx.session.verify.exists({ text: 'Row 155', exact: true });
     const missing = await failure(ctx.session.scroll({ css: '#list' }, { until: { text: 'Row 201', exact: true } }));
     expect(missing.reason).toBe('not-found');
     expect(missing.message).toMatch(/reached both its ends/);
     expect(missing.detail).toMatchObject({ end: true, turned: true });
     // maxSteps counts the steps back too: one down to the end, four back up.
     await scrollTo(5_500);
+    await ctx.session.verify.exists({ text: 'Row 190', exact: true });
     const bounded = await failure(ctx.session.scroll({ css: '#list' }, { until: { text: 'Row 2', exact: true }, maxSteps: 5 }));
     expect(bounded.reason).toBe('not-found');
     expect(bounded.message).toMatch(/maxSteps \(5\) reached/);
