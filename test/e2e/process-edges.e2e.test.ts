@@ -158,6 +158,35 @@ describe('row 47: a worker stopped as test runners stop it', () => {
     // Killed at the start of the cleanup, a Chrome may still be exiting when its runner is killed.
     await until(() => processesWith(child.tmp).length === 0, 'Chrome gone', child);
   }, 60_000);
+
+  it('[TEMP-PROFILE-ORPHANS] row 47: SIGKILL alone leaves the temp profile; the next launch removes it, and not the profile of a run still going', async () => {
+    const tmp = join(scratch, 'orphans');
+    mkdirSync(tmp);
+    const profiles = (): string[] => readdirSync(tmp).filter((f) => f.startsWith('aite-profile-'));
+    const killed = start(['--input-type=module', '-e', waitingScript()], { TMPDIR: tmp });
+    await until(() => killed.output().includes('up'), 'the session started', killed);
+    const [left] = profiles();
+    process.kill(-killed.proc.pid!, 'SIGKILL');
+    await killed.ended;
+    // Its Chrome ends as its pipe closes; the profile stays.
+    await until(() => processesWith(join(tmp, left!)).length === 0, 'Chrome gone', killed);
+    expect(profiles()).toEqual([left]);
+    const going = start(['--input-type=module', '-e', waitingScript()], { TMPDIR: tmp });
+    onTestFinished(() => void going.proc.kill('SIGTERM'));
+    await until(() => going.output().includes('up'), 'the second session started', going);
+    expect(profiles()).not.toContain(left);
+    const [kept] = profiles();
+    const next = start(['--input-type=module', '-e', `
+      import { launch } from ${JSON.stringify(sdk)};
+      const session = await launch({ allow: [${JSON.stringify(server.origin)}] });
+      await session.close();
+    `], { TMPDIR: tmp });
+    expect((await next.ended).code, next.output()).toBe(0);
+    expect(profiles()).toEqual([kept]);
+    going.proc.kill('SIGTERM');
+    await going.ended;
+    expect(profiles()).toEqual([]);
+  }, 60_000);
 });
 
 describe('row 48: a Chrome that cannot start', () => {

@@ -2,8 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { channel } from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { Bridge } from '../bridge/Bridge.js';
@@ -15,6 +14,7 @@ import { singletonTempDir } from '../launch/ChromeSingleton.js';
 import { launchChrome } from '../launch/launchChrome.js';
 import { endGracefully, endGroup, killGroup } from '../launch/processGroup.js';
 import { onProcessEnd } from '../launch/ProcessCleanup.js';
+import { createTempProfile, removeOrphanedTempProfiles } from '../launch/TempProfiles.js';
 import { LockFile } from '../lock/LockFile.js';
 import { allowedOrigins, DEFAULT_TIMEOUT_MS, withTimeout } from '../protocol/index.js';
 import { LaunchOptionsSchema, type BrowserPermission, type LaunchOptions } from './options.js';
@@ -60,7 +60,9 @@ export async function launch(options: LaunchOptions): Promise<Session> {
   const lock = opts.lockFile ? await LockFile.open(opts.lockFile, { updateLock: opts.updateLock }) : undefined;
   const profile = opts.profile ?? 'default';
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const tempDir = opts.userDataDir ? undefined : await mkdtemp(join(tmpdir(), 'aite-profile-'));
+  // What runs killed with SIGKILL left goes while this one starts.
+  const orphansRemoved = removeOrphanedTempProfiles();
+  const tempDir = opts.userDataDir ? undefined : await createTempProfile();
   const userDataDir = opts.userDataDir ?? tempDir!;
   let bridge: Bridge | undefined;
   let stage: ExtensionStage | undefined;
@@ -159,6 +161,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
       close: () => cleanup(() => browser.close()),
     });
     browser.on('disconnected', () => void stage?.removeBridgeConfig());
+    await orphansRemoved;
     return session;
   } catch (error) {
     if (!cleaned) await cleanup();
