@@ -216,6 +216,25 @@ describe('attach mode with chrome.debugger', () => {
     expect(pngSize(full!).height).toBeGreaterThan(2400);
   });
 
+  it('[ATT-PICTURE] [MCP-SCREENSHOT-FIT] maxSide paints a full page taller than it smaller, its aspect kept, and warns with the size it would have had; a picture that fits is unchanged', async () => {
+    await session.tab.navigate(new URL('pictures.html', server.url).href);
+    const warnings: { code: string; message: string }[] = [];
+    const listen = (w: { code: string; message: string }): void => void warnings.push(w);
+    session.on('warning', listen);
+    try {
+      const fitted = pngSize((await session.screenshot({ fullPage: true, maxSide: 1000 }))!);
+      expect(warnings).toEqual([{ code: 'screenshot-scaled', message: expect.stringMatching(/^The picture was scaled down to \d+×1000 px to fit maxSide 1000 \(the page is \d+×3000 px\)/) }]);
+      // The page's width changes by a scrollbar as Chrome's debugging bar comes and goes: the warning says what it was.
+      const [, width] = /the page is (\d+)×/.exec(warnings[0]!.message)!;
+      expect(fitted).toEqual({ width: Math.floor((Number(width) * 1000) / 3000), height: 1000 });
+      const box = await session.screenshot({ target: { text: 'Total: 42' }, maxSide: 1000 });
+      expect(pngSize(box!)).toEqual({ width: 200, height: 120 });
+      expect(warnings).toHaveLength(1);
+    } finally {
+      session.off('warning', listen);
+    }
+  });
+
   it('[ATT-DIALOG] a dialog is answered by the armed answer, the next by the policy, each listed in its step', async () => {
     await session.tab.navigate(new URL('dialogs.html', server.url).href);
     session.dialogs.next({ accept: true, promptText: 'Zephyr' });

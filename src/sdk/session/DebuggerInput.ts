@@ -11,7 +11,7 @@ import { Downloads, type Download, type DownloadRecord, type DownloadSource } fr
 import type { DragSurface } from './pipe/drag.js';
 import type { NavigationSource } from './pipe/InputNavigation.js';
 import type { Chord } from './pipe/keys.js';
-import { pixelBox, SCREENSHOT_TIMEOUT_MS } from './pipe/pictures.js';
+import { fitting, pictureBox, scaledWarning, SCREENSHOT_TIMEOUT_MS, type LayoutMetrics, type Scaled } from './pipe/pictures.js';
 import type { StepContext } from './StepContext.js';
 import { firstLine, TrustedInput } from './TrustedInput.js';
 
@@ -186,18 +186,20 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
     }
     try {
       const send = (method: DebuggerMethod, params: object = {}): Promise<unknown> => this.#send(step, method, params, SCREENSHOT_TIMEOUT_MS);
-      const picture = async (): Promise<Uint8Array> => {
+      const picture = async (): Promise<{ png: Uint8Array; scaled?: Scaled }> => {
         // A background tab does not paint.
         await send('Page.bringToFront');
-        let clip = options.clip ? pixelBox(options.clip) : undefined;
-        if (!clip && options.fullPage) {
-          const metrics = (await send('Page.getLayoutMetrics')) as { cssContentSize: { width: number; height: number } };
-          clip = { x: 0, y: 0, width: Math.max(1, Math.ceil(metrics.cssContentSize.width)), height: Math.max(1, Math.ceil(metrics.cssContentSize.height)) };
-        }
-        const { data } = (await send('Page.captureScreenshot', { format: 'png', ...(clip ? { clip: { ...clip, scale: 1 }, captureBeyondViewport: true } : {}) })) as { data: string };
-        return new Uint8Array(Buffer.from(data, 'base64'));
+        const metrics = options.fullPage || options.maxSide !== undefined ? ((await send('Page.getLayoutMetrics')) as LayoutMetrics) : undefined;
+        const fit = metrics && options.maxSide !== undefined ? fitting(metrics, options, options.maxSide) : undefined;
+        const box = fit?.box ?? (options.clip || options.fullPage ? pictureBox(metrics!, options) : undefined);
+        const beyond = options.clip !== undefined || options.fullPage === true;
+        const clip = box ? { clip: { ...box, scale: fit?.scale ?? 1 }, captureBeyondViewport: beyond } : {};
+        const { data } = (await send('Page.captureScreenshot', { format: 'png', ...clip })) as { data: string };
+        return { png: new Uint8Array(Buffer.from(data, 'base64')), ...(fit ? { scaled: fit.scaled } : {}) };
       };
-      return await withTimeout(picture(), SCREENSHOT_TIMEOUT_MS * 2, `the page did not paint within ${SCREENSHOT_TIMEOUT_MS * 2} ms`);
+      const { png, scaled } = await withTimeout(picture(), SCREENSHOT_TIMEOUT_MS * 2, `the page did not paint within ${SCREENSHOT_TIMEOUT_MS * 2} ms`);
+      if (scaled) step.warn(scaledWarning(scaled, options.maxSide!));
+      return png;
     } catch (error) {
       step.warn({ code: 'screenshot', message: `No screenshot: ${firstLine(error)}` });
       return undefined;

@@ -39,7 +39,7 @@ export interface PictureOptions {
   cachedOnly?: boolean;
   clip?: Rect;
   fullPage?: boolean;
-  /** Scale a larger picture down to this many pixels on its longer side (launch mode; attach mode pictures at full size). */
+  /** Scale a larger picture down to this many pixels on its longer side (over the pipe, and in attach mode with the extension's debugger). */
   maxSide?: number;
 }
 

@@ -10,7 +10,7 @@ import { Downloads, pipeDownloads, type Download, type DownloadRecord } from './
 import { fileInputOf, interceptChooser, setInputFiles, type OpenedChooser } from './pipe/Files.js';
 import { pipeNavigationSource, type NavigationSource } from './pipe/InputNavigation.js';
 import { pageDragSurface, type DragSurface } from './pipe/drag.js';
-import { capture, SCREENSHOT_TIMEOUT_MS } from './pipe/pictures.js';
+import { capture, scaledWarning, SCREENSHOT_TIMEOUT_MS } from './pipe/pictures.js';
 import type { RunTab } from './RunTab.js';
 import type { StepContext } from './StepContext.js';
 import { firstLine, TrustedInput } from './TrustedInput.js';
@@ -88,9 +88,7 @@ export class PipeInput extends TrustedInput<Page> implements Input {
       const page = await this.runTab.page(step.send, { cachedOnly: options.cachedOnly });
       // A page that holds its main thread would hold the picture too: it gets a deadline.
       const { png, scaled } = await withTimeout(capture(page, options), SCREENSHOT_TIMEOUT_MS, `the page did not paint within ${SCREENSHOT_TIMEOUT_MS} ms`);
-      if (scaled) {
-        step.warn({ code: 'screenshot-scaled', message: `The picture was scaled down to ${scaled.to.width}×${scaled.to.height} px to fit maxSide ${options.maxSide} (the page is ${scaled.from.width}×${scaled.from.height} px): picture one element (target) for its detail.` });
-      }
+      if (scaled) step.warn(scaledWarning(scaled, options.maxSide!));
       return png;
     } catch (error) {
       step.warn({ code: 'screenshot', message: `No screenshot: ${firstLine(error)}` });

@@ -459,7 +459,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * (`target`, resolved first, pictured at its size wherever it is). With `path` it is also
    * written there. Returns undefined, with a warning, when no picture can be taken (attach mode,
    * or the tab cannot be told apart from another); a `target` that names no element throws.
-   * With `maxSide` (launch mode), a picture wider or taller than that many pixels is painted
+   * With `maxSide` (over the pipe, and in attach mode through the extension's debugger), a picture wider or taller than that many pixels is painted
    * smaller to fit, its aspect kept, and a `screenshot-scaled` warning says from what size.
    */
   async screenshot(options: { target?: TargetInput; fullPage?: boolean; path?: string; timeoutMs?: number; maxSide?: number } = {}): Promise<Uint8Array | undefined> {

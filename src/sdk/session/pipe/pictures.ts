@@ -15,8 +15,9 @@ import { sessionOf } from './sessions.js';
  */
 export async function capture(page: Page, options: { clip?: Rect; fullPage?: boolean; maxSide?: number }): Promise<{ png: Uint8Array; scaled?: Scaled }> {
   await page.bringToFront();
-  if (options.maxSide !== undefined) {
-    const fit = await fitting(page, options, options.maxSide);
+  const session = sessionOf(page.target());
+  if (options.maxSide !== undefined && session) {
+    const fit = fitting(await session.send('Page.getLayoutMetrics'), options, options.maxSide);
     if (fit) {
       const png = await page.screenshot({ type: 'png', clip: { ...fit.box, scale: fit.scale }, captureBeyondViewport: options.clip !== undefined || options.fullPage === true });
       return { png, scaled: fit.scaled };
@@ -32,22 +33,38 @@ export interface Scaled {
   to: { width: number; height: number };
 }
 
-/** The box and scale that fit a picture into `maxSide`, or undefined when it fits as it is. */
-async function fitting(page: Page, options: { clip?: Rect; fullPage?: boolean }, maxSide: number): Promise<{ box: ReturnType<typeof pixelBox>; scale: number; scaled: Scaled } | undefined> {
-  const session = sessionOf(page.target());
-  if (!session) return undefined;
-  const m = await session.send('Page.getLayoutMetrics');
-  const ratio = m.cssLayoutViewport.clientWidth > 0 ? m.layoutViewport.clientWidth / m.cssLayoutViewport.clientWidth : 1;
+/** What a picture's box and scale are read from: `Page.getLayoutMetrics`'s answer, over the pipe or the extension's debugger. */
+export interface LayoutMetrics {
+  layoutViewport: { clientWidth: number };
+  cssLayoutViewport: { clientWidth: number };
+  cssVisualViewport: { pageX: number; pageY: number; clientWidth: number; clientHeight: number };
+  cssContentSize: { width: number; height: number };
+}
+
+/** The page box a picture covers, in CSS pixels: `clip`, the whole page (`fullPage`), or the viewport. */
+export function pictureBox(m: LayoutMetrics, options: { clip?: Rect; fullPage?: boolean }): ReturnType<typeof pixelBox> {
+  if (options.clip) return pixelBox(options.clip);
+  if (options.fullPage) return { x: 0, y: 0, width: Math.max(1, Math.ceil(m.cssContentSize.width)), height: Math.max(1, Math.ceil(m.cssContentSize.height)) };
   const v = m.cssVisualViewport;
-  const box = options.clip
-    ? pixelBox(options.clip)
-    : options.fullPage
-      ? { x: 0, y: 0, width: Math.max(1, Math.ceil(m.cssContentSize.width)), height: Math.max(1, Math.ceil(m.cssContentSize.height)) }
-      : pixelBox({ x: v.pageX, y: v.pageY, width: v.clientWidth, height: v.clientHeight });
+  return pixelBox({ x: v.pageX, y: v.pageY, width: v.clientWidth, height: v.clientHeight });
+}
+
+/** The box and scale that fit a picture into `maxSide`, or undefined when it fits as it is. */
+export function fitting(m: LayoutMetrics, options: { clip?: Rect; fullPage?: boolean }, maxSide: number): { box: ReturnType<typeof pixelBox>; scale: number; scaled: Scaled } | undefined {
+  const ratio = m.cssLayoutViewport.clientWidth > 0 ? m.layoutViewport.clientWidth / m.cssLayoutViewport.clientWidth : 1;
+  const box = pictureBox(m, options);
   const from = { width: Math.round(box.width * ratio), height: Math.round(box.height * ratio) };
   const scale = maxSide / Math.max(from.width, from.height);
   if (scale >= 1) return undefined;
   return { box, scale, scaled: { from, to: { width: Math.max(1, Math.floor(from.width * scale)), height: Math.max(1, Math.floor(from.height * scale)) } } };
+}
+
+/** The warning a step carries when its picture was scaled down to fit `maxSide`. */
+export function scaledWarning(scaled: Scaled, maxSide: number): { code: 'screenshot-scaled'; message: string } {
+  return {
+    code: 'screenshot-scaled',
+    message: `The picture was scaled down to ${scaled.to.width}×${scaled.to.height} px to fit maxSide ${maxSide} (the page is ${scaled.from.width}×${scaled.from.height} px): picture one element (target) for its detail.`,
+  };
 }
 
 /** How long a picture may take: a page that holds its main thread would hold the picture too. */
