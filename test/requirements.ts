@@ -95,6 +95,7 @@ export const REQUIREMENTS = {
   'SW-FRONT': 'switchTab brings the tab to the front',
   'SW-AMBIGUOUS': 'two matching tabs answer ambiguous',
   'SW-TIMEOUT': 'no matching tab in time answers timeout with the open tabs\u2019 addresses',
+  'HOVER-HINT': 'a target hidden until a :hover rule of the page shows it (a row\u2019s actions) fails not-visible naming the element to hover first',
   'TEMP-PROFILE-ORPHANS': 'a temp profile left by a run killed with SIGKILL is removed by the next launch once its process and its Chrome are gone; a live run\u2019s is never touched',
   'CT-BACK': 'closeTab goes back along the tabs the run switched from; tab in the answer is where the run is now, or null',
   'CT-SELF': 'a run tab that closes by itself goes back as closeTab does; its tab-closed event names the run\u2019s tab now (runTab, beyond v1); a warning (code tab-closed) says where the run went on, in that step or the next; a closeTab warns of nothing',

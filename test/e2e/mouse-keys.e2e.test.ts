@@ -212,4 +212,18 @@ describe('mouse and keys', () => {
     const typed = await ctx.session.evaluate(() => (window as unknown as { keysSeen: string[] }).keysSeen);
     expect(typed.filter((k) => /^[/*+-]\//.test(k))).toEqual(['//Slash/191', '-/Minus/189', '*/Digit8/56', '+/Equal/187']);
   });
+  it('[HOVER-HINT] a row action shown only while the row is hovered: a click says to hover the row first, and after that hover it lands', async () => {
+    await ctx.session.tab.navigate(ctx.page('hover-actions.html'));
+    const hidden = await failure(ctx.session.click({ role: 'button', name: 'Archive' }, { timeoutMs: 500 }));
+    expect(hidden.reason).toBe('not-visible');
+    expect(hidden.message).toMatch(/It shows while the pointer is over <li\.row> "Invoice March.*\(a :hover rule of the page\): hover that first\./);
+    await ctx.session.hover({ text: 'Invoice April' });
+    await ctx.session.click({ role: 'button', name: 'Archive' });
+    await ctx.session.verify.targetText({ label: 'Log' }, 'archived Invoice April');
+    // A hidden element no :hover rule shows keeps the usual advice.
+    await ctx.session.evaluate(() => document.styleSheets[0]!.insertRule('#log { display: none }'));
+    const plain = await failure(ctx.session.click({ label: 'Log' }, { timeoutMs: 300 }));
+    expect(plain.message).toContain('Make it visible first');
+    expect(plain.message).not.toContain(':hover');
+  });
 });

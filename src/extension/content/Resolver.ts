@@ -9,7 +9,7 @@ import { shadowRootOf } from './dom/nodes.js';
 import { checkState } from './dom/state.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
 import { evaluateXPath } from './dom/xpath.js';
-import { formatElement, formatTarget, listOf, q } from './explain.js';
+import { formatElement, formatTarget, hoverHint, listOf, q } from './explain.js';
 import { handles } from './Handles.js';
 import { refs } from './refs.js';
 import { activity, done, pending, settle, type Step } from './settle.js';
@@ -412,7 +412,7 @@ export function missFailure(target: Target, ev: Evaluation, timeoutMs: number): 
     const counts = { matches: n, hidden: ev.hidden.length };
     return new CommandFailure(
       'not-visible',
-      `The target ${formatTarget(target)} matches ${counts.hidden} hidden element${counts.hidden === 1 ? '' : 's'} and ${counts.matches === 0 ? 'no visible one' : counts.matches}: ${formatElement(h, ev.texts.of(h))} is hidden because ${whyHidden(h)} (waited ${timeoutMs} ms). Make it visible first (open its dialog, menu or section), or name a visible element.`,
+      `The target ${formatTarget(target)} matches ${counts.hidden} hidden element${counts.hidden === 1 ? '' : 's'} and ${counts.matches === 0 ? 'no visible one' : counts.matches}: ${formatElement(h, ev.texts.of(h))} is hidden because ${whyHidden(h)} (waited ${timeoutMs} ms).${hoverHint(h) || ' Make it visible first (open its dialog, menu or section), or name a visible element.'}`,
       { target, ...counts, candidates: ev.hidden.slice(0, 3).map((e) => ({ descriptor: describe(e, { frame: targetFrame(target), texts: ev.texts }) })) },
     );
   }

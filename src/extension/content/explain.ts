@@ -1,4 +1,5 @@
 import { shownText, type Target } from '../../sdk/protocol/index.js';
+import { hoverHolder } from './dom/hoverReveal.js';
 import { cut, fold, pageText } from './dom/text.js';
 
 // Sentences for failure messages: what was asked and what was found, in a person's words.
@@ -44,4 +45,10 @@ export function listOf(items: string[], max = 3, total = items.length): string {
 
 export function q(s: string): string {
   return JSON.stringify(s);
+}
+
+/** Advice for a hidden element a `:hover` rule of the page would show (a row's actions), or ''. */
+export function hoverHint(el: Element): string {
+  const holder = hoverHolder(el);
+  return holder ? ` It shows while the pointer is over ${formatElement(holder)} (a :hover rule of the page): hover that first.` : '';
 }

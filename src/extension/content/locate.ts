@@ -6,7 +6,7 @@ import { checkableOf, checkState, disabledBy, isEditable, takesValue } from './d
 import { cut, pageText } from './dom/text.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
 import { xpathOf } from './dom/xpath.js';
-import { formatElement } from './explain.js';
+import { formatElement, hoverHint } from './explain.js';
 import { focusFor, selectContents } from './input/keyboard.js';
 import { elementFromDescriptor } from './fromDescriptor.js';
 
@@ -63,7 +63,8 @@ export async function waitActionable(el: Element, timeoutMs: number, need: Actio
     return checkActionable(el, need, center, () => (scrolled = true));
   }, timeoutMs);
   if (step.done) return { ...step.value, scrolled };
-  throw new CommandFailure(step.last.reason, `${step.last.message} (waited ${timeoutMs} ms).`, step.last.detail);
+  const hint = step.last.reason === 'not-visible' && el.isConnected && !isRendered(el) ? hoverHint(el) : '';
+  throw new CommandFailure(step.last.reason, `${step.last.message} (waited ${timeoutMs} ms).${hint}`, step.last.detail);
 }
 
 async function checkActionable(el: Element, need: Actionability, center: boolean, onScroll: () => void): Promise<Step<ActionPoint, Problem>> {
