@@ -105,6 +105,7 @@ export const REQUIREMENTS = {
   'RUN-NOT-STARTED': 'runner entries: a launch that fails or misses aite\u2019s launch deadline fails the file with "aite did not start: ", why and what to do, not with the runner\u2019s hook timeout',
   'CT-SELF-EARLY': 'a page command sent to a run tab that has just closed itself, before the runner heard of it, runs in the tab the run went back to (answer runTab, beyond v1); a command the closed tab had received (an act that may have run) is not sent again',
   'CT-ALREADY': 'closing a tab that is already closed answers alreadyClosed: true',
+  'CT-NO-PROMPT': 'closeTab closes a tab whose page has a beforeunload handler at once, without running it or showing a prompt (as Playwright\u2019s page.close()), and answers as for any tab; it never waits on a prompt',
 
   // Screenshots
   'SS-PIPE': 'the runner takes screenshots over the pipe: finds the page by url (and title), brings it to the front, captures a PNG',

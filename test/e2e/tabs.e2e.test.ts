@@ -161,6 +161,28 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     expect((await ctx.session.tab.close()).tab).toBe(opener.tab);
   });
 
+  it('[CT-NO-PROMPT] closeTab closes a tab whose page asks before leaving (beforeunload) at once: no prompt, no wait', async () => {
+    const opener = await ctx.session.tab.navigate(ctx.page('popups.html'));
+    const dialogs = ctx.session.dialogs.seen.length;
+    // The run's own tab, then another tab by its id: each page holds a beforeunload that would ask.
+    for (const which of ['run tab', 'other tab'] as const) {
+      await ctx.session.click('Open guarded page');
+      const guarded = await ctx.session.tab.switchTo({ new: true });
+      await ctx.session.click('Guard unsaved changes');
+      await ctx.session.verify.targetText({ label: 'Out' }, 'guarded');
+      if (which === 'other tab') await ctx.session.tab.switchTo({ urlContains: 'popups.html' });
+      const started = Date.now();
+      const closed = await ctx.session.tab.close(which === 'run tab' ? undefined : guarded.tab);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(closed).toMatchObject({ closed: guarded.tab, tab: opener.tab });
+      expect(closed.alreadyClosed).toBeUndefined();
+      expect((await ctx.session.tab.list()).some((t) => t.id === guarded.tab)).toBe(false);
+      expect(ctx.session.tab.current).toBe(opener.tab);
+    }
+    expect(ctx.session.dialogs.seen.slice(dialogs)).toEqual([]);
+    await ctx.session.verify.exists({ text: 'Open guarded page' });
+  });
+
   it('[NAV-LOAD, NAV-FAILED-TAB] navigate times out on a page that does not finish loading in time; the tab it opened stays the run\u2019s, and the next navigate loads there', async () => {
     // No run tab (as before a first navigate): the timed-out navigate opens the tab.
     for (const t of await ctx.session.tab.list()) if (t.id !== ctx.session.tab.current) await ctx.session.tab.close(t.id);

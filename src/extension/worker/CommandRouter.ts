@@ -1,5 +1,6 @@
 import { CancelSchema, CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, defaultTimeoutOf, originOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
+import { closeTab } from './closeTab.js';
 import type { DebuggerTabs } from './DebuggerTabs.js';
 import { evaluateInTab } from './evaluate.js';
 import { LoadWatch, tabSettled } from './LoadWatch.js';
@@ -260,10 +261,7 @@ export class CommandRouter {
   async #closeTab(request: RequestOf<'closeTab'>): Promise<Record<string, unknown>> {
     const target = request.tab ?? this.state.data.runTab;
     if (target === undefined) throw new CommandFailure('tab-closed', 'There is no run tab to close.');
-    const alreadyClosed = await chrome.tabs.remove(target).then(
-      () => false,
-      () => true,
-    );
+    const { alreadyClosed } = await closeTab(target);
     const next = await this.tabGone(target);
     return { ok: true, closed: target, tab: next, ...(alreadyClosed ? { alreadyClosed: true } : {}) };
   }

@@ -60,7 +60,11 @@ export class Tab {
     return this.send({ cmd: 'switchTab', match, tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
   }
 
-  /** Closes a tab (default: the run's) and goes back to the tab the run switched from. */
+  /**
+   * Closes a tab (default: the run's) and goes back to the tab the run switched from. As
+   * Playwright's `page.close()` by default, the page's beforeunload handlers do not run: no
+   * "Leave site?" prompt, the tab closes at once.
+   */
   close(tab?: number): Promise<ResultOf<'closeTab'>> {
     return this.send({ cmd: 'closeTab', tab: tab ?? this.current ?? undefined });
   }
