@@ -210,6 +210,31 @@ describe('aite mcp: every tool against real Chromium', () => {
     expect(await ok('tabs')).toMatch(/\n\* \d+ "Counter" /);
   });
 
+  it('[SW-ID] [SW-FORMS] switch_tab takes a tab by the id tabs lists; a match of no known form, or of two, is refused naming the forms', async () => {
+    await ok('navigate', { url: page('popup.html') });
+    await ok('click', { target: 'Open payment' });
+    await ok('click', { target: 'Open payment' });
+    // Two tabs show the same page: only their ids tell them apart.
+    await expect.poll(async () => [...(await ok('tabs')).matchAll(/^ {2}\d+ "Pay" /gm)].length).toBe(2);
+    const ids = [...(await ok('tabs')).matchAll(/^ {2}(\d+) "Pay" /gm)].map((m) => Number(m[1]));
+    expect(await ok('switch_tab', { id: ids[1] })).toMatch(new RegExp(`^Done: switch to tab ${ids[1]} \\(tab ${ids[1]}\\)\\. \\(no re-sends\\)$`));
+    expect(await ok('tabs')).toMatch(new RegExp(`\\n\\* ${ids[1]} "Pay" `));
+    const forms = /a tab match takes exactly one of \{ urlContains: "…" \}, \{ titleContains: "…" \}, \{ new: true \} or \{ id: <tab id> \}/;
+    const two = await call('switch_tab', { urlContains: 'pay', titleContains: 'Pay' });
+    expect(two.isError).toBe(true);
+    expect(textOf(two)).toMatch(/^\[usage\] switch_tab was not run: /);
+    expect(textOf(two)).toMatch(forms);
+    const none = await call('switch_tab', {});
+    expect(textOf(none)).toMatch(forms);
+    const playwright = await call('switch_tab', { url: 'pay' });
+    expect(textOf(playwright)).toMatch(/^\[usage\] switch_tab was not run: unknown argument "url" \(it takes urlContains, titleContains, new, id, timeoutMs\)\.$/);
+    // Nothing was switched by the refused calls.
+    expect(await ok('tabs')).toMatch(new RegExp(`\\n\\* ${ids[1]} "Pay" `));
+    await ok('close_tab');
+    await ok('switch_tab', { id: ids[0] });
+    await ok('close_tab');
+  });
+
   it('[MCP-DIALOG] [MCP-RESULT] a dialog nobody armed, or one a timer opens after the call that started it, is said by the next answer, once', async () => {
     await ok('navigate', { url: page('dialogs.html') });
     // The tab opens, its alert is dismissed (nothing armed): the click or the switch says so.

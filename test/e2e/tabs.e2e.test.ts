@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { ExtensionEvent, Warning } from '../../src/sdk/index.js';
+import { _runStep as runStep, parseScript, type ExtensionEvent, type Warning } from '../../src/sdk/index.js';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
 
@@ -181,6 +181,109 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     }
     expect(ctx.session.dialogs.seen.slice(dialogs)).toEqual([]);
     await ctx.session.verify.exists({ text: 'Open guarded page' });
+  });
+
+  it('[SW-ID] switchTo({ id }) switches to that exact tab, by the id tabs() and tab-opened give; the step script takes it too', async () => {
+    await ready();
+    const opener = await ctx.session.tab.navigate(ctx.page('popup.html'));
+    const seen = events.length;
+    await ctx.session.click({ text: 'Open payment' });
+    await ctx.session.click({ text: 'Open payment' });
+    await expect.poll(async () => (await ctx.session.tab.list()).filter((t) => t.title === 'Pay').length).toBe(2);
+    const opened = events.slice(seen).flatMap((e) => (e.kind === 'tab-opened' ? [e.tab] : []));
+    expect(opened.length).toBe(2);
+    // Both show the same page: only the id tells them apart.
+    const first = await ctx.session.tab.switchTo({ id: opened[0]! });
+    expect(first).toMatchObject({ tab: opened[0], url: ctx.page('pay.html'), title: 'Pay' });
+    expect(ctx.session.tab.current).toBe(opened[0]);
+    expect((await ctx.session.tab.list()).find((t) => t.id === opened[0])?.active).toBe(true);
+    // The run's own tab by its id answers at once; a step script names a tab by id too.
+    expect((await ctx.session.tab.switchTo({ id: opened[0]! })).tab).toBe(opened[0]);
+    await runStep(ctx.session, { switchTab: { id: opener.tab } });
+    expect(ctx.session.tab.current).toBe(opener.tab);
+    const listed = (await ctx.session.tab.list()).find((t) => t.id === opened[1])!;
+    expect((await ctx.session.tab.switchTo({ id: listed.id })).tab).toBe(opened[1]);
+    // A tab taken by id is not given again as the new one.
+    const error = await failure(ctx.session.tab.switchTo({ new: true }, { timeoutMs: 300 }));
+    expect(error.reason).toBe('timeout');
+    // A tab that is not open fails at once, naming the open ones.
+    await ctx.session.tab.close();
+    const started = Date.now();
+    const gone = await failure(ctx.session.tab.switchTo({ id: opened[1]! }, { timeoutMs: 5_000 }));
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(gone.reason).toBe('tab-closed');
+    expect(gone.message).toContain(`No tab has the id ${opened[1]}`);
+    expect(gone.message).toContain(`${ctx.page('pay.html')} "Pay"`);
+    await ctx.session.tab.close(opened[0]);
+  });
+
+  it('[SW-FORMS] a tab match with no known key, or several, is refused before anything is sent, naming the forms it takes', async () => {
+    await ctx.session.tab.navigate(ctx.page('popup.html'));
+    const sent: string[] = [];
+    const request = ctx.session.bridge.request.bind(ctx.session.bridge);
+    ctx.session.bridge.request = ((r: Parameters<typeof request>[0]) => {
+      sent.push(r.cmd);
+      return request(r);
+    }) as typeof request;
+    try {
+      for (const match of [{ url: 'pay' }, { urlContains: 'pay', titleContains: 'Pay' }, {}, { new: false }, { id: 'x' }]) {
+        const error = await failure(ctx.session.tab.switchTo(match as never));
+        expect(error.reason).toBe('unsupported');
+        expect(error.message).toMatch(/^switchTo: a tab match takes exactly one of \{ urlContains: "…" \}, \{ titleContains: "…" \}, \{ new: true \} or \{ id: <tab id> \}/);
+        expect(error.message).toContain(JSON.stringify(match));
+        expect(error.message).toMatch(/Nothing was sent\.$/);
+      }
+    } finally {
+      ctx.session.bridge.request = request;
+    }
+    expect(sent).toEqual([]);
+    // A step script says the same, before it runs.
+    expect(() => parseScript(JSON.stringify({ steps: [{ switchTab: { url: 'pay' } }] }), 'tabs.json')).toThrow(/switchTab.*a tab match takes exactly one of \{ urlContains: "…" \}, \{ titleContains: "…" \}, \{ new: true \} or \{ id: <tab id> \}/);
+  });
+
+  it('[SW-LIST] a switch that finds no tab in time names each open tab by its address and title', async () => {
+    const opener = await ctx.session.tab.navigate(ctx.page('popup.html'));
+    await ctx.session.click({ text: 'Open payment' });
+    const pay = await ctx.session.tab.switchTo({ new: true });
+    const error = await failure(ctx.session.tab.switchTo({ titleContains: 'Receipt' }, { timeoutMs: 300 }));
+    expect(error.reason).toBe('timeout');
+    expect(error.message).toContain(`Open tabs: ${opener.tab} ${ctx.page('popup.html')} "Checkout"`);
+    expect(error.message).toContain(`${pay.tab} ${ctx.page('pay.html')} "Pay" (the run's)`);
+    expect(error.detail.open).toEqual(expect.arrayContaining([{ tab: opener.tab, url: ctx.page('popup.html'), title: 'Checkout' }]));
+    await ctx.session.tab.close();
+  });
+
+  it('[SW-NEW-BLANK] a popup opened blank is waited for until it has its real address, then switched to; one that stays blank fails clearly', async () => {
+    await ctx.session.tab.navigate(ctx.page('popups.html?ms=800'));
+    for (const [button, via] of [['Open blank, then pay', 'blank'], ['Open about:blank, write, then pay', 'about-blank']] as const) {
+      await ctx.session.click(button);
+      const pay = await ctx.session.tab.switchTo({ new: true }, { timeoutMs: 10_000 });
+      expect(pay).toMatchObject({ url: ctx.page(`pay.html?via=${via}`), title: 'Pay' });
+      await ctx.session.verify.exists({ text: 'Pay now' });
+      await ctx.session.tab.close();
+    }
+    await ctx.session.click('Open blank and write');
+    const started = Date.now();
+    const error = await failure(ctx.session.tab.switchTo({ new: true }, { timeoutMs: 1_500 }));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
+    expect(error.reason).toBe('timeout');
+    expect(error.message).toMatch(/still at about:blank after 1500 ms/);
+    for (const t of await ctx.session.tab.list()) if (t.id !== ctx.session.tab.current) await ctx.session.tab.close(t.id);
+  });
+
+  it('[SW-NEW-SECOND] two popups one click opened are given by new: true in the order they opened, each once it has loaded', async () => {
+    await ready();
+    await ctx.session.tab.navigate(ctx.page('popups.html?ms=800'));
+    const seen = events.length;
+    await ctx.session.click('Open two');
+    // The first (the script's) answers 800 ms later than the second (the link's).
+    const first = await ctx.session.tab.switchTo({ new: true }, { timeoutMs: 10_000 });
+    expect(first).toMatchObject({ url: ctx.page('status/200?ms=800&n=1'), title: 'Status 200' });
+    const second = await ctx.session.tab.switchTo({ new: true }, { timeoutMs: 10_000 });
+    expect(second).toMatchObject({ url: ctx.page('pay.html?n=2'), title: 'Pay' });
+    expect(events.slice(seen).flatMap((e) => (e.kind === 'tab-opened' ? [e.tab] : []))).toEqual([first.tab, second.tab]);
+    await ctx.session.tab.close();
+    await ctx.session.tab.close();
   });
 
   it('[NAV-LOAD, NAV-FAILED-TAB] navigate times out on a page that does not finish loading in time; the tab it opened stays the run\u2019s, and the next navigate loads there', async () => {

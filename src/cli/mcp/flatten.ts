@@ -67,6 +67,8 @@ function explain(issue: Issue, root: unknown, base: PropertyKey[], known: readon
   const last = path.at(-1);
   const hint = typeof last === 'string' && TARGET_KEYS.has(last) ? `; ${TARGET_FORMS}` : '';
   const value = path.reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined), root);
+  // A union that says what it takes (a tab match's forms) is said as it is.
+  if (issue.code === 'invalid_union' && issue.message !== 'Invalid input') return [`${where}${issue.message}`];
   if (issue.code === 'invalid_union') {
     const typeOnly = (list: readonly Issue[]): boolean => list.every((i) => i.path.length === 0 && (i.code === 'invalid_type' || (i.code === 'invalid_union' && i.errors.every(typeOnly))));
     const deeper = issue.errors.find((list) => !typeOnly(list));

@@ -265,7 +265,8 @@ export function tools(allow: readonly string[], allowEvaluate = false): Tool[] {
     },
     {
       name: 'switch_tab',
-      description: 'Make another tab the run\'s tab, once it has loaded: {"urlContains": "/pay"}, {"titleContains": "Receipt"}, or {"new": true} for the tab that opened last by itself (a popup).',
+      description:
+        'Make another tab the run\'s tab, once it has loaded: {"urlContains": "/pay"}, {"titleContains": "Receipt"}, {"new": true} for the tab that opened last by itself (a popup; two that opened together are taken in the order they opened), or {"id": 123} for the tab of that id in the tabs list. One of them, not two.',
       input: flattenUnion(TabMatch).extend({ timeoutMs }),
       // It changes which tab the next calls drive, and no page.
       annotations: { readOnlyHint: true, openWorldHint: false },

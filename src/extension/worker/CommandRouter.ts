@@ -196,42 +196,50 @@ export class CommandRouter {
 
   async #switchTab(request: RequestOf<'switchTab'>): Promise<Record<string, unknown>> {
     const current = request.tab ?? this.state.data.runTab;
-    const deadline = Date.now() + (request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadline = Date.now() + timeoutMs;
     const match = request.match;
     // A tab that has not committed its first page yet shows '' or about:blank as its url.
-    const address = (tab: chrome.tabs.Tab): string => (tab.url && tab.url !== 'about:blank' ? tab.url : tab.pendingUrl || tab.url || '');
+    const address = (tab: chrome.tabs.Tab): string => (tab.url && !isBlank(tab.url) ? tab.url : tab.pendingUrl || tab.url || '');
     const matches = (tab: chrome.tabs.Tab): boolean => {
       if ('urlContains' in match) return address(tab).includes(match.urlContains);
       if ('titleContains' in match) return (tab.title ?? '').includes(match.titleContains);
+      if ('id' in match) return tab.id === match.id;
       return this.state.data.opened.includes(tab.id!) && !this.state.data.taken.includes(tab.id!);
     };
     for (;;) {
       const all = await chrome.tabs.query({});
       const tabs = all.filter((tab) => tab.id !== undefined && tab.id !== current);
       const candidates = tabs.filter(matches);
+      const own = all.find((tab) => tab.id === current);
+      // An id names one tab: one that is not open now never will be (Chrome does not reuse ids).
+      if ('id' in match && candidates.length === 0 && !(own && matches(own))) {
+        throw new CommandFailure('tab-closed', `No tab has the id ${match.id}: it closed, or no tab ever had it. ${openTabs(all, current)}`, {
+          tabs: all.map((t) => t.url || t.pendingUrl || ''),
+          open: all.map(describeTab),
+        });
+      }
       // Switching to the page already in front is no switch: when no other tab matches (not
       // even one still loading), the run's own tab is the answer, at once. A tab that opened by
       // itself and is still loading may match once it has its address and title (a popup before
       // its first commit shows '' or about:blank, and no title): it is waited for, within the
-      // timeout, before the own tab answers.
-      const own = all.find((tab) => tab.id === current);
+      // timeout, before the own tab answers. An id names the own tab and no other.
       const pending = tabs.some((tab) => tab.status !== 'complete' && this.state.data.opened.includes(tab.id!));
-      if (candidates.length === 0 && own && !('new' in match) && matches(own) && (!pending || Date.now() >= deadline)) {
+      if (candidates.length === 0 && own && !('new' in match) && matches(own) && (!pending || 'id' in match || Date.now() >= deadline)) {
         await chrome.tabs.update(own.id!, { active: true });
         if (own.windowId !== undefined) await chrome.windows.update(own.windowId, { focused: true }).catch(() => undefined);
         return { ok: true, tab: own.id!, url: own.url ?? own.pendingUrl ?? '', title: own.title ?? '' };
       }
-      const picked =
-        'new' in match
-          ? candidates.sort((a, b) => this.state.data.opened.indexOf(b.id!) - this.state.data.opened.indexOf(a.id!)).slice(0, 1)
-          : candidates;
+      const picked = 'new' in match ? this.#newest(candidates) : candidates;
       if (picked.length > 1) {
-        throw new CommandFailure('ambiguous', `${picked.length} tabs match ${JSON.stringify(match)}; name one more precisely.`, {
+        throw new CommandFailure('ambiguous', `${picked.length} tabs match ${JSON.stringify(match)}; name one more precisely (or by its id).`, {
           candidates: picked.map((tab) => ({ tab: tab.id, url: tab.url, title: tab.title })),
         });
       }
       const tab = picked[0];
-      if (tab && tab.status === 'complete') {
+      // A popup opened blank (window.open('') or 'about:blank') that its opener then sends to
+      // its page is complete at about:blank first: it is waited for until it has its address.
+      if (tab && tab.status === 'complete' && !isBlank(tab.url)) {
         // The run never adopts a tab it may not touch: the runner would send it keys and pictures.
         if (!this.allow.allows(tab.url)) {
           throw new CommandFailure(
@@ -250,12 +258,37 @@ export class CommandRouter {
         return { ok: true, tab: tab.id!, url: tab.url ?? '', title: tab.title ?? '' };
       }
       if (Date.now() >= deadline) {
-        throw new CommandFailure('timeout', `No tab matching ${JSON.stringify(match)} finished loading in time.`, {
-          tabs: tabs.map((t) => t.url ?? t.pendingUrl ?? ''),
-        });
+        const detail = { tabs: tabs.map((t) => t.url || t.pendingUrl || ''), open: all.map(describeTab) };
+        if (tab && isBlank(tab.url) && !tab.pendingUrl) {
+          throw new CommandFailure(
+            'timeout',
+            `The tab matching ${JSON.stringify(match)} (tab ${tab.id}) is still at about:blank after ${timeoutMs} ms: the page opened it blank and has not sent it to an address (writing into it leaves it at about:blank), and aite switches only to pages of the allow list. Give the popup its address, or a longer timeoutMs if it comes later. ${openTabs(all, current)}`,
+            { ...detail, tab: tab.id },
+          );
+        }
+        throw new CommandFailure('timeout', `No tab matching ${JSON.stringify(match)} finished loading in time. ${openTabs(all, current)}`, detail);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+
+  /**
+   * The tab `new: true` takes: of the tabs that opened by themselves and were not taken yet, the
+   * newest; but tabs that opened together (one click's two popups, each within
+   * {@link OPENED_TOGETHER_MS} of the one before) are taken in the order they opened, so the
+   * first is not passed over for one that opened a moment after it.
+   */
+  #newest(candidates: chrome.tabs.Tab[]): chrome.tabs.Tab[] {
+    const { opened, openedAt = {} } = this.state.data;
+    const order = candidates.filter((tab) => opened.includes(tab.id!)).sort((a, b) => opened.indexOf(a.id!) - opened.indexOf(b.id!));
+    let first = order.length - 1;
+    while (first > 0) {
+      const at = openedAt[order[first]!.id!];
+      const before = openedAt[order[first - 1]!.id!];
+      if (at === undefined || before === undefined || at - before > OPENED_TOGETHER_MS) break;
+      first -= 1;
+    }
+    return order.slice(Math.max(0, first), Math.max(0, first) + 1);
   }
 
   async #closeTab(request: RequestOf<'closeTab'>): Promise<Record<string, unknown>> {
@@ -385,6 +418,25 @@ async function goInHistory(tabId: number, delta: -1 | 1): Promise<void> {
 }
 
 export type { Request };
+
+/** Tabs that opened by themselves this close one after the other opened together (one click's popups). */
+const OPENED_TOGETHER_MS = 1_000;
+
+/** A tab's page is about:blank (or it has none yet): a popup opened blank that has no address of its own. */
+function isBlank(url: string | undefined): boolean {
+  return !url || /^about:blank([?#]|$)/.test(url);
+}
+
+function describeTab(tab: chrome.tabs.Tab): { tab: number | undefined; url: string; title: string } {
+  return { tab: tab.id, url: tab.url || tab.pendingUrl || '', title: tab.title ?? '' };
+}
+
+/** The open tabs in a sentence: each one's id, address and title, the run's marked. */
+function openTabs(all: chrome.tabs.Tab[], current: number | undefined): string {
+  if (all.length === 0) return 'No tab is open.';
+  const each = all.map((tab) => `${tab.id} ${tab.url || tab.pendingUrl || '(no address yet)'} ${JSON.stringify(tab.title ?? '')}${tab.id === current ? " (the run's)" : ''}`);
+  return `Open tabs: ${each.join('; ')}.`;
+}
 
 /** A new active tab showing `url`; in a new window when Chrome has none left (the run closed its last tab). */
 async function openTab(url: string): Promise<chrome.tabs.Tab> {

@@ -10,6 +10,8 @@ export interface RunStateData {
   history: number[];
   /** Tabs that opened by themselves (not by navigate), newest last. */
   opened: number[];
+  /** When each tab of `opened` opened (ms since the epoch), to tell the tabs that opened together. */
+  openedAt?: Record<number, number>;
   /** Tabs the run already took with switchTab `new: true`. */
   taken: number[];
   /** Tabs the extension created itself. */
@@ -58,6 +60,7 @@ export class RunState {
         data.runTab = undefined;
         data.history = [];
         data.opened = [];
+        data.openedAt = {};
         data.taken = [];
         data.created = [];
         data.acts = [];

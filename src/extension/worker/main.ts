@@ -44,8 +44,11 @@ function emit(event: ExtensionEvent): void {
 chrome.tabs.onCreated.addListener((tab) => {
   if (tab.id === undefined) return;
   const id = tab.id;
+  const at = Date.now();
   void state.update((data) => {
-    if (!data.created.includes(id)) data.opened.push(id);
+    if (data.created.includes(id)) return;
+    data.opened.push(id);
+    data.openedAt = { ...data.openedAt, [id]: at };
   });
   emit({ type: 'event', kind: 'tab-opened', tab: id, url: tab.pendingUrl ?? tab.url ?? '' });
 });

@@ -59,11 +59,14 @@ interface RawIssue {
   inclusive?: boolean;
 }
 
+/** zod's own words for a union no member fits: a union that says more (what it takes) is said as it is. */
+const UNION_SAYS_NOTHING = 'Invalid input';
+
 /** A union's issues are those of the branch that fits the input's type best. */
 function flatten(issues: RawIssue[], prefix: PropertyKey[]): Array<{ issue: RawIssue; path: PropertyKey[] }> {
   return issues.flatMap((issue) => {
     const path = [...prefix, ...issue.path];
-    if (issue.code === 'invalid_union' && issue.errors && issue.errors.length > 0 && !issue.note) {
+    if (issue.code === 'invalid_union' && issue.errors && issue.errors.length > 0 && !issue.note && issue.message === UNION_SAYS_NOTHING) {
       const input = issue.input;
       const branch = issue.errors.find((branchIssues) => branchIssues.every((b) => !(b.code === 'invalid_type' && b.path.length === 0)));
       if (branch) return flatten(branch, path);

@@ -324,14 +324,23 @@ export const TabsRequestSchema = z.object({ ...base, cmd: z.literal('tabs') });
 
 export const NavigateRequestSchema = z.object({ ...base, cmd: z.literal('navigate'), url: z.string().min(1) });
 
-export const TabMatchSchema = z.union([
-  z.strictObject({ urlContains: z.string().min(1) }),
-  z.strictObject({ titleContains: z.string().min(1) }),
-  z.strictObject({ new: z.literal(true) }),
-]);
+/** The forms of a tab match, said wherever one is refused. */
+export const TAB_MATCH_FORMS = 'a tab match takes exactly one of { urlContains: "…" }, { titleContains: "…" }, { new: true } or { id: <tab id> } (the id tabs() or a tab-opened event gives)';
+
+export const TabMatchSchema = z.union(
+  [
+    z.strictObject({ urlContains: z.string().min(1) }),
+    z.strictObject({ titleContains: z.string().min(1) }),
+    z.strictObject({ new: z.literal(true) }),
+    z.strictObject({ id: z.number().int().nonnegative() }),
+  ],
+  // One sentence naming every form: a Playwright-style { url } or two keys at once is no member's near miss.
+  { error: (issue) => `${TAB_MATCH_FORMS}, got ${JSON.stringify(issue.input) ?? 'nothing'}` },
+);
 /**
- * How `switchTab` picks a tab: by a part of its URL, of its title, or the newest tab that
- * opened by itself.
+ * How `switchTab` picks a tab: by a part of its URL, of its title, the newest tab that opened by
+ * itself (`new`; several that opened together, such as one click's two popups, are taken in the
+ * order they opened), or its `id` (as `tabs` and a `tab-opened` event give it).
  *
  * @example
  * ```ts
@@ -340,6 +349,8 @@ export const TabMatchSchema = z.union([
  * await session.click({ text: 'Open receipt' });
  * await session.tab.switchTo(popup);
  * await session.tab.switchTo({ urlContains: '/settings' }, { timeoutMs: 10_000 });
+ * const [first] = await session.tab.list();
+ * await session.tab.switchTo({ id: first!.id });
  * ```
  * @public
  */

@@ -83,6 +83,7 @@ export function describeStep(step: ScriptStep): string {
     case 'switchTab': {
       const m = s.switchTab as Record<string, unknown>;
       if (m.new) return 'switch to the new tab';
+      if (m.id !== undefined) return `switch to tab ${String(m.id)}`;
       return m.urlContains !== undefined ? `switch to tab with url ${JSON.stringify(m.urlContains)}` : `switch to tab titled ${JSON.stringify(m.titleContains)}`;
     }
     case 'closeTab':

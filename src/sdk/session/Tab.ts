@@ -1,4 +1,5 @@
-import type { ResultOf, TabInfo, TabMatch } from '../protocol/index.js';
+import { parseStepOptions } from '../errors/parseOptions.js';
+import { TabMatchSchema, type ResultOf, type TabInfo, type TabMatch } from '../protocol/index.js';
 import type { ResultSend } from './Channel.js';
 
 /**
@@ -55,9 +56,21 @@ export class Tab {
     return this.send({ cmd: 'history', action: 'reload', tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
   }
 
-  /** Makes a matching tab (not the current one) the run's tab, once it has loaded. */
+  /**
+   * Makes a matching tab (not the current one) the run's tab, once it has loaded: by a part of
+   * its URL or title, the tab that opened by itself (`new`), or its `id` (from {@link Tab.list}
+   * or a `tab-opened` event). A popup opened blank is waited for until it has its own address.
+   * A match of no such form (`{ url }`, two keys) is refused before anything is sent; no tab in
+   * time fails `timeout` naming the open tabs.
+   */
   switchTo(match: TabMatch, options: { timeoutMs?: number } = {}): Promise<ResultOf<'switchTab'>> {
-    return this.send({ cmd: 'switchTab', match, tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
+    let checked: TabMatch;
+    try {
+      checked = parseStepOptions(TabMatchSchema, match, 'switchTo');
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.send({ cmd: 'switchTab', match: checked, tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
   }
 
   /**
