@@ -320,7 +320,7 @@ describe('row 46: a cross-site frame that changes under a command', () => {
     await page.evaluate(() => document.getElementById('outer')!.remove());
     const gone = await pending;
     expect(gone.reason).toBe('not-found');
-    expect(gone.message).toMatch(/No iframe has the name, id or css "outer"/);
+    expect(gone.message).toMatch(/No iframe has the name, id, title or css "outer"/);
     expect(gone.retries).toBeGreaterThanOrEqual(1);
   });
 

@@ -151,7 +151,7 @@ describe('resolve: target kinds', () => {
     expect((await t.fail({ cmd: 'resolve', target: { text: 'Frame button' }, timeoutMs: 200 })).reason).toBe('not-found');
     const noFrame = await t.fail({ cmd: 'resolve', target: { text: 'x', frame: 'nope' }, timeoutMs: 200 });
     expect(noFrame.reason).toBe('not-found');
-    expect(noFrame.message).toMatch(/No iframe has the name, id or css "nope"/);
+    expect(noFrame.message).toMatch(/No iframe has the name, id, title or css "nope"/);
   });
 
   it('within a region: a dialog by its label, a form by its heading, a nested target', async () => {

@@ -4,6 +4,8 @@
 //   /redirect?to=URL  answers 302 to URL (any origin: used to leave the allow list)
 //   /status/CODE      answers with that status (200-599) and a small HTML page naming it;
 //                     ?ms=N answers after N ms (at most 30 s)
+//   /no-framing?by=xfo|csp  a small page that refuses to be framed: X-Frame-Options: DENY, or
+//                     Content-Security-Policy: frame-ancestors 'none'
 //   /lib/PKG/PATH     a file of one of the widget libraries installed as devDependencies
 //                     (WIDGET_PACKAGES), from node_modules: the widget pages load them from here
 //
@@ -144,6 +146,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, pending: Set<No
     return later(res, pending, ms, () => send(res, code, 'text/html; charset=utf-8', code === 204 || code === 304 ? '' : body, req.method === 'HEAD'));
   }
 
+  if (url.pathname === '/no-framing') {
+    const by: Record<string, string> = url.searchParams.get('by') === 'csp' ? { 'content-security-policy': "frame-ancestors 'none'" } : { 'x-frame-options': 'DENY' };
+    const body = '<!doctype html><meta charset="utf-8"><title>Not framed</title><button type="button">Never framed</button>';
+    return send(res, 200, 'text/html; charset=utf-8', body, req.method === 'HEAD', by);
+  }
+
   if (url.pathname === '/favicon.ico') return send(res, 204, 'image/x-icon', '');
 
   const lib = /^\/lib\/([^/]+)(\/.*)$/.exec(url.pathname);
@@ -171,7 +179,7 @@ async function serveFile(req: IncomingMessage, res: ServerResponse, pathname: st
   send(res, 200, CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream', body, req.method === 'HEAD');
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headOnly = false): void {
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headOnly = false, headers: Record<string, string> = {}): void {
   if (res.destroyed) return;
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   const empty = status === 204 || status === 304;
@@ -180,6 +188,7 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
     ...(empty ? {} : { 'content-length': bytes.length }),
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
+    ...headers,
   });
   res.end(headOnly || empty ? undefined : bytes);
 }

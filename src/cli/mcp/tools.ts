@@ -53,7 +53,7 @@ const MOVES: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, op
 
 // The script format's own schemas: a tool's target is exactly a script step's target (a ref included).
 const Target = (stepSchema('click').shape.click as z.ZodType<TargetInput>).describe(
-  'The element: a plain string is its visible text ("Send"); or an object such as {"role":"button","name":"Send"}, {"label":"Amount"}, {"placeholder":"Search"}, {"testid":"pay"}, {"css":"#total"}, optionally with "within" (a region by name, or a target) and "nth" (0-based, when several match), and "frame" for an element inside an iframe (its name, id or css; a list for nested iframes, outermost first; cross-site iframes of allowed origins too); or {"ref":"e12"} from the last snapshot (no frame needed).',
+  'The element: a plain string is its visible text ("Send"); or an object such as {"role":"button","name":"Send"}, {"label":"Amount"}, {"placeholder":"Search"}, {"testid":"pay"}, {"css":"#total"}, optionally with "within" (a region by name, or a target) and "nth" (0-based, when several match), and "frame" for an element inside an iframe (its name, id, title or css; a list for nested iframes, outermost first; cross-site iframes of allowed origins too); or {"ref":"e12"} from the last snapshot (no frame needed).',
 );
 const VerifyKinds = stepSchema('verify').shape.verify;
 const WaitKinds = stepSchema('wait').shape.wait;

@@ -71,7 +71,7 @@ export function evaluate(target: Target, opts: { within?: Within | undefined; do
     // A cross-site frame on the way throws a frame hop: the worker sends the command on to it.
     const f = enterFrames(flat.path, doc);
     if (f.kind === 'missing') {
-      return blocked(texts, 'not-found', `No iframe has the name, id or css ${q(f.segment)}, so ${formatTarget(target)} cannot be looked for.`, { frame: frameKey(flat.path) });
+      return blocked(texts, 'not-found', `No iframe has the name, id, title or css ${q(f.segment)}, so ${formatTarget(target)} cannot be looked for.`, { frame: frameKey(flat.path) });
     }
     doc = f.doc;
   }

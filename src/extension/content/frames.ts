@@ -1,8 +1,9 @@
 import { viewportOffset } from './dom/geometry.js';
-import { composedParent, deepElementFromPoint, findFrame } from './dom/query.js';
+import { composedParent, deepElementFromPoint, findFrame, frameKeyOf, type FrameKeyKind } from './dom/query.js';
 import { styleOf, windowOf } from './dom/nodes.js';
-import { formatElement, q } from './explain.js';
+import { formatElement, listOf, q } from './explain.js';
 import { nextFrame } from './settle.js';
+import { cut } from './dom/text.js';
 import { CommandFailure, framePath, type Rect } from '../../sdk/protocol/index.js';
 
 /**
@@ -101,20 +102,69 @@ export type FramePathLookup = { kind: 'found'; doc: Document } | { kind: 'missin
 
 /**
  * The document a frame path leads to from `doc`, entering same-origin frames. A cross-site frame
- * on the way throws the hop.
+ * on the way throws the hop; a key that names several iframes throws `ambiguous`, and an iframe
+ * no content script can run in throws `unsupported`: waiting does not change either.
  */
 export function enterFrames(frame: string | readonly string[] | undefined, doc: Document = document): FramePathLookup {
   const path = framePath(frame);
   for (const [i, segment] of path.entries()) {
     const f = findFrame(segment, doc);
     if (f.kind === 'missing') return { kind: 'missing', segment };
+    if (f.kind === 'ambiguous') throw ambiguousFrame(segment, path.slice(0, i + 1), f.frames, f.by);
     if (f.kind === 'found') {
       doc = f.doc;
       continue;
     }
+    const closed = closedFrame(f.frame, segment);
+    if (closed) throw closed;
     throw frameHop(f.frame, segment, { consumed: i + 1 });
   }
   return { kind: 'found', doc };
+}
+
+const KEY_WORDS: Record<FrameKeyKind, string> = { name: 'have the name', id: 'have the id', title: 'have the title', css: 'match the css' };
+
+/**
+ * The failure of a frame key that names several iframes: each is listed (its index among them,
+ * title, src) with a key that names it alone, and none is entered: a step never lands in a
+ * frame it picked for the test.
+ */
+function ambiguousFrame(segment: string, path: string[], frames: Element[], by: FrameKeyKind): CommandFailure {
+  const listed = frames.map((f, index) => {
+    const title = f.getAttribute('title');
+    const src = (f as HTMLIFrameElement).src || (f.hasAttribute('srcdoc') ? 'about:srcdoc' : 'about:blank');
+    const name = f.getAttribute('name');
+    return { index, src, ...(title ? { title } : {}), ...(name ? { name } : {}), ...(f.id ? { id: f.id } : {}), key: frameKeyOf(f) };
+  });
+  const words = listed.map((f) => `#${f.index} ${f.title !== undefined ? `titled ${q(f.title)} ` : ''}showing ${f.src} (frame: ${q(f.key)})`);
+  return new CommandFailure(
+    'ambiguous',
+    `${frames.length} iframes ${KEY_WORDS[by]} ${q(segment)}: ${listOf(words, 5, frames.length)}. aite enters none of them; name one alone with the frame key given after it (its title, or a css such as iframe[src*="..."]).`,
+    { frame: path.length === 1 ? path[0] : path, matches: frames.length, frames: listed },
+  );
+}
+
+/**
+ * Why no content script can run in this cross-origin iframe, as a failure; undefined when one can
+ * (an http(s) page: its origin is checked against the allow list by the worker). A data: URL, or
+ * a srcdoc or blank document in a sandbox without allow-same-origin, has an opaque origin that no
+ * allow list names, so the extension is never in it.
+ */
+function closedFrame(iframe: Element, key: string): CommandFailure | undefined {
+  const src = (iframe as HTMLIFrameElement).src ?? '';
+  if (/^https?:/i.test(src) && !iframe.hasAttribute('srcdoc')) return undefined;
+  const sandbox = iframe.getAttribute('sandbox');
+  const shows = /^data:/i.test(src)
+    ? `a data: URL (${cut(src, 60)})`
+    : iframe.hasAttribute('srcdoc')
+      ? `its srcdoc${sandbox !== null ? ` in a sandbox without allow-same-origin (sandbox=${q(sandbox)})` : ''}`
+      : `${src || 'about:blank'}${sandbox !== null ? ` in a sandbox without allow-same-origin (sandbox=${q(sandbox)})` : ''}`;
+  const fix = sandbox !== null ? 'Let the sandbox allow-same-origin, or serve that content from an allowed origin' : 'Serve that content from an allowed origin';
+  return new CommandFailure(
+    'unsupported',
+    `The iframe ${q(key)} shows ${shows}: a document with an opaque origin, which no allow list names, so aite's extension does not run in it and cannot look or act inside it. ${fix}, or check the iframe from the page around it.`,
+    { frame: key, src, cannotEnter: /^data:/i.test(src) ? 'data-url' : 'opaque-origin' },
+  );
 }
 
 /** The hop into a cross-site iframe (named `key` here): the worker sends the command on to its document. */

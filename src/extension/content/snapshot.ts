@@ -3,7 +3,7 @@ import { accessibleName, isInteractive, roleOf, UNNAMED_ROLES } from './dom/aria
 import { iconsOf } from './dom/describe.js';
 import { isElement, isFrameElement, shadowRootOf } from './dom/nodes.js';
 import { pictureOf } from './dom/picture.js';
-import { deepActiveElement, sameOriginDocument } from './dom/query.js';
+import { deepActiveElement, frameKeyOf, sameOriginDocument } from './dom/query.js';
 import { checkState, expandedState, isEnabled, isInvalid, isPressed, isSelected } from './dom/state.js';
 import { cut, fold, TextIndex } from './dom/text.js';
 import { rangeValue, selectedLabels } from './dom/value.js';
@@ -141,7 +141,7 @@ function visitFrame(frame: Element, at: Place, out: Outline): void {
   const ref = refs.refOf(frame, frameKey(at.frames ?? []));
   if (!out.add(at.depth, `iframe${name ? ` ${JSON.stringify(name)}` : ''} [ref=${ref}]`)) return;
   out.refCount++;
-  const path = [...(at.frames ?? []), iframeKey(frame)];
+  const path = [...(at.frames ?? []), frameKeyOf(frame)];
   if (!doc) {
     // Also one inside same-origin iframes here: `levels` says how far below this document it lies.
     const levels = levelsTo(frame);
@@ -151,14 +151,6 @@ function visitFrame(frame: Element, at: Place, out: Outline): void {
   if (doc.body) visitChildren(doc.body, { depth: at.depth + 1, nameIsText: false, frames: path }, out);
 }
 
-/** How a target's `frame` key names this iframe: its name, its id, else its place among iframes. */
-function iframeKey(frame: Element): string {
-  const name = frame.getAttribute('name');
-  if (name) return name;
-  if (frame.id) return frame.id;
-  const siblings = Array.from(frame.parentElement?.children ?? []).filter((c) => c.localName === frame.localName);
-  return `${frame.localName}:nth-of-type(${siblings.indexOf(frame) + 1})`;
-}
 
 function statesOf(el: Element, role: string, out: Outline): string {
   const states: string[] = [];

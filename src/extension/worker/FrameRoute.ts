@@ -20,6 +20,8 @@ const COVERED_POLL_MS = 50;
 /** How long a frame's content script gets to answer its probe before the worker looks why. */
 const PROBE_WAIT_MS = 300;
 const PROBE_POLL_MS = 50;
+/** Frames' load errors kept for messages (the latest ones; a frame's next commit clears its own). */
+const LOAD_ERRORS_KEPT = 100;
 /** How long a snapshot waits for one cross-site frame's content script before it says the frame was not read. */
 const FRAME_READ_MS = 2_000;
 
@@ -62,9 +64,21 @@ type FramePointAnswer =
 export class FrameRoute {
   readonly #channel: PageChannel;
   readonly #probes = new FrameProbes();
+  /** Why a frame's last navigation failed (`net::ERR_BLOCKED_BY_RESPONSE`...), by `tabId/frameId`. */
+  readonly #loadErrors = new Map<string, string>();
 
   constructor(private readonly allow: AllowList) {
     this.#channel = new PageChannel(allow);
+    // ERR_ABORTED is a navigation replaced by another: the frame did not fail.
+    chrome.webNavigation.onErrorOccurred.addListener(({ tabId, frameId, error }) => {
+      if (frameId === 0 || error === 'net::ERR_ABORTED') return;
+      this.#loadErrors.delete(`${tabId}/${frameId}`);
+      this.#loadErrors.set(`${tabId}/${frameId}`, error);
+      if (this.#loadErrors.size > LOAD_ERRORS_KEPT) this.#loadErrors.delete(this.#loadErrors.keys().next().value!);
+    });
+    chrome.webNavigation.onCommitted.addListener(({ tabId, frameId }) => {
+      if (frameId !== 0) this.#loadErrors.delete(`${tabId}/${frameId}`);
+    });
   }
 
   async run(request: PageRequest, tabId: number): Promise<Record<string, unknown>> {
@@ -167,6 +181,10 @@ export class FrameRoute {
       injected.add(`${parent}/${asked.levels}`);
       const inside = children.filter((c) => this.allow.allows(c.url));
       await Promise.all(inside.map((c) => chrome.scripting.executeScript({ target: { tabId, frameIds: [c.frameId] }, files: ['content.js'] }).catch(() => undefined)));
+    } else {
+      // Still no answer after the injection: a frame no script will ever answer from fails now.
+      const closed = this.#closedFrame(tabId, children, src, reached);
+      if (closed) throw closed;
     }
     if (Date.now() >= deadline) {
       if (outside.length > 0) throw this.#notAllowed(reached, outside[0]!.url);
@@ -240,7 +258,16 @@ export class FrameRoute {
           child = await this.#enter(tabId, frameId, { probe: f.probe, levels: f.levels ?? 1 }, f.src, reached, framesUntil, injected);
         } catch (error) {
           if (!(error instanceof CommandFailure)) throw error;
-          notes.set(f.line, error.detail?.allow ? ` (another origin, ${originOf(String(error.detail.url))}: not in the allow list, not read; add it to \`allow\` to read it)` : ' (another origin: its page did not answer in time, not read)');
+          notes.set(
+            f.line,
+            error.detail?.allow
+              ? ` (another origin, ${originOf(String(error.detail.url))}: not in the allow list, not read; add it to \`allow\` to read it)`
+              : error.reason === 'load-failed'
+                ? ' (another origin: Chrome shows its error page there, the page refused to be framed or did not load; not read)'
+                : error.reason === 'unsupported'
+                  ? ' (another origin: a data: URL, not read)'
+                  : ' (another origin: its page did not answer in time, not read)',
+          );
           continue;
         }
         if (!child) {
@@ -277,6 +304,44 @@ export class FrameRoute {
       const lines = own.flatMap((line, i) => [notes.has(i) ? `${line}${notes.get(i)}` : line, ...(inserts.get(i) ?? [])]);
       return { answer, lines, refs, truncated, nextRef, retries };
     }
+  }
+
+  /**
+   * Why the probed iframe's frame can never answer, when the browser's frame tree says so: it
+   * shows Chrome's error page (the page refused to be framed, or did not load), or it went on
+   * (a redirect, its own navigation) to an origin outside the allow list or to a data: URL. The
+   * frame is the one child showing the iframe's `src`, else the one child no script can answer
+   * from; undefined while that is not clear (a child still blank may be the iframe, loading).
+   */
+  #closedFrame(tabId: number, children: readonly chrome.webNavigation.GetAllFrameResultDetails[], src: unknown, reached: string[]): CommandFailure | undefined {
+    const closed = (c: chrome.webNavigation.GetAllFrameResultDetails): boolean => c.errorOccurred || /^data:/.test(c.url) || (/^https?:/.test(c.url) && !this.allow.allows(c.url));
+    const showing = typeof src === 'string' ? children.filter((c) => sameUrl(c.url, src)) : [];
+    const blank = children.some((c) => c.url === '' || c.url === 'about:blank');
+    const frame = showing.length === 1 ? showing[0]! : showing.length === 0 && !blank ? only(children.filter(closed)) : undefined;
+    if (!frame || !closed(frame)) return undefined;
+    const where = describePath(reached);
+    if (frame.errorOccurred) {
+      const error = this.#loadErrors.get(`${tabId}/${frame.frameId}`);
+      const why =
+        error === 'net::ERR_BLOCKED_BY_RESPONSE'
+          ? 'that page refused to be framed (its X-Frame-Options or Content-Security-Policy frame-ancestors header does not let this page show it)'
+          : error
+            ? `that page did not load (${error})`
+            : 'that page did not load, or refused to be framed (X-Frame-Options or Content-Security-Policy frame-ancestors)';
+      return new CommandFailure(
+        'load-failed',
+        `The iframe ${where} shows Chrome's error page instead of ${frame.url}: ${why}. There is nothing aite can look at or act on in it. Open that page on its own (navigate to it) to test it, or let it be framed here.`,
+        { frame: reached, url: frame.url, ...(error ? { error } : {}) },
+      );
+    }
+    if (/^data:/.test(frame.url)) {
+      return new CommandFailure(
+        'unsupported',
+        `The iframe ${where} went on to a data: URL, a document with an opaque origin, which no allow list names, so aite's extension does not run in it and cannot look or act inside it. Serve that content from an allowed origin, or check the iframe from the page around it.`,
+        { frame: reached, url: frame.url.slice(0, 100), cannotEnter: 'data-url' },
+      );
+    }
+    return this.#notAllowed(reached, frame.url);
   }
 
   #notAllowed(frame: string[], url: string): CommandFailure {
@@ -403,6 +468,19 @@ function framesBelow<F extends { frameId: number; parentFrameId: number }>(all: 
 function withRetries(answer: Record<string, unknown>, retries: number): Record<string, unknown> {
   const { retries: _own, ...rest } = answer;
   return retries > 0 ? { ...rest, retries } : rest;
+}
+
+/** The one item, or undefined when there are none or several. */
+function only<T>(items: readonly T[]): T | undefined {
+  return items.length === 1 ? items[0] : undefined;
+}
+
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return a === b;
+  }
 }
 
 function describePath(path: string[]): string {

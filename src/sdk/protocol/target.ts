@@ -47,9 +47,11 @@ export interface Target {
   /** Index among the matches, from 0; absent: the target must be unique. */
   nth?: number;
   /**
-   * The iframe that holds the element: its `name`, `id` or a CSS selector; a list for nested
-   * frames, outermost first (`['checkout', 'card']`). Same-origin and cross-site
-   * (out-of-process) frames alike; a cross-site frame's origin must be in the allow list.
+   * The iframe that holds the element: its `name`, else its `id`, else its `title`, else a CSS
+   * selector (the first of these that names any iframe decides; one that names several is
+   * `ambiguous`, and the error gives a key for each); a list for nested frames, outermost first
+   * (`['checkout', 'card']`). Same-origin and cross-site (out-of-process) frames alike; a
+   * cross-site frame's origin must be in the allow list.
    */
   frame?: string | string[];
   /**

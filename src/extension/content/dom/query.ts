@@ -170,34 +170,96 @@ export function sameOriginDocument(frame: Element): Document | null {
   }
 }
 
+/** What a frame key matched its iframes by, in the order the kinds are tried. */
+export type FrameKeyKind = 'name' | 'id' | 'title' | 'css';
+
 /** Result of looking for the iframe a target's `frame` names. */
 export type FrameLookup =
   | { kind: 'found'; doc: Document; frame: Element }
   | { kind: 'missing' }
-  | { kind: 'cross-origin'; frame: Element };
+  | { kind: 'cross-origin'; frame: Element }
+  /** The key names several iframes: none is entered (see content/frames.ts `enterFrames`). */
+  | { kind: 'ambiguous'; frames: Element[]; by: FrameKeyKind };
 
 /**
- * The iframe a `frame` key names: by `name`, then `id`, then as a CSS selector, searched in
- * `doc` and its open shadow roots. The first visible one wins over hidden ones.
+ * The iframes a `frame` key names in `doc` and its shadow roots: those with that `name`; else
+ * with that `id`; else with that `title` (as accessibility tools name a frame); else those the
+ * key matches as a CSS selector. The first kind that names any decides; hidden iframes count.
  */
-export function findFrame(spec: string, doc: Document = document): FrameLookup {
+export function framesNamed(spec: string, doc: Document = document): { frames: Element[]; by: FrameKeyKind } {
   const frames: Element[] = [];
   walkElements(doc, (el) => {
     if (el.localName === 'iframe' || el.localName === 'frame') frames.push(el);
   });
-  let hits = frames.filter((f) => f.getAttribute('name') === spec);
-  if (hits.length === 0) hits = frames.filter((f) => f.id === spec);
-  if (hits.length === 0) {
-    try {
-      hits = frames.filter((f) => f.matches(spec));
-    } catch {
-      hits = [];
-    }
+  const tiers: [FrameKeyKind, (f: Element) => boolean][] = [
+    ['name', (f) => f.getAttribute('name') === spec],
+    ['id', (f) => f.id === spec],
+    ['title', (f) => f.getAttribute('title') === spec],
+    ['css', (f) => matchesCss(f, spec)],
+  ];
+  for (const [by, test] of tiers) {
+    const hits = frames.filter(test);
+    if (hits.length > 0) return { frames: hits, by };
   }
-  const frame = hits[0];
+  return { frames: [], by: 'css' };
+}
+
+function matchesCss(el: Element, css: string): boolean {
+  try {
+    return el.matches(css);
+  } catch {
+    return false;
+  }
+}
+
+/** The iframe a `frame` key names in `doc`: one, none, or several (then none is chosen). */
+export function findFrame(spec: string, doc: Document = document): FrameLookup {
+  const { frames, by } = framesNamed(spec, doc);
+  if (frames.length > 1) return { kind: 'ambiguous', frames, by };
+  const frame = frames[0];
   if (!frame) return { kind: 'missing' };
   const inner = sameOriginDocument(frame);
   return inner ? { kind: 'found', doc: inner, frame } : { kind: 'cross-origin', frame };
+}
+
+/**
+ * A `frame` key that names this iframe alone in its document: its name, id or title when no
+ * other iframe answers to it, else a CSS selector on its `src`, else on its place in the page.
+ * What a snapshot lists a frame's elements under, and what an ambiguous frame key offers.
+ */
+export function frameKeyOf(frame: Element): string {
+  const doc = frame.ownerDocument;
+  const alone = (key: string): boolean => {
+    const { frames } = framesNamed(key, doc);
+    return frames.length === 1 && frames[0] === frame;
+  };
+  const tag = frame.localName;
+  const src = frame.getAttribute('src') ?? '';
+  const file = src.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/^.*\//, '');
+  const keys = [
+    frame.getAttribute('name'),
+    frame.id,
+    frame.getAttribute('title'),
+    file ? `${tag}[src*=${cssString(file)}]` : '',
+    src ? `${tag}[src*=${cssString(src.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''))}]` : '',
+  ];
+  for (const key of keys) if (key && alone(key)) return key;
+  return placeOf(frame);
+}
+
+/** A CSS selector of the element by its place: each step its tag and rank among its siblings of that tag. */
+function placeOf(el: Element): string {
+  const steps: string[] = [];
+  for (let at: Element | null = el; at; at = at.parentElement) {
+    const same = Array.from(at.parentElement?.children ?? []).filter((c) => c.localName === at!.localName);
+    steps.unshift(same.length > 1 ? `${at.localName}:nth-of-type(${same.indexOf(at) + 1})` : at.localName);
+  }
+  return steps.join(' > ');
+}
+
+/** A CSS string literal of `text`. */
+function cssString(text: string): string {
+  return `"${text.replace(/["\\]/g, '\\$&').replace(/\n/g, '\\a ')}"`;
 }
 
 /** Whether `element` has the focus, or holds the element that has it. */

@@ -45,24 +45,40 @@ export async function fileInputOf(page: Page, d: Descriptor): Promise<ElementHan
   return undefined;
 }
 
-/** Runs in the page (as source text, like FIND_FILE_INPUT): the iframe named, id'd or selected by `spec`. */
+/**
+ * Runs in the page (as source text, like FIND_FILE_INPUT): the iframe `spec` names, by the rule of
+ * the content script's `framesNamed` (its name, else id, else title, else as a CSS selector), or
+ * how many it names when that is not one.
+ */
 const FIND_FRAME = `(spec) => {
   const frames = [...document.querySelectorAll('iframe, frame')];
-  const byName = frames.find((f) => f.getAttribute('name') === spec) ?? frames.find((f) => f.id === spec);
-  if (byName) return byName;
-  try {
-    return frames.find((f) => f.matches(spec)) ?? null;
-  } catch {
-    return null;
+  const css = (f) => {
+    try {
+      return f.matches(spec);
+    } catch {
+      return false;
+    }
+  };
+  for (const test of [(f) => f.getAttribute('name') === spec, (f) => f.id === spec, (f) => f.getAttribute('title') === spec, css]) {
+    const hits = frames.filter(test);
+    if (hits.length > 0) return hits.length === 1 ? hits[0] : hits.length;
   }
+  return 0;
 }`;
 
-/** The frame a descriptor's `frame` path names, outermost first, each by name, id or CSS selector. */
+/** The frame a descriptor's `frame` path names, outermost first, each key as a target's `frame` names it. */
 async function frameOf(page: Page, path: string | string[]): Promise<Frame> {
   let frame = page.mainFrame();
   for (const spec of typeof path === 'string' ? [path] : path) {
     const element = await frame.evaluateHandle(`(${FIND_FRAME})(${JSON.stringify(spec)})`);
-    const inner = await element.asElement()?.contentFrame();
+    const iframe = element.asElement();
+    if (!iframe && ((await element.jsonValue()) as number) > 1) {
+      throw new AiteError('ambiguous', `Several iframes answer to "${spec}" now, so the file input's frame is not known; nothing was uploaded. Resolve again, with a frame key that names one.`, {
+        command: 'upload',
+        detail: { frame: spec },
+      });
+    }
+    const inner = await iframe?.contentFrame();
     if (!inner) throw new AiteError('not-found', `The iframe "${spec}" that held the file input is not in the page any more; resolve again.`, { command: 'upload', detail: { frame: spec } });
     frame = inner;
   }
