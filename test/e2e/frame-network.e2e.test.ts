@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { useSession } from './support/harness.js';
+
+// The requests of a page's frames: a same-origin one, and a cross-site one (localhost while the
+// page is on 127.0.0.1: Chromium runs it in another process, with its own debugging session).
+const ctx = useSession({ extraAllow: () => [ctx.server.origin.replace('127.0.0.1', 'localhost')] });
+
+/** frame-set.html holding slow.html (which fetches /slow?ms=`ms` after its load) as the iframe "report". */
+function page(origin: 'same' | 'other', ms: number): string {
+  const src = `${origin === 'other' ? '{other}/' : ''}slow.html?ms=${ms}`;
+  return ctx.page(`frame-set.html?html=${encodeURIComponent(`<iframe name="report" src="${src}"></iframe>`)}`);
+}
+
+describe('network idle and frames', () => {
+  for (const origin of ['same', 'other'] as const) {
+    it(`[NET-IDLE-OOPIF] waitForNetworkIdle waits for a request of a ${origin === 'same' ? 'same-origin' : 'cross-site (out-of-process)'} iframe`, async () => {
+      await ctx.session.tab.navigate(page(origin, 2_000));
+      const started = Date.now();
+      await ctx.session.waitForNetworkIdle({ idleMs: 200, timeoutMs: 10_000 });
+      const waited = Date.now() - started;
+      // The frame's fetch had ended when the wait did: its page says so at once.
+      await ctx.session.verify.text('Done', { within: { css: 'body', frame: 'report' }, timeoutMs: 100 });
+      expect(waited).toBeGreaterThan(1_000);
+    });
+  }
+});
