@@ -186,11 +186,7 @@ export type FrameLookup =
  * with that `id`; else with that `title` (as accessibility tools name a frame); else those the
  * key matches as a CSS selector. The first kind that names any decides; hidden iframes count.
  */
-export function framesNamed(spec: string, doc: Document = document): { frames: Element[]; by: FrameKeyKind } {
-  const frames: Element[] = [];
-  walkElements(doc, (el) => {
-    if (el.localName === 'iframe' || el.localName === 'frame') frames.push(el);
-  });
+export function framesNamed(spec: string, doc: Document = document, frames: readonly Element[] = framesIn(doc)): { frames: Element[]; by: FrameKeyKind } {
   const tiers: [FrameKeyKind, (f: Element) => boolean][] = [
     ['name', (f) => f.getAttribute('name') === spec],
     ['id', (f) => f.id === spec],
@@ -202,6 +198,15 @@ export function framesNamed(spec: string, doc: Document = document): { frames: E
     if (hits.length > 0) return { frames: hits, by };
   }
   return { frames: [], by: 'css' };
+}
+
+/** The iframes (and frames) of `doc` and its shadow roots, in document order. */
+function framesIn(doc: Document): Element[] {
+  const frames: Element[] = [];
+  walkElements(doc, (el) => {
+    if (el.localName === 'iframe' || el.localName === 'frame') frames.push(el);
+  });
+  return frames;
 }
 
 function matchesCss(el: Element, css: string): boolean {
@@ -229,8 +234,9 @@ export function findFrame(spec: string, doc: Document = document): FrameLookup {
  */
 export function frameKeyOf(frame: Element): string {
   const doc = frame.ownerDocument;
+  const all = framesIn(doc);
   const alone = (key: string): boolean => {
-    const { frames } = framesNamed(key, doc);
+    const { frames } = framesNamed(key, doc, all);
     return frames.length === 1 && frames[0] === frame;
   };
   const tag = frame.localName;
