@@ -78,7 +78,7 @@ export function passed(sentence: string, extras: Extras, image?: Uint8Array, bod
     const r = result.repair;
     lines.push(`Found by repair (score ${r.score}, next best ${r.runnerUp}): ${r.changes.join('; ') || r.changed.join(', ')}.`);
   }
-  if (result?.navigated) lines.push(`The page went to ${result.navigated}.`);
+  if (result?.navigated) lines.push(wentTo(result));
   lines.push(...(extras.dialogs ?? []).map(describeDialog), ...takenBack(extras.unused), ...stillArmed(extras.armed));
   lines.push(...(extras.downloads ?? []).map(downloadLine));
   for (const w of result?.warnings ?? []) lines.push(`Warning (${w.code}): ${w.message}`);
@@ -235,4 +235,10 @@ export function tabLine(tab: TabInfo, current: number | null): string {
 export function elementWords(d: Described): string {
   const words = d.text ?? d.name ?? d.label;
   return `${d.role ?? d.tag ?? 'element'}${words ? ` ${JSON.stringify(words.length > 80 ? `${words.slice(0, 80)}…` : words)}` : ''}`;
+}
+
+/** Where a call's input took the page: a new document, or a single-page app's route within the same one. */
+function wentTo(result: StepResult): string {
+  if (!result.sameDocument) return `The page went to ${result.navigated}.`;
+  return `The page went ${result.navigatedFrom ? `from ${result.navigatedFrom} ` : ''}to ${result.navigated} within its document (no page loaded).`;
 }

@@ -64,6 +64,14 @@ chrome.webNavigation.onCommitted.addListener((details) => {
   debuggerTabs.onNavigated(details.tabId, details.url);
   emit({ type: 'event', kind: 'navigated', tab: details.tabId, url: details.url });
 });
+// A single-page app's route change (pushState, replaceState, a #fragment, a popstate between
+// them) loads no document and commits nothing: the runner still has to hear the new address.
+function navigatedWithinDocument(details: chrome.webNavigation.WebNavigationTransitionCallbackDetails): void {
+  if (details.frameId !== 0) return;
+  emit({ type: 'event', kind: 'navigated', tab: details.tabId, url: details.url, sameDocument: true });
+}
+chrome.webNavigation.onHistoryStateUpdated.addListener(navigatedWithinDocument);
+chrome.webNavigation.onReferenceFragmentUpdated.addListener(navigatedWithinDocument);
 chrome.runtime.onMessage.addListener((message: { aite?: number; event?: ExtensionEvent }, sender) => {
   // Only our own content scripts can reach this listener; pages cannot.
   if (message?.aite !== 1 || !message.event || sender.id !== chrome.runtime.id || sender.tab?.id === undefined) return;

@@ -930,7 +930,14 @@ export const EventSchema = z.discriminatedUnion('kind', [
     /** Beyond v1: the run's tab once this one closed (the tab it went back to when this was the run's; null: none). */
     runTab: z.number().int().nullable().optional(),
   }),
-  z.object({ type: z.literal('event'), kind: z.literal('navigated'), tab: z.number().int(), url: z.string() }),
+  z.object({
+    type: z.literal('event'),
+    kind: z.literal('navigated'),
+    tab: z.number().int(),
+    url: z.string(),
+    /** Beyond v1: the tab's top frame changed its address without loading a document (the history API, a #fragment, a move between such entries). */
+    sameDocument: z.literal(true).optional(),
+  }),
   z.object({
     type: z.literal('event'),
     kind: z.literal('console'),

@@ -25,7 +25,18 @@ const TabEventSchema = z.object({
   kind: z.enum(['tab-opened', 'tab-closed', 'navigated']),
   tab: z.number(),
   url: z.string().optional(),
+  /** A `navigated` that loaded no document: a single-page app's route change (history API, #fragment). */
+  sameDocument: z.literal(true).optional(),
   profile: z.string(),
+});
+
+/** Where the step's input took the run's tab (see StepResult.navigated). */
+const StepNavigationSchema = z.object({
+  /** The run tab's address when the step began, when known. */
+  from: z.string().optional(),
+  to: z.string(),
+  /** The address changed within the document: no page loaded (a single-page app's route change). */
+  sameDocument: z.literal(true).optional(),
 });
 
 /** A page error of the step: uncaught, a rejection, console.error/warn, a failed resource load. */
@@ -95,6 +106,8 @@ const StepReportSchema = z.object({
   failedRequests: z.array(FailedRequestSchema).optional(),
   /** Native dialogs answered during the step (absent when none opened). */
   dialogs: z.array(StepDialogSchema).optional(),
+  /** Where the step's input took the run's tab, from and to (absent when it went nowhere). */
+  navigated: StepNavigationSchema.optional(),
   /** Milliseconds since the script started. */
   startMs: z.number().nonnegative(),
   durationMs: z.number().nonnegative(),

@@ -189,8 +189,16 @@ function stepBody(step: StepReport, images: ReadonlyMap<string, Uint8Array>): Ht
       )}</ul></div>`,
     );
   }
+  if (step.navigated) {
+    const { from, to, sameDocument } = step.navigated;
+    parts.push(
+      html`<p class="note navigated-note">The page went ${from ? html`from <span class="url">${from}</span> ` : ''}to <span class="url">${to}</span>${sameDocument ? ' within the document (no page loaded)' : ''}.</p>`,
+    );
+  }
   if (step.tabEvents.length) {
-    parts.push(html`<div class="list events"><h4>Tab events</h4><ul>${step.tabEvents.map((e) => html`<li><code>${e.kind}</code> tab ${e.tab}${e.url ? html` <span class="url">${e.url}</span>` : ''}</li>`)}</ul></div>`);
+    parts.push(
+      html`<div class="list events"><h4>Tab events</h4><ul>${step.tabEvents.map((e) => html`<li><code>${e.kind}</code> tab ${e.tab}${e.url ? html` <span class="url">${e.url}</span>` : ''}${e.sameDocument ? ' (same document)' : ''}</li>`)}</ul></div>`,
+    );
   }
   if (step.callLog?.length) {
     parts.push(html`<details class="calllog"><summary>Call log (${step.callLog.length} lines)</summary><pre>${step.callLog.join('\n')}</pre></details>`);

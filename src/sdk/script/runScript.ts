@@ -136,7 +136,9 @@ class ScriptRunner {
       event: (profile, event) => {
         const into = this.#current ?? this.#pending;
         // The session turns the extension's console events into page errors (see pageError), its dialogs into the step's dialogs.
-        if (event.kind === 'tab-opened' || event.kind === 'tab-closed' || event.kind === 'navigated') into.tabEvents.push({ kind: event.kind, tab: event.tab, ...('url' in event ? { url: event.url } : {}), profile });
+        if (event.kind === 'tab-opened' || event.kind === 'tab-closed' || event.kind === 'navigated') {
+          into.tabEvents.push({ kind: event.kind, tab: event.tab, ...('url' in event ? { url: event.url } : {}), ...('sameDocument' in event && event.sameDocument ? { sameDocument: true } : {}), profile });
+        }
       },
       pageError: (profile, error) => {
         // The text read when the report is written: the line that says how many of a step's
@@ -408,6 +410,9 @@ class ScriptRunner {
     if (result.repair) {
       report.repaired = true;
       report.repair = toStepRepair(result.repair, this.#options.updateLock ?? false);
+    }
+    if (result.navigated !== undefined) {
+      report.navigated = { ...(result.navigatedFrom !== undefined ? { from: result.navigatedFrom } : {}), to: result.navigated, ...(result.sameDocument ? { sameDocument: true } : {}) };
     }
   }
 

@@ -49,6 +49,7 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
     events: (listener: (event: ExtensionEvent) => void) => () => void;
     idle: (tab: number, idleMs: number, timeoutMs: number) => Promise<void>;
     runTab: () => number | null;
+    address: () => string | undefined;
     landed: (url: string, action: string) => void;
   }) {
     super(session);

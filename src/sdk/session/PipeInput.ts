@@ -29,7 +29,7 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     /** `countRetry` counts a click the hit-target guard stopped and sends again; `verdicts`: see TrustedInput. */
     private readonly pipe: { dialogs: Dialogs; timeoutMs: number; countRetry: (step: StepContext) => void; verdicts?: VerdictSource; downloads?: string },
   ) {
-    super({ ...pipe, landed: (url, action) => runTab.landed(url, action) });
+    super({ ...pipe, address: () => runTab.url, landed: (url, action) => runTab.landed(url, action) });
     this.#downloads = new Downloads(pipeDownloads(browser, pipe.downloads));
   }
 

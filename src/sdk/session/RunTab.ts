@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
 import { PageFinder } from '../launch/PageFinder.js';
-import { isPageCommand, withTimeout, type AnswerOf, type Command, type ExtensionEvent } from '../protocol/index.js';
+import { isPageCommand, redactUrl, withTimeout, type AnswerOf, type Command, type ExtensionEvent } from '../protocol/index.js';
 import type { Send } from './Channel.js';
 import { PipeAllowList } from './PipeAllowList.js';
 
@@ -48,7 +48,11 @@ export class RunTab {
     return this.#current;
   }
 
-  /** The url the run's tab shows, when known. */
+  /**
+   * The address the run's tab shows, when known: the one place the run keeps it. Loads, switches
+   * and history moves say it; so do the extension's `navigated` events, a single-page app's
+   * same-document moves included, and input whose navigation the step heard commit ({@link RunTab.landed}).
+   */
   get url(): string | undefined {
     return this.#current === null ? undefined : this.#urls.get(this.#current);
   }
@@ -130,9 +134,14 @@ export class RunTab {
     return this.#allow ? this.#allow.guard(page) : page;
   }
 
-  /** Throws `navigation` when input took the run's tab to `url`, outside the allow list (see {@link PipeAllowList.landed}). */
+  /**
+   * Input took the run's tab to `url` (a new document, or a move within it): the step heard it
+   * commit before the extension's event can say so, and the next step names its elements on that
+   * page. Throws `navigation` when `url` is outside the allow list (see {@link PipeAllowList.landed}).
+   */
   landed(url: string, action: string): void {
-    this.#allow?.landed(url, action);
+    if (this.#current !== null) this.#urls.set(this.#current, url);
+    this.#allow?.landed(redactUrl(url), action);
   }
 
   async #find(send: Send, options: { cachedOnly?: boolean }): Promise<Page> {

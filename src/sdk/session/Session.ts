@@ -264,6 +264,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
           enabled: parts.debugger === true,
           idle: (tab, idleMs, timeoutMs) => pages!.idle(tab, idleMs, timeoutMs),
           runTab: () => this.#runTab.current,
+          address: () => this.#runTab.url,
           landed: (url, action) => this.#runTab.landed(url, action),
           events: (listener) => {
             this.bridge.on('event', listener);
@@ -273,7 +274,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     // Each request of tab, locator and verify is a step of its own.
     const send = asResults((<R extends RequestInput>(request: R) =>
       this.#step(request.cmd, targetOf(request), undefined, (step) => (request.cmd === 'verify' ? this.#verify(step, request as RequestOf<'verify'>) : step.send(request))).then(({ value }) => value)) as Send);
-    this.tab = new Tab(send, () => this.#runTab.current);
+    this.tab = new Tab(send, () => this.#runTab.current, () => this.#runTab.url);
     this.locator = new Locator(send);
     this.verify = new Verify(send);
     this.bridge.on('event', (event) => this.#onEvent(event));

@@ -40,8 +40,12 @@ export class StepContext {
    * again (an action is never sent twice).
    */
   inputSent = false;
-  /** The URL the step's input navigated the run's tab to, once that document committed. */
+  /** The URL the step's input navigated the run's tab to, once that document committed (or the document moved there). */
   navigated: string | undefined;
+  /** The address the run's tab showed before the input that navigated it. */
+  navigatedFrom: string | undefined;
+  /** Whether that navigation stayed within the document (a single-page app's route change). */
+  sameDocument = false;
   /** The element the step found first (for a drag, the one dragged). */
   element: Descriptor | undefined;
   /** Sends one request as part of this step. */
@@ -96,6 +100,8 @@ export class StepContext {
       ...(this.repairs.length > 0 ? { repaired: true, repair: this.repairs[0]!.repair } : {}),
       ...(this.dialogs.length > 0 ? { dialogs: [...this.dialogs] } : {}),
       ...(this.navigated !== undefined ? { navigated: this.navigated } : {}),
+      ...(this.navigated !== undefined && this.navigatedFrom !== undefined ? { navigatedFrom: this.navigatedFrom } : {}),
+      ...(this.navigated !== undefined && this.sameDocument ? { sameDocument: true as const } : {}),
       ...(this.element ? { element: withoutHandle(this.element) } : {}),
     };
   }

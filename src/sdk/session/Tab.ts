@@ -15,7 +15,7 @@ import type { ResultSend } from './Channel.js';
  * await session.tab.switchTo({ new: true });
  * await session.verify.title('Receipt');
  * await session.tab.close();                           // back to the tab the run came from
- * console.log(session.tab.current, (await session.tab.list()).length);
+ * console.log(session.tab.current, session.tab.url, (await session.tab.list()).length);
  * ```
  * @public
  */
@@ -24,11 +24,23 @@ export class Tab {
   constructor(
     private readonly send: ResultSend,
     private readonly currentTab: () => number | null,
+    private readonly currentUrl: () => string | undefined,
   ) {}
 
   /** The run's tab id, or null before the first navigate. */
   get current(): number | null {
     return this.currentTab();
+  }
+
+  /**
+   * The address the run's tab shows, as the run last heard it; undefined before the first
+   * navigate. It follows the page wherever it goes: a load, a link, a history move, and a
+   * single-page app's route change that loads nothing (`history.pushState`, `replaceState`, a
+   * `#fragment`, a popstate). A step whose input moved the page has it when it returns; a move the
+   * page makes by itself later is heard a moment after it happens.
+   */
+  get url(): string | undefined {
+    return this.currentUrl();
   }
 
   /** Every open tab. */

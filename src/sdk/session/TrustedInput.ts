@@ -32,10 +32,17 @@ export abstract class TrustedInput<D extends Devices> {
   constructor(
     /**
      * `countRetry` counts a click the hit-target guard stopped and sends again; `verdicts` is
-     * where the guard's one-way verdicts arrive, when they can; `landed` throws `navigation` when
-     * input took the run's tab outside the allow list (see RunTab.landed).
+     * where the guard's one-way verdicts arrive, when they can; `address` is the run tab's address
+     * now; `landed` tells the run where input took its tab, and throws `navigation` when that is
+     * outside the allow list (see RunTab.landed).
      */
-    protected readonly session: { timeoutMs: number; countRetry: (step: StepContext) => void; verdicts?: VerdictSource; landed: (url: string, action: string) => void },
+    protected readonly session: {
+      timeoutMs: number;
+      countRetry: (step: StepContext) => void;
+      verdicts?: VerdictSource;
+      address: () => string | undefined;
+      landed: (url: string, action: string) => void;
+    },
   ) {}
 
   /**
@@ -176,7 +183,7 @@ export abstract class TrustedInput<D extends Devices> {
 
   /** Runs `command` and waits for the navigation it starts in the run's tab (see Input.navigating). */
   async navigating(step: StepContext, action: string, command: () => Promise<void>): Promise<void> {
-    const navigation = new InputNavigation(await this.navigationSource(step));
+    const navigation = new InputNavigation(await this.navigationSource(step), this.session.address());
     try {
       await command();
     } catch (error) {
@@ -188,7 +195,7 @@ export abstract class TrustedInput<D extends Devices> {
 
   /** The watch for the navigation `action`'s input may start, heard from before it goes; none for input that starts none. */
   protected async watchNavigation(step: StepContext, action: string): Promise<InputNavigation | undefined> {
-    return NO_NAVIGATION.has(action) ? undefined : new InputNavigation(await this.navigationSource(step));
+    return NO_NAVIGATION.has(action) ? undefined : new InputNavigation(await this.navigationSource(step), this.session.address());
   }
 
   /**
@@ -196,16 +203,22 @@ export abstract class TrustedInput<D extends Devices> {
    * navigation the input started in the tab's top frame is waited for until it commits, within
    * what is left of the step's timeout. The input was delivered, so a navigation still on its
    * way then is a warning, never a re-send; one that committed outside the allow list fails the
-   * step as `navigation`.
+   * step as `navigation`. A single-page app's route change the input made (the history API, a
+   * `#fragment`) is a navigation within the document: it has committed when the step hears it,
+   * and is said the same way.
    */
   protected async afterNavigation(step: StepContext, action: string, navigation: InputNavigation): Promise<void> {
     const end = await navigation.settled(this.timeout(step));
     if (end === 'none') return;
     const url = redactUrl(navigation.url ?? '');
-    step.log.push(`  ${action} started a navigation to ${url}: ${end === 'pending' ? 'not committed yet' : end}`);
+    const within = navigation.sameDocument ? ' within the document' : '';
+    step.log.push(`  ${action} started a navigation${within} to ${url}: ${end === 'pending' ? 'not committed yet' : end}`);
     if (end === 'committed') {
-      step.navigated = redactUrl(navigation.committedUrl ?? navigation.url ?? '');
-      this.session.landed(step.navigated, action);
+      const to = navigation.committedUrl ?? navigation.url ?? '';
+      step.navigated = redactUrl(to);
+      if (navigation.from !== undefined) step.navigatedFrom = redactUrl(navigation.from);
+      step.sameDocument = navigation.sameDocument;
+      this.session.landed(to, action);
     }
     if (end === 'pending') {
       step.warn({ code: 'navigation', message: `${action} started a navigation to ${url} that had not committed within the step's ${this.stepTimeout(step)} ms; the step goes on without it (the input was delivered and is not sent again).` });

@@ -92,9 +92,16 @@ export interface StepResult {
   dialogs?: DialogRecord[];
   /**
    * Where the page went: the URL of the document the step's input navigated the run's tab to
-   * (a link, a form's submit), once it committed. Absent when the input started no navigation.
+   * (a link, a form's submit), once it committed; or, with {@link StepResult.sameDocument}, the
+   * address a single-page app moved to without loading a document (`history.pushState`,
+   * `replaceState`, a `#fragment`, the page's `history.back()`). Absent when the input started
+   * no navigation, or moved the page back to the address it had.
    */
   navigated?: string;
+  /** Where the page was before it went to {@link StepResult.navigated}: the run tab's address when the step began. */
+  navigatedFrom?: string;
+  /** True when {@link StepResult.navigated} is a move within the document: no page loaded, the same document shows the new address. */
+  sameDocument?: true;
   /**
    * The element the step found and acted on (for a drag, the one dragged), as the page described
    * it then: its tag, role, name, text. Absent for a step that names no element.

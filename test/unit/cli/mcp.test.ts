@@ -140,6 +140,13 @@ describe('aite mcp: answers', () => {
     });
   });
 
+  it('[SPA-REPORTED] a click that moved a single-page app\u2019s route says where from and that no page loaded', () => {
+    const result = step({ navigated: 'http://127.0.0.1:4173/app/b', navigatedFrom: 'http://127.0.0.1:4173/app/a', sameDocument: true });
+    expect((passed('Done: click "Go to B".', { retries: 0, result }).content[0] as { text: string }).text).toBe(
+      'Done: click "Go to B". (no re-sends)\nThe page went from http://127.0.0.1:4173/app/a to http://127.0.0.1:4173/app/b within its document (no page loaded).',
+    );
+  });
+
   it('[MCP-PAGE-TROUBLE] the page\u2019s errors and failed requests are said after the warnings, at most five of each', () => {
     const errors = Array.from({ length: 7 }, (_, i) => ({ kind: 'error' as const, text: `TypeError: x${i} is undefined\n    at app.js:1`, url: 'http://127.0.0.1:4173/' }));
     const text = (passed('Done: click "Send".', { retries: 0, trouble: { errors, failedRequests: [{ method: 'GET', url: 'http://127.0.0.1:4173/api', status: 500, type: 'fetch' }] } }).content[0] as { text: string }).text;

@@ -11,7 +11,7 @@ const URL_TWO = 'http://127.0.0.1:4173/two.html';
  * round trip after the input's acknowledgement) first lets `inFlight` arrive, as the renderer's
  * events sent before its answer do.
  */
-function pipePage() {
+function pipePage(from?: string) {
   const session = new EventEmitter();
   const inFlight: Array<[string, unknown]> = [];
   let roundTrips = 0;
@@ -24,7 +24,7 @@ function pipePage() {
   });
   const page = Object.assign(new EventEmitter(), { target: () => ({ _session: () => session }), mainFrame: () => ({ _id: TOP }) });
   return {
-    navigation: new InputNavigation(pipeNavigationSource(page as unknown as Page)),
+    navigation: new InputNavigation(pipeNavigationSource(page as unknown as Page), from),
     emit: (event: string, params: unknown) => session.emit(event, params),
     inFlight,
     roundTrips: () => roundTrips,
@@ -61,12 +61,36 @@ describe('the navigation an input started in the top frame', () => {
     await expect(settled).resolves.toBe('committed');
   });
 
-  it('[INPUT-NAV-NONE] into another tab, in another frame, or within the document: none', async () => {
+  it('[INPUT-NAV-NONE] into another tab, in another frame, or a move within the document the page dropped: none', async () => {
     const pipe = pipePage();
     pipe.emit('Page.frameRequestedNavigation', { frameId: TOP, disposition: 'newTab', url: URL_TWO, reason: 'anchorClick' });
     pipe.emit('Page.frameRequestedNavigation', { frameId: 'CHILD', disposition: 'currentTab', url: URL_TWO, reason: 'anchorClick' });
-    pipe.emit('Page.frameStartedNavigating', { frameId: TOP, navigationType: 'sameDocument', url: `${URL_TWO}#below` });
-    await expect(pipe.navigation.settled(1_000)).resolves.toBe('none');
+    pipe.emit('Page.navigatedWithinDocument', { frameId: 'CHILD', url: `${URL_TWO}#child` });
+    pipe.emit('Page.frameStartedNavigating', { frameId: TOP, navigationType: 'historySameDocument', url: `${URL_TWO}#below` });
+    const settled = pipe.navigation.settled(1_000);
+    pipe.emit('Page.frameStoppedLoading', { frameId: TOP });
+    await expect(settled).resolves.toBe('none');
+  });
+
+  it('[SPA-REPORTED] a route change the input made (pushState) is heard by the round trip: committed within the document, from where the tab was', async () => {
+    const pipe = pipePage('http://127.0.0.1:4173/app/a');
+    pipe.inFlight.push(['Page.navigatedWithinDocument', { frameId: TOP, url: 'http://127.0.0.1:4173/app/b', navigationType: 'historyApi' }]);
+    await expect(pipe.navigation.settled(1_000)).resolves.toBe('committed');
+    expect(pipe.navigation).toMatchObject({ committedUrl: 'http://127.0.0.1:4173/app/b', from: 'http://127.0.0.1:4173/app/a', sameDocument: true });
+    expect(pipe.listeners()).toBe(0);
+  });
+
+  it('[SPA-REPORTED] the page\u2019s history.back() between entries of its document is waited for until it moves; a move back to where the tab was is none', async () => {
+    const pipe = pipePage('http://127.0.0.1:4173/app/b#more');
+    pipe.emit('Page.frameStartedNavigating', { frameId: TOP, navigationType: 'historySameDocument', url: 'http://127.0.0.1:4173/app/b' });
+    const settled = pipe.navigation.settled(1_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    pipe.emit('Page.navigatedWithinDocument', { frameId: TOP, url: 'http://127.0.0.1:4173/app/b', navigationType: 'fragment' });
+    await expect(settled).resolves.toBe('committed');
+    expect(pipe.navigation).toMatchObject({ committedUrl: 'http://127.0.0.1:4173/app/b', sameDocument: true });
+    const stayed = pipePage('http://127.0.0.1:4173/app/b');
+    stayed.inFlight.push(['Page.navigatedWithinDocument', { frameId: TOP, url: 'http://127.0.0.1:4173/app/b', navigationType: 'historyApi' }]);
+    await expect(stayed.navigation.settled(1_000)).resolves.toBe('none');
   });
 
   it('[INPUT-NAV-COMMIT] ended without a document (a 204), or dropped before it started (a dismissed beforeunload): ended', async () => {

@@ -4,9 +4,9 @@ import { mainFrameIdOf, sessionOf } from './sessions.js';
 
 /** How a navigation an input started ended, as far as the input's step waits for it. */
 export type NavigationEnd =
-  /** The input started none in the tab's top frame (or one that opens another tab, or a same-document one). */
+  /** The input started none in the tab's top frame (or one that opens another tab, or one that left the address as it was). */
   | 'none'
-  /** The new document committed: the page the next step talks to is the new one. */
+  /** The new document committed, or the address changed within the document ({@link InputNavigation.sameDocument}): the page the next step talks to is there. */
   | 'committed'
   /** It ended without a new document: a 204, a download, a refusal, a dismissed beforeunload. */
   | 'ended'
@@ -61,6 +61,11 @@ export function pipeNavigationSource(page: Page): NavigationSource | undefined {
  * it (its answer follows every event the renderer sent before) tells whether the input started
  * one. An input that started none goes on then, with no wait. A navigation into another tab
  * (`target=_blank`) is that tab's and is not waited for here.
+ *
+ * A single-page app's route change is a navigation too, within the document: `pushState`,
+ * `replaceState` and a `#fragment` commit before the round trip's answer and are announced by
+ * nothing else; the page's `history.back()` is a move the browser starts a moment later
+ * (`frameStartedNavigating` of a same-document kind), waited for until it commits.
  */
 export class InputNavigation {
   readonly #source: NavigationSource | undefined;
@@ -68,12 +73,22 @@ export class InputNavigation {
   #url: string | undefined;
   #committed: string | undefined;
   #started = false;
+  /** The last address the top frame moved to within its document, with no navigation asked for. */
+  #within: string | undefined;
+  /** A history move between entries of the document started, to this address, and has not committed. */
+  #traversing: string | undefined;
+  #sameDocument = false;
+  readonly #from: string | undefined;
   #ended: NavigationEnd | undefined;
   #onEnd: (() => void) | undefined;
 
-  /** `source` undefined: nothing can be heard, and the input is taken to have started none. */
-  constructor(source: NavigationSource | undefined) {
+  /**
+   * `source` undefined: nothing can be heard, and the input is taken to have started none.
+   * `from`: the address the run's tab showed before the input.
+   */
+  constructor(source: NavigationSource | undefined, from?: string) {
     this.#source = source;
+    this.#from = from;
     if (!source) return;
     const top = source.frame;
     this.#on('Page.frameRequestedNavigation', ({ frameId, disposition, url }) => {
@@ -81,7 +96,10 @@ export class InputNavigation {
     });
     this.#on('Page.frameStartedNavigating', ({ frameId, navigationType, url }) => {
       if (frameId !== top) return;
-      if (navigationType === 'sameDocument' || navigationType === 'historySameDocument') return;
+      if (navigationType === 'sameDocument' || navigationType === 'historySameDocument') {
+        if (this.#url === undefined) this.#traversing = url;
+        return;
+      }
       this.#url ??= url;
       this.#started = true;
     });
@@ -91,13 +109,26 @@ export class InputNavigation {
       this.#end('committed');
     });
     this.#on('Page.navigatedWithinDocument', ({ frameId, url }) => {
-      if (frameId !== top || this.#url === undefined) return;
+      if (frameId !== top) return;
+      if (this.#url === undefined) {
+        this.#within = url;
+        this.#traversing = undefined;
+        this.#onEnd?.();
+        return;
+      }
+      if (this.#committed === undefined) this.#sameDocument = true;
       this.#committed ??= url;
       this.#end('committed');
     });
     // Started and stopped with no document committed: a 204, a download, a network refusal.
+    // A move within the document that stopped without moving was dropped (the page cancelled it).
     this.#on('Page.frameStoppedLoading', ({ frameId }) => {
-      if (frameId === top && this.#started) this.#end('ended');
+      if (frameId !== top) return;
+      if (this.#started) this.#end('ended');
+      if (this.#traversing !== undefined) {
+        this.#traversing = undefined;
+        this.#onEnd?.();
+      }
     });
     // Asked for and dropped before it started: a dismissed beforeunload.
     this.#on('Page.frameClearedScheduledNavigation', ({ frameId }) => {
@@ -109,14 +140,24 @@ export class InputNavigation {
     this.#stop.push(source.onClose(() => this.#end('ended')));
   }
 
-  /** Where the navigation was going, once one was asked for. */
+  /** Where the navigation was going, once one was asked for (or the document moved). */
   get url(): string | undefined {
-    return this.#url;
+    return this.#url ?? this.#within ?? this.#traversing;
   }
 
   /** Where it arrived once it committed (after any redirects). */
   get committedUrl(): string | undefined {
-    return this.#committed;
+    return this.#committed ?? this.#within;
+  }
+
+  /** The address the run's tab showed before the input, when known. */
+  get from(): string | undefined {
+    return this.#from;
+  }
+
+  /** Whether it committed within the document: the address changed and no document loaded. */
+  get sameDocument(): boolean {
+    return this.#sameDocument || (this.#url === undefined && this.#within !== undefined);
   }
 
   /**
@@ -129,7 +170,7 @@ export class InputNavigation {
       if (this.#url === undefined && this.#source) {
         await withTimeout(this.#source.roundTrip(), timeoutMs, 'the page did not answer').catch(() => undefined);
       }
-      if (this.#url === undefined) return 'none';
+      if (this.#url === undefined) return await this.#withinDocument(timeoutMs);
       if (this.#ended) return this.#ended;
       let timer: NodeJS.Timeout | undefined;
       const end = await new Promise<NavigationEnd>((resolve) => {
@@ -141,6 +182,24 @@ export class InputNavigation {
     } finally {
       this.stop();
     }
+  }
+
+  /**
+   * How a step that asked for no navigation moved its document: not at all, or to a new address
+   * within it (a history move it started is waited for until it moves or stops, at most
+   * `timeoutMs`). A move that ended where the page was is no navigation.
+   */
+  async #withinDocument(timeoutMs: number): Promise<NavigationEnd> {
+    if (this.#traversing !== undefined) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.#onEnd = resolve;
+        timer = setTimeout(resolve, Math.max(0, timeoutMs));
+      });
+      clearTimeout(timer);
+      if (this.#traversing !== undefined) return 'pending';
+    }
+    return this.#within === undefined || this.#within === this.#from ? 'none' : 'committed';
   }
 
   /** Stops listening (an input that failed is not waited for). */
