@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRunReport } from '../../../src/sdk/report/model.js';
 import { renderHtml } from '../../../src/sdk/report/renderHtml.js';
 import { escapeHtml, html } from '../../../src/sdk/report/Html.js';
-import { failingRun, interruptedRun, scriptReport } from './sampleReport.js';
+import { failingRun, interruptedRun, scriptReport, step } from './sampleReport.js';
 
 describe('renderHtml', () => {
   it('escapes every interpolated string', () => {
@@ -36,6 +36,17 @@ describe('renderHtml', () => {
     const page = renderHtml(createRunReport([scriptReport()], { version: '0.1.0', startedAt: new Date(0).toISOString(), durationMs: 10 }));
     expect(page).toContain('Every step of the script passed.');
     expect(page).not.toContain('proposed');
+  });
+
+  it('[SPA-REPORTED] a step that moved a single-page app\u2019s route says from where to where, and that no page loaded', () => {
+    const moved = step({
+      title: 'click "Go to B"',
+      navigated: { from: 'http://127.0.0.1:4173/app/a', to: 'http://127.0.0.1:4173/app/b', sameDocument: true },
+      tabEvents: [{ kind: 'navigated', tab: 1, url: 'http://127.0.0.1:4173/app/b', sameDocument: true, profile: 'default' }],
+    });
+    const page = renderHtml(createRunReport([scriptReport({ steps: [moved] })], { version: '0.1.0', startedAt: new Date(0).toISOString(), durationMs: 10 }));
+    expect(page).toContain('The page went from <span class="url">http://127.0.0.1:4173/app/a</span> to <span class="url">http://127.0.0.1:4173/app/b</span> within the document (no page loaded).');
+    expect(page).toContain('<code>navigated</code> tab 1 <span class="url">http://127.0.0.1:4173/app/b</span> (same document)');
   });
 
   it('[CLI-INTERRUPT] says the run was interrupted, by what and where, and which scripts did not run', () => {
