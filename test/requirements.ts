@@ -99,7 +99,7 @@ export const REQUIREMENTS = {
   'SW-FORMS': 'a tab match with no known key or several ({ url }, Playwright-style, or urlContains and titleContains at once) is refused before anything is sent, with a usage message naming the forms it takes (urlContains, titleContains, new: true, id)',
   'SW-LIST': 'a switchTab that finds no tab in time says which tabs are open, each by its id, address and title (detail.open)',
   'SW-NEW-BLANK': 'new: true waits, within timeoutMs, for a popup opened blank (window.open(\'\') or \'about:blank\') that its opener sends to a page (or writes into first) until it has its address, instead of refusing about:blank as outside the allow list; one still at about:blank at the deadline fails timeout saying so',
-  'SW-NEW-SECOND': 'tabs that opened together (one click\u2019s two popups) are given by new: true in the order they opened, each once it has loaded: the first, then the second, never one twice',
+  'SW-NEW-SECOND': 'new: true takes the newest tab not yet taken, but of the tabs one step opened (one click\u2019s two popups) the first, then the next, each once it has loaded; never one twice',
   'HOVER-HINT': 'a target hidden until a :hover rule of the page shows it (a row\u2019s actions) fails not-visible naming the element to hover first',
   'TEMP-PROFILE-ORPHANS': 'a temp profile left by a run killed with SIGKILL is removed by the next launch once its process and its Chrome are gone; a live run\u2019s is never touched',
   'CT-BACK': 'closeTab goes back along the tabs the run switched from; tab in the answer is where the run is now, or null',

@@ -271,17 +271,21 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     for (const t of await ctx.session.tab.list()) if (t.id !== ctx.session.tab.current) await ctx.session.tab.close(t.id);
   });
 
-  it('[SW-NEW-SECOND] two popups one click opened are given by new: true in the order they opened, each once it has loaded', async () => {
+  it('[SW-NEW-SECOND] two popups one click opened are given by new: true in the order they opened, each once it has loaded; a popup an earlier step opened comes after them', async () => {
     await ready();
     await ctx.session.tab.navigate(ctx.page('popups.html?ms=800'));
     const seen = events.length;
+    await ctx.session.click('Open guarded page');
     await ctx.session.click('Open two');
     // The first (the script's) answers 800 ms later than the second (the link's).
     const first = await ctx.session.tab.switchTo({ new: true }, { timeoutMs: 10_000 });
     expect(first).toMatchObject({ url: ctx.page('status/200?ms=800&n=1'), title: 'Status 200' });
     const second = await ctx.session.tab.switchTo({ new: true }, { timeoutMs: 10_000 });
     expect(second).toMatchObject({ url: ctx.page('pay.html?n=2'), title: 'Pay' });
-    expect(events.slice(seen).flatMap((e) => (e.kind === 'tab-opened' ? [e.tab] : []))).toEqual([first.tab, second.tab]);
+    const earlier = await ctx.session.tab.switchTo({ new: true }, { timeoutMs: 10_000 });
+    expect(earlier).toMatchObject({ url: ctx.page('dialogs.html') });
+    expect(events.slice(seen).flatMap((e) => (e.kind === 'tab-opened' ? [e.tab] : []))).toEqual([earlier.tab, first.tab, second.tab]);
+    await ctx.session.tab.close();
     await ctx.session.tab.close();
     await ctx.session.tab.close();
   });

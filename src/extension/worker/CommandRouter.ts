@@ -230,7 +230,7 @@ export class CommandRouter {
         if (own.windowId !== undefined) await chrome.windows.update(own.windowId, { focused: true }).catch(() => undefined);
         return { ok: true, tab: own.id!, url: own.url ?? own.pendingUrl ?? '', title: own.title ?? '' };
       }
-      const picked = 'new' in match ? this.#newest(candidates) : candidates;
+      const picked = 'new' in match ? this.#newest(candidates, request.inputAt ?? []) : candidates;
       if (picked.length > 1) {
         throw new CommandFailure('ambiguous', `${picked.length} tabs match ${JSON.stringify(match)}; name one more precisely (or by its id).`, {
           candidates: picked.map((tab) => ({ tab: tab.id, url: tab.url, title: tab.title })),
@@ -274,21 +274,19 @@ export class CommandRouter {
 
   /**
    * The tab `new: true` takes: of the tabs that opened by themselves and were not taken yet, the
-   * newest; but tabs that opened together (one click's two popups, each within
-   * {@link OPENED_TOGETHER_MS} of the one before) are taken in the order they opened, so the
-   * first is not passed over for one that opened a moment after it.
+   * newest; but of tabs one step opened (one click's two popups) the first, then the next, so
+   * the first is not passed over for one that opened a moment after it.
    */
-  #newest(candidates: chrome.tabs.Tab[]): chrome.tabs.Tab[] {
+  #newest(candidates: chrome.tabs.Tab[], inputAt: readonly number[]): chrome.tabs.Tab[] {
     const { opened, openedAt = {} } = this.state.data;
     const order = candidates.filter((tab) => opened.includes(tab.id!)).sort((a, b) => opened.indexOf(a.id!) - opened.indexOf(b.id!));
-    let first = order.length - 1;
-    while (first > 0) {
-      const at = openedAt[order[first]!.id!];
-      const before = openedAt[order[first - 1]!.id!];
-      if (at === undefined || before === undefined || at - before > OPENED_TOGETHER_MS) break;
-      first -= 1;
-    }
-    return order.slice(Math.max(0, first), Math.max(0, first) + 1);
+    const newest = order.at(-1);
+    if (!newest) return [];
+    // The step whose input opened the newest began at the last input before it opened.
+    const at = openedAt[newest.id!];
+    const stepBegan = at === undefined ? undefined : inputAt.filter((t) => t <= at).at(-1);
+    if (stepBegan === undefined) return [newest];
+    return [order.find((tab) => (openedAt[tab.id!] ?? -Infinity) >= stepBegan) ?? newest];
   }
 
   async #closeTab(request: RequestOf<'closeTab'>): Promise<Record<string, unknown>> {
@@ -418,9 +416,6 @@ async function goInHistory(tabId: number, delta: -1 | 1): Promise<void> {
 }
 
 export type { Request };
-
-/** Tabs that opened by themselves this close one after the other opened together (one click's popups). */
-const OPENED_TOGETHER_MS = 1_000;
 
 /** A tab's page is about:blank (or it has none yet): a popup opened blank that has no address of its own. */
 function isBlank(url: string | undefined): boolean {

@@ -10,7 +10,7 @@ export interface RunStateData {
   history: number[];
   /** Tabs that opened by themselves (not by navigate), newest last. */
   opened: number[];
-  /** When each tab of `opened` opened (ms since the epoch), to tell the tabs that opened together. */
+  /** When each tab of `opened` opened (ms since the epoch), to tell which step's input opened it. */
   openedAt?: Record<number, number>;
   /** Tabs the run already took with switchTab `new: true`. */
   taken: number[];

@@ -337,6 +337,9 @@ export const TabMatchSchema = z.union(
   // One sentence naming every form: a Playwright-style { url } or two keys at once is no member's near miss.
   { error: (issue) => `${TAB_MATCH_FORMS}, got ${JSON.stringify(issue.input) ?? 'nothing'}` },
 );
+/** How many of the run's last input-step times a `switchTab` carries (`inputAt`). */
+export const INPUT_TIMES_MAX = 32;
+
 /**
  * How `switchTab` picks a tab: by a part of its URL, of its title, the newest tab that opened by
  * itself (`new`; several that opened together, such as one click's two popups, are taken in the
@@ -356,7 +359,16 @@ export const TabMatchSchema = z.union(
  */
 export type TabMatch = z.infer<typeof TabMatchSchema>;
 
-export const SwitchTabRequestSchema = z.object({ ...base, cmd: z.literal('switchTab'), match: TabMatchSchema });
+export const SwitchTabRequestSchema = z.object({
+  ...base,
+  cmd: z.literal('switchTab'),
+  match: TabMatchSchema,
+  /**
+   * Beyond v1: when the run's last input steps began (ms since the epoch, oldest first), so that
+   * `new: true` takes the tabs one step opened (one click's two popups) in the order they opened.
+   */
+  inputAt: z.array(z.number()).max(INPUT_TIMES_MAX).optional(),
+});
 
 export const CloseTabRequestSchema = z.object({ ...base, cmd: z.literal('closeTab') });
 

@@ -7,7 +7,7 @@ import { AiteError } from '../errors/AiteError.js';
 import type { TypedEmitterClass } from '../events/TypedEmitter.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import { allowedOrigins, ANSWER_SLACK_MS, redactUrl, defaultTimeoutOf, isPageCommand, resultOf, SCROLL_STEPS_DEFAULT, type AnswerOf, type ResultOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type RequestOf, type Descriptor, type SelectOption, type Target, VERIFY_ONE_KINDS, withinTarget } from '../protocol/index.js';
+import { allowedOrigins, ANSWER_SLACK_MS, INPUT_TIMES_MAX, redactUrl, defaultTimeoutOf, isPageCommand, resultOf, SCROLL_STEPS_DEFAULT, type AnswerOf, type ResultOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type RequestOf, type Descriptor, type SelectOption, type Target, VERIFY_ONE_KINDS, withinTarget } from '../protocol/index.js';
 import { DebuggerInput } from './DebuggerInput.js';
 import { asResults, type Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
@@ -219,6 +219,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
   #blankTab: boolean;
   #closing: Promise<void> | undefined;
   #testDeadline: (() => TestDeadline | undefined) | undefined;
+  /** When the run's last input steps began (ms since the epoch), oldest first: one click's popups are told apart by them. */
+  readonly #inputAt: number[] = [];
   /** A failed step's picture that would have outlasted the test's deadline: its error went without it. */
   #latePicture: { detail: Record<string, unknown>; png: Promise<Uint8Array | undefined> } | undefined;
   /** The armed dialog answers the extension was last given (attach mode's debugger; -1: never). */
@@ -274,7 +276,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     // Each request of tab, locator and verify is a step of its own.
     const send = asResults((<R extends RequestInput>(request: R) =>
       this.#step(request.cmd, targetOf(request), undefined, (step) => (request.cmd === 'verify' ? this.#verify(step, request as RequestOf<'verify'>) : step.send(request))).then(({ value }) => value)) as Send);
-    this.tab = new Tab(send, () => this.#runTab.current, () => this.#runTab.url);
+    this.tab = new Tab(send, () => this.#runTab.current, () => this.#runTab.url, () => this.#inputAt);
     this.locator = new Locator(send);
     this.verify = new Verify(send);
     this.bridge.on('event', (event) => this.#onEvent(event));
@@ -686,7 +688,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
       timeoutMs,
       (step, request) => this.#request(step, request),
       (warning) => this.emit('warning', warning),
-      { ...(budgetMs !== undefined ? { budgetMs } : {}), testDeadline: () => this.#testDeadline?.() },
+      { ...(budgetMs !== undefined ? { budgetMs } : {}), testDeadline: () => this.#testDeadline?.(), onInput: () => void (this.#inputAt.push(Date.now()) > INPUT_TIMES_MAX && this.#inputAt.shift()) },
     );
   }
 

@@ -16,6 +16,8 @@ export interface StepLimits {
   budgetMs?: number;
   /** The test runner's deadline of the current test: every wait ends a margin before it. */
   testDeadline?: () => TestDeadline | undefined;
+  /** Told once, as the step's input is about to go out. */
+  onInput?: () => void;
 }
 
 /**
@@ -35,11 +37,18 @@ export class StepContext {
   retries = 0;
   /** Native dialogs answered while the step ran. */
   readonly dialogs: DialogRecord[] = [];
+  #inputSent = false;
   /**
    * Whether input went out over the pipe: from then on the step never resolves its element
    * again (an action is never sent twice).
    */
-  inputSent = false;
+  get inputSent(): boolean {
+    return this.#inputSent;
+  }
+  set inputSent(sent: boolean) {
+    if (sent && !this.#inputSent) this.limits.onInput?.();
+    this.#inputSent = sent;
+  }
   /** The URL the step's input navigated the run's tab to, once that document committed (or the document moved there). */
   navigated: string | undefined;
   /** The address the run's tab showed before the input that navigated it. */

@@ -25,6 +25,8 @@ export class Tab {
     private readonly send: ResultSend,
     private readonly currentTab: () => number | null,
     private readonly currentUrl: () => string | undefined,
+    /** When the run's last input steps began (ms since the epoch), oldest first. */
+    private readonly inputAt: () => readonly number[],
   ) {}
 
   /** The run's tab id, or null before the first navigate. */
@@ -82,7 +84,8 @@ export class Tab {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.send({ cmd: 'switchTab', match: checked, tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
+    const inputAt = 'new' in checked ? { inputAt: [...this.inputAt()] } : {};
+    return this.send({ cmd: 'switchTab', match: checked, ...inputAt, tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
   }
 
   /**
