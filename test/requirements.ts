@@ -396,6 +396,7 @@ export const REQUIREMENTS = {
   'PIPE-PAGE-DIRECT': 'in launch mode a page command of the top document (not act) goes to the content script over the debugging pipe, answered by the same handler as over the socket, with the same answers and failures',
   'PIPE-PAGE-INVALID': 'a request the protocol refuses is refused before it reaches the page, whichever way it would go',
   'PIPE-PAGE-NAVIGATED': 'a command over the pipe whose page navigates under it is sent again through the worker (counted) when the worker would send it again, and fails navigation otherwise',
+  'PIPE-PAGE-RESEND-COUNTED': 'a command sent again after its page navigated under the pipe is counted (retries, the call log, the session\'s counts, the bridge\'s retry event) however it ends, a timeout included',
   'PIPE-PAGE-FRAME': 'a command whose target lies in a frame goes through the worker, which routes it',
   'PIPE-PAGE-FIRST': 'the page of a tab the run navigates or switches to is found with the step, so the page commands after it go over the pipe before any input needs the page',
   'PIPE-PAGE-RELOAD': 'a command over the pipe is answered when the extension reloads meanwhile',

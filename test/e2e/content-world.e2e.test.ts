@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Connection } from 'puppeteer-core/internal/cdp/Connection.js';
+import type { RetryInfo } from '../../src/sdk/index.js';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
 import { overSocket as overSocketOf } from './support/overSocket.js';
@@ -88,6 +89,33 @@ describe('page commands over the pipe', () => {
     const error = await waiting;
     expect(error.reason).toBe('navigation');
     expect(error.message).toMatch(/^The page navigated during wait\./);
+  });
+
+  it('[PIPE-PAGE-RESEND-COUNTED] a verify re-sent after its page navigated under the pipe is counted even when the new page never answers it', async () => {
+    await openCounter();
+    const page = await runPage(ctx.session);
+    const resent: RetryInfo[] = [];
+    const onRetry = (info: RetryInfo): void => void resent.push(info);
+    ctx.session.bridge.on('retry', onRetry);
+    const before = ctx.session.retries.byCommand.verify ?? 0;
+    try {
+      // The new page holds its main thread from its load on: the re-sent verify gets no answer.
+      const { value: error, methods } = await cdpSent(async () => {
+        const verifying = failure(ctx.session.verify.text('Never there', { timeoutMs: 1_000 }));
+        await page.evaluate((url) => setTimeout(() => (location.href = url), 100), ctx.page('busy.html?busyOnLoad=4000'));
+        return verifying;
+      });
+      expect(methods).toContain('Runtime.callFunctionOn');
+      expect(error.reason).toBe('timeout');
+      expect(error.retries).toBe(1);
+      expect(error.callLog).toContain('    verify was re-sent 1 time(s)');
+      expect((ctx.session.retries.byCommand.verify ?? 0) - before).toBe(1);
+      expect(resent).toMatchObject([{ cmd: 'verify', retries: 1, why: 'navigation' }]);
+    } finally {
+      ctx.session.bridge.off('retry', onRetry);
+    }
+    // The page is free again once its script is done.
+    await ctx.session.verify.text('done', { timeoutMs: 10_000 });
   });
 
   it('[PIPE-PAGE-FIRST] a tab the run just switched to, never given input, gets its page commands over the pipe at once', async () => {

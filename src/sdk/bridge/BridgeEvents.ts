@@ -27,7 +27,9 @@ export interface Rejection {
 }
 
 /**
- * A re-send after a reconnect.
+ * A re-send by the bridge: after a reconnect, or (launch mode) after the page a command reached
+ * over the debugging pipe navigated under it. The same re-sends are counted in the answer's or
+ * the error's `retries`.
  *
  * @example
  * ```ts
@@ -46,8 +48,8 @@ export interface RetryInfo {
   cmd: Command;
   /** Re-sends of this request so far. */
   retries: number;
-  /** Why: the extension reconnected before answering. */
-  why: 'reconnect';
+  /** Why: the extension reconnected before answering, or the page navigated under a command sent over the debugging pipe (sent again through the worker). */
+  why: 'reconnect' | 'navigation';
 }
 
 /**
@@ -72,7 +74,7 @@ export type BridgeEvents = {
   disconnected: (info: { code: number; reason: string }) => void;
   /** An event from the extension: tabs opened/closed, navigations, console errors. */
   event: (event: ExtensionEvent) => void;
-  /** A request was sent again after a reconnect. */
+  /** A request was sent again after a reconnect, or after its page navigated under the debugging pipe. */
   retry: (info: RetryInfo) => void;
   /** A connection or message was refused. */
   rejected: (info: Rejection) => void;

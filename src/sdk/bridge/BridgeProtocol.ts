@@ -11,6 +11,9 @@ import {
   FailureSchema,
   HelloSchema,
   IDEMPOTENT_COMMANDS,
+  isPageCommand,
+  NAVIGATION_RESEND_COMMANDS,
+  navigatedDuring,
   type Command,
   MAX_MESSAGE_BYTES,
   PROTOCOL_VERSION,
@@ -43,11 +46,13 @@ export interface ProtocolOptions {
 
 /**
  * What a {@link PageShortcut} made of a request: the extension's answer (checked as one from
- * the socket), or the socket is to carry it after all (`resent`: it had reached a page that went
- * away under it, so carrying it now is a re-send, counted).
+ * the socket); the socket is to carry it after all (`via`: it never reached the page); or it
+ * reached a page that went away under it (`navigated`: why). The bridge alone decides what a lost
+ * one becomes: sent again over the socket, counted, when the extension would send it again after
+ * a navigation (NAVIGATION_RESEND_COMMANDS), else failed `navigation`; an act never goes twice.
  * @internal
  */
-export type ShortcutOutcome = { answer: unknown } | { via: 'socket'; resent: boolean };
+export type ShortcutOutcome = { answer: unknown } | { via: 'socket' } | { navigated: string };
 
 /**
  * Another way to the extension's answer than its socket (launch mode: the content script over
@@ -329,17 +334,27 @@ export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEve
     // Timed out meanwhile, or failed with everything else in flight.
     if (!entry) return;
     entry.shortcut = false;
-    if ('via' in outcome) {
-      if (outcome.resent) entry.resends += 1;
-      if (this.#link) this.#transmit(entry);
+    if ('answer' in outcome) {
+      const envelope = AnswerEnvelopeSchema.safeParse(outcome.answer);
+      if (!envelope.success || envelope.data.id !== id) {
+        this.#pending.settle(id, { error: new AiteError('internal', `The content script's answer to ${entry.cmd} is malformed.`, { command: entry.cmd }) });
+        return;
+      }
+      this.#settleAnswer(entry, envelope.data);
       return;
     }
-    const envelope = AnswerEnvelopeSchema.safeParse(outcome.answer);
-    if (!envelope.success || envelope.data.id !== id) {
-      this.#pending.settle(id, { error: new AiteError('internal', `The content script's answer to ${entry.cmd} is malformed.`, { command: entry.cmd }) });
-      return;
+    if ('navigated' in outcome) {
+      // Only what the worker too sends again to the new page: never an act, nor what may have changed it.
+      if (!NAVIGATION_RESEND_COMMANDS.has(entry.cmd)) {
+        this.#pending.settle(id, { error: navigatedUnder(entry, outcome.navigated) });
+        return;
+      }
+      // Counted, and with what is left of its time, as the worker's re-send to the new page is.
+      entry.resends += 1;
+      entry.request = withTimeLeft(entry.request, entry.due);
+      this.emit('retry', { id, cmd: entry.cmd, retries: entry.resends, why: 'navigation' });
     }
-    this.#settleAnswer(entry, envelope.data);
+    if (this.#link) this.#transmit(entry);
   }
 
   #settleAnswer(entry: PendingRequest, answer: { id: number; ok: boolean } & Record<string, unknown>): void {
@@ -451,10 +466,12 @@ export class BridgeProtocol extends (EventEmitter as TypedEmitterClass<BridgeEve
         command: request.cmd,
       });
     }
-    const promise = this.#pending.add({ id, cmd: request.cmd, request, resends: 0, attempts: 0, sent: false }, Math.max(1, Math.ceil(leftMs)), () =>
+    const due = { at: deadline.at, graceMs: deadline.graceMs };
+    // Whatever ends it, its re-sends so far are in its error: every re-send is counted.
+    const promise = this.#pending.add({ id, cmd: request.cmd, request, due, resends: 0, attempts: 0, sent: false }, Math.max(1, Math.ceil(leftMs)), (entry) =>
       this.#link
-        ? noAnswer(request.cmd, deadline)
-        : new AiteError('timeout', `No answer to ${request.cmd} within ${deadline.waitMs} ms: the extension is not connected.`, { command: request.cmd }),
+        ? noAnswer(request.cmd, deadline, entry.resends)
+        : new AiteError('timeout', `No answer to ${request.cmd} within ${deadline.waitMs} ms: the extension is not connected.`, { command: request.cmd, retries: entry.resends }),
     );
     const entry = this.#pending.get(id)!;
     let shortcut: Promise<ShortcutOutcome> | undefined;
@@ -536,13 +553,27 @@ interface RequestDeadline {
  * A request sent whose answer never came: the extension's own deadline would have answered within
  * the grace, so what it asked did not answer at all. An act may have run: it is never sent again.
  */
-function noAnswer(cmd: Command, deadline: RequestDeadline): AiteError {
+function noAnswer(cmd: Command, deadline: RequestDeadline, retries: number): AiteError {
   const act = cmd === 'act' ? ' Whether its input was dispatched is unknown (the page may run it once it is free); it is not sent again: check the page before repeating it.' : '';
   return new AiteError(
     'timeout',
     `${cmd} got no answer within ${deadline.waitMs} ms (its timeout and ${deadline.graceMs} ms more): the page did not respond, most likely because its main thread was busy (a long-running script, such as a loop in an event handler), or the extension stopped answering.${act} Look for what holds the page; raise timeoutMs only if the page is meant to be busy that long.`,
-    { command: cmd, detail: { answered: false, ...(cmd === 'act' ? { dispatched: 'unknown' } : {}) } },
+    { command: cmd, detail: { answered: false, ...(cmd === 'act' ? { dispatched: 'unknown' } : {}) }, retries },
   );
+}
+
+/** A request whose page went away under the shortcut, not to be sent again: as the worker's failure says it. */
+function navigatedUnder(entry: PendingRequest, why: string): AiteError {
+  const message = isPageCommand(entry.cmd) ? navigatedDuring(entry.cmd) : `The page navigated during ${entry.cmd}.`;
+  return new AiteError('navigation', message, { command: entry.cmd, detail: { tab: (entry.request as { tab?: number }).tab, error: why }, retries: entry.resends });
+}
+
+/** `request` with its timeout cut to what is left before its answer is due: a re-send gets what is left of its own time, not a fresh one. */
+function withTimeLeft(request: Request, due: { at: number; graceMs: number }): Request {
+  const asked = (request as { timeoutMs?: number }).timeoutMs;
+  if (asked === undefined) return request;
+  const left = Math.max(1, Math.floor(due.at - performance.now() - due.graceMs));
+  return left < asked ? ({ ...request, timeoutMs: left } as Request) : request;
 }
 
 /** A request whose deadline passed while an earlier one still waited for its answer: nothing of it went out. */

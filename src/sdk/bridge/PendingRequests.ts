@@ -5,7 +5,10 @@ import { AiteError } from '../errors/AiteError.js';
 export interface PendingRequest {
   readonly id: number;
   readonly cmd: Command;
-  readonly request: Request;
+  /** What goes on the wire (a re-send after a navigation carries what is left of its timeout). */
+  request: Request;
+  /** When its answer is due (performance.now() ms), and how much of that is the grace after its own timeout. */
+  readonly due: { at: number; graceMs: number };
   /** Re-sends after reconnects, added to the answer's own count. */
   resends: number;
   /** How many times it went out. */
@@ -35,12 +38,13 @@ export class PendingRequests {
   add(
     entry: Omit<PendingRequest, 'resolve' | 'reject'>,
     timeoutMs: number,
-    onTimeout: () => AiteError,
+    onTimeout: (entry: PendingRequest) => AiteError,
   ): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
+        const pending = this.#entries.get(entry.id)!;
         this.#entries.delete(entry.id);
-        reject(onTimeout());
+        reject(onTimeout(pending));
       }, timeoutMs);
       timer.unref?.();
       this.#entries.set(entry.id, { ...entry, resolve, reject, timer });
@@ -48,13 +52,13 @@ export class PendingRequests {
   }
 
   /** Gives an entry a new deadline (and a new error for it), counted from now. */
-  rearm(id: number, timeoutMs: number, onTimeout: () => AiteError): void {
+  rearm(id: number, timeoutMs: number, onTimeout: (entry: PendingRequest) => AiteError): void {
     const entry = this.#entries.get(id);
     if (!entry) return;
     clearTimeout(entry.timer);
     entry.timer = setTimeout(() => {
       this.#entries.delete(id);
-      entry.reject(onTimeout());
+      entry.reject(onTimeout(entry));
     }, timeoutMs);
     entry.timer.unref?.();
   }

@@ -215,12 +215,43 @@ describe('BridgeProtocol with a page shortcut (launch mode: page commands over t
     const link = extension((request) => ({ id: request.id, ok: true, text: 'from the new page' }));
     link.hello();
     await protocol.waitForExtension(1_000);
-    protocol.useShortcut({ run: () => Promise.resolve({ via: 'socket', resent: true }) });
-    expect(await protocol.request({ cmd: 'read', target: { css: '#a' } })).toMatchObject({ text: 'from the new page', retries: 1 });
-    protocol.useShortcut({ run: () => Promise.resolve({ via: 'socket', resent: false }) });
+    protocol.useShortcut({ run: () => Promise.resolve({ navigated: 'Execution context was destroyed.' }) });
+    await expect(protocol.request({ cmd: 'read', target: { css: '#a' } })).rejects.toMatchObject({ reason: 'navigation', message: 'The page navigated during read.' });
+    expect(await protocol.request({ cmd: 'verify', kind: 'text', value: 'Arrived' })).toMatchObject({ retries: 1 });
+    protocol.useShortcut({ run: () => Promise.resolve({ via: 'socket' }) });
     const plain = await protocol.request({ cmd: 'read', target: { css: '#a' } });
     expect(plain.retries).toBeUndefined();
-    expect(link.received.filter((m) => 'cmd' in m)).toHaveLength(2);
+    expect(link.received.filter((m) => 'cmd' in m).map((m) => m.cmd)).toEqual(['verify', 'read']);
+  });
+
+  it('[PIPE-PAGE-RESEND-COUNTED] a re-send after the page navigated under the shortcut is told as a retry, gets what is left of its time, and is counted in a timeout too', async () => {
+    start({ answerGraceMs: 300 });
+    const silent = extension(() => undefined);
+    silent.hello();
+    await protocol.waitForExtension(1_000);
+    const retries: unknown[] = [];
+    protocol.on('retry', (info) => retries.push(info));
+    protocol.useShortcut({ run: () => new Promise((resolve) => setTimeout(() => resolve({ navigated: 'Execution context was destroyed.' }), 200)) });
+    const error = (await protocol.request({ cmd: 'verify', kind: 'text', value: 'Arrived', timeoutMs: 600 }).catch((e: unknown) => e)) as AiteError;
+    expect(error).toMatchObject({ reason: 'timeout', retries: 1, detail: { answered: false } });
+    expect(retries).toEqual([{ id: 1, cmd: 'verify', retries: 1, why: 'navigation' }]);
+    const [resent] = silent.received.filter((m) => m.cmd === 'verify');
+    expect(resent!.timeoutMs).toBeLessThanOrEqual(400);
+    expect(resent!.timeoutMs).toBeGreaterThan(200);
+  });
+
+  it('[PIPE-PAGE-RESEND-COUNTED, DL-ACT-LOST] an act whose page went away under the shortcut is never sent again: it fails navigation', async () => {
+    start();
+    const link = extension((request) => ({ id: request.id, ok: true }));
+    link.hello();
+    await protocol.waitForExtension(1_000);
+    const retries: unknown[] = [];
+    protocol.on('retry', (info) => retries.push(info));
+    protocol.useShortcut({ run: () => Promise.resolve({ navigated: 'Execution context was destroyed.' }) });
+    const act = protocol.request({ cmd: 'act', action: 'click', descriptor: { v: 1, tag: 'button', xpath: '/html/body/button' }, tab: 7 });
+    await expect(act).rejects.toMatchObject({ reason: 'navigation', message: expect.stringMatching(/it was not sent again/) });
+    expect(link.received.filter((m) => 'cmd' in m)).toEqual([]);
+    expect(retries).toEqual([]);
   });
 
   it('[PIPE-PAGE-RELOAD] a reconnect does not send again what the shortcut is carrying', async () => {

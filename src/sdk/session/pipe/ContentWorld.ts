@@ -7,8 +7,6 @@ import {
   GUARD_VERDICT_BINDING,
   isAllowed,
   isPageCommand,
-  navigatedDuring,
-  NAVIGATION_RESEND_COMMANDS,
   oversizedAnswer,
   pagePathOf,
   type PageCommand,
@@ -41,10 +39,10 @@ type PageRequest = Extract<Request, { cmd: PageCommand }>;
  * `snapshot` (the worker reads the allowed cross-site frames into it), only while the tab's top frame shows an origin of the
  * allow list and no frame of the tab is loading (the worker waits for the load), and only in the
  * document that the extension's world was seen created in. A command the page never received
- * goes to the worker; one whose document went away under it is sent again through the worker
- * (counted) when the worker would have sent it again, and fails `navigation` otherwise, as the
- * worker's answer says. The bridge validates the request and the answer, and holds the deadline,
- * exactly as for the socket.
+ * goes to the worker; one whose document went away under it is the bridge's to send again
+ * through the worker (counted, with what is left of its time) when the worker would have sent it
+ * again, and to fail `navigation` otherwise, as the worker's answer says. The bridge validates the
+ * request and the answer, and holds the deadline, exactly as for the socket.
  */
 export class ContentWorld implements PageShortcut {
   readonly #watches = new WeakMap<CDPSession, WorldWatch>();
@@ -162,19 +160,19 @@ class WorldWatch {
       ]);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      // As when the document goes: the worker's answer for a lost document (a resend there, or navigation).
-      if (error instanceof PageCrashed) return navigated(request, why);
+      // As when the document goes: the bridge sends it again through the worker, or fails it navigation.
+      if (error instanceof PageCrashed) return { navigated: why };
       // The document was gone before the call reached it: it never ran. A closed tab is the
       // worker's to report (tab-closed), as it does when its port to the page closes.
-      if (/Cannot find context with specified id/i.test(why) || (await this.#closed(page, error))) return { via: 'socket', resent: false };
-      return navigated(request, why);
+      if (/Cannot find context with specified id/i.test(why) || (await this.#closed(page, error))) return { via: 'socket' };
+      return { navigated: why };
     } finally {
       if (crashed) this.#onCrash.delete(crashed);
     }
-    if (result.exceptionDetails) return navigated(request, result.exceptionDetails.exception?.description ?? result.exceptionDetails.text);
+    if (result.exceptionDetails) return { navigated: result.exceptionDetails.exception?.description ?? result.exceptionDetails.text };
     const value: unknown = result.result.value;
     // A ref whose element is in a cross-site frame: the page answered which frame; the worker goes there.
-    if (value === CONTENT_NOT_LOADED || isFrameHop(value)) return { via: 'socket', resent: false };
+    if (value === CONTENT_NOT_LOADED || isFrameHop(value)) return { via: 'socket' };
     return { answer: oversizedAnswer(JSON.stringify(value), request.id) ?? value };
   }
 
@@ -204,10 +202,4 @@ class PageCrashed extends Error {
 /** The page's session is closed (the tab closed, or the pipe). */
 function sessionGone(error: unknown): boolean {
   return error instanceof Error && /Target closed|Session closed|detached|Connection closed/i.test(error.message);
-}
-
-/** The document went away while the command ran in it: as the worker's PageChannel decides. */
-function navigated(request: PageRequest, why: string): ShortcutOutcome {
-  if (NAVIGATION_RESEND_COMMANDS.has(request.cmd)) return { via: 'socket', resent: true };
-  return { answer: { id: request.id, ok: false, reason: 'navigation', message: navigatedDuring(request.cmd), detail: { tab: request.tab, error: why } } };
 }
