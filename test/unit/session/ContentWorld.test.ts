@@ -12,12 +12,14 @@ const FRAME = 'TOP';
  * A page's CDP session as the pipe would show it: the test sends its events; a
  * `Runtime.callFunctionOn` answers which context it was sent to.
  */
-function pipePage() {
+function pipePage(call?: () => Promise<unknown>) {
   const listeners = new Map<string, Array<(params: unknown) => void>>();
   const session = {
     on: (event: string, listener: (params: unknown) => void) => listeners.set(event, [...(listeners.get(event) ?? []), listener]),
     send: (method: string, params: { executionContextId?: number }) =>
-      Promise.resolve(method === 'Runtime.callFunctionOn' ? { result: { value: { id: 1, ok: true, context: params.executionContextId } } } : {}),
+      method === 'Runtime.callFunctionOn' && call
+        ? call()
+        : Promise.resolve(method === 'Runtime.callFunctionOn' ? { result: { value: { id: 1, ok: true, context: params.executionContextId } } } : {}),
     connection: () => ({ on: () => undefined, off: () => undefined }),
   };
   const target = { type: () => 'page', _session: () => session };
@@ -60,5 +62,13 @@ describe('the extension world a page command goes to over the pipe', () => {
     await expect(pipe.world.run(read)).resolves.toEqual({ answer: { id: 1, ok: true, context: 5 } });
     pipe.emit('Runtime.executionContextDestroyed', { executionContextId: 5 });
     expect(pipe.world.run(read)).toBeUndefined();
+  });
+
+  it('[PIPE-PAGE-RESEND-COUNTED] a command whose document went away under it is told as navigated, for the bridge to send again (counted) or fail; an act never goes this way', async () => {
+    const pipe = pipePage(() => Promise.reject(new Error('Protocol error (Runtime.callFunctionOn): Execution context was destroyed.')));
+    pipe.made(3, 'world-3');
+    await expect(pipe.world.run(read)).resolves.toEqual({ navigated: 'Protocol error (Runtime.callFunctionOn): Execution context was destroyed.' });
+    const act = { id: 2, cmd: 'act', tab: 1, action: 'click', descriptor: { v: 1, tag: 'button', xpath: '/html/body/button' } } as unknown as Request;
+    expect(pipe.world.run(act)).toBeUndefined();
   });
 });
