@@ -97,6 +97,23 @@ describe('mouse and keys', () => {
     expect(await ctx.session.evaluate(() => (window as unknown as { pointerSeen: string[] }).pointerSeen)).toEqual([]);
   });
 
+  it('[CALL-OPTIONS-STRICT] a check, a navigation and a scroll given another tool\u2019s option are refused at once, and the page is left as it was', async () => {
+    await ctx.session.tab.navigate(ctx.page('mouse-keys.html'));
+    const before = (await ctx.session.tab.list()).find((t) => t.id === ctx.session.tab.current)!.url;
+    const started = performance.now();
+    const check = await failure(ctx.session.verify.text('Never on this page', { timeout: 300 } as never));
+    expect(check.reason).toBe('unsupported');
+    expect(check.message).toMatch(/^verify\.text: unknown option "timeout"\. aite calls it "timeoutMs" \(milliseconds\)\. Nothing was sent\. Options of verify\.text: negate, timeoutMs, within\./);
+    const navigation = await failure(ctx.session.tab.navigate(ctx.page('counter.html'), { waitUntil: 'networkidle' } as never));
+    expect(navigation.message).toMatch(/^tab\.navigate: unknown option "waitUntil"\./);
+    const scrolled = await failure(ctx.session.scroll(undefined, { delta: 500 } as never));
+    expect(scrolled.message).toMatch(/^scroll: unknown option "delta"\. Did you mean "deltaY"\? Nothing was sent\. Options of scroll: deltaY, until, maxSteps, timeoutMs\./);
+    // Refused before any wait (the check would have waited its 3 s), and no page was loaded or moved.
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect((await ctx.session.tab.list()).find((t) => t.id === ctx.session.tab.current)!.url).toBe(before);
+    expect(await ctx.session.evaluate(() => scrollY)).toBe(0);
+  });
+
   it('[STEP-ARGS] a wrong button, modifier or clickCount is refused before anything is sent, naming the field', async () => {
     await ctx.session.evaluate(() => {
       const seen: string[] = [];

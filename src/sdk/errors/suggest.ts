@@ -34,25 +34,39 @@ function distance(a: string, b: string): number {
 }
 
 /**
+ * Options other tools take (Playwright's, puppeteer's) and aite does not, with what to do
+ * instead: the one table the step scripts, the config, the composed steps and the SDK's calls
+ * all refuse them with. `aite` is aite's name for the same thing, when it has one.
+ */
+const FOREIGN_OPTIONS: ReadonlyMap<string, { aite?: string; advice: string }> = new Map([
+  ['timeout', { aite: 'timeoutMs', advice: 'aite calls it "timeoutMs" (milliseconds).' }],
+  [
+    'force',
+    {
+      advice:
+        "aite has no force: it acts only where a person could (the element visible, enabled and not covered), and otherwise says what is in the way. Make the element reachable first (close what covers it, hover the row that shows it, open its section), or call the page's own code with evaluate.",
+    },
+  ],
+  ['delay', { advice: 'Only click takes delay (how long its button is held down: a long press); keys are sent without pauses between them.' }],
+  ['noWaitAfter', { advice: "aite always waits, within the step's time, for the navigation its input starts; leave it out." }],
+  ['trial', { advice: 'aite has no trial run: locator.locate() finds the element and checks that it can be acted on, without acting.' }],
+  ['strict', { advice: 'aite is always strict: a target that matches several elements fails as ambiguous; leave it out.' }],
+  ['waitUntil', { advice: "aite always waits for the page's load event (and a navigation's commit before it); leave it out." }],
+  ['clip', { advice: 'aite pictures one element with "target" (or the whole page with "fullPage") instead of a clip rectangle.' }],
+  ['ignoreCase', { advice: 'aite compares text without case and spacing already; "exact" (verify.targetText) keeps case.' }],
+]);
+
+/**
  * What to do instead of an option other tools take and aite does not (Playwright's `timeout`,
  * `force`, ...): a sentence beginning with a space, or undefined for an option no tool is known
  * to take.
  */
 export function foreignOption(key: string): string | undefined {
-  switch (key) {
-    case 'timeout':
-      return ' aite calls it "timeoutMs" (milliseconds).';
-    case 'force':
-      return ' aite has no force: it acts only where a person could (the element visible, enabled and not covered), and otherwise says what is in the way. Make the element reachable first (close what covers it, hover the row that shows it, open its section), or call the page\'s own code with evaluate.';
-    case 'delay':
-      return ' Only click takes delay (how long its button is held down: a long press); keys are sent without pauses between them.';
-    case 'noWaitAfter':
-      return ' aite always waits, within the step\'s time, for the navigation its input starts; leave it out.';
-    case 'trial':
-      return ' aite has no trial run: locator.locate() finds the element and checks that it can be acted on, without acting.';
-    case 'strict':
-      return ' aite is always strict: a target that matches several elements fails as ambiguous; leave it out.';
-    default:
-      return undefined;
-  }
+  const foreign = FOREIGN_OPTIONS.get(key);
+  return foreign && ` ${foreign.advice}`;
+}
+
+/** aite's name for another tool's option (`timeout` -> `timeoutMs`), when aite has the same thing under another name. */
+export function aiteNameOf(key: string): string | undefined {
+  return FOREIGN_OPTIONS.get(key)?.aite;
 }

@@ -1,4 +1,5 @@
 import type { ResultOf, Descriptor, OutlineItem, RequestOf } from '../protocol/index.js';
+import { optionNames, withOptions } from '../errors/parseOptions.js';
 import type { ResultSend } from './Channel.js';
 import { toTarget, type TargetInput } from './types.js';
 
@@ -35,7 +36,9 @@ export class Locator {
     target: TargetInput,
     options: { descriptor?: Descriptor; timeoutMs?: number; prepare?: RequestOf<'resolve'>['prepare']; record?: boolean; checkExact?: boolean } = {},
   ): Promise<ResultOf<'resolve'>> {
-    return this.send({ cmd: 'resolve', target: toTarget(target), descriptor: options.descriptor, timeoutMs: options.timeoutMs, prepare: options.prepare, record: options.record, checkExact: options.checkExact });
+    return withOptions('locator.resolve', options, RESOLVE, (o) =>
+      this.send({ cmd: 'resolve', target: toTarget(target), descriptor: o.descriptor, timeoutMs: o.timeoutMs, prepare: o.prepare, record: o.record, checkExact: o.checkExact }),
+    );
   }
 
   /**
@@ -43,12 +46,12 @@ export class Locator {
    * once it is visible, enabled and on top; `scrolled` says whether the page moved.
    */
   locate(descriptor: Descriptor, options: { timeoutMs?: number } = {}): Promise<ResultOf<'locate'>> {
-    return this.send({ cmd: 'locate', descriptor, timeoutMs: options.timeoutMs });
+    return withOptions('locator.locate', options, TIMEOUT, (o) => this.send({ cmd: 'locate', descriptor, timeoutMs: o.timeoutMs }));
   }
 
   /** The element's visible text (or a control's value). */
   read(target: TargetInput, options: { timeoutMs?: number } = {}): Promise<ResultOf<'read'>> {
-    return this.send({ cmd: 'read', target: toTarget(target), timeoutMs: options.timeoutMs });
+    return withOptions('locator.read', options, TIMEOUT, (o) => this.send({ cmd: 'read', target: toTarget(target), timeoutMs: o.timeoutMs }));
   }
 
   /** An action as plain DOM events in the page (attach mode, or `select`). */
@@ -57,7 +60,7 @@ export class Locator {
     descriptor: Descriptor,
     options: Pick<RequestOf<'act'>, 'text' | 'key' | 'option' | 'to' | 'timeoutMs'> = {},
   ): Promise<ResultOf<'act'>> {
-    return this.send({ cmd: 'act', action, descriptor, ...options });
+    return withOptions('locator.act', options, ACT, (o) => this.send({ cmd: 'act', action, descriptor, ...o }));
   }
 
   /** Waits until the target is visible or gone, its text changes, or the url contains a string. */
@@ -65,7 +68,9 @@ export class Locator {
     kind: RequestOf<'wait'>['kind'],
     options: { target?: TargetInput; contains?: string; timeoutMs?: number } = {},
   ): Promise<ResultOf<'wait'>> {
-    return this.send({ cmd: 'wait', kind, target: options.target === undefined ? undefined : toTarget(options.target), contains: options.contains, timeoutMs: options.timeoutMs });
+    return withOptions('locator.wait', options, WAIT, (o) =>
+      this.send({ cmd: 'wait', kind, target: o.target === undefined ? undefined : toTarget(o.target), contains: o.contains, timeoutMs: o.timeoutMs }),
+    );
   }
 
   /** Draws labelled boxes around elements (for a screenshot). */
@@ -78,3 +83,10 @@ export class Locator {
     return this.send({ cmd: 'outline', clear: true });
   }
 }
+
+// The options each call takes, by name: another is refused before anything is sent (a script
+// without types passes Playwright's `timeout` as readily as aite's `timeoutMs`).
+const RESOLVE = optionNames<NonNullable<Parameters<Locator['resolve']>[1]>>()(['descriptor', 'timeoutMs', 'prepare', 'record', 'checkExact']);
+const TIMEOUT = optionNames<{ timeoutMs?: number }>()(['timeoutMs']);
+const ACT = optionNames<NonNullable<Parameters<Locator['act']>[2]>>()(['text', 'key', 'option', 'to', 'timeoutMs']);
+const WAIT = optionNames<NonNullable<Parameters<Locator['wait']>[1]>>()(['target', 'contains', 'timeoutMs']);

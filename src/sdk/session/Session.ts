@@ -11,7 +11,7 @@ import { allowedOrigins, ANSWER_SLACK_MS, INPUT_TIMES_MAX, redactUrl, defaultTim
 import { DebuggerInput } from './DebuggerInput.js';
 import { asResults, type Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
-import { parseStepOptions } from '../errors/parseOptions.js';
+import { checkOptionNames, optionNames, parseStepOptions } from '../errors/parseOptions.js';
 import { describeValue } from '../errors/zodIssues.js';
 import { STEP_OPTIONS, type StepHow, type StepName } from './options.js';
 import type { z } from 'zod';
@@ -466,6 +466,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * smaller to fit, its aspect kept, and a `screenshot-scaled` warning says from what size.
    */
   async screenshot(options: { target?: TargetInput; fullPage?: boolean; path?: string; timeoutMs?: number; maxSide?: number } = {}): Promise<Uint8Array | undefined> {
+    options = checkOptionNames(options, SCREENSHOT_OPTIONS, 'screenshot');
     if (options.maxSide !== undefined && !(Number.isInteger(options.maxSide) && options.maxSide > 0)) {
       throw new AiteError('unsupported', `screenshot: maxSide is the longest side in pixels, a whole number above 0; ${JSON.stringify(options.maxSide)} is not one.`, { command: 'screenshot' });
     }
@@ -493,6 +494,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * (default 15 s with `until`). Never clicks.
    */
   async scroll(target?: TargetInput, options: { deltaY?: number; until?: TargetInput; maxSteps?: number; timeoutMs?: number } = {}): Promise<ScrollResult> {
+    options = checkOptionNames(options, SCROLL_OPTIONS, 'scroll');
     const timeoutMs = options.timeoutMs ?? (options.until !== undefined ? Math.max(SCROLL_UNTIL_TIMEOUT_MS, this.#parts.timeoutMs) : undefined);
     const request = {
       cmd: 'scroll' as const,
@@ -1015,6 +1017,11 @@ function textToSend(text: unknown, command: string): string {
   if (typeof text === 'string') return text;
   throw new AiteError('unsupported', `${command} needs the text to send as a string; it was given ${describeValue(text)}. Nothing was sent.`, { command });
 }
+
+// The options of screenshot and scroll, by name: another is refused before anything is sent (a
+// script without types passes Playwright's `timeout` or `clip` as readily as aite's names).
+const SCREENSHOT_OPTIONS = optionNames<NonNullable<Parameters<Session['screenshot']>[0]>>()(['target', 'fullPage', 'path', 'timeoutMs', 'maxSide']);
+const SCROLL_OPTIONS = optionNames<NonNullable<Parameters<Session['scroll']>[1]>>()(['deltaY', 'until', 'maxSteps', 'timeoutMs']);
 
 /** How long a scroll with `until` may take by default: a long list takes many steps. */
 const SCROLL_UNTIL_TIMEOUT_MS = 15_000;

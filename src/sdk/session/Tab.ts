@@ -1,4 +1,4 @@
-import { parseStepOptions } from '../errors/parseOptions.js';
+import { optionNames, parseStepOptions, withOptions } from '../errors/parseOptions.js';
 import { TabMatchSchema, type ResultOf, type TabInfo, type TabMatch } from '../protocol/index.js';
 import type { ResultSend } from './Channel.js';
 
@@ -52,22 +52,22 @@ export class Tab {
 
   /** Loads `url` in the run's tab (a new tab the first time) and waits for it to load. */
   navigate(url: string, options: { tab?: number; timeoutMs?: number } = {}): Promise<ResultOf<'navigate'>> {
-    return this.send({ cmd: 'navigate', url, tab: options.tab ?? this.current ?? undefined, timeoutMs: options.timeoutMs });
+    return withOptions('tab.navigate', options, NAVIGATE, (o) => this.send({ cmd: 'navigate', url, tab: o.tab ?? this.current ?? undefined, timeoutMs: o.timeoutMs }));
   }
 
   /** Goes back one page in the run's tab and waits for it to load (a back/forward-cache restore included). */
   back(options: { timeoutMs?: number } = {}): Promise<ResultOf<'history'>> {
-    return this.send({ cmd: 'history', action: 'back', tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
+    return withOptions('tab.back', options, TIMEOUT, (o) => this.send({ cmd: 'history', action: 'back', tab: this.current ?? undefined, timeoutMs: o.timeoutMs }));
   }
 
   /** Goes forward one page in the run's tab and waits for it to load. */
   forward(options: { timeoutMs?: number } = {}): Promise<ResultOf<'history'>> {
-    return this.send({ cmd: 'history', action: 'forward', tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
+    return withOptions('tab.forward', options, TIMEOUT, (o) => this.send({ cmd: 'history', action: 'forward', tab: this.current ?? undefined, timeoutMs: o.timeoutMs }));
   }
 
   /** Reloads the run's page and waits for it to load. */
   reload(options: { timeoutMs?: number } = {}): Promise<ResultOf<'history'>> {
-    return this.send({ cmd: 'history', action: 'reload', tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
+    return withOptions('tab.reload', options, TIMEOUT, (o) => this.send({ cmd: 'history', action: 'reload', tab: this.current ?? undefined, timeoutMs: o.timeoutMs }));
   }
 
   /**
@@ -78,14 +78,16 @@ export class Tab {
    * time fails `timeout` naming the open tabs.
    */
   switchTo(match: TabMatch, options: { timeoutMs?: number } = {}): Promise<ResultOf<'switchTab'>> {
-    let checked: TabMatch;
-    try {
-      checked = parseStepOptions(TabMatchSchema, match, 'switchTo');
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const inputAt = 'new' in checked ? { inputAt: [...this.inputAt()] } : {};
-    return this.send({ cmd: 'switchTab', match: checked, ...inputAt, tab: this.current ?? undefined, timeoutMs: options.timeoutMs });
+    return withOptions('tab.switchTo', options, TIMEOUT, (o) => {
+      let checked: TabMatch;
+      try {
+        checked = parseStepOptions(TabMatchSchema, match, 'switchTo');
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const inputAt = 'new' in checked ? { inputAt: [...this.inputAt()] } : {};
+      return this.send({ cmd: 'switchTab', match: checked, ...inputAt, tab: this.current ?? undefined, timeoutMs: o.timeoutMs });
+    });
   }
 
   /**
@@ -94,6 +96,13 @@ export class Tab {
    * "Leave site?" prompt, the tab closes at once.
    */
   close(tab?: number): Promise<ResultOf<'closeTab'>> {
+    // Playwright's page.close takes options (`runBeforeUnload`); this takes a tab id, and no options.
+    if (typeof tab === 'object' && tab !== null) return withOptions('tab.close', tab, [], () => this.send({ cmd: 'closeTab', tab: this.current ?? undefined }));
     return this.send({ cmd: 'closeTab', tab: tab ?? this.current ?? undefined });
   }
 }
+
+// The options each call takes, by name: another is refused before anything is sent (a script
+// without types passes Playwright's `timeout` as readily as aite's `timeoutMs`).
+const NAVIGATE = optionNames<NonNullable<Parameters<Tab['navigate']>[1]>>()(['tab', 'timeoutMs']);
+const TIMEOUT = optionNames<{ timeoutMs?: number }>()(['timeoutMs']);
