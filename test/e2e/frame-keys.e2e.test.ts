@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Frame, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
+import { clicks, frameNamed } from './support/nestFrames.js';
 import { runPage } from './support/runPage.js';
 
 // Which iframe a target's `frame` names, and the frames aite cannot enter. The page is on
@@ -21,23 +22,6 @@ afterAll(async () => {
 async function open(html: string): Promise<Page> {
   await ctx.session.tab.navigate(ctx.page(`frame-set.html?html=${encodeURIComponent(html)}`));
   return runPage(ctx.session);
-}
-
-/** The page's nest.html frame named `name`, once it has loaded. */
-async function frameNamed(page: Page, name: string): Promise<Frame> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const f = page.frames().find((fr) => fr.url().includes('/nest.html') && new URL(fr.url()).searchParams.get('name') === name);
-    if (f && (await f.evaluate(() => document.readyState).catch(() => '')) === 'complete') return f;
-    if (Date.now() > deadline) throw new Error(`no frame ${name}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function clicks(page: Page, names: string[]): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const n of names) out[n] = await (await frameNamed(page, n)).evaluate(() => (window as unknown as { __clicks: number }).__clicks);
-  return out;
 }
 
 /** How long a call took to fail, and its failure. */

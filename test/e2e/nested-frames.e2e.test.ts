@@ -4,6 +4,7 @@ import { startFixtureServer, type FixtureServer } from '../support/FixtureServer
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
 import { refOf } from './support/refOf.js';
+import { clicks, frameNamed } from './support/nestFrames.js';
 import { runPage } from './support/runPage.js';
 
 // Nested frames on several sites. The top page is on 127.0.0.1; localhost (the same server) is
@@ -35,23 +36,6 @@ function nest(origin: string, name: string, child?: { url: string; name: string 
 }
 
 /** The page's frame whose url names the nest page `name`, once it has loaded. */
-async function frameNamed(page: Page, name: string): Promise<Frame> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const f = page.frames().find((fr) => new URL(fr.url()).searchParams.get('name') === name);
-    if (f && (await f.evaluate(() => document.readyState).catch(() => '')) === 'complete') return f;
-    if (Date.now() > deadline) throw new Error(`no frame ${name}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** The clicks each named document recorded (every click that reached it, on anything). */
-async function clicks(page: Page, names: string[]): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const n of names) out[n] = await (await frameNamed(page, n)).evaluate(() => (window as unknown as { __clicks: number }).__clicks);
-  return out;
-}
-
 async function open(url: string, innermost: string): Promise<Page> {
   await ctx.session.tab.navigate(url);
   const page = await runPage(ctx.session);
