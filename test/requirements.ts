@@ -231,7 +231,7 @@ export const REQUIREMENTS = {
   // Real pages: cross-site frames, rows and cards as regions (issue 15, branch h/frames)
   'FR-XSITE-RESOLVE': 'a target\u2019s `frame` reaches a cross-site (out-of-process) iframe, and nested ones as `frame: [outer, inner]`: resolve, read and verify run in the frame\u2019s own content script',
   'FR-XSITE-INPUT': 'click, type and fill in a cross-site frame land there, exactly once: the point is moved into the top viewport frame by frame',
-  'FR-XSITE-REFUSE': 'a cross-site frame covered at the point, or drawn with a transform other than a shift, is refused with a reason, never clicked blindly',
+  'FR-XSITE-REFUSE': 'a cross-site frame covered at the point, or drawn turned (rotated, skewed, flipped), is refused with a reason, never clicked blindly',
   'FR-XSITE-ALLOW': 'a cross-site frame whose origin is outside the allow list is refused, naming the origin and the allow list',
   'FR-XSITE-SNAPSHOT': 'a snapshot reads the cross-site frames whose origin is allowed (nested ones too) with their own content scripts, nested under their iframe lines; refs are numbered once across the documents, and a ref in such a frame works with every ref-taking step, its input landing in that frame',
   'FR-XSITE-SNAPSHOT-REF-STALE': 'a ref from a cross-site frame that navigated or was removed fails at once as not-found, saying to take a new snapshot, and acts on nothing',
@@ -242,6 +242,7 @@ export const REQUIREMENTS = {
   'FR-NESTED-CHAIN': 'a chain of cross-site frames on three sites (top, then another site, then a third): locators scoped through the chain (frame paths and within) find, click, fill, read and verify in the innermost frame, and a click there reaches only it',
   'FR-NESTED-ALLOW': 'a nested frame whose origin is outside the allow list (below an allowed cross-site frame, or below a same-origin one) is refused with the not-allowed failure naming its origin and how to allow it, never read or acted in',
   'FR-NESTED-SNAPSHOT': 'a snapshot reads nested cross-site frames (inside a same-origin iframe, and a chain of sites) with refs that act in the right frame; a nested frame not allowed is listed as not read',
+  'FR-FRAME-SCALED': 'an iframe drawn scaled (transform: scale or scale on it or around it, CSS zoom on it or an ancestor), same-origin or cross-site, nested in scaled frames too: click and fill land on the element\u2019s middle inside it, nowhere else (the frame\u2019s offset and scale counted at each level)',
   'FRAME-AMBIGUOUS': 'a frame key (name, id, title or css) that names several iframes fails ambiguous at once, listing each (index, title, src) with a frame key that names it alone; no frame is entered, nothing is acted on',
   'FRAME-TITLE': 'a frame key names an iframe by its name, then its id, then its title, then as a css selector; the first kind that names any decides',
   'FRAME-UNREACHABLE': 'a target in an iframe the extension cannot enter (an opaque data: or sandboxed srcdoc document, a page that refused to be framed or failed to load, an origin outside the allow list) fails soon, not at the timeout, naming the frame, why and what to do',

@@ -1,4 +1,4 @@
-import { viewportOffset } from './dom/geometry.js';
+import { frameBox, frameViewportMap, mapRect, viewportMap } from './dom/geometry.js';
 import { composedParent, deepElementFromPoint, findFrame, frameKeyOf, type FrameKeyKind } from './dom/query.js';
 import { styleOf, windowOf } from './dom/nodes.js';
 import { formatElement, listOf, q } from './explain.js';
@@ -199,8 +199,8 @@ export type FramePointAnswer =
 /**
  * Moves a point from the viewport of the child frame (the iframe probed with `probe`) into this
  * document's viewport, and refuses it when input there would not reach that frame: the iframe is
- * gone, transformed (scaled, rotated, skewed: its content box does not map to the screen by an
- * offset), scrolled out of this viewport, or covered at the point by something else.
+ * gone, turned (rotated, skewed, flipped: its content box is no upright box on the screen; a
+ * scale or CSS zoom is taken into account), scrolled out of this viewport, or covered at the point by something else.
  *
  * The browser sends input into an out-of-process frame by where that frame was last drawn, not
  * by this document's layout: right after the iframe moved (a scroll, a changed transform), input
@@ -235,7 +235,7 @@ function pointNow(query: FramePointQuery): FramePointAnswer {
     return {
       ok: false,
       reason: 'unsupported',
-      message: `The iframe ${formatElement(iframe)} is drawn with a transform (${transformed}), so a point inside it cannot be placed on the screen by an offset; aite does not click it blindly. Remove the transform, or act on the frame's page directly.`,
+      message: `The iframe ${formatElement(iframe)} is drawn with a transform (${transformed}), so a point inside it cannot be placed on the screen by an offset and a scale; aite does not click it blindly. Remove the transform, or act on the frame's page directly.`,
       retry: false,
     };
   }
@@ -271,24 +271,21 @@ function pointNow(query: FramePointQuery): FramePointAnswer {
 }
 
 function place(iframe: Element, query: FramePointQuery): { ok: true; x: number; y: number; rect: Rect } {
-  const box = contentBox(iframe);
+  const map = frameViewportMap(iframe);
   const r = (n: number): number => Math.round(n * 100) / 100;
+  const rect = mapRect(map, query.rect);
   return {
     ok: true,
-    x: r(box.x + query.x),
-    y: r(box.y + query.y),
-    rect: { x: r(box.x + query.rect.x), y: r(box.y + query.rect.y), width: query.rect.width, height: query.rect.height },
+    x: r(map.x + map.scaleX * query.x),
+    y: r(map.y + map.scaleY * query.y),
+    rect: { x: r(rect.x), y: r(rect.y), width: r(rect.width), height: r(rect.height) },
   };
 }
 
-/** The iframe's viewport (inside border and padding) in this document's viewport. */
+/** The iframe's viewport (inside border and padding) in this document's viewport, as drawn (scaled too). */
 function contentBox(iframe: Element): Rect {
-  const r = iframe.getBoundingClientRect();
-  const cs = styleOf(iframe);
-  const o = viewportOffset(iframe);
-  const left = r.left + iframe.clientLeft + parseFloat(cs.paddingLeft || '0');
-  const top = r.top + iframe.clientTop + parseFloat(cs.paddingTop || '0');
-  return { x: left + o.x, y: top + o.y, width: iframe.clientWidth - parseFloat(cs.paddingLeft || '0') - parseFloat(cs.paddingRight || '0'), height: iframe.clientHeight - parseFloat(cs.paddingTop || '0') - parseFloat(cs.paddingBottom || '0') };
+  const box = frameBox(iframe);
+  return mapRect(viewportMap(iframe), { x: box.x, y: box.y, width: box.width, height: box.height });
 }
 
 function outside(at: { x: number; y: number }, win: Window): boolean {
@@ -299,26 +296,28 @@ function outsideBy(v: number, size: number): number {
   return v < 0 || v >= size ? v - size / 2 : 0;
 }
 
-/** A transform on the iframe or around it that is more than a shift, in words; undefined if none. */
+/**
+ * A transform on the iframe or around it that is more than a shift and a scale (a rotation, a
+ * skew, a flip, a 3D transform), in words; undefined if none. A scale (by a transform, the
+ * `scale` property or CSS zoom) keeps the frame's box upright, so a point in it is placed on the
+ * screen by its offset and scale (see {@link frameViewportMap}); a turned box is not.
+ */
 function transformOf(iframe: Element): string | undefined {
   for (let el: Element | null = iframe; el; ) {
     const cs = styleOf(el);
     const t = cs.transform;
-    if (t && t !== 'none' && !isTranslation(t)) return `${formatElement(el)} has transform: ${t}`;
-    for (const prop of ['scale', 'rotate'] as const) {
-      const v = cs[prop];
-      if (v && v !== 'none' && v !== '1' && v !== '0deg') return `${formatElement(el)} has ${prop}: ${v}`;
-    }
-    const zoom = (cs as CSSStyleDeclaration & { zoom?: string }).zoom;
-    if (zoom && zoom !== '1' && zoom !== 'normal') return `${formatElement(el)} has zoom: ${zoom}`;
+    if (t && t !== 'none' && !isUpright(t)) return `${formatElement(el)} has transform: ${t}`;
+    if (cs.rotate && cs.rotate !== 'none' && parseFloat(cs.rotate) !== 0) return `${formatElement(el)} has rotate: ${cs.rotate}`;
+    if (cs.scale && cs.scale !== 'none' && cs.scale.split(/\s+/).some((v) => !(parseFloat(v) > 0))) return `${formatElement(el)} has scale: ${cs.scale}`;
     el = composedParent(el) ?? windowOf(el).frameElement;
   }
   return undefined;
 }
 
-function isTranslation(transform: string): boolean {
+/** A 2D transform that only shifts and scales (by a positive factor on each axis). */
+function isUpright(transform: string): boolean {
   const m = /^matrix\(([^)]*)\)$/.exec(transform);
   if (!m) return false;
   const [a, b, c, d] = m[1]!.split(',').map(Number);
-  return a === 1 && b === 0 && c === 0 && d === 1;
+  return a! > 0 && b === 0 && c === 0 && d! > 0;
 }

@@ -1,5 +1,6 @@
 import { CommandFailure } from '../../../sdk/protocol/index.js';
-import { isElement, isFrameElement, isShadowRoot, shadowRootOf, styleOf } from './nodes.js';
+import { isElement, isFrameElement, isShadowRoot, shadowRootOf } from './nodes.js';
+import { frameBox } from './geometry.js';
 
 /** A tree the content script searches: a document or a shadow root (open or closed). */
 export type Root = Document | ShadowRoot;
@@ -142,23 +143,13 @@ export function deepElementFromPoint(x: number, y: number, doc: Document = docum
     if (isFrameElement(hit)) {
       const inner = sameOriginDocument(hit);
       if (inner) {
-        const o = contentOffset(hit);
-        return deepElementFromPoint(x - o.x, y - o.y, inner) ?? hit;
+        const box = frameBox(hit);
+        return deepElementFromPoint((x - box.x) / box.scaleX, (y - box.y) / box.scaleY, inner) ?? hit;
       }
     }
     return hit;
   }
   return null;
-}
-
-/** Where an iframe's viewport starts inside its own document's viewport (border + padding). */
-export function contentOffset(frame: Element): { x: number; y: number } {
-  const r = frame.getBoundingClientRect();
-  const cs = styleOf(frame);
-  return {
-    x: r.left + frame.clientLeft + parseFloat(cs.paddingLeft || '0'),
-    y: r.top + frame.clientTop + parseFloat(cs.paddingTop || '0'),
-  };
 }
 
 /** The frame's document if the content script may read it (same origin), else null. */

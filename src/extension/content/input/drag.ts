@@ -1,19 +1,19 @@
 import { windowOf } from '../dom/nodes.js';
-import { viewportOffset } from '../dom/geometry.js';
+import { inOwnViewport } from '../dom/geometry.js';
 import { mouse, pointer, hover, type Aim } from './mouse.js';
 
 const MOVE_STEPS = 5;
 
 function dragEvent(type: string, aim: Aim, data: DataTransfer): boolean {
-  const o = viewportOffset(aim.el);
+  const at = inOwnViewport(aim.el, aim);
   return aim.el.dispatchEvent(
     new DragEvent(type, {
       bubbles: true,
       cancelable: type !== 'dragend' && type !== 'dragleave',
       composed: true,
       view: windowOf(aim.el),
-      clientX: aim.x - o.x,
-      clientY: aim.y - o.y,
+      clientX: at.x,
+      clientY: at.y,
       buttons: type === 'dragend' || type === 'drop' ? 0 : 1,
       dataTransfer: data,
     }),

@@ -1,4 +1,4 @@
-import { viewportOffset } from '../dom/geometry.js';
+import { inOwnViewport } from '../dom/geometry.js';
 import { windowOf } from '../dom/nodes.js';
 import { focusForClick } from './focus.js';
 
@@ -16,9 +16,7 @@ const NO_BUBBLE = new Set(['mouseenter', 'mouseleave', 'pointerenter', 'pointerl
 
 function init(aim: Aim, buttons: number, detail: number): MouseEventInit {
   // Event coordinates are in the element's own viewport (an iframe's, for an element inside one).
-  const o = viewportOffset(aim.el);
-  const clientX = aim.x - o.x;
-  const clientY = aim.y - o.y;
+  const { x: clientX, y: clientY } = inOwnViewport(aim.el, aim);
   const win = windowOf(aim.el);
   return {
     bubbles: true,
