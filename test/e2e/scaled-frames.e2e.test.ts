@@ -81,6 +81,14 @@ describe('scaled iframes', () => {
     });
   });
 
+  it('[FR-FRAME-SCALED] a click position is in the element\u2019s own pixels: near the right edge of a button in a half-size frame, on it', async () => {
+    const page = await open(nest(ctx.server.origin, 'A', { name: 'x', url: nest(second(), 'X'), wrap: HALF }), 'X');
+    const width = await (await frameNamed(page, 'X')).evaluate(() => document.getElementById('press')!.offsetWidth);
+    await ctx.session.click({ role: 'button', name: 'Press X', frame: 'x' }, { position: { x: width - 6, y: 4 }, timeoutMs: 3000 });
+    await ctx.session.verify.targetText({ css: '#pressed', frame: 'x' }, '1');
+    expect(await recorded(page, ['A', 'X'])).toEqual({ A: { clicks: 0, pressed: 0, note: '' }, X: { clicks: 1, pressed: 1, note: '' } });
+  });
+
   it('[FR-FRAME-SCALED] a same-origin frame with zoom: 0.8 on it, and one with zoom: 0.5 on the box around it: the click and the fill land in each', async () => {
     const page = await open(nest(ctx.server.origin, 'A', { name: 'z', url: nest(ctx.server.origin, 'Z'), style: 'zoom: 0.8' }), 'Z');
     expect(await clickAndFill(page, 'z', 'Z', ['A', 'Z'])).toEqual({

@@ -282,11 +282,13 @@ export async function prepare(
   const box = checkableOf(el);
   const check = box ? checkState(box) : undefined;
   const border = { left: (el as HTMLElement).clientLeft ?? 0, top: (el as HTMLElement).clientTop ?? 0 };
+  const layout = typeof (el as HTMLElement).offsetWidth === 'number' ? { width: (el as HTMLElement).offsetWidth, height: (el as HTMLElement).offsetHeight } : undefined;
   const point: Point = {
     x: p.x,
     y: p.y,
     rect: p.rect,
     border,
+    ...(layout ? { layout } : {}),
     tag: el.localName,
     editable,
     ...(check ? { kind: check.kind, checked: check.checked } : {}),

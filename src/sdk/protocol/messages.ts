@@ -642,6 +642,13 @@ export const PointSchema = z.object({
    * which a click's `position` is measured, starts that far inside `rect`.
    */
   border: z.object({ left: z.number(), top: z.number() }).optional(),
+  /**
+   * Beyond v1: the element's layout size in its own CSS pixels (`offsetWidth`, `offsetHeight`).
+   * `rect` is the box as drawn on the page, so where a frame or transform shows it scaled (an
+   * iframe under `transform: scale()` or CSS zoom), `rect` against it is that scale, by which
+   * `border` and a click's `position` are scaled onto the page.
+   */
+  layout: z.object({ width: z.number(), height: z.number() }).optional(),
   tag: z.string(),
   editable: z.boolean(),
   kind: z.enum(['checkbox', 'radio']).optional(),

@@ -337,16 +337,25 @@ export function firstLine(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0]! : String(error);
 }
 
-/** The page point of `position`, measured from the padding box's top-left corner (see ClickOptions). */
+/** The page point of `position`, measured from the padding box's top-left corner (see ClickOptions), in the element's own CSS pixels. */
 function pointAt(at: Point, position: { x: number; y: number }): { x: number; y: number } {
-  return { x: at.rect.x + (at.border?.left ?? 0) + position.x, y: at.rect.y + (at.border?.top ?? 0) + position.y };
+  const { x: sx, y: sy } = scaleOf(at);
+  return { x: at.rect.x + ((at.border?.left ?? 0) + position.x) * sx, y: at.rect.y + ((at.border?.top ?? 0) + position.y) * sy };
 }
 
 /** Whether a click's `position` (from the padding box's top-left corner) falls inside the element's border box. */
 function onElement(position: { x: number; y: number }, at: Point): boolean {
   const left = at.border?.left ?? 0;
   const top = at.border?.top ?? 0;
-  return position.x >= -left && position.x <= at.rect.width - left && position.y >= -top && position.y <= at.rect.height - top;
+  const { x: sx, y: sy } = scaleOf(at);
+  return position.x >= -left && position.x <= at.rect.width / sx - left && position.y >= -top && position.y <= at.rect.height / sy - top;
+}
+
+/** How many page pixels one of the element's own CSS pixels takes (not 1 in a scaled frame, see Point's `layout`). */
+function scaleOf(at: Point): { x: number; y: number } {
+  const w = at.layout?.width ?? 0;
+  const h = at.layout?.height ?? 0;
+  return { x: w > 0 && at.rect.width > 0 ? at.rect.width / w : 1, y: h > 0 && at.rect.height > 0 ? at.rect.height / h : 1 };
 }
 
 /**
@@ -372,9 +381,10 @@ function leftAfterClick(action: string, found: Found, want: boolean, cause: Aite
 function positionMissed(error: AiteError, position: { x: number; y: number }, at: Point, found: Found, action: string): AiteError {
   const name = found.descriptor.name ?? found.descriptor.text;
   const covered = (error.detail.coveredBy as { element?: string } | undefined)?.element ?? 'another element';
+  const scale = scaleOf(at);
   return new AiteError(
     'not-visible',
-    `${action} did not reach its target: position { x: ${position.x}, y: ${position.y} } lies outside the <${found.descriptor.tag}>${name ? ` "${name.slice(0, 40)}"` : ''} (${Math.round(at.rect.width)} × ${Math.round(at.rect.height)} px; a position counts in CSS pixels from the top-left corner of its padding box), and ${covered} is there; aite stopped the event before the page saw it.`,
+    `${action} did not reach its target: position { x: ${position.x}, y: ${position.y} } lies outside the <${found.descriptor.tag}>${name ? ` "${name.slice(0, 40)}"` : ''} (${Math.round(at.rect.width / scale.x)} × ${Math.round(at.rect.height / scale.y)} px; a position counts in CSS pixels from the top-left corner of its padding box), and ${covered} is there; aite stopped the event before the page saw it.`,
     { command: action, detail: { ...error.detail, position }, retries: error.retries, cause: error },
   );
 }
