@@ -356,6 +356,17 @@ describe('attach mode with chrome.debugger', () => {
     await session.verify.targetText({ label: 'Log' }, 'contract: a.png (7 bytes)');
   });
 
+  it('[ATT-UPLOAD-FRAMES] uploads into file inputs inside a same-origin frame and a cross-site (out-of-process) one, by label and through a hidden input behind its label', async () => {
+    for (const origin of [server.origin, server.origin.replace('127.0.0.1', 'localhost')]) {
+      await session.tab.navigate(new URL(`xframe.html?outer=${encodeURIComponent(`${origin}/files.html`)}`, server.url).href);
+      await session.upload({ label: 'Receipt', frame: 'outer' }, fixture('receipt.txt'));
+      await session.verify.targetText({ label: 'Log', frame: 'outer' }, 'receipt: receipt.txt (11 bytes)');
+      await session.verify.targetText({ label: 'Events', frame: 'outer' }, 'input:receipt change:receipt');
+      await session.upload({ text: 'Attach photos', frame: 'outer' }, [fixture('a.png'), fixture('b.png')]);
+      await session.verify.targetText({ label: 'Log', frame: 'outer' }, 'photos: a.png (7 bytes), b.png (8 bytes)');
+    }
+  });
+
   it('[ATT-NAV] a click on a link waits for the page it opens, as over the pipe; a select whose onchange navigates too, and a click whose handler submits a form; the next step talks to the new page', async () => {
     await session.tab.navigate(new URL('trusted.html', server.url).href);
     const slow = new URL('status/200?ms=500', server.url).href;

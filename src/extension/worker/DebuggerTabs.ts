@@ -3,6 +3,7 @@ import {
   cutNavigationEvent,
   cutWatchedEvent,
   FIND_FILE_INPUT,
+  FIND_FRAME,
   NAVIGATION_CDP_METHODS,
   readFirstDocumentOver,
   redactUrl,
@@ -22,6 +23,10 @@ const CALL_TIMEOUT_MS = 10_000;
 const DETACH_TIMEOUT_MS = 2_000;
 
 type Armed = NonNullable<RequestOf<'debugger'>['armed']>[number];
+type Debuggee = chrome.debugger.DebuggerSession;
+
+/** What Chrome auto-attaches (`Target.setAutoAttach`, flat) under a tab's session. */
+const AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: true, flatten: true };
 
 /**
  * Attach mode's real input: `chrome.debugger` on the run's own tabs only (those it opened with
@@ -43,6 +48,12 @@ export class DebuggerTabs {
   /** File choosers opened (and intercepted) in each tab, oldest first, not answered yet. */
   readonly #choosers = new Map<number, ChooserOpened[]>();
   readonly #downloads: DebuggerDownloads | undefined;
+  /**
+   * Each attached tab's cross-site (out-of-process) frames, nested ones too: the child session
+   * Chrome auto-attached for each, by its frame's id (which is its target's id). A document in
+   * another process answers only its own session.
+   */
+  readonly #frames = new Map<number, Map<string, string>>();
 
   constructor(
     private readonly state: RunState,
@@ -60,6 +71,10 @@ export class DebuggerTabs {
     });
     chrome.debugger.onEvent.addListener((source, method, params) => {
       if (source.tabId === undefined || !this.#attached.has(source.tabId)) return;
+      if (method === 'Target.attachedToTarget') return void this.#adoptChild(source.tabId, params as unknown as ChildAttached);
+      if (method === 'Target.detachedFromTarget') return this.#dropChild(source.tabId, (params as { sessionId?: string } | undefined)?.sessionId);
+      // A frame's own session: what it tells is its tab's, but only the tab's session speaks for the tab's page.
+      if (source.sessionId !== undefined) return;
       if (method === 'Page.javascriptDialogOpening') void this.#answerDialog(source.tabId, params as unknown as DialogOpening);
       if (method === 'Input.dragIntercepted') emit({ type: 'event', kind: 'drag-intercepted', tab: source.tabId, data: (params as { data: Record<string, unknown> }).data });
       if (method === 'Page.fileChooserOpened') this.#choosers.set(source.tabId, [...(this.#choosers.get(source.tabId) ?? []), params as unknown as ChooserOpened]);
@@ -224,7 +239,34 @@ export class DebuggerTabs {
     const send = (method: string, params: object = {}): Promise<unknown> =>
       withTimeout(chrome.debugger.sendCommand({ tabId }, method, params), timeoutMs, () => new Error(`${method} timed out`)).catch(() => undefined);
     await Promise.all([send('Page.enable'), send('Network.enable'), send('Runtime.enable'), send('Log.enable')]);
+    // After the domains: a cross-site frame's session is attached (see #adoptChild) for what runs in its process.
+    await send('Target.setAutoAttach', AUTO_ATTACH);
     void this.#firstDocument(tabId, send);
+  }
+
+  /**
+   * A target Chrome attached under a tab (auto-attach, flat): a cross-site frame is remembered
+   * and its own frames attached in turn; anything else (a worker) is only let run. Chrome holds
+   * a new one until told to run, so it is told in every case, within a deadline.
+   */
+  async #adoptChild(tabId: number, child: ChildAttached): Promise<void> {
+    const session = { tabId, sessionId: child.sessionId };
+    const send = (method: string, params: object = {}): Promise<unknown> =>
+      withTimeout(chrome.debugger.sendCommand(session, method, params), CALL_TIMEOUT_MS, () => new Error(`${method} timed out`)).catch(() => undefined);
+    try {
+      if (child.targetInfo.type !== 'iframe') return;
+      const frames = this.#frames.get(tabId) ?? new Map<string, string>();
+      frames.set(child.targetInfo.targetId, child.sessionId);
+      this.#frames.set(tabId, frames);
+      await send('Target.setAutoAttach', AUTO_ATTACH);
+    } finally {
+      if (child.waitingForDebugger) await send('Runtime.runIfWaitingForDebugger');
+    }
+  }
+
+  #dropChild(tabId: number, sessionId: string | undefined): void {
+    const frames = this.#frames.get(tabId);
+    for (const [frameId, id] of frames ?? []) if (id === sessionId) frames!.delete(frameId);
   }
 
   async #firstDocument(tabId: number, send: (method: string, params?: object) => Promise<unknown>): Promise<void> {
@@ -236,17 +278,20 @@ export class DebuggerTabs {
 
   /** A tab the debugger no longer holds: the runner forgets what it began and never answered. */
   #forget(tabId: number): void {
+    this.#frames.delete(tabId);
     if (!this.#attached.delete(tabId)) return;
     this.emit({ type: 'event', kind: 'page-watch', tab: tabId, method: 'detached', params: {} });
   }
 
-  /** Sets the files of the file input the element at `xpath` is or labels, in the top document. */
+  /**
+   * Sets the files of the file input the element at `xpath` is or labels, in the top document or
+   * the iframe `request.frame` names.
+   */
   async #upload(tabId: number, request: RequestOf<'debugger'>, timeoutMs: number): Promise<{ input: boolean }> {
-    const send = (method: string, params: object): Promise<Record<string, unknown>> =>
-      withTimeout(chrome.debugger.sendCommand({ tabId }, method, params) as Promise<Record<string, unknown>>, timeoutMs, () => new CommandFailure('timeout', `${method} got no answer from the page within ${timeoutMs} ms.`)).catch((error: unknown) => {
-        throw error instanceof CommandFailure ? error : uploadFailure(messageOf(error));
-      });
-    const found = (await send('Runtime.evaluate', { expression: `(${FIND_FILE_INPUT})(${JSON.stringify(request.xpath)}, ${JSON.stringify(request.tag)})` })) as {
+    const end = Date.now() + timeoutMs;
+    const { target, contextId } = request.frame === undefined ? { target: { tabId } } : await this.#documentOf(tabId, request.frame, end);
+    const send = (method: string, params: object): Promise<Record<string, unknown>> => this.#call(target, method, params, end, uploadFailure);
+    const found = (await send('Runtime.evaluate', { expression: `(${FIND_FILE_INPUT})(${JSON.stringify(request.xpath)}, ${JSON.stringify(request.tag)})`, ...(contextId !== undefined ? { contextId } : {}) })) as {
       result: { type: string; subtype?: string; value?: unknown; objectId?: string };
     };
     const { result } = found;
@@ -274,6 +319,51 @@ export class DebuggerTabs {
       void send('Runtime.releaseObject', { objectId }).catch(() => undefined);
     }
     return { input: true };
+  }
+
+  /**
+   * The document of the iframe `path` names (keys outermost first, each as a target's `frame`
+   * names it): a cross-site frame's own session, or an isolated world of a frame in the process
+   * of the document around it. A cross-site frame that Chrome has not attached yet is waited for.
+   */
+  async #documentOf(tabId: number, path: string | string[], end: number): Promise<{ target: Debuggee; contextId?: number }> {
+    let target: Debuggee = { tabId };
+    let contextId: number | undefined;
+    for (const spec of typeof path === 'string' ? [path] : path) {
+      const send = (method: string, params: object): Promise<Record<string, unknown>> => this.#call(target, method, params, end, uploadFailure);
+      const { result } = (await send('Runtime.evaluate', { expression: `(${FIND_FRAME})(${JSON.stringify(spec)})`, ...(contextId !== undefined ? { contextId } : {}) })) as { result: { value?: unknown; objectId?: string } };
+      if (result.objectId === undefined) {
+        if (typeof result.value === 'number' && result.value > 1) {
+          throw new CommandFailure('ambiguous', `Several iframes answer to "${spec}" now, so the file input's frame is not known; nothing was uploaded. Resolve again, with a frame key that names one.`, { frame: spec });
+        }
+        throw new CommandFailure('not-found', `The iframe "${spec}" that held the file input is not in the page any more; resolve again.`, { frame: spec });
+      }
+      const described = (await send('DOM.describeNode', { objectId: result.objectId }).finally(() => void send('Runtime.releaseObject', { objectId: result.objectId }).catch(() => undefined))) as { node: { frameId?: string } };
+      const frameId = described.node.frameId;
+      if (frameId === undefined) throw new CommandFailure('not-found', `The iframe "${spec}" that held the file input shows no document now; resolve again.`, { frame: spec });
+      const world = (await this.#call(target, 'Page.createIsolatedWorld', { frameId, worldName: 'aite-upload' }, end, uploadFailure).catch(() => undefined)) as { executionContextId?: number } | undefined;
+      if (world?.executionContextId !== undefined) {
+        contextId = world.executionContextId;
+        continue;
+      }
+      // Not in this process: a cross-site frame, reached through its own session.
+      let sessionId: string | undefined;
+      while ((sessionId = this.#frames.get(tabId)?.get(frameId)) === undefined) {
+        if (Date.now() >= end) throw new CommandFailure('timeout', `The iframe "${spec}" runs in another process and its session was not attached within the time left; nothing was uploaded.`, { frame: spec });
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      target = { tabId, sessionId };
+      contextId = undefined;
+    }
+    return { target, ...(contextId !== undefined ? { contextId } : {}) };
+  }
+
+  /** One chrome.debugger call to `target` by the deadline `end`; what Chrome refused, as `failure` says. */
+  #call(target: Debuggee, method: string, params: object, end: number, failure: (why: string) => CommandFailure): Promise<Record<string, unknown>> {
+    const ms = Math.max(0, end - Date.now());
+    return withTimeout(chrome.debugger.sendCommand(target, method, params) as Promise<Record<string, unknown>>, ms, () => new CommandFailure('timeout', `${method} got no answer from the page within the time left (${ms} ms).`)).catch((error: unknown) => {
+      throw error instanceof CommandFailure ? error : failure(messageOf(error));
+    });
   }
 
   /** Answers the file chooser a click opened (intercepted) with `files`, waiting for it within `timeoutMs`. */
@@ -318,6 +408,13 @@ export class DebuggerTabs {
       () => new Error('handleJavaScriptDialog timed out'),
     ).catch(() => undefined);
   }
+}
+
+/** `Target.attachedToTarget`, as far as it is read. */
+interface ChildAttached {
+  sessionId: string;
+  targetInfo: { targetId: string; type: string };
+  waitingForDebugger: boolean;
 }
 
 interface ChooserOpened {

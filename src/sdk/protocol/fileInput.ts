@@ -21,3 +21,24 @@ export const FIND_FILE_INPUT = `(xpath, tag) => {
   const control = el.closest('label')?.control;
   return control instanceof HTMLInputElement && control.type === 'file' ? control : 'other';
 }`;
+
+/**
+ * Runs in a document (as source text, like FIND_FILE_INPUT; the pipe and attach mode's debugger
+ * both send it): the iframe `spec` names, by the rule of the content script's `framesNamed` (its
+ * name, else id, else title, else as a CSS selector), or how many it names when that is not one.
+ */
+export const FIND_FRAME = `(spec) => {
+  const frames = [...document.querySelectorAll('iframe, frame')];
+  const css = (f) => {
+    try {
+      return f.matches(spec);
+    } catch {
+      return false;
+    }
+  };
+  for (const test of [(f) => f.getAttribute('name') === spec, (f) => f.id === spec, (f) => f.getAttribute('title') === spec, css]) {
+    const hits = frames.filter(test);
+    if (hits.length > 0) return hits.length === 1 ? hits[0] : hits.length;
+  }
+  return 0;
+}`;

@@ -491,7 +491,8 @@ export type DebuggerMethod = (typeof DEBUGGER_METHODS)[number];
  * {@link DEBUGGER_METHODS} there, attaching first; `detach` lets go of every tab; `dialogs`
  * gives the policy and the armed answers for the dialogs the extension answers itself.
  * `upload` sets `files` on the file input at `xpath` (a `tag` element, or its label's input) in
- * the top document, answering `result.input: false` when the element is no file input; `chooser`
+ * the top document, or in the iframe `frame` names (a key or a path of keys, outermost first, as
+ * a target's `frame`; a cross-site one through its own child session), answering `result.input: false` when the element is no file input; `chooser`
  * waits for the file chooser a click opened (after `Page.setInterceptFileChooserDialog`) and
  * answers it with `files`. `[]` clears.
  */
@@ -510,6 +511,7 @@ export const DebuggerRequestSchema = z
     files: z.array(z.string().min(1).max(4_096)).max(1_000).optional(),
     xpath: z.string().min(1).max(10_000).optional(),
     tag: z.string().min(1).max(100).optional(),
+    frame: z.union([z.string().min(1).max(1_000), z.array(z.string().min(1).max(1_000)).min(1).max(20)]).optional(),
   })
   .refine((r) => r.op !== 'send' || r.method !== undefined, { message: 'debugger send needs `method`' })
   .refine((r) => r.op !== 'upload' || (r.files !== undefined && r.xpath !== undefined && r.tag !== undefined), { message: 'debugger upload needs `files`, `xpath` and `tag`' })

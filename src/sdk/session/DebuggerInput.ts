@@ -114,16 +114,16 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
   /**
    * Files into a file input (or the input its label names) through `DOM.setFileInputFiles`; a
    * control that opens a file chooser is clicked with trusted input, its chooser intercepted
-   * and answered. In the top document only.
+   * and answered. In the top document or any iframe, a cross-site one through its own session
+   * (a chooser only where the top document's process opens it).
    */
   async upload(step: StepContext, found: Found, paths: readonly string[]): Promise<void> {
     const refused = await this.#refusal(step);
     if (refused) throw new AiteError('unsupported', `upload needs chrome.debugger in attach mode, and ${refused}; plain DOM events cannot set the files of an input.`, { command: 'upload' });
     const { descriptor } = found;
-    if (descriptor.frame !== undefined) throw new AiteError('unsupported', 'upload in attach mode reaches file inputs of the top document only, not inside an iframe.', { command: 'upload' });
     const timeoutMs = this.timeout(step);
     const files = [...paths];
-    const set = await step.send({ cmd: 'debugger', op: 'upload', xpath: descriptor.xpath, tag: descriptor.tag, files, timeoutMs });
+    const set = await step.send({ cmd: 'debugger', op: 'upload', xpath: descriptor.xpath, tag: descriptor.tag, files, timeoutMs, ...(descriptor.frame !== undefined ? { frame: descriptor.frame } : {}) });
     if ((set.result as { input?: boolean }).input) {
       step.inputSent = true;
       return;

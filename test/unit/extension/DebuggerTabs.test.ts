@@ -12,7 +12,7 @@ let detachListeners: Listener[];
 let eventListeners: Listener[];
 let calls: string[];
 let attach: (target: { tabId: number }) => Promise<void>;
-let sendCommand: (target: { tabId: number }, method: string, params?: object) => Promise<unknown>;
+let sendCommand: (target: { tabId: number; sessionId?: string }, method: string, params?: object) => Promise<unknown>;
 const URLS: Record<number, string> = { 1: 'http://127.0.0.1:4173/app', 2: 'http://127.0.0.1:4173/mine', 3: 'https://elsewhere.example/' };
 
 beforeEach(() => {
@@ -20,15 +20,15 @@ beforeEach(() => {
   eventListeners = [];
   calls = [];
   attach = async ({ tabId }) => void calls.push(`attach ${tabId}`);
-  sendCommand = async ({ tabId }, method, params) => {
-    calls.push(`${method} ${tabId}${params && Object.keys(params).length ? ` ${JSON.stringify(params)}` : ''}`);
+  sendCommand = async ({ tabId, sessionId }, method, params) => {
+    calls.push(`${method} ${tabId}${sessionId ? `/${sessionId}` : ''}${params && Object.keys(params).length ? ` ${JSON.stringify(params)}` : ''}`);
     return {};
   };
   vi.stubGlobal('chrome', {
     debugger: {
       attach: (target: { tabId: number }) => attach(target),
       detach: async ({ tabId }: { tabId: number }) => void calls.push(`detach ${tabId}`),
-      sendCommand: (target: { tabId: number }, method: string, params?: object) => sendCommand(target, method, params),
+      sendCommand: (target: { tabId: number; sessionId?: string }, method: string, params?: object) => sendCommand(target, method, params),
       onDetach: { addListener: (l: Listener) => detachListeners.push(l) },
       onEvent: { addListener: (l: Listener) => eventListeners.push(l) },
     },
@@ -38,7 +38,8 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 /** What an attach turns on in a tab: dialogs (Page), the page watch's domains, then its first document is looked for. */
-const WATCH_ON = (tab: number): string[] => ['Page.enable', 'Network.enable', 'Runtime.enable', 'Log.enable', 'Page.getFrameTree'].map((m) => `${m} ${tab}`);
+const WATCH_ON = (tab: number): string[] => ['Page.enable', 'Network.enable', 'Runtime.enable', 'Log.enable', `Target.setAutoAttach ${AUTO_ATTACH}`, 'Page.getFrameTree'].map((m) => `${m.split(' ')[0]} ${tab}${m.includes(' ') ? ` ${m.split(' ')[1]}` : ''}`);
+const AUTO_ATTACH = JSON.stringify({ autoAttach: true, waitForDebuggerOnStart: true, flatten: true });
 
 function tabs(runTab = 1, created = [1, 3], debugged: number[] = []): { tabs: DebuggerTabs; events: ExtensionEvent[]; fenced: string[] } {
   const events: ExtensionEvent[] = [];
@@ -69,6 +70,20 @@ describe('DebuggerTabs', () => {
     await t.detachAll();
     expect(calls.at(-1)).toBe('detach 1');
     expect(t.attached).toEqual([]);
+  });
+
+  it('[ATT-UPLOAD-FRAMES] a cross-site frame Chrome attaches under the tab has its own frames attached, then runs; a worker only runs; nothing is held', async () => {
+    const { tabs: t } = tabs();
+    await t.handle({ id: 1, cmd: 'debugger', op: 'attach' });
+    calls.length = 0;
+    const attached = (sessionId: string, type: string, parent?: string): void => {
+      for (const l of eventListeners) l({ tabId: 1, ...(parent ? { sessionId: parent } : {}) }, 'Target.attachedToTarget', { sessionId, targetInfo: { targetId: `T-${sessionId}`, type }, waitingForDebugger: true });
+    };
+    attached('S1', 'iframe');
+    attached('S2', 'iframe', 'S1');
+    attached('W1', 'worker', 'S1');
+    await vi.waitFor(() => expect(calls).toHaveLength(5));
+    expect(calls).toEqual([`Target.setAutoAttach 1/S1 ${AUTO_ATTACH}`, `Target.setAutoAttach 1/S2 ${AUTO_ATTACH}`, 'Runtime.runIfWaitingForDebugger 1/W1', 'Runtime.runIfWaitingForDebugger 1/S1', 'Runtime.runIfWaitingForDebugger 1/S2']);
   });
 
   it('[ATT-NETWORK] relays what the debugger hears in an attached tab, cut (no headers), and nothing of a tab it does not hold; a detach says so', async () => {

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CDPSession, ElementHandle, Frame, Page, Protocol } from 'puppeteer-core';
 import { AiteError } from '../../errors/AiteError.js';
-import { FIND_FILE_INPUT, type Descriptor } from '../../protocol/index.js';
+import { FIND_FILE_INPUT, FIND_FRAME, type Descriptor } from '../../protocol/index.js';
 import { describeValue } from '../../errors/zodIssues.js';
 import { frameSessionOf } from './sessions.js';
 
@@ -44,27 +44,6 @@ export async function fileInputOf(page: Page, d: Descriptor): Promise<ElementHan
   }
   return undefined;
 }
-
-/**
- * Runs in the page (as source text, like FIND_FILE_INPUT): the iframe `spec` names, by the rule of
- * the content script's `framesNamed` (its name, else id, else title, else as a CSS selector), or
- * how many it names when that is not one.
- */
-const FIND_FRAME = `(spec) => {
-  const frames = [...document.querySelectorAll('iframe, frame')];
-  const css = (f) => {
-    try {
-      return f.matches(spec);
-    } catch {
-      return false;
-    }
-  };
-  for (const test of [(f) => f.getAttribute('name') === spec, (f) => f.id === spec, (f) => f.getAttribute('title') === spec, css]) {
-    const hits = frames.filter(test);
-    if (hits.length > 0) return hits.length === 1 ? hits[0] : hits.length;
-  }
-  return 0;
-}`;
 
 /** The frame a descriptor's `frame` path names, outermost first, each key as a target's `frame` names it. */
 async function frameOf(page: Page, path: string | string[]): Promise<Frame> {
