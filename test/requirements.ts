@@ -323,6 +323,7 @@ export const REQUIREMENTS = {
   'ATT-OWN-TABS': 'attach mode attaches chrome.debugger only to the run\u2019s own tabs: a tab of the person the run did not open or switch to is never attached, and the run\u2019s are detached when the session closes',
   // Attach mode: the network, page errors and downloads through chrome.debugger
   'ATT-NETWORK': 'attach mode: the run tab\u2019s requests are in session.network (method, status, resource type, duration from CDP\u2019s timestamps) and request events, as the extension\u2019s chrome.debugger hears them',
+  'ATT-PERR-FRAMES': 'attach mode: a same-origin or cross-site (out-of-process) frame\u2019s console errors, uncaught errors, rejections and failed requests are page errors and in session.network, each once, through chrome.debugger on that frame',
   'ATT-PAGE-ERRORS': 'attach mode: console.error, console.warn and failed loads in the run\u2019s tabs are page errors through chrome.debugger, each once (the relay\u2019s copy of a failed load is not added)',
   'ATT-NET-FAILED-STEP': 'attach mode: a failed step lists the failed requests of that step (a fetch answered 500)',
   'ATT-NETWORK-IDLE': 'attach mode: waitForNetworkIdle waits until the run tab has no request in flight for idleMs, from the requests chrome.debugger relays; one that does not go idle is a timeout naming what is in flight',

@@ -16,6 +16,7 @@ let session: Session;
 let profileDir: string;
 let downloadDir: string;
 const page = (path: string): string => new URL(path, server.url).href;
+const crossSite = (origin: string): string => origin.replace('127.0.0.1', 'localhost');
 /** The extension relays what its debugger hears a moment after the page did; a loaded machine is slower. */
 const POLL = { timeout: 5_000 };
 
@@ -26,7 +27,8 @@ beforeAll(async () => {
     await mkdir(join(dir, 'Default'), { recursive: true });
     await writeFile(join(dir, 'Default', 'Preferences'), JSON.stringify({ download: { default_directory: downloadDir, prompt_for_download: false } }));
   };
-  ({ server, chrome, session, profileDir } = await openAttached({ prefix: 'aite-attach-net-', profile: setDownloads }));
+  // localhost: the cross-site frames of frame-errors.html and xframe.html (another site than 127.0.0.1).
+  ({ server, chrome, session, profileDir } = await openAttached({ prefix: 'aite-attach-net-', profile: setDownloads, allow: (s) => [s.origin, crossSite(s.origin)] }));
 });
 
 afterAll(() => closeAttached({ server, chrome, session, profileDir }));
@@ -75,6 +77,32 @@ describe('attach mode: the network, page errors and downloads through chrome.deb
     expect(error.reason).toBe('mismatch');
     expect(error.message).toMatch(/Error 500/);
     expect((error.detail.failedRequests as NetworkEntry[] | undefined)?.map((r) => `${r.method} ${r.status} ${r.type} ${r.url}`)).toContain(`GET 500 fetch ${page('status/500?ms=200')}`);
+  });
+
+  it('[ATT-PERR-FRAMES] a same-origin and a cross-site (out-of-process) frame: their console errors, uncaught errors, rejections and failed requests are the run\u2019s too, each once', async () => {
+    const before = session.consoleErrors.length;
+    await session.tab.navigate(page('frame-errors.html'));
+    const lines = (): string[] => session.consoleErrors.slice(before).map((e) => `${e.kind}: ${e.text.split('\n')[0]}`);
+    for (const host of ['127.0.0.1', 'localhost']) {
+      await expect
+        .poll(lines, { ...POLL, message: host })
+        .toEqual(
+          expect.arrayContaining([
+            expect.stringMatching(new RegExp(`^console-error: frame console ${host}`)),
+            expect.stringMatching(new RegExp(`^error: .*frame uncaught ${host}`)),
+            expect.stringMatching(new RegExp(`^rejection: .*frame rejection ${host}`)),
+          ]),
+        );
+    }
+    await expect.poll(() => session.network.find((r) => r.url === `${crossSite(server.origin)}/status/503?from=localhost`), POLL).toMatchObject({ status: 503, method: 'GET' });
+    await expect.poll(() => session.network.find((r) => r.url === page('status/503?from=127.0.0.1')), POLL).toMatchObject({ status: 503 });
+    // Each once.
+    for (const host of ['127.0.0.1', 'localhost']) {
+      expect(lines().filter((l) => l.includes(`frame uncaught ${host}`))).toHaveLength(1);
+      expect(lines().filter((l) => l.includes(`frame console ${host}`))).toHaveLength(1);
+    }
+    const origins = [server.origin, crossSite(server.origin)];
+    expect(origins.map((o) => session.network.filter((r) => r.url === `${o}/frame-errors-inner.html`).length)).toEqual([1, 1]);
   });
 
   it('[ATT-NETWORK-IDLE] waitForNetworkIdle waits for a slow fetch begun by a click; one that outlasts the timeout fails, naming it', async () => {

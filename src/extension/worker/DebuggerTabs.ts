@@ -73,7 +73,14 @@ export class DebuggerTabs {
       if (source.tabId === undefined || !this.#attached.has(source.tabId)) return;
       if (method === 'Target.attachedToTarget') return void this.#adoptChild(source.tabId, params as unknown as ChildAttached);
       if (method === 'Target.detachedFromTarget') return this.#dropChild(source.tabId, (params as { sessionId?: string } | undefined)?.sessionId);
-      // A frame's own session: what it tells is its tab's, but only the tab's session speaks for the tab's page.
+      if ((WATCHED_CDP_METHODS as readonly string[]).includes(method)) {
+        // A cross-site frame's requests and console lines are its tab's, as launch mode has them.
+        if (source.sessionId !== undefined && !this.#isFrame(source.tabId, source.sessionId)) return;
+        const cut = cutWatchedEvent(method as (typeof WATCHED_CDP_METHODS)[number], (params ?? {}) as Record<string, unknown>);
+        if (cut) emit({ type: 'event', kind: 'page-watch', tab: source.tabId, method: method as (typeof WATCHED_CDP_METHODS)[number], params: cut as unknown as Record<string, unknown> });
+        return;
+      }
+      // Only the tab's own session speaks for its page (dialogs, navigations, choosers, downloads).
       if (source.sessionId !== undefined) return;
       if (method === 'Page.javascriptDialogOpening') void this.#answerDialog(source.tabId, params as unknown as DialogOpening);
       if (method === 'Input.dragIntercepted') emit({ type: 'event', kind: 'drag-intercepted', tab: source.tabId, data: (params as { data: Record<string, unknown> }).data });
@@ -84,10 +91,6 @@ export class DebuggerTabs {
         if (method === 'Page.frameNavigated' && (params as { frame?: { parentId?: string } } | undefined)?.frame?.parentId === undefined) this.fence.debuggerCommitted(source.tabId);
         const navigation = method as (typeof NAVIGATION_CDP_METHODS)[number];
         emit({ type: 'event', kind: 'navigation', tab: source.tabId, method: navigation, params: cutNavigationEvent(navigation, (params ?? {}) as Record<string, unknown>) as unknown as Record<string, unknown> });
-      }
-      if ((WATCHED_CDP_METHODS as readonly string[]).includes(method)) {
-        const cut = cutWatchedEvent(method as (typeof WATCHED_CDP_METHODS)[number], (params ?? {}) as Record<string, unknown>);
-        if (cut) emit({ type: 'event', kind: 'page-watch', tab: source.tabId, method: method as (typeof WATCHED_CDP_METHODS)[number], params: cut as unknown as Record<string, unknown> });
       }
     });
   }
@@ -245,8 +248,8 @@ export class DebuggerTabs {
   }
 
   /**
-   * A target Chrome attached under a tab (auto-attach, flat): a cross-site frame is remembered
-   * and its own frames attached in turn; anything else (a worker) is only let run. Chrome holds
+   * A target Chrome attached under a tab (auto-attach, flat): a cross-site frame is remembered,
+   * the page watch's domains turned on in it, and its own frames attached in turn; anything else (a worker) is only let run. Chrome holds
    * a new one until told to run, so it is told in every case, within a deadline.
    */
   async #adoptChild(tabId: number, child: ChildAttached): Promise<void> {
@@ -258,10 +261,17 @@ export class DebuggerTabs {
       const frames = this.#frames.get(tabId) ?? new Map<string, string>();
       frames.set(child.targetInfo.targetId, child.sessionId);
       this.#frames.set(tabId, frames);
+      // Before the frame runs: what it logs and asks for as it loads is heard (see #watch).
+      await Promise.all([send('Network.enable'), send('Runtime.enable'), send('Log.enable')]);
       await send('Target.setAutoAttach', AUTO_ATTACH);
     } finally {
       if (child.waitingForDebugger) await send('Runtime.runIfWaitingForDebugger');
     }
+  }
+
+  #isFrame(tabId: number, sessionId: string): boolean {
+    for (const id of this.#frames.get(tabId)?.values() ?? []) if (id === sessionId) return true;
+    return false;
   }
 
   #dropChild(tabId: number, sessionId: string | undefined): void {

@@ -82,8 +82,32 @@ describe('DebuggerTabs', () => {
     attached('S1', 'iframe');
     attached('S2', 'iframe', 'S1');
     attached('W1', 'worker', 'S1');
-    await vi.waitFor(() => expect(calls).toHaveLength(5));
-    expect(calls).toEqual([`Target.setAutoAttach 1/S1 ${AUTO_ATTACH}`, `Target.setAutoAttach 1/S2 ${AUTO_ATTACH}`, 'Runtime.runIfWaitingForDebugger 1/W1', 'Runtime.runIfWaitingForDebugger 1/S1', 'Runtime.runIfWaitingForDebugger 1/S2']);
+    await vi.waitFor(() => expect(calls.filter((c) => c.startsWith('Runtime.runIf'))).toHaveLength(3));
+    const without = calls.filter((c) => !/^(Network|Runtime|Log)\.enable/.test(c));
+    expect(without.filter((c) => c.startsWith('Target.'))).toEqual([`Target.setAutoAttach 1/S1 ${AUTO_ATTACH}`, `Target.setAutoAttach 1/S2 ${AUTO_ATTACH}`]);
+    expect(without.filter((c) => c.startsWith('Runtime.runIf')).sort()).toEqual(['Runtime.runIfWaitingForDebugger 1/S1', 'Runtime.runIfWaitingForDebugger 1/S2', 'Runtime.runIfWaitingForDebugger 1/W1']);
+    // Each frame runs only once its own frames are attached.
+    for (const s of ['S1', 'S2']) expect(calls.indexOf(`Target.setAutoAttach 1/${s} ${AUTO_ATTACH}`)).toBeLessThan(calls.indexOf(`Runtime.runIfWaitingForDebugger 1/${s}`));
+  });
+
+  it('[ATT-PERR-FRAMES] a cross-site frame\u2019s session has the page watch\u2019s domains on before it runs, and what it hears is its tab\u2019s; a worker\u2019s is not relayed, nor a frame\u2019s dialogs', async () => {
+    const { tabs: t, events } = tabs();
+    await t.handle({ id: 1, cmd: 'debugger', op: 'attach' });
+    calls.length = 0;
+    const hear = (sessionId: string, method: string, params: object): void => {
+      for (const l of eventListeners) l({ tabId: 1, sessionId }, method, params);
+    };
+    for (const l of eventListeners) l({ tabId: 1 }, 'Target.attachedToTarget', { sessionId: 'S1', targetInfo: { targetId: 'F1', type: 'iframe' }, waitingForDebugger: true });
+    for (const l of eventListeners) l({ tabId: 1 }, 'Target.attachedToTarget', { sessionId: 'W1', targetInfo: { targetId: 'W', type: 'worker' }, waitingForDebugger: false });
+    await vi.waitFor(() => expect(calls.at(-1)).toBe('Runtime.runIfWaitingForDebugger 1/S1'));
+    expect(calls).toEqual(['Network.enable 1/S1', 'Runtime.enable 1/S1', 'Log.enable 1/S1', `Target.setAutoAttach 1/S1 ${AUTO_ATTACH}`, 'Runtime.runIfWaitingForDebugger 1/S1']);
+    hear('S1', 'Runtime.consoleAPICalled', { type: 'error', args: [{ type: 'string', value: 'in the frame' }] });
+    hear('W1', 'Runtime.consoleAPICalled', { type: 'error', args: [{ type: 'string', value: 'in the worker' }] });
+    hear('S1', 'Page.javascriptDialogOpening', { type: 'alert', message: 'x', url: 'http://localhost/' });
+    expect(events.map((e) => `${e.kind} ${e.tab} ${'method' in e ? e.method : ''}`)).toEqual(['page-watch 1 Runtime.consoleAPICalled']);
+    for (const l of eventListeners) l({ tabId: 1 }, 'Target.detachedFromTarget', { sessionId: 'S1' });
+    hear('S1', 'Runtime.consoleAPICalled', { type: 'error', args: [{ type: 'string', value: 'after' }] });
+    expect(events).toHaveLength(1);
   });
 
   it('[ATT-NETWORK] relays what the debugger hears in an attached tab, cut (no headers), and nothing of a tab it does not hold; a detach says so', async () => {
