@@ -326,6 +326,7 @@ export const REQUIREMENTS = {
   'ATT-PERR-FRAMES': 'attach mode: a same-origin or cross-site (out-of-process) frame\u2019s console errors, uncaught errors, rejections and failed requests are page errors and in session.network, each once, through chrome.debugger on that frame',
   'ATT-PAGE-ERRORS': 'attach mode: console.error, console.warn and failed loads in the run\u2019s tabs are page errors through chrome.debugger, each once (the relay\u2019s copy of a failed load is not added)',
   'ATT-NET-FAILED-STEP': 'attach mode: a failed step lists the failed requests of that step (a fetch answered 500)',
+  'ATT-NET-IDLE-OOPIF': 'attach mode: waitForNetworkIdle waits for the requests of the run tab\u2019s iframes, same-origin and cross-site (out-of-process) ones, as chrome.debugger relays them',
   'ATT-NETWORK-IDLE': 'attach mode: waitForNetworkIdle waits until the run tab has no request in flight for idleMs, from the requests chrome.debugger relays; one that does not go idle is a timeout naming what is in flight',
   'ATT-DOWNLOAD': 'attach mode: download answers the file a trusted click started in a run tab (where Chrome saved it, its name and size; saveAs gets a copy), and a click that starts none fails within its timeout',
 

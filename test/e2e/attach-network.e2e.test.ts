@@ -121,6 +121,20 @@ describe('attach mode: the network, page errors and downloads through chrome.deb
     expect(busy.message).toMatch(/did not go idle within 1000 ms \(1 in flight: .*\/slow\?ms=4000\)/);
   });
 
+  for (const origin of ['same', 'other'] as const) {
+    it(`[ATT-NET-IDLE-OOPIF] waitForNetworkIdle waits for a request of a ${origin === 'same' ? 'same-origin' : 'cross-site (out-of-process)'} iframe`, async () => {
+      // frame-set.html holding slow.html (which fetches /slow?ms=2000 after its load) as the iframe "report".
+      const src = `${origin === 'other' ? '{other}/' : ''}slow.html?ms=2000`;
+      await session.tab.navigate(page(`frame-set.html?html=${encodeURIComponent(`<iframe name="report" src="${src}"></iframe>`)}`));
+      const started = Date.now();
+      await session.waitForNetworkIdle({ idleMs: 200, timeoutMs: 10_000 });
+      const waited = Date.now() - started;
+      // The frame's fetch had ended when the wait did: its page says so at once.
+      await session.verify.text('Done', { within: { css: 'body', frame: 'report' }, timeoutMs: 100 });
+      expect(waited).toBeGreaterThan(1_000);
+    });
+  }
+
   it('[ATT-DOWNLOAD] download answers the file the click started, its name and size; saveAs gets a copy', async () => {
     await session.tab.navigate(page('files.html'));
     const kept = await session.download('Export CSV');
