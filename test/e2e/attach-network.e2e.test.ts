@@ -121,6 +121,13 @@ describe('attach mode: the network, page errors and downloads through chrome.deb
     expect(busy.message).toMatch(/did not go idle within 1000 ms \(1 in flight: .*\/slow\?ms=4000\)/);
   });
 
+  it('[ATT-NET-IDLE-LEFT] a request still in flight when the tab loads another page is not waited for after it', async () => {
+    await session.tab.navigate(page('slow.html?ms=4000'));
+    await session.tab.navigate(page('buttons.html'));
+    const idle = await session.waitForNetworkIdle({ idleMs: 200, timeoutMs: 2_000 });
+    expect(idle.ok).toBe(true);
+  });
+
   for (const origin of ['same', 'other'] as const) {
     it(`[ATT-NET-IDLE-OOPIF] waitForNetworkIdle waits for a request of a ${origin === 'same' ? 'same-origin' : 'cross-site (out-of-process)'} iframe`, async () => {
       // frame-set.html holding slow.html (which fetches /slow?ms=2000 after its load) as the iframe "report".

@@ -7,7 +7,7 @@ import { redactUrl } from './redactUrl.js';
 export interface NavigationEvents {
   'Page.frameRequestedNavigation': { frameId: string; disposition: string; url: string };
   'Page.frameStartedNavigating': { frameId: string; navigationType: string; url: string };
-  'Page.frameNavigated': { frame: { id: string; url: string; urlFragment?: string } };
+  'Page.frameNavigated': { frame: { id: string; parentId?: string; url: string; urlFragment?: string } };
   'Page.navigatedWithinDocument': { frameId: string; url: string };
   'Page.frameStoppedLoading': { frameId: string };
   'Page.frameClearedScheduledNavigation': { frameId: string };
@@ -40,7 +40,14 @@ export function cutNavigationEvent<M extends NavigationMethod>(method: M, params
     'Page.frameStartedNavigating': () => ({ frameId: id(params.frameId), navigationType: id(params.navigationType), url: url(params.url) }),
     'Page.frameNavigated': () => {
       const frame = (params.frame ?? {}) as Record<string, unknown>;
-      return { frame: { id: id(frame.id), url: url(frame.url), ...(typeof frame.urlFragment === 'string' ? { urlFragment: frame.urlFragment.slice(0, URL_MAX) } : {}) } };
+      return {
+        frame: {
+          id: id(frame.id),
+          ...(typeof frame.parentId === 'string' ? { parentId: id(frame.parentId) } : {}),
+          url: url(frame.url),
+          ...(typeof frame.urlFragment === 'string' ? { urlFragment: frame.urlFragment.slice(0, URL_MAX) } : {}),
+        },
+      };
     },
     'Page.navigatedWithinDocument': () => ({ frameId: id(params.frameId), url: url(params.url) }),
     'Page.frameStoppedLoading': () => ({ frameId: id(params.frameId) }),

@@ -1,4 +1,4 @@
-import type { ExtensionEvent, WatchedEvents, WatchedMethod } from '../protocol/index.js';
+import type { ExtensionEvent, NavigationEvents, WatchedEvents, WatchedMethod } from '../protocol/index.js';
 import type { PageEventSource, PageWatch } from './PageWatch.js';
 
 type Listener = (params: never) => void;
@@ -26,6 +26,14 @@ export class DebuggerPages {
       if (tab) this.watch.forget(tab.source);
       this.#tabs.delete(event.tab);
       this.#urls.delete(event.tab);
+      return;
+    }
+    if (event.kind === 'navigation') {
+      // The tab's top frame committed a new document: what the old one (and its frames) began and
+      // was not answered by now is over, and Chrome does not always tell the debugger so.
+      const committed = event.method === 'Page.frameNavigated' && (event.params as NavigationEvents['Page.frameNavigated']).frame?.parentId === undefined;
+      const tab = committed ? this.#tabs.get(event.tab) : undefined;
+      if (tab) this.watch.forget(tab.source);
       return;
     }
     if (event.kind !== 'page-watch') return;
