@@ -54,9 +54,13 @@ export function parseStepOptions<T>(schema: z.ZodType<T>, options: unknown, comm
  * request's schema to check.
  */
 export function checkOptionNames<O>(options: O | null | undefined, accepted: readonly string[], call: string): O {
+  // Every step checks its options: the schema that words a refusal is built only for one (built
+  // and run per call, a zod schema took about 0.2 ms of each verify).
+  if (options === undefined || options === null) return {} as O;
+  if (typeof options === 'object' && !Array.isArray(options) && Object.keys(options).every((key) => accepted.includes(key))) return options;
   const schema = z.strictObject(Object.fromEntries(accepted.map((key) => [key, z.unknown().optional()])));
   parseStepOptions(schema, options, call);
-  return (options ?? {}) as O;
+  return options;
 }
 
 /**
