@@ -103,7 +103,7 @@ export class CommandRouter {
       tabs: tabs
         .filter((tab) => tab.id !== undefined)
         // A tab that has not committed its first page has an empty `url` and the address in `pendingUrl`.
-        .map((tab) => ({ id: tab.id!, url: tab.url || tab.pendingUrl || '', title: tab.title ?? '', active: tab.active, ...(tab.status === 'loading' ? { loading: true } : {}) })),
+        .map((tab) => ({ id: tab.id!, url: urlOf(tab), title: tab.title ?? '', active: tab.active, ...(tab.status === 'loading' ? { loading: true } : {}) })),
     };
   }
 
@@ -215,7 +215,7 @@ export class CommandRouter {
       // An id names one tab: one that is not open now never will be (Chrome does not reuse ids).
       if ('id' in match && candidates.length === 0 && !(own && matches(own))) {
         throw new CommandFailure('tab-closed', `No tab has the id ${match.id}: it closed, or no tab ever had it. ${openTabs(all, current)}`, {
-          tabs: all.map((t) => t.url || t.pendingUrl || ''),
+          tabs: all.map(urlOf),
           open: all.map(describeTab),
         });
       }
@@ -258,7 +258,7 @@ export class CommandRouter {
         return { ok: true, tab: tab.id!, url: tab.url ?? '', title: tab.title ?? '' };
       }
       if (Date.now() >= deadline) {
-        const detail = { tabs: tabs.map((t) => t.url || t.pendingUrl || ''), open: all.map(describeTab) };
+        const detail = { tabs: tabs.map(urlOf), open: all.map(describeTab) };
         if (tab && isBlank(tab.url) && !tab.pendingUrl) {
           throw new CommandFailure(
             'timeout',
@@ -422,14 +422,19 @@ function isBlank(url: string | undefined): boolean {
   return !url || /^about:blank([?#]|$)/.test(url);
 }
 
+/** A tab's address, or the one it is loading when it has none yet. */
+function urlOf(tab: chrome.tabs.Tab): string {
+  return tab.url || tab.pendingUrl || '';
+}
+
 function describeTab(tab: chrome.tabs.Tab): { tab: number | undefined; url: string; title: string } {
-  return { tab: tab.id, url: tab.url || tab.pendingUrl || '', title: tab.title ?? '' };
+  return { tab: tab.id, url: urlOf(tab), title: tab.title ?? '' };
 }
 
 /** The open tabs in a sentence: each one's id, address and title, the run's marked. */
 function openTabs(all: chrome.tabs.Tab[], current: number | undefined): string {
   if (all.length === 0) return 'No tab is open.';
-  const each = all.map((tab) => `${tab.id} ${tab.url || tab.pendingUrl || '(no address yet)'} ${JSON.stringify(tab.title ?? '')}${tab.id === current ? " (the run's)" : ''}`);
+  const each = all.map((tab) => `${tab.id} ${urlOf(tab) || '(no address yet)'} ${JSON.stringify(tab.title ?? '')}${tab.id === current ? " (the run's)" : ''}`);
   return `Open tabs: ${each.join('; ')}.`;
 }
 

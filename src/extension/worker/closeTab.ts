@@ -1,4 +1,4 @@
-import { CommandFailure } from '../../sdk/protocol/index.js';
+import { CommandFailure, withTimeout } from '../../sdk/protocol/index.js';
 
 /** How long the page may take to let go of its beforeunload handlers before the tab is closed anyway (a busy page cannot prompt either). */
 const SILENCE_MS = 1_000;
@@ -33,11 +33,7 @@ export async function closeTab(tabId: number): Promise<{ alreadyClosed: boolean 
 
 /** `promise`'s value, or undefined once `ms` have passed without one. */
 function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+  return withTimeout(promise, ms, 'late').catch(() => undefined);
 }
 
 /**
