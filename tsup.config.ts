@@ -79,7 +79,7 @@ export default defineConfig([
     esbuildPlugins: [extensionZod],
   },
   {
-    entry: { content: 'src/extension/content/main.ts', 'page-errors': 'src/extension/content/mainWorld.ts' },
+    entry: { content: 'src/extension/content/main.ts', 'guard-start': 'src/extension/content/guardStart.ts', 'page-errors': 'src/extension/content/mainWorld.ts' },
     outDir: 'dist/extension',
     format: ['iife'],
     outExtension: () => ({ js: '.js' }),

@@ -73,11 +73,14 @@ describe('the guard\u2019s verdict over the pipe', () => {
     expect(await counts(hostile)).toMatchObject({ saves: 0, deletes: 0 });
   });
 
-  it('[GUARD-VERDICT-FALLBACK] a click whose last event the guard never sees (a listener of the page stops it first) is judged by the disarm, as before', async () => {
+  it('[GUARD-VERDICT-FALLBACK] a click whose last event the guard never sees (the browser sends none) is judged by the disarm, as before', async () => {
     await ctx.session.tab.navigate(ctx.page('hijack.html?overlay=0&steal=0'));
     const page = await runPage(ctx.session);
-    // Registered before the guard's: the guard sees the press, never the click.
-    await page.evaluate(() => window.addEventListener('click', (event) => event.isTrusted && event.stopImmediatePropagation(), { capture: true }));
+    // The page disables the button as it is pressed: the guard sees the press, and the browser
+    // sends no click to a disabled button.
+    await page.evaluate(() => document.getElementById('save')!.addEventListener('mousedown', (event) => {
+      if (event.isTrusted) (event.currentTarget as HTMLButtonElement).disabled = true;
+    }));
     const click = await requests(() => ctx.session.click({ text: 'Save settings' }));
     expect(guardOps(click.sent)).toEqual(['guard.disarm']);
     expect(click.value.retries).toBe(0);

@@ -66,6 +66,18 @@ describe('[HIT-TARGET] input reaches only the element resolved', () => {
     expect(await page.evaluate(() => (window as unknown as { __orders: number }).__orders)).toBe(1);
   });
 
+  it('[HIT-REDISPATCH] a page that stops every trusted press, release and click at the window\u2019s capture phase before aite armed, and sends its own copies, is clicked once, and the step passes without a retry', async () => {
+    await ctx.session.tab.navigate(ctx.page('redispatch.html'));
+    const page = await runPage(ctx.session);
+    for (let n = 1; n <= 3; n++) {
+      const step = await ctx.session.click('Order');
+      expect(step.retries).toBe(0);
+      expect(await page.evaluate(() => (window as unknown as { __orders: number }).__orders)).toBe(n);
+    }
+    // The page's listener did run: the trusted events were stopped and copied, as on the real pages.
+    expect(await page.evaluate(() => (window as unknown as { __stopped: number }).__stopped)).toBeGreaterThanOrEqual(9);
+  });
+
   it('[CHECK-LEFT] check on an item a filtered view drops once checked fails saying the click reached it and it then left, naming it', async () => {
     await ctx.session.tab.navigate(ctx.page('active-todos.html'));
     const page = await runPage(ctx.session);

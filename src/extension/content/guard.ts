@@ -5,31 +5,30 @@ import { xpathOf } from './dom/xpath.js';
 import { formatElement } from './explain.js';
 import { elementFromDescriptor } from './fromDescriptor.js';
 import { enterFrames } from './frames.js';
+import { earsOf, KEY_EVENTS, POINTER_EVENTS, type Ears } from './guardTap.js';
 import { pointerReceiver } from './locate.js';
 
 // The runner's trusted input arrives over the debugging pipe at a point or at the focused
 // element; the page decides what is there when it arrives. While the runner dispatches, this
-// guard sits in the capture phase on the element's window: an event that would reach another
-// element (an overlay shown on the first mousemove, a field the page moved the focus to) is
-// stopped there, before the page's own listeners on the way see it, and remembered, so the step
-// fails (or retries) instead of reporting input that went elsewhere.
+// guard sits in the capture phase on the element's window, ahead of the page's listeners there
+// (guardTap.ts): an event that would reach another element (an overlay shown on the first
+// mousemove, a field the page moved the focus to) is stopped there, before the page's own
+// listeners on the way see it, and remembered, so the step fails (or retries) instead of
+// reporting input that went elsewhere.
 //
 // What it can stop: pointerdown/up, mousedown/up, click, dblclick, auxclick, contextmenu, drop, and
 // keydown/keypress/beforeinput (their default actions too: preventDefault on keypress and
-// beforeinput keeps the text out of the other field). What it cannot: listeners the page put on
-// the same window's capture phase before it (they run first), mousemove/mouseover (they must
-// reach the page for hover to work), and text the browser inserts after a beforeinput that the
-// element itself received (its input event elsewhere is remembered, so the step fails).
+// beforeinput keeps the text out of the other field). What it cannot: mousemove/mouseover (they
+// must reach the page for hover to work), text the browser inserts after a beforeinput that the
+// element itself received (its input event elsewhere is remembered, so the step fails), and,
+// where its listeners came late (guardTap.ts), what the page's listeners on the window's capture
+// phase stop first.
 
-const POINTER_EVENTS = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu', 'drop'] as const;
 const PRESS_EVENTS = ['pointerdown', 'mousedown'];
 /** The end of a drag: the release over the target, or the drop of an HTML5 drag. */
 const RELEASE_EVENTS = ['pointerup', 'mouseup', 'drop'];
 /** The events a press and release on one element end with: the browser sends neither when the element left the page in between. */
 const CLICK_EVENTS = ['click', 'auxclick'];
-// Not keyup: it inserts nothing, and after Enter or Tab (or an app moving on to the next field)
-// it rightly goes where the focus went.
-const KEY_EVENTS = ['keydown', 'keypress', 'beforeinput'] as const;
 /** Keys held for others: their keydowns are no key strokes of the text. */
 const MODIFIERS = ['Shift', 'Control', 'Alt', 'Meta'];
 /** The document starts to leave (a navigation away), or leaves (it committed, or its frame went). */
@@ -79,10 +78,9 @@ interface Armed {
   /** Report what was seen, and disarm, when this trusted event reaches the window. */
   verdict?: VerdictAsk;
   timer: ReturnType<typeof setTimeout>;
-  listener: (event: Event) => void;
-  onFocusOut: (event: Event) => void;
-  onInput: (event: Event) => void;
-  onMove: (event: Event) => void;
+  /** The window's capture-phase listeners, which pass its events to `hear` while armed. */
+  ears: Ears;
+  hear: (event: Event) => void;
   onLeave: () => void;
 }
 
@@ -136,9 +134,7 @@ export function armOn(element: Element, mode: 'pointer' | 'input', verdict?: Ver
  */
 function report(verdict: VerdictAsk): void {
   const seenNow = state();
-  // The listeners come off after the event's task: the input's acknowledgement does not wait
-  // for it, and nothing is watched meanwhile (they do nothing once no guard is armed).
-  disarm({ later: true });
+  disarm();
   reported = seenNow;
   const binding = (globalThis as Record<string, unknown>)[GUARD_VERDICT_BINDING];
   const payload: GuardVerdict = { token: verdict.token, state: seenNow };
@@ -201,15 +197,19 @@ function arm(element: Element, mode: Mode, to: Element | undefined, verdict: Ver
     const current = armed;
     if (current) current.leaving ??= { keys: current.keys };
   };
-  for (const type of eventsOf(mode)) win.addEventListener(type, listener, { capture: true });
-  // Where the focus goes and what text arrives is only judged in `input` mode.
-  if (mode === 'input') {
-    win.addEventListener('focusout', onFocusOut, { capture: true });
-    win.addEventListener('input', onInput, { capture: true });
-    for (const type of LEAVE_EVENTS) win.addEventListener(type, onLeave);
-  }
-  win.addEventListener('mousemove', onMove, { capture: true, passive: true });
-  armed = { element, mode, keys: 0, ...(to ? { to } : {}), ...(verdict ? { verdict } : {}), win, listener, onFocusOut, onInput, onMove, onLeave, timer: setTimeout(disarm, ARMED_MS) };
+  const judged = new Set<string>(eventsOf(mode));
+  const hear = (event: Event): void => {
+    const type = event.type;
+    if (judged.has(type)) listener(event);
+    else if (type === 'mousemove') onMove(event);
+    // Where the focus goes and what text arrives is only judged in `input` mode.
+    else if (mode === 'input' && type === 'focusout') onFocusOut(event);
+    else if (mode === 'input' && type === 'input') onInput(event);
+  };
+  const ears = earsOf(win);
+  ears.hear = hear;
+  if (mode === 'input') for (const type of LEAVE_EVENTS) win.addEventListener(type, onLeave);
+  armed = { element, mode, keys: 0, ...(to ? { to } : {}), ...(verdict ? { verdict } : {}), win, ears, hear, onLeave, timer: setTimeout(disarm, ARMED_MS) };
 }
 
 /** `pointer` and `input`: the event reaches the element, or follows a press that did. */
@@ -319,23 +319,14 @@ function eventsOf(mode: Mode): readonly string[] {
   return mode === 'input' ? [...POINTER_EVENTS, ...KEY_EVENTS] : POINTER_EVENTS;
 }
 
-function disarm({ later = false }: { later?: boolean } = {}): void {
+function disarm(): void {
   const current = armed;
   if (!current) return;
   armed = undefined;
   clearTimeout(current.timer);
   current.removals?.disconnect();
-  const remove = (): void => {
-    for (const type of eventsOf(current.mode)) current.win.removeEventListener(type, current.listener, { capture: true });
-    if (current.mode === 'input') {
-      current.win.removeEventListener('focusout', current.onFocusOut, { capture: true });
-      current.win.removeEventListener('input', current.onInput, { capture: true });
-      for (const type of LEAVE_EVENTS) current.win.removeEventListener(type, current.onLeave);
-    }
-    current.win.removeEventListener('mousemove', current.onMove, { capture: true });
-  };
-  if (later) setTimeout(remove, 0);
-  else remove();
+  if (current.ears.hear === current.hear) delete current.ears.hear;
+  if (current.mode === 'input') for (const type of LEAVE_EVENTS) current.win.removeEventListener(type, current.onLeave);
 }
 
 function state(): GuardState {

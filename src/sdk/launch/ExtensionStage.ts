@@ -10,7 +10,7 @@ import { packageRoot, packageVersion } from './packageRoot.js';
 import { makeFolder } from '../system/folders.js';
 
 /** The built files every copy of the extension needs. */
-export const BUNDLES = ['worker.js', 'content.js', 'page-errors.js'] as const;
+export const BUNDLES = ['worker.js', 'content.js', 'guard-start.js', 'page-errors.js'] as const;
 
 /**
  * Turns the run's `allow` list into host match patterns, refusing what is not an http(s) origin.
@@ -128,6 +128,8 @@ function manifest(patterns: string[]): Record<string, unknown> {
     content_scripts: [
       // In frames too: a target in a cross-site iframe is resolved by that frame's own script.
       { matches: patterns, js: ['content.js'], run_at: 'document_idle', all_frames: true },
+      // The hit-target guard's listeners, on each window before the page's own (guardTap.ts).
+      { matches: patterns, js: ['guard-start.js'], run_at: 'document_start', all_frames: true },
       // Page errors are only seen in the page's own world (see pageErrorRelay.ts); a frame's
       // only in the frame's, so the relay runs in every frame.
       { matches: patterns, js: ['page-errors.js'], run_at: 'document_start', world: 'MAIN', all_frames: true },

@@ -30,6 +30,7 @@ export async function writeTestExtension(dir: string): Promise<string> {
     await build({ entryPoints: [join(REPO, entry)], outfile: join(dir, out), bundle: true, format: 'iife', platform: 'browser', target: 'chrome120', logLevel: 'silent', plugins: [extensionZod] });
   };
   await bundle('src/extension/content/main.ts', 'content.js');
+  await bundle('src/extension/content/guardStart.ts', 'guard-start.js');
   await bundle('src/extension/content/mainWorld.ts', 'page-errors.js');
   writeFileSync(join(dir, 'worker.js'), TEST_WORKER);
   writeFileSync(join(dir, 'probe.js'), PROBE);
@@ -44,6 +45,7 @@ export async function writeTestExtension(dir: string): Promise<string> {
       host_permissions: ['http://127.0.0.1/*'],
       content_scripts: [
         { matches: ['http://127.0.0.1/*'], js: ['content.js', 'probe.js'], run_at: 'document_idle' },
+        { matches: ['http://127.0.0.1/*'], js: ['guard-start.js'], run_at: 'document_start' },
         { matches: ['http://127.0.0.1/*'], js: ['page-errors.js'], run_at: 'document_start', world: 'MAIN' },
       ],
     }),

@@ -36,7 +36,7 @@ describe('the extension folder for attach mode', () => {
   it('[SEC-HOSTS] holds the bundles and a manifest allowing exactly the allow list, with the id aite pins', async () => {
     const out = join(dir, 'nested', 'aite-extension');
     await ExtensionStage.writeFiles(out, allowPatterns(['http://127.0.0.1:4173', 'https://shop.example']), ExtensionStage.checkBuild(build));
-    expect((await readdir(out)).sort()).toEqual(['content.js', 'manifest.json', 'page-errors.js', 'worker.js']);
+    expect((await readdir(out)).sort()).toEqual(['content.js', 'guard-start.js', 'manifest.json', 'page-errors.js', 'worker.js']);
     expect(await readFile(join(out, 'worker.js'), 'utf8')).toBe('// worker.js');
     expect((await stat(out)).mode & 0o777).toBe(0o700);
     const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as Manifest;
