@@ -75,6 +75,28 @@ describe("the run tab's address follows a single-page app's route", () => {
     await session.verify.targetText({ css: '#loads' }, '1', { timeoutMs: 1_000 });
   });
 
+  it('[SPA-URL-ORDER] after a burst of clicks that each push a route, session.tab.url is the last route, and stays it: a late event for an earlier route does not take it back', async () => {
+    // Read at once and for a while after: the extension's events for the routes may come after
+    // the clicks' own steps heard each move.
+    const shown = async (): Promise<Array<string | undefined>> => {
+      const seen = new Set<string | undefined>([session.tab.url]);
+      for (const until = Date.now() + 300; Date.now() < until; ) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        seen.add(session.tab.url);
+      }
+      return [...seen];
+    };
+    for (let burst = 0; burst < 3; burst++) {
+      await session.tab.navigate(`${origin}/app/a`);
+      for (let n = 1; n <= 5; n++) await session.click({ text: `Route ${n}`, exact: true });
+      expect(await shown()).toEqual([`${origin}/app/r5`]);
+      // One click whose handler pushes all five: the extension tells of five moves, the step heard the last.
+      await session.tab.navigate(`${origin}/app/a`);
+      await session.click('Routes 1 to 5');
+      expect(await shown()).toEqual([`${origin}/app/r5`]);
+    }
+  });
+
   it('[SPA-URL] session.tab.back() and forward() between routes of one document answer and keep the route they went to', async () => {
     await session.tab.navigate(`${origin}/app/a`);
     await session.click('Go to B');

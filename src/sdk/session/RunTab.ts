@@ -7,6 +7,8 @@ import { PipeAllowList } from './PipeAllowList.js';
 
 /** How long a step waits for the page list after naming a tab (a slow list only means the worker carries the next commands). */
 const PREFETCH_MS = 1_000;
+/** How long an address a step heard the tab move to waits for the extension's event of it (see RunTab#ahead). */
+const CATCH_UP_MS = 2_000;
 
 /** Told which tab closed (and what it showed) and where the run went on (null: no tab; the next navigate opens one). */
 export type RunTabLeft = (gone: { tab: number; url: string | undefined }, now: { tab: number | null; url: string | undefined }) => void;
@@ -18,6 +20,17 @@ export type RunTabLeft = (gone: { tab: number; url: string | undefined }, now: {
 export class RunTab {
   #current: number | null = null;
   readonly #urls = new Map<number, string>();
+  /** The address of each tab's last `navigated` event. */
+  readonly #told = new Map<number, string>();
+  /**
+   * Per tab: the address a step heard the tab move to before the extension's `navigated` event
+   * of it came. The extension tells of a tab's moves in order, so the events before that one are
+   * of addresses the tab has left (a burst of clicks each pushing a route): they do not take the
+   * address back. The wait ends with that event, a load or switch the run asked for, or after
+   * CATCH_UP_MS; then the last event passed over (`passed`) is the address, the extension's
+   * newest word.
+   */
+  readonly #ahead = new Map<number, { url: string; until: number; passed?: string }>();
   readonly #pages: PageFinder | undefined;
   readonly #allow: PipeAllowList | undefined;
   readonly #left: RunTabLeft | undefined;
@@ -38,7 +51,7 @@ export class RunTab {
     const gone = this.#current;
     if (gone === null || gone === tab) return;
     const url = this.#urls.get(gone);
-    this.#urls.delete(gone);
+    this.#forget(gone);
     this.#current = tab;
     this.#left?.({ tab: gone, url }, { tab, url: this.url });
   }
@@ -54,7 +67,23 @@ export class RunTab {
    * same-document moves included, and input whose navigation the step heard commit ({@link RunTab.landed}).
    */
   get url(): string | undefined {
-    return this.#current === null ? undefined : this.#urls.get(this.#current);
+    if (this.#current === null) return undefined;
+    this.#caughtUp(this.#current);
+    return this.#urls.get(this.#current);
+  }
+
+  /** Ends the wait for the extension's event of `tab`'s address once it has lasted CATCH_UP_MS. */
+  #caughtUp(tab: number): void {
+    const ahead = this.#ahead.get(tab);
+    if (!ahead || Date.now() < ahead.until) return;
+    this.#ahead.delete(tab);
+    if (ahead.passed !== undefined) this.#urls.set(tab, ahead.passed);
+  }
+
+  #forget(tab: number): void {
+    this.#urls.delete(tab);
+    this.#told.delete(tab);
+    this.#ahead.delete(tab);
   }
 
   /** The tab that shows `url`, when the run knows one. */
@@ -73,11 +102,12 @@ export class RunTab {
       const { tab, url } = answer as AnswerOf<'navigate'>;
       this.#current = tab;
       this.#urls.set(tab, url);
+      this.#ahead.delete(tab);
       if (this.#pages) await withTimeout(this.#pages.prefetch(tab, url), PREFETCH_MS, 'the page list took too long').catch(() => undefined);
     } else if (cmd === 'closeTab') {
       const { tab, closed } = answer as AnswerOf<'closeTab'>;
       this.#current = tab ?? null;
-      this.#urls.delete(closed);
+      this.#forget(closed);
     } else if (isPageCommand(cmd)) {
       // The run's tab closed before its tab-closed event came: the extension ran the command in
       // the tab the run went back to, and the next steps (input over the pipe too) go there.
@@ -105,17 +135,28 @@ export class RunTab {
   reset(kept: boolean): void {
     const current = this.#current;
     this.#urls.clear();
+    this.#told.clear();
+    this.#ahead.clear();
     if (kept && current !== null) this.#urls.set(current, 'about:blank');
     else this.#current = null;
   }
 
   onEvent(event: ExtensionEvent): void {
-    if (event.kind === 'navigated') this.#urls.set(event.tab, event.url);
+    if (event.kind === 'navigated') {
+      this.#told.set(event.tab, event.url);
+      this.#caughtUp(event.tab);
+      const ahead = this.#ahead.get(event.tab);
+      if (ahead && event.url !== ahead.url) ahead.passed = event.url;
+      else {
+        this.#ahead.delete(event.tab);
+        this.#urls.set(event.tab, event.url);
+      }
+    }
     if (event.kind === 'tab-closed') {
       // The run goes where the extension took it (as closeTab does); with none, the next
       // navigate opens a new run tab instead of naming one that is gone.
       if (event.tab === this.#current) this.#wentOn(event.runTab ?? null);
-      this.#urls.delete(event.tab);
+      this.#forget(event.tab);
     }
   }
 
@@ -140,7 +181,13 @@ export class RunTab {
    * page. Throws `navigation` when `url` is outside the allow list (see {@link PipeAllowList.landed}).
    */
   landed(url: string, action: string): void {
-    if (this.#current !== null) this.#urls.set(this.#current, url);
+    const tab = this.#current;
+    if (tab !== null) {
+      this.#urls.set(tab, url);
+      // Unless the extension has told of it already, its events until it does are older.
+      if (this.#told.get(tab) === url) this.#ahead.delete(tab);
+      else this.#ahead.set(tab, { url, until: Date.now() + CATCH_UP_MS });
+    }
     this.#allow?.landed(redactUrl(url), action);
   }
 
