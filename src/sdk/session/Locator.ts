@@ -1,5 +1,5 @@
 import type { ResultOf, Descriptor, OutlineItem, RequestOf } from '../protocol/index.js';
-import { optionNames, withOptions } from '../errors/parseOptions.js';
+import { checkOptionNames, optionNames, withOptions } from '../errors/parseOptions.js';
 import type { ResultSend } from './Channel.js';
 import { toTarget, type TargetInput } from './types.js';
 
@@ -75,6 +75,12 @@ export class Locator {
 
   /** Draws labelled boxes around elements (for a screenshot). */
   outline(items: OutlineItem[]): Promise<ResultOf<'outline'>> {
+    // Each box's fields are checked as a call's options are: another tool's (`color`) is refused.
+    try {
+      if (Array.isArray(items)) for (const item of items) checkOptionNames(item, OUTLINE_ITEM, 'locator.outline');
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.send({ cmd: 'outline', items });
   }
 
@@ -89,4 +95,5 @@ export class Locator {
 const RESOLVE = optionNames<NonNullable<Parameters<Locator['resolve']>[1]>>()(['descriptor', 'timeoutMs', 'prepare', 'record', 'checkExact']);
 const TIMEOUT = optionNames<{ timeoutMs?: number }>()(['timeoutMs']);
 const ACT = optionNames<NonNullable<Parameters<Locator['act']>[2]>>()(['text', 'key', 'option', 'to', 'timeoutMs']);
+const OUTLINE_ITEM = optionNames<OutlineItem>()(['xpath', 'label', 'tone']);
 const WAIT = optionNames<NonNullable<Parameters<Locator['wait']>[1]>>()(['target', 'contains', 'timeoutMs']);

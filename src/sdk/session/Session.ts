@@ -554,6 +554,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * nothing of the caller's scope: pass what it needs as `arg` (JSON).
    */
   async evaluate<T = unknown, A = unknown>(code: string | ((arg: A) => T | Promise<T>), arg?: A, options: { timeoutMs?: number } = {}): Promise<T> {
+    options = checkOptionNames(options, EVALUATE_OPTIONS, 'evaluate');
     const request = evaluateRequest(code as string | ((arg: never) => unknown), arg, options.timeoutMs);
     const { value } = await this.#step('evaluate', undefined, options.timeoutMs, (step) => step.send(request));
     return value.value as T;
@@ -565,6 +566,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * a target, `{ ref: 'e12' }`, until the page removes it or navigates.
    */
   async snapshot(options: { maxLines?: number; timeoutMs?: number } = {}): Promise<ResultOf<'snapshot'>> {
+    options = checkOptionNames(options, SNAPSHOT_OPTIONS, 'snapshot');
     const { value } = await this.#step('snapshot', undefined, options.timeoutMs, (step) => step.send({ cmd: 'snapshot', ...options, firstRef: this.#nextRef }));
     this.#nextRef = Math.max(this.#nextRef, value.nextRef ?? 1);
     return resultOf<'snapshot'>(value);
@@ -594,6 +596,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    * In attach mode only the run's other tabs are closed: the user's Chrome keeps its data.
    */
   async reset(options: ResetOptions = {}): Promise<void> {
+    options = checkOptionNames(options, RESET_OPTIONS, 'reset');
     const step = this.#context('reset', undefined, undefined);
     // Live while it closes tabs: the run's tab it closes is not one that "closed itself".
     this.#live.add(step);
@@ -1018,10 +1021,14 @@ function textToSend(text: unknown, command: string): string {
   throw new AiteError('unsupported', `${command} needs the text to send as a string; it was given ${describeValue(text)}. Nothing was sent.`, { command });
 }
 
-// The options of screenshot and scroll, by name: another is refused before anything is sent (a
-// script without types passes Playwright's `timeout` or `clip` as readily as aite's names).
+// The options of screenshot, scroll, evaluate, snapshot and reset, by name: another is refused
+// before anything is sent (a script without types passes Playwright's `timeout` or `clip` as
+// readily as aite's names).
 const SCREENSHOT_OPTIONS = optionNames<NonNullable<Parameters<Session['screenshot']>[0]>>()(['target', 'fullPage', 'path', 'timeoutMs', 'maxSide']);
 const SCROLL_OPTIONS = optionNames<NonNullable<Parameters<Session['scroll']>[1]>>()(['deltaY', 'until', 'maxSteps', 'timeoutMs']);
+const EVALUATE_OPTIONS = optionNames<NonNullable<Parameters<Session['evaluate']>[2]>>()(['timeoutMs']);
+const SNAPSHOT_OPTIONS = optionNames<NonNullable<Parameters<Session['snapshot']>[0]>>()(['maxLines', 'timeoutMs']);
+const RESET_OPTIONS = optionNames<ResetOptions>()(['storage']);
 
 /** How long a scroll with `until` may take by default: a long list takes many steps. */
 const SCROLL_UNTIL_TIMEOUT_MS = 15_000;

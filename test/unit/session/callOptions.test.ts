@@ -58,6 +58,10 @@ describe('the options of verify, locator, tab, scroll and screenshot', () => {
       ['tab.close', () => session.tab.close(o({ runBeforeUnload: true })), 'runBeforeUnload', []],
       ['scroll', () => session.scroll(target, o({ delta: 300 })), 'delta', ['deltaY', 'until', 'maxSteps', 'timeoutMs']],
       ['screenshot', () => session.screenshot(o({ clip: { x: 0, y: 0, width: 1, height: 1 } })), 'clip', ['target', 'fullPage', 'path', 'timeoutMs', 'maxSide']],
+      ['locator.outline', () => session.locator.outline([{ xpath: '/html/body/button', label: 'Save' }, o({ xpath: '/html/body', color: 'red' })]), 'color', ['xpath', 'label', 'tone']],
+      ['evaluate', () => session.evaluate(() => document.title, undefined, o({ timeout: 1 })), 'timeout', ['timeoutMs']],
+      ['snapshot', () => session.snapshot(o({ interestingOnly: false })), 'interestingOnly', ['maxLines', 'timeoutMs']],
+      ['reset', () => session.reset(o({ clearCookies: true })), 'clearCookies', ['storage']],
     ];
     for (const [call, run, key, accepted] of cases) {
       // A rejected promise, never a throw: `.catch` on the call sees it.
@@ -90,6 +94,21 @@ describe('the options of verify, locator, tab, scroll and screenshot', () => {
     const number = await failure(session.verify.text('Saved', 500 as never));
     expect(number.message).toMatch(/^verify\.text: expected an object, got the number 500\. Nothing was sent\./);
     expect(number).toBeInstanceOf(AiteError);
+  });
+
+  it('[CALL-OPTIONS-STRICT] dialogs.next() refuses a field an answer does not take, at once, arming nothing', async () => {
+    const { session } = await recordingSession();
+    let thrown: unknown;
+    try {
+      session.dialogs.next({ accept: true, promptValue: 'Ana' } as never);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(AiteError);
+    const error = thrown as AiteError;
+    expect(error.reason).toBe('unsupported');
+    expect(error.message).toMatch(/^dialogs\.next: unknown option "promptValue"\. Nothing was sent\. Options of dialogs\.next: accept, promptText\./);
+    expect(error.detail).toEqual({ unknown: ['promptValue'], accepted: ['accept', 'promptText'] });
   });
 
   it('[STEP-OPTIONS-STRICT, CALL-OPTIONS-STRICT] a composed step\u2019s unknown option names the options it takes too', async () => {

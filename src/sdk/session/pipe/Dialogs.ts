@@ -1,5 +1,6 @@
 import type { Browser, CDPSession, Page, Protocol } from 'puppeteer-core';
 import { AiteError } from '../../errors/AiteError.js';
+import { checkOptionNames, optionNames } from '../../errors/parseOptions.js';
 import { everySession, sessionOf } from './sessions.js';
 
 /**
@@ -84,6 +85,9 @@ export interface DialogAnswer {
   promptText?: string;
 }
 
+/** The fields of an answer, by name: another (Playwright's `promptValue`) is refused. */
+const DIALOG_ANSWER = optionNames<DialogAnswer>()(['accept', 'promptText']);
+
 /**
  * The run's native dialogs (alert, confirm, prompt, beforeunload). Every page target of the
  * launched Chrome is watched from the moment it appears, so no dialog ever waits for a person:
@@ -125,6 +129,7 @@ export class Dialogs {
 
   /** Arms the answer of the next dialog that opens, in any tab of the run; each call arms one more. */
   next(answer: DialogAnswer): void {
+    checkOptionNames(answer, DIALOG_ANSWER, 'dialogs.next');
     if (!this.#hooks.pipe) {
       throw new AiteError('unsupported', 'Answering native dialogs needs the debugging pipe or attach mode\u2019s chrome.debugger; with attach({ debugger: false }) they are left to the person at the browser.', { command: 'dialog' });
     }
