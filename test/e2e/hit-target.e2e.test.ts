@@ -78,6 +78,15 @@ describe('[HIT-TARGET] input reaches only the element resolved', () => {
     expect(await page.evaluate(() => (window as unknown as { __stopped: number }).__stopped)).toBeGreaterThanOrEqual(9);
   });
 
+  it('[HIT-REDISPATCH] the same page in a same-origin frame, the guard armed on the frame\u2019s window from the top document, is clicked once without a retry', async () => {
+    await ctx.session.tab.navigate(ctx.page('redispatch-frame.html'));
+    const page = await runPage(ctx.session);
+    const step = await ctx.session.click({ text: 'Order', frame: 'shop' });
+    expect(step.retries).toBe(0);
+    const frame = page.frames().find((f) => f.url().endsWith('/redispatch.html'))!;
+    expect(await frame.evaluate(() => (window as unknown as { __orders: number }).__orders)).toBe(1);
+  });
+
   it('[CHECK-LEFT] check on an item a filtered view drops once checked fails saying the click reached it and it then left, naming it', async () => {
     await ctx.session.tab.navigate(ctx.page('active-todos.html'));
     const page = await runPage(ctx.session);
