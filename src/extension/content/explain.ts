@@ -47,8 +47,8 @@ export function q(s: string): string {
   return JSON.stringify(s);
 }
 
-/** Advice for a hidden element a `:hover` rule of the page would show (a row's actions), or ''. */
+/** Advice for a hidden element a hover rule of the page would show (a row's actions), or ''. */
 export function hoverHint(el: Element): string {
-  const holder = hoverHolder(el);
-  return holder ? ` It shows while the pointer is over ${formatElement(holder)} (a :hover rule of the page): hover that first.` : '';
+  const hover = hoverHolder(el);
+  return hover ? ` It shows while the pointer is over ${formatElement(hover.holder)} (a ${hover.by} rule of the page): hover that first.` : '';
 }

@@ -10,15 +10,23 @@ import { styleOf } from './nodes.js';
 /** At most this many style rules are read, so a page with huge style sheets fails as fast as any. */
 const MAX_RULES = 20_000;
 
-/** The element whose `:hover` a page's style rule makes `el` (or the hidden box around it) shown by. */
-export function hoverHolder(el: Element): Element | undefined {
+/**
+ * What a selector says "while hovered" with: CSS's `:hover`, or the attribute a component library
+ * sets from its own pointer events and styles by (React Aria's `[data-hovered]`, Headless UI's
+ * `[data-hover]`), with or without a value.
+ */
+const HOVER_STATE = /:hover(?![\w-])|\[\s*data-hover(?:ed)?\s*(?:[~|^$*]?=[^\]]*)?\]/g;
+
+/** The element whose hover a page's style rule shows `el` (or the hidden box around it) by, and how the rule says hover. */
+export function hoverHolder(el: Element): { holder: Element; by: string } | undefined {
   let read = 0;
   for (const rule of styleRules(el)) {
     if (++read > MAX_RULES) return undefined;
-    if (!rule.selectorText.includes(':hover') || !reveals(rule.style)) continue;
+    const by = rule.selectorText.match(HOVER_STATE)?.[0];
+    if (!by || !reveals(rule.style)) continue;
     for (const selector of splitTopLevel(rule.selectorText, ',')) {
       const holder = holderFor(el, selector.trim(), rule.style);
-      if (holder) return holder;
+      if (holder) return { holder, by: by.replace(/\s*=.*(?=\])/, '') };
     }
   }
   return undefined;
@@ -30,13 +38,13 @@ function reveals(style: CSSStyleDeclaration): boolean {
 }
 
 function holderFor(el: Element, selector: string, style: CSSStyleDeclaration): Element | undefined {
-  const at = selector.indexOf(':hover');
+  const at = selector.search(HOVER_STATE);
   if (at < 0) return undefined;
   const compounds = splitCompounds(selector);
   const hovered = compounds.findIndex((c) => c.start <= at && at < c.end);
   // `.menu:hover { display: block }` shows what is already under the pointer: nothing to hover first.
   if (hovered < 0 || hovered === compounds.length - 1) return undefined;
-  const plain = (s: string): string => s.replaceAll(':hover', '');
+  const plain = (s: string): string => s.replaceAll(HOVER_STATE, '');
   const subject = matchOrNull(() => el.closest(plain(selector)));
   if (!subject) return undefined;
   const computed = styleOf(subject);
