@@ -177,6 +177,25 @@ describe('BridgeProtocol deadlines: a page that does not answer holds nothing pa
     expect(((await unreadable.catch((e: unknown) => e)) as AiteError).message).toMatch(/target\.name.*not a regular expression JavaScript can read/);
     expect(link.received.filter((m) => m.cmd === 'read')).toHaveLength(0);
   });
+
+  it('[TARGET-FOREIGN-KEYS] a getByRole option a target has no key for (level, checked, expanded, includeHidden...) is refused before sending, saying what to write instead', async () => {
+    start();
+    const link = extension((request) => ({ id: request.id, ok: true, text: 'x' }));
+    link.hello();
+    await protocol.waitForExtension(1_000);
+    const message = async (target: Record<string, unknown>): Promise<string> =>
+      ((await protocol.request({ cmd: 'read', target: target as never }).catch((e: unknown) => e)) as AiteError).message;
+    expect(await message({ role: 'heading', level: 1 })).toMatch(
+      /target\.level: unknown field "level"\. A target has no heading level: name the heading by its text \(\{ role: 'heading', name: 'Invoices' \}\) or its tag \(\{ css: 'h1' \}\)\./,
+    );
+    for (const state of ['checked', 'pressed', 'expanded', 'selected', 'disabled']) {
+      expect(await message({ role: 'checkbox', [state]: true })).toMatch(
+        new RegExp(`unknown field "${state}"\\. A target does not filter by state: name the element alone, then check its state with verify\\.state\\(target, '${state}'\\)\\.`),
+      );
+    }
+    expect(await message({ role: 'button', includeHidden: true })).toMatch(/unknown field "includeHidden"\. aite finds only what a person can see/);
+    expect(link.received.filter((m) => m.cmd === 'read')).toHaveLength(0);
+  });
 });
 
 describe('BridgeProtocol with a page shortcut (launch mode: page commands over the pipe)', () => {
