@@ -87,4 +87,20 @@ describe('React Aria (react-aria-components) app: routes, hovered rows, menus an
     await session.verify.exists({ role: 'dialog' }, { negate: true });
     await session.verify.targetText({ role: 'status', name: 'Log' }, 'deleted May', { exact: true });
   });
+
+  it('[RAC-MENU-DIALOG] a Menu’s checkable items and a submenu that opens while its item is hovered; a Tooltip shown on hover', async () => {
+    await session.tab.navigate(`${origin}/invoices`);
+    await session.click({ role: 'button', name: 'View' });
+    await session.verify.state({ role: 'menuitemcheckbox', name: 'Show paid' }, 'checked');
+    await session.verify.state({ role: 'menuitemcheckbox', name: 'Show drafts' }, 'unchecked');
+    await session.click({ role: 'menuitemcheckbox', name: 'Show drafts' });
+    await session.verify.state({ role: 'menuitemcheckbox', name: 'Show drafts' }, 'checked');
+    await session.hover({ role: 'menuitem', name: 'Sort by' });
+    await session.click({ role: 'menuitem', name: 'Amount' });
+    await session.verify.targetText({ role: 'status', name: 'Log' }, 'sorted by amount', { exact: true });
+    await session.verify.exists({ role: 'menu' }, { negate: true });
+    await session.verify.targetText({ role: 'status', name: 'Shown' }, 'drafts, paid', { exact: true });
+    await session.hover({ role: 'button', name: 'Export' });
+    await session.verify.targetText({ role: 'tooltip' }, 'Download every invoice as CSV');
+  });
 });
