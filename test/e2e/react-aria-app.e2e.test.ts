@@ -47,6 +47,12 @@ describe('React Aria (react-aria-components) app: routes, hovered rows, menus an
     await session.click({ role: 'button', name: 'Download PDF' });
     await session.verify.targetText({ role: 'status', name: 'Log' }, 'downloaded march', { exact: true });
     expect(session.tab.url).toBe(`${origin}/invoices/march`);
+    // A route the app changes 300 ms after the press, once the step has returned: verify.url waits for it.
+    await session.tab.navigate(`${origin}/`);
+    await session.click({ role: 'button', name: 'Open latest invoice' });
+    await session.verify.url(`${origin}/invoices/may`);
+    expect(session.tab.url).toBe(`${origin}/invoices/may`);
+    await session.verify.targetText({ css: 'h1' }, 'Invoice May', { exact: true });
     // One document all along: no route loaded a page.
     expect(await session.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1);
   });
