@@ -418,3 +418,27 @@ describe('handlePageRequest', () => {
     expect(unknown.message).toMatch(/does not handle the command "tabs"/);
   });
 });
+
+describe('resolve: a hidden match a hover would show', () => {
+  it('[HOVER-HINT-STATE] a rule on a library\u2019s hover attribute, with or without a value, names the element to hover as a :hover rule does; a rule on another attribute does not', async () => {
+    const page = await h.open('targets.html');
+    await page.page.evaluate(() => {
+      document.body.insertAdjacentHTML(
+        'beforeend',
+        `<style>
+          .hui, .valued, .other { display: none }
+          .card[data-hover] .hui { display: inline }
+          .card[data-hovered="true"] .valued { display: inline }
+          .card[data-open] .other { display: inline }
+        </style>
+        <ul><li class="card">Card one <button class="hui">Pin</button> <button class="valued">Star</button> <button class="other">Drop</button></li></ul>`,
+      );
+    });
+    const message = async (name: string): Promise<string> => (await page.fail({ cmd: 'resolve', target: { role: 'button', name }, timeoutMs: 200 })).message;
+    expect(await message('Pin')).toMatch(/It shows while the pointer is over <li\.card> "Card one.*\(a \[data-hover\] rule of the page\): hover that first\./);
+    expect(await message('Star')).toMatch(/It shows while the pointer is over <li\.card> "Card one.*\(a \[data-hovered\] rule of the page\): hover that first\./);
+    const other = await message('Drop');
+    expect(other).not.toMatch(/hover/);
+    expect(other).toContain('Make it visible first');
+  });
+});
