@@ -441,4 +441,36 @@ describe('resolve: a hidden match a hover would show', () => {
     expect(other).not.toMatch(/hover/);
     expect(other).toContain('Make it visible first');
   });
+  it('[HOVER-HINT-NESTED] a :hover rule written with CSS nesting, inside @media, or with the hovered element inside :is()/:where() (Tailwind 4\u2019s group-hover form) names the element to hover too', async () => {
+    const page = await h.open('targets.html');
+    await page.page.evaluate(() => {
+      document.body.insertAdjacentHTML(
+        'beforeend',
+        `<style>
+          .nrow { .nact { visibility: hidden } &:hover .nact { visibility: visible } }
+          .gh { visibility: hidden; &:is(:where(.grp):hover *) { @media (hover: hover) { visibility: visible } } }
+          .pact { display: none }
+          :is(.prow:hover) .pact { display: inline }
+          .self { display: none; &:is(:where(.self):hover) { display: inline } }
+          .flat { display: none }
+          @media (hover: hover) { .flat:is(:where(.frow):hover *) { display: inline } }
+        </style>
+        <ul>
+          <li class="nrow">Nested row <button class="nact">Nested</button></li>
+          <li class="grp">Group row <span><button class="gh">Grouped</button></span></li>
+          <li class="prow">Plain row <button class="pact">Wrapped</button></li>
+          <li>Self row <button class="self">Itself</button></li>
+          <li class="frow">Flat row <button class="flat">Flattened</button></li>
+        </ul>`,
+      );
+    });
+    const message = async (name: string): Promise<string> => (await page.fail({ cmd: 'resolve', target: { role: 'button', name }, timeoutMs: 200 })).message;
+    expect(await message('Nested')).toMatch(/It shows while the pointer is over <li\.nrow> "Nested row.*\(a :hover rule of the page\): hover that first\./);
+    expect(await message('Grouped')).toMatch(/It shows while the pointer is over <li\.grp> "Group row.*\(a :hover rule of the page\): hover that first\./);
+    expect(await message('Wrapped')).toMatch(/It shows while the pointer is over <li\.prow> "Plain row.*\(a :hover rule of the page\): hover that first\./);
+    // As Tailwind 4 prints it minified: flattened into @media (hover: hover).
+    expect(await message('Flattened')).toMatch(/It shows while the pointer is over <li\.frow> "Flat row.*hover that first\./);
+    // Shown while hovered itself: nothing to hover first.
+    expect(await message('Itself')).toContain('Make it visible first');
+  });
 });

@@ -22,9 +22,9 @@ export function hoverHolder(el: Element): { holder: Element; by: string } | unde
   let read = 0;
   for (const rule of styleRules(el)) {
     if (++read > MAX_RULES) return undefined;
-    const by = rule.selectorText.match(HOVER_STATE)?.[0];
+    const by = rule.selector.match(HOVER_STATE)?.[0];
     if (!by || !reveals(rule.style)) continue;
-    for (const selector of splitTopLevel(rule.selectorText, ',')) {
+    for (const selector of splitTopLevel(rule.selector, ',')) {
       const holder = holderFor(el, selector.trim(), rule.style);
       if (holder) return { holder, by: by.replace(/\s*=.*(?=\])/, '') };
     }
@@ -38,19 +38,23 @@ function reveals(style: CSSStyleDeclaration): boolean {
 }
 
 function holderFor(el: Element, selector: string, style: CSSStyleDeclaration): Element | undefined {
-  const at = selector.search(HOVER_STATE);
-  if (at < 0) return undefined;
-  const compounds = splitCompounds(selector);
-  const hovered = compounds.findIndex((c) => c.start <= at && at < c.end);
+  const hover = new RegExp(HOVER_STATE.source).exec(selector);
+  if (!hover) return undefined;
+  let compound = compoundAround(selector, hover.index, hover.index + hover[0].length);
+  // The hovered compound closes an `:is(…)`/`:where(…)`: what is hovered is the compound around it.
+  while (selector[compound.start - 1] === '(' && selector.slice(compound.end).trimStart().startsWith(')')) {
+    compound = compoundAround(selector, compound.start - 1, selector.indexOf(')', compound.end) + 1);
+  }
   // `.menu:hover { display: block }` shows what is already under the pointer: nothing to hover first.
-  if (hovered < 0 || hovered === compounds.length - 1) return undefined;
+  const after = selector.slice(compound.end).trimStart();
+  if (after === '' || after.startsWith(')') || after.startsWith(',')) return undefined;
   const plain = (s: string): string => s.replaceAll(HOVER_STATE, '');
   const subject = matchOrNull(() => el.closest(plain(selector)));
   if (!subject) return undefined;
   const computed = styleOf(subject);
   const hidden = (style.display !== '' && style.display !== 'none' && computed.display === 'none') || (style.visibility === 'visible' && computed.visibility === 'hidden');
   if (!hidden) return undefined;
-  const own = plain(selector.slice(compounds[hovered]!.start, compounds[hovered]!.end)).trim() || '*';
+  const own = plain(selector.slice(compound.start, compound.end)).trim() || '*';
   return matchOrNull(() => subject.parentElement?.closest(own) ?? null) ?? undefined;
 }
 
@@ -63,22 +67,30 @@ function matchOrNull(find: () => Element | null): Element | null {
   }
 }
 
-/** The compound selectors of a complex one, as offsets into it (combinators and spaces between). */
-function splitCompounds(selector: string): { start: number; end: number }[] {
-  const parts: { start: number; end: number }[] = [];
-  let depth = 0;
-  let start = -1;
-  for (let i = 0; i <= selector.length; i++) {
-    const c = selector[i];
-    if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') depth--;
-    const between = c === undefined || (depth === 0 && /[\s>+~]/.test(c));
-    if (between && start >= 0) {
-      parts.push({ start, end: i });
-      start = -1;
-    } else if (!between && start < 0) start = i;
+/**
+ * The compound selector around `selector[from, to)` at that depth of parentheses (inside an
+ * `:is(…)` too), as offsets: it ends at a combinator, a space, a comma or its enclosing bracket.
+ */
+function compoundAround(selector: string, from: number, to: number): { start: number; end: number } {
+  let start = from;
+  for (let depth = 0; start > 0; start--) {
+    const c = selector[start - 1]!;
+    if (c === ')' || c === ']') depth++;
+    else if (c === '(' || c === '[') {
+      if (depth === 0) break;
+      depth--;
+    } else if (depth === 0 && /[\s>+~,]/.test(c)) break;
   }
-  return parts;
+  let end = to;
+  for (let depth = 0; end < selector.length; end++) {
+    const c = selector[end]!;
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') {
+      if (depth === 0) break;
+      depth--;
+    } else if (depth === 0 && /[\s>+~,]/.test(c)) break;
+  }
+  return { start, end };
 }
 
 function splitTopLevel(text: string, separator: string): string[] {
@@ -98,18 +110,24 @@ function splitTopLevel(text: string, separator: string): string[] {
   return out;
 }
 
-/** The style rules that can apply to `el`: its document's and its shadow roots' sheets, inside @media, @supports and @layer. */
-function* styleRules(el: Element): Generator<CSSStyleRule> {
+/** A style rule's declarations and the whole selector they apply by (a nested rule's joined to its parents'). */
+interface StyleRule {
+  selector: string;
+  style: CSSStyleDeclaration;
+}
+
+/** The style rules that can apply to `el`: its document's and its shadow roots' sheets, inside @media, @supports, @layer and nested rules. */
+function* styleRules(el: Element): Generator<StyleRule> {
   const roots: (Document | ShadowRoot)[] = [];
   // Duck-typed: a same-origin frame's nodes are of its own realm, not this one's.
   for (let root = el.getRootNode(); 'host' in root; root = (root as ShadowRoot).host.getRootNode()) roots.push(root as ShadowRoot);
   roots.push(el.ownerDocument);
   for (const root of roots) {
-    for (const sheet of [...Array.from(root.styleSheets), ...root.adoptedStyleSheets]) yield* rulesOf(sheet);
+    for (const sheet of [...Array.from(root.styleSheets), ...root.adoptedStyleSheets]) yield* rulesOf(sheet, undefined);
   }
 }
 
-function* rulesOf(sheet: { cssRules: CSSRuleList }): Generator<CSSStyleRule> {
+function* rulesOf(sheet: { cssRules: CSSRuleList }, parent: string | undefined): Generator<StyleRule> {
   let rules: CSSRuleList;
   try {
     rules = sheet.cssRules;
@@ -117,8 +135,22 @@ function* rulesOf(sheet: { cssRules: CSSRuleList }): Generator<CSSStyleRule> {
     return; // another origin's sheet
   }
   for (const rule of Array.from(rules)) {
-    if ('selectorText' in rule) yield rule as CSSStyleRule;
+    let selector = parent;
+    if ('selectorText' in rule) {
+      selector = parent === undefined ? (rule as CSSStyleRule).selectorText : nested((rule as CSSStyleRule).selectorText, parent);
+      yield { selector, style: (rule as CSSStyleRule).style };
+    } else if ('style' in rule && parent !== undefined) {
+      // Declarations nested in a style rule after its rules, or in an @media inside it.
+      yield { selector: parent, style: (rule as CSSNestedDeclarations).style };
+    }
     // @media, @supports, @layer, and rules nested in a style rule.
-    if ('cssRules' in rule) yield* rulesOf(rule as CSSGroupingRule);
+    if ('cssRules' in rule) yield* rulesOf(rule as CSSGroupingRule, selector);
   }
+}
+
+/** A nested rule's selector as a whole one: `&` is its parent; without one it is a descendant of it. */
+function nested(selector: string, parent: string): string {
+  return splitTopLevel(selector, ',')
+    .map((part) => (part.includes('&') ? part.replaceAll('&', `:is(${parent})`) : `:is(${parent}) ${part.trim()}`))
+    .join(', ');
 }
