@@ -140,6 +140,18 @@ describe('attach mode: the network, page errors and downloads through chrome.deb
       await session.verify.text('Done', { within: { css: 'body', frame: 'report' }, timeoutMs: 100 });
       expect(waited).toBeGreaterThan(1_000);
     });
+
+    it(`[ATT-NET-IDLE-FRAME-REMOVED] a ${origin === 'same' ? 'same-origin' : 'cross-site (out-of-process)'} iframe removed while its request hangs is not waited for`, async () => {
+      const src = `${origin === 'other' ? '{other}/' : ''}slow.html?ms=30000`;
+      await session.tab.navigate(page(`frame-set.html?html=${encodeURIComponent(`<iframe name="report" src="${src}"></iframe>`)}`));
+      // The frame's request is in flight: the network is not idle.
+      const busy = await failure(session.waitForNetworkIdle({ idleMs: 200, timeoutMs: 1_000 }));
+      expect(busy.message).toMatch(/in flight: .*\/slow\?ms=30000/);
+      await session.evaluate(`document.querySelector('iframe').remove()`);
+      const started = Date.now();
+      await session.waitForNetworkIdle({ idleMs: 200, timeoutMs: 5_000 });
+      expect(Date.now() - started).toBeLessThan(3_000);
+    });
   }
 
   it('[ATT-DOWNLOAD] download answers the file the click started, its name and size; saveAs gets a copy', async () => {

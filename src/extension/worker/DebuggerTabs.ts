@@ -54,6 +54,12 @@ export class DebuggerTabs {
    * another process answers only its own session.
    */
   readonly #frames = new Map<number, Map<string, string>>();
+  /**
+   * The requests each cross-site frame's session began and that were not answered yet, by its
+   * session id: when the frame goes away (its session detaches) Chrome tells nothing more of
+   * them, so the runner is told to forget them.
+   */
+  readonly #frameRequests = new Map<string, Set<string>>();
 
   constructor(
     private readonly state: RunState,
@@ -76,6 +82,7 @@ export class DebuggerTabs {
       if ((WATCHED_CDP_METHODS as readonly string[]).includes(method)) {
         // A cross-site frame's requests and console lines are its tab's, as launch mode has them.
         if (source.sessionId !== undefined && !this.#isFrame(source.tabId, source.sessionId)) return;
+        this.#track(source.sessionId, method, params as { requestId?: string } | undefined);
         const cut = cutWatchedEvent(method as (typeof WATCHED_CDP_METHODS)[number], (params ?? {}) as Record<string, unknown>);
         if (cut) emit({ type: 'event', kind: 'page-watch', tab: source.tabId, method: method as (typeof WATCHED_CDP_METHODS)[number], params: cut as unknown as Record<string, unknown> });
         return;
@@ -277,6 +284,23 @@ export class DebuggerTabs {
   #dropChild(tabId: number, sessionId: string | undefined): void {
     const frames = this.#frames.get(tabId);
     for (const [frameId, id] of frames ?? []) if (id === sessionId) frames!.delete(frameId);
+    const open = sessionId === undefined ? undefined : this.#frameRequests.get(sessionId);
+    if (!open) return;
+    this.#frameRequests.delete(sessionId!);
+    if (open.size > 0) this.emit({ type: 'event', kind: 'page-watch', tab: tabId, method: 'frameDetached', params: { requestIds: [...open] } });
+  }
+
+  /** Keeps {@link #frameRequests} as a frame's session begins a request, and as any session hears it answered. */
+  #track(sessionId: string | undefined, method: string, params: { requestId?: string } | undefined): void {
+    const id = params?.requestId;
+    if (id === undefined) return;
+    if (method === 'Network.requestWillBeSent') {
+      if (sessionId === undefined) return;
+      const open = this.#frameRequests.get(sessionId) ?? new Set<string>();
+      this.#frameRequests.set(sessionId, open.add(id));
+    } else if (method === 'Network.responseReceived' || method === 'Network.loadingFailed') {
+      for (const open of this.#frameRequests.values()) open.delete(id);
+    }
   }
 
   async #firstDocument(tabId: number, send: (method: string, params?: object) => Promise<unknown>): Promise<void> {
@@ -288,6 +312,7 @@ export class DebuggerTabs {
 
   /** A tab the debugger no longer holds: the runner forgets what it began and never answered. */
   #forget(tabId: number): void {
+    for (const sessionId of this.#frames.get(tabId)?.values() ?? []) this.#frameRequests.delete(sessionId);
     this.#frames.delete(tabId);
     if (!this.#attached.delete(tabId)) return;
     this.emit({ type: 'event', kind: 'page-watch', tab: tabId, method: 'detached', params: {} });

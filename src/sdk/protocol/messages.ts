@@ -987,12 +987,14 @@ export const EventSchema = z.discriminatedUnion('kind', [
   // Beyond v1 (attach mode's debugger): what a run tab's debugger heard of its requests, console
   // lines and failed loads, cut to the fields the runner's page watch reads (see pageWatch.ts: no
   // headers, no bodies, URLs' userinfo redacted); `firstDocument` once its Network domain is on;
-  // `detached` when the debugger let go of the tab (what it began and never answered is forgotten).
+  // `detached` when the debugger let go of the tab (what it began and never answered is forgotten);
+  // `frameDetached` when a cross-site frame's session went away (the frame was removed), with the
+  // `requestIds` it began and never answered, to be forgotten (Chrome tells nothing more of them).
   z.object({
     type: z.literal('event'),
     kind: z.literal('page-watch'),
     tab: z.number().int(),
-    method: z.enum([...WATCHED_CDP_METHODS, 'firstDocument', 'detached']),
+    method: z.enum([...WATCHED_CDP_METHODS, 'firstDocument', 'detached', 'frameDetached']),
     params: z.record(z.string(), z.unknown()),
   }),
   // Beyond v1 (attach mode's debugger): where input took a run tab's frames, as its debugger heard

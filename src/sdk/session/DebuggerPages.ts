@@ -43,6 +43,13 @@ export class DebuggerPages {
       if (tab) this.watch.forget(tab.source);
       return;
     }
+    if (event.method === 'frameDetached') {
+      // A cross-site frame went away with these requests unanswered: none will be heard of again.
+      const tab = this.#tabs.get(event.tab);
+      const ids = (event.params as { requestIds?: unknown }).requestIds;
+      if (tab && Array.isArray(ids)) this.watch.forget(tab.source, ids.filter((id): id is string => typeof id === 'string'));
+      return;
+    }
     const tab = this.#tab(event.tab);
     for (const listener of tab.listeners.get(event.method) ?? []) listener(event.params as never);
   }

@@ -115,9 +115,13 @@ export class PageWatch {
     source.start(() => documentSeen);
   }
 
-  /** Forgets the requests `source` began and never answered (its session went away). */
-  forget(source: PageEventSource): void {
-    for (const [id, open] of this.#open) if (open.source === source) this.#open.delete(id);
+  /**
+   * Forgets the requests `source` began and never answered (its session went away), or only
+   * those of them `requestIds` names (a frame of it went away).
+   */
+  forget(source: PageEventSource, requestIds?: readonly string[]): void {
+    const named = requestIds && new Set(requestIds);
+    for (const [id, open] of this.#open) if (open.source === source && (!named || named.has(id))) this.#open.delete(id);
     this.#tell();
   }
 

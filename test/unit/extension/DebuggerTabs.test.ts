@@ -110,6 +110,28 @@ describe('DebuggerTabs', () => {
     expect(events).toHaveLength(1);
   });
 
+  it('[ATT-NET-IDLE-FRAME-REMOVED] a cross-site frame whose session detaches tells the runner to forget the requests it began and never answered, only those', async () => {
+    const { tabs: t, events } = tabs();
+    await t.handle({ id: 1, cmd: 'debugger', op: 'attach' });
+    const hear = (sessionId: string | undefined, method: string, params: object): void => {
+      for (const l of eventListeners) l({ tabId: 1, ...(sessionId ? { sessionId } : {}) }, method, params);
+    };
+    const request = (requestId: string): object => ({ requestId, request: { url: `http://localhost/${requestId}`, method: 'GET' }, timestamp: 1 });
+    hear(undefined, 'Target.attachedToTarget', { sessionId: 'S1', targetInfo: { targetId: 'F1', type: 'iframe' }, waitingForDebugger: false });
+    hear('S1', 'Network.requestWillBeSent', request('answered'));
+    hear('S1', 'Network.requestWillBeSent', request('failed'));
+    hear('S1', 'Network.requestWillBeSent', request('hanging'));
+    hear(undefined, 'Network.requestWillBeSent', request('top'));
+    hear('S1', 'Network.responseReceived', { requestId: 'answered', type: 'Fetch', timestamp: 2, response: { url: 'http://localhost/answered', status: 200 } });
+    hear('S1', 'Network.loadingFailed', { requestId: 'failed', errorText: 'net::ERR_FAILED', timestamp: 2 });
+    hear(undefined, 'Target.detachedFromTarget', { sessionId: 'S1' });
+    expect(events.at(-1)).toEqual({ type: 'event', kind: 'page-watch', tab: 1, method: 'frameDetached', params: { requestIds: ['hanging'] } });
+    // Once: a second detach of the same session tells nothing more.
+    const told = events.length;
+    hear(undefined, 'Target.detachedFromTarget', { sessionId: 'S1' });
+    expect(events).toHaveLength(told);
+  });
+
   it('[ATT-NETWORK] relays what the debugger hears in an attached tab, cut (no headers), and nothing of a tab it does not hold; a detach says so', async () => {
     const { tabs: t, events } = tabs();
     await t.handle({ id: 1, cmd: 'debugger', op: 'attach' });
