@@ -324,6 +324,7 @@ export const REQUIREMENTS = {
   'ATT-PICTURE': 'attach mode: the viewport, an element and the full page are pictured through chrome.debugger (Page.captureScreenshot), at their size',
   'ATT-DIALOG': 'attach mode: native dialogs in the run\u2019s tabs are answered by the extension at once, by dialogs.next() or the dialogs policy, and listed in dialogs.seen and StepResult.dialogs',
   'ATT-UPLOAD-FRAMES': 'attach mode: upload sets the files of a file input inside a same-origin or a cross-site (out-of-process) frame, through chrome.debugger on that frame',
+  'ATT-CHOOSER-XSITE': 'attach mode: upload to a control inside a cross-site (out-of-process) frame intercepts the chooser that frame opens (through its own child session) and answers it there',
   'ATT-UPLOAD': 'attach mode: upload sets the files of a file input (or its label\u2019s) through chrome.debugger, and answers the file chooser a trusted click opened; [] clears',
   'ATT-FALLBACK': 'attach mode: where chrome.debugger is refused (no permission, another debugger, the bar cancelled, attach({ debugger: false })) a step sends plain DOM events and says so once in its warnings',
   'ATT-NAV': 'attach mode with chrome.debugger: input that starts a navigation in the run\u2019s tab waits for it to commit (StepResult.navigated), and one that lands outside the allow list fails the step as navigation, delivered once',

@@ -367,6 +367,30 @@ describe('attach mode with chrome.debugger', () => {
     }
   });
 
+  it('[ATT-CHOOSER-XSITE] a chooser a control opens inside a cross-site (out-of-process) frame is intercepted and answered there, as in launch mode', async () => {
+    await session.tab.navigate(new URL(`xframe.html?outer=${encodeURIComponent(`${server.origin.replace('127.0.0.1', 'localhost')}/files.html`)}`, server.url).href);
+    const started = performance.now();
+    await session.upload({ text: 'Choose file', frame: 'outer' }, fixture('b.png'), { timeoutMs: 5_000 });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await session.verify.targetText({ label: 'Log', frame: 'outer' }, 'chosen: b.png (8 bytes)');
+    // The top document's chooser is answered as before, after the frame's.
+    await session.tab.navigate(new URL('files.html', server.url).href);
+    await session.upload('Choose file', fixture('a.png'), { timeoutMs: 5_000 });
+    await session.verify.targetText({ label: 'Log' }, 'chosen: a.png (7 bytes)');
+    // While its session intercepts choosers, the frame's dialogs are still answered as any of the tab's.
+    await session.tab.navigate(new URL(`xframe.html?outer=${encodeURIComponent(`${server.origin.replace('127.0.0.1', 'localhost')}/dialogs.html`)}`, server.url).href);
+    await session.verify.exists({ text: 'Confirm', frame: 'outer' });
+    const intercept = (enabled: boolean): Promise<unknown> => session.bridge.request({ cmd: 'debugger', op: 'send', method: 'Page.setInterceptFileChooserDialog', params: { enabled } });
+    await intercept(true);
+    try {
+      const confirmed = await session.click({ role: 'button', name: 'Confirm', frame: 'outer' }, { timeoutMs: 5_000 });
+      await session.verify.targetText({ css: '#out', frame: 'outer' }, 'cancelled', { timeoutMs: 3_000 });
+      expect(confirmed.dialogs).toEqual([expect.objectContaining({ type: 'confirm', accepted: false, by: 'policy' })]);
+    } finally {
+      await intercept(false);
+    }
+  });
+
   it('[ATT-NAV] a click on a link waits for the page it opens, as over the pipe; a select whose onchange navigates too, and a click whose handler submits a form; the next step talks to the new page', async () => {
     await session.tab.navigate(new URL('trusted.html', server.url).href);
     const slow = new URL('status/200?ms=500', server.url).href;

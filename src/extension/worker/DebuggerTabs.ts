@@ -87,11 +87,17 @@ export class DebuggerTabs {
         if (cut) emit({ type: 'event', kind: 'page-watch', tab: source.tabId, method: method as (typeof WATCHED_CDP_METHODS)[number], params: cut as unknown as Record<string, unknown> });
         return;
       }
-      // Only the tab's own session speaks for its page (dialogs, navigations, choosers, downloads).
+      if (method === 'Page.fileChooserOpened') {
+        // Chrome hands a chooser to the session of the process its frame runs in: a cross-site frame's is answered there.
+        if (source.sessionId !== undefined && !this.#isFrame(source.tabId, source.sessionId)) return;
+        const opened = { ...(params as unknown as ChooserOpened), ...(source.sessionId !== undefined ? { sessionId: source.sessionId } : {}) };
+        this.#choosers.set(source.tabId, [...(this.#choosers.get(source.tabId) ?? []), opened]);
+        return;
+      }
+      // Else only the tab's own session speaks for its page (dialogs, navigations, downloads).
       if (source.sessionId !== undefined) return;
       if (method === 'Page.javascriptDialogOpening') void this.#answerDialog(source.tabId, params as unknown as DialogOpening);
       if (method === 'Input.dragIntercepted') emit({ type: 'event', kind: 'drag-intercepted', tab: source.tabId, data: (params as { data: Record<string, unknown> }).data });
-      if (method === 'Page.fileChooserOpened') this.#choosers.set(source.tabId, [...(this.#choosers.get(source.tabId) ?? []), params as unknown as ChooserOpened]);
       if (method === 'Page.downloadWillBegin' || method === 'Page.downloadProgress') this.#downloads?.onDebuggerEvent(source.tabId, method, (params ?? {}) as Record<string, unknown>);
       if ((NAVIGATION_CDP_METHODS as readonly string[]).includes(method)) {
         // Before the runner can hear it: its next command must not reach the document left.
@@ -144,8 +150,11 @@ export class DebuggerTabs {
     if (request.op === 'attach') return { ok: true, attached: this.attached };
     if (request.op === 'upload') return { ok: true, result: await this.#upload(tabId, request, timeoutMs), attached: this.attached };
     if (request.op === 'chooser') return { ok: true, result: await this.#chooser(tabId, request.files!, timeoutMs), attached: this.attached };
-    // A chooser from before interception began is not this step's.
-    if (request.method === 'Page.setInterceptFileChooserDialog') this.#choosers.delete(tabId);
+    if (request.method === 'Page.setInterceptFileChooserDialog') {
+      // A chooser from before interception began is not this step's.
+      this.#choosers.delete(tabId);
+      await this.#interceptInFrames(tabId, request.params ?? {}, timeoutMs);
+    }
     const result = await withTimeout(chrome.debugger.sendCommand({ tabId }, request.method!, request.params ?? {}), timeoutMs, () =>
       new CommandFailure('timeout', `${request.method} got no answer from the page within ${timeoutMs} ms (its main thread may be busy); it is not sent again.`, { method: request.method }),
     ).catch((error: unknown) => {
@@ -274,6 +283,26 @@ export class DebuggerTabs {
     } finally {
       if (child.waitingForDebugger) await send('Runtime.runIfWaitingForDebugger');
     }
+  }
+
+  /**
+   * Chrome hands a file chooser only to the session of the process its frame runs in: each
+   * cross-site frame's session intercepts (or stops) as the tab's does. Its Page domain, which
+   * tells the chooser, is on only while it intercepts (the frame's dialogs still reach the tab's
+   * session, which answers them). A frame that went away meanwhile opens no chooser, so its
+   * refusal is no failure.
+   */
+  async #interceptInFrames(tabId: number, params: Record<string, unknown>, timeoutMs: number): Promise<void> {
+    const on = params.enabled === true;
+    await Promise.all(
+      [...(this.#frames.get(tabId)?.values() ?? [])].map(async (sessionId) => {
+        const send = (method: string, sent: object): Promise<unknown> =>
+          withTimeout(chrome.debugger.sendCommand({ tabId, sessionId }, method, sent), timeoutMs, () => new Error(`${method} timed out`)).catch(() => undefined);
+        if (on) await send('Page.enable', {});
+        await send('Page.setInterceptFileChooserDialog', params);
+        if (!on) await send('Page.disable', {});
+      }),
+    );
   }
 
   #isFrame(tabId: number, sessionId: string): boolean {
@@ -411,7 +440,8 @@ export class DebuggerTabs {
     }
     if (files.length > 1 && opened.mode !== 'selectMultiple') throw new CommandFailure('unsupported', `upload: ${files.length} files for a chooser that takes one.`);
     if (opened.backendNodeId === undefined) throw new CommandFailure('unsupported', 'The file chooser did not come from a file input of the page, so aite cannot answer it.');
-    await withTimeout(chrome.debugger.sendCommand({ tabId }, 'DOM.setFileInputFiles', { backendNodeId: opened.backendNodeId, files }), timeoutMs, () => new CommandFailure('timeout', `DOM.setFileInputFiles got no answer within ${timeoutMs} ms.`)).catch(
+    const target: Debuggee = opened.sessionId === undefined ? { tabId } : { tabId, sessionId: opened.sessionId };
+    await withTimeout(chrome.debugger.sendCommand(target, 'DOM.setFileInputFiles', { backendNodeId: opened.backendNodeId, files }), timeoutMs, () => new CommandFailure('timeout', `DOM.setFileInputFiles got no answer within ${timeoutMs} ms.`)).catch(
       (error: unknown) => {
         throw error instanceof CommandFailure ? error : uploadFailure(messageOf(error));
       },
@@ -455,6 +485,8 @@ interface ChildAttached {
 interface ChooserOpened {
   mode: 'selectSingle' | 'selectMultiple';
   backendNodeId?: number;
+  /** The cross-site frame's session it opened in (its `backendNodeId` is that process's); absent: the tab's. */
+  sessionId?: string;
 }
 
 /** Chrome lets an extension's debugger hand a page local files only with file access. */

@@ -115,7 +115,7 @@ export class DebuggerInput extends TrustedInput<Devices> implements Input {
    * Files into a file input (or the input its label names) through `DOM.setFileInputFiles`; a
    * control that opens a file chooser is clicked with trusted input, its chooser intercepted
    * and answered. In the top document or any iframe, a cross-site one through its own session
-   * (a chooser only where the top document's process opens it).
+   * (its chooser intercepted and answered there too).
    */
   async upload(step: StepContext, found: Found, paths: readonly string[]): Promise<void> {
     const refused = await this.#refusal(step);

@@ -132,6 +132,25 @@ describe('DebuggerTabs', () => {
     expect(events).toHaveLength(told);
   });
 
+  it('[ATT-CHOOSER-XSITE] interception reaches each cross-site frame’s session (its Page domain on only meanwhile), and a chooser opened there is answered in that session', async () => {
+    const { tabs: t } = tabs();
+    await t.handle({ id: 1, cmd: 'debugger', op: 'attach' });
+    for (const l of eventListeners) l({ tabId: 1 }, 'Target.attachedToTarget', { sessionId: 'S1', targetInfo: { targetId: 'F1', type: 'iframe' }, waitingForDebugger: false });
+    await vi.waitFor(() => expect(calls).toContain(`Target.setAutoAttach 1/S1 ${AUTO_ATTACH}`));
+    calls.length = 0;
+    await t.handle({ id: 2, cmd: 'debugger', op: 'send', method: 'Page.setInterceptFileChooserDialog', params: { enabled: true } });
+    expect(calls).toEqual(['Page.enable 1/S1', 'Page.setInterceptFileChooserDialog 1/S1 {"enabled":true}', 'Page.setInterceptFileChooserDialog 1 {"enabled":true}']);
+    // A worker's session, or one the tab never attached, opens no chooser of the run's.
+    for (const l of eventListeners) l({ tabId: 1, sessionId: 'W1' }, 'Page.fileChooserOpened', { mode: 'selectSingle', backendNodeId: 5 });
+    for (const l of eventListeners) l({ tabId: 1, sessionId: 'S1' }, 'Page.fileChooserOpened', { mode: 'selectSingle', backendNodeId: 7 });
+    calls.length = 0;
+    await t.handle({ id: 3, cmd: 'debugger', op: 'chooser', files: ['/tmp/a.png'] });
+    expect(calls).toEqual(['DOM.setFileInputFiles 1/S1 {"backendNodeId":7,"files":["/tmp/a.png"]}']);
+    calls.length = 0;
+    await t.handle({ id: 4, cmd: 'debugger', op: 'send', method: 'Page.setInterceptFileChooserDialog', params: { enabled: false } });
+    expect(calls).toEqual(['Page.setInterceptFileChooserDialog 1/S1 {"enabled":false}', 'Page.disable 1/S1', 'Page.setInterceptFileChooserDialog 1 {"enabled":false}']);
+  });
+
   it('[ATT-NETWORK] relays what the debugger hears in an attached tab, cut (no headers), and nothing of a tab it does not hold; a detach says so', async () => {
     const { tabs: t, events } = tabs();
     await t.handle({ id: 1, cmd: 'debugger', op: 'attach' });
