@@ -253,6 +253,7 @@ export const REQUIREMENTS = {
   'FRAME-TITLE': 'a frame key names an iframe by its name, then its id, then its title, then as a css selector; the first kind that names any decides',
   'FRAME-UNREACHABLE': 'a target in an iframe the extension cannot enter (an opaque data: or sandboxed srcdoc document, a page that refused to be framed or failed to load, an origin outside the allow list) fails soon, not at the timeout, naming the frame, why and what to do',
   'NET-IDLE-OOPIF': 'waitForNetworkIdle (launch mode) waits for the requests of the page\'s iframes, same-origin and cross-site (out-of-process) ones',
+  'NET-IDLE-FRAME-REMOVED': 'waitForNetworkIdle (launch mode) does not wait for the requests of an iframe the page removed while they were in flight, same-origin or cross-site (out-of-process)',
   'FR-XSITE-REMOVED': 'a frame removed while a command runs in it: re-sent, then not-found saying the frame is gone, counted',
   'FR-XSITE-NAVIGATED': 'a frame that navigated between resolve and input: locate and act refuse, nothing lands in the new document',
   'FR-SCRIPT': 'script steps take a `frame` path and a row or card `within` as the SDK does',

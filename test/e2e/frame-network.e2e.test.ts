@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
 
 // The requests of a page's frames: a same-origin one, and a cross-site one (localhost while the
@@ -21,6 +22,16 @@ describe('network idle and frames', () => {
       // The frame's fetch had ended when the wait did: its page says so at once.
       await ctx.session.verify.text('Done', { within: { css: 'body', frame: 'report' }, timeoutMs: 100 });
       expect(waited).toBeGreaterThan(1_000);
+    });
+    it(`[NET-IDLE-FRAME-REMOVED] a ${origin === 'same' ? 'same-origin' : 'cross-site (out-of-process)'} iframe removed while its request hangs is not waited for`, async () => {
+      await ctx.session.tab.navigate(page(origin, 30_000));
+      // The frame's request is in flight: the network is not idle.
+      const busy = await failure(ctx.session.waitForNetworkIdle({ idleMs: 200, timeoutMs: 1_000 }));
+      expect(busy.message).toMatch(/did not go idle within 1000 ms \(1 in flight: .*\/slow\?ms=30000\)/);
+      await ctx.session.evaluate(`document.querySelector('iframe').remove()`);
+      const started = Date.now();
+      await ctx.session.waitForNetworkIdle({ idleMs: 200, timeoutMs: 5_000 });
+      expect(Date.now() - started).toBeLessThan(3_000);
     });
   }
 });

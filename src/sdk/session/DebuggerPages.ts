@@ -56,7 +56,8 @@ export class DebuggerPages {
 
   /** Waits until `tab` has had no request in flight for `idleMs` (see {@link PageWatch.idle}). */
   idle(tab: number, idleMs: number, timeoutMs: number): Promise<void> {
-    return this.watch.idle(this.#tab(tab).source, idleMs, timeoutMs);
+    const { source } = this.#tab(tab);
+    return this.watch.idle((s) => s === source, idleMs, timeoutMs);
   }
 
   #tab(id: number): { source: PageEventSource; listeners: Map<WatchedMethod, Listener[]> } {

@@ -126,10 +126,11 @@ export class PageWatch {
   }
 
   /**
-   * Waits until `source`'s page has had no request in flight for `idleMs`; `timeout` when it
-   * has not by `timeoutMs`. Requests begun before the source was watched are not known.
+   * Waits until the page whose sources `of` names (its own session, and those of its cross-site
+   * frames) has had no request in flight for `idleMs`; `timeout` when it has not by `timeoutMs`.
+   * Requests begun before a source was watched are not known.
    */
-  idle(source: PageEventSource, idleMs: number, timeoutMs: number): Promise<void> {
+  idle(of: (source: PageEventSource) => boolean, idleMs: number, timeoutMs: number): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       let quiet: ReturnType<typeof setTimeout> | undefined;
       const done = (error?: AiteError): void => {
@@ -140,14 +141,14 @@ export class PageWatch {
         else resolve();
       };
       const check = (): void => {
-        const busy = [...this.#open.values()].some((open) => open.source === source);
+        const busy = [...this.#open.values()].some((open) => of(open.source));
         if (busy) {
           clearTimeout(quiet);
           quiet = undefined;
         } else quiet ??= setTimeout(() => done(), idleMs);
       };
       const deadline = setTimeout(() => {
-        const open = [...this.#open.values()].filter((o) => o.source === source).map((o) => redactUrl(o.url));
+        const open = [...this.#open.values()].filter((o) => of(o.source)).map((o) => redactUrl(o.url));
         done(new AiteError('timeout', `The network did not go idle within ${timeoutMs} ms (${open.length} in flight${open.length ? `: ${open.slice(0, 3).join(', ')}` : ''}).`, { command: 'wait' }));
       }, timeoutMs);
       this.#changed.add(check);

@@ -27,7 +27,15 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     private readonly runTab: RunTab,
     browser: Browser,
     /** `countRetry` counts a click the hit-target guard stopped and sends again; `verdicts`: see TrustedInput. */
-    private readonly pipe: { dialogs: Dialogs; timeoutMs: number; countRetry: (step: StepContext) => void; verdicts?: VerdictSource; downloads?: string },
+    /** `idle`: waits for a page's network, its cross-site frames' included (see PipePages). */
+    private readonly pipe: {
+      dialogs: Dialogs;
+      timeoutMs: number;
+      countRetry: (step: StepContext) => void;
+      idle: (page: Page, idleMs: number, timeoutMs: number) => Promise<void>;
+      verdicts?: VerdictSource;
+      downloads?: string;
+    },
   ) {
     super({ ...pipe, address: () => runTab.url, landed: (url, action) => runTab.landed(url, action) });
     this.#downloads = new Downloads(pipeDownloads(browser, pipe.downloads));
@@ -75,12 +83,15 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     return pageDragSurface(page);
   }
 
+  /**
+   * Waits for the run tab's network from the requests the page watch hears (as attach mode
+   * does), checked against the allow list before and after as any wait that shows the page.
+   */
   async networkIdle(step: StepContext, idleMs: number, timeoutMs: number): Promise<void> {
-    await (await this.runTab.page(step.send)).waitForNetworkIdle({ idleTime: idleMs, timeout: timeoutMs }).catch((error: unknown) => {
-      // The allow list's refusal says why; anything else is the network not going idle.
-      if (error instanceof AiteError) throw error;
-      throw new AiteError('timeout', `The network did not go idle within ${timeoutMs} ms.`, { cause: error, command: 'wait' });
-    });
+    const page = await this.runTab.page(step.send);
+    await this.runTab.checkAllowed(page, 'waitForNetworkIdle');
+    await this.pipe.idle(page, idleMs, timeoutMs);
+    await this.runTab.checkAllowed(page, 'waitForNetworkIdle');
   }
 
   async screenshot(step: StepContext, options: PictureOptions = {}): Promise<Uint8Array | undefined> {

@@ -175,6 +175,11 @@ export class RunTab {
     return this.#allow ? this.#allow.guard(page) : page;
   }
 
+  /** Throws `navigation` when `page` shows a page outside the allow list now (see {@link PipeAllowList.check}). */
+  async checkAllowed(page: Page, doing: string): Promise<void> {
+    await this.#allow?.check(page, doing);
+  }
+
   /**
    * Input took the run's tab to `url` (a new document, or a move within it): the step heard it
    * commit before the extension's event can say so, and the next step names its elements on that

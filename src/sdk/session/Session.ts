@@ -246,7 +246,9 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
       pageError: (error) => this.#pageError(error),
       request: (entry) => this.emit('request', this.#records.addRequest(entry)),
     });
-    // Attach mode: the pages' requests and console lines as the extension's debugger hears them.
+    // Launch mode: the pages' requests and console lines from the pipe; attach mode: as the
+    // extension's debugger hears them.
+    const pipePages = parts.browser ? watchPipePages(parts.browser, watch) : undefined;
     const pages = parts.browser ? undefined : new DebuggerPages(watch);
     this.#pages = pages;
     // The binding they come through lives beside the page commands over the pipe (ContentWorld).
@@ -258,6 +260,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
           dialogs: this.dialogs,
           timeoutMs: parts.timeoutMs,
           countRetry: (step) => this.#count(step, 'act', 1),
+          idle: (page, idleMs, timeoutMs) => pipePages!.idle(page, idleMs, timeoutMs),
           ...(this.#verdicts ? { verdicts: this.#verdicts } : {}),
         })
       : new DebuggerInput({
@@ -286,10 +289,9 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     });
     const browser = parts.browser;
     if (browser) {
-      const stop = watchPipePages(browser, watch);
       const stopFocus = emulateFocus(browser);
       browser.once('disconnected', () => {
-        stop();
+        pipePages!.stop();
         stopFocus();
         watch.dispose();
       });

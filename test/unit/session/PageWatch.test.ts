@@ -70,12 +70,12 @@ describe('what attach mode\u2019s debugger sends of a page\u2019s CDP events', (
     const tab = page('http://127.0.0.1:9/');
     watch.watch(tab);
     tab.emit('Network.requestWillBeSent', { requestId: '1', request: { url: 'http://127.0.0.1:9/slow', method: 'GET' }, timestamp: 1 });
-    await expect(watch.idle(tab, 10, 100)).rejects.toMatchObject({ reason: 'timeout', message: expect.stringMatching(/1 in flight: http:\/\/127\.0\.0\.1:9\/slow/) });
-    const waiting = watch.idle(tab, 10, 1_000);
+    await expect(watch.idle((s) => s === tab, 10, 100)).rejects.toMatchObject({ reason: 'timeout', message: expect.stringMatching(/1 in flight: http:\/\/127\.0\.0\.1:9\/slow/) });
+    const waiting = watch.idle((s) => s === tab, 10, 1_000);
     tab.emit('Network.responseReceived', { requestId: '1', type: 'XHR', timestamp: 2, response: { url: 'http://127.0.0.1:9/slow', status: 200 } });
     await expect(waiting).resolves.toBeUndefined();
     tab.emit('Network.requestWillBeSent', { requestId: '2', request: { url: 'http://127.0.0.1:9/never', method: 'GET' }, timestamp: 3 });
     watch.forget(tab);
-    await expect(watch.idle(tab, 10, 1_000)).resolves.toBeUndefined();
+    await expect(watch.idle((s) => s === tab, 10, 1_000)).resolves.toBeUndefined();
   });
 });

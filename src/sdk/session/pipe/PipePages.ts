@@ -1,32 +1,62 @@
-import type { Browser, CDPSession, Target } from 'puppeteer-core';
+import { CDPSessionEvent, type Browser, type CDPSession, type Page, type Target } from 'puppeteer-core';
 import { readFirstDocumentOver, type FirstDocument, withTimeout } from '../../protocol/index.js';
 import type { PageEventSource, PageWatch } from '../PageWatch.js';
-import { everySession, isFrameSession, targetTypeOf, targetUrlOf } from './sessions.js';
+import { everySession, isFrameSession, parentSessionOf, sessionOf, targetTypeOf, targetUrlOf } from './sessions.js';
 
 /** How long reading a page's first document from its own navigation timing may take. */
 const FIRST_DOCUMENT_MS = 5_000;
 
+/** What {@link watchPipePages} answers: how to stop, and how to wait for a page's network. */
+export interface PipePages {
+  stop(): void;
+  /**
+   * Waits until `page` has had no request in flight for `idleMs` (see {@link PageWatch.idle}):
+   * its own session's and its cross-site frames' (sessions under it). A frame whose session went
+   * away (the page removed it) is not waited for: Chrome tells nothing more of its requests.
+   */
+  idle(page: Page, idleMs: number, timeoutMs: number): Promise<void>;
+}
+
 /**
  * Feeds `watch` every page of a launched Chrome from the debugging pipe, on the session
  * puppeteer drives each page over. A new tab's Network domain is enabled as its session
- * attaches, before the tab is let run (see {@link everySession}). Answers how to stop.
+ * attaches, before the tab is let run (see {@link everySession}).
  */
-export function watchPipePages(browser: Browser, watch: PageWatch): () => void {
-  const watched = new WeakSet<CDPSession>();
+export function watchPipePages(browser: Browser, watch: PageWatch): PipePages {
+  const sessions = new WeakMap<PageEventSource, CDPSession>();
+  const sources = new WeakMap<CDPSession, PageEventSource>();
   // Every page gets its puppeteer page at once, which enables Runtime and Log on its session.
   const onTarget = (target: Target): void => {
     if (target.type() === 'page') void target.page().catch(() => undefined);
   };
   const stop = everySession(browser, (cdp) => {
-    if (watched.has(cdp)) return;
-    watched.add(cdp);
-    watch.watch(pipeSource(cdp));
+    if (sources.has(cdp)) return;
+    const source = pipeSource(cdp);
+    sessions.set(source, cdp);
+    sources.set(cdp, source);
+    // A session under this one went away (a cross-site frame the page removed): what it began
+    // and never answered will not be heard of again.
+    cdp.on(CDPSessionEvent.SessionDetached, (child: CDPSession) => {
+      const gone = sources.get(child);
+      if (gone) watch.forget(gone);
+    });
+    watch.watch(source);
   });
   browser.on('targetcreated', onTarget);
   for (const target of browser.targets()) onTarget(target);
-  return () => {
-    stop();
-    browser.off('targetcreated', onTarget);
+  return {
+    stop: () => {
+      stop();
+      browser.off('targetcreated', onTarget);
+    },
+    idle: (page, idleMs, timeoutMs) => {
+      const root = sessionOf(page.target());
+      const under = (source: PageEventSource): boolean => {
+        for (let cdp = sessions.get(source); cdp; cdp = parentSessionOf(cdp)) if (cdp === root) return true;
+        return false;
+      };
+      return watch.idle(under, idleMs, timeoutMs);
+    },
   };
 }
 

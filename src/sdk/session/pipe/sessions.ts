@@ -42,6 +42,11 @@ export function sessionOf(target: Target): CDPSession | undefined {
   return (target as unknown as { _session?(): CDPSession | undefined })._session?.();
 }
 
+/** The session `session` was attached under (a cross-site frame's: its page's or its parent frame's). */
+export function parentSessionOf(session: CDPSession): CDPSession | undefined {
+  return (session as unknown as { parentSession?(): CDPSession | undefined }).parentSession?.();
+}
+
 /** The session puppeteer drives `frame` over: its page's, or a cross-site frame's own. */
 export function frameSessionOf(frame: Frame): CDPSession | undefined {
   return (frame as unknown as { client?: CDPSession }).client;
