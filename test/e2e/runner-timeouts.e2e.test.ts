@@ -62,11 +62,14 @@ function expectAiteWins(result: Result, timeoutMs: number): void {
 
 // A runner times each hook with its hook timeout and the test body with the test timeout, each
 // from its own start. Three suites per runner: a before-each hook that takes longer than the
-// whole test timeout, then a body whose wait never ends (aite's message must win, cut to the test
-// timeout from the body's start); a hook with a long hook timeout whose wait must not be cut to
-// the test timeout; a hook with a short timeout of its own, whose wait is cut to it.
-const SLOW_HOOK_MS = 6000;
-const HOOK_WAIT_MS = 8000;
+// whole test timeout (BODY_TIMEOUT_MS, the test's own), then a body whose wait never ends (aite's
+// message must win, cut to the test timeout from the body's start); a hook with a long hook
+// timeout whose wait, longer than the 5000 ms test timeout of its test, must not be cut to it; a
+// hook with a short timeout of its own, whose wait is cut to it. The times are as short as show
+// that: each is waited out once per runner.
+const BODY_TIMEOUT_MS = 3000;
+const SLOW_HOOK_MS = BODY_TIMEOUT_MS + 500;
+const HOOK_WAIT_MS = 6000;
 const HOOK_SAYS = (hookMs: number): RegExp =>
   new RegExp(`Expected the page to contain "${TEXT.shortHook}".*aite cut this wait from 5000 ms to \\d+ ms to fail before the test runner's ${hookMs} ms hook timeout`);
 
@@ -113,7 +116,7 @@ function runVitest(): Promise<Result> {
       join(dir, 'wait.vitest.mjs'),
       `import { beforeEach, describe, test } from 'vitest';\nimport { useAite } from 'aite/vitest';\nconst aite = useAite({ allow: [new URL(process.env.PAGE).origin] });\n` +
         `test('waits', async () => {${BODY('5000', TEXT.test)}});\n` +
-        `describe('slow hook', () => {\n  beforeEach(async () => { ${SLEEP} });\n  test('waits', async () => {${BODY('5000', TEXT.body)}});\n});\n` +
+        `describe('slow hook', () => {\n  beforeEach(async () => { ${SLEEP} });\n  test('waits', async () => {${BODY('5000', TEXT.body)}}, ${BODY_TIMEOUT_MS});\n});\n` +
         `describe('wait in a hook', () => {\n  beforeEach(async () => {${HOOK_BODY}});\n  test('passes', () => {});\n});\n` +
         `describe('short hook', () => {\n  beforeEach(async () => {${SHORT_HOOK_BODY}}, 3000);\n  test('after it', () => {});\n});\n` +
         // Last: the page it leaves is still busy.
@@ -143,7 +146,7 @@ function runJest(): Promise<Result> {
       join(dir, 'wait.jest.cjs'),
       `const { useAite } = require('aite/jest');\nconst aite = useAite({ allow: [new URL(process.env.PAGE).origin] });\n` +
         `test('waits', async () => {${BODY('5000', TEXT.test)}}, 5000);\n` +
-        `describe('slow hook', () => {\n  beforeEach(async () => { ${SLEEP} }, 60_000);\n  test('waits', async () => {${BODY('5000', TEXT.body)}}, 5000);\n});\n` +
+        `describe('slow hook', () => {\n  beforeEach(async () => { ${SLEEP} }, 60_000);\n  test('waits', async () => {${BODY('5000', TEXT.body)}}, ${BODY_TIMEOUT_MS});\n});\n` +
         `describe('wait in a hook', () => {\n  beforeEach(async () => {${HOOK_BODY}}, 60_000);\n  test('passes', () => {}, 5000);\n});\n` +
         `describe('short hook', () => {\n  beforeEach(async () => {${SHORT_HOOK_BODY}}, 3000);\n  test('after it', () => {}, 5000);\n});\n`,
     );
@@ -158,7 +161,7 @@ function runMocha(): Promise<Result> {
       join(dir, 'wait.mocha.mjs'),
       `import { useAite } from 'aite/mocha';\ndescribe('suite', function () {\n  this.timeout(60_000);\n  const aite = useAite({ allow: [new URL(process.env.PAGE).origin] });\n` +
         `  it('waits', async function () {${BODY('3000', TEXT.test)}}).timeout(3000);\n` +
-        `  describe('slow hook', function () {\n    beforeEach(async function () { ${SLEEP} });\n    it('waits', async function () {${BODY('5000', TEXT.body)}}).timeout(5000);\n  });\n` +
+        `  describe('slow hook', function () {\n    beforeEach(async function () { ${SLEEP} });\n    it('waits', async function () {${BODY('5000', TEXT.body)}}).timeout(${BODY_TIMEOUT_MS});\n  });\n` +
         `  describe('wait in a hook', function () {\n    beforeEach(async function () {${HOOK_BODY}});\n    it('passes', function () {});\n  });\n` +
         `  describe('short hook', function () {\n    this.timeout(3000);\n    beforeEach(async function () {${SHORT_HOOK_BODY}});\n    it('after it', function () {});\n  });\n});\n`,
     );
@@ -166,10 +169,11 @@ function runMocha(): Promise<Result> {
   });
 }
 
-// The first test of each runner waits for its whole child run.
+// The first test of each runner waits for its whole child run. The runners' children mostly wait
+// (on their Chrome, and on the timeouts above): two at a time (the project's maxConcurrency).
 const RUN_MS = 240_000;
 
-describe("aite's error wins over the runner's test timeout", () => {
+describe.concurrent("aite's error wins over the runner's test timeout", () => {
   it('Vitest: its default 5000 ms test timeout and a 5000 ms wait', async () => {
     expectAiteWins(await runVitest(), 5000);
   }, RUN_MS);
@@ -202,7 +206,7 @@ describe("aite's error wins over the runner's test timeout", () => {
   }, RUN_MS);
 });
 
-describe("[RUN-PHASE-BODY, RUN-PHASE-HOOK] each hook and the test body are timed from their own start", () => {
+describe.concurrent("[RUN-PHASE-BODY, RUN-PHASE-HOOK] each hook and the test body are timed from their own start", () => {
   it('Vitest: a slow beforeEach, a wait in a hook of hookTimeout 60000, a hook of its own 3000 ms', async () => {
     expectPhases(await runVitest(), 3000);
   }, RUN_MS);
