@@ -130,15 +130,17 @@ describe('attach mode: the network, page errors and downloads through chrome.deb
 
   for (const origin of ['same', 'other'] as const) {
     it(`[ATT-NET-IDLE-OOPIF] waitForNetworkIdle waits for a request of a ${origin === 'same' ? 'same-origin' : 'cross-site (out-of-process)'} iframe`, async () => {
-      // frame-set.html holding slow.html (which fetches /slow?ms=2000 after its load) as the iframe "report".
-      const src = `${origin === 'other' ? '{other}/' : ''}slow.html?ms=2000`;
+      // frame-set.html holding slow.html (which fetches /slow?ms=3000 after its load) as the iframe "report".
+      const src = `${origin === 'other' ? '{other}/' : ''}slow.html?ms=3000`;
       await session.tab.navigate(page(`frame-set.html?html=${encodeURIComponent(`<iframe name="report" src="${src}"></iframe>`)}`));
       const started = Date.now();
       await session.waitForNetworkIdle({ idleMs: 200, timeoutMs: 10_000 });
       const waited = Date.now() - started;
       // The frame's fetch had ended when the wait did: its page says so at once.
       await session.verify.text('Done', { within: { css: 'body', frame: 'report' }, timeoutMs: 100 });
-      expect(waited).toBeGreaterThan(1_000);
+      // On a loaded machine navigate can return a second or more into the fetch: what is left of
+      // it is still well over half a second.
+      expect(waited).toBeGreaterThan(500);
     });
 
     it(`[ATT-NET-IDLE-FRAME-REMOVED] a ${origin === 'same' ? 'same-origin' : 'cross-site (out-of-process)'} iframe removed while its request hangs is not waited for`, async () => {

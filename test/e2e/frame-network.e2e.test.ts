@@ -15,13 +15,15 @@ function page(origin: 'same' | 'other', ms: number): string {
 describe('network idle and frames', () => {
   for (const origin of ['same', 'other'] as const) {
     it(`[NET-IDLE-OOPIF] waitForNetworkIdle waits for a request of a ${origin === 'same' ? 'same-origin' : 'cross-site (out-of-process)'} iframe`, async () => {
-      await ctx.session.tab.navigate(page(origin, 2_000));
+      await ctx.session.tab.navigate(page(origin, 3_000));
       const started = Date.now();
       await ctx.session.waitForNetworkIdle({ idleMs: 200, timeoutMs: 10_000 });
       const waited = Date.now() - started;
       // The frame's fetch had ended when the wait did: its page says so at once.
       await ctx.session.verify.text('Done', { within: { css: 'body', frame: 'report' }, timeoutMs: 100 });
-      expect(waited).toBeGreaterThan(1_000);
+      // On a loaded machine navigate can return a second or more into the fetch: what is left of
+      // it is still well over half a second.
+      expect(waited).toBeGreaterThan(500);
     });
     it(`[NET-IDLE-FRAME-REMOVED] a ${origin === 'same' ? 'same-origin' : 'cross-site (out-of-process)'} iframe removed while its request hangs is not waited for`, async () => {
       await ctx.session.tab.navigate(page(origin, 30_000));
