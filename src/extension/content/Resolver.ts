@@ -6,7 +6,7 @@ import { enterFrames } from './frames.js';
 import { findRegions, rowsAround } from './dom/regions.js';
 import { cut, matchText, TextIndex, type TextMatch } from './dom/text.js';
 import { shadowRootOf } from './dom/nodes.js';
-import { checkState } from './dom/state.js';
+import { checkedValue, checkState, expandedState, headingLevel, isEnabled, isPressed, isSelected } from './dom/state.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
 import { evaluateXPath } from './dom/xpath.js';
 import { formatElement, formatTarget, hoverHint, listOf, q } from './explain.js';
@@ -254,6 +254,8 @@ function compile(t: Target, doc: Document, texts: TextIndex, roots?: readonly Sh
   if (t.role !== undefined) {
     const role = t.role.toLowerCase();
     plain.push((el) => roleOf(el) === role && !isAriaHidden(el));
+    const filters = roleFilters(t);
+    if (filters) plain.push(filters);
   } else if (t.name !== undefined) {
     plain.push((el) => !UNNAMED_ROLES.has(roleOf(el)) && !isAriaHidden(el));
   }
@@ -294,6 +296,23 @@ function compile(t: Target, doc: Document, texts: TextIndex, roots?: readonly Sh
     }
     return all;
   };
+}
+
+/**
+ * A role target's filters (`level`, `checked`, `pressed`, `expanded`, `selected`, `disabled`) as
+ * one test, read as `verify.state` and the snapshot read them and matched as Playwright's
+ * `getByRole` options are; undefined when the target has none.
+ */
+export function roleFilters(t: Target): ((el: Element) => boolean) | undefined {
+  const tests: ((el: Element) => boolean)[] = [];
+  if (t.level !== undefined) tests.push((el) => headingLevel(el) === t.level);
+  if (t.checked !== undefined) tests.push((el) => checkedValue(el) === t.checked);
+  if (t.pressed !== undefined) tests.push((el) => isPressed(el) === t.pressed);
+  // An element that neither expands nor collapses is neither.
+  if (t.expanded !== undefined) tests.push((el) => expandedState(el) === t.expanded);
+  if (t.selected !== undefined) tests.push((el) => isSelected(el) === t.selected);
+  if (t.disabled !== undefined) tests.push((el) => isEnabled(el) !== t.disabled);
+  return tests.length === 0 ? undefined : (el) => tests.every((test) => test(el));
 }
 
 function best(ms: (TextMatch | undefined)[]): TextMatch | undefined {

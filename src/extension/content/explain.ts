@@ -1,4 +1,4 @@
-import { shownText, type Target } from '../../sdk/protocol/index.js';
+import { roleFilterWords, shownText, type Target } from '../../sdk/protocol/index.js';
 import { hoverHolder } from './dom/hoverReveal.js';
 import { cut, fold, pageText } from './dom/text.js';
 
@@ -9,6 +9,7 @@ export function formatTarget(t: Target): string {
   const parts: string[] = [];
   if (t.role !== undefined) parts.push(`role ${t.role}`);
   if (t.name !== undefined) parts.push(t.role !== undefined ? `named ${shownText(t.name)}` : `name ${shownText(t.name)}`);
+  parts.push(...roleFilterWords(t));
   if (t.text !== undefined) parts.push(`text ${shownText(t.text)}`);
   if (t.label !== undefined) parts.push(`label ${shownText(t.label)}`);
   if (t.placeholder !== undefined) parts.push(`placeholder ${shownText(t.placeholder)}`);

@@ -4,7 +4,7 @@ import { iconsOf } from './dom/describe.js';
 import { isElement, isFrameElement, shadowRootOf } from './dom/nodes.js';
 import { pictureOf } from './dom/picture.js';
 import { deepActiveElement, frameKeyOf, sameOriginDocument } from './dom/query.js';
-import { checkState, expandedState, isEnabled, isInvalid, isPressed, isSelected } from './dom/state.js';
+import { checkedValue, expandedState, headingLevel, isEnabled, isInvalid, isPressed, isSelected } from './dom/state.js';
 import { cut, fold, TextIndex } from './dom/text.js';
 import { rangeValue, selectedLabels } from './dom/value.js';
 import { isRendered } from './dom/visibility.js';
@@ -156,9 +156,9 @@ function statesOf(el: Element, role: string, out: Outline): string {
   const states: string[] = [];
   const level = role === 'heading' ? headingLevel(el) : undefined;
   if (level) states.push(`level=${level}`);
-  const check = checkState(el);
-  if (check?.checked) states.push('checked');
-  if (el.getAttribute('aria-checked') === 'mixed' || (el as HTMLInputElement).indeterminate === true) states.push('mixed');
+  const checked = checkedValue(el);
+  if (checked === true) states.push('checked');
+  if (checked === 'mixed') states.push('mixed');
   if ((isInteractive(el) || el.hasAttribute('aria-disabled')) && !isEnabled(el)) states.push('disabled');
   const expanded = expandedState(el);
   if (expanded !== undefined) states.push(expanded ? 'expanded' : 'collapsed');
@@ -168,13 +168,6 @@ function statesOf(el: Element, role: string, out: Outline): string {
   if (isInvalid(el)) states.push('invalid');
   if (out.focused === el) states.push('focused');
   return states.map((s) => ` [${s}]`).join('');
-}
-
-function headingLevel(el: Element): number | undefined {
-  const aria = Number(el.getAttribute('aria-level'));
-  if (Number.isInteger(aria) && aria > 0) return aria;
-  const m = /^h([1-6])$/.exec(el.localName);
-  return m ? Number(m[1]) : undefined;
 }
 
 /** A field's current value, after a colon; never a password's. */

@@ -54,11 +54,7 @@ const FOREIGN_OPTIONS: ReadonlyMap<string, { aite?: string; advice: string }> = 
   ['waitUntil', { advice: "aite always waits for the page's load event (and a navigation's commit before it); leave it out." }],
   ['clip', { advice: 'aite pictures one element with "target" (or the whole page with "fullPage") instead of a clip rectangle.' }],
   ['ignoreCase', { advice: 'aite compares text without case and spacing already; "exact" (verify.targetText) keeps case.' }],
-  // Playwright's getByRole options, written into a target.
-  ['level', { advice: "A target has no heading level: name the heading by its text ({ role: 'heading', name: 'Invoices' }) or its tag ({ css: 'h1' })." }],
-  ...(['checked', 'pressed', 'expanded', 'selected', 'disabled'] as const).map(
-    (state) => [state, { advice: `A target does not filter by state: name the element alone, then check its state with verify.state(target, '${state}').` }] as const,
-  ),
+  // Playwright's getByRole option a target has no key for (its others are a role target's filters).
   ['includeHidden', { advice: 'aite finds only what a person can see; a hidden match fails not-visible saying why it is hidden and what to do.' }],
 ]);
 

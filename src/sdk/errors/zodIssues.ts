@@ -6,7 +6,7 @@ import type { UsageIssue } from './UsageError.js';
 /** Every field name a script or config knows, for "did you mean" on an unknown one. */
 export const KNOWN_FIELDS = [
   // target
-  'text', 'exact', 'role', 'name', 'label', 'placeholder', 'testid', 'css', 'xpath', 'within', 'nth', 'frame',
+  'text', 'exact', 'role', 'name', 'level', 'checked', 'pressed', 'expanded', 'selected', 'disabled', 'label', 'placeholder', 'testid', 'css', 'xpath', 'within', 'nth', 'frame',
   // step options and arguments
   'profile', 'timeoutMs', 'target', 'option', 'to', 'kind', 'value', 'negate', 'state', 'from', 'by', 'contains', 'idleMs',
   'urlContains', 'titleContains', 'new', 'url', 'method', 'headers', 'body', 'status', 'json', 'path',

@@ -28,6 +28,27 @@ export interface Target {
   role?: string;
   /** Accessible name (with `role`, or alone); words or a pattern, as `text`. */
   name?: string | RegExp | TextPattern;
+  /**
+   * With `role: 'heading'`: its level, 1 to 6 (`<h1>`–`<h6>`, else `aria-level`), as Playwright's
+   * `getByRole('heading', { level })`.
+   */
+  level?: number;
+  /**
+   * With `role`: checked (`true`), not checked (`false`) or `'mixed'` (an indeterminate box), as a
+   * native checkbox or radio or `aria-checked` says; an element that cannot be checked is not checked.
+   */
+  checked?: boolean | 'mixed';
+  /** With `role`: a toggle button pressed (`aria-pressed="true"`) or not; anything else is not pressed. */
+  pressed?: boolean;
+  /** With `role`: expanded or collapsed (`aria-expanded`); an element with neither matches neither. */
+  expanded?: boolean;
+  /** With `role`: the selected one of its set (`aria-selected="true"`, a selected `<option>`) or not. */
+  selected?: boolean;
+  /**
+   * With `role`: disabled (natively, by a disabled `<fieldset>`, or by `aria-disabled="true"` on it
+   * or an ancestor) or enabled.
+   */
+  disabled?: boolean;
   /** The label of a form control (`<label>`, `aria-label`, `aria-labelledby`); words or a pattern. */
   label?: string | RegExp | TextPattern;
   /** The `placeholder` attribute of an input; words or a pattern. */
@@ -187,6 +208,33 @@ export function targetFrame(target: Target): string | string[] | undefined {
   return frameKey(flattenFrames(target).path);
 }
 
+/**
+ * The keys that filter a `role` target by what the element is or shows, as Playwright's
+ * `getByRole` options do; only a target with `role` takes them. @internal
+ */
+export const ROLE_FILTER_KEYS = ['level', 'checked', 'pressed', 'expanded', 'selected', 'disabled'] as const;
+
+/** The role filters that name a state the page changes (which element holds it varies: not `level`). @internal */
+export const STATE_KEYS = ['checked', 'pressed', 'expanded', 'selected', 'disabled'] as const;
+
+/** A role target's filters in words, as messages and step descriptions show them: `level 1`, `checked`, `not pressed`, `checked "mixed"`. @internal */
+export function roleFilterWords(t: Target): string[] {
+  const words = t.level !== undefined ? [`level ${t.level}`] : [];
+  for (const key of STATE_KEYS) {
+    const v = t[key];
+    if (v !== undefined) words.push(v === 'mixed' ? `${key} "mixed"` : v ? key : `not ${key}`);
+  }
+  return words;
+}
+
+/** Whether a target (or its region) picks its element by a state the page changes. @internal */
+export function namesByState(target: Target): boolean {
+  return STATE_KEYS.some((k) => target[k] !== undefined) || (typeof target.within === 'object' && namesByState(target.within));
+}
+
+/** A role each filter is often written with, for the example a refusal gives. */
+const EXAMPLE_ROLE: Record<(typeof ROLE_FILTER_KEYS)[number], string> = { level: 'heading', checked: 'checkbox', pressed: 'button', expanded: 'button', selected: 'tab', disabled: 'button' };
+
 const LOCATING_KEYS = ['text', 'role', 'name', 'label', 'placeholder', 'testid', 'css', 'xpath', 'ref'] as const;
 
 const TargetObjectSchema = z
@@ -195,6 +243,12 @@ const TargetObjectSchema = z
     exact: z.boolean().optional(),
     role: z.string().min(1).optional(),
     name: z.union([z.string(), TextPatternSchema]).optional(),
+    level: z.number().int().min(1).max(6).optional(),
+    checked: z.union([z.boolean(), z.literal('mixed')]).optional(),
+    pressed: z.boolean().optional(),
+    expanded: z.boolean().optional(),
+    selected: z.boolean().optional(),
+    disabled: z.boolean().optional(),
     label: z.union([z.string().min(1), TextPatternSchema]).optional(),
     placeholder: z.union([z.string().min(1), TextPatternSchema]).optional(),
     testid: z.string().min(1).optional(),
@@ -215,6 +269,17 @@ const TargetObjectSchema = z
   })
   .refine((t) => t.ref === undefined || Object.keys(t).length === 1, {
     message: 'a `ref` target names its element alone: `{ ref: "e12" }`, no other keys',
+  })
+  .superRefine((t, ctx) => {
+    for (const key of ROLE_FILTER_KEYS) {
+      if (t[key] === undefined) continue;
+      if (t.role === undefined) {
+        const example = `{ role: '${EXAMPLE_ROLE[key]}', ${key}: ${typeof t[key] === 'string' ? `'${t[key]}'` : String(t[key])} }`;
+        ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" filters the elements of a role, as Playwright's getByRole options do: add the role (${example})` });
+      } else if (key === 'level' && t.role.toLowerCase() !== 'heading') {
+        ctx.addIssue({ code: 'custom', path: [key], message: `"level" is a heading's level: it takes role "heading", not ${JSON.stringify(t.role)}` });
+      }
+    }
   });
 
 /** The wire form of a {@link Target}. @internal */

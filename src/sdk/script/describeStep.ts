@@ -1,4 +1,4 @@
-import { shownText, type Target } from '../protocol/target.js';
+import { roleFilterWords, shownText, type Target } from '../protocol/target.js';
 import { actionOf, type ScriptStep } from './schema.js';
 
 /**
@@ -10,6 +10,7 @@ export function describeTarget(target: string | Target): string {
   const parts: string[] = [];
   if (target.role) parts.push(target.name !== undefined ? `${target.role} ${shownText(target.name)}` : target.role);
   else if (target.name !== undefined) parts.push(`name ${shownText(target.name)}`);
+  parts.push(...roleFilterWords(target));
   if (target.text !== undefined) parts.push(parts.length ? `text ${shownText(target.text)}` : shownText(target.text));
   for (const key of ['label', 'placeholder'] as const) {
     const want = target[key];

@@ -178,23 +178,34 @@ describe('BridgeProtocol deadlines: a page that does not answer holds nothing pa
     expect(link.received.filter((m) => m.cmd === 'read')).toHaveLength(0);
   });
 
-  it('[TARGET-FOREIGN-KEYS] a getByRole option a target has no key for (level, checked, expanded, includeHidden...) is refused before sending, saying what to write instead', async () => {
+  it('[TARGET-FOREIGN-KEYS] a getByRole option a target has no key for (includeHidden) is refused before sending, saying what to write instead', async () => {
     start();
     const link = extension((request) => ({ id: request.id, ok: true, text: 'x' }));
     link.hello();
     await protocol.waitForExtension(1_000);
     const message = async (target: Record<string, unknown>): Promise<string> =>
       ((await protocol.request({ cmd: 'read', target: target as never }).catch((e: unknown) => e)) as AiteError).message;
-    expect(await message({ role: 'heading', level: 1 })).toMatch(
-      /target\.level: unknown field "level"\. A target has no heading level: name the heading by its text \(\{ role: 'heading', name: 'Invoices' \}\) or its tag \(\{ css: 'h1' \}\)\./,
-    );
-    for (const state of ['checked', 'pressed', 'expanded', 'selected', 'disabled']) {
-      expect(await message({ role: 'checkbox', [state]: true })).toMatch(
-        new RegExp(`unknown field "${state}"\\. A target does not filter by state: name the element alone, then check its state with verify\\.state\\(target, '${state}'\\)\\.`),
-      );
-    }
     expect(await message({ role: 'button', includeHidden: true })).toMatch(/unknown field "includeHidden"\. aite finds only what a person can see/);
     expect(link.received.filter((m) => m.cmd === 'read')).toHaveLength(0);
+  });
+
+  it('[ROLE-STATES] a role filter (level, checked, pressed, expanded, selected, disabled) on a target without role, or a level on a role other than heading, is refused before sending', async () => {
+    start();
+    const link = extension((request) => ({ id: request.id, ok: true, text: 'x' }));
+    link.hello();
+    await protocol.waitForExtension(1_000);
+    const message = async (target: Record<string, unknown>): Promise<string> =>
+      ((await protocol.request({ cmd: 'read', target: target as never }).catch((e: unknown) => e)) as AiteError).message;
+    expect(await message({ text: 'Title', level: 1 })).toMatch(/target\.level: "level" filters the elements of a role, as Playwright's getByRole options do: add the role \(\{ role: 'heading', level: 1 \}\)/);
+    for (const state of ['checked', 'pressed', 'expanded', 'selected', 'disabled']) {
+      expect(await message({ name: 'Notify', [state]: true })).toMatch(new RegExp(`target\\.${state}: "${state}" filters the elements of a role.*add the role`));
+    }
+    expect(await message({ role: 'button', name: 'Title', level: 1 })).toMatch(/target\.level: "level" is a heading's level: it takes role "heading", not "button"/);
+    expect(await message({ role: 'heading', level: 7 })).toMatch(/target\.level/);
+    expect(await message({ role: 'checkbox', checked: 'yes' })).toMatch(/target\.checked/);
+    expect(link.received.filter((m) => m.cmd === 'read')).toHaveLength(0);
+    await protocol.request({ cmd: 'read', target: { role: 'checkbox', name: 'Notify', checked: 'mixed', disabled: false } });
+    expect(link.received.filter((m) => m.cmd === 'read').map((m) => (m as { target?: unknown }).target)).toEqual([{ role: 'checkbox', name: 'Notify', checked: 'mixed', disabled: false }]);
   });
 });
 

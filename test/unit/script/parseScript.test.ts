@@ -36,6 +36,22 @@ describe('parseScript', () => {
     expect(bad.message).toMatch(/not a regular expression JavaScript can read/);
   });
 
+  it('[ROLE-STATES] a script target takes a role\u2019s filters (level, checked, pressed, expanded, selected, disabled), and refuses them without role', async () => {
+    const { describeStep } = await import('../../../src/sdk/script/describeStep.js');
+    const { script } = parseScript(
+      '{ "steps": [ { "click": { "role": "checkbox", "name": "Notify", "checked": "mixed" } }, { "verify": { "kind": "exists", "target": { "role": "heading", "name": "Settings", "level": 2 } } }, { "click": { "role": "button", "name": "Save", "disabled": false, "pressed": false, "expanded": true } }, { "click": { "role": "tab", "selected": true } } ] }',
+      'f.aite.json',
+    );
+    expect(script.steps[0]).toEqual({ click: { role: 'checkbox', name: 'Notify', checked: 'mixed' } });
+    expect(describeStep(script.steps[0]!)).toBe('click checkbox "Notify" checked "mixed"');
+    expect(describeStep(script.steps[2]!)).toBe('click button "Save" not pressed expanded not disabled');
+    expect(describeStep(script.steps[3]!)).toBe('click tab selected');
+    expect((script.steps[1] as { verify: { target: unknown } }).verify.target).toEqual({ role: 'heading', name: 'Settings', level: 2 });
+    const bare = failure('{ "steps": [ { "click": { "text": "Notify", "checked": true } } ] }');
+    expect(bare.message).toContain('step 1 (click), field "click.checked": "checked" filters the elements of a role, as Playwright\'s getByRole options do: add the role ({ role: \'checkbox\', checked: true })');
+    expect(failure('{ "steps": [ { "click": { "role": "heading", "level": 9 } } ] }').message).toContain('field "click.level"');
+  });
+
   it('accepts a correct example of every step kind', () => {
     for (const action of STEP_ACTIONS) {
       const { script } = parseScript(`{ "steps": [ ${STEP_EXAMPLES[action]} ] }`, 'x.json');

@@ -82,18 +82,42 @@ export function isPressed(el: Element): boolean {
 
 export type CheckKind = 'checkbox' | 'radio';
 
-/** For checkboxes and radios, native or by role: their kind and state. */
-export function checkState(el: Element): { kind: CheckKind; checked: boolean } | undefined {
+/**
+ * For checkboxes and radios, native or by role: their kind and state. `mixed`: an indeterminate
+ * box (a native checkbox's `indeterminate`, `aria-checked="mixed"`), whatever `checked` says.
+ */
+export function checkState(el: Element): { kind: CheckKind; checked: boolean; mixed: boolean } | undefined {
   if (el.localName === 'input') {
     const input = el as HTMLInputElement;
-    if (input.type === 'checkbox' || input.type === 'radio') return { kind: input.type, checked: input.checked };
+    if (input.type === 'checkbox' || input.type === 'radio') return { kind: input.type, checked: input.checked, mixed: input.type === 'checkbox' && input.indeterminate };
     return undefined;
   }
   const role = roleOf(el);
   const kind: CheckKind | undefined =
     role === 'checkbox' || role === 'switch' || role === 'menuitemcheckbox' ? 'checkbox' : role === 'radio' || role === 'menuitemradio' ? 'radio' : undefined;
   if (!kind) return undefined;
-  return { kind, checked: el.getAttribute('aria-checked') === 'true' };
+  const aria = el.getAttribute('aria-checked');
+  return { kind, checked: aria === 'true', mixed: aria === 'mixed' };
+}
+
+/**
+ * What a person is told of a box: checked, not, or `'mixed'` (which wins, as a screen reader says
+ * it); what cannot be checked is not checked (Playwright's `getByRole` `checked` reads it so).
+ */
+export function checkedValue(el: Element): boolean | 'mixed' {
+  const c = checkState(el);
+  return c?.mixed ? 'mixed' : c?.checked === true;
+}
+
+/**
+ * A heading's level: its tag's (`<h1>`–`<h6>`), else `aria-level`; undefined for an element with
+ * neither. The tag wins, as Playwright's `getByRole('heading', { level })` reads it.
+ */
+export function headingLevel(el: Element): number | undefined {
+  const m = /^h([1-6])$/.exec(el.localName);
+  if (m) return Number(m[1]);
+  const aria = Number(el.getAttribute('aria-level'));
+  return Number.isInteger(aria) && aria > 0 ? aria : undefined;
 }
 
 /**

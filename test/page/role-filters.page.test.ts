@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PageHarness, type TestPage } from './support/harness.js';
+
+const h = new PageHarness();
+let t: TestPage;
+
+beforeAll(async () => {
+  await h.start();
+  t = await h.open('role-filters.html');
+});
+afterAll(() => h.stop());
+
+/** The id of the one element a target names. */
+async function idOf(target: Record<string, unknown>): Promise<string | undefined> {
+  const a = (await t.ok({ cmd: 'resolve', target, timeoutMs: 1000 } as never)) as unknown as { descriptor: { id?: string } };
+  return a.descriptor.id;
+}
+
+async function reasonOf(target: Record<string, unknown>): Promise<string> {
+  return (await t.fail({ cmd: 'resolve', target, timeoutMs: 200 } as never)).reason;
+}
+
+describe('a role target filtered as getByRole filters', () => {
+  it('[ROLE-LEVEL] level picks the heading of that level among headings of the same name: its tag, else aria-level (the tag wins)', async () => {
+    expect(await reasonOf({ role: 'heading', name: 'Settings' })).toBe('ambiguous');
+    expect(await idOf({ role: 'heading', name: 'Settings', level: 1 })).toBe('h1');
+    expect(await idOf({ role: 'heading', name: 'Settings', level: 2 })).toBe('h2');
+    expect(await idOf({ role: 'heading', name: 'Settings', level: 3 })).toBe('h3');
+    expect(await idOf({ role: 'heading', name: 'Settings', level: 4 })).toBe('h4');
+    const none = await t.fail({ cmd: 'resolve', target: { role: 'heading', name: 'Settings', level: 5 }, timeoutMs: 200 } as never);
+    expect(none.reason).toBe('not-found');
+    expect(none.message).toContain('role heading named "Settings" level 5');
+  });
+
+  it('[ROLE-STATES] checked: true, false or "mixed" (a native indeterminate box, aria-checked="mixed")', async () => {
+    expect(await idOf({ role: 'checkbox', name: 'Notify', checked: true })).toBe('box-on');
+    expect(await idOf({ role: 'checkbox', name: 'Notify', checked: false })).toBe('box-off');
+    expect(await idOf({ role: 'checkbox', name: 'Notify', checked: 'mixed' })).toBe('box-mixed');
+    expect(await idOf({ role: 'checkbox', name: 'Select all', checked: 'mixed' })).toBe('aria-mixed');
+    expect(await idOf({ role: 'checkbox', name: 'Select all', checked: true })).toBe('aria-on');
+    expect(await reasonOf({ role: 'checkbox', name: 'Select all', checked: false })).toBe('not-found');
+  });
+
+  it('[ROLE-STATES] pressed, expanded (an element without aria-expanded is neither) and selected (a tab, an option)', async () => {
+    expect(await idOf({ role: 'button', name: 'Bold', pressed: true })).toBe('bold-on');
+    expect(await idOf({ role: 'button', name: 'Bold', pressed: false })).toBe('bold-off');
+    expect(await idOf({ role: 'button', name: 'More', expanded: true })).toBe('more-open');
+    expect(await idOf({ role: 'button', name: 'More', expanded: false })).toBe('more-shut');
+    expect(await idOf({ role: 'tab', name: 'Profile', selected: true })).toBe('tab-a');
+    expect(await idOf({ role: 'tab', name: 'Profile', selected: false })).toBe('tab-b');
+    expect(await idOf({ role: 'option', name: 'Size', selected: true })).toBe('opt-m');
+    expect(await idOf({ role: 'option', name: 'Size', selected: false })).toBe('opt-s');
+  });
+
+  it('[ROLE-STATES] disabled: natively, by aria-disabled on it or an ancestor, by a disabled fieldset; disabled: false is the enabled one', async () => {
+    expect(await idOf({ role: 'button', name: 'Save', disabled: false })).toBe('save-enabled');
+    const disabled = ['save-native', 'save-aria', 'save-aria-parent', 'save-fieldset'];
+    for (const [nth, id] of disabled.entries()) expect(await idOf({ role: 'button', name: 'Save', disabled: true, nth })).toBe(id);
+    expect(await reasonOf({ role: 'button', name: 'Save', disabled: true, nth: disabled.length })).toBe('not-found');
+  });
+
+  it('[ROLE-STATES] a filter the page comes to hold is waited for', async () => {
+    expect(await reasonOf({ role: 'button', name: 'Bold', pressed: true, nth: 1 })).toBe('not-found');
+    const pending = t.ok({ cmd: 'resolve', target: { role: 'button', name: 'Bold', pressed: true, nth: 1 }, timeoutMs: 2000 } as never);
+    await t.page.evaluate(() => document.getElementById('bold-off')!.setAttribute('aria-pressed', 'true'));
+    expect(((await pending) as unknown as { descriptor: { id: string } }).descriptor.id).toBe('bold-off');
+    await t.page.evaluate(() => document.getElementById('bold-off')!.setAttribute('aria-pressed', 'false'));
+  });
+});
