@@ -93,6 +93,11 @@ const people = (swapped: boolean): string => {
 };
 let peopleNow = people(false);
 let settingsNow = settings('Save settings', 'SAVED');
+// Two tabs, one selected; a toggle button, pressed or not. The page says which tab was clicked.
+const tabs = (selected: 'Profile' | 'Billing', pressed = true): string =>
+  `<main><div role="tablist">${['Profile', 'Billing'].map((n) => `<button role="tab" id="tab-${n}" aria-selected="${n === selected}" onclick="o.textContent='${n}'">${n}</button>`).join('')}</div>
+    <button id="bold" aria-pressed="${pressed}">Bold</button><p id="o">-</p></main>`;
+let tabsNow = tabs('Profile');
 
 /** A session of its own with a lock file, whose first click (row A's Delete) is recorded and saved. */
 async function withRecordedRow(run: (own: Session, lockFile: string) => Promise<void>): Promise<void> {
@@ -117,7 +122,7 @@ let origin: string;
 let session: Session;
 
 beforeAll(async () => {
-  server = await servePages((path) => (path === 'rows.html' ? rowsNow : path === 'settings.html' ? settingsNow : path === 'people.html' ? peopleNow : path === 'pager.html' ? pagerNow : PAGES[path]));
+  server = await servePages((path) => (path === 'rows.html' ? rowsNow : path === 'settings.html' ? settingsNow : path === 'people.html' ? peopleNow : path === 'pager.html' ? pagerNow : path === 'tabs.html' ? tabsNow : PAGES[path]));
   origin = server.origin;
   session = await launch({ allow: [origin], timeoutMs: 3000 });
 });
@@ -428,6 +433,39 @@ describe('repair in real Chromium, through the extension', () => {
     expect((error.detail.closest as Descriptor).text).toBe('Remove files');
     expect(error.message).toMatch(/best score [\d.]+: "Remove files" \(button\), changed: /);
     expect((await session.locator.read({ css: '#o' })).text).toBe('-');
+  });
+
+  it('[ROLE-LOCK] a target that picks by a state names whichever element holds it now, not the one the lock file remembers; a repair never acts on an element out of that state', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aite-lock-'));
+    const lockFile = join(dir, 'aite.lock.json');
+    const own = await launch({ allow: [origin], timeoutMs: 3000, lockFile });
+    try {
+      tabsNow = tabs('Profile');
+      await own.tab.navigate(`${origin}/tabs.html`);
+      await own.click({ role: 'tab', selected: true });
+      expect((await own.locator.read({ css: '#o' })).text).toBe('Profile');
+      await own.lock!.save();
+      const saved = JSON.parse(readFileSync(lockFile, 'utf8')) as { entries: Record<string, { descriptor: Descriptor }> };
+      expect(saved.entries['/tabs.html {"role":"tab","selected":true}']?.descriptor.text).toBe('Profile');
+      // The page selected the other tab: the same target is that one now, and no drift.
+      tabsNow = tabs('Billing');
+      await own.tab.navigate(`${origin}/tabs.html`);
+      await own.click({ role: 'tab', selected: true });
+      expect((await own.locator.read({ css: '#o' })).text).toBe('Billing');
+      await own.verify.state({ role: 'tab', selected: true }, 'selected');
+    } finally {
+      await own.close();
+      tabsNow = tabs('Profile');
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const old = await remembered('tabs.html', { role: 'button', name: 'Bold', pressed: true });
+    tabsNow = tabs('Profile', false);
+    await session.tab.navigate(`${origin}/tabs.html`);
+    // Its remembered id still names the button, now not pressed: not the pressed button it names.
+    const error = await failure(session.locator.resolve({ role: 'button', name: 'Bold', pressed: true }, { descriptor: old, timeoutMs: 1000 }));
+    expect(error.reason).toBe('not-found');
+    expect(error.message).toContain('role button named "Bold" pressed');
+    tabsNow = tabs('Profile');
   });
 
   it('[RS-REPAIR] a target in an iframe is repaired inside that iframe, never from a look-alike outside it', async () => {

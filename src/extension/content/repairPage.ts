@@ -88,7 +88,7 @@ function idShared(el: Element): boolean {
  * The page's candidates for a remembered descriptor, described (§2): at most 2000 looked at, 60
  * kept; and the twins left out in their remembered places, described only when asked.
  */
-export function pageCandidates(old: Descriptor, doc: Document, cache: DescribeCache = new DescribeCache()): { candidates: Candidate<Element>[]; total: number; lookedAt: number; placedTwins: () => PlacedTwin[] } {
+export function pageCandidates(old: Descriptor, doc: Document, cache: DescribeCache = new DescribeCache(), holds?: (el: Element) => boolean): { candidates: Candidate<Element>[]; total: number; lookedAt: number; placedTwins: () => PlacedTwin[] } {
   const all: Element[] = [];
   walkElements(doc, (el) => {
     if (isCandidate(el)) all.push(el);
@@ -103,7 +103,7 @@ export function pageCandidates(old: Descriptor, doc: Document, cache: DescribeCa
     if (kept.length >= MAX_SCORED) break;
     const el = pool[i]!;
     // Only the leaders pay for the visibility check.
-    if (!isRendered(el) || !isEnabled(el)) continue;
+    if (!isRendered(el) || !isEnabled(el) || (holds && !holds(el))) continue;
     const other = isOther(el, old, cache);
     if (other === 'twin') placed.push(el);
     if (other) continue;
@@ -138,22 +138,22 @@ const msSince = (t0: number): number => Math.round((performance.now() - t0) * 10
  * Step 1 (§1): the element a remembered field still names, when it scores at least the floor,
  * has the role the target names, if it names one, and its name says no other action (§3).
  */
-export function repairByField(old: Descriptor, doc: Document, cache: DescribeCache, role?: string): RepairOutcome | undefined {
+export function repairByField(old: Descriptor, doc: Document, cache: DescribeCache, role?: string, holds?: (el: Element) => boolean): RepairOutcome | undefined {
   const t0 = performance.now();
   const hit = rememberedMatch(old, doc, cache);
   if (!hit) return undefined;
   const found = describe(hit, { cache });
   // A remembered id on a button that now says another action is another button (§3): the score
   // holds it under the act threshold and says why.
-  if ((role && found.role !== role) || anotherAction(old, found)) return undefined;
+  if ((role && found.role !== role) || (holds && !holds(hit)) || anotherAction(old, found)) return undefined;
   const s = rememberedTaken(old, found);
   return s === undefined ? undefined : { ...foundByField(old, hit, found, s), stats: { candidates: 0, lookedAt: 0, scored: 1, ms: msSince(t0) } };
 }
 
 /** Step 2 (§2–§4): the page's candidates, scored and answered. */
-export function repairByScore(old: Descriptor, doc: Document, cache: DescribeCache, role?: string): RepairOutcome {
+export function repairByScore(old: Descriptor, doc: Document, cache: DescribeCache, role?: string, holds?: (el: Element) => boolean): RepairOutcome {
   const t0 = performance.now();
-  const { candidates, total, lookedAt, placedTwins } = pageCandidates(old, doc, cache);
+  const { candidates, total, lookedAt, placedTwins } = pageCandidates(old, doc, cache, holds);
   const ranked = rankCandidates(old, candidates, { placedTwins, role });
   const note = total > MAX_LOOKED_AT ? `the page has ${total} candidate elements; repair looked at ${lookedAt} of them` : undefined;
   const out = verdict(old, ranked, note);
@@ -174,15 +174,16 @@ export function repairByScore(old: Descriptor, doc: Document, cache: DescribeCac
 /**
  * Repairs a target whose exact match is gone, from the descriptor the lock file remembers: the
  * remembered fields, then the score; `role` is the role the target names, if any (only elements
- * of that role are candidates). Returns undefined only when there is no document to look in
+ * of that role are candidates), and `holds` its role filters (only elements that pass them are:
+ * the checked box is never repaired to an unchecked one). Returns undefined only when there is no document to look in
  * (resolve then keeps waiting).
  */
-export function repair(old: Descriptor, opts: { doc?: Document; role?: string | undefined } = {}): RepairOutcome | undefined {
+export function repair(old: Descriptor, opts: { doc?: Document; role?: string | undefined; holds?: ((el: Element) => boolean) | undefined } = {}): RepairOutcome | undefined {
   const t0 = performance.now();
   const doc = opts.doc ?? (typeof document === 'undefined' ? undefined : document);
   if (!doc?.body) return undefined;
   const cache = new DescribeCache();
-  const out = repairByField(old, doc, cache, opts.role) ?? repairByScore(old, doc, cache, opts.role);
+  const out = repairByField(old, doc, cache, opts.role, opts.holds) ?? repairByScore(old, doc, cache, opts.role, opts.holds);
   return { ...out, stats: { ...out.stats!, ms: msSince(t0) } };
 }
 

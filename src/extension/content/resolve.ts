@@ -11,7 +11,7 @@ import { checkExactMatch, repair, type RepairOutcome } from './repairPage.js';
 import { describeChanges } from './repair/changes.js';
 import { anotherActionReason } from './repair/actions.js';
 import { ACT_AT, DRIFTED_AT, GAP } from './repair/index.js';
-import { ambiguousFailure, evaluate, missFailure, pickStep, plainNotFound, withHiddenFileInputs, type Evaluation, type Resolution } from './Resolver.js';
+import { ambiguousFailure, evaluate, missFailure, pickStep, plainNotFound, roleFilters, withHiddenFileInputs, type Evaluation, type Resolution } from './Resolver.js';
 import { activity, documentSettled, done, pending, settle } from './settle.js';
 
 /** Repair only looks at a settled DOM: loaded, and no mutations for this long (REPAIR-NOTES). */
@@ -58,7 +58,7 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
     if (s.done || !repairable(ev)) return s;
     if (!documentSettled(REPAIR_QUIET_MS)) return pending(ev, Math.max(1, REPAIR_QUIET_MS - activity.quietMs() + 1));
     repairTried = true;
-    const outcome = repair(descriptor!, { doc: documentOf(target), role: target.role?.toLowerCase() });
+    const outcome = repair(descriptor!, { doc: documentOf(target), role: target.role?.toLowerCase(), holds: roleFilters(target) });
     return outcome ? done({ kind: 'repair', outcome }) : s;
   }, timeoutMs);
 
@@ -66,7 +66,7 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
   if (step.done) outcome = step.value;
   else {
     const last = step.last;
-    const late = repairable(last) ? repair(descriptor!, { doc: documentOf(target), role: target.role?.toLowerCase() }) : undefined;
+    const late = repairable(last) ? repair(descriptor!, { doc: documentOf(target), role: target.role?.toLowerCase(), holds: roleFilters(target) }) : undefined;
     if (!late) throw missFailure(target, last, timeoutMs);
     outcome = { kind: 'repair', outcome: late };
   }

@@ -7,7 +7,7 @@ import { AiteError } from '../errors/AiteError.js';
 import type { TypedEmitterClass } from '../events/TypedEmitter.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import { allowedOrigins, ANSWER_SLACK_MS, INPUT_TIMES_MAX, redactUrl, defaultTimeoutOf, isPageCommand, resultOf, SCROLL_STEPS_DEFAULT, type AnswerOf, type ResultOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type RequestOf, type Descriptor, type SelectOption, type Target, VERIFY_ONE_KINDS, withinTarget } from '../protocol/index.js';
+import { allowedOrigins, ANSWER_SLACK_MS, INPUT_TIMES_MAX, redactUrl, defaultTimeoutOf, isPageCommand, resultOf, SCROLL_STEPS_DEFAULT, type AnswerOf, type ResultOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type RequestOf, type Descriptor, type SelectOption, type Target, namesByState, VERIFY_ONE_KINDS, withinTarget } from '../protocol/index.js';
 import { DebuggerInput } from './DebuggerInput.js';
 import { asResults, type Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
@@ -926,7 +926,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
    */
   async #find(step: StepContext, input: TargetInput, prepare?: Prepare | 'upload', guard?: Extract<GuardMode, 'pointer' | 'input'>, verdictOn?: 'click' | 'input'): Promise<Found> {
     const target = toTarget(input);
-    const { lock, page, remembered, record } = this.#lockOf(target);
+    const { lock, page, remembered, record, checkExact } = this.#lockOf(target);
     // Only pipe input needs a point: plain-event acts make their own checks in the page. An upload
     // is readied by the input strategy, which reaches a hidden input too (see `hiddenFileInput`).
     const upload = prepare === 'upload';
@@ -943,7 +943,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
       ...(prepares && guard ? { guard } : {}),
       ...(verdict ? { verdict } : {}),
       ...(record ? { record } : {}),
-      ...(remembered ? { checkExact: true } : {}),
+      ...(checkExact ? { checkExact } : {}),
     });
     // A repair that finds the element just as the lock file remembers it (no field changed) has
     // nothing to write or propose: the lock file already holds it. Proposing it again would never
@@ -971,13 +971,17 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
   /**
    * What the lock file remembers of a target on the run tab's page, and whether an element found
    * for it now would be written (then only the page's look at the rest of it is asked for).
+   * `checkExact`: whether the element found must be the remembered one; not for a target that
+   * picks by a state (`{ role: 'tab', selected: true }` names whichever tab is selected now),
+   * whose memory serves only a repair (to an element in that state).
    */
-  #lockOf(target: Target): { lock?: LockFile; page?: string; remembered?: Descriptor; record: boolean } {
+  #lockOf(target: Target): { lock?: LockFile; page?: string; remembered?: Descriptor; record: boolean; checkExact: boolean } {
     // A snapshot's ref lives as long as its element: nothing to remember it by.
     const lock = target.ref === undefined ? this.#parts.lock : undefined;
     const page = this.#runTab.url;
-    if (!lock || page === undefined) return { record: false };
-    return { lock, page, remembered: lock.get(target, page), record: lock.willRecord(target, page) };
+    if (!lock || page === undefined) return { record: false, checkExact: false };
+    const remembered = lock.get(target, page);
+    return { lock, page, remembered, record: lock.willRecord(target, page), checkExact: remembered !== undefined && !namesByState(target) };
   }
 
   /**
@@ -989,8 +993,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     const one = request;
     // Remembered under the target as a step names it: its region is part of it.
     const target = withinTarget(one.target, 'within' in one ? one.within : undefined);
-    const { lock, page, remembered, record } = this.#lockOf(target);
-    const answer = await step.send({ ...one, ...(remembered ? { descriptor: remembered, checkExact: true } : {}), ...(record ? { record } : {}) });
+    const { lock, page, remembered, record, checkExact } = this.#lockOf(target);
+    const answer = await step.send({ ...one, ...(remembered ? { descriptor: remembered } : {}), ...(checkExact ? { checkExact } : {}), ...(record ? { record } : {}) });
     if (lock && page && answer.descriptor && !remembered) lock.recordExact(target, page, answer.descriptor);
     return answer;
   }

@@ -21,6 +21,27 @@ describe('LockFile', () => {
     expect(LockFile.key({ text: 'Send' }, 'http://h/a')).not.toBe(LockFile.key({ text: 'Send' }, 'http://h/b'));
   });
 
+  it('[ROLE-LOCK] a role target\u2019s filters are part of its key: { checked: true } and { checked: false } are two entries, kept through a save and a reopen', async () => {
+    const on = { role: 'checkbox', name: 'Notify', checked: true } as const;
+    const off = { role: 'checkbox', name: 'Notify', checked: false } as const;
+    const mixed = { role: 'checkbox', name: 'Notify', checked: 'mixed' } as const;
+    const h2 = { role: 'heading', name: 'Settings', level: 2 };
+    const keys = [on, off, mixed, h2, { role: 'heading', name: 'Settings' }].map((t) => LockFile.key(t, 'http://h/form'));
+    expect(new Set(keys).size).toBe(5);
+    const path = join(dir, 'aite.lock.json');
+    const lock = await LockFile.open(path);
+    lock.recordExact(on, 'http://h/form', { ...send, tag: 'input', text: 'on' });
+    expect(lock.willRecord(off, 'http://h/form')).toBe(true);
+    lock.recordExact(off, 'http://h/form', { ...send, tag: 'input', text: 'off' });
+    lock.recordExact(h2, 'http://h/form', { ...send, tag: 'h2', text: 'Settings' });
+    await lock.save();
+    const reopened = await LockFile.open(path);
+    expect(reopened.get(on, 'http://h/form')?.text).toBe('on');
+    expect(reopened.get(off, 'http://h/form')?.text).toBe('off');
+    expect(reopened.get(mixed, 'http://h/form')).toBeUndefined();
+    expect(reopened.get(h2, 'http://h/form')?.tag).toBe('h2');
+  });
+
   it('records the first exact success, sorted and pretty, without the runtime handle, atomically', async () => {
     const path = join(dir, 'aite.lock.json');
     const lock = await LockFile.open(path);
