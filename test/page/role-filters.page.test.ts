@@ -67,3 +67,14 @@ describe('a role target filtered as getByRole filters', () => {
     await t.page.evaluate(() => document.getElementById('bold-off')!.setAttribute('aria-pressed', 'false'));
   });
 });
+
+describe('the snapshot reads the same levels and states', () => {
+  it('[ROLE-LEVEL] [ROLE-STATES] a snapshot line shows the level and state the filters match on', async () => {
+    const { text } = (await t.ok({ cmd: 'snapshot' } as never)) as unknown as { text: string };
+    const line = (ref: string): string => text.split('\n').find((l) => l.includes(ref)) ?? '';
+    // Each heading's level as `level` picks it: the tag over aria-level (the h4 that says aria-level="2").
+    expect(text.match(/heading "Settings" \[level=\d\]/g)).toEqual(['heading "Settings" [level=1]', 'heading "Settings" [level=2]', 'heading "Settings" [level=3]', 'heading "Settings" [level=4]']);
+    expect(text.match(/checkbox "Notify"[^\n]*?(?= \[ref)/g)).toEqual(['checkbox "Notify" [checked]', 'checkbox "Notify"', 'checkbox "Notify" [mixed]']);
+    expect(line('checkbox "Select all" [mixed]')).not.toBe('');
+  });
+});
