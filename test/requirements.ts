@@ -103,6 +103,7 @@ export const REQUIREMENTS = {
   'HOVER-HINT': 'a target hidden until a :hover rule of the page shows it (a row\u2019s actions) fails not-visible naming the element to hover first',
   'HOVER-HINT-STATE': 'so does one a rule on a component library\u2019s hover attribute shows (React Aria\u2019s [data-hovered], Headless UI\u2019s [data-hover]), which the library sets from its own pointer events',
   'HOVER-HINT-NESTED': 'so does a :hover rule written with CSS nesting, inside an @media in it, or with the hovered element inside :is()/:where() (Tailwind 4\u2019s group-hover form); a rule shown while the element itself is hovered names nothing',
+  'CHROMIUM-TEMP-GONE': 'a run ended by a signal removes Chromium\u2019s own temp dir (its singleton socket\u2019s) even when Chrome, signalled with the group, unlinked the socket before it was killed: the dir is read when Chrome answers',
   'TEMP-PROFILE-ORPHANS': 'a temp profile left by a run killed with SIGKILL is removed by the next launch once its process and its Chrome are gone; a live run\u2019s is never touched',
   'CT-BACK': 'closeTab goes back along the tabs the run switched from; tab in the answer is where the run is now, or null',
   'CT-SELF': 'a run tab that closes by itself goes back as closeTab does; its tab-closed event names the run\u2019s tab now (runTab, beyond v1); a warning (code tab-closed) says where the run went on, in that step or the next; a closeTab warns of nothing',

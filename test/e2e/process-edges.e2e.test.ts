@@ -159,6 +159,19 @@ describe('row 47: a worker stopped as test runners stop it', () => {
     await until(() => processesWith(child.tmp).length === 0, 'Chrome gone', child);
   }, 60_000);
 
+  it('[CHROMIUM-TEMP-GONE] row 47: Chromium\'s temp dir goes with a SIGTERM even when Chrome unlinked its socket before it was killed', async () => {
+    const child = start(['--input-type=module', '-e', waitingScript()]);
+    await until(() => child.output().includes('up'), 'the session started', child);
+    const profile = readdirSync(child.tmp).find((f) => f.startsWith('aite-profile-'));
+    expect(profile).toBeDefined();
+    expect(readdirSync(child.tmp).some((f) => f.startsWith('org.chromium.'))).toBe(true);
+    // As a Chrome ending on the group's SIGTERM does first, before it removes the dir.
+    rmSync(join(child.tmp, profile!, 'SingletonSocket'));
+    child.proc.kill('SIGTERM');
+    await child.ended;
+    expect(readdirSync(child.tmp)).toEqual([]);
+  });
+
   it('[TEMP-PROFILE-ORPHANS] row 47: SIGKILL alone leaves the temp profile; the next launch removes it, and not the profile of a run still going', async () => {
     const tmp = join(scratch, 'orphans');
     mkdirSync(tmp);

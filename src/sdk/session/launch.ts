@@ -69,6 +69,10 @@ export async function launch(options: LaunchOptions): Promise<Session> {
   let browserPid: number | undefined;
   let browserProcess: ChildProcess | undefined;
   let closeBrowser: (() => Promise<void>) | undefined;
+  // Read once Chrome answers: a Chrome ending on a signal sent to the whole group may unlink its
+  // socket before it removes the dir, and is killed before it does.
+  let chromiumDirAtStart: string | undefined;
+  const chromiumDir = (): string | undefined => singletonTempDir(userDataDir) ?? chromiumDirAtStart;
   let cleaned = false;
   const starting = new AbortController();
 
@@ -76,7 +80,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
   const unregister = onProcessEnd((end) => {
     if (stage) rmSync(stage.bridgeConfigPath, { force: true });
     // Read before Chrome goes: killed, it cannot remove its own temp dir.
-    const chromiumDir = singletonTempDir(userDataDir);
+    const chromiumTemp = chromiumDir();
     const exited = browserProcess && browserProcess.exitCode === null && browserProcess.signalCode === null ? once(browserProcess, 'exit') : undefined;
     // A profile the user named is theirs to keep: on a signal its Chrome is closed over the pipe as
     // close() does (it writes its cookies and state then; it does not on SIGTERM), and killed only
@@ -87,14 +91,14 @@ export async function launch(options: LaunchOptions): Promise<Session> {
     // Still starting: puppeteer kills what it spawned (at once), but gives no process to wait for.
     else starting.abort();
     const removeDirs = (): void => {
-      if (chromiumDir) rmSync(chromiumDir, { recursive: true, force: true });
+      if (chromiumTemp) rmSync(chromiumTemp, { recursive: true, force: true });
       if (tempDir) rmSync(tempDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     };
     // On a signal nothing may block: a runner's SIGKILL follows soon (Vitest: 500 ms), and a killed
     // Chrome takes 100-200 ms to exit, its profile as long to remove. Both at once, without
     // blocking, then once more after Chrome's last write.
     if (end === 'signal' && exited) {
-      const removing = Promise.all([chromiumDir, tempDir].map((dir) => (dir ? rm(dir, { recursive: true, force: true, maxRetries: 5 }).catch(() => undefined) : undefined)));
+      const removing = Promise.all([chromiumTemp, tempDir].map((dir) => (dir ? rm(dir, { recursive: true, force: true, maxRetries: 5 }).catch(() => undefined) : undefined)));
       return Promise.all([removing, exited]).then(removeDirs, removeDirs);
     }
     // On exit nothing can be awaited: remove what can be removed now (the retries ride out
@@ -104,13 +108,13 @@ export async function launch(options: LaunchOptions): Promise<Session> {
   });
   const cleanup = async (browserClose?: () => Promise<void>): Promise<void> => {
     await stage?.removeBridgeConfig();
-    const chromiumDir = singletonTempDir(userDataDir);
+    const chromiumTemp = chromiumDir();
     await browserClose?.().catch(() => (browserPid ? killGroup(browserPid) : undefined));
     // Chrome's helpers may outlive its browser process and write into the temp profile after it is removed.
     if (browserPid && tempDir) await endGroup(browserPid, CHROME_GROUP_EXIT_MS);
     await bridge?.close();
     // Chrome removes it when it exits normally; not when it was killed.
-    if (chromiumDir) await rm(chromiumDir, { recursive: true, force: true });
+    if (chromiumTemp) await rm(chromiumTemp, { recursive: true, force: true });
     if (tempDir) await rm(tempDir, { recursive: true, force: true, maxRetries: 3 });
     unregister();
   };
@@ -134,6 +138,7 @@ export async function launch(options: LaunchOptions): Promise<Session> {
     });
     browserProcess = browser.process() ?? undefined;
     browserPid = browserProcess?.pid;
+    chromiumDirAtStart = singletonTempDir(userDataDir);
     closeBrowser = () => browser.close();
     if (phases.hasSubscribers) phases.publish({ phase: 'chrome', browser });
     try {
