@@ -285,6 +285,7 @@ export const REQUIREMENTS = {
   'HIST-NOTHING': 'back or forward with no page to go to fails unsupported, saying so',
   'HIST-TOP-LOAD': 'back, forward and reload wait for a top document still loading, not for frames the page added after its load (a cross-site frame included)',
   'SPA-URL': 'session.tab.url is the run tab\u2019s address: it follows a same-document navigation (pushState, replaceState, a #fragment, a popstate back or forward, tab.back()/forward() between one document\u2019s entries) as it follows a load',
+  'SPA-URL-CHECKED': 'a verify.url or url wait of the run tab that passed moves session.tab.url to the address the page read, before the extension\u2019s navigated event of it (a route the page changed after the step that caused it had returned); a negated check or one of another tab does not',
   'SPA-URL-ORDER': 'session.tab.url is not taken back by the extension\u2019s late `navigated` event for a route the tab already left: after a burst of clicks that each push a route, it reads the last route at once and stays there',
   'SPA-LOCK-KEY': 'an element named after a same-document navigation is locked under the page path the tab shows then, so a run that opens that path finds its entry',
   'SPA-REPORTED': 'the step whose input moved the run tab within its document says so as for a load: navigated (to), navigatedFrom, sameDocument; the run report\u2019s step says from and to',

@@ -10,6 +10,9 @@ const PREFETCH_MS = 1_000;
 /** How long an address a step heard the tab move to waits for the extension's event of it (see RunTab#ahead). */
 const CATCH_UP_MS = 2_000;
 
+/** What {@link RunTab.track} reads of a request: its command, and a url check's kind, negation and tab. */
+export type TrackedRequest = { cmd: Command; kind?: unknown; negate?: unknown; tab?: unknown };
+
 /** Told which tab closed (and what it showed) and where the run went on (null: no tab; the next navigate opens one). */
 export type RunTabLeft = (gone: { tab: number; url: string | undefined }, now: { tab: number | null; url: string | undefined }) => void;
 
@@ -97,7 +100,8 @@ export class RunTab {
    * it went back to. The page of a tab just named is looked for at once, so the next page
    * commands go over the pipe (ContentWorld) before any input needs the page.
    */
-  async track(cmd: Command, answer: unknown): Promise<void> {
+  async track(request: TrackedRequest, answer: unknown): Promise<void> {
+    const { cmd } = request;
     if (cmd === 'navigate' || cmd === 'switchTab' || cmd === 'history') {
       const { tab, url } = answer as AnswerOf<'navigate'>;
       this.#current = tab;
@@ -109,6 +113,11 @@ export class RunTab {
       this.#current = tab ?? null;
       this.#forget(closed);
     } else if (isPageCommand(cmd)) {
+      // A url check of the run's tab that passed read the page's own address, which a route the
+      // page changed on its own time (after the step that caused it returned) may not have been
+      // told of yet: as Playwright's page.url() after waitForURL, the address is the page's.
+      const found = (answer as { found?: unknown }).found;
+      if ((cmd === 'verify' || cmd === 'wait') && request.kind === 'url' && request.negate !== true && (request.tab === undefined || request.tab === this.#current) && typeof found === 'string') this.#moved(found);
       // The run's tab closed before its tab-closed event came: the extension ran the command in
       // the tab the run went back to, and the next steps (input over the pipe too) go there.
       const { runTab } = answer as { runTab?: number };
@@ -186,14 +195,18 @@ export class RunTab {
    * page. Throws `navigation` when `url` is outside the allow list (see {@link PipeAllowList.landed}).
    */
   landed(url: string, action: string): void {
-    const tab = this.#current;
-    if (tab !== null) {
-      this.#urls.set(tab, url);
-      // Unless the extension has told of it already, its events until it does are older.
-      if (this.#told.get(tab) === url) this.#ahead.delete(tab);
-      else this.#ahead.set(tab, { url, until: Date.now() + CATCH_UP_MS });
-    }
+    this.#moved(url);
     this.#allow?.landed(redactUrl(url), action);
+  }
+
+  /** The run's tab is at `url`, heard or read before the extension's event of it. */
+  #moved(url: string): void {
+    const tab = this.#current;
+    if (tab === null) return;
+    this.#urls.set(tab, url);
+    // Unless the extension has told of it already, its events until it does are older.
+    if (this.#told.get(tab) === url) this.#ahead.delete(tab);
+    else this.#ahead.set(tab, { url, until: Date.now() + CATCH_UP_MS });
   }
 
   async #find(send: Send, options: { cachedOnly?: boolean }): Promise<Page> {

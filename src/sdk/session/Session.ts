@@ -815,7 +815,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
       // As in Playwright: a check that passes only after its timeout fails.
       const tookMs = performance.now() - sent;
       if (CHECKS.has(request.cmd) && timeoutMs !== undefined && tookMs > timeoutMs) throw passedLate(request.cmd, timeoutMs, tookMs);
-      await this.#runTab.track(request.cmd, answer);
+      await this.#runTab.track(withDefaults, answer);
       if (request.cmd === 'navigate' || request.cmd === 'history') {
         const status = this.#records.documentStatus(requestsBefore, (answer as AnswerOf<'navigate'>).url);
         if (status !== undefined) (answer as AnswerOf<'navigate'>).status = status;

@@ -7,7 +7,7 @@ const navigated = (url: string) => ({ type: 'event' as const, kind: 'navigated' 
 
 async function runTabAt(url: string): Promise<RunTab> {
   const runTab = new RunTab(undefined);
-  await runTab.track('navigate', { id: 1, ok: true, tab: TAB, url });
+  await runTab.track({ cmd: 'navigate' }, { id: 1, ok: true, tab: TAB, url });
   return runTab;
 }
 
@@ -58,8 +58,29 @@ describe('[SPA-URL-ORDER] the run tab\u2019s address is not taken back by a late
   it('a load the run asked for ends the wait', async () => {
     const runTab = await runTabAt(at('a'));
     runTab.landed(at('r1'), 'click');
-    await runTab.track('navigate', { id: 2, ok: true, tab: TAB, url: at('b') });
+    await runTab.track({ cmd: 'navigate' }, { id: 2, ok: true, tab: TAB, url: at('b') });
     runTab.onEvent(navigated(at('c')));
     expect(runTab.url).toBe(at('c'));
+  });
+});
+
+describe('[SPA-URL-CHECKED] a url check that passed is where the run tab is', () => {
+  it('verify.url and wait for a url move the address to what the page read, before the extension’s event; an older late event does not take it back', async () => {
+    const runTab = await runTabAt(at('a'));
+    await runTab.track({ cmd: 'verify', kind: 'url' }, { id: 2, ok: true, found: at('r1') });
+    expect(runTab.url).toBe(at('r1'));
+    runTab.onEvent(navigated(at('a')));
+    expect(runTab.url).toBe(at('r1'));
+    runTab.onEvent(navigated(at('r1')));
+    await runTab.track({ cmd: 'wait', kind: 'url' }, { id: 3, ok: true, found: at('r2') });
+    expect(runTab.url).toBe(at('r2'));
+  });
+
+  it('a negated check, a check of another tab and other checks leave the address alone', async () => {
+    const runTab = await runTabAt(at('a'));
+    await runTab.track({ cmd: 'verify', kind: 'url', negate: true }, { id: 2, ok: true, found: at('b') });
+    await runTab.track({ cmd: 'verify', kind: 'url', tab: TAB + 1 }, { id: 3, ok: true, found: at('c') });
+    await runTab.track({ cmd: 'verify', kind: 'title' }, { id: 4, ok: true, found: 'Title' });
+    expect(runTab.url).toBe(at('a'));
   });
 });
