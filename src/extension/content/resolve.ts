@@ -51,6 +51,7 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
   let repairTried = false;
   const repairable = (ev: Evaluation): boolean =>
     descriptor !== undefined && !repairTried && !ev.blocked && ev.visible.length === 0 && ev.hidden.length === 0;
+  const repairNow = () => repair(descriptor!, { doc: documentOf(target), role: target.role?.toLowerCase(), holds: roleFilters(target) });
 
   const step = await settle<Outcome, Evaluation>(() => {
     const ev = req.hiddenFileInput ? withHiddenFileInputs(evaluate(target)) : evaluate(target);
@@ -58,7 +59,7 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
     if (s.done || !repairable(ev)) return s;
     if (!documentSettled(REPAIR_QUIET_MS)) return pending(ev, Math.max(1, REPAIR_QUIET_MS - activity.quietMs() + 1));
     repairTried = true;
-    const outcome = repair(descriptor!, { doc: documentOf(target), role: target.role?.toLowerCase(), holds: roleFilters(target) });
+    const outcome = repairNow();
     return outcome ? done({ kind: 'repair', outcome }) : s;
   }, timeoutMs);
 
@@ -66,7 +67,7 @@ async function find(req: RequestOf<'resolve'>, timeoutMs: number): Promise<{ ans
   if (step.done) outcome = step.value;
   else {
     const last = step.last;
-    const late = repairable(last) ? repair(descriptor!, { doc: documentOf(target), role: target.role?.toLowerCase(), holds: roleFilters(target) }) : undefined;
+    const late = repairable(last) ? repairNow() : undefined;
     if (!late) throw missFailure(target, last, timeoutMs);
     outcome = { kind: 'repair', outcome: late };
   }

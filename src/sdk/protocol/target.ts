@@ -208,14 +208,14 @@ export function targetFrame(target: Target): string | string[] | undefined {
   return frameKey(flattenFrames(target).path);
 }
 
+/** The role filters that name a state the page changes (which element holds it varies: not `level`). @internal */
+export const STATE_KEYS = ['checked', 'pressed', 'expanded', 'selected', 'disabled'] as const;
+
 /**
  * The keys that filter a `role` target by what the element is or shows, as Playwright's
  * `getByRole` options do; only a target with `role` takes them. @internal
  */
-export const ROLE_FILTER_KEYS = ['level', 'checked', 'pressed', 'expanded', 'selected', 'disabled'] as const;
-
-/** The role filters that name a state the page changes (which element holds it varies: not `level`). @internal */
-export const STATE_KEYS = ['checked', 'pressed', 'expanded', 'selected', 'disabled'] as const;
+export const ROLE_FILTER_KEYS = ['level', ...STATE_KEYS] as const;
 
 /** A role target's filters in words, as messages and step descriptions show them: `level 1`, `checked`, `not pressed`, `checked "mixed"`. @internal */
 export function roleFilterWords(t: Target): string[] {

@@ -50,6 +50,17 @@ const until = async (check: () => boolean): Promise<void> => {
   expect(check()).toBe(true);
 };
 
+/** A connected extension that answers every read, and the message a read of `target` is refused with. */
+async function readRefusals() {
+  start();
+  const link = extension((request) => ({ id: request.id, ok: true, text: 'x' }));
+  link.hello();
+  await protocol.waitForExtension(1_000);
+  const message = async (target: Record<string, unknown>): Promise<string> =>
+    ((await protocol.request({ cmd: 'read', target: target as never }).catch((e: unknown) => e)) as AiteError).message;
+  return { link, message };
+}
+
 describe('BridgeProtocol over an in-memory transport', () => {
   it('[H-HELLO, H-WELCOME] welcomes a hello with the run id and the proof of the token, then answers requests', async () => {
     start();
@@ -179,23 +190,13 @@ describe('BridgeProtocol deadlines: a page that does not answer holds nothing pa
   });
 
   it('[TARGET-FOREIGN-KEYS] a getByRole option a target has no key for (includeHidden) is refused before sending, saying what to write instead', async () => {
-    start();
-    const link = extension((request) => ({ id: request.id, ok: true, text: 'x' }));
-    link.hello();
-    await protocol.waitForExtension(1_000);
-    const message = async (target: Record<string, unknown>): Promise<string> =>
-      ((await protocol.request({ cmd: 'read', target: target as never }).catch((e: unknown) => e)) as AiteError).message;
+    const { link, message } = await readRefusals();
     expect(await message({ role: 'button', includeHidden: true })).toMatch(/unknown field "includeHidden"\. aite finds only what a person can see/);
     expect(link.received.filter((m) => m.cmd === 'read')).toHaveLength(0);
   });
 
   it('[ROLE-STATES] a role filter (level, checked, pressed, expanded, selected, disabled) on a target without role, or a level on a role other than heading, is refused before sending', async () => {
-    start();
-    const link = extension((request) => ({ id: request.id, ok: true, text: 'x' }));
-    link.hello();
-    await protocol.waitForExtension(1_000);
-    const message = async (target: Record<string, unknown>): Promise<string> =>
-      ((await protocol.request({ cmd: 'read', target: target as never }).catch((e: unknown) => e)) as AiteError).message;
+    const { link, message } = await readRefusals();
     expect(await message({ text: 'Title', level: 1 })).toMatch(/target\.level: "level" filters the elements of a role, as Playwright's getByRole options do: add the role \(\{ role: 'heading', level: 1 \}\)/);
     for (const state of ['checked', 'pressed', 'expanded', 'selected', 'disabled']) {
       expect(await message({ name: 'Notify', [state]: true })).toMatch(new RegExp(`target\\.${state}: "${state}" filters the elements of a role.*add the role`));
