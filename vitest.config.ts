@@ -4,9 +4,8 @@ import { defineConfig } from 'vitest/config';
 const alias = { aite: fileURLToPath(new URL('./src/sdk/index.ts', import.meta.url)) };
 
 // End-to-end files whose time goes into child processes (runners, the CLI, a packed package,
-// processes stopped by signals) that wait mostly on their own Chrome and timers: they run in the
-// first group beside the unit and page files instead of after them, one e2e Chromium of the SDK's
-// at a time being kept for the second group.
+// processes stopped by signals) that wait mostly on their own Chrome and timers: a project of
+// their own, whose concurrent tests run two at a time.
 const processFiles = [
   'test/e2e/runner-timeouts.e2e.test.ts',
   'test/e2e/examples-getting-started.e2e.test.ts',
@@ -18,8 +17,9 @@ const processFiles = [
 
 // Four tiers: unit (no browser), page (page logic in real Chromium, no extension), e2e (real
 // Chromium with the real built extension) and the e2e files above. The environment shows in the
-// file name. The first group (unit, page, processes) runs two files at a time; the e2e files run
-// one at a time after it.
+// file name. All run together, two files at a time (two cores): a file waits mostly on its
+// Chrome, and each file has a Chrome, a bridge and a temp profile of its own. A test that reads
+// machine-wide state (ports, processes, temp folders) reads only what its own session holds.
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -52,13 +52,10 @@ export default defineConfig({
           exclude: processFiles,
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // Two cores: one Chromium at a time keeps timings honest.
-          fileParallelism: false,
-          // The files run one after another in one worker: the SDK and puppeteer are imported once,
-          // not once per file (about a second each). Each file still launches its own Chrome.
+          maxWorkers: 2,
+          // The files run one after another in each worker: the SDK and puppeteer are imported once
+          // per worker, not once per file (about a second each). Each file still launches its own Chrome.
           isolate: false,
-          // After the first group (a group of its own: it runs with one worker).
-          sequence: { groupOrder: 1 },
         },
       },
     ],

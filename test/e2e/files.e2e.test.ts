@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
+import { profileDirOf } from './support/processes.js';
 
 // Uploads into file inputs and choosers, and downloads (FAULTS row 45). One Chrome for the file.
 // The fixture server as another site too (localhost), for a cross-site frame.
@@ -14,11 +15,10 @@ const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/upl
 const out = await mkdtemp(join(tmpdir(), 'aite-files-test-'));
 afterAll(() => rm(out, { recursive: true, force: true }));
 
-/** Every file in the download folders of the temp profiles (aite-profile-*) under the temp folder. */
+/** Every file in the download folder of this file's session (its temp profile's aite-downloads). */
 async function sessionDownloads(): Promise<string[]> {
-  const folders = (await readdir(tmpdir())).filter((name) => name.startsWith('aite-profile-')).map((f) => join(tmpdir(), f, 'aite-downloads'));
-  const files = await Promise.all(folders.map(async (f) => (await readdir(f).catch(() => [])).map((n) => join(f, n))));
-  return files.flat();
+  const folder = join(profileDirOf(ctx.session.browser!.process()!.spawnargs)!, 'aite-downloads');
+  return (await readdir(folder).catch(() => [])).map((n) => join(folder, n));
 }
 
 describe('files', () => {
