@@ -7,7 +7,7 @@ import { AiteError } from '../errors/AiteError.js';
 import type { TypedEmitterClass } from '../events/TypedEmitter.js';
 import { wakeWorker } from '../launch/wakeWorker.js';
 import type { LockFile } from '../lock/LockFile.js';
-import { allowedOrigins, ANSWER_SLACK_MS, INPUT_TIMES_MAX, redactUrl, defaultTimeoutOf, isPageCommand, resultOf, SCROLL_STEPS_DEFAULT, type AnswerOf, type ResultOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type RequestOf, type Descriptor, type SelectOption, type Target, namesByState, VERIFY_ONE_KINDS, withinTarget } from '../protocol/index.js';
+import { allowedOrigins, ANSWER_SLACK_MS, INPUT_TIMES_MAX, redactUrl, defaultTimeoutOf, isPageCommand, resultOf, SCROLL_STEPS_DEFAULT, type AnswerOf, type ResultOf, type Command, type ExtensionEvent, type Rect, type RequestInput, type RequestOf, type Descriptor, type SelectOption, type Target, namesByState, VERIFY_ONE_KINDS, withinTarget, withTimeout } from '../protocol/index.js';
 import { DebuggerInput } from './DebuggerInput.js';
 import { asResults, type Send } from './Channel.js';
 import { evaluateRequest } from './evaluate.js';
@@ -817,7 +817,15 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
       if (CHECKS.has(request.cmd) && timeoutMs !== undefined && tookMs > timeoutMs) throw passedLate(request.cmd, timeoutMs, tookMs);
       await this.#runTab.track(withDefaults, answer);
       if (request.cmd === 'navigate' || request.cmd === 'history') {
-        const status = this.#records.documentStatus(requestsBefore, (answer as AnswerOf<'navigate'>).url);
+        const url = (answer as AnswerOf<'navigate'>).url;
+        let status = this.#records.documentStatus(requestsBefore, url);
+        // The answer comes over the bridge, the document's response over the pipe: on a busy
+        // machine the answer can be read first. One round trip over the pipe brings in what
+        // Chrome wrote on it before (a back/forward-cache restore has no response to bring).
+        if (status === undefined && this.browser) {
+          await withTimeout(this.browser.version(), PIPE_FLUSH_MS, 'the browser did not answer').catch(() => undefined);
+          status = this.#records.documentStatus(requestsBefore, url);
+        }
         if (status !== undefined) (answer as AnswerOf<'navigate'>).status = status;
       }
       return answer;
@@ -1038,6 +1046,8 @@ const RESET_OPTIONS = optionNames<ResetOptions>()(['storage']);
 
 /** How long a scroll with `until` may take by default: a long list takes many steps. */
 const SCROLL_UNTIL_TIMEOUT_MS = 15_000;
+/** The most a navigate waits for the pipe to bring in its document's response (a busy Chrome answers a round trip in milliseconds). */
+const PIPE_FLUSH_MS = 2_000;
 /** A request the page never answered (the bridge's `detail.answered: false`). */
 function unanswered(error: unknown): boolean {
   return error instanceof AiteError && error.reason === 'timeout' && error.detail.answered === false;
