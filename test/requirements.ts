@@ -111,6 +111,7 @@ export const REQUIREMENTS = {
   'RUN-PHASE-HOOK': 'runner entries (Vitest, Jest, Mocha): a hook\u2019s waits end before that hook\u2019s own timeout from its start (the message names the hook timeout), and are not cut to the test timeout',
   'RUN-HOOK-TIME': 'runner entries (Vitest, Jest, Mocha, node:test): the launch, reset, failure and close hooks are timed by a timeout of their own (SessionFixture.hookTimeoutMs), so a Chrome that starts slower than the runner\u2019s default hook timeout passes; the tests keep their timeouts',
   'RUN-NOT-STARTED': 'runner entries: a launch that fails or misses aite\u2019s launch deadline fails the file with "aite did not start: ", why and what to do, not with the runner\u2019s hook timeout',
+  'CT-CLOSING': 'a page command that reaches a popup after it closed itself (window.close()) and before Chrome took the tab away is not taken there: it runs once, counted as a re-send, in the tab the run went back to',
   'CT-SELF-EARLY': 'a page command sent to a run tab that has just closed itself, before the runner heard of it, runs in the tab the run went back to (answer runTab, beyond v1); a command the closed tab had received (an act that may have run) is not sent again',
   'CT-ALREADY': 'closing a tab that is already closed answers alreadyClosed: true',
   'CT-NO-PROMPT': 'closeTab closes a tab whose page has a beforeunload handler at once, without running it or showing a prompt (as Playwright\u2019s page.close()), and answers as for any tab; it never waits on a prompt',

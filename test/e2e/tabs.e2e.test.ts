@@ -116,6 +116,32 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     for (const t of await ctx.session.tab.list()) if (t.id !== ctx.session.tab.current) await ctx.session.tab.close(t.id);
   });
 
+  it('[CT-CLOSING] a step that reaches a popup after it closed itself, before Chrome took it away, runs in the opener, once', async () => {
+    const opener = await ctx.session.tab.navigate(ctx.page('closing.html'));
+    /** Opens the receipt popup, makes it the run's tab, and has it close itself (on its own time: no step asks it to). */
+    const closeReceipt = async (): Promise<number> => {
+      await ctx.session.click({ text: 'Open receipt' });
+      const { tab } = await ctx.session.tab.switchTo({ new: true });
+      const page = (await ctx.session.browser!.pages()).find((p) => p.url().endsWith('/receipt.html'))!;
+      await page.evaluate(() => window.close());
+      return tab;
+    };
+    const receipt = await closeReceipt();
+    // The receipt is busy in its beforeunload as this arrives: it has closed itself, and is still there.
+    const verifies = ctx.session.retries.byCommand.verify ?? 0;
+    await ctx.session.verify.exists({ text: 'Open receipt' });
+    // Sent to the receipt and not taken there, then to the opener: one re-send, counted.
+    expect(ctx.session.retries.byCommand.verify).toBe(verifies + 1);
+    expect(ctx.session.tab.current).toBe(opener.tab);
+    expect((await ctx.session.tab.list()).some((t) => t.id === receipt)).toBe(false);
+    // An action sent to the closing page is not run there: it runs in the opener, once.
+    await closeReceipt();
+    await ctx.session.click({ text: 'Open receipt' });
+    expect(ctx.session.tab.current).toBe(opener.tab);
+    expect(await ctx.session.evaluate('window.__opened')).toBe(3);
+    for (const t of await ctx.session.tab.list()) if (t.id !== ctx.session.tab.current) await ctx.session.tab.close(t.id);
+  });
+
   it('[SW-UNCOMMITTED] switchTo waits for a popup with no address yet before answering the run\u2019s own tab', async () => {
     const opener = await ctx.session.tab.navigate(ctx.page('opens-slow.html'));
     await ctx.session.click({ text: 'Open slow page' });

@@ -41,6 +41,9 @@ const scope = globalThis as typeof globalThis & { [INSTALLED]?: true };
 // A page that throws in a loop must not flood the run's report or the socket.
 const CONSOLE_EVENTS_MAX = 100;
 
+/** How long a page that closed itself keeps requests unreceived, waiting to be gone. */
+const CLOSING_GRACE_MS = 2_000;
+
 if (!scope[INSTALLED]) {
   scope[INSTALLED] = true;
   install();
@@ -51,18 +54,31 @@ function install(): void {
   Object.defineProperty(globalThis, Symbol.for(CONTENT_HANDLER_KEY), {
     value: (request: PageRequest) => (document.readyState === 'complete' ? handlePageRequest(request) : CONTENT_NOT_LOADED),
   });
+  /** When this page was first asked something after it had closed itself. */
+  let closingSince: number | undefined;
   chrome.runtime.onConnect.addListener((port) => {
     if (port.name !== PAGE_PORT_NAME || port.sender?.id !== chrome.runtime.id) return;
     port.onMessage.addListener((message: PagePortRequest) => {
       if (message?.aite !== 1 || typeof message.seq !== 'number') return;
-      port.postMessage({ seq: message.seq, received: true } satisfies PagePortAnswer);
-      void handlePageRequest(message.request as PageRequest).then((answer) => {
-        try {
-          port.postMessage({ seq: message.seq, answer } satisfies PagePortAnswer);
-        } catch {
-          // The worker went away with the port; the bridge fails or re-sends the request.
-        }
-      });
+      const take = (): void => {
+        port.postMessage({ seq: message.seq, received: true } satisfies PagePortAnswer);
+        void handlePageRequest(message.request as PageRequest).then((answer) => {
+          try {
+            port.postMessage({ seq: message.seq, answer } satisfies PagePortAnswer);
+          } catch {
+            // The worker went away with the port; the bridge fails or re-sends the request.
+          }
+        });
+      };
+      // A page that closed itself (`window.close()`, which Chrome honours: `closed` is true at
+      // once, and stays false for a close it ignores) is going away. A request that reaches it
+      // now was sent after that close: it is left unreceived, so when the tab is gone the worker
+      // sends it where the run went back to, as a first delivery. A page still here after the
+      // grace (its close was called off) takes it then, and every later one at once.
+      if (window.closed) closingSince ??= Date.now();
+      const wait = closingSince === undefined ? 0 : closingSince + CLOSING_GRACE_MS - Date.now();
+      if (wait > 0) setTimeout(take, wait);
+      else take();
     });
   });
 

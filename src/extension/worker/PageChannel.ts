@@ -63,7 +63,12 @@ export class PageChannel {
           continue;
         }
         const stillThere = await chrome.tabs.get(tabId).catch(() => undefined);
-        if (!stillThere) throw new CommandFailure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
+        if (!stillThere) {
+          const closed = new CommandFailure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
+          // Its page never said it arrived (a page that had closed itself leaves it so): it did nothing there.
+          if (error instanceof NotDelivered && retries === 0) unsent.add(closed);
+          throw closed;
+        }
         // A frame's document went away: FrameRoute decides, from the top page again.
         if (frameId !== 0) throw frameChanged(request.cmd, text);
         if (NAVIGATION_RESEND_COMMANDS.has(request.cmd) && Date.now() < deadline) {
