@@ -32,6 +32,26 @@ describe('a role target filtered as getByRole filters', () => {
     expect(none.message).toContain('role heading named "Settings" level 5');
   });
 
+  it('[ROLE-LEVEL] level on list items, rows and tree items too, by aria-level, beyond 6 (as Playwright takes it)', async () => {
+    expect(await idOf({ role: 'treeitem', name: 'lib', level: 2 })).toBe('tree-lib');
+    expect(await idOf({ role: 'treeitem', name: 'deep', level: 7 })).toBe('tree-deep');
+    expect(await reasonOf({ role: 'treeitem', name: 'lib', exact: true, level: 1 })).toBe('not-found');
+    expect(await idOf({ role: 'listitem', level: 2 })).toBe('item-2');
+    expect(await idOf({ role: 'listitem', level: 1 })).toBe('item-1');
+  });
+
+  it('[ROLE-STATES] checked on an option or a tree item reads its aria-checked', async () => {
+    expect(await idOf({ role: 'option', name: 'Cheese', checked: true })).toBe('top-on');
+    expect(await idOf({ role: 'option', name: 'Cheese', checked: false })).toBe('top-off');
+    expect(await idOf({ role: 'treeitem', name: 'docs', checked: 'mixed' })).toBe('tree-docs');
+    expect(await idOf({ role: 'treeitem', name: 'lib', checked: true })).toBe('tree-lib');
+  });
+
+  it('[ROLE-STATES] disabled stops at an explicit aria-disabled="false" on the way up', async () => {
+    expect(await idOf({ role: 'button', name: 'Undo', disabled: true })).toBe('undo-locked');
+    expect(await idOf({ role: 'button', name: 'Undo', disabled: false })).toBe('undo-island');
+  });
+
   it('[ROLE-STATES] checked: true, false or "mixed" (a native indeterminate box, aria-checked="mixed")', async () => {
     expect(await idOf({ role: 'checkbox', name: 'Notify', checked: true })).toBe('box-on');
     expect(await idOf({ role: 'checkbox', name: 'Notify', checked: false })).toBe('box-off');

@@ -6,7 +6,7 @@ import { enterFrames } from './frames.js';
 import { findRegions, rowsAround } from './dom/regions.js';
 import { cut, matchText, TextIndex, type TextMatch } from './dom/text.js';
 import { shadowRootOf } from './dom/nodes.js';
-import { checkedValue, checkState, expandedState, headingLevel, isEnabled, isPressed, isSelected } from './dom/state.js';
+import { checkedValue, checkState, expandedState, levelOf, isEnabled, isPressed, isSelected } from './dom/state.js';
 import { isRendered, whyHidden } from './dom/visibility.js';
 import { evaluateXPath } from './dom/xpath.js';
 import { formatElement, formatTarget, hoverHint, listOf, q } from './explain.js';
@@ -305,7 +305,7 @@ function compile(t: Target, doc: Document, texts: TextIndex, roots?: readonly Sh
  */
 export function roleFilters(t: Target): ((el: Element) => boolean) | undefined {
   const tests: ((el: Element) => boolean)[] = [];
-  if (t.level !== undefined) tests.push((el) => headingLevel(el) === t.level);
+  if (t.level !== undefined) tests.push((el) => levelOf(el) === t.level);
   if (t.checked !== undefined) tests.push((el) => checkedValue(el) === t.checked);
   if (t.pressed !== undefined) tests.push((el) => isPressed(el) === t.pressed);
   // An element that neither expands nor collapses is neither.

@@ -4,7 +4,7 @@ import { iconsOf } from './dom/describe.js';
 import { isElement, isFrameElement, shadowRootOf } from './dom/nodes.js';
 import { pictureOf } from './dom/picture.js';
 import { deepActiveElement, frameKeyOf, sameOriginDocument } from './dom/query.js';
-import { checkedValue, expandedState, headingLevel, isEnabled, isInvalid, isPressed, isSelected } from './dom/state.js';
+import { checkedValue, expandedState, levelOf, isEnabled, isInvalid, isPressed, isSelected } from './dom/state.js';
 import { cut, fold, TextIndex } from './dom/text.js';
 import { rangeValue, selectedLabels } from './dom/value.js';
 import { isRendered } from './dom/visibility.js';
@@ -154,7 +154,7 @@ function visitFrame(frame: Element, at: Place, out: Outline): void {
 
 function statesOf(el: Element, role: string, out: Outline): string {
   const states: string[] = [];
-  const level = role === 'heading' ? headingLevel(el) : undefined;
+  const level = levelOf(el, role);
   if (level) states.push(`level=${level}`);
   const checked = checkedValue(el);
   if (checked === true) states.push('checked');

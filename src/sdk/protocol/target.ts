@@ -29,8 +29,8 @@ export interface Target {
   /** Accessible name (with `role`, or alone); words or a pattern, as `text`. */
   name?: string | RegExp | TextPattern;
   /**
-   * With `role: 'heading'`: its level, 1 to 6 (`<h1>`–`<h6>`, else `aria-level`), as Playwright's
-   * `getByRole('heading', { level })`.
+   * With role `heading`, `listitem`, `row` or `treeitem`: its level (a heading's tag, `<h1>`–`<h6>`,
+   * else `aria-level`), as Playwright's `getByRole('heading', { level })`.
    */
   level?: number;
   /**
@@ -232,6 +232,18 @@ export function namesByState(target: Target): boolean {
   return STATE_KEYS.some((k) => target[k] !== undefined) || (typeof target.within === 'object' && namesByState(target.within));
 }
 
+/**
+ * The roles a filter applies to, as Playwright's `getByRole` takes them (a filter on another role
+ * is refused; `expanded` and `disabled` apply to every role). The page reads `aria-level` and an
+ * option's or tree item's `aria-checked` on these roles only. @internal
+ */
+export const ROLE_FILTER_ROLES: Partial<Record<(typeof ROLE_FILTER_KEYS)[number], readonly string[]>> = {
+  level: ['heading', 'listitem', 'row', 'treeitem'],
+  checked: ['checkbox', 'menuitemcheckbox', 'option', 'radio', 'switch', 'menuitemradio', 'treeitem'],
+  pressed: ['button'],
+  selected: ['gridcell', 'option', 'row', 'tab', 'rowheader', 'columnheader', 'treeitem'],
+};
+
 /** A role each filter is often written with, for the example a refusal gives. */
 const EXAMPLE_ROLE: Record<(typeof ROLE_FILTER_KEYS)[number], string> = { level: 'heading', checked: 'checkbox', pressed: 'button', expanded: 'button', selected: 'tab', disabled: 'button' };
 
@@ -243,7 +255,7 @@ const TargetObjectSchema = z
     exact: z.boolean().optional(),
     role: z.string().min(1).optional(),
     name: z.union([z.string(), TextPatternSchema]).optional(),
-    level: z.number().int().min(1).max(6).optional(),
+    level: z.number().int().min(1).optional(),
     checked: z.union([z.boolean(), z.literal('mixed')]).optional(),
     pressed: z.boolean().optional(),
     expanded: z.boolean().optional(),
@@ -276,8 +288,9 @@ const TargetObjectSchema = z
       if (t.role === undefined) {
         const example = `{ role: '${EXAMPLE_ROLE[key]}', ${key}: ${typeof t[key] === 'string' ? `'${t[key]}'` : String(t[key])} }`;
         ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" filters the elements of a role, as Playwright's getByRole options do: add the role (${example})` });
-      } else if (key === 'level' && t.role.toLowerCase() !== 'heading') {
-        ctx.addIssue({ code: 'custom', path: [key], message: `"level" is a heading's level: it takes role "heading", not ${JSON.stringify(t.role)}` });
+      } else if (ROLE_FILTER_ROLES[key] && !ROLE_FILTER_ROLES[key].includes(t.role.toLowerCase())) {
+        const roles = ROLE_FILTER_ROLES[key];
+        ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" applies to the roles ${roles.map((r) => JSON.stringify(r)).join(', ')} (as in Playwright's getByRole), not ${JSON.stringify(t.role)}` });
       }
     }
   });

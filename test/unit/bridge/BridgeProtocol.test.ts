@@ -195,14 +195,17 @@ describe('BridgeProtocol deadlines: a page that does not answer holds nothing pa
     expect(link.received.filter((m) => m.cmd === 'read')).toHaveLength(0);
   });
 
-  it('[ROLE-STATES] a role filter (level, checked, pressed, expanded, selected, disabled) on a target without role, or a level on a role other than heading, is refused before sending', async () => {
+  it('[ROLE-STATES] a role filter (level, checked, pressed, expanded, selected, disabled) on a target without role, or on a role it does not apply to (as Playwright\u2019s getByRole refuses it), is refused before sending', async () => {
     const { link, message } = await readRefusals();
     expect(await message({ text: 'Title', level: 1 })).toMatch(/target\.level: "level" filters the elements of a role, as Playwright's getByRole options do: add the role \(\{ role: 'heading', level: 1 \}\)/);
     for (const state of ['checked', 'pressed', 'expanded', 'selected', 'disabled']) {
       expect(await message({ name: 'Notify', [state]: true })).toMatch(new RegExp(`target\\.${state}: "${state}" filters the elements of a role.*add the role`));
     }
-    expect(await message({ role: 'button', name: 'Title', level: 1 })).toMatch(/target\.level: "level" is a heading's level: it takes role "heading", not "button"/);
-    expect(await message({ role: 'heading', level: 7 })).toMatch(/target\.level/);
+    expect(await message({ role: 'button', name: 'Title', level: 1 })).toMatch(/target\.level: "level" applies to the roles "heading", "listitem", "row", "treeitem" \(as in Playwright's getByRole\), not "button"/);
+    expect(await message({ role: 'link', name: 'Home', checked: true })).toMatch(/target\.checked: "checked" applies to the roles "checkbox", .*"treeitem".*not "link"/);
+    expect(await message({ role: 'link', name: 'Home', pressed: true })).toMatch(/target\.pressed: "pressed" applies to the roles "button" .*not "link"/);
+    expect(await message({ role: 'button', name: 'Home', selected: true })).toMatch(/target\.selected: "selected" applies to the roles "gridcell", .*not "button"/);
+    expect(await message({ role: 'heading', level: 0 })).toMatch(/target\.level/);
     expect(await message({ role: 'checkbox', checked: 'yes' })).toMatch(/target\.checked/);
     expect(link.received.filter((m) => m.cmd === 'read')).toHaveLength(0);
     await protocol.request({ cmd: 'read', target: { role: 'checkbox', name: 'Notify', checked: 'mixed', disabled: false } });

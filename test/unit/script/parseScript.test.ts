@@ -49,7 +49,8 @@ describe('parseScript', () => {
     expect((script.steps[1] as { verify: { target: unknown } }).verify.target).toEqual({ role: 'heading', name: 'Settings', level: 2 });
     const bare = failure('{ "steps": [ { "click": { "text": "Notify", "checked": true } } ] }');
     expect(bare.message).toContain('step 1 (click), field "click.checked": "checked" filters the elements of a role, as Playwright\'s getByRole options do: add the role ({ role: \'checkbox\', checked: true })');
-    expect(failure('{ "steps": [ { "click": { "role": "heading", "level": 9 } } ] }').message).toContain('field "click.level"');
+    expect(failure('{ "steps": [ { "click": { "role": "heading", "level": 0 } } ] }').message).toContain('field "click.level"');
+    expect(failure('{ "steps": [ { "click": { "role": "link", "pressed": true } } ] }').message).toContain('field "click.pressed": "pressed" applies to the roles "button"');
   });
 
   it('accepts a correct example of every step kind', () => {

@@ -1,3 +1,4 @@
+import { ROLE_FILTER_ROLES } from '../../../sdk/protocol/target.js';
 import { roleOf } from './aria.js';
 import { composedParent } from './query.js';
 
@@ -18,7 +19,11 @@ export function disabledBy(el: Element): string | undefined {
     return el.closest('fieldset[disabled]') ? 'it is inside a disabled <fieldset>' : 'it is disabled';
   }
   for (let n: Element | null = el; n; n = composedParent(n)) {
-    if (n.getAttribute('aria-disabled') === 'true') return n === el ? 'it has aria-disabled="true"' : 'an ancestor has aria-disabled="true"';
+    const aria = n.getAttribute('aria-disabled');
+    if (aria === 'true') return n === el ? 'it has aria-disabled="true"' : 'an ancestor has aria-disabled="true"';
+    // An explicit "false" ends what the containers above say (an enabled control in a disabled
+    // group), as Playwright reads it.
+    if (aria === 'false') return undefined;
   }
   return undefined;
 }
@@ -106,14 +111,20 @@ export function checkState(el: Element): { kind: CheckKind; checked: boolean; mi
  */
 export function checkedValue(el: Element): boolean | 'mixed' {
   const c = checkState(el);
-  return c?.mixed ? 'mixed' : c?.checked === true;
+  if (c) return c.mixed ? 'mixed' : c.checked;
+  // An option or tree item ticked in a list that picks several: its aria-checked.
+  if (!ROLE_FILTER_ROLES.checked!.includes(roleOf(el))) return false;
+  const aria = el.getAttribute('aria-checked');
+  return aria === 'mixed' ? 'mixed' : aria === 'true';
 }
 
 /**
- * A heading's level: its tag's (`<h1>`–`<h6>`), else `aria-level`; undefined for an element with
- * neither. The tag wins, as Playwright's `getByRole('heading', { level })` reads it.
+ * An element's level: a heading's tag (`<h1>`–`<h6>`), else `aria-level` on a role that has
+ * levels (heading, listitem, row, treeitem); undefined otherwise. The tag wins, as Playwright's
+ * `getByRole(role, { level })` reads it.
  */
-export function headingLevel(el: Element): number | undefined {
+export function levelOf(el: Element, role = roleOf(el)): number | undefined {
+  if (!ROLE_FILTER_ROLES.level!.includes(role)) return undefined;
   const m = /^h([1-6])$/.exec(el.localName);
   if (m) return Number(m[1]);
   const aria = Number(el.getAttribute('aria-level'));
