@@ -343,6 +343,7 @@ export const REQUIREMENTS = {
   'ATT-NET-FAILED-STEP': 'attach mode: a failed step lists the failed requests of that step (a fetch answered 500)',
   'ATT-NET-IDLE-OOPIF': 'attach mode: waitForNetworkIdle waits for the requests of the run tab\u2019s iframes, same-origin and cross-site (out-of-process) ones, as chrome.debugger relays them',
   'ATT-SPA-URL': 'attach mode with chrome.debugger: session.tab.url follows a same-document navigation (pushState, replaceState, a #fragment, a popstate, tab.back()/forward() between one document\u2019s entries) as in launch mode',
+  'ATT-LOCK': 'attach({ lockFile, updateLock }) as launch(): the elements steps name are remembered under their page, repaired from that memory when the page renames them, and the lock file is written on close',
   'ATT-SPA-REPORTED': 'attach mode with chrome.debugger: the step whose input moved the run tab within its document says navigated, navigatedFrom and sameDocument, as in launch mode',
   'ATT-NET-IDLE-FRAME-REMOVED': 'attach mode: waitForNetworkIdle does not wait for the requests of an iframe the page removed while they were in flight, same-origin or cross-site (out-of-process: its child session detached)',
   'ATT-NET-IDLE-LEFT': 'attach mode: a request the tab\u2019s old document left in flight when its top frame committed another is not waited for by waitForNetworkIdle',

@@ -313,7 +313,7 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
     });
   }
 
-  /** The lock file, when the session was launched with `lockFile`. */
+  /** The lock file, when the session was launched or attached with `lockFile`. */
   get lock(): LockFile | undefined {
     return this.#parts.lock;
   }

@@ -4,6 +4,7 @@ import { UsageError } from '../errors/UsageError.js';
 import { parseOptions } from '../errors/parseOptions.js';
 import { allowPatterns, ExtensionStage } from '../launch/ExtensionStage.js';
 import { onProcessEnd } from '../launch/ProcessCleanup.js';
+import { LockFile } from '../lock/LockFile.js';
 import { DEFAULT_TIMEOUT_MS } from '../protocol/index.js';
 import { rmSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
@@ -44,6 +45,7 @@ import { Session } from './Session.js';
 export async function attach(options: AttachOptions): Promise<Session> {
   const opts = parseOptions(AttachOptionsSchema, options, 'attach()');
   await checkInstalled(opts.extensionDir, opts.allow);
+  const lock = opts.lockFile ? await LockFile.open(opts.lockFile, { updateLock: opts.updateLock }) : undefined;
   const profile = opts.profile ?? 'default';
   const bridge = await Bridge.start({ profile, port: opts.port, defaultTimeoutMs: opts.timeoutMs });
   const configPath = join(opts.extensionDir, 'bridge.json');
@@ -63,7 +65,7 @@ export async function attach(options: AttachOptions): Promise<Session> {
     await cleanup();
     throw error;
   }
-  return new Session({ bridge, browser: undefined, profile, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, allow: opts.allow, tempProfile: false, debugger: useDebugger, dialogs: opts.dialogs, close: cleanup });
+  return new Session({ bridge, browser: undefined, profile, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, allow: opts.allow, tempProfile: false, debugger: useDebugger, dialogs: opts.dialogs, lock, close: cleanup });
 }
 
 /**

@@ -4,8 +4,8 @@ import type { DialogPolicy } from './pipe/Dialogs.js';
 import { MODIFIERS } from './pipe/keys.js';
 
 /**
- * What {@link launch} and {@link attach} both take: the run's origins, the profile's name, and
- * how long commands and the extension's connection may take.
+ * What {@link launch} and {@link attach} both take: the run's origins, the profile's name, how
+ * long commands and the extension's connection may take, and the lock file.
  *
  * @example
  * ```ts
@@ -32,6 +32,10 @@ export interface SessionOptions {
    * A launched Chrome must also answer on its pipe within it (at most 30 000), else it is stopped.
    */
   connectTimeoutMs?: number;
+  /** Path of the lock file; absent: nothing remembered. */
+  lockFile?: string;
+  /** Write repairs into the lock file (never silently otherwise). */
+  updateLock?: boolean;
 }
 
 /**
@@ -60,10 +64,6 @@ export interface LaunchOptions extends SessionOptions {
   userDataDir?: string;
   /** Default true. */
   headless?: boolean;
-  /** Path of the lock file; absent: nothing remembered. */
-  lockFile?: string;
-  /** Write repairs into the lock file (never silently otherwise). */
-  updateLock?: boolean;
   /** Extra Chrome flags. */
   args?: string[];
   /** Keepalive timing of the bridge (defaults: ping every 15 s, 4410 after 30 s of silence). */
@@ -132,6 +132,8 @@ const sessionShape = {
   profile: z.string().min(1).max(PROFILE_NAME_MAX).optional(),
   timeoutMs: positiveMs.max(600_000).optional(),
   connectTimeoutMs: positiveMs.optional(),
+  lockFile: z.string().min(1).optional(),
+  updateLock: z.boolean().optional(),
 };
 
 // Each schema is tied to its interface both ways (test/unit/types/options.test.ts): a field
@@ -141,8 +143,6 @@ export const LaunchOptionsSchema = z.strictObject({
   chrome: z.string().min(1).optional(),
   userDataDir: z.string().min(1).optional(),
   headless: z.boolean().optional(),
-  lockFile: z.string().min(1).optional(),
-  updateLock: z.boolean().optional(),
   args: z.array(z.string()).optional(),
   keepAlive: z.strictObject({ pingIntervalMs: positiveMs.optional(), pongTimeoutMs: positiveMs.optional() }).optional(),
   dialogs: z.enum(['dismiss', 'accept']).optional(),
