@@ -260,3 +260,21 @@ describe('wait', () => {
     expect((await t.fail({ cmd: 'wait', kind: 'url', contains: '/elsewhere', timeoutMs: 100 })).reason).toBe('timeout');
   });
 });
+
+describe('an element shown through a zero-size box', () => {
+  let shown: TestPage;
+  beforeAll(async () => {
+    shown = await h.open('overflow-shown.html');
+  });
+
+  it('[VIS-SHOWN-THROUGH] a dialog wrapper of zero size whose content is fixed (Headless UI\u2019s Dialog) is visible; one that clips its content, or shows nothing, is not', async () => {
+    expect((await shown.ok({ cmd: 'verify', kind: 'exists', target: { role: 'dialog', name: 'Delete the file?' }, timeoutMs: 500 } as never)).ok).toBe(true);
+    expect((await shown.ok({ cmd: 'verify', kind: 'state', target: { css: '#modal' }, state: 'visible', timeoutMs: 500 } as never)).ok).toBe(true);
+    for (const css of ['#clipped', '#clip-path', '#empty']) {
+      expect((await shown.ok({ cmd: 'verify', kind: 'state', target: { css }, state: 'hidden', timeoutMs: 500 } as never)).ok, css).toBe(true);
+    }
+    const none = await shown.fail({ cmd: 'verify', kind: 'exists', target: { role: 'dialog', name: 'Clipped' }, timeoutMs: 200 } as never);
+    expect(none.message).toMatch(/found 0|zero size|not visible|hidden/);
+  });
+});
+

@@ -1,7 +1,8 @@
 import { shadowRootOf, styleOf } from './nodes.js';
 
 /**
- * Whether an element is rendered: it has a box (non-zero size), is not `display: none` or
+ * Whether an element is rendered: it has a box (non-zero size, or shows content that has one
+ * through a zero-size box that clips nothing), is not `display: none` or
  * `visibility: hidden` (itself or inherited), is not in the skipped content of a closed
  * `<details>` or `content-visibility: hidden`, and its iframe (if any) is rendered too.
  * Opacity does not count: a transparent element still takes clicks (as in Playwright).
@@ -32,12 +33,25 @@ function contentsRendered(el: Element, opts: { box?: boolean }): boolean {
   return shown.some((c) => isRendered(c, opts));
 }
 
-function hasBox(el: Element): boolean {
+/** How many levels of zero-size wrappers {@link hasBox} looks through for what they show. */
+const SHOWN_THROUGH_DEPTH = 3;
+
+function hasBox(el: Element, depth = 0): boolean {
   const r = el.getBoundingClientRect();
   if (r.width > 0 && r.height > 0) return true;
+  const style = styleOf(el);
   // `display: contents` has no box of its own but shows its children.
-  if (styleOf(el).display === 'contents') {
+  if (style.display === 'contents') {
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (hasBox(c)) return true;
+    return false;
+  }
+  // A box of zero size that clips nothing shows what overflows it: the wrapper a modal library
+  // puts role="dialog" on, all of whose content is position: fixed (Headless UI's Dialog, Ant
+  // Design's modal root), is as shown as that content. (Playwright counts it hidden, so its users
+  // cannot check that such a dialog is open.)
+  if (depth >= SHOWN_THROUGH_DEPTH || style.overflowX !== 'visible' || style.overflowY !== 'visible' || style.clipPath !== 'none') return false;
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+    if (c.checkVisibility({ visibilityProperty: true }) && hasBox(c, depth + 1)) return true;
   }
   return false;
 }
