@@ -61,7 +61,12 @@ function install(): void {
     port.onMessage.addListener((message: PagePortRequest) => {
       if (message?.aite !== 1 || typeof message.seq !== 'number') return;
       const take = (): void => {
-        port.postMessage({ seq: message.seq, received: true } satisfies PagePortAnswer);
+        try {
+          port.postMessage({ seq: message.seq, received: true } satisfies PagePortAnswer);
+        } catch {
+          // The port closed while the request waited (a page that had closed itself): it was never received.
+          return;
+        }
         void handlePageRequest(message.request as PageRequest).then((answer) => {
           try {
             port.postMessage({ seq: message.seq, answer } satisfies PagePortAnswer);

@@ -237,12 +237,17 @@ export function namesByState(target: Target): boolean {
  * is refused; `expanded` and `disabled` apply to every role). The page reads `aria-level` and an
  * option's or tree item's `aria-checked` on these roles only. @internal
  */
-export const ROLE_FILTER_ROLES: Partial<Record<(typeof ROLE_FILTER_KEYS)[number], readonly string[]>> = {
+export const ROLE_FILTER_ROLES = {
   level: ['heading', 'listitem', 'row', 'treeitem'],
   checked: ['checkbox', 'menuitemcheckbox', 'option', 'radio', 'switch', 'menuitemradio', 'treeitem'],
   pressed: ['button'],
   selected: ['gridcell', 'option', 'row', 'tab', 'rowheader', 'columnheader', 'treeitem'],
-};
+} satisfies Partial<Record<(typeof ROLE_FILTER_KEYS)[number], readonly string[]>>;
+
+/** The roles `key` applies to; undefined for a filter every role takes. */
+function rolesOf(key: (typeof ROLE_FILTER_KEYS)[number]): readonly string[] | undefined {
+  return (ROLE_FILTER_ROLES as Partial<Record<string, readonly string[]>>)[key];
+}
 
 /** A role each filter is often written with, for the example a refusal gives. */
 const EXAMPLE_ROLE: Record<(typeof ROLE_FILTER_KEYS)[number], string> = { level: 'heading', checked: 'checkbox', pressed: 'button', expanded: 'button', selected: 'tab', disabled: 'button' };
@@ -288,9 +293,11 @@ const TargetObjectSchema = z
       if (t.role === undefined) {
         const example = `{ role: '${EXAMPLE_ROLE[key]}', ${key}: ${typeof t[key] === 'string' ? `'${t[key]}'` : String(t[key])} }`;
         ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" filters the elements of a role, as Playwright's getByRole options do: add the role (${example})` });
-      } else if (ROLE_FILTER_ROLES[key] && !ROLE_FILTER_ROLES[key].includes(t.role.toLowerCase())) {
-        const roles = ROLE_FILTER_ROLES[key];
-        ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" applies to the roles ${roles.map((r) => JSON.stringify(r)).join(', ')} (as in Playwright's getByRole), not ${JSON.stringify(t.role)}` });
+      } else {
+        const roles = rolesOf(key);
+        if (roles && !roles.includes(t.role.toLowerCase())) {
+          ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" applies to the roles ${roles.map((r) => JSON.stringify(r)).join(', ')} (as in Playwright's getByRole), not ${JSON.stringify(t.role)}` });
+        }
       }
     }
   });

@@ -113,7 +113,7 @@ export function checkedValue(el: Element): boolean | 'mixed' {
   const c = checkState(el);
   if (c) return c.mixed ? 'mixed' : c.checked;
   // An option or tree item ticked in a list that picks several: its aria-checked.
-  if (!ROLE_FILTER_ROLES.checked!.includes(roleOf(el))) return false;
+  if (!ROLE_FILTER_ROLES.checked.includes(roleOf(el))) return false;
   const aria = el.getAttribute('aria-checked');
   return aria === 'mixed' ? 'mixed' : aria === 'true';
 }
@@ -124,7 +124,7 @@ export function checkedValue(el: Element): boolean | 'mixed' {
  * `getByRole(role, { level })` reads it.
  */
 export function levelOf(el: Element, role = roleOf(el)): number | undefined {
-  if (!ROLE_FILTER_ROLES.level!.includes(role)) return undefined;
+  if (!ROLE_FILTER_ROLES.level.includes(role)) return undefined;
   const m = /^h([1-6])$/.exec(el.localName);
   if (m) return Number(m[1]);
   const aria = Number(el.getAttribute('aria-level'));
