@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
 import { _runStep as runStep, parseScript, type ExtensionEvent, type Warning } from '../../src/sdk/index.js';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
@@ -122,8 +123,10 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     const closeReceipt = async (): Promise<number> => {
       await ctx.session.click({ text: 'Open receipt' });
       const { tab } = await ctx.session.tab.switchTo({ new: true });
-      const page = (await ctx.session.browser!.pages()).find((p) => p.url().endsWith('/receipt.html'))!;
-      await page.evaluate(() => window.close());
+      // Puppeteer may hear of the popup after the extension switched to it.
+      let page: Page | undefined;
+      await expect.poll(async () => (page = (await ctx.session.browser!.pages()).find((p) => p.url().endsWith('/receipt.html')))).toBeDefined();
+      await page!.evaluate(() => window.close());
       return tab;
     };
     const receipt = await closeReceipt();
