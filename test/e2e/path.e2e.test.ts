@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'puppeteer-core';
 import { AiteError, launch } from '../../src/sdk/index.js';
 import { startFixtureServer } from '../support/FixtureServer.js';
 import { listeningPorts } from './support/listeningPorts.js';
 import { useSession } from './support/harness.js';
+import { runPage } from './support/runPage.js';
 import { profileDirOf } from './support/processes.js';
 
 const ctx = useSession();
@@ -143,11 +143,9 @@ describe('the path end to end, in real Chromium with the real extension', () => 
   it('[SEC-NOT-IN-PAGE] row 1: a web page cannot open the bridge socket', async () => {
     // An address of its own: puppeteer's page has it only once it saw this document commit, so
     // the evaluate below cannot land in the previous test's document as it is replaced.
-    const url = `${ctx.page('counter.html')}?bridge-socket`;
-    await ctx.session.tab.navigate(url);
-    let page: Page | undefined;
-    await expect.poll(async () => (page = (await ctx.session.browser!.pages()).find((p) => p.url() === url))).toBeDefined();
-    const outcome = await page!.evaluate(
+    await ctx.session.tab.navigate(`${ctx.page('counter.html')}?bridge-socket`);
+    const page = await runPage(ctx.session);
+    const outcome = await page.evaluate(
       (url) =>
         new Promise<string>((resolve) => {
           const ws = new WebSocket(url);

@@ -1,9 +1,9 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'puppeteer-core';
 import { _runStep as runStep, parseScript, type ExtensionEvent, type Warning } from '../../src/sdk/index.js';
 import { failure } from './support/failure.js';
 import { useSession } from './support/harness.js';
+import { runPage } from './support/runPage.js';
 
 // A port with nothing behind it, in the allow list, for load-failed.
 const deadPort = await new Promise<number>((resolve) => {
@@ -123,10 +123,7 @@ describe('tabs, switchTab, closeTab and tab events', () => {
     const closeReceipt = async (): Promise<number> => {
       await ctx.session.click({ text: 'Open receipt' });
       const { tab } = await ctx.session.tab.switchTo({ new: true });
-      // Puppeteer may hear of the popup after the extension switched to it.
-      let page: Page | undefined;
-      await expect.poll(async () => (page = (await ctx.session.browser!.pages()).find((p) => p.url().endsWith('/receipt.html')))).toBeDefined();
-      await page!.evaluate(() => window.close());
+      await (await runPage(ctx.session)).evaluate(() => window.close());
       return tab;
     };
     const receipt = await closeReceipt();

@@ -1,10 +1,15 @@
 import type { Page } from 'puppeteer-core';
 import type { Session } from '../../../src/sdk/index.js';
 
-/** The puppeteer page of the run's tab (to evaluate in it), once its document has loaded. */
+/**
+ * The puppeteer page of the run's tab (to evaluate in it), once its document has loaded.
+ * Puppeteer may hear of a new tab, or of its document's address, after the extension answered
+ * the step that opened it: the page is waited for (at most 5 s).
+ */
 export async function runPage(session: Session): Promise<Page> {
   const url = (await session.tab.list()).find((t) => t.id === session.tab.current)!.url;
-  const page = (await session.browser!.pages()).find((p) => p.url() === url)!;
+  const target = await session.browser!.waitForTarget((t) => t.type() === 'page' && t.url() === url, { timeout: 5_000 });
+  const page = (await target.page())!;
   await page.waitForFunction(() => document.readyState === 'complete');
   return page;
 }
