@@ -72,11 +72,45 @@ describe('faults in one session', () => {
     // The crashed page never answers this command.
     void cdp.send('Page.crash').catch(() => undefined);
     const error = await waiting;
-    expect(['tab-closed', 'navigation', 'internal']).toContain(error.reason);
+    expect(error.reason).toBe('load-failed');
+    expect(error.message).toMatch(/is gone: its renderer crashed, and Chrome shows its "Aw, Snap!" page.*Reload the tab/);
+    expect(error.detail).toMatchObject({ crashed: true, tab: ctx.session.tab.current });
     expect(Date.now() - started).toBeLessThan(9_000);
     const again = await ctx.session.tab.navigate(ctx.page('counter.html'));
     expect(again.url).toBe(ctx.page('counter.html'));
     await ctx.session.verify.text('Increment');
+  });
+
+  it('row 37: after a renderer crash every step fails at once, nothing is sent to the dead page, and a reload brings it back', async () => {
+    await ctx.session.tab.navigate(ctx.page('counter.html'));
+    const page = await runPage();
+    const cdp = await page.createCDPSession();
+    const crashed = new Promise((resolve) => page.once('error', resolve));
+    void cdp.send('Page.crash').catch(() => undefined);
+    await crashed;
+    const steps = {
+      click: () => ctx.session.click('Increment'),
+      // Keys to the focused page go over the pipe without asking the extension anything.
+      press: () => ctx.session.press('Enter'),
+      verify: () => ctx.session.verify.text('Increment'),
+      evaluate: () => ctx.session.evaluate(() => 1),
+    };
+    for (const [name, step] of Object.entries(steps)) {
+      const started = Date.now();
+      const error = await failure(step());
+      expect(error.reason, name).toBe('load-failed');
+      expect(error.message, name).toMatch(/is gone: its renderer crashed.*(was not sent|Nothing was sent|got no result) there/s);
+      expect(error.detail, name).toMatchObject({ crashed: true, discarded: false });
+      // A step's own timeout is 30 s here: failing at once is not waiting it out.
+      expect(Date.now() - started, name).toBeLessThan(5_000);
+    }
+    // A reload waited for the dead page to finish loading before going, until its timeout.
+    const started = Date.now();
+    const reloaded = await ctx.session.tab.reload();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(reloaded.url).toBe(ctx.page('counter.html'));
+    await ctx.session.click('Increment');
+    await ctx.session.verify.targetText({ label: 'Value' }, '11');
   });
 
   it('row 40: a redirect to an origin outside the allow list fails as navigation naming the allow list and the origin; nothing acts', async () => {

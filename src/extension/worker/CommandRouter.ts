@@ -1,4 +1,4 @@
-import { CancelSchema, CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, defaultTimeoutOf, originOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
+import { CancelSchema, CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATE_TIMEOUT_MS, defaultTimeoutOf, isCrashedPage, originOf, parseRequest, type Command, type Request, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
 import { closeTab } from './closeTab.js';
 import type { DebuggerTabs } from './DebuggerTabs.js';
@@ -171,7 +171,10 @@ export class CommandRouter {
     const deadline = Date.now() + (request.timeoutMs ?? NAVIGATE_TIMEOUT_MS);
     // A page still loading (a link's step returns once its page commits) would end the watch
     // below with its own load, before the history move had started.
-    await tabSettled(tabId, deadline, `waiting for the page to load before going ${request.action}`, true);
+    // A tab whose page is gone (a crash) waits for nothing: reloading it is how it comes back.
+    await tabSettled(tabId, deadline, `waiting for the page to load before going ${request.action}`, true).catch((error: unknown) => {
+      if (!(error instanceof CommandFailure && isCrashedPage(error.reason, error.detail))) throw error;
+    });
     // Watching before going: a page restored from the back/forward cache may be complete at once.
     const watch = this.#cancellableLoad(request.id);
     try {

@@ -1,4 +1,4 @@
-import { CommandFailure, withTimeout } from '../../sdk/protocol/index.js';
+import { CommandFailure, crashedPage, withTimeout } from '../../sdk/protocol/index.js';
 import { Wakeups } from '../Wakeups.js';
 import { commitFence } from './CommitFence.js';
 import { tabStatus } from './TabStatusCache.js';
@@ -106,6 +106,8 @@ export class LoadWatch {
  */
 async function timedOut(tabId: number, what: string): Promise<CommandFailure> {
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+  // The page crashed while it loaded: Chrome tells no event of that, so the wait ran to its end.
+  if (tab?.status === 'unloaded') return pageGone(tab, `Timed out while ${what}.`);
   const shows = tab?.url ? ` The tab shows ${tab.url}${tab.status === 'loading' ? ', still loading' : ''}.` : '';
   return new CommandFailure(
     'timeout',
@@ -135,6 +137,7 @@ export async function tabSettled(tabId: number, deadline: number, what: string, 
   const first = await chrome.tabs.get(tabId).catch(() => undefined);
   tabStatus.remember(first);
   if (first?.status === 'complete') return first;
+  if (first?.status === 'unloaded') throw pageGone(first, `Stopped ${what}: nothing was sent there.`);
   // Otherwise watch before looking again, so a load that finishes in between is not missed.
   const watch = new LoadWatch(true);
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);
@@ -147,6 +150,16 @@ export async function tabSettled(tabId: number, deadline: number, what: string, 
     return tab;
   }
   return watch.forTab(tabId, deadline, what);
+}
+
+/**
+ * The failure of a step in a tab whose page is gone (its renderer crashed, or Chrome discarded
+ * it): Chrome calls such a tab `unloaded`, tells no tab event of the crash, and loads nothing
+ * there until it is reloaded or navigated. `outcome`: a sentence on what became of the step.
+ */
+export function pageGone(tab: chrome.tabs.Tab, outcome: string): CommandFailure {
+  const gone = crashedPage(tab, outcome);
+  return new CommandFailure(gone.reason, gone.message, gone.detail);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATION_RESEND_COMMANDS, navigatedDuring, type PageCommand, type Request } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
 import { ContentPorts, NotDelivered } from './ContentPorts.js';
-import { tabSettled } from './LoadWatch.js';
+import { pageGone, tabSettled } from './LoadWatch.js';
 
 export type PageRequest = Extract<Request, { cmd: PageCommand }>;
 
@@ -55,9 +55,10 @@ export class PageChannel {
           await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['page-errors.js'], world: 'MAIN' }).catch(() => undefined);
           await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['content.js'] }).catch(async (e: unknown) => {
             if (frameId !== 0) throw frameChanged(request.cmd, String(e));
-            if (!(await chrome.tabs.get(tabId).catch(() => undefined))) {
-              throw new CommandFailure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
-            }
+            const now = await chrome.tabs.get(tabId).catch(() => undefined);
+            if (!now) throw new CommandFailure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
+            // Its renderer crashed since the tab was last seen loaded: Chrome tells no tab event of that.
+            if (now.status === 'unloaded') throw pageGone(now, `${request.cmd} was not sent there.`);
             throw new CommandFailure('internal', `Could not inject the aite content script into tab ${tabId}: ${String(e)}.`);
           });
           continue;

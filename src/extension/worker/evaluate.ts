@@ -1,6 +1,6 @@
 import { CommandFailure as Failure, DEFAULT_TIMEOUT_MS, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
-import { tabSettled } from './LoadWatch.js';
+import { pageGone, tabSettled } from './LoadWatch.js';
 
 /** The most JSON an evaluate may answer (the protocol's messages stop at 8 MB). */
 export const EVALUATE_RESULT_MAX = 1_000_000;
@@ -64,7 +64,9 @@ export async function evaluateInTab(request: RequestOf<'evaluate'>, tabId: numbe
   } catch (error) {
     if (error instanceof Failure) throw error;
     const why = error instanceof Error ? error.message : String(error);
-    if (!(await chrome.tabs.get(tabId).catch(() => undefined))) throw new Failure('tab-closed', `The tab closed during evaluate.`, { tab: tabId });
+    const now = await chrome.tabs.get(tabId).catch(() => undefined);
+    if (!now) throw new Failure('tab-closed', `The tab closed during evaluate.`, { tab: tabId });
+    if (now.status === 'unloaded') throw pageGone(now, 'evaluate got no result there.');
     throw new Failure('navigation', `evaluate could not run in the page (${why}): it navigated, or shows a page outside the allow list.`, { error: why });
   } finally {
     clearTimeout(timer);

@@ -16,3 +16,4 @@ export * from './navigationEvents.js';
 export * from './redactUrl.js';
 export * from './contentWorld.js';
 export * from './permissions.js';
+export * from './crashedPage.js';

@@ -116,10 +116,14 @@ export class PipeInput extends TrustedInput<Page> implements Input {
     const ledger = new InputLedger(page);
     const navigation = await this.watchNavigation(step, action);
     step.inputSent = true;
+    // Chrome takes input for a page whose renderer crashed meanwhile, and delivers it nowhere.
+    const lost = `The ${action} went out as the page crashed: it is lost with the page, and is not sent again.`;
     try {
       await inputWithDeadline(action, timeoutMs, () => input(ledger.page), { activity: () => pageActivity(page, this.pipe.dialogs), dispatched: () => ledger.dispatched });
+      this.runTab.checkAlive(page, lost);
     } catch (error) {
       navigation?.stop();
+      this.runTab.checkAlive(page, lost);
       if (error instanceof AiteError) throw error;
       const pipeGone = error instanceof Error && /Target closed|Session closed|detached|Connection closed/i.test(error.message);
       // A click that closes its own tab (window.close) never gets its acknowledgement: it landed.

@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
 import { PageFinder } from '../launch/PageFinder.js';
-import { isPageCommand, redactUrl, withTimeout, type AnswerOf, type Command, type ExtensionEvent } from '../protocol/index.js';
+import { crashedPage, isPageCommand, redactUrl, withTimeout, type AnswerOf, type Command, type ExtensionEvent } from '../protocol/index.js';
 import type { Send } from './Channel.js';
+import { Crashes } from './pipe/crashes.js';
 import { PipeAllowList } from './PipeAllowList.js';
 
 /** How long a step waits for the page list after naming a tab (a slow list only means the worker carries the next commands). */
@@ -35,6 +36,7 @@ export class RunTab {
    */
   readonly #ahead = new Map<number, { url: string; until: number; passed?: string }>();
   readonly #pages: PageFinder | undefined;
+  readonly #crashes: Crashes | undefined;
   readonly #allow: PipeAllowList | undefined;
   readonly #left: RunTabLeft | undefined;
 
@@ -45,6 +47,7 @@ export class RunTab {
    */
   constructor(browser: Browser | undefined, allow?: readonly string[], left?: RunTabLeft) {
     this.#pages = browser ? new PageFinder(browser) : undefined;
+    this.#crashes = browser ? new Crashes(browser) : undefined;
     this.#allow = allow ? new PipeAllowList(allow) : undefined;
     this.#left = left;
   }
@@ -181,7 +184,18 @@ export class RunTab {
    */
   async page(send: Send, options: { cachedOnly?: boolean } = {}): Promise<Page> {
     const page = await this.#find(send, options);
+    this.checkAlive(page, 'Nothing was sent there.');
     return this.#allow ? this.#allow.guard(page) : page;
+  }
+
+  /**
+   * Throws `load-failed` when `page`'s renderer has crashed and it has loaded nothing since (see
+   * {@link crashedPage}); `outcome` says what became of the step.
+   */
+  checkAlive(page: Page, outcome: string): void {
+    if (!this.#crashes?.has(page)) return;
+    const gone = crashedPage({ id: this.#current ?? undefined, url: redactUrl(page.url()) }, outcome);
+    throw new AiteError(gone.reason, gone.message, { detail: gone.detail });
   }
 
   /** Throws `navigation` when `page` shows a page outside the allow list now (see {@link PipeAllowList.check}). */

@@ -4,11 +4,13 @@ import { AITE_EXTENSION_NAME, AITE_EXTENSION_ORIGIN } from '../../identity/Exten
 import {
   CONTENT_HANDLER_KEY,
   CONTENT_NOT_LOADED,
+  crashedPage,
   GUARD_VERDICT_BINDING,
   isAllowed,
   isPageCommand,
   oversizedAnswer,
   pagePathOf,
+  redactUrl,
   type PageCommand,
   type Request,
   withTimeout,
@@ -160,8 +162,13 @@ class WorldWatch {
       ]);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      // As when the document goes: the bridge sends it again through the worker, or fails it navigation.
-      if (error instanceof PageCrashed) return { navigated: why };
+      // Nothing will run there until the tab loads a page again: not sent again anywhere, the
+      // command fails with the crash (what it did before is lost with the page).
+      if (error instanceof PageCrashed) {
+        const tab = (request as { tab?: number }).tab;
+        const gone = crashedPage({ id: tab, url: redactUrl(page.url()) }, `${request.cmd} was under way there and got no answer.`);
+        return { answer: { id: request.id, ok: false, ...gone } };
+      }
       // The document was gone before the call reached it: it never ran. A closed tab is the
       // worker's to report (tab-closed), as it does when its port to the page closes.
       if (/Cannot find context with specified id/i.test(why) || (await this.#closed(page, error))) return { via: 'socket' };

@@ -1,0 +1,30 @@
+import type { Browser, CDPSession, Page } from 'puppeteer-core';
+import { everySession, sessionOf } from './sessions.js';
+
+/**
+ * The pages whose renderer crashed and that have loaded nothing since, as the debugging pipe
+ * tells (`Inspector.targetCrashed`, then `targetReloadedAfterCrash` once the tab loads a page
+ * again). Chrome keeps such a tab open, showing its "Aw, Snap!" page, and takes input sent to it
+ * without delivering it anywhere: input and pictures ask here first.
+ */
+export class Crashes {
+  readonly #crashed = new WeakSet<CDPSession>();
+  readonly #stop: () => void;
+
+  constructor(browser: Browser) {
+    this.#stop = everySession(browser, (session) => {
+      session.on('Inspector.targetCrashed', () => this.#crashed.add(session));
+      session.on('Inspector.targetReloadedAfterCrash', () => this.#crashed.delete(session));
+    });
+  }
+
+  /** Whether `page`'s renderer crashed and it has not loaded a page since. */
+  has(page: Page): boolean {
+    const session = sessionOf(page.target());
+    return session !== undefined && this.#crashed.has(session);
+  }
+
+  stop(): void {
+    this.#stop();
+  }
+}
