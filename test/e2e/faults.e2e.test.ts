@@ -113,6 +113,26 @@ describe('faults in one session', () => {
     await ctx.session.verify.targetText({ label: 'Value' }, '11');
   });
 
+  it('row 37: a renderer crash while the page loads ends the navigate at once as load-failed, not at its timeout', async () => {
+    await ctx.session.tab.navigate(ctx.page('counter.html'));
+    const address = ctx.page('held-load.html');
+    const started = Date.now();
+    const navigating = failure(ctx.session.tab.navigate(address, { timeoutMs: 20_000 }));
+    const target = await ctx.session.browser!.waitForTarget((t) => t.url() === address, { timeout: 5_000 });
+    const page = (await target.page())!;
+    // Its document is there, its load held by the image.
+    await page.waitForSelector('h1');
+    const cdp = await page.createCDPSession();
+    void cdp.send('Page.crash').catch(() => undefined);
+    const error = await navigating;
+    expect(error.reason).toBe('load-failed');
+    expect(error.message).toMatch(/is gone: its renderer crashed.*Stopped loading .*held-load\.html: it will not finish/);
+    expect(error.detail).toMatchObject({ crashed: true, tab: ctx.session.tab.current });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await ctx.session.tab.navigate(ctx.page('counter.html'));
+    await ctx.session.verify.text('Increment');
+  });
+
   it('row 40: a redirect to an origin outside the allow list fails as navigation naming the allow list and the origin; nothing acts', async () => {
     const error = await failure(ctx.session.tab.navigate(ctx.page(`redirect?to=${encodeURIComponent(`${outside.url}counter.html`)}`)));
     expect(error.reason).toBe('navigation');

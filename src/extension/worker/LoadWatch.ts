@@ -3,6 +3,9 @@ import { Wakeups } from '../Wakeups.js';
 import { commitFence } from './CommitFence.js';
 import { tabStatus } from './TabStatusCache.js';
 
+/** How often a load waited for asks whether the tab's renderer crashed (see LoadWatch#crashed). */
+const CRASH_POLL_MS = 1_000;
+
 /**
  * Watches tab loads from the moment it is made, so that a load that finishes before the caller
  * knows the tab's id (a tab just created) is not missed. With `topDocument`, the load of the
@@ -13,10 +16,17 @@ export class LoadWatch {
   readonly #topLoaded = new Set<number>();
   readonly #errors = new Map<number, string>();
   readonly #removed = new Set<number>();
+  /** Tabs seen loading since the watch began: one that reads `unloaded` after that has crashed. */
+  readonly #loading = new Set<number>();
+  /** When {@link LoadWatch#crashed} last asked: the wait starts without asking. */
+  #askedAt = Date.now();
   readonly #wakeups = new Wakeups();
   #cancelled: string | undefined;
   readonly #onUpdated = (tabId: number, change: chrome.tabs.OnUpdatedInfo): void => {
-    if (change.status === 'loading') this.#complete.delete(tabId);
+    if (change.status === 'loading') {
+      this.#complete.delete(tabId);
+      this.#loading.add(tabId);
+    }
     if (change.status === 'complete') this.#complete.add(tabId);
     this.#wakeups.wake();
   };
@@ -83,11 +93,25 @@ export class LoadWatch {
         }
         const remaining = deadline - Date.now();
         if (remaining <= 0) throw await timedOut(tabId, what);
-        await this.#wakeups.sleep(remaining);
+        await this.#wakeups.sleep(Math.min(remaining, CRASH_POLL_MS));
+        await this.#crashed(tabId, what);
       }
     } finally {
       this.dispose();
     }
+  }
+
+  /**
+   * Throws `load-failed` when the tab's renderer crashed during the load: Chrome tells no event
+   * of it (the tab just reads `unloaded`), and the load would never end. Asked once per
+   * {@link CRASH_POLL_MS} of the wait; a tab not seen loading yet may still read `unloaded` before its load starts.
+   */
+  async #crashed(tabId: number, what: string): Promise<void> {
+    if (Date.now() - this.#askedAt < CRASH_POLL_MS) return;
+    this.#askedAt = Date.now();
+    const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+    if (tab?.status === 'loading') this.#loading.add(tabId);
+    else if (tab?.status === 'unloaded' && this.#loading.has(tabId)) throw pageGone(tab, `Stopped ${what}: it will not finish.`);
   }
 
   dispose(): void {
