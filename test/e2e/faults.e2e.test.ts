@@ -81,7 +81,7 @@ describe('faults in one session', () => {
     await ctx.session.verify.text('Increment');
   });
 
-  it('row 37: after a renderer crash every step fails at once, nothing is sent to the dead page, and a reload brings it back', async () => {
+  it('[PAGE-CRASHED] row 37: after a renderer crash every step fails at once, nothing is sent to the dead page, and a reload brings it back', async () => {
     await ctx.session.tab.navigate(ctx.page('counter.html'));
     const page = await runPage();
     const cdp = await page.createCDPSession();
@@ -113,7 +113,7 @@ describe('faults in one session', () => {
     await ctx.session.verify.targetText({ label: 'Value' }, '11');
   });
 
-  it('row 37: a renderer crash while the page loads ends the navigate at once as load-failed, not at its timeout', async () => {
+  it('[PAGE-CRASHED] row 37: a renderer crash while the page loads ends the navigate at once as load-failed, not at its timeout', async () => {
     await ctx.session.tab.navigate(ctx.page('counter.html'));
     const address = ctx.page('held-load.html');
     const started = Date.now();

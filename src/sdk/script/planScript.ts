@@ -1,7 +1,7 @@
 import type { AiteConfig } from '../config/schema.js';
 import { findChrome } from '../launch/findChrome.js';
 import type { LoadedScript } from './parseScript.js';
-import { actionOf, type ScriptStep } from './schema.js';
+import { actionOf, type ScriptStep, type StepAction } from './schema.js';
 import { didYouMean } from '../errors/suggest.js';
 import { UsageError, type UsageIssue } from '../errors/UsageError.js';
 import { expandEnv, type ScriptEnv, type UsedVariable } from './scriptEnv.js';
@@ -164,7 +164,24 @@ export function planScript(loaded: LoadedScript, config: AiteConfig, options: { 
       }
     }
   }
-  return { loaded, profiles, steps, baseUrl, timeoutMs: script.timeoutMs ?? config.timeoutMs, used: [...used].map(([name, value]) => ({ name, value })) };
+  return { loaded, profiles, steps: pageBeforePre(steps), baseUrl, timeoutMs: script.timeoutMs ?? config.timeoutMs, used: [...used].map(([name, value]) => ({ name, value })) };
+}
+
+/** Steps that need no page open in their profile: they open one, arm an answer, or ask the app's API. */
+const NO_PAGE_NEEDED = new Set<StepAction>(['navigate', 'dialog', 'http']);
+
+/**
+ * A `pre` check of the page (`verify`, `wait`, `evaluate`, ...) needs a page, and with none open
+ * it could never hold: when no `pre` step before it opened one in its profile and the steps begin
+ * there with a `navigate`, that navigate runs first (reported as the step it is, step 1), so
+ * the checks look at the page the script opens. Steps otherwise run as written.
+ */
+function pageBeforePre(steps: PlannedStep[]): PlannedStep[] {
+  const first = steps.find((s) => s.section === 'steps');
+  if (!first || !('navigate' in first.step)) return steps;
+  const at = steps.findIndex((s) => s.section === 'pre' && s.profile === first.profile && !NO_PAGE_NEEDED.has(actionOf(s.step)));
+  if (at < 0 || steps.slice(0, at).some((s) => s.profile === first.profile && 'navigate' in s.step)) return steps;
+  return [...steps.slice(0, at), first, ...steps.slice(at).filter((s) => s !== first)];
 }
 
 function unknownProfile(name: string, known: string[], config: AiteConfig): string {

@@ -131,6 +131,42 @@ describe('runScript', () => {
     expect(report.steps[1]).toMatchObject({ reason: 'pre-state', cause: 'mismatch', screenshot: 'screenshots/send-pre-2-failed.png' });
   });
 
+  it('[SCRIPT-PRE-PAGE] a pre check of the page, with no page open, looks at the page the steps open first: their navigate runs before it', async () => {
+    // The step script of the API's own example.
+    const example = {
+      name: 'send one mallbuck',
+      allow: ['http://127.0.0.1:4173'],
+      pre: [{ verify: { kind: 'text', value: '5 MALLBUCKS' } }],
+      steps: [{ navigate: 'http://127.0.0.1:4173/' }, { click: { text: 'Send' } }, { type: { label: 'Amount' }, text: '1' }],
+    };
+    const fake = fakeLauncher();
+    const { report } = await runScript(script(example), { config: config(), launch: fake.launch });
+    expect(report.status).toBe('passed');
+    expect(fake.calls.map((c) => c.method)).toEqual(['navigate', 'verify.text', 'click', 'type', 'close']);
+    expect(report.steps.map((s) => [s.section, s.number, s.status])).toEqual([
+      ['steps', 1, 'passed'],
+      ['pre', 1, 'passed'],
+      ['steps', 2, 'passed'],
+      ['steps', 3, 'passed'],
+    ]);
+    // The check still decides the pre-state.
+    const failing = fakeLauncher(() => ({ 'verify.text': () => Promise.reject(stepFailure('mismatch', 'The page does not show "5 MALLBUCKS".', {})) }));
+    const failed = await runScript(script(example), { config: config(), launch: failing.launch });
+    expect(failed.report.status).toBe('pre-state');
+    expect(failed.report.steps.map((s) => [s.section, s.number, s.status])).toEqual([
+      ['steps', 1, 'passed'],
+      ['pre', 1, 'failed'],
+      ['steps', 2, 'skipped'],
+      ['steps', 3, 'skipped'],
+    ]);
+    // A pre step that opens its own page, or an http check alone, keeps the order as written.
+    for (const pre of [[{ navigate: '/' }, { verify: { kind: 'text', value: '5' } }], [{ http: { url: '/api/balance', json: { balance: 5 } } }]]) {
+      const kept = fakeLauncher();
+      const run = await runScript(script({ pre, steps: [{ navigate: '/' }, { click: 'Send' }] }), { config: config(), launch: kept.launch });
+      expect(run.report.steps.map((s) => s.section)).toEqual([...pre.map(() => 'pre'), 'steps', 'steps']);
+    }
+  });
+
   it('a failed step keeps its reason, detail, call log and outlined screenshot; later steps are skipped', async () => {
     const outlined = new Uint8Array([9, 9, 9]);
     const candidates = [{ descriptor: { v: 1, tag: 'button', xpath: '/html/body/button[1]' }, score: 0.9 }];
