@@ -106,7 +106,7 @@ Docs: ${DOCS}`,
   program
     .command('extension')
     .description('write the aite extension into a folder, to load in your own Chrome for attach mode')
-    .requiredOption('-o, --out <dir>', 'the folder to write (new, empty, or an aite extension folder to update)')
+    .option('-o, --out <dir>', 'the folder to write (new, empty, or an aite extension folder to update; default ~/.aite/extension, where `aite mcp --attach` looks)')
     .option('--allow <origin>', 'an origin the extension may touch (repeatable; added to the config\'s allow list)', collect)
     .option('-p, --profile <name>', "also allow this config profile's origins")
     .option('-c, --config <file>', 'config file')
@@ -121,7 +121,7 @@ Docs: ${DOCS}`,
     .option('-c, --config <file>', 'config file (default: aite.config.json here or in a folder above)')
     .option('-p, --profile <name>', 'profile from aite.config.json', 'default')
     .option('--headed', 'show Chrome (needs a display)')
-    .option('--attach <extensionDir>', "drive your own Chrome: the folder of the aite extension loaded in it (from `aite extension --out`)")
+    .option('--attach [extensionDir]', 'drive your own Chrome: the folder of the aite extension loaded in it (from `aite extension`; default ~/.aite/extension)')
     .option('--lock <file>', 'the lock file: elements the agent names are remembered and repaired')
     .option('--update-lock', 'write proposed repairs into the lock file')
     .option('--allow-evaluate', 'offer the evaluate tool (script in the page); off by default')

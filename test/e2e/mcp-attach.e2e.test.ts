@@ -1,6 +1,6 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { startUserChrome, stopUserChrome } from './support/userChrome.js';
 import { connect, textOf, type Answer } from './support/mcp.js';
 
 // `aite mcp --attach` as docs/agents.md sets it up: the extension folder written by
-// `aite extension --out`, loaded into a Chrome the user runs (no pipe, no debugging port), and
+// `aite extension`, loaded into a Chrome the user runs (no pipe, no debugging port), and
 // the server pointed at the same folder. The server's bridge starts on the first tool call; the
 // Chrome here is started once bridge.json is written, as attach.e2e.test.ts starts it after attach().
 
@@ -29,9 +29,10 @@ const call = (name: string, args: Record<string, unknown> = {}): Promise<Answer>
 beforeAll(async () => {
   server = await startFixtureServer();
   dir = await mkdtemp(join(tmpdir(), 'aite-mcp-attach-'));
-  extensionDir = join(dir, 'aite-extension');
-  await promisify(execFile)(process.execPath, [CLI, 'extension', '--out', extensionDir, '--allow', server.origin], { cwd: dir });
-  ({ client } = await connect(['--attach', extensionDir, '--allow', server.origin], dir));
+  // Both without a folder: `aite extension` writes where `aite mcp --attach` looks, in the user's home.
+  extensionDir = join(dir, '.aite', 'extension');
+  await promisify(execFile)(process.execPath, [CLI, 'extension', '--allow', server.origin], { cwd: dir, env: { ...process.env, HOME: dir } });
+  ({ client } = await connect(['--attach', '--allow', server.origin, '--lock', 'aite.lock.json'], dir, { HOME: dir }));
 });
 
 afterAll(async () => {
@@ -69,9 +70,12 @@ describe('aite mcp --attach: the user\'s own Chrome', () => {
     expect(textOf(answer)).toMatch(/^\[unsupported\] https:\/\/example\.com is not in this server's allow list/);
   });
 
-  it('[MCP-ATTACH] [MCP-CLOSE] closing the connection deletes bridge.json; the user\'s Chrome keeps running', async () => {
+  it('[MCP-ATTACH] [MCP-CLOSE] closing the connection deletes bridge.json and writes the lock file (--lock); the user\'s Chrome keeps running', async () => {
     await client.close();
     await expect.poll(() => existsSync(join(extensionDir, 'bridge.json')), { timeout: 10_000 }).toBe(false);
+    // What the agent named is remembered, as in launch mode.
+    const lock = JSON.parse(await readFile(join(dir, 'aite.lock.json'), 'utf8')) as unknown;
+    expect(JSON.stringify(lock)).toContain('"Increment"');
     expect(chrome.exitCode).toBeNull();
     expect(chrome.signalCode).toBeNull();
   });

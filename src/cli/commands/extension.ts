@@ -1,16 +1,18 @@
 import { resolve } from 'node:path';
 import { loadConfig, stageExtension, UsageError, type StagedExtension, type StageExtensionOptions } from 'aite';
+import { defaultExtensionDir } from '../extensionFolder.js';
 import { colorsFor, writeLines, type Io } from '../Io.js';
 
 export interface ExtensionFlags {
-  out: string;
+  /** Default: {@link defaultExtensionDir}. */
+  out?: string;
   allow?: string[];
   config?: string;
   profile?: string;
 }
 
 /**
- * `aite extension --out <dir>`: writes the installable extension for attach mode, with the
+ * `aite extension [--out <dir>]`: writes the installable extension for attach mode, with the
  * config's allow list (and the profile's) plus any `--allow`, and says how to load it.
  */
 export async function extensionCommand(
@@ -30,7 +32,7 @@ export async function extensionCommand(
   if (allow.length === 0) {
     throw new UsageError('usage', 'aite extension needs the origins the extension may touch: pass --allow http://127.0.0.1:4173, or set "allow" in aite.config.json.');
   }
-  const staged = await (seams.stageExtension ?? stageExtension)({ allow, dir: resolve(io.cwd, flags.out) });
+  const staged = await (seams.stageExtension ?? stageExtension)({ allow, dir: flags.out === undefined ? defaultExtensionDir(io.env) : resolve(io.cwd, flags.out) });
   const c = colorsFor(io.stdout, io.env);
   writeLines(
     io.stdout,

@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import { _allowPatterns as allowPatterns, attach, launch, loadConfig, UsageError, type AttachOptions, type LaunchOptions, type Session } from 'aite';
+import { checkExtensionFolder, defaultExtensionDir } from '../extensionFolder.js';
 import { writeLines, type Io } from '../Io.js';
 import { hasDisplay } from './doctor.js';
 import { createMcpServer, stdioTransport } from '../mcp/server.js';
@@ -8,7 +10,8 @@ export interface McpFlags {
   config?: string;
   profile: string;
   headed?: boolean;
-  attach?: string;
+  /** The extension's folder; `true` (the flag alone): {@link defaultExtensionDir}. */
+  attach?: string | true;
   lock?: string;
   updateLock?: boolean;
   allowEvaluate?: boolean;
@@ -53,15 +56,18 @@ export async function mcpCommand(flags: McpFlags, io: Io, version: string, seams
   }
   const timeoutMs = flags.timeout ?? config.timeoutMs;
   const lockFile = flags.lock ?? config.lockFile;
+  const extensionDir = flags.attach === true ? defaultExtensionDir(io.env) : flags.attach === undefined ? undefined : resolve(io.cwd, flags.attach);
+  if (extensionDir) checkExtensionFolder(extensionDir, allow, io.env);
+  const lock = lockFile ? { lockFile, updateLock: flags.updateLock ?? false } : {};
   const start = (): Promise<Session> =>
-    flags.attach
-      ? (seams.attach ?? attach)({ extensionDir: flags.attach, allow, profile: flags.profile, ...(timeoutMs ? { timeoutMs } : {}) })
+    extensionDir
+      ? (seams.attach ?? attach)({ extensionDir, allow, profile: flags.profile, ...(timeoutMs ? { timeoutMs } : {}), ...lock })
       : (seams.launch ?? launch)({
           allow,
           profile: flags.profile,
           headless: flags.headed ? false : config.headless,
           ...(timeoutMs ? { timeoutMs } : {}),
-          ...(lockFile ? { lockFile, updateLock: flags.updateLock ?? false } : {}),
+          ...lock,
           ...(profile.userDataDir ? { userDataDir: profile.userDataDir } : {}),
           ...((profile.chrome ?? config.chrome) ? { chrome: profile.chrome ?? config.chrome } : {}),
         });
@@ -89,7 +95,7 @@ export async function mcpCommand(flags: McpFlags, io: Io, version: string, seams
   stdin.once('end', () => void shutdown('the client closed the connection'));
   transport.onclose = () => void shutdown('the connection closed');
   await server.connect(transport);
-  writeLines(io.stderr, `aite mcp ${version}: serving on stdio; allowed: ${allow.join(', ')}${flags.attach ? `; attaching to your Chrome (extension in ${flags.attach})` : ''}. The browser starts on the first tool call.`);
+  writeLines(io.stderr, `aite mcp ${version}: serving on stdio; allowed: ${allow.join(', ')}${extensionDir ? `; attaching to your Chrome (extension in ${extensionDir})` : ''}. The browser starts on the first tool call.`);
   try {
     await finished;
   } finally {

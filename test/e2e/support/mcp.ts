@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 // `aite mcp` as a host runs it: the built CLI spawned on stdio, driven by the MCP SDK's own client.
 
@@ -13,8 +13,8 @@ export interface Answer {
 }
 
 /** A spawned `aite mcp` and an SDK client connected to it. */
-export async function connect(args: string[], cwd: string): Promise<{ client: Client; transport: StdioClientTransport }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], cwd, stderr: 'pipe' });
+export async function connect(args: string[], cwd: string, env?: Record<string, string>): Promise<{ client: Client; transport: StdioClientTransport }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], cwd, stderr: 'pipe', ...(env ? { env: { ...getDefaultEnvironment(), ...env } } : {}) });
   const client = new Client({ name: 'aite-e2e', version: '1.0.0' });
   await client.connect(transport);
   return { client, transport };

@@ -263,7 +263,10 @@ describe('aite (CLI)', () => {
     const none = await cli(['extension', '--out', 'ext'], bare, { stageExtension });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('pass --allow http://127.0.0.1:4173');
-    expect((await cli(['extension', '--allow', 'http://127.0.0.1:4173'], bare, { stageExtension })).stderr).toContain("required option '-o, --out <dir>'");
-    expect(staged).toHaveLength(1);
+    // Without --out: the one folder in the user's home where `aite mcp --attach` looks.
+    const home = await cli(['extension', '--allow', 'http://127.0.0.1:4173'], bare, { stageExtension }, { HOME: join(bare, 'home') });
+    expect(home.code).toBe(0);
+    expect(staged[1]).toEqual({ dir: join(bare, 'home', '.aite', 'extension'), allow: ['http://127.0.0.1:4173'] });
+    expect(staged).toHaveLength(2);
   });
 });

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { _stepSchema as stepSchema, AiteError, type StepResult } from 'aite';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/program.js';
@@ -277,5 +278,17 @@ describe('aite mcp: what is wrong before it serves', () => {
     expect(headed.code).toBe(2);
     expect(headed.stderr).toMatch(/--headed shows a Chrome window, but there is no display here/);
     for (const run of [none, bad, path, profile, headed]) expect(run.stdout).toBe('');
+  });
+
+  it('[MCP-ATTACH] --attach alone looks in the folder `aite extension` writes by default; with no extension there, exit 2 says how to write and load it', async () => {
+    const home = await tempDir('aite-mcp-home-');
+    const bare = await mcp(['--attach', '--allow', 'http://127.0.0.1:4173'], { HOME: home });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain(`--attach: no aite extension in ${join(home, '.aite', 'extension')}. Write it with \`aite extension --allow http://127.0.0.1:4173\``);
+    expect(bare.stderr).toMatch(/Load unpacked/);
+    const named = await mcp(['--allow', 'http://127.0.0.1:4173', '--attach', 'nowhere'], { HOME: home });
+    expect(named.code).toBe(2);
+    expect(named.stderr).toMatch(/--attach: no aite extension in \S+nowhere\. Write it with `aite extension --out \S+nowhere --allow/);
+    for (const run of [bare, named]) expect(run.stdout).toBe('');
   });
 });
