@@ -263,6 +263,7 @@ export const REQUIREMENTS = {
   'FRAME-AMBIGUOUS': 'a frame key (name, id, title or css) that names several iframes fails ambiguous at once, listing each (index, title, src) with a frame key that names it alone; no frame is entered, nothing is acted on',
   'FRAME-TITLE': 'a frame key names an iframe by its name, then its id, then its title, then as a css selector; the first kind that names any decides',
   'FRAME-UNREACHABLE': 'a target in an iframe the extension cannot enter (an opaque data: or sandboxed srcdoc document, a page that refused to be framed or failed to load, an origin outside the allow list) fails soon, not at the timeout, naming the frame, why and what to do',
+  'NET-IDLE-TABS': 'waitForNetworkIdle waits for the run tab\u2019s requests only: a request in flight in another tab neither holds it nor freezes the runner',
   'NET-IDLE-OOPIF': 'waitForNetworkIdle (launch mode) waits for the requests of the page\'s iframes, same-origin and cross-site (out-of-process) ones',
   'NET-IDLE-FRAME-REMOVED': 'waitForNetworkIdle (launch mode) does not wait for the requests of an iframe the page removed while they were in flight, same-origin or cross-site (out-of-process)',
   'FR-XSITE-REMOVED': 'a frame removed while a command runs in it: re-sent, then not-found saying the frame is gone, counted',

@@ -37,4 +37,17 @@ describe('network idle and frames', () => {
       expect(Date.now() - started).toBeLessThan(3_000);
     });
   }
+
+  it('[NET-IDLE-TABS] a request in flight in another tab is not the run tab\'s: waitForNetworkIdle ends without it', async () => {
+    await ctx.session.tab.navigate(ctx.page('counter.html'));
+    // A tab the page opens, whose fetch hangs; the run stays in its own tab.
+    await ctx.session.evaluate(`void window.open(${JSON.stringify(ctx.page('slow.html?ms=30000'))}, '_blank')`);
+    await expect.poll(async () => (await ctx.session.tab.list()).length, { timeout: 5_000 }).toBe(2);
+    const other = await ctx.session.browser!.waitForTarget((t) => t.url().includes('slow.html'), { timeout: 5_000 });
+    await (await other.page())!.waitForFunction(() => document.readyState === 'complete');
+    const started = Date.now();
+    await ctx.session.waitForNetworkIdle({ idleMs: 200, timeoutMs: 5_000 });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await (await other.page())!.close();
+  });
 });

@@ -42,9 +42,14 @@ export function sessionOf(target: Target): CDPSession | undefined {
   return (target as unknown as { _session?(): CDPSession | undefined })._session?.();
 }
 
-/** The session `session` was attached under (a cross-site frame's: its page's or its parent frame's). */
+/**
+ * The session `session` was attached under (a cross-site frame's: its page's or its parent
+ * frame's); undefined for a tab's. Puppeteer answers a session without a parent with the session
+ * itself, which a walk up the chain would take for a parent for ever.
+ */
 export function parentSessionOf(session: CDPSession): CDPSession | undefined {
-  return (session as unknown as { parentSession?(): CDPSession | undefined }).parentSession?.();
+  const parent = (session as unknown as { parentSession?(): CDPSession | undefined }).parentSession?.();
+  return parent === session ? undefined : parent;
 }
 
 /** The session puppeteer drives `frame` over: its page's, or a cross-site frame's own. */
