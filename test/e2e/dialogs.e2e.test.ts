@@ -111,4 +111,12 @@ describe('native dialogs', () => {
     // Once the script lets go, the page was clicked exactly once.
     await ctx.session.verify.targetText({ label: 'Clicks' }, '1', { timeoutMs: 8000 });
   });
+
+  it('[DLG-SEEN] a dialog a same-origin frame opens is listed with the frame\'s address and the tab of its page', async () => {
+    await ctx.session.tab.navigate(ctx.page('frame.html'));
+    const before = ctx.session.dialogs.seen.length;
+    await ctx.session.evaluate(`void document.getElementById('inner').contentWindow.eval("setTimeout(() => alert('from the frame'), 0)")`);
+    await expect.poll(() => ctx.session.dialogs.seen.length, { timeout: 5_000 }).toBe(before + 1);
+    expect(ctx.session.dialogs.seen.at(-1)).toMatchObject({ type: 'alert', message: 'from the frame', url: ctx.page('frame-inner.html'), tab: ctx.session.tab.current });
+  });
 });

@@ -121,6 +121,17 @@ describe('cross-site iframes', () => {
     expect(await count(page, '__topClicks')).toBe(0);
   });
 
+  it('[DLG-SEEN] a dialog a frame opens, cross-site or nested under one, is listed with the tab of its page, not only its own address', async () => {
+    const page = await open();
+    const frames = { outer: await frameOf(page, 'xframe-outer'), inner: await frameOf(page, 'xframe-inner') };
+    for (const [name, frame] of Object.entries(frames)) {
+      const before = ctx.session.dialogs.seen.length;
+      await frame.evaluate((message) => void setTimeout(() => alert(message), 0), `from the ${name} frame`);
+      await expect.poll(() => ctx.session.dialogs.seen.length, { timeout: 5_000 }).toBe(before + 1);
+      expect(ctx.session.dialogs.seen.at(-1)).toMatchObject({ type: 'alert', message: `from the ${name} frame`, url: frame.url(), tab: ctx.session.tab.current });
+    }
+  });
+
   it('[FR-XSITE-ALLOW] a cross-site frame outside the allow list is refused, naming its origin and the allow list', async () => {
     const foreign = `http://localhost:${other.port}`;
     await ctx.session.tab.navigate(ctx.page(`xframe.html?outer=${encodeURIComponent(`${foreign}/xframe-outer.html`)}`));

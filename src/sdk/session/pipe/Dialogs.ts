@@ -1,7 +1,7 @@
 import type { Browser, CDPSession, Page, Protocol } from 'puppeteer-core';
 import { AiteError } from '../../errors/AiteError.js';
 import { checkOptionNames, optionNames } from '../../errors/parseOptions.js';
-import { everySession, sessionOf } from './sessions.js';
+import { everySession, isFrameSession, parentSessionOf, sessionOf, targetUrlOf } from './sessions.js';
 
 /**
  * What to do with a native dialog nobody armed an answer for.
@@ -58,7 +58,7 @@ export interface DialogRecord {
   promptText?: string;
   /** The page that opened it. */
   url: string;
-  /** The extension's id of its tab, when the run knows that tab. */
+  /** The extension's id of its tab (a frame's dialog: the tab of the frame's page), when the run knows that tab. */
   tab?: number;
   /** `armed` when `dialogs.next()` chose the answer, `policy` when the launch policy did. */
   by: 'armed' | 'policy';
@@ -245,7 +245,7 @@ export class Dialogs {
     // pipe before the first answer's reply: once that is back, the same text is a new dialog.
     const key = `${event.type}\u0000${event.url}\u0000${event.message}`;
     const copy = this.#answering.get(key);
-    const decided = copy ?? this.#decide(event);
+    const decided = copy ?? this.#decide(event, session);
     if (!copy) this.#answering.set(key, decided);
     this.#open.set(session, { type: event.type, message: event.message });
     try {
@@ -259,14 +259,15 @@ export class Dialogs {
   }
 
   /** Takes the armed answer (else the policy's), and lists the dialog. */
-  #decide(event: Protocol.Page.JavascriptDialogOpeningEvent): { accept: boolean; promptText?: string } {
+  #decide(event: Protocol.Page.JavascriptDialogOpeningEvent, session: CDPSession): { accept: boolean; promptText?: string } {
     const type = event.type;
     const armed = this.#armed.shift();
     if (armed) this.#changes += 1;
     const accepted = armed ? armed.accept : this.#policy === 'accept';
     const promptText = accepted && type === 'prompt' ? (armed?.promptText ?? event.defaultPrompt ?? '') : undefined;
     const url = event.url;
-    const tab = this.#hooks.tabOf(url);
+    // A frame's dialog says the frame's address: its tab is the one showing its page's.
+    const tab = this.#hooks.tabOf(url) ?? this.#hooks.tabOf(pageUrlOf(session) ?? url);
     const record: DialogRecord = {
       type,
       message: event.message,
@@ -299,3 +300,12 @@ export interface DialogHooks {
   answered(record: DialogRecord): void;
 }
 
+/**
+ * The address of the page a session belongs to: its own for a page's, its page's for a cross-site
+ * frame's (the sessions above a page's are its tab's and the browser's, which show no page).
+ */
+function pageUrlOf(session: CDPSession): string | undefined {
+  let page: CDPSession | undefined = session;
+  while (page && isFrameSession(page)) page = parentSessionOf(page);
+  return page && targetUrlOf(page);
+}
