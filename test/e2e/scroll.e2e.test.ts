@@ -137,4 +137,18 @@ describe('session.scroll()', () => {
     expect(skipped).toMatchObject({ ok: true, descriptor: { text: 'Row 151' } });
     expect(skipped.warnings.map((w) => w.message).join('\n')).toMatch(/deltaY -2400 is more than .* shows: each step was 300 px/);
   });
+  it('[SCROLL-UNTIL] with no target, on a page that fits its window, a search scrolls the list that can, though it is not under the middle of the viewport', async () => {
+    await ctx.session.tab.navigate(ctx.page('virtual-list.html'));
+    // A short panel in the top corner, nowhere near the middle of the viewport.
+    await ctx.session.evaluate(() => {
+      document.getElementById('list')!.style.height = '150px';
+      const middle = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
+      if (middle?.closest('#list')) throw new Error('the list is under the middle of the viewport');
+    });
+    const found = await ctx.session.scroll(undefined, { until: { text: 'Row 150', exact: true } });
+    expect(found).toMatchObject({ ok: true, by: 'container' });
+    expect(found.descriptor?.text).toBe('Row 150');
+    // Scrolling alone (no search) still leaves a page that cannot scroll to wheel input at the middle.
+    expect(await ctx.session.scroll()).toMatchObject({ by: 'wheel', scrolled: 0 });
+  });
 });

@@ -26,7 +26,8 @@ const SEARCH_FRACTION = 0.9;
  * `until`, step by step until the `until` target is there (a virtual list renders only the rows
  * in view), then brings it into view and answers its descriptor. The container is the target's
  * scroll box ({@link scrollableOf}), else the one under the middle of the viewport, else the
- * page. At the end it waits a moment for the list to load more (an infinite list); a search that
+ * page, unless it cannot scroll and a search (`until`) finds a box on the page that can (the
+ * largest). At the end it waits a moment for the list to load more (an infinite list); a search that
  * began partway down and reached the end turns back and searches from where it began the other
  * way. Bounded by `maxSteps` (both ways together) and `timeoutMs`; it only scrolls, never clicks.
  * Scrolling back (a negative `deltaY`) looks upward. Where nothing can scroll, it answers
@@ -37,7 +38,9 @@ export async function scroll(req: RequestOf<'scroll'>): Promise<AnswerOf<'scroll
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const deadline = performance.now() + timeoutMs;
   const target = req.target ? (await resolveOne(req.target, timeoutMs)).element : undefined;
-  const container = target ? scrollableOf(target) : scrollableAtMiddle();
+  // A search names what it looks for, not where: on a page that does not scroll, the list that
+  // holds it is the box that does (a panel away from the middle), the largest when several do.
+  const container = target ? scrollableOf(target) : (scrollableAtMiddle() ?? (req.until ? largestInside(document.documentElement)?.box : undefined));
   const box = container ?? document.scrollingElement ?? document.documentElement;
   // Down, unless the box scrolls only sideways (a carousel, a board of columns): then across.
   const axis: Axis = !scrollsAlong(box, 'y') && scrollsAlong(box, 'x') ? 'x' : 'y';

@@ -431,7 +431,8 @@ export const SCROLL_STEPS_MAX = 1_000;
 
 /**
  * Scrolls the container of `target` (else the one under the middle of the viewport, else the
- * page) by `deltaY` px, or with `until` step by step until that target is there; never clicks.
+ * page; with `until` on a page that cannot scroll, the largest box that can) by `deltaY` px, or
+ * with `until` step by step until that target is there; never clicks.
  */
 export const ScrollRequestSchema = z.object({
   ...base,

@@ -129,7 +129,7 @@ export const STEP_SCHEMAS = {
   scroll: z.strictObject({
     scroll: z
       .strictObject({
-        target: TargetInput.optional().describe('An element in the container to scroll (default: the one under the middle of the viewport, else the page).'),
+        target: TargetInput.optional().describe('An element in the container to scroll (default: the one under the middle of the viewport, else the page; with until on a page that cannot scroll, the largest box that can).'),
         until: TargetInput.optional().describe('Scroll until this element is there (a virtual list), then bring it into view.'),
         deltaY: z.number().int().min(-1_000_000).max(1_000_000).optional().describe('Pixels per step, negative for up; default most of the container.'),
         maxSteps: z.number().int().positive().max(1_000).optional().describe('With until: at most this many steps (default 200).'),
