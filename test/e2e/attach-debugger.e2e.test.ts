@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { AITE_EXTENSION_ID, attach, stageExtension, type Session } from '../../src/sdk/index.js';
+import { AITE_EXTENSION_ID, attach, stageExtension, type AiteError, type Session } from '../../src/sdk/index.js';
 import { startFixtureServer, type FixtureServer } from '../support/FixtureServer.js';
 import { startUserChrome, stopUserChrome } from './support/userChrome.js';
 
@@ -476,6 +476,33 @@ describe('attach mode with chrome.debugger', () => {
       await browser.send('Target.closeTarget', { targetId }).catch(() => undefined);
       browser.close();
     }
+  });
+
+  it('[PAGE-CRASHED] [ATT-TRUSTED] a renderer crash in attach mode: a key press, a click and a verify fail at once as load-failed, sending nothing; a reload brings the page back', async () => {
+    await session.tab.navigate(new URL('trusted.html', server.url).href);
+    const browser = await cdp(started.profileDir);
+    try {
+      const { targetInfos } = (await browser.send('Target.getTargets')) as { targetInfos: Array<{ type: string; url: string; targetId: string }> };
+      const page = targetInfos.find((t) => t.type === 'page' && t.url.endsWith('/trusted.html'))!;
+      const { sessionId } = (await browser.send('Target.attachToTarget', { targetId: page.targetId, flatten: true })) as { sessionId: string };
+      // The crashed renderer never answers this.
+      void browser.send('Page.crash', {}, sessionId).catch(() => undefined);
+      await expect.poll(async () => session.verify.text('Go', { timeoutMs: 200 }).then(() => 'alive', (e: AiteError) => e.reason), { timeout: 5_000 }).toBe('load-failed');
+    } finally {
+      browser.close();
+    }
+    const steps = { press: () => session.press('Enter'), click: () => session.click({ role: 'button', name: 'Go' }), verify: () => session.verify.text('Go') };
+    for (const [name, step] of Object.entries(steps)) {
+      const started = Date.now();
+      const error = await step().then(() => undefined, (e: AiteError) => e);
+      expect(error?.reason, name).toBe('load-failed');
+      expect(error?.message, name).toMatch(/is gone: its renderer crashed.*was not sent there/s);
+      expect(Date.now() - started, name).toBeLessThan(3_000);
+    }
+    await session.tab.reload();
+    const again = await session.click({ role: 'button', name: 'Go' });
+    expect(again.warnings).toEqual([]);
+    await session.verify.targetText({ css: '#click' }, 'click trusted=true detail=1');
   });
 
   it('[ATT-TRUSTED] [FAULT-23] the extension\u2019s worker stopped while it holds the tab: it comes back, and the next click is trusted again', async () => {

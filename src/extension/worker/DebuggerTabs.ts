@@ -14,6 +14,7 @@ import {
 } from '../../sdk/protocol/index.js';
 import type { CommitFence } from './CommitFence.js';
 import { DebuggerDownloads } from './DebuggerDownloads.js';
+import { pageGone } from './LoadWatch.js';
 import type { AllowList } from './AllowList.js';
 import type { RunState } from './RunState.js';
 
@@ -37,6 +38,11 @@ const AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: true, flatten: t
  */
 export class DebuggerTabs {
   readonly #attached = new Set<number>();
+  /**
+   * Attached tabs whose renderer crashed and that have loaded nothing since: Chrome takes input
+   * for them and delivers it nowhere, so none is sent (see {@link pageGone}).
+   */
+  readonly #crashed = new Set<number>();
   /** Tabs whose debugging bar the person cancelled: not attached again in this run. */
   readonly #cancelled = new Set<number>();
   #policy: 'dismiss' | 'accept' = 'dismiss';
@@ -96,6 +102,8 @@ export class DebuggerTabs {
       }
       // Else only the tab's own session speaks for its page (dialogs, navigations, downloads).
       if (source.sessionId !== undefined) return;
+      if (method === 'Inspector.targetCrashed') this.#crashed.add(source.tabId);
+      if (method === 'Inspector.targetReloadedAfterCrash') this.#crashed.delete(source.tabId);
       if (method === 'Page.javascriptDialogOpening') void this.#answerDialog(source.tabId, params as unknown as DialogOpening);
       if (method === 'Input.dragIntercepted') emit({ type: 'event', kind: 'drag-intercepted', tab: source.tabId, data: (params as { data: Record<string, unknown> }).data });
       if (method === 'Page.downloadWillBegin' || method === 'Page.downloadProgress') this.#downloads?.onDebuggerEvent(source.tabId, method, (params ?? {}) as Record<string, unknown>);
@@ -150,6 +158,11 @@ export class DebuggerTabs {
     if (request.op === 'attach') return { ok: true, attached: this.attached };
     if (request.op === 'upload') return { ok: true, result: await this.#upload(tabId, request, timeoutMs), attached: this.attached };
     if (request.op === 'chooser') return { ok: true, result: await this.#chooser(tabId, request.files!, timeoutMs), attached: this.attached };
+    if (this.#crashed.has(tabId)) {
+      const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+      if (tab?.status === 'unloaded') throw pageGone(tab, `${request.op === 'send' ? request.method : request.op} was not sent there.`);
+      this.#crashed.delete(tabId);
+    }
     if (request.method === 'Page.setInterceptFileChooserDialog') {
       // A chooser from before interception began is not this step's.
       this.#choosers.delete(tabId);
@@ -343,6 +356,7 @@ export class DebuggerTabs {
   #forget(tabId: number): void {
     for (const sessionId of this.#frames.get(tabId)?.values() ?? []) this.#frameRequests.delete(sessionId);
     this.#frames.delete(tabId);
+    this.#crashed.delete(tabId);
     if (!this.#attached.delete(tabId)) return;
     this.emit({ type: 'event', kind: 'page-watch', tab: tabId, method: 'detached', params: {} });
   }
