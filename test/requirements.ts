@@ -330,6 +330,7 @@ export const REQUIREMENTS = {
   'CLOSE-GROUP-GONE': 'close() removes the temp profile once Chrome\u2019s process group has ended; members that exited and wait to be reaped (zombies) have ended, whoever reaps them and however late',
   'SCRIPT-ENV': 'a step script\u2019s ${NAME} is read from the environment at run time (a missing one refused before launch, at its line); the report says ${NAME}, never the value',
   'SCRIPT-PRE-PAGE': 'a pre check of the page with no page open yet looks at the page the steps open first: their leading navigate runs before it, reported as step 1; the check still decides the pre-state',
+  'LOAD-ERROR-PAGE': 'a navigate that fails says what common load errors mean (a login asked for, nothing listening, an unknown host); a step on the error page Chrome then shows fails as load-failed with detail.errorPage, never internal',
   'PAGE-CRASHED': 'a tab whose renderer crashed fails every step at once as load-failed with detail.crashed, sends nothing there (input included), ends a load waited for there within a second, and a reload or navigate brings it back without waiting for the dead page',
   'NET-FAVICON': 'Chrome\u2019s own /favicon.ico fetch is no failed request of the page and no page error: a step, the report and aite mcp never list it (session.network logs it)',
   'NET-FAILED-STEP': 'session.network keeps the run\u2019s requests (url, method, status, type, ms, failed); a failed step lists the failed requests of that step',

@@ -133,6 +133,24 @@ describe('faults in one session', () => {
     await ctx.session.verify.text('Increment');
   });
 
+  it('[LOAD-ERROR-PAGE] a page that asks for a login fails its navigate saying how to give one; steps on Chrome\'s error page then fail as load-failed, not internal; the login in the address opens it', async () => {
+    const address = ctx.page('login-required');
+    const refused = await failure(ctx.session.tab.navigate(address));
+    expect(refused.reason).toBe('load-failed');
+    expect(refused.message).toMatch(/net::ERR_INVALID_AUTH_CREDENTIALS.*asked for a user name and password \(HTTP authentication\).*http:\/\/user:password@host/);
+    for (const step of [() => ctx.session.verify.text('Denied'), () => ctx.session.click('Denied'), () => ctx.session.evaluate(() => 1)]) {
+      const error = await failure(step());
+      expect(error.reason).toBe('load-failed');
+      expect(error.message).toMatch(/shows Chrome's error page for .*\/login-required: the page did not load\. (\w+ was not sent there|evaluate did not run)\./);
+      expect(error.detail).toMatchObject({ errorPage: true, url: address });
+    }
+    const withLogin = new URL(address);
+    withLogin.username = 'aite';
+    withLogin.password = 'secret';
+    await ctx.session.tab.navigate(withLogin.href);
+    await ctx.session.verify.text('Members only');
+  });
+
   it('row 40: a redirect to an origin outside the allow list fails as navigation naming the allow list and the origin; nothing acts', async () => {
     const error = await failure(ctx.session.tab.navigate(ctx.page(`redirect?to=${encodeURIComponent(`${outside.url}counter.html`)}`)));
     expect(error.reason).toBe('navigation');

@@ -152,6 +152,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, pending: Set<No
     return send(res, 200, 'text/html; charset=utf-8', body, req.method === 'HEAD', by);
   }
 
+  // HTTP Basic authentication: the user "aite", password "secret".
+  if (url.pathname === '/login-required') {
+    if (req.headers.authorization === `Basic ${Buffer.from('aite:secret').toString('base64')}`) {
+      return send(res, 200, 'text/html; charset=utf-8', '<!doctype html><meta charset="utf-8"><title>Members</title><h1>Members only</h1>', req.method === 'HEAD');
+    }
+    return send(res, 401, 'text/html; charset=utf-8', '<!doctype html><title>Denied</title><h1>Denied</h1>', req.method === 'HEAD', { 'www-authenticate': 'Basic realm="aite fixtures"' });
+  }
+
   if (url.pathname === '/favicon.ico') return send(res, 204, 'image/x-icon', '');
 
   const lib = /^\/lib\/([^/]+)(\/.*)$/.exec(url.pathname);

@@ -3,6 +3,14 @@ import { Wakeups } from '../Wakeups.js';
 import { commitFence } from './CommitFence.js';
 import { tabStatus } from './TabStatusCache.js';
 
+/** What a load error means and what to do, where Chrome's code alone does not say. */
+const LOAD_ERROR_MEANING: Partial<Record<string, string>> = {
+  'net::ERR_INVALID_AUTH_CREDENTIALS':
+    'The server asked for a user name and password (HTTP authentication), and aite answers no login prompt: give them in the address (http://user:password@host/...; reports show it as ***@).',
+  'net::ERR_CONNECTION_REFUSED': 'Nothing answers at that address: is the server running, on that port?',
+  'net::ERR_NAME_NOT_RESOLVED': 'The host name does not resolve: check its spelling, or the network.',
+};
+
 /** How often a load waited for asks whether the tab's renderer crashed (see LoadWatch#crashed). */
 const CRASH_POLL_MS = 1_000;
 
@@ -74,7 +82,8 @@ export class LoadWatch {
         const error = this.#errors.get(tabId);
         if (error) {
           const tab = await chrome.tabs.get(tabId).catch(() => undefined);
-          throw new CommandFailure('load-failed', `The browser could not load the page (${error}) while ${what}.`, {
+          const meaning = LOAD_ERROR_MEANING[error];
+          throw new CommandFailure('load-failed', `The browser could not load the page (${error}) while ${what}.${meaning ? ` ${meaning}` : ''}`, {
             tab: tabId,
             error,
             url: tab?.url ?? tab?.pendingUrl,
@@ -184,6 +193,25 @@ export async function tabSettled(tabId: number, deadline: number, what: string, 
 export function pageGone(tab: chrome.tabs.Tab, outcome: string): CommandFailure {
   const gone = crashedPage(tab, outcome);
   return new CommandFailure(gone.reason, gone.message, gone.detail);
+}
+
+/** Whether a refusal of `chrome.scripting` says the frame shows Chrome's own error page. */
+export function showsErrorPage(error: unknown): boolean {
+  return /showing error page/i.test(String(error));
+}
+
+/**
+ * The failure of a step in a tab that shows Chrome's own error page (its last load failed: the
+ * server did not answer, refused a login, ...): no page is there to run in. `outcome`: a sentence
+ * on what became of the step.
+ */
+export function errorPageShown(tab: chrome.tabs.Tab | undefined, tabId: number, outcome: string): CommandFailure {
+  const url = tab?.url || tab?.pendingUrl;
+  return new CommandFailure(
+    'load-failed',
+    `Tab ${tabId} shows Chrome's error page${url ? ` for ${url}` : ''}: the page did not load. ${outcome} Navigate again (or tab.reload()) once it can load; the failed navigate said why it did not.`,
+    { tab: tabId, ...(url ? { url } : {}), errorPage: true },
+  );
 }
 
 /**

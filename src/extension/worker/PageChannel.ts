@@ -1,7 +1,7 @@
 import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATION_RESEND_COMMANDS, navigatedDuring, type PageCommand, type Request } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
 import { ContentPorts, NotDelivered } from './ContentPorts.js';
-import { pageGone, tabSettled } from './LoadWatch.js';
+import { errorPageShown, pageGone, showsErrorPage, tabSettled } from './LoadWatch.js';
 
 export type PageRequest = Extract<Request, { cmd: PageCommand }>;
 
@@ -59,6 +59,7 @@ export class PageChannel {
             if (!now) throw new CommandFailure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
             // Its renderer crashed since the tab was last seen loaded: Chrome tells no tab event of that.
             if (now.status === 'unloaded') throw pageGone(now, `${request.cmd} was not sent there.`);
+            if (showsErrorPage(e)) throw errorPageShown(now, tabId, `${request.cmd} was not sent there.`);
             throw new CommandFailure('internal', `Could not inject the aite content script into tab ${tabId}: ${String(e)}.`);
           });
           continue;

@@ -1,6 +1,6 @@
 import { CommandFailure as Failure, DEFAULT_TIMEOUT_MS, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
-import { pageGone, tabSettled } from './LoadWatch.js';
+import { errorPageShown, pageGone, showsErrorPage, tabSettled } from './LoadWatch.js';
 
 /** The most JSON an evaluate may answer (the protocol's messages stop at 8 MB). */
 export const EVALUATE_RESULT_MAX = 1_000_000;
@@ -67,6 +67,7 @@ export async function evaluateInTab(request: RequestOf<'evaluate'>, tabId: numbe
     const now = await chrome.tabs.get(tabId).catch(() => undefined);
     if (!now) throw new Failure('tab-closed', `The tab closed during evaluate.`, { tab: tabId });
     if (now.status === 'unloaded') throw pageGone(now, 'evaluate got no result there.');
+    if (showsErrorPage(error)) throw errorPageShown(now, tabId, 'evaluate did not run.');
     throw new Failure('navigation', `evaluate could not run in the page (${why}): it navigated, or shows a page outside the allow list.`, { error: why });
   } finally {
     clearTimeout(timer);
