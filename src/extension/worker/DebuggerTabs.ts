@@ -14,7 +14,7 @@ import {
 } from '../../sdk/protocol/index.js';
 import type { CommitFence } from './CommitFence.js';
 import { DebuggerDownloads } from './DebuggerDownloads.js';
-import { pageGone } from './LoadWatch.js';
+import { pageGone } from './deadPages.js';
 import type { AllowList } from './AllowList.js';
 import type { RunState } from './RunState.js';
 

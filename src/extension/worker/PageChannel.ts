@@ -1,7 +1,8 @@
 import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATION_RESEND_COMMANDS, navigatedDuring, type PageCommand, type Request } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
 import { ContentPorts, NotDelivered } from './ContentPorts.js';
-import { errorPageShown, pageGone, showsErrorPage, tabSettled } from './LoadWatch.js';
+import { errorPageShown, pageGone, showsErrorPage } from './deadPages.js';
+import { tabSettled } from './LoadWatch.js';
 
 export type PageRequest = Extract<Request, { cmd: PageCommand }>;
 

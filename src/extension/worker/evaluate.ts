@@ -1,6 +1,7 @@
 import { CommandFailure as Failure, DEFAULT_TIMEOUT_MS, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
-import { errorPageShown, pageGone, showsErrorPage, tabSettled } from './LoadWatch.js';
+import { errorPageShown, pageGone, showsErrorPage } from './deadPages.js';
+import { tabSettled } from './LoadWatch.js';
 
 /** The most JSON an evaluate may answer (the protocol's messages stop at 8 MB). */
 export const EVALUATE_RESULT_MAX = 1_000_000;
