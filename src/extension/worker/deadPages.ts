@@ -1,4 +1,4 @@
-import { CommandFailure, crashedPage } from '../../sdk/protocol/index.js';
+import { CommandFailure, crashedPage, redactUrl } from '../../sdk/protocol/index.js';
 
 // Tabs with no page to run in: its renderer crashed (or Chrome discarded it), or it shows Chrome's
 // own error page. Apart from LoadWatch.ts, whose import starts listening to Chrome's tab events.
@@ -24,7 +24,8 @@ export function showsErrorPage(error: unknown): boolean {
  * on what became of the step.
  */
 export function errorPageShown(tab: chrome.tabs.Tab | undefined, tabId: number, outcome: string): CommandFailure {
-  const url = tab?.url || tab?.pendingUrl;
+  const shown = tab?.url || tab?.pendingUrl;
+  const url = shown ? redactUrl(shown) : undefined;
   return new CommandFailure(
     'load-failed',
     `Tab ${tabId} shows Chrome's error page${url ? ` for ${url}` : ''}: the page did not load. ${outcome} Navigate again (or tab.reload()) once it can load; the failed navigate said why it did not.`,

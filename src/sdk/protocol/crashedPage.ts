@@ -1,3 +1,5 @@
+import { redactUrl } from './redactUrl.js';
+
 /**
  * A tab whose page is gone though the tab is open: its renderer crashed (Chrome shows its
  * "Aw, Snap!" page in its place), or Chrome discarded it to save memory. Nothing can run in it
@@ -10,11 +12,12 @@ export function crashedPage(
   outcome: string,
 ): { reason: 'load-failed'; message: string; detail: { tab?: number; url?: string; crashed: boolean; discarded: boolean } } {
   const discarded = tab.discarded === true;
+  const url = tab.url ? redactUrl(tab.url) : undefined;
   const why = discarded ? 'Chrome discarded it to save memory' : 'its renderer crashed, and Chrome shows its "Aw, Snap!" page in its place';
   return {
     reason: 'load-failed',
-    message: `The page in ${tab.id === undefined ? "the run's tab" : `tab ${tab.id}`}${tab.url ? ` (${tab.url})` : ''} is gone: ${why}. ${outcome} Reload the tab (tab.reload()) or navigate to go on.`,
-    detail: { ...(tab.id === undefined ? {} : { tab: tab.id }), ...(tab.url ? { url: tab.url } : {}), crashed: !discarded, discarded },
+    message: `The page in ${tab.id === undefined ? "the run's tab" : `tab ${tab.id}`}${url ? ` (${url})` : ''} is gone: ${why}. ${outcome} Reload the tab (tab.reload()) or navigate to go on.`,
+    detail: { ...(tab.id === undefined ? {} : { tab: tab.id }), ...(url ? { url } : {}), crashed: !discarded, discarded },
   };
 }
 

@@ -194,7 +194,7 @@ export class RunTab {
    */
   checkAlive(page: Page, outcome: string): void {
     if (!this.#crashes?.has(page)) return;
-    const gone = crashedPage({ id: this.#current ?? undefined, url: redactUrl(page.url()) }, outcome);
+    const gone = crashedPage({ id: this.#current ?? undefined, url: page.url() }, outcome);
     throw new AiteError(gone.reason, gone.message, { detail: gone.detail });
   }
 

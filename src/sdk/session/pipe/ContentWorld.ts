@@ -10,7 +10,6 @@ import {
   isPageCommand,
   oversizedAnswer,
   pagePathOf,
-  redactUrl,
   type PageCommand,
   type Request,
   withTimeout,
@@ -166,7 +165,7 @@ class WorldWatch {
       // command fails with the crash (what it did before is lost with the page).
       if (error instanceof PageCrashed) {
         const tab = (request as { tab?: number }).tab;
-        const gone = crashedPage({ id: tab, url: redactUrl(page.url()) }, `${request.cmd} was under way there and got no answer.`);
+        const gone = crashedPage({ id: tab, url: page.url() }, `${request.cmd} was under way there and got no answer.`);
         return { answer: { id: request.id, ok: false, ...gone } };
       }
       // The document was gone before the call reached it: it never ran. A closed tab is the
