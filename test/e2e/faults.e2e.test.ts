@@ -147,7 +147,8 @@ describe('faults in one session', () => {
     const withLogin = new URL(address);
     withLogin.username = 'aite';
     withLogin.password = 'secret';
-    await ctx.session.tab.navigate(withLogin.href);
+    const opened = await ctx.session.tab.navigate(withLogin.href);
+    expect(opened.status).toBe(200);
     await ctx.session.verify.text('Members only');
   });
 

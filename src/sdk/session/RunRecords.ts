@@ -99,10 +99,10 @@ export class RunRecords {
    */
   documentStatus(mark: { requests: number }, url: string): number | undefined {
     const count = Math.min(this.#requestSeq - mark.requests, this.network.length);
-    const want = withoutFragment(url);
+    const want = documentKey(url);
     for (let i = this.network.length - 1; i >= this.network.length - count; i--) {
       const entry = this.network[i]!;
-      if (entry.type === 'document' && entry.status !== undefined && withoutFragment(entry.url) === want) return entry.status;
+      if (entry.type === 'document' && entry.status !== undefined && documentKey(entry.url) === want) return entry.status;
     }
     return undefined;
   }
@@ -127,7 +127,19 @@ export class RunRecords {
   }
 }
 
-function withoutFragment(url: string): string {
-  const at = url.indexOf('#');
-  return at < 0 ? url : url.slice(0, at);
+/**
+ * The document an address names: without its fragment, and without a login in it (the log keeps
+ * it as `***@`, the tab may show it or not).
+ */
+function documentKey(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.hash = '';
+    return parsed.href;
+  } catch {
+    const at = url.indexOf('#');
+    return at < 0 ? url : url.slice(0, at);
+  }
 }

@@ -24,6 +24,15 @@ describe('the run\u2019s requests and page errors', () => {
     expect(isFailedRequest({ url: 'x', method: 'GET', status: 302, type: 'document' })).toBe(false);
   });
 
+  it('[NAV-STATUS] a navigate\'s status is its document\'s, whatever login or fragment either address holds', () => {
+    const records = new RunRecords();
+    const mark = records.startMark();
+    records.addRequest({ url: 'http://***@a/members', method: 'GET', status: 200, type: 'document' });
+    expect(records.documentStatus(mark, 'http://aite:secret@a/members')).toBe(200);
+    expect(records.documentStatus(mark, 'http://a/members#top')).toBe(200);
+    expect(records.documentStatus(mark, 'http://a/other')).toBeUndefined();
+  });
+
   it('[NET-FAVICON] Chrome\u2019s own /favicon.ico fetch answered 404 is no failed request of the page; the page\u2019s own fetch of it, or another icon, is', () => {
     const records = new RunRecords();
     const mark = records.startStep();
