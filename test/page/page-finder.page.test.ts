@@ -41,6 +41,18 @@ describe('PageFinder', () => {
     expect(found).toBe(page);
   });
 
+  it('[SS-PIPE] a tab whose page puppeteer never gives (its renderer crashed as the page was set up) holds no other tab\'s lookup', async () => {
+    const url = `${server.origin}/act.html`;
+    await page.goto(url, { waitUntil: 'load' });
+    const never = { type: () => 'page', url: () => url, page: () => new Promise<Page>(() => undefined) };
+    const crashed = { type: () => 'page', url: () => url, page: () => Promise.reject(new Error('Protocol error (Network.enable): Target crashed')) };
+    const withBroken = Object.create(browser, { targets: { value: () => [...browser.targets(), never, crashed] } }) as Browser;
+    const started = performance.now();
+    const found = await new PageFinder(withBroken).find({ id: 7, url, title: '', active: true });
+    expect(found).toBe(page);
+    expect(performance.now() - started).toBeLessThan(4_000);
+  });
+
   it('[SS-PIPE] refuses a url no page comes to show, after the wait it is given', async () => {
     const url = `${server.origin}/nowhere.html`;
     const started = performance.now();

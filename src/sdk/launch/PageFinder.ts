@@ -3,6 +3,8 @@ import { withTimeout, type TabInfo } from '../protocol/index.js';
 
 /** How long a tab's url that no page shows yet is waited for (see {@link PageFinder.find}). */
 const ARRIVAL_MS = 2_000;
+/** How long puppeteer may take to give one tab's page (see PageFinder#showing). */
+const PAGE_MS = 2_000;
 
 /**
  * Finds the debugging-pipe page that shows an extension tab. The two sides share no id, so the
@@ -70,8 +72,16 @@ export class PageFinder {
     return found.filter((page): page is Page => page !== null && !page.isClosed());
   }
 
-  /** The open pages that show `url`. */
+  /**
+   * The open pages that show `url`. Each tab's page is asked for on its own, within
+   * {@link PAGE_MS}: `browser.pages()` waits for every tab's, and one whose renderer crashed as
+   * puppeteer set its page up never gives one, which would fail or hold every tab's lookup.
+   */
   async #showing(url: string): Promise<Page[]> {
-    return (await this.browser.pages()).filter((page) => !page.isClosed() && page.url() === url);
+    const pages = this.browser
+      .targets()
+      .filter((target) => target.type() === 'page')
+      .map((target) => withTimeout(target.page(), PAGE_MS, 'the page did not attach').catch(() => null));
+    return (await Promise.all(pages)).filter((page): page is Page => page !== null && !page.isClosed() && page.url() === url);
   }
 }
