@@ -160,7 +160,7 @@ export class DebuggerTabs {
     if (request.op === 'chooser') return { ok: true, result: await this.#chooser(tabId, request.files!, timeoutMs), attached: this.attached };
     if (this.#crashed.has(tabId)) {
       const tab = await chrome.tabs.get(tabId).catch(() => undefined);
-      if (tab?.status === 'unloaded') throw pageGone(tab, `${request.op === 'send' ? request.method : request.op} was not sent there.`);
+      if (tab?.status === 'unloaded') throw pageGone(tab, `${request.method} was not sent there.`);
       this.#crashed.delete(tabId);
     }
     if (request.method === 'Page.setInterceptFileChooserDialog') {

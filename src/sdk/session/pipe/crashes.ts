@@ -9,10 +9,10 @@ import { everySession, sessionOf } from './sessions.js';
  */
 export class Crashes {
   readonly #crashed = new WeakSet<CDPSession>();
-  readonly #stop: () => void;
 
+  /** Listens for as long as the browser's connection lasts: the sessions it hears go with it. */
   constructor(browser: Browser) {
-    this.#stop = everySession(browser, (session) => {
+    everySession(browser, (session) => {
       session.on('Inspector.targetCrashed', () => this.#crashed.add(session));
       session.on('Inspector.targetReloadedAfterCrash', () => this.#crashed.delete(session));
     });
@@ -22,9 +22,5 @@ export class Crashes {
   has(page: Page): boolean {
     const session = sessionOf(page.target());
     return session !== undefined && this.#crashed.has(session);
-  }
-
-  stop(): void {
-    this.#stop();
   }
 }
