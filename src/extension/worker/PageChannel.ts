@@ -1,7 +1,7 @@
 import { CommandFailure, DEFAULT_TIMEOUT_MS, NAVIGATION_RESEND_COMMANDS, navigatedDuring, type PageCommand, type Request } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
 import { ContentPorts, NotDelivered } from './ContentPorts.js';
-import { errorPageShown, pageGone, showsErrorPage } from './deadPages.js';
+import { noPageThere } from './deadPages.js';
 import { tabSettled } from './LoadWatch.js';
 
 export type PageRequest = Extract<Request, { cmd: PageCommand }>;
@@ -58,9 +58,8 @@ export class PageChannel {
             if (frameId !== 0) throw frameChanged(request.cmd, String(e));
             const now = await chrome.tabs.get(tabId).catch(() => undefined);
             if (!now) throw new CommandFailure('tab-closed', `The tab closed during ${request.cmd}.`, { tab: tabId });
-            // Its renderer crashed since the tab was last seen loaded: Chrome tells no tab event of that.
-            if (now.status === 'unloaded') throw pageGone(now, `${request.cmd} was not sent there.`);
-            if (showsErrorPage(e)) throw errorPageShown(now, tabId, `${request.cmd} was not sent there.`);
+            const dead = noPageThere(now, e, `${request.cmd} was not sent there.`);
+            if (dead) throw dead;
             throw new CommandFailure('internal', `Could not inject the aite content script into tab ${tabId}: ${String(e)}.`);
           });
           continue;

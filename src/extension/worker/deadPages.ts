@@ -13,22 +13,21 @@ export function pageGone(tab: chrome.tabs.Tab, outcome: string): CommandFailure 
   return new CommandFailure(gone.reason, gone.message, gone.detail);
 }
 
-/** Whether a refusal of `chrome.scripting` says the frame shows Chrome's own error page. */
-export function showsErrorPage(error: unknown): boolean {
-  return /showing error page/i.test(String(error));
-}
-
 /**
- * The failure of a step in a tab that shows Chrome's own error page (its last load failed: the
- * server did not answer, refused a login, ...): no page is there to run in. `outcome`: a sentence
- * on what became of the step.
+ * Why a script could not be run in `tab` when its page is not there to run in, as a failure:
+ * the renderer crashed since the tab was last seen loaded (Chrome tells no tab event of that),
+ * or `refusal` (what `chrome.scripting` threw) says the tab shows Chrome's own error page (its
+ * last load failed). Undefined otherwise. `outcome`: a sentence on what became of the step
+ * (`crashedOutcome` for a crash, when it differs).
  */
-export function errorPageShown(tab: chrome.tabs.Tab | undefined, tabId: number, outcome: string): CommandFailure {
-  const shown = tab?.url || tab?.pendingUrl;
+export function noPageThere(tab: chrome.tabs.Tab, refusal: unknown, outcome: string, crashedOutcome = outcome): CommandFailure | undefined {
+  if (tab.status === 'unloaded') return pageGone(tab, crashedOutcome);
+  if (!/showing error page/i.test(String(refusal))) return undefined;
+  const shown = tab.url || tab.pendingUrl;
   const url = shown ? redactUrl(shown) : undefined;
   return new CommandFailure(
     'load-failed',
-    `Tab ${tabId} shows Chrome's error page${url ? ` for ${url}` : ''}: the page did not load. ${outcome} Navigate again (or tab.reload()) once it can load; the failed navigate said why it did not.`,
-    { tab: tabId, ...(url ? { url } : {}), errorPage: true },
+    `Tab ${tab.id} shows Chrome's error page${url ? ` for ${url}` : ''}: the page did not load. ${outcome} Navigate again (or tab.reload()) once it can load; the failed navigate said why it did not.`,
+    { tab: tab.id, ...(url ? { url } : {}), errorPage: true },
   );
 }

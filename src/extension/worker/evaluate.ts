@@ -1,6 +1,6 @@
 import { CommandFailure as Failure, DEFAULT_TIMEOUT_MS, type RequestOf } from '../../sdk/protocol/index.js';
 import type { AllowList } from './AllowList.js';
-import { errorPageShown, pageGone, showsErrorPage } from './deadPages.js';
+import { noPageThere } from './deadPages.js';
 import { tabSettled } from './LoadWatch.js';
 
 /** The most JSON an evaluate may answer (the protocol's messages stop at 8 MB). */
@@ -67,8 +67,8 @@ export async function evaluateInTab(request: RequestOf<'evaluate'>, tabId: numbe
     const why = error instanceof Error ? error.message : String(error);
     const now = await chrome.tabs.get(tabId).catch(() => undefined);
     if (!now) throw new Failure('tab-closed', `The tab closed during evaluate.`, { tab: tabId });
-    if (now.status === 'unloaded') throw pageGone(now, 'evaluate got no result there.');
-    if (showsErrorPage(error)) throw errorPageShown(now, tabId, 'evaluate did not run.');
+    const dead = noPageThere(now, error, 'evaluate did not run.', 'evaluate got no result there.');
+    if (dead) throw dead;
     throw new Failure('navigation', `evaluate could not run in the page (${why}): it navigated, or shows a page outside the allow list.`, { error: why });
   } finally {
     clearTimeout(timer);
