@@ -332,6 +332,7 @@ export const REQUIREMENTS = {
   'SCRIPT-PRE-PAGE': 'a pre check of the page with no page open yet looks at the page the steps open first: their leading navigate runs before it, reported as step 1; the check still decides the pre-state',
   'LOAD-ERROR-PAGE': 'a navigate that fails says what common load errors mean (a login asked for, nothing listening, an unknown host); a step on the error page Chrome then shows fails as load-failed with detail.errorPage, never internal',
   'PAGE-CRASHED': 'a tab whose renderer crashed fails every step at once as load-failed with detail.crashed, sends nothing there (input included), ends a load waited for there within a second, and a reload or navigate brings it back without waiting for the dead page',
+  'NAV-CRASH-AGAIN': 'a navigate whose renderer crashed as the page loaded loads it again once, counted as a retry and said in a warning (crashedLoads); a second crash fails it as load-failed with detail.crashedLoads',
   'NET-FAVICON': 'Chrome\u2019s own /favicon.ico fetch is no failed request of the page and no page error: a step, the report and aite mcp never list it (session.network logs it)',
   'NET-FAILED-STEP': 'session.network keeps the run\u2019s requests (url, method, status, type, ms, failed); a failed step lists the failed requests of that step',
   'NET-REDACT': 'the network log keeps no headers, and a URL\u2019s user:password@ is redacted',

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { AITE_EXTENSION_ID } from '../../src/sdk/index.js';
+import { AITE_EXTENSION_ID, type SessionEvents } from '../../src/sdk/index.js';
 import { wakeWorker } from '../../src/sdk/launch/wakeWorker.js';
 import { startFixtureServer } from '../support/FixtureServer.js';
 import { failure } from './support/failure.js';
@@ -113,22 +113,56 @@ describe('faults in one session', () => {
     await ctx.session.verify.targetText({ label: 'Value' }, '11');
   });
 
-  it('[PAGE-CRASHED] row 37: a renderer crash while the page loads ends the navigate at once as load-failed, not at its timeout', async () => {
-    await ctx.session.tab.navigate(ctx.page('counter.html'));
-    const address = ctx.page('held-load.html');
-    const started = Date.now();
-    const navigating = failure(ctx.session.tab.navigate(address, { timeoutMs: 20_000 }));
+  /** Crashes the renderer of the run's page once `address` has its document there, its load still held. */
+  async function crashWhileLoading(address: string): Promise<void> {
     const target = await ctx.session.browser!.waitForTarget((t) => t.url() === address, { timeout: 5_000 });
     const page = (await target.page())!;
-    // Its document is there, its load held by the image.
-    await page.waitForSelector('h1');
+    // A page that crashed before shows its document again once the load again has brought it.
+    for (const until = Date.now() + 10_000; ; ) {
+      const shown = await page.waitForSelector('h1', { timeout: Math.max(1, until - Date.now()) }).catch((error: unknown) => error as Error);
+      if (!(shown instanceof Error)) break;
+      if (Date.now() > until) throw shown;
+    }
     const cdp = await page.createCDPSession();
+    const crashed = new Promise((resolve) => page.once('error', resolve));
     void cdp.send('Page.crash').catch(() => undefined);
+    await crashed;
+    await cdp.detach().catch(() => undefined);
+  }
+
+  it('[PAGE-CRASHED, NAV-CRASH-AGAIN] row 37: a renderer crash while the page loads is loaded again once, counted and said; the page then takes input', async () => {
+    await ctx.session.tab.navigate(ctx.page('counter.html'));
+    const address = ctx.page('held-load.html?ms=1500&crash=once');
+    const started = Date.now();
+    const steps: Parameters<SessionEvents['step']>[0][] = [];
+    const onStep = (step: Parameters<SessionEvents['step']>[0]): number => steps.push(step);
+    ctx.session.on('step', onStep);
+    const navigating = ctx.session.tab.navigate(address, { timeoutMs: 20_000 });
+    await crashWhileLoading(address);
+    const loaded = await navigating.finally(() => ctx.session.off('step', onStep));
+    expect(loaded.url).toBe(address);
+    expect(loaded.crashedLoads).toBe(1);
+    expect(loaded.retries).toBe(1);
+    expect(steps.map((step) => step.name)).toEqual(['navigate']);
+    expect(steps[0]!.warnings).toContainEqual({ code: 'crashed', message: expect.stringMatching(/renderer crashed as .*held-load\.html.* loaded.*loaded the address again \(counted as a retry\)/) });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    await ctx.session.click({ role: 'heading', name: 'Held load' });
+    await ctx.session.verify.text('Held load');
+  });
+
+  it('[PAGE-CRASHED, NAV-CRASH-AGAIN] row 37: a renderer crash on the load again too ends the navigate as load-failed, not at its timeout', async () => {
+    await ctx.session.tab.navigate(ctx.page('counter.html'));
+    const address = ctx.page('held-load.html?crash=twice');
+    const started = Date.now();
+    const navigating = failure(ctx.session.tab.navigate(address, { timeoutMs: 20_000 }));
+    await crashWhileLoading(address);
+    await crashWhileLoading(address);
     const error = await navigating;
     expect(error.reason).toBe('load-failed');
-    expect(error.message).toMatch(/is gone: its renderer crashed.*Stopped loading .*held-load\.html: it will not finish/);
-    expect(error.detail).toMatchObject({ crashed: true, tab: ctx.session.tab.current });
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(error.message).toMatch(/is gone: its renderer crashed.*Stopped loading .*held-load\.html.*: it will not finish.*crashed on the load before too, and aite loaded it again once/);
+    expect(error.detail).toMatchObject({ crashed: true, crashedLoads: 2, tab: ctx.session.tab.current });
+    expect(error.retries).toBe(1);
+    expect(Date.now() - started).toBeLessThan(15_000);
     await ctx.session.tab.navigate(ctx.page('counter.html'));
     await ctx.session.verify.text('Increment');
   });

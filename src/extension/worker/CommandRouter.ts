@@ -8,6 +8,11 @@ import { FrameRoute } from './FrameRoute.js';
 import { askActStatus, neverSent, type PageRequest } from './PageChannel.js';
 import type { RunState } from './RunState.js';
 
+/** How many times a navigate loads its page again after the renderer crashed as it loaded (see CommandRouter#loadedAfterCrash). */
+const CRASHED_LOADS_AGAIN = 1;
+/** What a navigate must have left of its time to load its page again after a crash: less would only end in its timeout. */
+const MIN_LOAD_AGAIN_MS = 1_000;
+
 type Handler<C extends Command> = (request: RequestOf<C>) => Promise<Record<string, unknown>>;
 
 /** Turns each validated request into its answer. Tab commands run here; page commands go to the tab. */
@@ -154,7 +159,7 @@ export class CommandRouter {
     });
     // From here on the tab is the run's, whatever becomes of its load: each failure names it in
     // `detail.tab` (the timeout and load-failed of the watch do), so the runner reuses it.
-    const tab = await watch.forTab(tabId, deadline, `loading ${url.href}`);
+    const { tab, crashedLoads } = await this.#loadedAfterCrash(request.id, tabId, url.href, watch, deadline);
     if (!this.allow.allows(tab.url)) {
       throw new CommandFailure('navigation', `The page went to ${tab.url}, and ${originOf(tab.url ?? '(no url)')} is outside the run's allow list (${this.allow.describe()}), so aite stops there. Add that origin to \`allow\` if the test is meant to follow it.`, {
         tab: tabId,
@@ -162,7 +167,34 @@ export class CommandRouter {
         allow: [...this.allow.origins],
       });
     }
-    return { ok: true, tab: tabId, url: tab.url ?? url.href };
+    return { ok: true, tab: tabId, url: tab.url ?? url.href, ...(crashedLoads ? { crashedLoads, retries: crashedLoads } : {}) };
+  }
+
+  /**
+   * Waits for a navigate's load; one whose renderer crashed as it loaded is loaded again, once,
+   * as a person presses Reload on Chrome's "Aw, Snap!" page: Chrome's renderer sometimes crashes
+   * on a page's first load on a busy machine (seen right after Chrome starts). The address is
+   * fetched again, so the load counts as a re-send; a second crash fails the step.
+   */
+  async #loadedAfterCrash(id: number, tabId: number, url: string, first: LoadWatch, deadline: number): Promise<{ tab: chrome.tabs.Tab; crashedLoads: number }> {
+    let watch = first;
+    for (let crashedLoads = 0; ; crashedLoads++) {
+      try {
+        return { tab: await watch.forTab(tabId, deadline, `loading ${url}`), crashedLoads };
+      } catch (error) {
+        const crashed = error instanceof CommandFailure && isCrashedPage(error.reason, error.detail) && error.detail?.crashed === true;
+        if (!crashed) throw error;
+        if (crashedLoads >= CRASHED_LOADS_AGAIN || deadline - Date.now() < MIN_LOAD_AGAIN_MS) {
+          if (crashedLoads === 0) throw error;
+          throw new CommandFailure(error.reason, `${error.message} Its renderer had crashed on the load before too, and aite loaded it again ${crashedLoads === 1 ? 'once' : `${crashedLoads} times`}.`, { ...error.detail, crashedLoads: crashedLoads + 1 }, crashedLoads);
+        }
+        watch = this.#cancellableLoad(id);
+        await chrome.tabs.update(tabId, { url }).catch(() => {
+          watch.dispose();
+          throw error;
+        });
+      }
+    }
   }
 
   async #history(request: RequestOf<'history'>): Promise<Record<string, unknown>> {

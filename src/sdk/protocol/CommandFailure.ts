@@ -12,12 +12,14 @@ export class CommandFailure extends Error {
     readonly reason: Reason,
     message: string,
     readonly detail?: Record<string, unknown>,
+    /** The re-sends the failed command took (a navigate whose page it loaded again). */
+    readonly retries = 0,
   ) {
     super(message);
   }
 
   /** The failure answer of request `id`, with the re-sends it took. */
-  toAnswer(id: number, retries = 0): { id: number; ok: false; reason: Reason; message: string; detail?: Record<string, unknown>; retries?: number } {
+  toAnswer(id: number, retries = this.retries): { id: number; ok: false; reason: Reason; message: string; detail?: Record<string, unknown>; retries?: number } {
     return {
       id,
       ok: false,

@@ -775,6 +775,11 @@ export const NavigateAnswerSchema = z.object({
    * document was fetched (a back/forward-cache restore) or none was seen.
    */
   status: z.number().int().optional(),
+  /**
+   * Beyond v1: loads of the page whose renderer crashed as they loaded, each loaded again (a
+   * navigate does so once; `retries` counts it too). Absent when none crashed.
+   */
+  crashedLoads: z.number().int().positive().optional(),
 });
 export const SwitchTabAnswerSchema = z.object({
   ...okBase,

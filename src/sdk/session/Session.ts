@@ -827,6 +827,8 @@ export class Session extends (EventEmitter as TypedEmitterClass<SessionEvents>) 
           status = this.#records.documentStatus(requestsBefore, url);
         }
         if (status !== undefined) (answer as AnswerOf<'navigate'>).status = status;
+        const { crashedLoads } = answer as AnswerOf<'navigate'>;
+        if (crashedLoads) step.warn({ code: 'crashed', message: `The page's renderer crashed as ${redactUrl(url)} loaded, and Chrome showed its "Aw, Snap!" page: aite loaded the address again (counted as a retry).` });
       }
       return answer;
     } catch (error) {
