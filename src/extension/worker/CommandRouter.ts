@@ -138,6 +138,7 @@ export class CommandRouter {
         await chrome.tabs.update(tabId, { url: url.href }).catch(() => {
           throw new CommandFailure('tab-closed', `Tab ${tabId} does not exist.`, { tab: tabId });
         });
+        watch.loading(tabId);
       } else {
         const tab = await openTab(url.href);
         tabId = tab.id!;
@@ -193,6 +194,7 @@ export class CommandRouter {
           watch.dispose();
           throw error;
         });
+        watch.loading(tabId);
       }
     }
   }

@@ -63,6 +63,15 @@ export class LoadWatch {
   }
 
   /**
+   * Says `tabId` was sent to load a page: its tab had a page (it is not one just opened, which
+   * reads `unloaded` before its load starts), so reading `unloaded` from now on means its renderer
+   * crashed, though the crash came before any tab event of the load (seen on a first load).
+   */
+  loading(tabId: number): void {
+    this.#loading.add(tabId);
+  }
+
+  /**
    * Ends the wait at once: the runner knows the load will not come (see `CancelSchema`).
    * `why` is the failure's words.
    */
