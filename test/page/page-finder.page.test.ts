@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PageFinder } from '../../src/sdk/launch/PageFinder.js';
+import { withTimeout } from '../../src/sdk/protocol/index.js';
 import { launchChromium, PAGES } from './support/harness.js';
 import { serveFolder, type StaticServer } from './support/server.js';
 
@@ -51,6 +52,25 @@ describe('PageFinder', () => {
     const found = await new PageFinder(withBroken).find({ id: 7, url, title: '', active: true });
     expect(found).toBe(page);
     expect(performance.now() - started).toBeLessThan(4_000);
+  });
+
+  it('[SS-PIPE] a tab whose page set-up failed (its renderer crashed then) is set up again, and its page can evaluate', async () => {
+    const url = `${server.origin}/act.html`;
+    const tab = await browser.newPage();
+    await tab.goto(url, { waitUntil: 'load' });
+    // What puppeteer keeps of a set-up a renderer crash broke: the failure, for good.
+    const kept = tab.target() as unknown as { pagePromise?: Promise<Page | null> };
+    kept.pagePromise = Promise.reject(new Error('Protocol error (Network.enable): Target crashed'));
+    kept.pagePromise.catch(() => undefined);
+    await expect(tab.target().page()).rejects.toThrow(/Target crashed/);
+    await page.goto(`${server.origin}/locate.html`, { waitUntil: 'load' });
+    const found = await new PageFinder(browser).find({ id: 8, url, title: '', active: true });
+    expect(found).not.toHaveProperty('refused');
+    const again = found as Page;
+    expect(again).not.toBe(tab);
+    expect(again.target()).toBe(tab.target());
+    expect(await withTimeout(again.evaluate(() => location.href), 5_000, 'the page set up again did not evaluate')).toBe(url);
+    await tab.close();
   });
 
   it('[SS-PIPE] refuses a url no page comes to show, after the wait it is given', async () => {

@@ -1,10 +1,9 @@
 import type { Browser, Page, Target } from 'puppeteer-core';
 import { withTimeout, type TabInfo } from '../protocol/index.js';
+import { openPages, pageOf } from '../session/pipe/sessions.js';
 
 /** How long a tab's url that no page shows yet is waited for (see {@link PageFinder.find}). */
 const ARRIVAL_MS = 2_000;
-/** How long puppeteer may take to give one tab's page (see PageFinder#showing). */
-const PAGE_MS = 2_000;
 
 /**
  * Finds the debugging-pipe page that shows an extension tab. The two sides share no id, so the
@@ -67,21 +66,13 @@ export class PageFinder {
     const deadline = Date.now() + waitMs;
     const arrived = await this.browser.waitForTarget(shows, { timeout: waitMs }).catch(() => undefined);
     if (!arrived) return [];
-    const pages = this.browser.targets().filter(shows).map((t) => t.page().catch(() => null));
+    const pages = this.browser.targets().filter(shows).map((t) => pageOf(t).catch(() => null));
     const found = await withTimeout(Promise.all(pages), Math.max(0, deadline - Date.now()), 'the page did not attach').catch((): Array<Page | null> => []);
     return found.filter((page): page is Page => page !== null && !page.isClosed());
   }
 
-  /**
-   * The open pages that show `url`. Each tab's page is asked for on its own, within
-   * {@link PAGE_MS}: `browser.pages()` waits for every tab's, and one whose renderer crashed as
-   * puppeteer set its page up never gives one, which would fail or hold every tab's lookup.
-   */
+  /** The open pages that show `url` (see `openPages`: one tab whose page never comes holds no other). */
   async #showing(url: string): Promise<Page[]> {
-    const pages = this.browser
-      .targets()
-      .filter((target) => target.type() === 'page')
-      .map((target) => withTimeout(target.page(), PAGE_MS, 'the page did not attach').catch(() => null));
-    return (await Promise.all(pages)).filter((page): page is Page => page !== null && !page.isClosed() && page.url() === url);
+    return (await openPages(this.browser)).filter((page) => page.url() === url);
   }
 }

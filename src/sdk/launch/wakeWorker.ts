@@ -1,5 +1,6 @@
 import type { Browser } from 'puppeteer-core';
 import { AITE_EXTENSION_ID } from '../identity/ExtensionIdentity.js';
+import { openPages } from '../session/pipe/sessions.js';
 
 /**
  * Starts the extension's service worker over the pipe. Chrome may stop an MV3 worker at any
@@ -7,7 +8,7 @@ import { AITE_EXTENSION_ID } from '../identity/ExtensionIdentity.js';
  * wait that long. Starting a running worker does nothing.
  */
 export async function wakeWorker(browser: Browser): Promise<void> {
-  const page = (await browser.pages())[0];
+  const page = (await openPages(browser))[0];
   if (!page) return;
   const cdp = await page.createCDPSession();
   try {

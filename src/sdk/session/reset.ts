@@ -2,6 +2,7 @@ import type { Browser, CDPSession, Page, Protocol } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
 import { browserSession } from '../launch/browserSession.js';
 import { allowedOrigins, isAllowed, withTimeout } from '../protocol/index.js';
+import { openPages } from './pipe/sessions.js';
 
 /**
  * Options of {@link Session.reset}.
@@ -42,7 +43,7 @@ export async function resetPages(
   options: { origins: readonly string[]; storage: boolean; timeoutMs: number },
 ): Promise<Page> {
   const deadline: Deadline = (what) => ({ what, ms: options.timeoutMs });
-  let kept = keep && !keep.isClosed() ? keep : (await within(browser.pages(), deadline('listing the pages'))).find((page) => !page.isClosed());
+  let kept = keep && !keep.isClosed() ? keep : (await openPages(browser))[0];
   // Chrome's own list, not puppeteer's: a tab a click just opened may not be attached yet.
   const browserCdp = await within(browserSession(browser), deadline('opening a CDP session'));
   const { targetInfos } = await within(browserCdp.send('Target.getTargets'), deadline('listing the tabs'));

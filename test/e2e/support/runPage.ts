@@ -1,4 +1,5 @@
 import type { Page } from 'puppeteer-core';
+import { pageOf } from '../../../src/sdk/session/pipe/sessions.js';
 import type { Session } from '../../../src/sdk/index.js';
 
 /**
@@ -9,7 +10,8 @@ import type { Session } from '../../../src/sdk/index.js';
 export async function runPage(session: Session): Promise<Page> {
   const url = (await session.tab.list()).find((t) => t.id === session.tab.current)!.url;
   const target = await session.browser!.waitForTarget((t) => t.type() === 'page' && t.url() === url, { timeout: 5_000 });
-  const page = (await target.page())!;
+  // Set up once more if a renderer crash broke the first set-up (see pageOf).
+  const page = (await pageOf(target))!;
   await page.waitForFunction(() => document.readyState === 'complete');
   return page;
 }
