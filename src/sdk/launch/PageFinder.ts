@@ -1,6 +1,6 @@
 import type { Browser, Page, Target } from 'puppeteer-core';
 import { withTimeout, type TabInfo } from '../protocol/index.js';
-import { openPages, pageOf } from '../session/pipe/sessions.js';
+import { openPages, pageOf } from './pages.js';
 
 /** How long a tab's url that no page shows yet is waited for (see {@link PageFinder.find}). */
 const ARRIVAL_MS = 2_000;

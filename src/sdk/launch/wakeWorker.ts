@@ -1,6 +1,6 @@
 import type { Browser } from 'puppeteer-core';
 import { AITE_EXTENSION_ID } from '../identity/ExtensionIdentity.js';
-import { openPages } from '../session/pipe/sessions.js';
+import { openPages } from './pages.js';
 
 /**
  * Starts the extension's service worker over the pipe. Chrome may stop an MV3 worker at any

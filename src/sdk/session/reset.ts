@@ -2,7 +2,7 @@ import type { Browser, CDPSession, Page, Protocol } from 'puppeteer-core';
 import { AiteError } from '../errors/AiteError.js';
 import { browserSession } from '../launch/browserSession.js';
 import { allowedOrigins, isAllowed, withTimeout } from '../protocol/index.js';
-import { openPages } from './pipe/sessions.js';
+import { openPages } from '../launch/pages.js';
 
 /**
  * Options of {@link Session.reset}.

@@ -1,5 +1,5 @@
 import type { Page } from 'puppeteer-core';
-import { pageOf } from '../../../src/sdk/session/pipe/sessions.js';
+import { pageOf } from '../../../src/sdk/launch/pages.js';
 import type { Session } from '../../../src/sdk/index.js';
 
 /**

@@ -15,7 +15,8 @@ import {
   withTimeout,
 } from '../../protocol/index.js';
 import type { GuardVerdicts } from './GuardVerdicts.js';
-import { everySession, mainFrameIdOf, sessionOf } from './sessions.js';
+import { sessionOf } from '../../launch/pages.js';
+import { everySession, mainFrameIdOf } from './sessions.js';
 
 /** How long a page whose command failed gets to show it is still there (else: it closed). */
 const CLOSED_PROBE_MS = 2_000;

@@ -1,7 +1,8 @@
 import type { Browser, CDPSession, Page, Protocol } from 'puppeteer-core';
 import { AiteError } from '../../errors/AiteError.js';
 import { checkOptionNames, optionNames } from '../../errors/parseOptions.js';
-import { everySession, isFrameSession, parentSessionOf, sessionOf, targetUrlOf } from './sessions.js';
+import { sessionOf } from '../../launch/pages.js';
+import { everySession, isFrameSession, parentSessionOf, targetUrlOf } from './sessions.js';
 
 /**
  * What to do with a native dialog nobody armed an answer for.

@@ -1,6 +1,7 @@
 import type { Page } from 'puppeteer-core';
 import { withTimeout, type NavigationEvents, type NavigationMethod } from '../../protocol/index.js';
-import { mainFrameIdOf, sessionOf } from './sessions.js';
+import { sessionOf } from '../../launch/pages.js';
+import { mainFrameIdOf } from './sessions.js';
 
 /** How a navigation an input started ended, as far as the input's step waits for it. */
 export type NavigationEnd =

@@ -1,7 +1,8 @@
 import { CDPSessionEvent, type Browser, type CDPSession, type Page, type Target } from 'puppeteer-core';
 import { readFirstDocumentOver, type FirstDocument, withTimeout } from '../../protocol/index.js';
 import type { PageEventSource, PageWatch } from '../PageWatch.js';
-import { everySession, isFrameSession, parentSessionOf, sessionOf, targetTypeOf, targetUrlOf } from './sessions.js';
+import { sessionOf } from '../../launch/pages.js';
+import { everySession, isFrameSession, parentSessionOf, targetTypeOf, targetUrlOf } from './sessions.js';
 
 /** How long reading a page's first document from its own navigation timing may take. */
 const FIRST_DOCUMENT_MS = 5_000;

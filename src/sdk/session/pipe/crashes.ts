@@ -1,5 +1,6 @@
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
-import { everySession, sessionOf } from './sessions.js';
+import { sessionOf } from '../../launch/pages.js';
+import { everySession } from './sessions.js';
 
 /**
  * The pages whose renderer crashed and that have loaded nothing since, as the debugging pipe

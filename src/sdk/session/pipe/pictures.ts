@@ -4,7 +4,7 @@ import type { Page } from 'puppeteer-core';
 import { AiteError } from '../../errors/AiteError.js';
 import type { Rect } from '../../protocol/index.js';
 import { makeFolder } from '../../system/folders.js';
-import { sessionOf } from './sessions.js';
+import { sessionOf } from '../../launch/pages.js';
 
 /**
  * A PNG of a page over the pipe: the viewport, the whole page (`fullPage`), or one box of it
