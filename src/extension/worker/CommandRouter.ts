@@ -8,8 +8,6 @@ import { FrameRoute } from './FrameRoute.js';
 import { askActStatus, neverSent, type PageRequest } from './PageChannel.js';
 import type { RunState } from './RunState.js';
 
-/** How many times a navigate loads its page again after the renderer crashed as it loaded (see CommandRouter#loadedAfterCrash). */
-const CRASHED_LOADS_AGAIN = 1;
 /** What a navigate must have left of its time to load its page again after a crash: less would only end in its timeout. */
 const MIN_LOAD_AGAIN_MS = 1_000;
 
@@ -135,10 +133,7 @@ export class CommandRouter {
       if (request.tab !== undefined) {
         tabId = request.tab;
         await this.debuggerTabs.adopt(tabId);
-        await chrome.tabs.update(tabId, { url: url.href }).catch(() => {
-          throw new CommandFailure('tab-closed', `Tab ${tabId} does not exist.`, { tab: tabId });
-        });
-        watch.loading(tabId);
+        await loadIn(watch, tabId, url.href);
       } else {
         const tab = await openTab(url.href);
         tabId = tab.id!;
@@ -175,27 +170,25 @@ export class CommandRouter {
    * Waits for a navigate's load; one whose renderer crashed as it loaded is loaded again, once,
    * as a person presses Reload on Chrome's "Aw, Snap!" page: Chrome's renderer sometimes crashes
    * on a page's first load on a busy machine (seen right after Chrome starts). The address is
-   * fetched again, so the load counts as a re-send; a second crash fails the step.
+   * fetched again, so the load counts as a re-send, on a failure of it too; a second crash fails the step.
    */
-  async #loadedAfterCrash(id: number, tabId: number, url: string, first: LoadWatch, deadline: number): Promise<{ tab: chrome.tabs.Tab; crashedLoads: number }> {
-    let watch = first;
-    for (let crashedLoads = 0; ; crashedLoads++) {
-      try {
-        return { tab: await watch.forTab(tabId, deadline, `loading ${url}`), crashedLoads };
-      } catch (error) {
-        const crashed = error instanceof CommandFailure && isCrashedPage(error.reason, error.detail) && error.detail?.crashed === true;
-        if (!crashed) throw error;
-        if (crashedLoads >= CRASHED_LOADS_AGAIN || deadline - Date.now() < MIN_LOAD_AGAIN_MS) {
-          if (crashedLoads === 0) throw error;
-          throw new CommandFailure(error.reason, `${error.message} Its renderer had crashed on the load before too, and aite loaded it again ${crashedLoads === 1 ? 'once' : `${crashedLoads} times`}.`, { ...error.detail, crashedLoads: crashedLoads + 1 }, crashedLoads);
-        }
-        watch = this.#cancellableLoad(id);
-        await chrome.tabs.update(tabId, { url }).catch(() => {
-          watch.dispose();
-          throw error;
-        });
-        watch.loading(tabId);
-      }
+  async #loadedAfterCrash(id: number, tabId: number, url: string, watch: LoadWatch, deadline: number): Promise<{ tab: chrome.tabs.Tab; crashedLoads: number }> {
+    const what = `loading ${url}`;
+    try {
+      return { tab: await watch.forTab(tabId, deadline, what), crashedLoads: 0 };
+    } catch (error) {
+      if (!crashedWhileLoading(error) || deadline - Date.now() < MIN_LOAD_AGAIN_MS) throw error;
+    }
+    const again = this.#cancellableLoad(id);
+    try {
+      await loadIn(again, tabId, url);
+      return { tab: await again.forTab(tabId, deadline, what), crashedLoads: 1 };
+    } catch (error) {
+      again.dispose();
+      if (!(error instanceof CommandFailure)) throw error;
+      const twice = crashedWhileLoading(error);
+      const message = twice ? `${error.message} Its renderer had crashed on the load before too, and aite loaded it again once.` : error.message;
+      throw new CommandFailure(error.reason, message, twice ? { ...error.detail, crashedLoads: 2 } : error.detail, 1);
     }
   }
 
@@ -476,6 +469,19 @@ function openTabs(all: chrome.tabs.Tab[], current: number | undefined): string {
 }
 
 /** A new active tab showing `url`; in a new window when Chrome has none left (the run closed its last tab). */
+/** Sends tab `tabId` (which has a page) to load `url`, for `watch` to wait for. */
+async function loadIn(watch: LoadWatch, tabId: number, url: string): Promise<void> {
+  await chrome.tabs.update(tabId, { url }).catch(() => {
+    throw new CommandFailure('tab-closed', `Tab ${tabId} does not exist.`, { tab: tabId });
+  });
+  watch.loading(tabId);
+}
+
+/** Whether `error` is a load's failure because the tab's renderer crashed (not a discarded tab). */
+function crashedWhileLoading(error: unknown): error is CommandFailure {
+  return error instanceof CommandFailure && isCrashedPage(error.reason, error.detail) && error.detail?.crashed === true;
+}
+
 async function openTab(url: string): Promise<chrome.tabs.Tab> {
   try {
     return await chrome.tabs.create({ url, active: true });
