@@ -478,7 +478,7 @@ async function loadIn(watch: LoadWatch, tabId: number, url: string): Promise<voi
 }
 
 /** Whether `error` is a load's failure because the tab's renderer crashed (not a discarded tab). */
-function crashedWhileLoading(error: unknown): error is CommandFailure {
+function crashedWhileLoading(error: unknown): boolean {
   return error instanceof CommandFailure && isCrashedPage(error.reason, error.detail) && error.detail?.crashed === true;
 }
 
