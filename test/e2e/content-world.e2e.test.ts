@@ -99,10 +99,11 @@ describe('page commands over the pipe', () => {
     ctx.session.bridge.on('retry', onRetry);
     const before = ctx.session.retries.byCommand.verify ?? 0;
     try {
-      // The new page holds its main thread from its load on: the re-sent verify gets no answer.
+      // The new page holds its main thread from its load on (longer than the verify's time): the
+      // re-sent verify gets no answer. The time leaves a loaded machine room to navigate first.
       const { value: error, methods } = await cdpSent(async () => {
-        const verifying = failure(ctx.session.verify.text('Never there', { timeoutMs: 1_000 }));
-        await page.evaluate((url) => setTimeout(() => (location.href = url), 100), ctx.page('busy.html?busyOnLoad=4000'));
+        const verifying = failure(ctx.session.verify.text('Never there', { timeoutMs: 2_500 }));
+        await page.evaluate((url) => setTimeout(() => (location.href = url), 100), ctx.page('busy.html?busyOnLoad=5000'));
         return verifying;
       });
       expect(methods).toContain('Runtime.callFunctionOn');
